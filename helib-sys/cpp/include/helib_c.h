@@ -1,0 +1,227 @@
+/*
+ * helib_c.h -- the C interface of the big-plaintext-modulus BGV engine.
+ *
+ * Conventions
+ *  - Every object is a typed opaque handle. Objects made by `*_new`/`*_generate`
+ *    are released with the matching `*_free` (which accepts NULL).
+ *  - Every function except the `*_free` functions returns a `helib_status`.
+ *    On failure, `helib_last_error_message()` describes the problem; the
+ *    message is thread-local and valid until the next call on that thread.
+ *  - No C++ exception, abort or exit ever crosses this interface.
+ *  - Every handle keeps the context it was made in alive, so handles may be
+ *    freed in any order.
+ *  - Big integers (plaintext coefficients, scalars, the plaintext modulus)
+ *    cross the interface as little-endian arrays of 64-bit limbs. A plaintext
+ *    polynomial is `n_coeffs * limbs_per_coeff` limbs, coefficient-major;
+ *    `limbs_per_coeff` is whatever the caller uses (at least one), and every
+ *    coefficient must be below t.
+ *  - Levels: a context has chain primes q_0..q_L; a ciphertext at level l is
+ *    defined modulo Q_l = q_0 * ... * q_l. Modulus switching drops q_l.
+ *  - Operations writing to a `dst` handle allow `dst` to alias an input.
+ *  - Handles are not internally locked: concurrent use of one handle is safe
+ *    only for functions taking it as `const`. A context may be shared freely.
+ */
+#ifndef HELIB_C_H
+#define HELIB_C_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** Status codes returned by every function. */
+typedef enum helib_status {
+    HELIB_OK = 0,
+    /** A required pointer argument was NULL. */
+    HELIB_ERR_NULL_POINTER = 1,
+    /** An argument is out of range or malformed (see the message). */
+    HELIB_ERR_INVALID_ARGUMENT = 2,
+    /** A level argument or a ciphertext level is not acceptable. */
+    HELIB_ERR_INVALID_LEVEL = 3,
+    /** Objects from different contexts were combined. */
+    HELIB_ERR_CONTEXT_MISMATCH = 4,
+    /** Operands are at different levels. */
+    HELIB_ERR_LEVEL_MISMATCH = 5,
+    /** Operands carry different plaintext correction factors. */
+    HELIB_ERR_FACTOR_MISMATCH = 6,
+    /** The noise budget is (or would be) exhausted. */
+    HELIB_ERR_NOISE_BUDGET_EXHAUSTED = 7,
+    /** A caller-given buffer is too small (the needed size is reported). */
+    HELIB_ERR_BUFFER_TOO_SMALL = 8,
+    /** The operating system's random source failed. */
+    HELIB_ERR_RANDOMNESS = 9,
+    /** Memory allocation failed. */
+    HELIB_ERR_OUT_OF_MEMORY = 10,
+    /** An internal invariant failed (a bug: please report it). */
+    HELIB_ERR_INTERNAL = 11
+} helib_status;
+
+typedef struct helib_context helib_context;
+typedef struct helib_secret_key helib_secret_key;
+typedef struct helib_public_key helib_public_key;
+typedef struct helib_encoded_plaintext helib_encoded_plaintext;
+typedef struct helib_ciphertext helib_ciphertext;
+
+/* ------------------------------------------------------------------ errors */
+
+/** The message of the last failed call on this thread ("" if none). */
+const char *helib_last_error_message(void);
+
+/* ----------------------------------------------------------------- context */
+
+/**
+ * Builds a context: ring Z[X]/(X^N+1) with N = ring_degree (a power of two in
+ * [2^10, 2^17]), plaintext modulus t (>= 2, coprime to every prime), a chain of
+ * `chain_len` NTT-friendly primes whose bit sizes are `chain_bits` (each in
+ * [30, 61]; q_0 first) and `special_len` special primes for key switching with
+ * bit sizes `special_bits` (may be 0 of them). Primes are generated
+ * deterministically: the same arguments give the same primes. `threads` is the
+ * size of the worker pool (0 = one per hardware thread).
+ */
+helib_status helib_context_new(uint64_t ring_degree, const uint64_t *t_limbs, size_t t_nlimbs,
+                               const uint32_t *chain_bits, size_t chain_len,
+                               const uint32_t *special_bits, size_t special_len, uint32_t threads,
+                               helib_context **out);
+void helib_context_free(helib_context *ctx);
+helib_status helib_context_ring_degree(const helib_context *ctx, uint64_t *out);
+/** The top level L (number of chain primes minus one). */
+helib_status helib_context_max_level(const helib_context *ctx, size_t *out);
+/** Limbs needed for one coefficient mod t. */
+helib_status helib_context_plain_limbs(const helib_context *ctx, size_t *out);
+/** Two-call protocol: with buf == NULL, *len receives the number of chain primes. */
+helib_status helib_context_chain_primes(const helib_context *ctx, uint64_t *buf, size_t *len);
+/** Two-call protocol: with buf == NULL, *len receives the number of special primes. */
+helib_status helib_context_special_primes(const helib_context *ctx, uint64_t *buf, size_t *len);
+/** log2 of Q_level. */
+helib_status helib_context_log2_modulus(const helib_context *ctx, size_t level, double *out);
+/** log2 of the product of the special primes (0 if none). */
+helib_status helib_context_log2_special_modulus(const helib_context *ctx, double *out);
+/**
+ * The canonical correction factor at `level` (the product of q_j^-1 mod t over
+ * the dropped primes j > level), written to `out` (out_len >= plain limbs).
+ */
+helib_status helib_context_correction_factor(const helib_context *ctx, size_t level,
+                                             uint64_t *out, size_t out_len);
+/** Number of worker threads used for work across RNS primes. */
+helib_status helib_context_threads(const helib_context *ctx, uint32_t *out);
+/** Resizes the worker pool (0 = one per hardware thread). Thread-safe. */
+helib_status helib_context_set_threads(const helib_context *ctx, uint32_t threads);
+
+/* -------------------------------------------------------------------- keys */
+
+/** Samples a ternary secret key from the OS CSPRNG. Freed memory is wiped. */
+helib_status helib_secret_key_generate(const helib_context *ctx, helib_secret_key **out);
+void helib_secret_key_free(helib_secret_key *sk);
+/** Derives a public key (b = -a*s + t*e, a) at the top level. */
+helib_status helib_public_key_generate(const helib_secret_key *sk, helib_public_key **out);
+void helib_public_key_free(helib_public_key *pk);
+
+/* --------------------------------------------------------- encoded plaintext */
+
+/**
+ * Encodes a plaintext polynomial (n_coeffs <= N coefficients, missing ones are
+ * zero) into RNS + NTT form at `level`, scaled by the correction factor
+ * `factor` (NULL means 1; otherwise factor_nlimbs limbs, reduced mod t and
+ * nonzero mod t). Multiplying a ciphertext with correction factor c by it gives
+ * factor c * factor; adding it requires the ciphertext's factor to equal it.
+ */
+helib_status helib_encoded_plaintext_new(const helib_context *ctx, const uint64_t *coeffs,
+                                         size_t n_coeffs, size_t limbs_per_coeff, size_t level,
+                                         const uint64_t *factor, size_t factor_nlimbs,
+                                         helib_encoded_plaintext **out);
+void helib_encoded_plaintext_free(helib_encoded_plaintext *pt);
+helib_status helib_encoded_plaintext_level(const helib_encoded_plaintext *pt, size_t *out);
+
+/* -------------------------------------------------------------- ciphertext */
+
+/** An empty ciphertext (a valid `dst`; not usable as an input until written). */
+helib_status helib_ciphertext_new(const helib_context *ctx, helib_ciphertext **out);
+void helib_ciphertext_free(helib_ciphertext *ct);
+helib_status helib_ciphertext_copy(const helib_ciphertext *src, helib_ciphertext *dst);
+helib_status helib_ciphertext_level(const helib_ciphertext *ct, size_t *out);
+/** Number of polynomials (2 for a fresh ciphertext). */
+helib_status helib_ciphertext_size(const helib_ciphertext *ct, size_t *out);
+/** The tracked correction factor, out_len >= plain limbs. */
+helib_status helib_ciphertext_correction_factor(const helib_ciphertext *ct, uint64_t *out,
+                                                size_t out_len);
+/** Conservative estimate of log2 of the noise infinity norm, tracked without the key. */
+helib_status helib_ciphertext_noise_estimate(const helib_ciphertext *ct, double *out);
+/** Estimated remaining budget in bits: log2(Q_l / 2) - noise estimate. */
+helib_status helib_ciphertext_estimated_budget(const helib_ciphertext *ct, double *out);
+
+/** Public-key encryption of a plaintext polynomial at `level`. */
+helib_status helib_encrypt_public(const helib_public_key *pk, const uint64_t *coeffs,
+                                  size_t n_coeffs, size_t limbs_per_coeff, size_t level,
+                                  helib_ciphertext *dst);
+/** Secret-key encryption; the uniform half comes from a stored 32-byte seed. */
+helib_status helib_encrypt_secret(const helib_secret_key *sk, const uint64_t *coeffs,
+                                  size_t n_coeffs, size_t limbs_per_coeff, size_t level,
+                                  helib_ciphertext *dst);
+/**
+ * Decrypts into `out` (N * limbs_per_coeff limbs; limbs_per_coeff >= plain
+ * limbs). Fails with HELIB_ERR_NOISE_BUDGET_EXHAUSTED when the noise has
+ * reached (or come within one bit of) Q_l / 2, instead of returning garbage.
+ */
+helib_status helib_decrypt(const helib_secret_key *sk, const helib_ciphertext *ct, uint64_t *out,
+                           size_t out_len, size_t limbs_per_coeff);
+/** Exact remaining noise budget in bits, measured with the secret key (>= 0). */
+helib_status helib_noise_budget(const helib_secret_key *sk, const helib_ciphertext *ct,
+                                double *out);
+
+/* --------------------------------------------------------------- evaluator */
+
+helib_status helib_ciphertext_add(const helib_ciphertext *a, const helib_ciphertext *b,
+                                  helib_ciphertext *dst);
+helib_status helib_ciphertext_sub(const helib_ciphertext *a, const helib_ciphertext *b,
+                                  helib_ciphertext *dst);
+helib_status helib_ciphertext_negate(const helib_ciphertext *a, helib_ciphertext *dst);
+helib_status helib_ciphertext_add_plain(const helib_ciphertext *a,
+                                        const helib_encoded_plaintext *p, helib_ciphertext *dst);
+helib_status helib_ciphertext_sub_plain(const helib_ciphertext *a,
+                                        const helib_encoded_plaintext *p, helib_ciphertext *dst);
+/** Refuses (HELIB_ERR_NOISE_BUDGET_EXHAUSTED) when the estimate says the result would not decrypt. */
+helib_status helib_ciphertext_mul_plain(const helib_ciphertext *a,
+                                        const helib_encoded_plaintext *p, helib_ciphertext *dst);
+/** Multiplies by the integer k mod t (k given as limbs, any size; reduced mod t). */
+helib_status helib_ciphertext_mul_scalar(const helib_ciphertext *a, const uint64_t *k_limbs,
+                                         size_t k_nlimbs, helib_ciphertext *dst);
+/** Drops the last prime of the ciphertext's modulus (level l -> l-1, l >= 1). */
+helib_status helib_ciphertext_mod_switch(const helib_ciphertext *a, helib_ciphertext *dst);
+/** Drops primes until the ciphertext is at `level` (<= its level). */
+helib_status helib_ciphertext_mod_switch_to(const helib_ciphertext *a, size_t level,
+                                            helib_ciphertext *dst);
+/**
+ * Drops primes while that lowers the estimated noise by more than it costs in
+ * modulus (the policy used before a multiplication); never below level 0.
+ */
+helib_status helib_ciphertext_mod_switch_reduce_noise(const helib_ciphertext *a,
+                                                      helib_ciphertext *dst);
+
+/* ------------------------------------------------------------------- ring */
+/*
+ * Direct access to the ring layer, for testing against independent
+ * references and for schemes built on top of the engine. Residue arrays are
+ * prime-major: residues[i * N + j] is coefficient j modulo q_i, for the
+ * `level + 1` chain primes q_0..q_level.
+ */
+
+/** Reduces N unsigned big integers (each < Q_level) to residues (coefficient form). */
+helib_status helib_ring_to_rns(const helib_context *ctx, size_t level, const uint64_t *coeffs,
+                               size_t limbs_per_coeff, uint64_t *residues, size_t residues_len);
+/**
+ * Exact CRT reconstruction of N coefficients from residues into unsigned
+ * values in [0, Q_level), limbs_per_coeff limbs each (enough for Q_level).
+ */
+helib_status helib_ring_from_rns(const helib_context *ctx, size_t level, const uint64_t *residues,
+                                 size_t residues_len, uint64_t *coeffs, size_t limbs_per_coeff);
+/** Negacyclic product of two polynomials modulo chain prime q_i via the NTT. */
+helib_status helib_ring_multiply_mod_prime(const helib_context *ctx, size_t prime_index,
+                                           const uint64_t *a, const uint64_t *b, uint64_t *out);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* HELIB_C_H */

@@ -1,0 +1,1 @@
+// placeholder so cc has a file

@@ -1,0 +1,1 @@
+//! Benches and examples host.
