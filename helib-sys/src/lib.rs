@@ -6,7 +6,12 @@
 //! libclang is needed to build; the `bindgen` feature regenerates them.
 //!
 //! Use the safe `helib-rs` crate unless you are writing bindings yourself.
-#![allow(non_camel_case_types, non_upper_case_globals, non_snake_case, missing_docs)]
+#![allow(
+    non_camel_case_types,
+    non_upper_case_globals,
+    non_snake_case,
+    missing_docs
+)]
 #![allow(clippy::undocumented_unsafe_blocks)]
 
 include!("bindings.rs");

@@ -1,1 +1,510 @@
-// placeholder so cc has a file
+// c_api.cpp -- the C shim: argument checks, calls into the engine, and error
+// translation. No exception crosses this file's functions.
+#include <cstring>
+#include <new>
+#include <string>
+
+#include "error.hpp"
+#include "helib_c.h"
+#include "noise.hpp"
+#include "scheme.hpp"
+
+struct helib_context {
+    std::shared_ptr<const bgv::Context> ctx;
+};
+struct helib_secret_key {
+    std::unique_ptr<bgv::SecretKey> key;
+};
+struct helib_public_key {
+    std::unique_ptr<bgv::PublicKey> key;
+};
+struct helib_encoded_plaintext {
+    bgv::EncodedPlaintext pt;
+};
+struct helib_ciphertext {
+    bgv::Ciphertext ct;
+};
+
+namespace {
+
+thread_local std::string last_error;
+
+/// Runs `body`, mapping every exception to a status code and a message.
+template <typename Body>
+helib_status guarded(Body &&body) noexcept {
+    try {
+        body();
+        return HELIB_OK;
+    } catch (const bgv::Error &e) {
+        try { last_error = e.what(); } catch (...) {}
+        return e.status();
+    } catch (const std::bad_alloc &) {
+        try { last_error = "out of memory"; } catch (...) {}
+        return HELIB_ERR_OUT_OF_MEMORY;
+    } catch (const std::exception &e) {
+        try { last_error = std::string("internal error: ") + e.what(); } catch (...) {}
+        return HELIB_ERR_INTERNAL;
+    } catch (...) {
+        try { last_error = "internal error: unknown exception"; } catch (...) {}
+        return HELIB_ERR_INTERNAL;
+    }
+}
+
+template <typename T>
+const T &deref(const T *p, const char *name) {
+    bgv::require(p != nullptr, HELIB_ERR_NULL_POINTER, std::string(name) + " is NULL");
+    return *p;
+}
+
+template <typename T>
+T &deref_mut(T *p, const char *name) {
+    bgv::require(p != nullptr, HELIB_ERR_NULL_POINTER, std::string(name) + " is NULL");
+    return *p;
+}
+
+void require_out(const void *p, const char *name) {
+    bgv::require(p != nullptr, HELIB_ERR_NULL_POINTER, std::string(name) + " is NULL");
+}
+
+void write_limbs(const mpz_class &value, uint64_t *out, size_t out_len, size_t needed) {
+    require_out(out, "out");
+    bgv::require(out_len >= needed, HELIB_ERR_BUFFER_TOO_SMALL,
+                 "output buffer has " + std::to_string(out_len) + " limbs, " + std::to_string(needed) +
+                     " are needed");
+    bgv::mpz_to_limbs(value, out, out_len);
+}
+
+/// Two-call protocol for arrays of primes.
+void write_primes(const std::vector<bgv::Modulus> &primes, size_t begin, size_t end, uint64_t *buf,
+                  size_t *len) {
+    require_out(len, "len");
+    const size_t count = end - begin;
+    if (buf == nullptr) {
+        *len = count;
+        return;
+    }
+    bgv::require(*len >= count, HELIB_ERR_BUFFER_TOO_SMALL,
+                 "buffer holds " + std::to_string(*len) + " primes, " + std::to_string(count) + " needed");
+    for (size_t i = 0; i < count; ++i) buf[i] = primes[begin + i].value();
+    *len = count;
+}
+
+const bgv::Ciphertext &input(const helib_ciphertext *ct, const char *name) {
+    const bgv::Ciphertext &c = deref(ct, name).ct;
+    bgv::check_nonempty(c);
+    return c;
+}
+
+}  // namespace
+
+extern "C" {
+
+const char *helib_last_error_message(void) { return last_error.c_str(); }
+
+/* ---------------------------------------------------------------- context */
+
+helib_status helib_context_new(uint64_t ring_degree, const uint64_t *t_limbs, size_t t_nlimbs,
+                               const uint32_t *chain_bits, size_t chain_len,
+                               const uint32_t *special_bits, size_t special_len, uint32_t threads,
+                               helib_context **out) {
+    return guarded([&] {
+        require_out(out, "out");
+        *out = nullptr;
+        require_out(t_limbs, "t_limbs");
+        require_out(chain_bits, "chain_bits");
+        bgv::require(special_len == 0 || special_bits != nullptr, HELIB_ERR_NULL_POINTER, "special_bits is NULL");
+        bgv::require(t_nlimbs >= 1 && t_nlimbs <= 64, HELIB_ERR_INVALID_ARGUMENT,
+                     "plaintext modulus must have between 1 and 64 limbs");
+        bgv::require(chain_len <= bgv::Context::kMaxPrimes && special_len <= bgv::Context::kMaxPrimes,
+                     HELIB_ERR_INVALID_ARGUMENT, "too many primes");
+        const mpz_class t = bgv::mpz_from_limbs(t_limbs, t_nlimbs);
+        std::vector<unsigned> chain(chain_bits, chain_bits + chain_len);
+        std::vector<unsigned> special(special_bits, special_bits + special_len);
+        auto handle = std::make_unique<helib_context>();
+        handle->ctx = std::make_shared<const bgv::Context>(ring_degree, t, chain, special, threads);
+        *out = handle.release();
+    });
+}
+
+void helib_context_free(helib_context *ctx) { delete ctx; }
+
+helib_status helib_context_ring_degree(const helib_context *ctx, uint64_t *out) {
+    return guarded([&] {
+        const auto &c = *deref(ctx, "ctx").ctx;
+        require_out(out, "out");
+        *out = c.n();
+    });
+}
+
+helib_status helib_context_max_level(const helib_context *ctx, size_t *out) {
+    return guarded([&] {
+        const auto &c = *deref(ctx, "ctx").ctx;
+        require_out(out, "out");
+        *out = c.max_level();
+    });
+}
+
+helib_status helib_context_plain_limbs(const helib_context *ctx, size_t *out) {
+    return guarded([&] {
+        const auto &c = *deref(ctx, "ctx").ctx;
+        require_out(out, "out");
+        *out = c.plain_limbs();
+    });
+}
+
+helib_status helib_context_chain_primes(const helib_context *ctx, uint64_t *buf, size_t *len) {
+    return guarded([&] {
+        const auto &c = *deref(ctx, "ctx").ctx;
+        write_primes(c.primes(), 0, c.chain_size(), buf, len);
+    });
+}
+
+helib_status helib_context_special_primes(const helib_context *ctx, uint64_t *buf, size_t *len) {
+    return guarded([&] {
+        const auto &c = *deref(ctx, "ctx").ctx;
+        write_primes(c.primes(), c.chain_size(), c.primes().size(), buf, len);
+    });
+}
+
+helib_status helib_context_log2_modulus(const helib_context *ctx, size_t level, double *out) {
+    return guarded([&] {
+        const auto &c = *deref(ctx, "ctx").ctx;
+        require_out(out, "out");
+        c.check_level(level);
+        *out = c.level(level).crt.log2_modulus();
+    });
+}
+
+helib_status helib_context_log2_special_modulus(const helib_context *ctx, double *out) {
+    return guarded([&] {
+        const auto &c = *deref(ctx, "ctx").ctx;
+        require_out(out, "out");
+        *out = c.log2_special_modulus();
+    });
+}
+
+helib_status helib_context_correction_factor(const helib_context *ctx, size_t level, uint64_t *out,
+                                             size_t out_len) {
+    return guarded([&] {
+        const auto &c = *deref(ctx, "ctx").ctx;
+        c.check_level(level);
+        write_limbs(c.level(level).canonical_factor, out, out_len, c.plain_limbs());
+    });
+}
+
+helib_status helib_context_threads(const helib_context *ctx, uint32_t *out) {
+    return guarded([&] {
+        const auto &c = *deref(ctx, "ctx").ctx;
+        require_out(out, "out");
+        *out = c.pool().size();
+    });
+}
+
+helib_status helib_context_set_threads(const helib_context *ctx, uint32_t threads) {
+    return guarded([&] {
+        const auto &c = *deref(ctx, "ctx").ctx;
+        bgv::require(threads <= 1024, HELIB_ERR_INVALID_ARGUMENT, "at most 1024 threads");
+        c.pool().resize(threads);
+    });
+}
+
+/* ------------------------------------------------------------------- keys */
+
+helib_status helib_secret_key_generate(const helib_context *ctx, helib_secret_key **out) {
+    return guarded([&] {
+        require_out(out, "out");
+        *out = nullptr;
+        const auto &c = deref(ctx, "ctx").ctx;
+        auto handle = std::make_unique<helib_secret_key>();
+        handle->key = std::make_unique<bgv::SecretKey>(c);
+        *out = handle.release();
+    });
+}
+
+void helib_secret_key_free(helib_secret_key *sk) { delete sk; }
+
+helib_status helib_public_key_generate(const helib_secret_key *sk, helib_public_key **out) {
+    return guarded([&] {
+        require_out(out, "out");
+        *out = nullptr;
+        const auto &key = *deref(sk, "sk").key;
+        auto handle = std::make_unique<helib_public_key>();
+        handle->key = std::make_unique<bgv::PublicKey>(key);
+        *out = handle.release();
+    });
+}
+
+void helib_public_key_free(helib_public_key *pk) { delete pk; }
+
+/* ------------------------------------------------------ encoded plaintext */
+
+helib_status helib_encoded_plaintext_new(const helib_context *ctx, const uint64_t *coeffs,
+                                         size_t n_coeffs, size_t limbs_per_coeff, size_t level,
+                                         const uint64_t *factor, size_t factor_nlimbs,
+                                         helib_encoded_plaintext **out) {
+    return guarded([&] {
+        require_out(out, "out");
+        *out = nullptr;
+        const auto &c = deref(ctx, "ctx").ctx;
+        mpz_class f = 1;
+        if (factor != nullptr) {
+            bgv::require(factor_nlimbs >= 1, HELIB_ERR_INVALID_ARGUMENT, "factor has no limbs");
+            f = bgv::mpz_from_limbs(factor, factor_nlimbs);
+            bgv::require(f < c->t(), HELIB_ERR_INVALID_ARGUMENT, "correction factor is not reduced mod t");
+        }
+        auto handle = std::make_unique<helib_encoded_plaintext>();
+        handle->pt = bgv::encode_plaintext(c, coeffs, n_coeffs, limbs_per_coeff, level, f);
+        *out = handle.release();
+    });
+}
+
+void helib_encoded_plaintext_free(helib_encoded_plaintext *pt) { delete pt; }
+
+helib_status helib_encoded_plaintext_level(const helib_encoded_plaintext *pt, size_t *out) {
+    return guarded([&] {
+        const auto &p = deref(pt, "pt").pt;
+        require_out(out, "out");
+        *out = p.level;
+    });
+}
+
+/* ------------------------------------------------------------- ciphertext */
+
+helib_status helib_ciphertext_new(const helib_context *ctx, helib_ciphertext **out) {
+    return guarded([&] {
+        require_out(out, "out");
+        *out = nullptr;
+        const auto &c = deref(ctx, "ctx").ctx;
+        auto handle = std::make_unique<helib_ciphertext>();
+        handle->ct.ctx = c;
+        *out = handle.release();
+    });
+}
+
+void helib_ciphertext_free(helib_ciphertext *ct) { delete ct; }
+
+helib_status helib_ciphertext_copy(const helib_ciphertext *src, helib_ciphertext *dst) {
+    return guarded([&] {
+        const auto &s = deref(src, "src").ct;
+        auto &d = deref_mut(dst, "dst").ct;
+        if (&s != &d) d = s;
+    });
+}
+
+helib_status helib_ciphertext_level(const helib_ciphertext *ct, size_t *out) {
+    return guarded([&] {
+        const auto &c = input(ct, "ct");
+        require_out(out, "out");
+        *out = c.level;
+    });
+}
+
+helib_status helib_ciphertext_size(const helib_ciphertext *ct, size_t *out) {
+    return guarded([&] {
+        const auto &c = input(ct, "ct");
+        require_out(out, "out");
+        *out = c.parts.size();
+    });
+}
+
+helib_status helib_ciphertext_correction_factor(const helib_ciphertext *ct, uint64_t *out, size_t out_len) {
+    return guarded([&] {
+        const auto &c = input(ct, "ct");
+        write_limbs(c.factor, out, out_len, c.ctx->plain_limbs());
+    });
+}
+
+helib_status helib_ciphertext_noise_estimate(const helib_ciphertext *ct, double *out) {
+    return guarded([&] {
+        const auto &c = input(ct, "ct");
+        require_out(out, "out");
+        *out = c.noise_log2;
+    });
+}
+
+helib_status helib_ciphertext_estimated_budget(const helib_ciphertext *ct, double *out) {
+    return guarded([&] {
+        const auto &c = input(ct, "ct");
+        require_out(out, "out");
+        *out = bgv::noise::budget(*c.ctx, c.level, c.noise_log2);
+    });
+}
+
+helib_status helib_encrypt_public(const helib_public_key *pk, const uint64_t *coeffs, size_t n_coeffs,
+                                  size_t limbs_per_coeff, size_t level, helib_ciphertext *dst) {
+    return guarded([&] {
+        const auto &key = *deref(pk, "pk").key;
+        auto &d = deref_mut(dst, "dst").ct;
+        bgv::require(d.ctx == key.context(), HELIB_ERR_CONTEXT_MISMATCH,
+                     "destination ciphertext belongs to a different context");
+        d = bgv::encrypt_public(key, coeffs, n_coeffs, limbs_per_coeff, level);
+    });
+}
+
+helib_status helib_encrypt_secret(const helib_secret_key *sk, const uint64_t *coeffs, size_t n_coeffs,
+                                  size_t limbs_per_coeff, size_t level, helib_ciphertext *dst) {
+    return guarded([&] {
+        const auto &key = *deref(sk, "sk").key;
+        auto &d = deref_mut(dst, "dst").ct;
+        bgv::require(d.ctx == key.context(), HELIB_ERR_CONTEXT_MISMATCH,
+                     "destination ciphertext belongs to a different context");
+        d = bgv::encrypt_secret(key, coeffs, n_coeffs, limbs_per_coeff, level);
+    });
+}
+
+helib_status helib_decrypt(const helib_secret_key *sk, const helib_ciphertext *ct, uint64_t *out,
+                           size_t out_len, size_t limbs_per_coeff) {
+    return guarded([&] {
+        const auto &key = *deref(sk, "sk").key;
+        const auto &c = input(ct, "ct");
+        require_out(out, "out");
+        const bgv::Context &ctx = *key.context();
+        const size_t pl = ctx.plain_limbs();
+        bgv::require(limbs_per_coeff >= pl, HELIB_ERR_BUFFER_TOO_SMALL,
+                     "limbs_per_coeff must be at least " + std::to_string(pl));
+        bgv::require(out_len >= ctx.n() * limbs_per_coeff, HELIB_ERR_BUFFER_TOO_SMALL,
+                     "output buffer has " + std::to_string(out_len) + " limbs, " +
+                         std::to_string(ctx.n() * limbs_per_coeff) + " are needed");
+        const bgv::PlainCoeffs m = bgv::decrypt(key, c);
+        for (size_t j = 0; j < ctx.n(); ++j) {
+            for (size_t k = 0; k < limbs_per_coeff; ++k) out[j * limbs_per_coeff + k] = k < pl ? m[j * pl + k] : 0;
+        }
+    });
+}
+
+helib_status helib_noise_budget(const helib_secret_key *sk, const helib_ciphertext *ct, double *out) {
+    return guarded([&] {
+        const auto &key = *deref(sk, "sk").key;
+        const auto &c = input(ct, "ct");
+        require_out(out, "out");
+        *out = bgv::noise_budget(key, c);
+    });
+}
+
+/* -------------------------------------------------------------- evaluator */
+
+helib_status helib_ciphertext_add(const helib_ciphertext *a, const helib_ciphertext *b, helib_ciphertext *dst) {
+    return guarded([&] { bgv::eval::add(input(a, "a"), input(b, "b"), deref_mut(dst, "dst").ct); });
+}
+
+helib_status helib_ciphertext_sub(const helib_ciphertext *a, const helib_ciphertext *b, helib_ciphertext *dst) {
+    return guarded([&] { bgv::eval::sub(input(a, "a"), input(b, "b"), deref_mut(dst, "dst").ct); });
+}
+
+helib_status helib_ciphertext_negate(const helib_ciphertext *a, helib_ciphertext *dst) {
+    return guarded([&] { bgv::eval::negate(input(a, "a"), deref_mut(dst, "dst").ct); });
+}
+
+helib_status helib_ciphertext_add_plain(const helib_ciphertext *a, const helib_encoded_plaintext *p,
+                                        helib_ciphertext *dst) {
+    return guarded([&] { bgv::eval::add_plain(input(a, "a"), deref(p, "p").pt, deref_mut(dst, "dst").ct); });
+}
+
+helib_status helib_ciphertext_sub_plain(const helib_ciphertext *a, const helib_encoded_plaintext *p,
+                                        helib_ciphertext *dst) {
+    return guarded([&] { bgv::eval::sub_plain(input(a, "a"), deref(p, "p").pt, deref_mut(dst, "dst").ct); });
+}
+
+helib_status helib_ciphertext_mul_plain(const helib_ciphertext *a, const helib_encoded_plaintext *p,
+                                        helib_ciphertext *dst) {
+    return guarded([&] { bgv::eval::mul_plain(input(a, "a"), deref(p, "p").pt, deref_mut(dst, "dst").ct); });
+}
+
+helib_status helib_ciphertext_mul_scalar(const helib_ciphertext *a, const uint64_t *k_limbs, size_t k_nlimbs,
+                                         helib_ciphertext *dst) {
+    return guarded([&] {
+        const auto &c = input(a, "a");
+        require_out(k_limbs, "k_limbs");
+        bgv::require(k_nlimbs >= 1, HELIB_ERR_INVALID_ARGUMENT, "scalar has no limbs");
+        const mpz_class k = bgv::mpz_from_limbs(k_limbs, k_nlimbs);
+        bgv::eval::mul_scalar(c, k, deref_mut(dst, "dst").ct);
+    });
+}
+
+helib_status helib_ciphertext_mod_switch(const helib_ciphertext *a, helib_ciphertext *dst) {
+    return guarded([&] { bgv::eval::mod_switch(input(a, "a"), deref_mut(dst, "dst").ct); });
+}
+
+helib_status helib_ciphertext_mod_switch_to(const helib_ciphertext *a, size_t level, helib_ciphertext *dst) {
+    return guarded([&] { bgv::eval::mod_switch_to(input(a, "a"), level, deref_mut(dst, "dst").ct); });
+}
+
+helib_status helib_ciphertext_mod_switch_reduce_noise(const helib_ciphertext *a, helib_ciphertext *dst) {
+    return guarded([&] { bgv::eval::mod_switch_reduce_noise(input(a, "a"), deref_mut(dst, "dst").ct); });
+}
+
+/* ------------------------------------------------------------------- ring */
+
+helib_status helib_ring_to_rns(const helib_context *ctx, size_t level, const uint64_t *coeffs,
+                               size_t limbs_per_coeff, uint64_t *residues, size_t residues_len) {
+    return guarded([&] {
+        const auto &c = *deref(ctx, "ctx").ctx;
+        require_out(coeffs, "coeffs");
+        require_out(residues, "residues");
+        c.check_level(level);
+        bgv::require(limbs_per_coeff >= 1, HELIB_ERR_INVALID_ARGUMENT, "limbs_per_coeff must be at least 1");
+        bgv::require(residues_len >= c.n() * (level + 1), HELIB_ERR_BUFFER_TOO_SMALL,
+                     "residue buffer needs N * (level + 1) entries");
+        const auto &crt = c.level(level).crt;
+        for (size_t j = 0; j < c.n(); ++j) {
+            bgv::require(bgv::compare_limbs(coeffs + j * limbs_per_coeff, limbs_per_coeff,
+                                            crt.modulus_limbs().data(), crt.limbs()) < 0,
+                         HELIB_ERR_INVALID_ARGUMENT, "coefficient " + std::to_string(j) + " is not below Q_level");
+        }
+        for (size_t i = 0; i <= level; ++i) {
+            for (size_t j = 0; j < c.n(); ++j) {
+                residues[i * c.n() + j] = bgv::reduce_limbs(coeffs + j * limbs_per_coeff, limbs_per_coeff, c.prime(i));
+            }
+        }
+    });
+}
+
+helib_status helib_ring_from_rns(const helib_context *ctx, size_t level, const uint64_t *residues,
+                                 size_t residues_len, uint64_t *coeffs, size_t limbs_per_coeff) {
+    return guarded([&] {
+        const auto &c = *deref(ctx, "ctx").ctx;
+        require_out(residues, "residues");
+        require_out(coeffs, "coeffs");
+        c.check_level(level);
+        bgv::require(residues_len >= c.n() * (level + 1), HELIB_ERR_INVALID_ARGUMENT,
+                     "residue array needs N * (level + 1) entries");
+        const auto &crt = c.level(level).crt;
+        bgv::require(limbs_per_coeff >= crt.limbs(), HELIB_ERR_BUFFER_TOO_SMALL,
+                     "limbs_per_coeff must be at least " + std::to_string(crt.limbs()));
+        for (size_t i = 0; i <= level; ++i) {
+            for (size_t j = 0; j < c.n(); ++j) {
+                bgv::require(residues[i * c.n() + j] < c.prime(i).value(), HELIB_ERR_INVALID_ARGUMENT,
+                             "residue is not reduced modulo its prime");
+            }
+        }
+        std::vector<uint64_t> value(crt.limbs());
+        for (size_t j = 0; j < c.n(); ++j) {
+            crt.compose(residues + j, c.n(), value.data());
+            for (size_t k = 0; k < limbs_per_coeff; ++k) coeffs[j * limbs_per_coeff + k] = k < crt.limbs() ? value[k] : 0;
+        }
+    });
+}
+
+helib_status helib_ring_multiply_mod_prime(const helib_context *ctx, size_t prime_index, const uint64_t *a,
+                                           const uint64_t *b, uint64_t *out) {
+    return guarded([&] {
+        const auto &c = *deref(ctx, "ctx").ctx;
+        require_out(a, "a");
+        require_out(b, "b");
+        require_out(out, "out");
+        bgv::require(prime_index < c.chain_size(), HELIB_ERR_INVALID_ARGUMENT, "prime index out of range");
+        const bgv::Modulus &q = c.prime(prime_index);
+        std::vector<uint64_t> x(a, a + c.n()), y(b, b + c.n());
+        for (size_t j = 0; j < c.n(); ++j) {
+            bgv::require(x[j] < q.value() && y[j] < q.value(), HELIB_ERR_INVALID_ARGUMENT,
+                         "inputs must be reduced modulo the prime");
+        }
+        c.ntt(prime_index).forward(x.data());
+        c.ntt(prime_index).forward(y.data());
+        for (size_t j = 0; j < c.n(); ++j) x[j] = q.mul(x[j], y[j]);
+        c.ntt(prime_index).inverse(x.data());
+        std::memcpy(out, x.data(), c.n() * sizeof(uint64_t));
+    });
+}
+
+}  // extern "C"

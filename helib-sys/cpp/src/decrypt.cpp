@@ -1,0 +1,136 @@
+// decrypt.cpp -- decryption with exact CRT reconstruction and noise measurement.
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <string>
+
+#include "error.hpp"
+#include "scheme.hpp"
+
+namespace bgv {
+namespace {
+
+/// Minimum exact budget (bits) for a decryption to be trusted. A ciphertext
+/// whose noise has wrapped around Q has coefficients spread over (-Q/2, Q/2],
+/// so all N of them fall below Q/4 with probability 2^-N.
+constexpr double kMinBudgetBits = 1.0;
+
+/// v = [sum_i c_i s^i]_Q in coefficient form, per prime.
+RnsPoly decryption_residues(const SecretKey &sk, const Ciphertext &ct) {
+    const Context &ctx = *ct.ctx;
+    const size_t count = ct.count();
+    RnsPoly v = ct.parts[0];
+    for_each_prime(ctx, count, [&](size_t i) {
+        const Modulus &q = ctx.prime(i);
+        const u64 *s = sk.ntt().residues(i);
+        u64 *acc = v.residues(i);
+        // Horner in s: ((c_k s + c_{k-1}) s + ...) s + c_0.
+        std::vector<u64> power(s, s + ctx.n());
+        for (size_t k = 1; k < ct.parts.size(); ++k) {
+            const u64 *c = ct.parts[k].residues(i);
+            for (size_t j = 0; j < ctx.n(); ++j) acc[j] = q.add(acc[j], q.mul(c[j], power[j]));
+            if (k + 1 < ct.parts.size()) {
+                for (size_t j = 0; j < ctx.n(); ++j) power[j] = q.mul(power[j], s[j]);
+            }
+        }
+        ctx.ntt(i).inverse(acc);
+    });
+    return v;
+}
+
+struct Decoded {
+    PlainCoeffs message;
+    double log2_max_noise;
+};
+
+/// CRT-reconstructs the centred v, measures max |v| and reduces v mod t.
+Decoded reconstruct(const Context &ctx, const RnsPoly &v, size_t level, bool want_message) {
+    const CrtBasis &crt = ctx.level(level).crt;
+    const size_t n = ctx.n(), nl = crt.limbs(), pl = ctx.plain_limbs();
+    const auto *q_limbs = reinterpret_cast<const mp_limb_t *>(crt.modulus_limbs().data());
+    const auto *t_limbs = reinterpret_cast<const mp_limb_t *>(ctx.t_limbs().data());
+    // Q/2 (floor): values above it are negative.
+    std::vector<u64> half_q(nl);
+    mpn_rshift(reinterpret_cast<mp_limb_t *>(half_q.data()), q_limbs, static_cast<mp_size_t>(nl), 1);
+
+    Decoded out{PlainCoeffs(want_message ? n * pl : 0, 0), -1e300};
+    const size_t chunks = std::min<size_t>(n, 64);
+    std::vector<double> chunk_max(chunks, -1e300);
+    ctx.pool().parallel_for(chunks, [&](size_t chunk) {
+        std::array<mp_limb_t, CrtBasis::kMaxLimbs + 1> value{}, quotient{};
+        std::vector<mp_limb_t> remainder(pl);
+        const size_t begin = chunk * n / chunks, end = (chunk + 1) * n / chunks;
+        double local_max = -1e300;
+        for (size_t j = begin; j < end; ++j) {
+            crt.compose(v.data.data() + j, n, reinterpret_cast<u64 *>(value.data()));
+            const bool negative = mpn_cmp(value.data(), reinterpret_cast<const mp_limb_t *>(half_q.data()),
+                                          static_cast<mp_size_t>(nl)) > 0;
+            if (negative) mpn_sub_n(value.data(), q_limbs, value.data(), static_cast<mp_size_t>(nl));
+            local_max = std::max(local_max, log2_limbs(reinterpret_cast<const u64 *>(value.data()), nl));
+            if (!want_message) continue;
+            // |v| mod t
+            mp_size_t size = static_cast<mp_size_t>(nl);
+            while (size > 0 && value[static_cast<size_t>(size) - 1] == 0) --size;
+            u64 *m = out.message.data() + j * pl;
+            if (static_cast<size_t>(size) < pl ||
+                (static_cast<size_t>(size) == pl && mpn_cmp(value.data(), t_limbs, size) < 0)) {
+                for (size_t k = 0; k < pl; ++k) m[k] = k < static_cast<size_t>(size) ? value[k] : 0;
+            } else {
+                mpn_tdiv_qr(quotient.data(), remainder.data(), 0, value.data(), size, t_limbs,
+                            static_cast<mp_size_t>(pl));
+                for (size_t k = 0; k < pl; ++k) m[k] = remainder[k];
+            }
+            const bool zero = std::all_of(m, m + pl, [](u64 x) { return x == 0; });
+            if (negative && !zero) {
+                mpn_sub_n(reinterpret_cast<mp_limb_t *>(m), t_limbs, reinterpret_cast<const mp_limb_t *>(m),
+                          static_cast<mp_size_t>(pl));
+            }
+        }
+        chunk_max[chunk] = local_max;
+    });
+    out.log2_max_noise = *std::max_element(chunk_max.begin(), chunk_max.end());
+    return out;
+}
+
+}  // namespace
+
+void check_nonempty(const Ciphertext &ct) {
+    require(!ct.empty(), HELIB_ERR_INVALID_ARGUMENT, "ciphertext is empty (it was never written)");
+}
+
+PlainCoeffs decrypt(const SecretKey &sk, const Ciphertext &ct) {
+    check_nonempty(ct);
+    require(sk.context() == ct.ctx, HELIB_ERR_CONTEXT_MISMATCH,
+            "secret key and ciphertext belong to different contexts");
+    const Context &ctx = *ct.ctx;
+    Decoded decoded = reconstruct(ctx, decryption_residues(sk, ct), ct.level, true);
+    const double budget = ctx.level(ct.level).crt.log2_modulus() - 1.0 - decoded.log2_max_noise;
+    require(budget >= kMinBudgetBits, HELIB_ERR_NOISE_BUDGET_EXHAUSTED,
+            "noise budget exhausted: decryption would return garbage (measured budget " +
+                std::to_string(std::max(budget, 0.0)) + " bits)");
+    if (ct.factor != 1) {
+        mpz_class inverse;
+        mpz_invert(inverse.get_mpz_t(), ct.factor.get_mpz_t(), ctx.t().get_mpz_t());
+        const size_t pl = ctx.plain_limbs();
+        ctx.pool().parallel_for(64, [&](size_t chunk) {
+            mpz_class value;
+            for (size_t j = chunk * ctx.n() / 64; j < (chunk + 1) * ctx.n() / 64; ++j) {
+                value = mpz_from_limbs(decoded.message.data() + j * pl, pl);
+                value = value * inverse % ctx.t();
+                mpz_to_limbs(value, decoded.message.data() + j * pl, pl);
+            }
+        });
+    }
+    return std::move(decoded.message);
+}
+
+double noise_budget(const SecretKey &sk, const Ciphertext &ct) {
+    check_nonempty(ct);
+    require(sk.context() == ct.ctx, HELIB_ERR_CONTEXT_MISMATCH,
+            "secret key and ciphertext belong to different contexts");
+    const Context &ctx = *ct.ctx;
+    const Decoded decoded = reconstruct(ctx, decryption_residues(sk, ct), ct.level, false);
+    return std::max(0.0, ctx.level(ct.level).crt.log2_modulus() - 1.0 - decoded.log2_max_noise);
+}
+
+}  // namespace bgv

@@ -1,0 +1,109 @@
+// encrypt.cpp -- public- and secret-key encryption, plaintext encoding.
+#include "error.hpp"
+#include "noise.hpp"
+#include "scheme.hpp"
+
+namespace bgv {
+namespace {
+
+/// Loads the message scaled by the level's canonical correction factor.
+PlainCoeffs load_for_level(const Context &ctx, const u64 *coeffs, size_t n_coeffs,
+                           size_t limbs_per_coeff, size_t level) {
+    ctx.check_level(level);
+    const mpz_class &factor = ctx.level(level).canonical_factor;
+    return load_plaintext(ctx, coeffs, n_coeffs, limbs_per_coeff, &factor);
+}
+
+}  // namespace
+
+Ciphertext encrypt_public(const PublicKey &pk, const u64 *coeffs, size_t n_coeffs,
+                          size_t limbs_per_coeff, size_t level) {
+    const Context &ctx = *pk.context();
+    const PlainCoeffs m = load_for_level(ctx, coeffs, n_coeffs, limbs_per_coeff, level);
+    const LiftedPlaintext lifted = lift_plaintext(ctx, m, level + 1, false);
+    Prng prng(os_seed());
+    const std::vector<int8_t> u = sample_ternary(prng, ctx.n());
+    const std::vector<int32_t> e0 = sample_gaussian(prng, ctx.n());
+    const std::vector<int32_t> e1 = sample_gaussian(prng, ctx.n());
+
+    Ciphertext ct;
+    ct.ctx = pk.context();
+    ct.level = level;
+    ct.factor = ctx.level(level).canonical_factor;
+    ct.parts.assign(2, RnsPoly(ctx.n(), level + 1));
+    for_each_prime(ctx, level + 1, [&](size_t i) {
+        const Modulus &q = ctx.prime(i);
+        const NttTables &ntt = ctx.ntt(i);
+        const u64 t = ctx.t_mod(i), ts = q.shoup(t);
+        std::vector<u64> u_ntt(ctx.n());
+        for (size_t j = 0; j < ctx.n(); ++j) u_ntt[j] = q.from_signed(u[j]);
+        ntt.forward(u_ntt.data());
+        u64 *c0 = ct.parts[0].residues(i);
+        u64 *c1 = ct.parts[1].residues(i);
+        const u64 *msg = lifted.poly.residues(i);
+        for (size_t j = 0; j < ctx.n(); ++j) {
+            c0[j] = q.add(q.mul_shoup(q.from_signed(e0[j]), t, ts), msg[j]);
+            c1[j] = q.mul_shoup(q.from_signed(e1[j]), t, ts);
+        }
+        ntt.forward(c0);
+        ntt.forward(c1);
+        const u64 *b = pk.b().residues(i), *a = pk.a().residues(i);
+        for (size_t j = 0; j < ctx.n(); ++j) {
+            c0[j] = q.add(c0[j], q.mul(b[j], u_ntt[j]));
+            c1[j] = q.add(c1[j], q.mul(a[j], u_ntt[j]));
+        }
+    });
+    ct.noise_log2 = noise::fresh_public(ctx);
+    return ct;
+}
+
+Ciphertext encrypt_secret(const SecretKey &sk, const u64 *coeffs, size_t n_coeffs,
+                          size_t limbs_per_coeff, size_t level) {
+    const Context &ctx = *sk.context();
+    const PlainCoeffs m = load_for_level(ctx, coeffs, n_coeffs, limbs_per_coeff, level);
+    const LiftedPlaintext lifted = lift_plaintext(ctx, m, level + 1, false);
+    Prng prng(os_seed());
+    const std::vector<int32_t> e = sample_gaussian(prng, ctx.n());
+
+    Ciphertext ct;
+    ct.ctx = sk.context();
+    ct.level = level;
+    ct.factor = ctx.level(level).canonical_factor;
+    ct.c1_seed = os_seed();
+    ct.parts.resize(2);
+    ct.parts[1] = uniform_from_seed(ctx, *ct.c1_seed, level + 1);
+    ct.parts[0] = RnsPoly(ctx.n(), level + 1);
+    for_each_prime(ctx, level + 1, [&](size_t i) {
+        const Modulus &q = ctx.prime(i);
+        const u64 t = ctx.t_mod(i), ts = q.shoup(t);
+        u64 *c0 = ct.parts[0].residues(i);
+        const u64 *msg = lifted.poly.residues(i);
+        for (size_t j = 0; j < ctx.n(); ++j) c0[j] = q.add(q.mul_shoup(q.from_signed(e[j]), t, ts), msg[j]);
+        ctx.ntt(i).forward(c0);
+        const u64 *a = ct.parts[1].residues(i), *s = sk.ntt().residues(i);
+        for (size_t j = 0; j < ctx.n(); ++j) c0[j] = q.sub(c0[j], q.mul(a[j], s[j]));
+    });
+    ct.noise_log2 = noise::fresh_secret(ctx);
+    return ct;
+}
+
+EncodedPlaintext encode_plaintext(std::shared_ptr<const Context> ctx_ptr, const u64 *coeffs,
+                                  size_t n_coeffs, size_t limbs_per_coeff, size_t level,
+                                  const mpz_class &factor) {
+    const Context &ctx = *ctx_ptr;
+    ctx.check_level(level);
+    require(factor % ctx.t() != 0, HELIB_ERR_INVALID_ARGUMENT, "correction factor must be nonzero mod t");
+    const mpz_class reduced = factor % ctx.t();
+    const PlainCoeffs m = load_plaintext(ctx, coeffs, n_coeffs, limbs_per_coeff, &reduced);
+    LiftedPlaintext lifted = lift_plaintext(ctx, m, level + 1, true);
+    EncodedPlaintext out;
+    out.ctx = std::move(ctx_ptr);
+    out.poly = std::move(lifted.poly);
+    out.level = level;
+    out.factor = reduced;
+    out.log2_linf = lifted.log2_linf;
+    out.log2_l1 = lifted.log2_l1;
+    return out;
+}
+
+}  // namespace bgv

@@ -1,0 +1,224 @@
+// evaluate.cpp -- homomorphic addition, plaintext and scalar products, modulus switching.
+#include <algorithm>
+#include <cmath>
+#include <string>
+
+#include "error.hpp"
+#include "noise.hpp"
+#include "scheme.hpp"
+
+namespace bgv {
+namespace eval {
+namespace {
+
+void check_same_context(const std::shared_ptr<const Context> &a, const std::shared_ptr<const Context> &b) {
+    require(a == b, HELIB_ERR_CONTEXT_MISMATCH, "operands belong to different contexts");
+}
+
+void check_binary(const Ciphertext &a, const Ciphertext &b) {
+    check_nonempty(a);
+    check_nonempty(b);
+    check_same_context(a.ctx, b.ctx);
+    require(a.level == b.level, HELIB_ERR_LEVEL_MISMATCH,
+            "operands are at different levels (" + std::to_string(a.level) + " and " +
+                std::to_string(b.level) + "); switch the higher one down first");
+    require(a.factor == b.factor, HELIB_ERR_FACTOR_MISMATCH,
+            "operands carry different plaintext correction factors");
+}
+
+void check_plain(const Ciphertext &a, const EncodedPlaintext &p) {
+    check_nonempty(a);
+    check_same_context(a.ctx, p.ctx);
+    require(p.level >= a.level, HELIB_ERR_LEVEL_MISMATCH,
+            "plaintext is encoded at level " + std::to_string(p.level) +
+                ", below the ciphertext's level " + std::to_string(a.level));
+}
+
+void require_budget(const Ciphertext &ct, double noise_after, const char *operation) {
+    const double budget = noise::budget(*ct.ctx, ct.level, noise_after);
+    require(budget >= 1.0, HELIB_ERR_NOISE_BUDGET_EXHAUSTED,
+            std::string(operation) + " refused: the estimated noise budget would drop to " +
+                std::to_string(budget) + " bits (switch modulus first, or use a longer chain)");
+}
+
+/// Writes a result: a fresh ciphertext replacing dst, with metadata from `like`.
+Ciphertext shell(const Ciphertext &like, size_t parts) {
+    Ciphertext out;
+    out.ctx = like.ctx;
+    out.level = like.level;
+    out.factor = like.factor;
+    out.noise_log2 = like.noise_log2;
+    out.parts.resize(parts);
+    return out;
+}
+
+template <typename PolyOp>
+void add_like(const Ciphertext &a, const Ciphertext &b, Ciphertext &dst, PolyOp op, bool negate_b) {
+    check_binary(a, b);
+    const Context &ctx = *a.ctx;
+    const size_t parts = std::max(a.parts.size(), b.parts.size());
+    Ciphertext out = shell(a, parts);
+    for (size_t k = 0; k < parts; ++k) {
+        if (k < a.parts.size() && k < b.parts.size()) {
+            op(ctx, a.parts[k], b.parts[k], out.parts[k], a.count());
+        } else if (k < a.parts.size()) {
+            out.parts[k] = a.parts[k];
+        } else if (negate_b) {
+            poly_negate(ctx, b.parts[k], out.parts[k], a.count());
+        } else {
+            out.parts[k] = b.parts[k];
+        }
+    }
+    out.noise_log2 = noise::add(a.noise_log2, b.noise_log2);
+    dst = std::move(out);
+}
+
+}  // namespace
+
+void add(const Ciphertext &a, const Ciphertext &b, Ciphertext &dst) { add_like(a, b, dst, poly_add, false); }
+
+void sub(const Ciphertext &a, const Ciphertext &b, Ciphertext &dst) { add_like(a, b, dst, poly_sub, true); }
+
+void negate(const Ciphertext &a, Ciphertext &dst) {
+    check_nonempty(a);
+    Ciphertext out = shell(a, a.parts.size());
+    for (size_t k = 0; k < a.parts.size(); ++k) poly_negate(*a.ctx, a.parts[k], out.parts[k], a.count());
+    dst = std::move(out);
+}
+
+namespace {
+
+void add_plain_like(const Ciphertext &a, const EncodedPlaintext &p, Ciphertext &dst, bool subtract) {
+    check_plain(a, p);
+    require(a.factor == p.factor, HELIB_ERR_FACTOR_MISMATCH,
+            "plaintext was encoded with a correction factor different from the ciphertext's; "
+            "encode it for addition to this ciphertext");
+    Ciphertext out = a;
+    out.c1_seed.reset();
+    if (subtract) {
+        poly_sub(*a.ctx, a.parts[0], p.poly, out.parts[0], a.count());
+    } else {
+        poly_add(*a.ctx, a.parts[0], p.poly, out.parts[0], a.count());
+    }
+    out.noise_log2 = noise::add(a.noise_log2, p.log2_linf);
+    dst = std::move(out);
+}
+
+}  // namespace
+
+void add_plain(const Ciphertext &a, const EncodedPlaintext &p, Ciphertext &dst) { add_plain_like(a, p, dst, false); }
+
+void sub_plain(const Ciphertext &a, const EncodedPlaintext &p, Ciphertext &dst) { add_plain_like(a, p, dst, true); }
+
+void mul_plain(const Ciphertext &a, const EncodedPlaintext &p, Ciphertext &dst) {
+    check_plain(a, p);
+    // ||v * p||_inf <= ||v||_inf * ||p||_1.
+    const double noise_after = a.noise_log2 + std::max(p.log2_l1, 0.0);
+    require_budget(a, noise_after, "plaintext multiplication");
+    Ciphertext out = shell(a, a.parts.size());
+    for (size_t k = 0; k < a.parts.size(); ++k) poly_mul(*a.ctx, a.parts[k], p.poly, out.parts[k], a.count());
+    out.factor = a.factor * p.factor % a.ctx->t();
+    out.noise_log2 = noise_after;
+    dst = std::move(out);
+}
+
+void mul_scalar(const Ciphertext &a, const mpz_class &k, Ciphertext &dst) {
+    check_nonempty(a);
+    const Context &ctx = *a.ctx;
+    // Centred representative of k mod t: |k'| <= t/2.
+    mpz_class centred = k % ctx.t();
+    if (centred < 0) centred += ctx.t();
+    if (centred > ctx.t() / 2) centred -= ctx.t();
+    const mpz_class magnitude = abs(centred);
+    const double noise_after = a.noise_log2 + std::max(log2_mpz(magnitude), 0.0);
+    require_budget(a, noise_after, "scalar multiplication");
+    std::vector<u64> limbs(limbs_for(magnitude));
+    mpz_to_limbs(magnitude, limbs.data(), limbs.size());
+    std::vector<u64> residues(a.count());
+    for (size_t i = 0; i < a.count(); ++i) {
+        const u64 r = reduce_limbs(limbs.data(), limbs.size(), ctx.prime(i));
+        residues[i] = centred < 0 ? ctx.prime(i).neg(r) : r;
+    }
+    Ciphertext out = shell(a, a.parts.size());
+    for (size_t p = 0; p < a.parts.size(); ++p) poly_mul_scalar(ctx, a.parts[p], residues, out.parts[p], a.count());
+    out.noise_log2 = sgn(centred) == 0 ? 0.0 : noise_after;
+    dst = std::move(out);
+}
+
+void mod_switch(const Ciphertext &a, Ciphertext &dst) {
+    check_nonempty(a);
+    require(a.level >= 1, HELIB_ERR_INVALID_LEVEL, "cannot switch modulus below level 0");
+    const Context &ctx = *a.ctx;
+    const size_t last = a.level;
+    const Modulus &q_last = ctx.prime(last);
+    const LevelData &data = ctx.level(last);
+    Ciphertext out = shell(a, a.parts.size());
+    out.level = last - 1;
+    for (size_t k = 0; k < a.parts.size(); ++k) {
+        // omega = [-c * t^-1]_{q_last}, centred; c + t * omega is divisible by q_last.
+        std::vector<u64> omega(a.parts[k].residues(last), a.parts[k].residues(last) + ctx.n());
+        ctx.ntt(last).inverse(omega.data());
+        const u64 neg_t_inv = q_last.neg(ctx.t_inv_mod(last));
+        const u64 neg_t_inv_shoup = q_last.shoup(neg_t_inv);
+        const u64 half = q_last.value() / 2;
+        for (auto &w : omega) w = q_last.mul_shoup(w, neg_t_inv, neg_t_inv_shoup);
+        RnsPoly &dst_poly = out.parts[k];
+        dst_poly = RnsPoly(ctx.n(), last);
+        for_each_prime(ctx, last, [&](size_t i) {
+            const Modulus &q = ctx.prime(i);
+            const u64 t = ctx.t_mod(i), ts = q.shoup(t);
+            u64 *d = dst_poly.residues(i);
+            for (size_t j = 0; j < ctx.n(); ++j) {
+                // Lift omega_j to (-q_last/2, q_last/2], then times t, modulo q_i.
+                const u64 w = omega[j];
+                const u64 lifted = w > half ? q.neg(q.reduce(q_last.value() - w)) : q.reduce(w);
+                d[j] = q.mul_shoup(lifted, t, ts);
+            }
+            ctx.ntt(i).forward(d);
+            const u64 inv = data.last_prime_inverse[i], inv_shoup = q.shoup(inv);
+            const u64 *c = a.parts[k].residues(i);
+            for (size_t j = 0; j < ctx.n(); ++j) d[j] = q.mul_shoup(q.add(c[j], d[j]), inv, inv_shoup);
+        });
+    }
+    out.factor = a.factor * data.last_prime_inverse_mod_t % ctx.t();
+    out.noise_log2 = noise::after_mod_switch(ctx, a.noise_log2, std::log2(static_cast<double>(q_last.value())));
+    dst = std::move(out);
+}
+
+void mod_switch_to(const Ciphertext &a, size_t level, Ciphertext &dst) {
+    check_nonempty(a);
+    require(level <= a.level, HELIB_ERR_INVALID_LEVEL,
+            "target level " + std::to_string(level) + " is above the ciphertext's level " +
+                std::to_string(a.level));
+    if (level == a.level) {
+        if (&dst != &a) dst = a;
+        return;
+    }
+    Ciphertext current;
+    mod_switch(a, current);
+    while (current.level > level) mod_switch(current, current);
+    dst = std::move(current);
+}
+
+void mod_switch_reduce_noise(const Ciphertext &a, Ciphertext &dst) {
+    check_nonempty(a);
+    const Context &ctx = *a.ctx;
+    // Switch while the noise stays well above the floor afterwards: each such
+    // switch costs at most ~0.3 bits of budget and shrinks the ciphertext.
+    auto worth_it = [&](const Ciphertext &ct) {
+        if (ct.level == 0) return false;
+        const double log2_q = std::log2(static_cast<double>(ctx.prime(ct.level).value()));
+        return ct.noise_log2 - log2_q >= ctx.mod_switch_floor_log2() + 2.0;
+    };
+    if (!worth_it(a)) {
+        if (&dst != &a) dst = a;
+        return;
+    }
+    Ciphertext current;
+    mod_switch(a, current);
+    while (worth_it(current)) mod_switch(current, current);
+    dst = std::move(current);
+}
+
+}  // namespace eval
+}  // namespace bgv

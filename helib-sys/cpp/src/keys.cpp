@@ -1,0 +1,47 @@
+// keys.cpp -- key generation.
+#include "keys.hpp"
+
+#include "error.hpp"
+
+namespace bgv {
+
+RnsPoly uniform_from_seed(const Context &ctx, const Seed &seed, size_t count) {
+    RnsPoly out(ctx.n(), count);
+    for_each_prime(ctx, count, [&](size_t i) {
+        Prng prng(seed, i);
+        const u64 q = ctx.prime(i).value();
+        u64 *r = out.residues(i);
+        for (size_t j = 0; j < ctx.n(); ++j) r[j] = prng.uniform_below(q);
+    });
+    return out;
+}
+
+SecretKey::SecretKey(std::shared_ptr<const Context> ctx) : ctx_(std::move(ctx)) {
+    Prng prng(os_seed());
+    coeffs_ = sample_ternary(prng, ctx_->n());
+    s_ntt_ = small_to_ntt(*ctx_, coeffs_, ctx_->primes().size());
+}
+
+SecretKey::~SecretKey() {
+    secure_wipe(coeffs_.data(), coeffs_.size());
+    secure_wipe(s_ntt_.data.data(), s_ntt_.data.size() * sizeof(u64));
+}
+
+PublicKey::PublicKey(const SecretKey &sk) : ctx_(sk.context()) {
+    const Context &ctx = *ctx_;
+    const size_t count = ctx.chain_size();
+    a_ = uniform_from_seed(ctx, os_seed(), count);
+    Prng prng(os_seed());
+    const std::vector<int32_t> e = sample_gaussian(prng, ctx.n());
+    b_ = small_to_ntt(ctx, e, count);
+    // b = t*e - a*s
+    for_each_prime(ctx, count, [&](size_t i) {
+        const Modulus &q = ctx.prime(i);
+        const u64 t = ctx.t_mod(i), ts = q.shoup(t);
+        u64 *b = b_.residues(i);
+        const u64 *a = a_.residues(i), *s = sk.ntt().residues(i);
+        for (size_t j = 0; j < ctx.n(); ++j) b[j] = q.sub(q.mul_shoup(b[j], t, ts), q.mul(a[j], s[j]));
+    });
+}
+
+}  // namespace bgv

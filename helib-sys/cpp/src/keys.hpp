@@ -1,0 +1,50 @@
+// keys.hpp -- secret and public keys.
+#pragma once
+
+#include <memory>
+#include <vector>
+
+#include "random.hpp"
+#include "rns_poly.hpp"
+
+namespace bgv {
+
+/// A ternary secret s, kept as coefficients and in NTT form modulo every
+/// prime (chain and special). Its memory is wiped on destruction.
+class SecretKey {
+public:
+    explicit SecretKey(std::shared_ptr<const Context> ctx);
+    ~SecretKey();
+    SecretKey(const SecretKey &) = delete;
+    SecretKey &operator=(const SecretKey &) = delete;
+
+    const std::shared_ptr<const Context> &context() const { return ctx_; }
+    const std::vector<int8_t> &coefficients() const { return coeffs_; }
+    /// s in NTT form modulo all primes.
+    const RnsPoly &ntt() const { return s_ntt_; }
+
+private:
+    std::shared_ptr<const Context> ctx_;
+    std::vector<int8_t> coeffs_;
+    RnsPoly s_ntt_;
+};
+
+/// (b, a) = (-a*s + t*e, a) modulo the whole chain, in NTT form.
+class PublicKey {
+public:
+    explicit PublicKey(const SecretKey &sk);
+
+    const std::shared_ptr<const Context> &context() const { return ctx_; }
+    const RnsPoly &b() const { return b_; }
+    const RnsPoly &a() const { return a_; }
+
+private:
+    std::shared_ptr<const Context> ctx_;
+    RnsPoly b_, a_;
+};
+
+/// a uniform polynomial in NTT form over primes [0, count), expanded from a
+/// seed (prime i uses the seed's stream i, so prefixes agree across levels).
+RnsPoly uniform_from_seed(const Context &ctx, const Seed &seed, size_t count);
+
+}  // namespace bgv

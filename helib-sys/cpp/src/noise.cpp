@@ -1,0 +1,36 @@
+// noise.cpp -- the key-free noise model.
+#include "noise.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "random.hpp"
+
+namespace bgv {
+namespace noise {
+
+double fresh_public(const Context &ctx) {
+    const double n = static_cast<double>(ctx.n());
+    // e*u and e1*s: each coefficient a sum of N products with variance sigma^2 * 2/3.
+    const double product = kTail * kSigma * std::sqrt(2.0 * n / 3.0);
+    return ctx.log2_t() + std::log2(2.0 * product + kTail * kSigma + 0.5);
+}
+
+double fresh_secret(const Context &ctx) { return ctx.log2_t() + std::log2(kTail * kSigma + 0.5); }
+
+double add(double a, double b) {
+    const double hi = std::max(a, b), lo = std::min(a, b);
+    if (lo < -1e200) return hi;
+    return hi + std::log2(1.0 + std::exp2(lo - hi));
+}
+
+double after_mod_switch(const Context &ctx, double noise, double log2_q) {
+    return add(noise - log2_q, ctx.mod_switch_floor_log2());
+}
+
+double budget(const Context &ctx, size_t level, double noise) {
+    return ctx.level(level).crt.log2_modulus() - 1.0 - noise;
+}
+
+}  // namespace noise
+}  // namespace bgv

@@ -1,0 +1,24 @@
+// noise.hpp -- the key-free noise model: conservative log2 bounds on ||v||_inf.
+#pragma once
+
+#include "context.hpp"
+
+namespace bgv {
+namespace noise {
+
+/// Bounds use 8 standard deviations for every sum of random terms.
+constexpr double kTail = 8.0;
+
+/// Public-key encryption: t * (e*u + e0 + e1*s) + m.
+double fresh_public(const Context &ctx);
+/// Secret-key encryption: t * e + m.
+double fresh_secret(const Context &ctx);
+/// log2(2^a + 2^b).
+double add(double a, double b);
+/// After a modulus switch dropping a prime of log2 size `log2_q`.
+double after_mod_switch(const Context &ctx, double noise, double log2_q);
+/// log2(Q_level / 2) - noise.
+double budget(const Context &ctx, size_t level, double noise);
+
+}  // namespace noise
+}  // namespace bgv

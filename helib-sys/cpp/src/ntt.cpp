@@ -1,0 +1,98 @@
+// ntt.cpp -- lazy Harvey butterflies for the negacyclic NTT.
+#include "ntt.hpp"
+
+#include "error.hpp"
+#include "primes.hpp"
+
+namespace bgv {
+namespace {
+
+size_t bit_reverse(size_t x, unsigned bits) {
+    size_t r = 0;
+    for (unsigned i = 0; i < bits; ++i) {
+        r = (r << 1) | (x & 1);
+        x >>= 1;
+    }
+    return r;
+}
+
+}  // namespace
+
+NttTables::NttTables(size_t n, const Modulus &modulus)
+    : n_(n), modulus_(modulus), roots_(n), roots_shoup_(n), inv_roots_(n), inv_roots_shoup_(n) {
+    ensure(n >= 2 && (n & (n - 1)) == 0, "NTT length is a power of two");
+    ensure(modulus.value() % (2 * n) == 1, "NTT prime is 1 mod 2n");
+    unsigned log_n = 0;
+    while ((size_t{1} << log_n) < n) ++log_n;
+    psi_ = minimal_primitive_root(2 * n, modulus.value());
+    const u64 psi_inv = modulus.inv(psi_);
+    u64 power = 1, inv_power = 1;
+    std::vector<u64> powers(n), inv_powers(n);
+    for (size_t i = 0; i < n; ++i) {
+        powers[i] = power;
+        inv_powers[i] = inv_power;
+        power = modulus.mul(power, psi_);
+        inv_power = modulus.mul(inv_power, psi_inv);
+    }
+    for (size_t k = 0; k < n; ++k) {
+        const size_t r = bit_reverse(k, log_n);
+        roots_[k] = powers[r];
+        inv_roots_[k] = inv_powers[r];
+        roots_shoup_[k] = modulus.shoup(roots_[k]);
+        inv_roots_shoup_[k] = modulus.shoup(inv_roots_[k]);
+    }
+    n_inv_ = modulus.inv(static_cast<u64>(n) % modulus.value());
+    n_inv_shoup_ = modulus.shoup(n_inv_);
+}
+
+void NttTables::forward(u64 *a) const {
+    const u64 q = modulus_.value(), two_q = 2 * q;
+    size_t t = n_;
+    for (size_t m = 1; m < n_; m <<= 1) {
+        t >>= 1;
+        for (size_t i = 0; i < m; ++i) {
+            const u64 w = roots_[m + i], ws = roots_shoup_[m + i];
+            u64 *x = a + 2 * i * t;
+            u64 *y = x + t;
+            for (size_t j = 0; j < t; ++j) {
+                // Invariant: values in [0, 4q).
+                u64 u = x[j];
+                if (u >= two_q) u -= two_q;
+                const u64 v = modulus_.mul_shoup_lazy(y[j], w, ws);
+                x[j] = u + v;
+                y[j] = u + two_q - v;
+            }
+        }
+    }
+    for (size_t j = 0; j < n_; ++j) {
+        u64 v = a[j];
+        if (v >= two_q) v -= two_q;
+        if (v >= q) v -= q;
+        a[j] = v;
+    }
+}
+
+void NttTables::inverse(u64 *a) const {
+    const u64 q = modulus_.value(), two_q = 2 * q;
+    size_t t = 1;
+    for (size_t m = n_; m > 1; m >>= 1) {
+        const size_t h = m >> 1;
+        for (size_t i = 0; i < h; ++i) {
+            const u64 w = inv_roots_[h + i], ws = inv_roots_shoup_[h + i];
+            u64 *x = a + 2 * i * t;
+            u64 *y = x + t;
+            for (size_t j = 0; j < t; ++j) {
+                // Invariant: values in [0, 2q).
+                const u64 u = x[j], v = y[j];
+                u64 sum = u + v;
+                if (sum >= two_q) sum -= two_q;
+                x[j] = sum;
+                y[j] = modulus_.mul_shoup_lazy(u + two_q - v, w, ws);
+            }
+        }
+        t <<= 1;
+    }
+    for (size_t j = 0; j < n_; ++j) a[j] = modulus_.mul_shoup(a[j], n_inv_, n_inv_shoup_);
+}
+
+}  // namespace bgv

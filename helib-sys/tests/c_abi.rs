@@ -1,0 +1,1510 @@
+//! Tests of the C ABI contract in `helib_c.h`: NULL handling, status codes
+//! for every kind of invalid argument, the two-call size protocol, context /
+//! level / correction-factor mismatches, handle lifetimes, the thread-local
+//! error message, and the deterministic prime chain (checked with an
+//! independent Miller–Rabin test).
+
+mod common;
+
+use std::ptr::{null, null_mut};
+
+use common::*;
+use helib_sys::*;
+use num_bigint::BigUint;
+use num_traits::{One, Zero};
+
+const N: usize = 1024;
+
+fn t65537() -> BigUint {
+    BigUint::from(65537u32)
+}
+
+/// The small context most tests use: N = 1024, t = 65537, three 61-bit primes.
+fn small_ctx() -> Ctx {
+    Ctx::new(N as u64, &t65537(), &[61, 61, 61], &[])
+}
+
+/// Case-insensitive "the message mentions at least one of these words".
+#[track_caller]
+fn assert_mentions(msg: &str, words: &[&str]) {
+    let lower = msg.to_lowercase();
+    assert!(
+        words.iter().any(|w| lower.contains(&w.to_lowercase())),
+        "error message {msg:?} mentions none of {words:?}"
+    );
+}
+
+// ------------------------------------------------------------ Miller–Rabin
+
+/// Deterministic Miller–Rabin for n < 3.3 * 10^24 (the first 13 primes as
+/// bases), written against num-bigint independently of the engine.
+fn is_prime(n: u64) -> bool {
+    if n < 2 {
+        return false;
+    }
+    const BASES: [u64; 13] = [2, 3, 5, 7, 11, 13, 17, 19, 23, 29, 31, 37, 41];
+    for p in BASES {
+        if n == p {
+            return true;
+        }
+        if n.checked_rem(p) == Some(0) {
+            return false;
+        }
+    }
+    let nb = BigUint::from(n);
+    let one = BigUint::one();
+    let n_minus_1 = &nb - &one;
+    let s = n_minus_1.trailing_zeros().expect("n - 1 > 0");
+    let d = &n_minus_1 >> s;
+    'bases: for a in BASES {
+        let mut x = BigUint::from(a).modpow(&d, &nb);
+        if x == one || x == n_minus_1 {
+            continue;
+        }
+        for _ in 1..s {
+            x = (&x * &x) % &nb;
+            if x == n_minus_1 {
+                continue 'bases;
+            }
+        }
+        return false;
+    }
+    true
+}
+
+#[test]
+fn miller_rabin_reference_is_sane() {
+    let primes = [
+        2u64,
+        3,
+        65537,
+        998244353,
+        2305843009213693951,
+        18446744073709551557,
+    ];
+    for p in primes {
+        assert!(is_prime(p), "{p} is prime");
+    }
+    // Carmichael numbers, strong pseudoprimes to small bases, squares.
+    let composites = [
+        1u64,
+        4,
+        561,
+        1105,
+        3215031751,
+        2152302898747,
+        3474749660383,
+        341550071728321,
+        3825123056546413051,
+        65537 * 65537,
+        4294967291 * 4294967279,
+    ];
+    for c in composites {
+        assert!(!is_prime(c), "{c} is composite");
+    }
+}
+
+// ------------------------------------------------------------------ NULLs
+
+/// Runs one call that passes a NULL pointer and checks the status and the
+/// message.
+macro_rules! null_case {
+    ($name:expr, $call:expr) => {{
+        // SAFETY: the call passes exactly one NULL pointer, which the contract
+        // reports as HELIB_ERR_NULL_POINTER instead of dereferencing it; every
+        // other pointer is a live handle or a buffer of the documented size.
+        let s = unsafe { $call };
+        let msg = expect_status(s, HELIB_ERR_NULL_POINTER, $name);
+        assert_mentions(&msg, &["null", "pointer"]);
+    }};
+}
+
+#[test]
+fn every_function_reports_null_pointers() {
+    let ctx = small_ctx();
+    let sk = SecretKey::generate(&ctx);
+    let pk = PublicKey::generate(&sk);
+    let m = vec![BigUint::from(7u32); 4];
+    let ct = encrypt_sk(&sk, &ctx, &m, ctx.max_level());
+    let ct1 = encrypt_sk(&sk, &ctx, &m, 1);
+    let dst = Ct::empty(&ctx);
+    let pt = encode(&ctx, &m, ctx.max_level(), None);
+    let coeffs = [1u64, 2, 3, 4];
+    let t = [65537u64];
+    let chain = [61u32, 61];
+    let special = [61u32];
+    let ring_in = vec![1u64; N];
+    let mut ring_out = vec![0u64; 3 * N];
+    let mut dec = vec![0u64; N];
+    let mut ctx_out: *mut helib_context = null_mut();
+    let mut sk_out: *mut helib_secret_key = null_mut();
+    let mut pk_out: *mut helib_public_key = null_mut();
+    let mut pt_out: *mut helib_encoded_plaintext = null_mut();
+    let mut ct_out: *mut helib_ciphertext = null_mut();
+    let mut u64_out = 0u64;
+    let mut usize_out = 0usize;
+    let mut u32_out = 0u32;
+    let mut f64_out = 0f64;
+    let mut limb_out = [0u64; 2];
+
+    // context
+    null_case!(
+        "context_new t_limbs",
+        helib_context_new(
+            1024,
+            null(),
+            1,
+            chain.as_ptr(),
+            2,
+            null(),
+            0,
+            1,
+            &mut ctx_out
+        )
+    );
+    null_case!(
+        "context_new chain_bits",
+        helib_context_new(1024, t.as_ptr(), 1, null(), 2, null(), 0, 1, &mut ctx_out)
+    );
+    null_case!(
+        "context_new special_bits with special_len 1",
+        helib_context_new(
+            1024,
+            t.as_ptr(),
+            1,
+            chain.as_ptr(),
+            2,
+            null(),
+            1,
+            1,
+            &mut ctx_out
+        )
+    );
+    null_case!(
+        "context_new out",
+        helib_context_new(
+            1024,
+            t.as_ptr(),
+            1,
+            chain.as_ptr(),
+            2,
+            special.as_ptr(),
+            1,
+            1,
+            null_mut()
+        )
+    );
+    assert!(
+        ctx_out.is_null(),
+        "a failed context_new must not write *out"
+    );
+    null_case!(
+        "ring_degree ctx",
+        helib_context_ring_degree(null(), &mut u64_out)
+    );
+    null_case!(
+        "ring_degree out",
+        helib_context_ring_degree(ctx.ptr, null_mut())
+    );
+    null_case!(
+        "max_level ctx",
+        helib_context_max_level(null(), &mut usize_out)
+    );
+    null_case!(
+        "max_level out",
+        helib_context_max_level(ctx.ptr, null_mut())
+    );
+    null_case!(
+        "plain_limbs ctx",
+        helib_context_plain_limbs(null(), &mut usize_out)
+    );
+    null_case!(
+        "plain_limbs out",
+        helib_context_plain_limbs(ctx.ptr, null_mut())
+    );
+    null_case!(
+        "chain_primes ctx",
+        helib_context_chain_primes(null(), null_mut(), &mut usize_out)
+    );
+    null_case!(
+        "chain_primes len",
+        helib_context_chain_primes(ctx.ptr, null_mut(), null_mut())
+    );
+    null_case!(
+        "chain_primes len with buffer",
+        helib_context_chain_primes(ctx.ptr, limb_out.as_mut_ptr(), null_mut())
+    );
+    null_case!(
+        "special_primes ctx",
+        helib_context_special_primes(null(), null_mut(), &mut usize_out)
+    );
+    null_case!(
+        "special_primes len",
+        helib_context_special_primes(ctx.ptr, null_mut(), null_mut())
+    );
+    null_case!(
+        "log2_modulus ctx",
+        helib_context_log2_modulus(null(), 0, &mut f64_out)
+    );
+    null_case!(
+        "log2_modulus out",
+        helib_context_log2_modulus(ctx.ptr, 0, null_mut())
+    );
+    null_case!(
+        "log2_special_modulus ctx",
+        helib_context_log2_special_modulus(null(), &mut f64_out)
+    );
+    null_case!(
+        "log2_special_modulus out",
+        helib_context_log2_special_modulus(ctx.ptr, null_mut())
+    );
+    null_case!(
+        "context_correction_factor ctx",
+        helib_context_correction_factor(null(), 0, limb_out.as_mut_ptr(), 2)
+    );
+    null_case!(
+        "context_correction_factor out",
+        helib_context_correction_factor(ctx.ptr, 0, null_mut(), 2)
+    );
+    null_case!("threads ctx", helib_context_threads(null(), &mut u32_out));
+    null_case!("threads out", helib_context_threads(ctx.ptr, null_mut()));
+    null_case!("set_threads ctx", helib_context_set_threads(null(), 1));
+
+    // keys
+    null_case!(
+        "secret_key_generate ctx",
+        helib_secret_key_generate(null(), &mut sk_out)
+    );
+    null_case!(
+        "secret_key_generate out",
+        helib_secret_key_generate(ctx.ptr, null_mut())
+    );
+    null_case!(
+        "public_key_generate sk",
+        helib_public_key_generate(null(), &mut pk_out)
+    );
+    null_case!(
+        "public_key_generate out",
+        helib_public_key_generate(sk.0, null_mut())
+    );
+
+    // encoded plaintext
+    null_case!(
+        "encoded_plaintext_new ctx",
+        helib_encoded_plaintext_new(null(), coeffs.as_ptr(), 4, 1, 0, null(), 0, &mut pt_out)
+    );
+    null_case!(
+        "encoded_plaintext_new coeffs",
+        helib_encoded_plaintext_new(ctx.ptr, null(), 4, 1, 0, null(), 0, &mut pt_out)
+    );
+    null_case!(
+        "encoded_plaintext_new factor with factor_nlimbs 1",
+        helib_encoded_plaintext_new(ctx.ptr, coeffs.as_ptr(), 4, 1, 0, null(), 1, &mut pt_out)
+    );
+    null_case!(
+        "encoded_plaintext_new out",
+        helib_encoded_plaintext_new(ctx.ptr, coeffs.as_ptr(), 4, 1, 0, null(), 0, null_mut())
+    );
+    null_case!(
+        "encoded_plaintext_level pt",
+        helib_encoded_plaintext_level(null(), &mut usize_out)
+    );
+    null_case!(
+        "encoded_plaintext_level out",
+        helib_encoded_plaintext_level(pt.0, null_mut())
+    );
+
+    // ciphertext
+    null_case!(
+        "ciphertext_new ctx",
+        helib_ciphertext_new(null(), &mut ct_out)
+    );
+    null_case!(
+        "ciphertext_new out",
+        helib_ciphertext_new(ctx.ptr, null_mut())
+    );
+    null_case!("copy src", helib_ciphertext_copy(null(), dst.0));
+    null_case!("copy dst", helib_ciphertext_copy(ct.0, null_mut()));
+    null_case!(
+        "ciphertext_level ct",
+        helib_ciphertext_level(null(), &mut usize_out)
+    );
+    null_case!(
+        "ciphertext_level out",
+        helib_ciphertext_level(ct.0, null_mut())
+    );
+    null_case!(
+        "ciphertext_size ct",
+        helib_ciphertext_size(null(), &mut usize_out)
+    );
+    null_case!(
+        "ciphertext_size out",
+        helib_ciphertext_size(ct.0, null_mut())
+    );
+    null_case!(
+        "ciphertext_correction_factor ct",
+        helib_ciphertext_correction_factor(null(), limb_out.as_mut_ptr(), 2)
+    );
+    null_case!(
+        "ciphertext_correction_factor out",
+        helib_ciphertext_correction_factor(ct.0, null_mut(), 2)
+    );
+    null_case!(
+        "noise_estimate ct",
+        helib_ciphertext_noise_estimate(null(), &mut f64_out)
+    );
+    null_case!(
+        "noise_estimate out",
+        helib_ciphertext_noise_estimate(ct.0, null_mut())
+    );
+    null_case!(
+        "estimated_budget ct",
+        helib_ciphertext_estimated_budget(null(), &mut f64_out)
+    );
+    null_case!(
+        "estimated_budget out",
+        helib_ciphertext_estimated_budget(ct.0, null_mut())
+    );
+    null_case!(
+        "encrypt_public pk",
+        helib_encrypt_public(null(), coeffs.as_ptr(), 4, 1, 0, dst.0)
+    );
+    null_case!(
+        "encrypt_public coeffs",
+        helib_encrypt_public(pk.0, null(), 4, 1, 0, dst.0)
+    );
+    null_case!(
+        "encrypt_public dst",
+        helib_encrypt_public(pk.0, coeffs.as_ptr(), 4, 1, 0, null_mut())
+    );
+    null_case!(
+        "encrypt_secret sk",
+        helib_encrypt_secret(null(), coeffs.as_ptr(), 4, 1, 0, dst.0)
+    );
+    null_case!(
+        "encrypt_secret coeffs",
+        helib_encrypt_secret(sk.0, null(), 4, 1, 0, dst.0)
+    );
+    null_case!(
+        "encrypt_secret dst",
+        helib_encrypt_secret(sk.0, coeffs.as_ptr(), 4, 1, 0, null_mut())
+    );
+    null_case!(
+        "decrypt sk",
+        helib_decrypt(null(), ct.0, dec.as_mut_ptr(), dec.len(), 1)
+    );
+    null_case!(
+        "decrypt ct",
+        helib_decrypt(sk.0, null(), dec.as_mut_ptr(), dec.len(), 1)
+    );
+    null_case!(
+        "decrypt out",
+        helib_decrypt(sk.0, ct.0, null_mut(), dec.len(), 1)
+    );
+    null_case!(
+        "noise_budget sk",
+        helib_noise_budget(null(), ct.0, &mut f64_out)
+    );
+    null_case!(
+        "noise_budget ct",
+        helib_noise_budget(sk.0, null(), &mut f64_out)
+    );
+    null_case!(
+        "noise_budget out",
+        helib_noise_budget(sk.0, ct.0, null_mut())
+    );
+
+    // evaluator
+    null_case!("add a", helib_ciphertext_add(null(), ct.0, dst.0));
+    null_case!("add b", helib_ciphertext_add(ct.0, null(), dst.0));
+    null_case!("add dst", helib_ciphertext_add(ct.0, ct.0, null_mut()));
+    null_case!("sub a", helib_ciphertext_sub(null(), ct.0, dst.0));
+    null_case!("sub b", helib_ciphertext_sub(ct.0, null(), dst.0));
+    null_case!("sub dst", helib_ciphertext_sub(ct.0, ct.0, null_mut()));
+    null_case!("negate a", helib_ciphertext_negate(null(), dst.0));
+    null_case!("negate dst", helib_ciphertext_negate(ct.0, null_mut()));
+    null_case!(
+        "add_plain a",
+        helib_ciphertext_add_plain(null(), pt.0, dst.0)
+    );
+    null_case!(
+        "add_plain p",
+        helib_ciphertext_add_plain(ct.0, null(), dst.0)
+    );
+    null_case!(
+        "add_plain dst",
+        helib_ciphertext_add_plain(ct.0, pt.0, null_mut())
+    );
+    null_case!(
+        "sub_plain a",
+        helib_ciphertext_sub_plain(null(), pt.0, dst.0)
+    );
+    null_case!(
+        "sub_plain p",
+        helib_ciphertext_sub_plain(ct.0, null(), dst.0)
+    );
+    null_case!(
+        "sub_plain dst",
+        helib_ciphertext_sub_plain(ct.0, pt.0, null_mut())
+    );
+    null_case!(
+        "mul_plain a",
+        helib_ciphertext_mul_plain(null(), pt.0, dst.0)
+    );
+    null_case!(
+        "mul_plain p",
+        helib_ciphertext_mul_plain(ct.0, null(), dst.0)
+    );
+    null_case!(
+        "mul_plain dst",
+        helib_ciphertext_mul_plain(ct.0, pt.0, null_mut())
+    );
+    null_case!(
+        "mul_scalar a",
+        helib_ciphertext_mul_scalar(null(), coeffs.as_ptr(), 1, dst.0)
+    );
+    null_case!(
+        "mul_scalar k",
+        helib_ciphertext_mul_scalar(ct.0, null(), 1, dst.0)
+    );
+    null_case!(
+        "mul_scalar dst",
+        helib_ciphertext_mul_scalar(ct.0, coeffs.as_ptr(), 1, null_mut())
+    );
+    null_case!("mod_switch a", helib_ciphertext_mod_switch(null(), dst.0));
+    null_case!(
+        "mod_switch dst",
+        helib_ciphertext_mod_switch(ct.0, null_mut())
+    );
+    null_case!(
+        "mod_switch_to a",
+        helib_ciphertext_mod_switch_to(null(), 0, dst.0)
+    );
+    null_case!(
+        "mod_switch_to dst",
+        helib_ciphertext_mod_switch_to(ct1.0, 0, null_mut())
+    );
+    null_case!(
+        "mod_switch_reduce_noise a",
+        helib_ciphertext_mod_switch_reduce_noise(null(), dst.0)
+    );
+    null_case!(
+        "mod_switch_reduce_noise dst",
+        helib_ciphertext_mod_switch_reduce_noise(ct.0, null_mut())
+    );
+
+    // ring
+    null_case!(
+        "ring_to_rns ctx",
+        helib_ring_to_rns(null(), 0, ring_in.as_ptr(), 1, ring_out.as_mut_ptr(), N)
+    );
+    null_case!(
+        "ring_to_rns coeffs",
+        helib_ring_to_rns(ctx.ptr, 0, null(), 1, ring_out.as_mut_ptr(), N)
+    );
+    null_case!(
+        "ring_to_rns residues",
+        helib_ring_to_rns(ctx.ptr, 0, ring_in.as_ptr(), 1, null_mut(), N)
+    );
+    null_case!(
+        "ring_from_rns ctx",
+        helib_ring_from_rns(null(), 0, ring_in.as_ptr(), N, ring_out.as_mut_ptr(), 1)
+    );
+    null_case!(
+        "ring_from_rns residues",
+        helib_ring_from_rns(ctx.ptr, 0, null(), N, ring_out.as_mut_ptr(), 1)
+    );
+    null_case!(
+        "ring_from_rns coeffs",
+        helib_ring_from_rns(ctx.ptr, 0, ring_in.as_ptr(), N, null_mut(), 1)
+    );
+    null_case!(
+        "ring_multiply ctx",
+        helib_ring_multiply_mod_prime(
+            null(),
+            0,
+            ring_in.as_ptr(),
+            ring_in.as_ptr(),
+            ring_out.as_mut_ptr()
+        )
+    );
+    null_case!(
+        "ring_multiply a",
+        helib_ring_multiply_mod_prime(ctx.ptr, 0, null(), ring_in.as_ptr(), ring_out.as_mut_ptr())
+    );
+    null_case!(
+        "ring_multiply b",
+        helib_ring_multiply_mod_prime(ctx.ptr, 0, ring_in.as_ptr(), null(), ring_out.as_mut_ptr())
+    );
+    null_case!(
+        "ring_multiply out",
+        helib_ring_multiply_mod_prime(ctx.ptr, 0, ring_in.as_ptr(), ring_in.as_ptr(), null_mut())
+    );
+
+    // Nothing was allocated by the failed constructors.
+    assert!(ctx_out.is_null() && sk_out.is_null() && pk_out.is_null());
+    assert!(pt_out.is_null() && ct_out.is_null());
+    // The handles used above are still intact.
+    assert_poly_eq(&decrypt_ok(&sk, &ctx, &ct)[..4], &m, "ct after NULL calls");
+}
+
+#[test]
+fn null_special_bits_with_zero_length_is_accepted() {
+    let t = [65537u64];
+    let chain = [61u32];
+    let mut out: *mut helib_context = null_mut();
+    // SAFETY: special_bits is NULL with special_len 0 ("may be 0 of them");
+    // the other pointers are live.
+    let s = unsafe {
+        helib_context_new(
+            1024,
+            t.as_ptr(),
+            1,
+            chain.as_ptr(),
+            1,
+            null(),
+            0,
+            1,
+            &mut out,
+        )
+    };
+    check(s);
+    assert!(!out.is_null());
+    // SAFETY: `out` is a live context, freed once.
+    unsafe { helib_context_free(out) };
+}
+
+#[test]
+fn free_null_is_a_noop() {
+    // SAFETY: the header says every *_free accepts NULL.
+    unsafe {
+        helib_context_free(null_mut());
+        helib_secret_key_free(null_mut());
+        helib_public_key_free(null_mut());
+        helib_encoded_plaintext_free(null_mut());
+        helib_ciphertext_free(null_mut());
+    }
+}
+
+// ---------------------------------------------------------- error message
+
+#[test]
+fn error_message_is_thread_local_and_describes_the_failure() {
+    // A brand-new thread has no failure yet: "".
+    let fresh = std::thread::spawn(last_error).join().unwrap();
+    assert_eq!(fresh, "", "a new thread must start with an empty message");
+
+    let (s, _) = context_new_raw(1000, &[65537], &[61], &[], 1);
+    let msg = expect_status(s, HELIB_ERR_INVALID_ARGUMENT, "ring degree 1000");
+    assert_mentions(&msg, &["degree", "1000", "power"]);
+
+    // A failure on another thread leaves this thread's message alone.
+    let other = std::thread::spawn(|| {
+        let (s, _) = context_new_raw(1024, &[65537], &[29], &[], 1);
+        assert_eq!(s, HELIB_ERR_INVALID_ARGUMENT);
+        last_error()
+    })
+    .join()
+    .unwrap();
+    assert!(!other.is_empty());
+    assert_eq!(
+        last_error(),
+        msg,
+        "message changed by another thread's failure"
+    );
+}
+
+// ------------------------------------------------------- context arguments
+
+#[test]
+fn ring_degree_must_be_a_power_of_two_in_range() {
+    for n in [
+        0u64,
+        1,
+        512,
+        1000,
+        1023,
+        1025,
+        3072,
+        6144,
+        1 << 18,
+        1 << 20,
+        u64::MAX,
+    ] {
+        let (s, out) = context_new_raw(n, &[65537], &[61], &[], 1);
+        let msg = expect_status(s, HELIB_ERR_INVALID_ARGUMENT, &format!("ring degree {n}"));
+        assert_mentions(&msg, &["degree", "power", "ring", &n.to_string()]);
+        assert!(out.is_null());
+    }
+    for n in [1u64 << 10, 1 << 11, 1 << 17] {
+        let ctx = Ctx::new(n, &t65537(), &[40], &[]);
+        let mut got = 0u64;
+        // SAFETY: live context, valid out pointer.
+        check(unsafe { helib_context_ring_degree(ctx.ptr, &mut got) });
+        assert_eq!(got, n);
+    }
+}
+
+#[test]
+fn plaintext_modulus_zero_and_one_are_rejected() {
+    for t in [vec![0u64], vec![1], vec![0, 0], vec![1, 0, 0], vec![]] {
+        let (s, out) = context_new_raw(1024, &t, &[61], &[], 1);
+        expect_status(s, HELIB_ERR_INVALID_ARGUMENT, &format!("t limbs {t:?}"));
+        assert!(out.is_null());
+    }
+}
+
+#[test]
+fn even_and_composite_t_coprime_to_the_chain_are_valid() {
+    // The chain primes are odd, so any even t is coprime to them.
+    for t in [
+        BigUint::from(2u32),
+        BigUint::from(4u32),
+        BigUint::from(256u32),
+        BigUint::from(1u64 << 40),
+        BigUint::from(3u32 * 5 * 7 * 11),
+        BigUint::from(u64::MAX), // 3 * 5 * 17 * 257 * 641 * 65537 * 6700417
+        (BigUint::one() << 200u32) + 2u32,
+    ] {
+        let ctx = Ctx::new(1024, &t, &[61, 61], &[]);
+        assert_eq!(
+            ctx.plain_limbs(),
+            limbs_for_below(&t),
+            "plain limbs for t = {t}"
+        );
+        for q in ctx.primes() {
+            assert!(
+                num_integer_gcd(&BigUint::from(q), &t).is_one(),
+                "prime {q} shares a factor with t = {t}"
+            );
+        }
+        // It really works: encrypt, add, decrypt.
+        let sk = SecretKey::generate(&ctx);
+        let mut r = rng(11);
+        let m = rand_poly(&mut r, N, &t);
+        let ct = encrypt_sk(&sk, &ctx, &m, 1);
+        let dst = Ct::empty(&ctx);
+        // SAFETY: live handles; dst is a valid destination.
+        check(unsafe { helib_ciphertext_add(ct.0, ct.0, dst.0) });
+        assert_poly_eq(
+            &decrypt_ok(&sk, &ctx, &dst),
+            &poly_add(&m, &m, &t),
+            &format!("t = {t}"),
+        );
+    }
+}
+
+fn num_integer_gcd(a: &BigUint, b: &BigUint) -> BigUint {
+    let (mut a, mut b) = (a.clone(), b.clone());
+    while !b.is_zero() {
+        let r = &a % &b;
+        a = b;
+        b = r;
+    }
+    a
+}
+
+#[test]
+fn t_sharing_a_factor_with_a_chain_prime_is_rejected() {
+    // Learn the primes the chain [40, 40] gets, then ask for a t that one of
+    // them divides. Either the engine rejects it, or (since the primes may
+    // depend on t) it picks primes coprime to t; it must never accept a t
+    // that a chain prime divides.
+    let probe = Ctx::new(1024, &t65537(), &[40, 40], &[50]);
+    let primes = probe.primes();
+    let special = probe.special_primes();
+    for t in [
+        BigUint::from(primes[0]),
+        BigUint::from(primes[1]) * 2u32,
+        BigUint::from(primes[0]) * BigUint::from(primes[1]),
+        BigUint::from(special[0]) * 3u32,
+    ] {
+        match Ctx::try_new(1024, &t, &[40, 40], &[50]) {
+            Err((s, msg)) => {
+                assert_eq!(
+                    s,
+                    HELIB_ERR_INVALID_ARGUMENT,
+                    "t = {t}: {} {msg:?}",
+                    status_name(s)
+                );
+                assert!(!msg.is_empty());
+            }
+            Ok(ctx) => {
+                for q in ctx.primes().into_iter().chain(ctx.special_primes()) {
+                    assert!(
+                        num_integer_gcd(&BigUint::from(q), &t).is_one(),
+                        "context accepted t = {t} although prime {q} divides it"
+                    );
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn chain_and_special_bit_sizes_are_checked() {
+    for bits in [0u32, 1, 29, 62, 63, 64, 100] {
+        let (s, out) = context_new_raw(1024, &[65537], &[61, bits], &[], 1);
+        let msg = expect_status(s, HELIB_ERR_INVALID_ARGUMENT, &format!("chain bit {bits}"));
+        assert_mentions(&msg, &["bit", &bits.to_string()]);
+        assert!(out.is_null());
+        let (s, out) = context_new_raw(1024, &[65537], &[61], &[bits], 1);
+        expect_status(
+            s,
+            HELIB_ERR_INVALID_ARGUMENT,
+            &format!("special bit {bits}"),
+        );
+        assert!(out.is_null());
+    }
+    // Empty chain.
+    let (s, out) = context_new_raw(1024, &[65537], &[], &[], 1);
+    expect_status(s, HELIB_ERR_INVALID_ARGUMENT, "empty chain");
+    assert!(out.is_null());
+    // The boundaries themselves are valid.
+    let ctx = Ctx::new(1024, &t65537(), &[30, 61], &[30, 61]);
+    assert_eq!(ctx.max_level(), 1);
+}
+
+// ------------------------------------------------------------------ levels
+
+#[test]
+fn levels_above_the_top_are_rejected() {
+    let ctx = small_ctx();
+    let top = ctx.max_level();
+    assert_eq!(top, 2);
+    let sk = SecretKey::generate(&ctx);
+    let pk = PublicKey::generate(&sk);
+    let m = vec![BigUint::from(5u32); 3];
+    let limbs = [5u64; 3];
+    let mut f = 0f64;
+    let mut fac = [0u64; 1];
+    let buf_in = vec![0u64; N * 8];
+    let mut buf_out = vec![0u64; N * 8];
+    for level in [top + 1, top + 7, usize::MAX] {
+        let what = |op: &str| format!("{op} at level {level}");
+        let (s, _) = encrypt_pk_raw(&pk, &ctx, &m, level);
+        let msg = expect_status(s, HELIB_ERR_INVALID_LEVEL, &what("encrypt_public"));
+        assert_mentions(&msg, &["level"]);
+        let (s, _) = encrypt_sk_raw(&sk, &ctx, &m, level);
+        expect_status(s, HELIB_ERR_INVALID_LEVEL, &what("encrypt_secret"));
+        let (s, _) = encode_raw(&ctx, &m, 1, level, None);
+        expect_status(s, HELIB_ERR_INVALID_LEVEL, &what("encoded_plaintext_new"));
+        // SAFETY: live context, valid out pointer.
+        let s = unsafe { helib_context_log2_modulus(ctx.ptr, level, &mut f) };
+        expect_status(s, HELIB_ERR_INVALID_LEVEL, &what("log2_modulus"));
+        // SAFETY: live context, `fac` has one limb (= plain limbs).
+        let s = unsafe { helib_context_correction_factor(ctx.ptr, level, fac.as_mut_ptr(), 1) };
+        expect_status(
+            s,
+            HELIB_ERR_INVALID_LEVEL,
+            &what("context_correction_factor"),
+        );
+        // SAFETY: the buffers are N * 8 limbs, more than any valid level needs;
+        // the residue length passed is the real buffer length.
+        let s = unsafe {
+            helib_ring_to_rns(
+                ctx.ptr,
+                level,
+                buf_in.as_ptr(),
+                1,
+                buf_out.as_mut_ptr(),
+                buf_out.len(),
+            )
+        };
+        expect_status(s, HELIB_ERR_INVALID_LEVEL, &what("ring_to_rns"));
+        // SAFETY: as above; the output has room for N coefficients of 8 limbs.
+        let s = unsafe {
+            helib_ring_from_rns(
+                ctx.ptr,
+                level,
+                buf_in.as_ptr(),
+                buf_in.len(),
+                buf_out.as_mut_ptr(),
+                8,
+            )
+        };
+        expect_status(s, HELIB_ERR_INVALID_LEVEL, &what("ring_from_rns"));
+        // SAFETY: N-limb inputs and output.
+        let s = unsafe {
+            helib_ring_multiply_mod_prime(
+                ctx.ptr,
+                level,
+                buf_in.as_ptr(),
+                buf_in.as_ptr(),
+                buf_out.as_mut_ptr(),
+            )
+        };
+        expect_one_of(
+            s,
+            &[HELIB_ERR_INVALID_ARGUMENT, HELIB_ERR_INVALID_LEVEL],
+            &what("ring_multiply_mod_prime (prime index)"),
+        );
+    }
+    let _ = limbs;
+
+    // mod_switch_to a level above the ciphertext's own.
+    let ct = encrypt_sk(&sk, &ctx, &m, 1);
+    let dst = Ct::empty(&ctx);
+    for level in [2usize, 3, usize::MAX] {
+        // SAFETY: live handles.
+        let s = unsafe { helib_ciphertext_mod_switch_to(ct.0, level, dst.0) };
+        expect_status(
+            s,
+            HELIB_ERR_INVALID_LEVEL,
+            &format!("mod_switch_to {level} from 1"),
+        );
+    }
+    // mod_switch_to its own level is a copy.
+    // SAFETY: live handles.
+    check(unsafe { helib_ciphertext_mod_switch_to(ct.0, 1, dst.0) });
+    assert_eq!(dst.level(), 1);
+    assert_poly_eq(
+        &decrypt_ok(&sk, &ctx, &dst)[..3],
+        &m,
+        "mod_switch_to same level",
+    );
+}
+
+#[test]
+fn mod_switch_at_level_zero_is_rejected() {
+    let ctx = small_ctx();
+    let sk = SecretKey::generate(&ctx);
+    let m = vec![BigUint::from(9u32)];
+    let ct = encrypt_sk(&sk, &ctx, &m, 0);
+    let dst = Ct::empty(&ctx);
+    // SAFETY: live handles.
+    let s = unsafe { helib_ciphertext_mod_switch(ct.0, dst.0) };
+    let msg = expect_status(s, HELIB_ERR_INVALID_LEVEL, "mod_switch at level 0");
+    assert_mentions(&msg, &["level"]);
+    // In place, too; the ciphertext must survive the refusal.
+    let ct2 = ct.dup(&ctx);
+    // SAFETY: live handle used as input and destination (aliasing is allowed).
+    let s = unsafe { helib_ciphertext_mod_switch(ct2.0, ct2.0) };
+    expect_status(s, HELIB_ERR_INVALID_LEVEL, "in-place mod_switch at level 0");
+    assert_eq!(ct2.level(), 0);
+    assert_eq!(decrypt_ok(&sk, &ctx, &ct2)[0], m[0]);
+    // The noise-reducing switch never goes below 0: it succeeds and stays.
+    // SAFETY: live handles.
+    check(unsafe { helib_ciphertext_mod_switch_reduce_noise(ct.0, dst.0) });
+    assert_eq!(dst.level(), 0);
+    assert_eq!(decrypt_ok(&sk, &ctx, &dst)[0], m[0]);
+}
+
+// ----------------------------------------------------- plaintext arguments
+
+#[test]
+fn coefficients_must_be_below_t_and_fit_the_ring() {
+    let ctx = small_ctx();
+    let sk = SecretKey::generate(&ctx);
+    let pk = PublicKey::generate(&sk);
+    let t = t65537();
+    let bad_sets: Vec<(String, Vec<BigUint>)> = vec![
+        ("first = t".into(), vec![t.clone(), BigUint::zero()]),
+        ("last = t".into(), {
+            let mut v = vec![BigUint::one(); N];
+            v[N - 1] = t.clone();
+            v
+        }),
+        ("coefficient 2^64 - 1".into(), vec![BigUint::from(u64::MAX)]),
+    ];
+    for (name, m) in &bad_sets {
+        let (s, _) = encrypt_pk_raw(&pk, &ctx, m, 0);
+        expect_status(
+            s,
+            HELIB_ERR_INVALID_ARGUMENT,
+            &format!("encrypt_public {name}"),
+        );
+        let (s, _) = encrypt_sk_raw(&sk, &ctx, m, 0);
+        expect_status(
+            s,
+            HELIB_ERR_INVALID_ARGUMENT,
+            &format!("encrypt_secret {name}"),
+        );
+        let (s, _) = encode_raw(&ctx, m, 1, 0, None);
+        expect_status(s, HELIB_ERR_INVALID_ARGUMENT, &format!("encode {name}"));
+    }
+    // A high limb that is nonzero makes the coefficient >= 2^64 > t.
+    let two_limbs = [1u64, 1];
+    let dst = Ct::empty(&ctx);
+    // SAFETY: one coefficient of two limbs; live handles.
+    let s = unsafe { helib_encrypt_secret(sk.0, two_limbs.as_ptr(), 1, 2, 0, dst.0) };
+    expect_status(
+        s,
+        HELIB_ERR_INVALID_ARGUMENT,
+        "coefficient 2^64 + 1 (two limbs)",
+    );
+
+    // n_coeffs > N.
+    let too_many = vec![BigUint::one(); N + 1];
+    let (s, _) = encrypt_pk_raw(&pk, &ctx, &too_many, 0);
+    expect_status(
+        s,
+        HELIB_ERR_INVALID_ARGUMENT,
+        "encrypt_public N + 1 coefficients",
+    );
+    let (s, _) = encrypt_sk_raw(&sk, &ctx, &too_many, 0);
+    expect_status(
+        s,
+        HELIB_ERR_INVALID_ARGUMENT,
+        "encrypt_secret N + 1 coefficients",
+    );
+    let (s, _) = encode_raw(&ctx, &too_many, 1, 0, None);
+    expect_status(s, HELIB_ERR_INVALID_ARGUMENT, "encode N + 1 coefficients");
+
+    // limbs_per_coeff = 0.
+    let limbs = [1u64; 4];
+    // SAFETY: the buffer is large enough for any interpretation; live handles.
+    let s = unsafe { helib_encrypt_secret(sk.0, limbs.as_ptr(), 4, 0, 0, dst.0) };
+    expect_status(
+        s,
+        HELIB_ERR_INVALID_ARGUMENT,
+        "encrypt_secret limbs_per_coeff 0",
+    );
+    let (s, _) = encode_raw(&ctx, &[], 0, 0, None);
+    expect_one_of(
+        s,
+        &[HELIB_ERR_INVALID_ARGUMENT, HELIB_ERR_NULL_POINTER],
+        "encode limbs_per_coeff 0",
+    );
+
+    // Exactly N coefficients, t - 1 everywhere, and extra zero limbs are fine.
+    let full = vec![&t - 1u32; N];
+    let (s, ct) = encrypt_sk_raw(&sk, &ctx, &full, 0);
+    check(s);
+    assert_poly_eq(&decrypt_ok(&sk, &ctx, &ct), &full, "N coefficients t - 1");
+    let wide = poly_to_limbs(&full, 3);
+    // SAFETY: N coefficients of 3 limbs; live handles.
+    check(unsafe { helib_encrypt_public(pk.0, wide.as_ptr(), N, 3, 1, dst.0) });
+    assert_poly_eq(
+        &decrypt_ok(&sk, &ctx, &dst),
+        &full,
+        "3 limbs per coefficient",
+    );
+}
+
+#[test]
+fn plaintext_factor_must_be_nonzero_mod_t() {
+    let ctx = small_ctx();
+    let p = vec![BigUint::one()];
+    for f in [BigUint::zero(), t65537(), t65537() * 5u32] {
+        let (s, pt) = encode_raw(&ctx, &p, 1, 0, Some(&f));
+        // A zero factor (as limbs it may be empty, i.e. factor_nlimbs = 0).
+        expect_one_of(
+            s,
+            &[HELIB_ERR_INVALID_ARGUMENT, HELIB_ERR_NULL_POINTER],
+            &format!("factor {f}"),
+        );
+        assert!(pt.0.is_null());
+    }
+    let zero_limb = [0u64];
+    let mut out = null_mut();
+    let one = [1u64];
+    // SAFETY: one coefficient of one limb, factor of one limb (zero).
+    let s = unsafe {
+        helib_encoded_plaintext_new(
+            ctx.ptr,
+            one.as_ptr(),
+            1,
+            1,
+            0,
+            zero_limb.as_ptr(),
+            1,
+            &mut out,
+        )
+    };
+    expect_status(s, HELIB_ERR_INVALID_ARGUMENT, "explicit zero factor limb");
+    assert!(out.is_null());
+}
+
+// -------------------------------------------------------- buffer sizes
+
+#[test]
+fn two_call_protocol_and_small_buffers() {
+    let ctx = Ctx::new(1024, &bn254_r(), &[61, 50, 40], &[61, 55]);
+    let mut len = 0usize;
+    // SAFETY: NULL buffer asks for the count.
+    check(unsafe { helib_context_chain_primes(ctx.ptr, null_mut(), &mut len) });
+    assert_eq!(len, 3);
+    let mut buf = vec![0u64; 5];
+    let mut small = 2usize;
+    // SAFETY: `buf` has at least `small` entries.
+    let s = unsafe { helib_context_chain_primes(ctx.ptr, buf.as_mut_ptr(), &mut small) };
+    let msg = expect_status(
+        s,
+        HELIB_ERR_BUFFER_TOO_SMALL,
+        "chain_primes with room for 2",
+    );
+    assert_eq!(
+        small, 3,
+        "the needed size must be reported in *len ({msg:?})"
+    );
+    let mut exact = 3usize;
+    // SAFETY: `buf` has 5 >= 3 entries.
+    check(unsafe { helib_context_chain_primes(ctx.ptr, buf.as_mut_ptr(), &mut exact) });
+    assert_eq!(exact, 3);
+    let primes = buf[..3].to_vec();
+    let mut big = 5usize;
+    buf.iter_mut().for_each(|x| *x = 0xdead);
+    // SAFETY: `buf` has 5 entries.
+    check(unsafe { helib_context_chain_primes(ctx.ptr, buf.as_mut_ptr(), &mut big) });
+    assert_eq!(&buf[..3], &primes[..]);
+    assert_eq!(big, 3, "*len must be set to the number of primes written");
+    assert_eq!(&buf[3..], &[0xdead, 0xdead], "wrote past the primes");
+
+    let mut slen = 0usize;
+    // SAFETY: NULL buffer asks for the count.
+    check(unsafe { helib_context_special_primes(ctx.ptr, null_mut(), &mut slen) });
+    assert_eq!(slen, 2);
+    let mut one = 1usize;
+    // SAFETY: `buf` has room for one entry.
+    let s = unsafe { helib_context_special_primes(ctx.ptr, buf.as_mut_ptr(), &mut one) };
+    expect_status(
+        s,
+        HELIB_ERR_BUFFER_TOO_SMALL,
+        "special_primes with room for 1",
+    );
+    assert_eq!(one, 2);
+    let mut zero = 0usize;
+    // SAFETY: a zero-length buffer; nothing may be written.
+    let s = unsafe { helib_context_special_primes(ctx.ptr, buf.as_mut_ptr(), &mut zero) };
+    expect_status(
+        s,
+        HELIB_ERR_BUFFER_TOO_SMALL,
+        "special_primes with room for 0",
+    );
+    assert_eq!(zero, 2);
+
+    // No special primes: count 0, and any buffer is big enough.
+    let ctx0 = small_ctx();
+    let mut n0 = 9usize;
+    // SAFETY: NULL buffer asks for the count.
+    check(unsafe { helib_context_special_primes(ctx0.ptr, null_mut(), &mut n0) });
+    assert_eq!(n0, 0);
+    assert!(ctx0.special_primes().is_empty());
+    let mut l2 = f64::NAN;
+    // SAFETY: live context, valid out pointer.
+    check(unsafe { helib_context_log2_special_modulus(ctx0.ptr, &mut l2) });
+    assert_eq!(l2, 0.0);
+
+    // Correction factors need plain_limbs limbs (4 for BN254).
+    assert_eq!(ctx.plain_limbs(), 4);
+    let mut fac = [u64::MAX; 6];
+    // SAFETY: `fac` has 6 entries, we claim 3.
+    let s = unsafe { helib_context_correction_factor(ctx.ptr, 0, fac.as_mut_ptr(), 3) };
+    expect_status(
+        s,
+        HELIB_ERR_BUFFER_TOO_SMALL,
+        "context_correction_factor 3 limbs",
+    );
+    // SAFETY: `fac` has 6 entries.
+    check(unsafe { helib_context_correction_factor(ctx.ptr, 0, fac.as_mut_ptr(), 6) });
+    assert_eq!(
+        big_from_limbs(&fac),
+        ctx.model_factor(0),
+        "factor in a 6-limb buffer"
+    );
+
+    let sk = SecretKey::generate(&ctx);
+    let m = vec![BigUint::from(3u32)];
+    let ct = encrypt_sk(&sk, &ctx, &m, 2);
+    // SAFETY: `fac` has 6 entries, we claim 3.
+    let s = unsafe { helib_ciphertext_correction_factor(ct.0, fac.as_mut_ptr(), 3) };
+    expect_status(
+        s,
+        HELIB_ERR_BUFFER_TOO_SMALL,
+        "ciphertext_correction_factor 3 limbs",
+    );
+
+    // Decryption output: N * limbs_per_coeff limbs.
+    let mut out = vec![0u64; N * 5];
+    // SAFETY: `out` is larger than the length we claim.
+    let s = unsafe { helib_decrypt(sk.0, ct.0, out.as_mut_ptr(), N * 4 - 1, 4) };
+    let msg = expect_status(s, HELIB_ERR_BUFFER_TOO_SMALL, "decrypt into N*4-1 limbs");
+    assert_mentions(
+        &msg,
+        &["buffer", "small", "size", "need", &(N * 4).to_string()],
+    );
+    // SAFETY: `out` has N * 5 limbs; limbs_per_coeff 3 is below plain limbs.
+    let s = unsafe { helib_decrypt(sk.0, ct.0, out.as_mut_ptr(), N * 3, 3) };
+    expect_one_of(
+        s,
+        &[HELIB_ERR_INVALID_ARGUMENT, HELIB_ERR_BUFFER_TOO_SMALL],
+        "decrypt with 3 limbs per BN254 coefficient",
+    );
+    // SAFETY: `out` has N * 5 limbs.
+    let s = unsafe { helib_decrypt(sk.0, ct.0, out.as_mut_ptr(), N * 5, 0) };
+    expect_one_of(
+        s,
+        &[HELIB_ERR_INVALID_ARGUMENT, HELIB_ERR_BUFFER_TOO_SMALL],
+        "decrypt with 0 limbs per coefficient",
+    );
+    // SAFETY: `out` has exactly N * 5 limbs.
+    check(unsafe { helib_decrypt(sk.0, ct.0, out.as_mut_ptr(), N * 5, 5) });
+    assert_eq!(big_from_limbs(&out[..5]), m[0]);
+    assert!(out[5..].iter().all(|&x| x == 0));
+
+    // Ring conversions: (level + 1) * N residues.
+    let level = 2usize;
+    let coeffs = vec![1u64; N];
+    let mut res = vec![0u64; 3 * N];
+    // SAFETY: `res` has 3N entries, we claim one fewer.
+    let s = unsafe {
+        helib_ring_to_rns(
+            ctx.ptr,
+            level,
+            coeffs.as_ptr(),
+            1,
+            res.as_mut_ptr(),
+            3 * N - 1,
+        )
+    };
+    expect_status(s, HELIB_ERR_BUFFER_TOO_SMALL, "ring_to_rns residues 3N-1");
+    // SAFETY: `res` has 3N entries.
+    check(unsafe {
+        helib_ring_to_rns(ctx.ptr, level, coeffs.as_ptr(), 1, res.as_mut_ptr(), 3 * N)
+    });
+    let mut back = vec![0u64; N * 4];
+    // SAFETY: `res` has 3N entries, we claim one fewer; `back` has N*4 limbs.
+    let s = unsafe {
+        helib_ring_from_rns(
+            ctx.ptr,
+            level,
+            res.as_ptr(),
+            3 * N - 1,
+            back.as_mut_ptr(),
+            4,
+        )
+    };
+    expect_one_of(
+        s,
+        &[HELIB_ERR_BUFFER_TOO_SMALL, HELIB_ERR_INVALID_ARGUMENT],
+        "ring_from_rns residues 3N-1",
+    );
+    // Q_2 has 151 bits: two limbs per coefficient are not enough.
+    // SAFETY: `back` has N*4 limbs, more than N*2.
+    let s =
+        unsafe { helib_ring_from_rns(ctx.ptr, level, res.as_ptr(), 3 * N, back.as_mut_ptr(), 2) };
+    expect_one_of(
+        s,
+        &[HELIB_ERR_BUFFER_TOO_SMALL, HELIB_ERR_INVALID_ARGUMENT],
+        "ring_from_rns with 2 limbs for a 151-bit Q",
+    );
+    // SAFETY: `back` has N*4 limbs, N*3 are used.
+    check(unsafe {
+        helib_ring_from_rns(ctx.ptr, level, res.as_ptr(), 3 * N, back.as_mut_ptr(), 3)
+    });
+    assert!(back[..3 * N].chunks(3).all(|c| c == [1, 0, 0]));
+}
+
+// ------------------------------------------------------------ mismatches
+
+#[test]
+fn objects_from_different_contexts_are_not_combined() {
+    let a = small_ctx();
+    let b = small_ctx(); // same arguments, still a different context
+    let c = Ctx::new(1024, &BigUint::from(257u32), &[61, 61, 61], &[]);
+    let ska = SecretKey::generate(&a);
+    let m = vec![BigUint::from(2u32)];
+    let cta = encrypt_sk(&ska, &a, &m, 2);
+    let dst = Ct::empty(&a);
+    for (name, other) in [("same arguments", &b), ("other t", &c)] {
+        let skb = SecretKey::generate(other);
+        let ctb = encrypt_sk(&skb, other, &m, 2);
+        let ptb = encode(other, &m, 2, None);
+        let what = |op: &str| format!("{op} across contexts ({name})");
+        // SAFETY: all handles are live; only their contexts differ.
+        let s = unsafe { helib_ciphertext_add(cta.0, ctb.0, dst.0) };
+        let msg = expect_status(s, HELIB_ERR_CONTEXT_MISMATCH, &what("add"));
+        assert_mentions(&msg, &["context"]);
+        // SAFETY: as above.
+        let s = unsafe { helib_ciphertext_sub(ctb.0, cta.0, dst.0) };
+        expect_status(s, HELIB_ERR_CONTEXT_MISMATCH, &what("sub"));
+        // SAFETY: as above.
+        let s = unsafe { helib_ciphertext_add_plain(cta.0, ptb.0, dst.0) };
+        expect_status(s, HELIB_ERR_CONTEXT_MISMATCH, &what("add_plain"));
+        // SAFETY: as above.
+        let s = unsafe { helib_ciphertext_sub_plain(cta.0, ptb.0, dst.0) };
+        expect_status(s, HELIB_ERR_CONTEXT_MISMATCH, &what("sub_plain"));
+        // SAFETY: as above.
+        let s = unsafe { helib_ciphertext_mul_plain(cta.0, ptb.0, dst.0) };
+        expect_status(s, HELIB_ERR_CONTEXT_MISMATCH, &what("mul_plain"));
+        let mut out = vec![0u64; N];
+        // SAFETY: `out` has N limbs; handles live.
+        let s = unsafe { helib_decrypt(skb.0, cta.0, out.as_mut_ptr(), N, 1) };
+        expect_status(s, HELIB_ERR_CONTEXT_MISMATCH, &what("decrypt"));
+        let mut f = 0f64;
+        // SAFETY: handles live, valid out pointer.
+        let s = unsafe { helib_noise_budget(skb.0, cta.0, &mut f) };
+        expect_status(s, HELIB_ERR_CONTEXT_MISMATCH, &what("noise_budget"));
+    }
+}
+
+#[test]
+fn operands_at_different_levels_are_not_combined() {
+    let ctx = small_ctx();
+    let sk = SecretKey::generate(&ctx);
+    let m1 = vec![BigUint::from(10u32)];
+    let m2 = vec![BigUint::from(20u32)];
+    // ct2 at level 1 carries the canonical factor c1; give ct1 at level 2 the
+    // same factor through a plaintext factor so that only the levels differ.
+    let c1 = ctx.model_factor(1);
+    let ct2 = encrypt_sk(&sk, &ctx, &m2, 1);
+    assert_eq!(ct2.factor(&ctx), c1);
+    let ct1 = encrypt_sk(&sk, &ctx, &m1, 2);
+    let one_c1 = encode(&ctx, &[BigUint::one()], 2, Some(&c1));
+    let dst = Ct::empty(&ctx);
+    // SAFETY: live handles.
+    check(unsafe { helib_ciphertext_mul_plain(ct1.0, one_c1.0, ct1.0) });
+    assert_eq!(ct1.factor(&ctx), c1);
+    assert_eq!(decrypt_ok(&sk, &ctx, &ct1)[0], m1[0]);
+    // SAFETY: live handles.
+    let s = unsafe { helib_ciphertext_add(ct1.0, ct2.0, dst.0) };
+    let msg = expect_status(s, HELIB_ERR_LEVEL_MISMATCH, "add level 2 + level 1");
+    assert_mentions(&msg, &["level"]);
+    // SAFETY: live handles.
+    let s = unsafe { helib_ciphertext_sub(ct2.0, ct1.0, dst.0) };
+    expect_status(s, HELIB_ERR_LEVEL_MISMATCH, "sub level 1 - level 2");
+
+    // Plaintext at another level than the ciphertext.
+    let fresh = encrypt_sk(&sk, &ctx, &m1, 2);
+    let pt1 = encode(&ctx, &m2, 1, None);
+    // SAFETY: live handles.
+    let s = unsafe { helib_ciphertext_mul_plain(fresh.0, pt1.0, dst.0) };
+    expect_status(
+        s,
+        HELIB_ERR_LEVEL_MISMATCH,
+        "mul_plain ct level 2, pt level 1",
+    );
+    // SAFETY: live handles.
+    let s = unsafe { helib_ciphertext_add_plain(fresh.0, pt1.0, dst.0) };
+    expect_status(
+        s,
+        HELIB_ERR_LEVEL_MISMATCH,
+        "add_plain ct level 2, pt level 1",
+    );
+    let pt2 = encode(&ctx, &m2, 2, Some(&c1));
+    // SAFETY: live handles.
+    let s = unsafe { helib_ciphertext_add_plain(ct2.0, pt2.0, dst.0) };
+    expect_status(
+        s,
+        HELIB_ERR_LEVEL_MISMATCH,
+        "add_plain ct level 1, pt level 2",
+    );
+
+    // After switching ct1 down, the sum works.
+    // SAFETY: live handles.
+    check(unsafe { helib_ciphertext_mod_switch(ct1.0, ct1.0) });
+    assert_eq!(ct1.level(), 1);
+    assert_eq!(ct1.factor(&ctx), (&c1 * &c1) % t65537());
+}
+
+#[test]
+fn canonical_factors_match_and_plaintext_factors_do_not() {
+    let ctx = small_ctx();
+    let t = t65537();
+    let sk = SecretKey::generate(&ctx);
+    let pk = PublicKey::generate(&sk);
+    let mut r = rng(5);
+    let m1 = rand_poly(&mut r, N, &t);
+    let m2 = rand_poly(&mut r, N, &t);
+    let p = rand_poly(&mut r, N, &t);
+    let c1 = ctx.model_factor(1);
+    assert_ne!(c1, BigUint::one(), "test needs q_2 != 1 mod t");
+    assert_eq!(ctx.correction_factor(1), c1);
+    assert_eq!(ctx.correction_factor(2), BigUint::one());
+
+    // One switched down from level 2, one encrypted directly at level 1.
+    let a = encrypt_pk(&pk, &ctx, &m1, 2);
+    let switched = Ct::empty(&ctx);
+    // SAFETY: live handles.
+    check(unsafe { helib_ciphertext_mod_switch(a.0, switched.0) });
+    let direct = encrypt_pk(&pk, &ctx, &m2, 1);
+    assert_eq!(switched.factor(&ctx), c1);
+    assert_eq!(direct.factor(&ctx), c1);
+    let sum = Ct::empty(&ctx);
+    // SAFETY: live handles, same context, level and canonical factor.
+    check(unsafe { helib_ciphertext_add(switched.0, direct.0, sum.0) });
+    assert_poly_eq(
+        &decrypt_ok(&sk, &ctx, &sum),
+        &poly_add(&m1, &m2, &t),
+        "switched + direct",
+    );
+    // SAFETY: as above.
+    check(unsafe { helib_ciphertext_sub(direct.0, switched.0, sum.0) });
+    assert_poly_eq(
+        &decrypt_ok(&sk, &ctx, &sum),
+        &poly_sub(&m2, &m1, &t),
+        "direct - switched",
+    );
+
+    // Multiplying by a plaintext with factor 2 changes the factor to 2 * c1.
+    let two = BigUint::from(2u32);
+    let pt = encode(&ctx, &p, 1, Some(&two));
+    let scaled = Ct::empty(&ctx);
+    // SAFETY: live handles.
+    check(unsafe { helib_ciphertext_mul_plain(direct.0, pt.0, scaled.0) });
+    assert_eq!(scaled.factor(&ctx), (&c1 * &two) % &t);
+    assert_poly_eq(
+        &decrypt_ok(&sk, &ctx, &scaled),
+        &poly_mul(&m2, &p, &t),
+        "mul_plain with factor 2 decrypts to m * p",
+    );
+    // SAFETY: live handles.
+    let s = unsafe { helib_ciphertext_add(switched.0, scaled.0, sum.0) };
+    let msg = expect_status(s, HELIB_ERR_FACTOR_MISMATCH, "add with factors c1 and 2*c1");
+    assert_mentions(&msg, &["factor"]);
+    // SAFETY: live handles.
+    let s = unsafe { helib_ciphertext_sub(scaled.0, switched.0, sum.0) };
+    expect_status(s, HELIB_ERR_FACTOR_MISMATCH, "sub with factors 2*c1 and c1");
+
+    // add_plain needs the plaintext's factor to equal the ciphertext's.
+    let plain_one = encode(&ctx, &p, 1, None);
+    // SAFETY: live handles.
+    let s = unsafe { helib_ciphertext_add_plain(direct.0, plain_one.0, sum.0) };
+    expect_status(
+        s,
+        HELIB_ERR_FACTOR_MISMATCH,
+        "add_plain factor 1 to factor c1",
+    );
+    // SAFETY: live handles.
+    let s = unsafe { helib_ciphertext_sub_plain(direct.0, plain_one.0, sum.0) };
+    expect_status(
+        s,
+        HELIB_ERR_FACTOR_MISMATCH,
+        "sub_plain factor 1 to factor c1",
+    );
+    let plain_c1 = encode(&ctx, &p, 1, Some(&c1));
+    // SAFETY: live handles.
+    check(unsafe { helib_ciphertext_add_plain(direct.0, plain_c1.0, sum.0) });
+    assert_poly_eq(
+        &decrypt_ok(&sk, &ctx, &sum),
+        &poly_add(&m2, &p, &t),
+        "add_plain factor c1",
+    );
+    // SAFETY: live handles.
+    check(unsafe { helib_ciphertext_sub_plain(switched.0, plain_c1.0, sum.0) });
+    assert_poly_eq(
+        &decrypt_ok(&sk, &ctx, &sum),
+        &poly_sub(&m1, &p, &t),
+        "sub_plain factor c1",
+    );
+    // At the top level the canonical factor is 1 and a NULL factor matches.
+    let top = encode(&ctx, &p, 2, None);
+    // SAFETY: live handles.
+    check(unsafe { helib_ciphertext_add_plain(a.0, top.0, sum.0) });
+    assert_poly_eq(
+        &decrypt_ok(&sk, &ctx, &sum),
+        &poly_add(&m1, &p, &t),
+        "add_plain at top",
+    );
+}
+
+// -------------------------------------------------------- empty ciphertext
+
+#[test]
+fn empty_ciphertext_is_not_an_input() {
+    let ctx = small_ctx();
+    let sk = SecretKey::generate(&ctx);
+    let good = encrypt_sk(&sk, &ctx, &[BigUint::from(4u32)], 2);
+    let empty = Ct::empty(&ctx);
+    let dst = Ct::empty(&ctx);
+    let pt = encode(&ctx, &[BigUint::one()], 2, None);
+    let k = [3u64];
+    let mut out = vec![0u64; N];
+    let mut f = 0f64;
+    let e = empty.0;
+    let g = good.0;
+    let d = dst.0;
+    // SAFETY: (all the calls below) live handles; `empty` was made by
+    // helib_ciphertext_new and never written, which the contract says is a
+    // valid dst but not an input; the engine must refuse with an error.
+    let cases: Vec<(&str, helib_status)> = unsafe {
+        vec![
+            ("copy", helib_ciphertext_copy(e, d)),
+            ("add empty + good", helib_ciphertext_add(e, g, d)),
+            ("add good + empty", helib_ciphertext_add(g, e, d)),
+            ("sub", helib_ciphertext_sub(g, e, d)),
+            ("negate", helib_ciphertext_negate(e, d)),
+            ("add_plain", helib_ciphertext_add_plain(e, pt.0, d)),
+            ("sub_plain", helib_ciphertext_sub_plain(e, pt.0, d)),
+            ("mul_plain", helib_ciphertext_mul_plain(e, pt.0, d)),
+            (
+                "mul_scalar",
+                helib_ciphertext_mul_scalar(e, k.as_ptr(), 1, d),
+            ),
+            ("mod_switch", helib_ciphertext_mod_switch(e, d)),
+            ("mod_switch_to", helib_ciphertext_mod_switch_to(e, 0, d)),
+            (
+                "mod_switch_reduce_noise",
+                helib_ciphertext_mod_switch_reduce_noise(e, d),
+            ),
+            ("decrypt", helib_decrypt(sk.0, e, out.as_mut_ptr(), N, 1)),
+            ("noise_budget", helib_noise_budget(sk.0, e, &mut f)),
+        ]
+    };
+    for (name, s) in cases {
+        assert!(
+            s != HELIB_OK && s != HELIB_ERR_INTERNAL,
+            "{name} with an empty input ciphertext: got {}",
+            status_name(s)
+        );
+    }
+    // Per-call message check.
+    // SAFETY: as above.
+    let s = unsafe { helib_ciphertext_add(g, e, d) };
+    assert_ne!(s, HELIB_OK);
+    assert!(!last_error().is_empty(), "no message for an empty input");
+    // Queries on an empty ciphertext must not crash (their status is open).
+    let mut lvl = 0usize;
+    let mut fac = [0u64; 1];
+    // SAFETY: live handle and valid out pointers.
+    unsafe {
+        helib_ciphertext_level(e, &mut lvl);
+        helib_ciphertext_size(e, &mut lvl);
+        helib_ciphertext_correction_factor(e, fac.as_mut_ptr(), 1);
+        helib_ciphertext_noise_estimate(e, &mut f);
+        helib_ciphertext_estimated_budget(e, &mut f);
+    }
+    // The good ciphertext is untouched and an empty dst can be written.
+    // SAFETY: live handles.
+    check(unsafe { helib_ciphertext_copy(g, e) });
+    assert_eq!(decrypt_ok(&sk, &ctx, &empty)[0], BigUint::from(4u32));
+}
+
+// --------------------------------------------------------------- lifetimes
+
+#[test]
+fn freeing_the_context_first_is_safe() {
+    let ctx = small_ctx();
+    let sk = SecretKey::generate(&ctx);
+    let pk = PublicKey::generate(&sk);
+    let m = vec![BigUint::from(123u32), BigUint::from(456u32)];
+    let ct = encrypt_pk(&pk, &ctx, &m, 2);
+    let pt = encode(&ctx, &[BigUint::from(2u32)], 2, None);
+    let spare = Ct::empty(&ctx);
+    let spare2 = Ct::empty(&ctx);
+    drop(ctx); // helib_context_free while everything else is alive
+
+    let limbs = [7u64, 8];
+    // SAFETY: all handles are live (they keep their context alive); the
+    // buffers have the documented sizes.
+    unsafe {
+        check(helib_encrypt_public(pk.0, limbs.as_ptr(), 2, 1, 1, spare.0));
+        check(helib_ciphertext_mul_plain(ct.0, pt.0, spare2.0));
+        check(helib_ciphertext_mod_switch(spare2.0, spare2.0));
+        let mut out = vec![0u64; N];
+        check(helib_decrypt(sk.0, spare.0, out.as_mut_ptr(), N, 1));
+        assert_eq!(&out[..3], &[7, 8, 0]);
+        check(helib_decrypt(sk.0, spare2.0, out.as_mut_ptr(), N, 1));
+        assert_eq!(&out[..3], &[246, 912, 0]);
+    }
+    // Free the secret key before the public key and ciphertexts made from it.
+    drop(sk);
+    drop(pt);
+    // SAFETY: pk and spare are live handles; the buffer has two coefficients.
+    check(unsafe { helib_encrypt_public(pk.0, limbs.as_ptr(), 2, 1, 0, spare.0) });
+    drop(pk);
+    drop(ct);
+    drop(spare2);
+    assert_eq!(spare.level(), 0);
+}

@@ -1,0 +1,622 @@
+//! Shared helpers for the `helib-sys` integration tests: RAII owners for the
+//! opaque handles, status checking with the engine's error message, big
+//! integer <-> limb conversion and a plaintext model of R_t = Z_t[X]/(X^N+1).
+//!
+//! Every test file includes this module with `mod common;` and uses only part
+//! of it, hence the `dead_code` allowance.
+#![allow(dead_code)]
+
+use std::ffi::CStr;
+use std::ptr;
+
+use helib_sys::*;
+use num_bigint::BigUint;
+use num_traits::{One, Zero};
+use rand::rngs::StdRng;
+use rand::{Rng, SeedableRng};
+
+/// The BN254 scalar-field prime r.
+pub const BN254_R_DEC: &str =
+    "21888242871839275222246405745257275088548364400416459031729624524916086534401";
+
+/// BN254's r as a `BigUint`.
+pub fn bn254_r() -> BigUint {
+    BigUint::parse_bytes(BN254_R_DEC.as_bytes(), 10).expect("valid decimal")
+}
+
+/// A seeded, reproducible RNG.
+pub fn rng(seed: u64) -> StdRng {
+    StdRng::seed_from_u64(seed)
+}
+
+// ------------------------------------------------------------------ status
+
+/// Human-readable name of a status code, for assertion messages.
+pub fn status_name(s: helib_status) -> &'static str {
+    match s {
+        HELIB_OK => "HELIB_OK",
+        HELIB_ERR_NULL_POINTER => "HELIB_ERR_NULL_POINTER",
+        HELIB_ERR_INVALID_ARGUMENT => "HELIB_ERR_INVALID_ARGUMENT",
+        HELIB_ERR_INVALID_LEVEL => "HELIB_ERR_INVALID_LEVEL",
+        HELIB_ERR_CONTEXT_MISMATCH => "HELIB_ERR_CONTEXT_MISMATCH",
+        HELIB_ERR_LEVEL_MISMATCH => "HELIB_ERR_LEVEL_MISMATCH",
+        HELIB_ERR_FACTOR_MISMATCH => "HELIB_ERR_FACTOR_MISMATCH",
+        HELIB_ERR_NOISE_BUDGET_EXHAUSTED => "HELIB_ERR_NOISE_BUDGET_EXHAUSTED",
+        HELIB_ERR_BUFFER_TOO_SMALL => "HELIB_ERR_BUFFER_TOO_SMALL",
+        HELIB_ERR_RANDOMNESS => "HELIB_ERR_RANDOMNESS",
+        HELIB_ERR_OUT_OF_MEMORY => "HELIB_ERR_OUT_OF_MEMORY",
+        HELIB_ERR_INTERNAL => "HELIB_ERR_INTERNAL",
+        _ => "<unknown status>",
+    }
+}
+
+/// The engine's thread-local message for the last failed call.
+pub fn last_error() -> String {
+    // SAFETY: the header guarantees a valid NUL-terminated string (possibly
+    // empty) that stays valid until the next call on this thread; we copy it
+    // out immediately.
+    let p = unsafe { helib_last_error_message() };
+    assert!(!p.is_null(), "helib_last_error_message returned NULL");
+    // SAFETY: `p` is non-null and NUL-terminated per the contract above.
+    unsafe { CStr::from_ptr(p) }.to_string_lossy().into_owned()
+}
+
+/// Panics with the status name and the engine's message unless `s` is OK.
+#[track_caller]
+pub fn check(s: helib_status) {
+    if s != HELIB_OK {
+        panic!(
+            "expected HELIB_OK, got {} ({s}): {:?}",
+            status_name(s),
+            last_error()
+        );
+    }
+}
+
+/// Asserts that `s` is exactly `want` and that a non-empty message was set;
+/// returns the message.
+#[track_caller]
+pub fn expect_status(s: helib_status, want: helib_status, what: &str) -> String {
+    let msg = last_error();
+    assert_eq!(
+        s,
+        want,
+        "{what}: expected {}, got {} (message: {msg:?})",
+        status_name(want),
+        status_name(s)
+    );
+    assert!(
+        !msg.trim().is_empty(),
+        "{what}: failed with {} but helib_last_error_message() is empty",
+        status_name(s)
+    );
+    msg
+}
+
+/// Asserts that `s` is one of `wants` (for cases the contract leaves open)
+/// and that a message was set.
+#[track_caller]
+pub fn expect_one_of(s: helib_status, wants: &[helib_status], what: &str) -> String {
+    let msg = last_error();
+    assert!(
+        wants.contains(&s),
+        "{what}: expected one of {:?}, got {} (message: {msg:?})",
+        wants.iter().map(|&w| status_name(w)).collect::<Vec<_>>(),
+        status_name(s)
+    );
+    assert!(
+        !msg.trim().is_empty(),
+        "{what}: failed with {} but helib_last_error_message() is empty",
+        status_name(s)
+    );
+    msg
+}
+
+// ------------------------------------------------------------- big integers
+
+/// Little-endian u64 limbs -> BigUint.
+pub fn big_from_limbs(limbs: &[u64]) -> BigUint {
+    limbs
+        .iter()
+        .rev()
+        .fold(BigUint::zero(), |acc, &l| (acc << 64u32) + BigUint::from(l))
+}
+
+/// BigUint -> exactly `n` little-endian limbs (panics if it does not fit).
+pub fn big_to_limbs(x: &BigUint, n: usize) -> Vec<u64> {
+    let mut d = x.to_u64_digits();
+    assert!(d.len() <= n, "{x} does not fit in {n} limbs");
+    d.resize(n, 0);
+    d
+}
+
+/// Number of 64-bit limbs needed to hold values below `bound` (at least 1).
+pub fn limbs_for_below(bound: &BigUint) -> usize {
+    let max = bound - 1u32;
+    (max.bits() as usize).div_ceil(64).max(1)
+}
+
+/// Coefficient-major limb encoding of a polynomial.
+pub fn poly_to_limbs(p: &[BigUint], limbs_per_coeff: usize) -> Vec<u64> {
+    p.iter()
+        .flat_map(|c| big_to_limbs(c, limbs_per_coeff))
+        .collect()
+}
+
+/// Inverse of [`poly_to_limbs`].
+pub fn poly_from_limbs(l: &[u64], limbs_per_coeff: usize) -> Vec<BigUint> {
+    l.chunks(limbs_per_coeff).map(big_from_limbs).collect()
+}
+
+/// A uniform-ish random value in [0, bound) (reduction of 128 extra bits).
+pub fn rand_below(rng: &mut StdRng, bound: &BigUint) -> BigUint {
+    let nbytes = (bound.bits() as usize).div_ceil(8) + 16;
+    let mut bytes = vec![0u8; nbytes];
+    rng.fill(&mut bytes[..]);
+    BigUint::from_bytes_le(&bytes) % bound
+}
+
+/// A random polynomial with `n` coefficients in [0, t).
+pub fn rand_poly(rng: &mut StdRng, n: usize, t: &BigUint) -> Vec<BigUint> {
+    (0..n).map(|_| rand_below(rng, t)).collect()
+}
+
+// ------------------------------------------------------ plaintext model mod t
+
+pub fn poly_add(a: &[BigUint], b: &[BigUint], t: &BigUint) -> Vec<BigUint> {
+    a.iter().zip(b).map(|(x, y)| (x + y) % t).collect()
+}
+
+pub fn poly_sub(a: &[BigUint], b: &[BigUint], t: &BigUint) -> Vec<BigUint> {
+    a.iter().zip(b).map(|(x, y)| (x + t - y) % t).collect()
+}
+
+pub fn poly_neg(a: &[BigUint], t: &BigUint) -> Vec<BigUint> {
+    a.iter().map(|x| (t - x) % t).collect()
+}
+
+pub fn poly_scalar(a: &[BigUint], k: &BigUint, t: &BigUint) -> Vec<BigUint> {
+    let k = k % t;
+    a.iter().map(|x| (x * &k) % t).collect()
+}
+
+/// Schoolbook negacyclic product in Z_t[X]/(X^N+1). Zero coefficients of `a`
+/// are skipped, so a sparse `a` is cheap.
+pub fn poly_mul(a: &[BigUint], b: &[BigUint], t: &BigUint) -> Vec<BigUint> {
+    let n = a.len();
+    assert_eq!(n, b.len());
+    let mut pos = vec![BigUint::zero(); n];
+    let mut neg = vec![BigUint::zero(); n];
+    for (i, ai) in a.iter().enumerate() {
+        if ai.is_zero() {
+            continue;
+        }
+        for (j, bj) in b.iter().enumerate() {
+            if bj.is_zero() {
+                continue;
+            }
+            let prod = ai * bj;
+            let k = i + j;
+            if k < n {
+                pos[k] += prod;
+            } else {
+                neg[k - n] += prod;
+            }
+        }
+    }
+    pos.into_iter()
+        .zip(neg)
+        .map(|(p, q)| ((p % t) + t - (q % t)) % t)
+        .collect()
+}
+
+/// Pads `p` with zeros to `n` coefficients.
+pub fn pad(p: &[BigUint], n: usize) -> Vec<BigUint> {
+    let mut v = p.to_vec();
+    v.resize(n, BigUint::zero());
+    v
+}
+
+// ------------------------------------------------------------------ handles
+
+/// Owner of a `helib_context`.
+pub struct Ctx {
+    pub ptr: *mut helib_context,
+    pub n: usize,
+    pub t: BigUint,
+}
+
+impl Drop for Ctx {
+    fn drop(&mut self) {
+        // SAFETY: `ptr` came from helib_context_new (or is NULL) and is freed
+        // exactly once here.
+        unsafe { helib_context_free(self.ptr) }
+    }
+}
+
+/// Raw `helib_context_new` with slices; returns the status and the handle
+/// (NULL unless OK).
+pub fn context_new_raw(
+    n: u64,
+    t_limbs: &[u64],
+    chain: &[u32],
+    special: &[u32],
+    threads: u32,
+) -> (helib_status, *mut helib_context) {
+    let mut out: *mut helib_context = ptr::null_mut();
+    // SAFETY: every pointer comes from a live slice with the matching length
+    // (empty slices give a dangling, never dereferenced, non-null pointer);
+    // `out` is a valid place for the result.
+    let s = unsafe {
+        helib_context_new(
+            n,
+            t_limbs.as_ptr(),
+            t_limbs.len(),
+            chain.as_ptr(),
+            chain.len(),
+            special.as_ptr(),
+            special.len(),
+            threads,
+            &mut out,
+        )
+    };
+    (s, out)
+}
+
+impl Ctx {
+    /// Builds a context or returns the failing status and message.
+    pub fn try_new(
+        n: u64,
+        t: &BigUint,
+        chain: &[u32],
+        special: &[u32],
+    ) -> Result<Ctx, (helib_status, String)> {
+        let limbs = t.to_u64_digits();
+        let (s, out) = context_new_raw(n, &limbs, chain, special, 1);
+        if s == HELIB_OK {
+            assert!(!out.is_null(), "helib_context_new returned OK but NULL");
+            Ok(Ctx {
+                ptr: out,
+                n: n as usize,
+                t: t.clone(),
+            })
+        } else {
+            Err((s, last_error()))
+        }
+    }
+
+    /// Builds a context, panicking on failure.
+    #[track_caller]
+    pub fn new(n: u64, t: &BigUint, chain: &[u32], special: &[u32]) -> Ctx {
+        match Ctx::try_new(n, t, chain, special) {
+            Ok(c) => c,
+            Err((s, m)) => panic!(
+                "helib_context_new(N={n}, t={t}, chain={chain:?}, special={special:?}) \
+                 failed: {} {m:?}",
+                status_name(s)
+            ),
+        }
+    }
+
+    pub fn max_level(&self) -> usize {
+        let mut l = usize::MAX;
+        // SAFETY: live context, valid out pointer.
+        check(unsafe { helib_context_max_level(self.ptr, &mut l) });
+        l
+    }
+
+    pub fn plain_limbs(&self) -> usize {
+        let mut l = 0usize;
+        // SAFETY: live context, valid out pointer.
+        check(unsafe { helib_context_plain_limbs(self.ptr, &mut l) });
+        l
+    }
+
+    /// The chain primes via the two-call protocol.
+    pub fn primes(&self) -> Vec<u64> {
+        let mut len = 0usize;
+        // SAFETY: live context; buf NULL asks for the count only.
+        check(unsafe { helib_context_chain_primes(self.ptr, ptr::null_mut(), &mut len) });
+        let mut buf = vec![0u64; len];
+        // SAFETY: `buf` has room for `len` primes.
+        check(unsafe { helib_context_chain_primes(self.ptr, buf.as_mut_ptr(), &mut len) });
+        assert_eq!(len, buf.len());
+        buf
+    }
+
+    /// The special primes via the two-call protocol.
+    pub fn special_primes(&self) -> Vec<u64> {
+        let mut len = 0usize;
+        // SAFETY: live context; buf NULL asks for the count only.
+        check(unsafe { helib_context_special_primes(self.ptr, ptr::null_mut(), &mut len) });
+        let mut buf = vec![0u64; len];
+        // SAFETY: `buf` has room for `len` primes.
+        check(unsafe { helib_context_special_primes(self.ptr, buf.as_mut_ptr(), &mut len) });
+        assert_eq!(len, buf.len());
+        buf
+    }
+
+    /// `helib_context_correction_factor` as a BigUint.
+    pub fn correction_factor(&self, level: usize) -> BigUint {
+        let pl = self.plain_limbs();
+        let mut out = vec![0u64; pl];
+        // SAFETY: live context; `out` has `pl` limbs, as the header requires.
+        check(unsafe { helib_context_correction_factor(self.ptr, level, out.as_mut_ptr(), pl) });
+        big_from_limbs(&out)
+    }
+
+    /// Independent computation of the canonical factor: product of q_j^-1
+    /// mod t over the chain primes j > level.
+    pub fn model_factor(&self, level: usize) -> BigUint {
+        let primes = self.primes();
+        let mut f = BigUint::one() % &self.t;
+        for &q in &primes[level + 1..] {
+            let inv = BigUint::from(q)
+                .modinv(&self.t)
+                .expect("chain prime invertible mod t");
+            f = (f * inv) % &self.t;
+        }
+        f
+    }
+}
+
+/// Owner of a `helib_secret_key`.
+pub struct SecretKey(pub *mut helib_secret_key);
+
+impl Drop for SecretKey {
+    fn drop(&mut self) {
+        // SAFETY: handle from helib_secret_key_generate (or NULL), freed once.
+        unsafe { helib_secret_key_free(self.0) }
+    }
+}
+
+impl SecretKey {
+    #[track_caller]
+    pub fn generate(ctx: &Ctx) -> SecretKey {
+        let mut out = ptr::null_mut();
+        // SAFETY: live context, valid out pointer.
+        check(unsafe { helib_secret_key_generate(ctx.ptr, &mut out) });
+        assert!(!out.is_null());
+        SecretKey(out)
+    }
+}
+
+/// Owner of a `helib_public_key`.
+pub struct PublicKey(pub *mut helib_public_key);
+
+impl Drop for PublicKey {
+    fn drop(&mut self) {
+        // SAFETY: handle from helib_public_key_generate (or NULL), freed once.
+        unsafe { helib_public_key_free(self.0) }
+    }
+}
+
+impl PublicKey {
+    #[track_caller]
+    pub fn generate(sk: &SecretKey) -> PublicKey {
+        let mut out = ptr::null_mut();
+        // SAFETY: live secret key, valid out pointer.
+        check(unsafe { helib_public_key_generate(sk.0, &mut out) });
+        assert!(!out.is_null());
+        PublicKey(out)
+    }
+}
+
+/// Owner of a `helib_encoded_plaintext`.
+pub struct Pt(pub *mut helib_encoded_plaintext);
+
+impl Drop for Pt {
+    fn drop(&mut self) {
+        // SAFETY: handle from helib_encoded_plaintext_new (or NULL), freed once.
+        unsafe { helib_encoded_plaintext_free(self.0) }
+    }
+}
+
+/// Raw `helib_encoded_plaintext_new`; returns status and handle owner.
+pub fn encode_raw(
+    ctx: &Ctx,
+    p: &[BigUint],
+    lpc: usize,
+    level: usize,
+    factor: Option<&BigUint>,
+) -> (helib_status, Pt) {
+    let limbs = poly_to_limbs(p, lpc);
+    let f = factor.map(|f| f.to_u64_digits());
+    let (fp, fl) = match &f {
+        Some(v) => (v.as_ptr(), v.len()),
+        None => (ptr::null(), 0),
+    };
+    let mut out = ptr::null_mut();
+    // SAFETY: `limbs` holds p.len() * lpc limbs; the factor pointer is NULL or
+    // points at `fl` limbs; `out` is a valid place.
+    let s = unsafe {
+        helib_encoded_plaintext_new(
+            ctx.ptr,
+            limbs.as_ptr(),
+            p.len(),
+            lpc,
+            level,
+            fp,
+            fl,
+            &mut out,
+        )
+    };
+    (s, Pt(out))
+}
+
+/// Encodes `p` at `level` with an optional correction factor, panicking on
+/// failure.
+#[track_caller]
+pub fn encode(ctx: &Ctx, p: &[BigUint], level: usize, factor: Option<&BigUint>) -> Pt {
+    let (s, pt) = encode_raw(ctx, p, ctx.plain_limbs(), level, factor);
+    check(s);
+    assert!(!pt.0.is_null());
+    pt
+}
+
+/// Owner of a `helib_ciphertext`.
+pub struct Ct(pub *mut helib_ciphertext);
+
+impl Drop for Ct {
+    fn drop(&mut self) {
+        // SAFETY: handle from helib_ciphertext_new (or NULL), freed once.
+        unsafe { helib_ciphertext_free(self.0) }
+    }
+}
+
+impl Ct {
+    /// An empty ciphertext of `ctx`.
+    #[track_caller]
+    pub fn empty(ctx: &Ctx) -> Ct {
+        let mut out = ptr::null_mut();
+        // SAFETY: live context, valid out pointer.
+        check(unsafe { helib_ciphertext_new(ctx.ptr, &mut out) });
+        assert!(!out.is_null());
+        Ct(out)
+    }
+
+    pub fn level(&self) -> usize {
+        let mut l = usize::MAX;
+        // SAFETY: live ciphertext, valid out pointer.
+        check(unsafe { helib_ciphertext_level(self.0, &mut l) });
+        l
+    }
+
+    pub fn size(&self) -> usize {
+        let mut l = 0usize;
+        // SAFETY: live ciphertext, valid out pointer.
+        check(unsafe { helib_ciphertext_size(self.0, &mut l) });
+        l
+    }
+
+    /// The tracked correction factor, read with `plain_limbs` limbs.
+    pub fn factor(&self, ctx: &Ctx) -> BigUint {
+        let pl = ctx.plain_limbs();
+        let mut out = vec![0u64; pl];
+        // SAFETY: live ciphertext; `out` has `pl` limbs.
+        check(unsafe { helib_ciphertext_correction_factor(self.0, out.as_mut_ptr(), pl) });
+        big_from_limbs(&out)
+    }
+
+    pub fn estimated_budget(&self) -> f64 {
+        let mut b = f64::NAN;
+        // SAFETY: live ciphertext, valid out pointer.
+        check(unsafe { helib_ciphertext_estimated_budget(self.0, &mut b) });
+        b
+    }
+
+    pub fn noise_estimate(&self) -> f64 {
+        let mut b = f64::NAN;
+        // SAFETY: live ciphertext, valid out pointer.
+        check(unsafe { helib_ciphertext_noise_estimate(self.0, &mut b) });
+        b
+    }
+
+    /// A fresh copy (through `helib_ciphertext_copy`).
+    #[track_caller]
+    pub fn dup(&self, ctx: &Ctx) -> Ct {
+        let d = Ct::empty(ctx);
+        // SAFETY: both handles are live.
+        check(unsafe { helib_ciphertext_copy(self.0, d.0) });
+        d
+    }
+}
+
+/// Public-key encryption of `m` at `level` (status returned).
+pub fn encrypt_pk_raw(
+    pk: &PublicKey,
+    ctx: &Ctx,
+    m: &[BigUint],
+    level: usize,
+) -> (helib_status, Ct) {
+    let lpc = ctx.plain_limbs();
+    let limbs = poly_to_limbs(m, lpc);
+    let ct = Ct::empty(ctx);
+    // SAFETY: `limbs` holds m.len() * lpc limbs; handles are live.
+    let s = unsafe { helib_encrypt_public(pk.0, limbs.as_ptr(), m.len(), lpc, level, ct.0) };
+    (s, ct)
+}
+
+/// Secret-key encryption of `m` at `level` (status returned).
+pub fn encrypt_sk_raw(
+    sk: &SecretKey,
+    ctx: &Ctx,
+    m: &[BigUint],
+    level: usize,
+) -> (helib_status, Ct) {
+    let lpc = ctx.plain_limbs();
+    let limbs = poly_to_limbs(m, lpc);
+    let ct = Ct::empty(ctx);
+    // SAFETY: `limbs` holds m.len() * lpc limbs; handles are live.
+    let s = unsafe { helib_encrypt_secret(sk.0, limbs.as_ptr(), m.len(), lpc, level, ct.0) };
+    (s, ct)
+}
+
+#[track_caller]
+pub fn encrypt_pk(pk: &PublicKey, ctx: &Ctx, m: &[BigUint], level: usize) -> Ct {
+    let (s, ct) = encrypt_pk_raw(pk, ctx, m, level);
+    check(s);
+    ct
+}
+
+#[track_caller]
+pub fn encrypt_sk(sk: &SecretKey, ctx: &Ctx, m: &[BigUint], level: usize) -> Ct {
+    let (s, ct) = encrypt_sk_raw(sk, ctx, m, level);
+    check(s);
+    ct
+}
+
+/// Decrypts to N coefficients, using `lpc` limbs per coefficient.
+pub fn decrypt_lpc(
+    sk: &SecretKey,
+    ctx: &Ctx,
+    ct: &Ct,
+    lpc: usize,
+) -> Result<Vec<BigUint>, helib_status> {
+    let mut out = vec![0u64; ctx.n * lpc];
+    // SAFETY: `out` has exactly N * lpc limbs; handles are live.
+    let s = unsafe { helib_decrypt(sk.0, ct.0, out.as_mut_ptr(), out.len(), lpc) };
+    if s == HELIB_OK {
+        Ok(poly_from_limbs(&out, lpc))
+    } else {
+        Err(s)
+    }
+}
+
+/// Decrypts with the context's plain limbs.
+pub fn decrypt(sk: &SecretKey, ctx: &Ctx, ct: &Ct) -> Result<Vec<BigUint>, helib_status> {
+    decrypt_lpc(sk, ctx, ct, ctx.plain_limbs())
+}
+
+/// Decrypts, panicking on failure.
+#[track_caller]
+pub fn decrypt_ok(sk: &SecretKey, ctx: &Ctx, ct: &Ct) -> Vec<BigUint> {
+    match decrypt(sk, ctx, ct) {
+        Ok(v) => v,
+        Err(s) => panic!("decrypt failed: {} {:?}", status_name(s), last_error()),
+    }
+}
+
+/// Exact noise budget with the secret key.
+#[track_caller]
+pub fn noise_budget(sk: &SecretKey, ct: &Ct) -> f64 {
+    let mut b = f64::NAN;
+    // SAFETY: live handles, valid out pointer.
+    check(unsafe { helib_noise_budget(sk.0, ct.0, &mut b) });
+    b
+}
+
+/// Index of the first differing coefficient, for readable failures.
+#[track_caller]
+pub fn assert_poly_eq(got: &[BigUint], want: &[BigUint], what: &str) {
+    assert_eq!(got.len(), want.len(), "{what}: length");
+    if let Some(i) = (0..got.len()).find(|&i| got[i] != want[i]) {
+        let wrong = (0..got.len()).filter(|&i| got[i] != want[i]).count();
+        panic!(
+            "{what}: {wrong} of {} coefficients differ; first at {i}: got {}, want {}",
+            got.len(),
+            got[i],
+            want[i]
+        );
+    }
+}
