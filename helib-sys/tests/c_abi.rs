@@ -298,10 +298,6 @@ fn every_function_reports_null_pointers() {
         helib_encoded_plaintext_new(ctx.ptr, null(), 4, 1, 0, null(), 0, &mut pt_out)
     );
     null_case!(
-        "encoded_plaintext_new factor with factor_nlimbs 1",
-        helib_encoded_plaintext_new(ctx.ptr, coeffs.as_ptr(), 4, 1, 0, null(), 1, &mut pt_out)
-    );
-    null_case!(
         "encoded_plaintext_new out",
         helib_encoded_plaintext_new(ctx.ptr, coeffs.as_ptr(), 4, 1, 0, null(), 0, null_mut())
     );
@@ -666,7 +662,7 @@ fn even_and_composite_t_coprime_to_the_chain_are_valid() {
         BigUint::from(u64::MAX), // 3 * 5 * 17 * 257 * 641 * 65537 * 6700417
         (BigUint::one() << 200u32) + 2u32,
     ] {
-        let ctx = Ctx::new(1024, &t, &[61, 61], &[]);
+        let ctx = Ctx::new(1024, &t, &[61; 5], &[]);
         assert_eq!(
             ctx.plain_limbs(),
             limbs_for_below(&t),
@@ -682,7 +678,7 @@ fn even_and_composite_t_coprime_to_the_chain_are_valid() {
         let sk = SecretKey::generate(&ctx);
         let mut r = rng(11);
         let m = rand_poly(&mut r, N, &t);
-        let ct = encrypt_sk(&sk, &ctx, &m, 1);
+        let ct = encrypt_sk(&sk, &ctx, &m, 4);
         let dst = Ct::empty(&ctx);
         // SAFETY: live handles; dst is a valid destination.
         check(unsafe { helib_ciphertext_add(ct.0, ct.0, dst.0) });
@@ -775,11 +771,10 @@ fn levels_above_the_top_are_rejected() {
     let sk = SecretKey::generate(&ctx);
     let pk = PublicKey::generate(&sk);
     let m = vec![BigUint::from(5u32); 3];
-    let limbs = [5u64; 3];
     let mut f = 0f64;
     let mut fac = [0u64; 1];
-    let buf_in = vec![0u64; N * 8];
-    let mut buf_out = vec![0u64; N * 8];
+    let buf_in = vec![0u64; N * 16];
+    let mut buf_out = vec![0u64; N * 16];
     for level in [top + 1, top + 7, usize::MAX] {
         let what = |op: &str| format!("{op} at level {level}");
         let (s, _) = encrypt_pk_raw(&pk, &ctx, &m, level);
@@ -799,7 +794,7 @@ fn levels_above_the_top_are_rejected() {
             HELIB_ERR_INVALID_LEVEL,
             &what("context_correction_factor"),
         );
-        // SAFETY: the buffers are N * 8 limbs, more than any valid level needs;
+        // SAFETY: the buffers are N * 16 limbs, more than levels <= 9 need;
         // the residue length passed is the real buffer length.
         let s = unsafe {
             helib_ring_to_rns(
@@ -840,7 +835,6 @@ fn levels_above_the_top_are_rejected() {
             &what("ring_multiply_mod_prime (prime index)"),
         );
     }
-    let _ = limbs;
 
     // mod_switch_to a level above the ciphertext's own.
     let ct = encrypt_sk(&sk, &ctx, &m, 1);
@@ -1020,36 +1014,32 @@ fn plaintext_factor_must_be_nonzero_mod_t() {
 
 #[test]
 fn two_call_protocol_and_small_buffers() {
-    let ctx = Ctx::new(1024, &bn254_r(), &[61, 50, 40], &[61, 55]);
+    let ctx = Ctx::new(1024, &bn254_r(), &[61, 61, 61, 61, 50], &[61, 55]);
     let mut len = 0usize;
     // SAFETY: NULL buffer asks for the count.
     check(unsafe { helib_context_chain_primes(ctx.ptr, null_mut(), &mut len) });
-    assert_eq!(len, 3);
-    let mut buf = vec![0u64; 5];
-    let mut small = 2usize;
+    assert_eq!(len, 5);
+    let mut buf = vec![0u64; 7];
+    let mut small = 4usize;
     // SAFETY: `buf` has at least `small` entries.
     let s = unsafe { helib_context_chain_primes(ctx.ptr, buf.as_mut_ptr(), &mut small) };
-    let msg = expect_status(
-        s,
-        HELIB_ERR_BUFFER_TOO_SMALL,
-        "chain_primes with room for 2",
-    );
-    assert_eq!(
-        small, 3,
-        "the needed size must be reported in *len ({msg:?})"
-    );
-    let mut exact = 3usize;
-    // SAFETY: `buf` has 5 >= 3 entries.
+    let msg = expect_status(s, HELIB_ERR_BUFFER_TOO_SMALL, "chain_primes, room for 4");
+    // "The needed size is reported": in the message, and possibly in *len.
+    assert!(small == 4 || small == 5, "*len became {small}");
+    assert_mentions(&msg, &["5"]);
+    let mut exact = 5usize;
+    // SAFETY: `buf` has 7 >= 5 entries.
     check(unsafe { helib_context_chain_primes(ctx.ptr, buf.as_mut_ptr(), &mut exact) });
-    assert_eq!(exact, 3);
-    let primes = buf[..3].to_vec();
-    let mut big = 5usize;
+    assert_eq!(exact, 5);
+    let primes = buf[..5].to_vec();
+    assert_eq!(primes, ctx.primes());
+    let mut big = 7usize;
     buf.iter_mut().for_each(|x| *x = 0xdead);
-    // SAFETY: `buf` has 5 entries.
+    // SAFETY: `buf` has 7 entries.
     check(unsafe { helib_context_chain_primes(ctx.ptr, buf.as_mut_ptr(), &mut big) });
-    assert_eq!(&buf[..3], &primes[..]);
-    assert_eq!(big, 3, "*len must be set to the number of primes written");
-    assert_eq!(&buf[3..], &[0xdead, 0xdead], "wrote past the primes");
+    assert_eq!(&buf[..5], &primes[..]);
+    assert_eq!(big, 5, "*len must be set to the number of primes written");
+    assert_eq!(&buf[5..], &[0xdead, 0xdead], "wrote past the primes");
 
     let mut slen = 0usize;
     // SAFETY: NULL buffer asks for the count.
@@ -1063,7 +1053,7 @@ fn two_call_protocol_and_small_buffers() {
         HELIB_ERR_BUFFER_TOO_SMALL,
         "special_primes with room for 1",
     );
-    assert_eq!(one, 2);
+    assert!(one == 1 || one == 2, "*len became {one}");
     let mut zero = 0usize;
     // SAFETY: a zero-length buffer; nothing may be written.
     let s = unsafe { helib_context_special_primes(ctx.ptr, buf.as_mut_ptr(), &mut zero) };
@@ -1072,7 +1062,7 @@ fn two_call_protocol_and_small_buffers() {
         HELIB_ERR_BUFFER_TOO_SMALL,
         "special_primes with room for 0",
     );
-    assert_eq!(zero, 2);
+    assert!(zero == 0 || zero == 2, "*len became {zero}");
 
     // No special primes: count 0, and any buffer is big enough.
     let ctx0 = small_ctx();
@@ -1106,7 +1096,7 @@ fn two_call_protocol_and_small_buffers() {
 
     let sk = SecretKey::generate(&ctx);
     let m = vec![BigUint::from(3u32)];
-    let ct = encrypt_sk(&sk, &ctx, &m, 2);
+    let ct = encrypt_sk(&sk, &ctx, &m, 4);
     // SAFETY: `fac` has 6 entries, we claim 3.
     let s = unsafe { helib_ciphertext_correction_factor(ct.0, fac.as_mut_ptr(), 3) };
     expect_status(
@@ -1180,14 +1170,14 @@ fn two_call_protocol_and_small_buffers() {
         &[HELIB_ERR_BUFFER_TOO_SMALL, HELIB_ERR_INVALID_ARGUMENT],
         "ring_from_rns residues 3N-1",
     );
-    // Q_2 has 151 bits: two limbs per coefficient are not enough.
+    // Q_2 has 183 bits: two limbs per coefficient are not enough.
     // SAFETY: `back` has N*4 limbs, more than N*2.
     let s =
         unsafe { helib_ring_from_rns(ctx.ptr, level, res.as_ptr(), 3 * N, back.as_mut_ptr(), 2) };
     expect_one_of(
         s,
         &[HELIB_ERR_BUFFER_TOO_SMALL, HELIB_ERR_INVALID_ARGUMENT],
-        "ring_from_rns with 2 limbs for a 151-bit Q",
+        "ring_from_rns with 2 limbs for a 183-bit Q",
     );
     // SAFETY: `back` has N*4 limbs, N*3 are used.
     check(unsafe {
@@ -1285,11 +1275,24 @@ fn operands_at_different_levels_are_not_combined() {
     let pt2 = encode(&ctx, &m2, 2, Some(&c1));
     // SAFETY: live handles.
     let s = unsafe { helib_ciphertext_add_plain(ct2.0, pt2.0, dst.0) };
-    expect_status(
-        s,
-        HELIB_ERR_LEVEL_MISMATCH,
-        "add_plain ct level 1, pt level 2",
-    );
+    // The header does not say whether a plaintext encoded *above* the
+    // ciphertext's level (it has residues for every prime the ciphertext
+    // uses) may be used; if it is accepted, the result must be right.
+    if s == HELIB_OK {
+        assert_eq!(dst.level(), 1);
+        let got = decrypt_ok(&sk, &ctx, &dst);
+        assert_eq!(
+            got[0],
+            &m2[0] + &m2[0],
+            "add_plain with a higher-level plaintext"
+        );
+    } else {
+        expect_status(
+            s,
+            HELIB_ERR_LEVEL_MISMATCH,
+            "add_plain ct level 1, pt level 2",
+        );
+    }
 
     // After switching ct1 down, the sum works.
     // SAFETY: live handles.
@@ -1442,13 +1445,15 @@ fn empty_ciphertext_is_not_an_input() {
             ("noise_budget", helib_noise_budget(sk.0, e, &mut f)),
         ]
     };
-    for (name, s) in cases {
-        assert!(
-            s != HELIB_OK && s != HELIB_ERR_INTERNAL,
-            "{name} with an empty input ciphertext: got {}",
-            status_name(s)
-        );
-    }
+    let accepted: Vec<String> = cases
+        .iter()
+        .filter(|(_, s)| *s == HELIB_OK || *s == HELIB_ERR_INTERNAL)
+        .map(|(name, s)| format!("{name}: {}", status_name(*s)))
+        .collect();
+    assert!(
+        accepted.is_empty(),
+        "an empty input ciphertext must be refused with a clear error: {accepted:?}"
+    );
     // Per-call message check.
     // SAFETY: as above.
     let s = unsafe { helib_ciphertext_add(g, e, d) };
@@ -1507,4 +1512,146 @@ fn freeing_the_context_first_is_safe() {
     drop(ct);
     drop(spare2);
     assert_eq!(spare.level(), 0);
+}
+
+// ------------------------------------------------------- context queries
+
+#[test]
+fn context_queries_report_the_parameters() {
+    let t = bn254_r();
+    let chain = [61u32, 55, 50, 45, 40, 35, 30];
+    let special = [61u32, 60];
+    let ctx = Ctx::new(2048, &t, &chain, &special);
+    let mut n = 0u64;
+    // SAFETY: live context, valid out pointer.
+    check(unsafe { helib_context_ring_degree(ctx.ptr, &mut n) });
+    assert_eq!(n, 2048);
+    assert_eq!(ctx.max_level(), chain.len() - 1);
+    assert_eq!(ctx.plain_limbs(), 4);
+    let primes = ctx.primes();
+    let sp = ctx.special_primes();
+    assert_eq!(primes.len(), chain.len());
+    assert_eq!(sp.len(), special.len());
+    let mut acc = 0f64;
+    for (level, &q) in primes.iter().enumerate() {
+        acc += (q as f64).log2();
+        let mut got = f64::NAN;
+        // SAFETY: live context, valid out pointer.
+        check(unsafe { helib_context_log2_modulus(ctx.ptr, level, &mut got) });
+        assert!(
+            (got - acc).abs() < 1e-6,
+            "log2 Q_{level}: got {got}, want {acc}"
+        );
+        assert_eq!(
+            ctx.correction_factor(level),
+            ctx.model_factor(level),
+            "factor at {level}"
+        );
+    }
+    assert_eq!(ctx.correction_factor(chain.len() - 1), BigUint::one());
+    let want_sp: f64 = sp.iter().map(|&q| (q as f64).log2()).sum();
+    let mut got = f64::NAN;
+    // SAFETY: live context, valid out pointer.
+    check(unsafe { helib_context_log2_special_modulus(ctx.ptr, &mut got) });
+    assert!(
+        (got - want_sp).abs() < 1e-6,
+        "log2 P: got {got}, want {want_sp}"
+    );
+
+    // Plain limbs for other moduli; high zero limbs of t are ignored.
+    for (limbs, want) in [
+        (vec![65537u64, 0, 0], 1usize),
+        (vec![2], 1),
+        (vec![u64::MAX], 1),
+        (vec![13, 1], 2),
+        (vec![1, 0, 1], 3),
+    ] {
+        let (s, p) = context_new_raw(1024, &limbs, &[61; 4], &[], 1);
+        check(s);
+        let mut pl = 0usize;
+        // SAFETY: live context, valid out pointer.
+        check(unsafe { helib_context_plain_limbs(p, &mut pl) });
+        // SAFETY: `p` is live, freed once.
+        unsafe { helib_context_free(p) };
+        assert_eq!(pl, want, "plain limbs for t limbs {limbs:?}");
+    }
+}
+
+#[test]
+fn thread_pool_size_is_reported_and_adjustable() {
+    let (s, p) = context_new_raw(1024, &[65537], &[61, 61], &[], 2);
+    check(s);
+    let mut th = 0u32;
+    // SAFETY: live context and valid out pointer in every call; freed once.
+    unsafe {
+        check(helib_context_threads(p, &mut th));
+        assert_eq!(th, 2);
+        check(helib_context_set_threads(p, 3));
+        check(helib_context_threads(p, &mut th));
+        assert_eq!(th, 3);
+        check(helib_context_set_threads(p, 0));
+        check(helib_context_threads(p, &mut th));
+        assert!(th >= 1, "0 means one per hardware thread, got {th}");
+        helib_context_free(p);
+    }
+    let (s, p) = context_new_raw(1024, &[65537], &[61, 61], &[], 0);
+    check(s);
+    // SAFETY: live context, valid out pointer; freed once.
+    unsafe {
+        check(helib_context_threads(p, &mut th));
+        helib_context_free(p);
+    }
+    assert!(th >= 1);
+}
+
+// ------------------------------------------------------------ the primes
+
+fn check_primes(n: u64, t: &BigUint, chain: &[u32], special: &[u32]) {
+    let a = Ctx::new(n, t, chain, special);
+    let b = Ctx::new(n, t, chain, special);
+    let (pa, sa) = (a.primes(), a.special_primes());
+    assert_eq!(pa, b.primes(), "chain primes are not deterministic");
+    assert_eq!(
+        sa,
+        b.special_primes(),
+        "special primes are not deterministic"
+    );
+    let what = format!("N={n} chain={chain:?} special={special:?}");
+    let all: Vec<(u64, u32)> = pa
+        .iter()
+        .copied()
+        .zip(chain.iter().copied())
+        .chain(sa.iter().copied().zip(special.iter().copied()))
+        .collect();
+    assert_eq!(all.len(), chain.len() + special.len());
+    for (i, &(q, bits)) in all.iter().enumerate() {
+        assert_eq!(q % (2 * n), 1, "{what}: prime {q} is not 1 mod 2N");
+        assert_eq!(
+            64 - q.leading_zeros(),
+            bits,
+            "{what}: {q} should have {bits} bits"
+        );
+        assert!(is_prime(q), "{what}: {q} is not prime");
+        assert!(
+            num_integer_gcd(&BigUint::from(q), t).is_one(),
+            "{what}: {q} divides t"
+        );
+        for &(other, _) in &all[..i] {
+            assert_ne!(q, other, "{what}: prime {q} repeated");
+        }
+    }
+}
+
+#[test]
+fn primes_are_deterministic_ntt_friendly_and_sized() {
+    check_primes(
+        1024,
+        &BigUint::from(65537u32),
+        &[61, 61, 61, 40, 30],
+        &[60, 61],
+    );
+    check_primes(1024, &bn254_r(), &[61; 8], &[61; 2]);
+    check_primes(4096, &bn254_r(), &[30, 45, 61, 61, 30, 45], &[61, 30]);
+    check_primes(1 << 15, &BigUint::from(2u32), &[61, 50, 36], &[]);
+    check_primes(1 << 17, &BigUint::from(65537u32), &[61, 30, 30], &[40]);
 }
