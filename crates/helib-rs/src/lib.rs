@@ -1,1 +1,82 @@
-//! x
+//! Safe Rust API for BGV homomorphic encryption with big plaintext moduli.
+//!
+//! The engine (C++17, behind the C interface of `helib-sys`) implements BGV
+//! over the ring Z\[X\]/(X^N + 1) for plaintext moduli t up to hundreds of
+//! bits — such as the 254-bit scalar field of BN254 — as well as small primes
+//! like 65537. This crate wraps it without `unsafe` in its public API: every
+//! fallible operation returns [`Result`], objects of different contexts or
+//! levels never mix silently, and secret keys never leave the engine's memory.
+//!
+//! # Overview
+//!
+//! 1. Choose [`Parameters`] (a preset such as [`Parameters::bn254_n16`], or
+//!    [`Parameters::builder`]) and build a [`Context`].
+//! 2. Generate a [`SecretKey`] and its [`PublicKey`].
+//! 3. Make [`Plaintext`]s directly from coefficients, with a
+//!    [`CoefficientEncoder`], or — when t is a prime with 2N | t − 1 — pack N
+//!    field elements into slots with a [`BatchEncoder`].
+//! 4. Encrypt, compute on [`Ciphertext`]s (additions, ciphertext × plaintext
+//!    products through [`EncodedPlaintext`], scalar products, modulus
+//!    switching), and decrypt.
+//!
+//! ```
+//! use ark_bn254::Fr;
+//! use helib_rs::{BatchEncoder, Context, Parameters, SecretKey};
+//!
+//! // Small insecure parameters (N = 4096) keep the example fast.
+//! let context = Context::new(&Parameters::for_tests())?;
+//! let sk = SecretKey::generate(&context)?;
+//! let pk = sk.public_key()?;
+//! let encoder = BatchEncoder::<Fr>::new(&context)?;
+//!
+//! let a = [Fr::from(3u64), Fr::from(5u64), -Fr::from(1u64)];
+//! let b = [Fr::from(7u64), Fr::from(11u64), Fr::from(2u64)];
+//! let ct_a = pk.encrypt(&encoder.encode(&a)?)?;
+//! let ct_b = pk.encrypt(&encoder.encode(&b)?)?;
+//!
+//! // (a + b) · b, slot by slot.
+//! let sum = (&ct_a + &ct_b)?;
+//! let b_plain = encoder.encode_for_multiplication(&b, sum.level())?;
+//! let product = (&sum * &b_plain)?.mod_switch_reduce_noise()?;
+//!
+//! let slots = encoder.decode(&sk.decrypt(&product)?)?;
+//! assert_eq!(slots[..3], [Fr::from(70u64), Fr::from(176u64), Fr::from(2u64)]);
+//! # Ok::<(), helib_rs::Error>(())
+//! ```
+//!
+//! # Noise
+//!
+//! Every ciphertext carries noise that grows with each operation; decryption
+//! fails with [`Error::NoiseBudgetExhausted`] (instead of returning garbage)
+//! once it is too large. [`Ciphertext::estimated_budget_bits`] tracks it
+//! without the key and [`SecretKey::noise_budget`] measures it exactly.
+//! [`ParametersBuilder::multiplicative_depth`] documents the noise model used
+//! to size the modulus chain.
+#![deny(missing_docs)]
+
+mod ciphertext;
+mod context;
+mod encoded;
+mod encoding;
+mod error;
+mod ffi;
+mod keys;
+mod limbs;
+mod modulus_chain;
+mod ops;
+mod params;
+mod plaintext;
+mod security;
+
+pub use ciphertext::Ciphertext;
+pub use context::Context;
+pub use encoded::EncodedPlaintext;
+pub use encoding::{BatchEncoder, CoefficientEncoder, SlotLayout};
+pub use error::{Error, Result, Status};
+pub use keys::{PublicKey, SecretKey};
+pub use params::{
+    Parameters, ParametersBuilder, DEFAULT_KEY_SWITCHING_DIGITS, MAX_PRIMES, MAX_RING_DEGREE,
+    MIN_RING_DEGREE,
+};
+pub use plaintext::Plaintext;
+pub use security::{max_log_qp, SecurityLevel};

@@ -1,0 +1,185 @@
+//! Plaintexts encoded for the evaluator: RNS + NTT form at a level, with a correction factor.
+
+use std::fmt;
+
+use helib_sys as sys;
+use num_bigint::BigUint;
+use num_traits::{One, Zero};
+
+use crate::ciphertext::Ciphertext;
+use crate::context::Context;
+use crate::error::{Error, Result};
+use crate::ffi::Owned;
+use crate::plaintext::Plaintext;
+
+/// A plaintext prepared for [`Ciphertext::mul_plain`] or
+/// [`Ciphertext::add_plain`]: its polynomial in RNS and NTT form modulo
+/// Q_level, scaled by a correction factor.
+///
+/// # Correction factors
+///
+/// In BGV, switching a ciphertext from modulus Q_l to Q_{l−1} divides it by
+/// q_l and rounds in a way that keeps it congruent mod t — which multiplies
+/// the plaintext by q_l^-1 mod t. With a big t (such as the 254-bit BN254
+/// field) this cannot be avoided by choosing q_l ≡ 1 mod t, so the engine
+/// tracks the factor exactly: every ciphertext carries a *correction factor*
+/// c and decrypts to c·m, and decryption multiplies by c^-1.
+///
+/// * Ciphertexts at the same level reached through the same chain share the
+///   **canonical** factor of that level, the product of q_j^-1 mod t over the
+///   dropped primes ([`Context::correction_factor`]); a fresh ciphertext has 1.
+/// * A ciphertext × plaintext product has factor `ct.factor · pt.factor`, so
+///   multiply by plaintexts encoded with factor 1
+///   ([`for_multiplication`](Self::for_multiplication)).
+/// * Addition needs equal factors on both sides; a plaintext to add is
+///   encoded with the ciphertext's factor
+///   ([`for_addition_to`](Self::for_addition_to), or
+///   [`for_addition`](Self::for_addition) for the canonical factor of a level).
+///
+/// ```
+/// use helib_rs::{Context, EncodedPlaintext, Parameters, Plaintext, SecretKey};
+///
+/// let context = Context::new(&Parameters::for_tests())?;
+/// let sk = SecretKey::generate(&context)?;
+/// let ct = sk.encrypt(&Plaintext::from_u64s(&context, &[1, 2])?)?.mod_switch()?;
+///
+/// let three = Plaintext::from_u64s(&context, &[3])?;
+/// let scale = EncodedPlaintext::for_multiplication(&three, ct.level())?;
+/// let shift = EncodedPlaintext::for_addition_to(&three, &ct)?;
+/// assert_eq!(shift.correction_factor(), ct.correction_factor());
+///
+/// let result = (&(&ct * &scale)? + &shift)?; // 3·(1 + 2X) + 3 = 6 + 6X
+/// let expected = Plaintext::from_u64s(&context, &[6, 6])?;
+/// assert_eq!(sk.decrypt(&result)?, expected);
+/// # Ok::<(), helib_rs::Error>(())
+/// ```
+pub struct EncodedPlaintext {
+    raw: Owned<sys::helib_encoded_plaintext>,
+    context: Context,
+    level: usize,
+    correction_factor: BigUint,
+}
+
+// SAFETY: an encoded plaintext is immutable after construction and owned by
+// this value alone; the engine only reads it (through `const` pointers, safe
+// concurrently per the header) and it has no thread affinity.
+unsafe impl Send for EncodedPlaintext {}
+// SAFETY: see the `Send` impl above.
+unsafe impl Sync for EncodedPlaintext {}
+
+impl EncodedPlaintext {
+    /// Encodes `plaintext` at `level` with factor 1, for multiplication.
+    ///
+    /// # Errors
+    /// [`Error::InvalidLevel`] when `level` is above the context's top level.
+    pub fn for_multiplication(plaintext: &Plaintext, level: usize) -> Result<Self> {
+        Self::with_factor(plaintext, level, &BigUint::one())
+    }
+
+    /// Encodes `plaintext` at `level` with that level's canonical correction
+    /// factor, for addition to ciphertexts brought there by modulus switching
+    /// alone.
+    ///
+    /// # Errors
+    /// [`Error::InvalidLevel`] when `level` is above the context's top level.
+    pub fn for_addition(plaintext: &Plaintext, level: usize) -> Result<Self> {
+        let context = plaintext.context();
+        let factor = context
+            .correction_factor(level)
+            .ok_or(Error::InvalidLevel {
+                level,
+                max: context.max_level(),
+            })?;
+        Self::with_factor(plaintext, level, factor)
+    }
+
+    /// Encodes `plaintext` at the level and with the correction factor of
+    /// `ciphertext`, for addition to it.
+    ///
+    /// # Errors
+    /// [`Error::ContextMismatch`] when the two belong to different contexts.
+    pub fn for_addition_to(plaintext: &Plaintext, ciphertext: &Ciphertext) -> Result<Self> {
+        plaintext.context().ensure_same(ciphertext.context())?;
+        Self::with_factor(
+            plaintext,
+            ciphertext.level(),
+            ciphertext.correction_factor(),
+        )
+    }
+
+    /// Encodes `plaintext` at `level` scaled by `factor` (taken mod t).
+    ///
+    /// # Errors
+    /// [`Error::InvalidLevel`] when `level` is above the context's top level;
+    /// [`Error::InvalidArgument`] when `factor` is 0 mod t or not invertible mod t.
+    pub fn with_factor(plaintext: &Plaintext, level: usize, factor: &BigUint) -> Result<Self> {
+        let context = plaintext.context();
+        context.ensure_level(level)?;
+        let factor = factor % context.plaintext_modulus();
+        if factor.is_zero() {
+            return Err(Error::InvalidArgument(
+                "the correction factor is 0 mod t".into(),
+            ));
+        }
+        let factor_limbs = context.reduced_limbs(&factor);
+        // Factor 1 is passed as NULL, as the interface suggests.
+        let (factor_ptr, factor_len) = if factor.is_one() {
+            (std::ptr::null(), 0)
+        } else {
+            (factor_limbs.as_ptr(), factor_limbs.len())
+        };
+        let coeffs = plaintext.limbs();
+        let raw = Owned::create(|out| {
+            // SAFETY: the context handle is live; `coeffs` holds N coefficients
+            // of `plain_limbs` limbs each; the factor is null or a live slice of
+            // `factor_len` limbs; `out` is a valid out-pointer.
+            unsafe {
+                sys::helib_encoded_plaintext_new(
+                    context.as_ptr(),
+                    coeffs.as_ptr(),
+                    context.ring_degree(),
+                    context.plain_limbs(),
+                    level,
+                    factor_ptr,
+                    factor_len,
+                    out,
+                )
+            }
+        })?;
+        Ok(Self {
+            raw,
+            context: context.clone(),
+            level,
+            correction_factor: factor,
+        })
+    }
+
+    /// The level this plaintext is encoded at.
+    pub fn level(&self) -> usize {
+        self.level
+    }
+
+    /// The correction factor it is scaled by, in [1, t).
+    pub fn correction_factor(&self) -> &BigUint {
+        &self.correction_factor
+    }
+
+    /// The context it belongs to.
+    pub fn context(&self) -> &Context {
+        &self.context
+    }
+
+    /// The engine handle.
+    pub(crate) fn as_ptr(&self) -> *const sys::helib_encoded_plaintext {
+        self.raw.as_ptr()
+    }
+}
+
+impl fmt::Debug for EncodedPlaintext {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("EncodedPlaintext")
+            .field("level", &self.level)
+            .field("correction_factor", &self.correction_factor)
+            .finish_non_exhaustive()
+    }
+}

@@ -1,0 +1,179 @@
+//! Batching: N prime-field elements ↔ one plaintext polynomial (SIMD slots).
+
+use ark_ff::{FftField, PrimeField};
+use num_bigint::BigUint;
+
+use super::field_limbs;
+use super::slots::SlotLayout;
+use crate::ciphertext::Ciphertext;
+use crate::context::Context;
+use crate::encoded::EncodedPlaintext;
+use crate::error::{Error, Result};
+use crate::plaintext::Plaintext;
+
+/// Packs N elements of the field F = Z_t into one plaintext, so that
+/// ciphertext × plaintext products and additions act slot by slot.
+///
+/// It needs t to be F's modulus and 2N | t − 1 (so X^N + 1 splits into
+/// linear factors mod t). The slots form two rows of N/2; see [`SlotLayout`]
+/// for exactly which evaluation of the polynomial each slot holds and how the
+/// Galois automorphisms X ↦ X^3 (rotate both rows left by one) and
+/// X ↦ X^(2N−1) (swap the rows) act on them.
+///
+/// ```
+/// use ark_bn254::Fr;
+/// use helib_rs::{BatchEncoder, Context, Parameters, SecretKey};
+///
+/// let context = Context::new(&Parameters::for_tests())?;
+/// let encoder = BatchEncoder::<Fr>::new(&context)?;
+/// let sk = SecretKey::generate(&context)?;
+///
+/// let x: Vec<Fr> = (1..=4u64).map(Fr::from).collect();
+/// let ct = sk.encrypt(&encoder.encode(&x)?)?;
+/// let y = encoder.encode_for_multiplication(&x, ct.level())?;
+/// let squares = encoder.decode(&sk.decrypt(&(&ct * &y)?)?)?;
+/// assert_eq!(squares[..5], [1u64, 4, 9, 16, 0].map(Fr::from));
+/// # Ok::<(), helib_rs::Error>(())
+/// ```
+#[derive(Debug, Clone)]
+pub struct BatchEncoder<F: PrimeField + FftField> {
+    context: Context,
+    layout: SlotLayout<F>,
+}
+
+impl<F: PrimeField + FftField> BatchEncoder<F> {
+    /// A batch encoder for `context`.
+    ///
+    /// # Errors
+    /// [`Error::BatchingUnsupported`] when t is not F's modulus or 2N does not
+    /// divide t − 1.
+    pub fn new(context: &Context) -> Result<Self> {
+        let t = context.plaintext_modulus();
+        let modulus: BigUint = F::MODULUS.into();
+        if *t != modulus {
+            return Err(Error::BatchingUnsupported {
+                reason: format!(
+                    "the plaintext modulus t = {t} is not the field's modulus {modulus}"
+                ),
+            });
+        }
+        let two_n = 2 * context.ring_degree();
+        if (t - 1u32) % two_n != BigUint::default() {
+            return Err(Error::BatchingUnsupported {
+                reason: format!(
+                    "2N = {two_n} does not divide t - 1, so X^N + 1 does not split mod t"
+                ),
+            });
+        }
+        Ok(Self {
+            context: context.clone(),
+            layout: SlotLayout::new(context.ring_degree())?,
+        })
+    }
+
+    /// The slot layout (which evaluation each slot holds).
+    pub fn layout(&self) -> &SlotLayout<F> {
+        &self.layout
+    }
+
+    /// The number of slots, N.
+    pub fn slot_count(&self) -> usize {
+        self.layout.slot_count()
+    }
+
+    /// The context of the plaintexts this encoder makes.
+    pub fn context(&self) -> &Context {
+        &self.context
+    }
+
+    /// Encodes up to N values into the slots 0, 1, … (the rest are zero).
+    ///
+    /// # Errors
+    /// [`Error::InvalidPlaintext`] for more than N values.
+    pub fn encode(&self, values: &[F]) -> Result<Plaintext> {
+        let coefficients = self.layout.slots_to_coefficients(values)?;
+        let context = &self.context;
+        let width = context.plain_limbs();
+        let mut limbs = vec![0u64; coefficients.len() * width];
+        for (&c, out) in coefficients.iter().zip(limbs.chunks_exact_mut(width)) {
+            if !field_limbs::write(c, out) {
+                return Err(Error::InvalidPlaintext(
+                    "a field element does not fit the plaintext limbs".into(),
+                ));
+            }
+        }
+        Ok(Plaintext::from_engine_limbs(context, limbs))
+    }
+
+    /// Encodes two rows of up to N/2 values each (missing ones are zero).
+    ///
+    /// # Errors
+    /// [`Error::InvalidPlaintext`] when a row has more than N/2 values.
+    pub fn encode_rows(&self, row0: &[F], row1: &[F]) -> Result<Plaintext> {
+        let half = self.layout.row_size();
+        if row0.len() > half || row1.len() > half {
+            return Err(Error::InvalidPlaintext(format!(
+                "rows of {} and {} values were given but a row has {half} slots",
+                row0.len(),
+                row1.len()
+            )));
+        }
+        let mut values = vec![F::zero(); 2 * half];
+        values[..row0.len()].copy_from_slice(row0);
+        values[half..half + row1.len()].copy_from_slice(row1);
+        self.encode(&values)
+    }
+
+    /// The N slot values of `plaintext`.
+    ///
+    /// # Errors
+    /// [`Error::ContextMismatch`] for a plaintext of another context.
+    pub fn decode(&self, plaintext: &Plaintext) -> Result<Vec<F>> {
+        self.context.ensure_same(plaintext.context())?;
+        let coefficients = plaintext
+            .coefficient_limbs()
+            .map(|limbs| {
+                field_limbs::read::<F>(limbs).ok_or_else(|| {
+                    Error::InvalidPlaintext("a coefficient is not a field element".into())
+                })
+            })
+            .collect::<Result<Vec<F>>>()?;
+        self.layout.coefficients_to_slots(&coefficients)
+    }
+
+    /// The two rows of N/2 slot values of `plaintext`.
+    ///
+    /// # Errors
+    /// As for [`decode`](Self::decode).
+    pub fn decode_rows(&self, plaintext: &Plaintext) -> Result<(Vec<F>, Vec<F>)> {
+        let mut row0 = self.decode(plaintext)?;
+        let row1 = row0.split_off(self.layout.row_size());
+        Ok((row0, row1))
+    }
+
+    /// Encodes `values` straight into an [`EncodedPlaintext`] for
+    /// multiplication at `level`.
+    ///
+    /// # Errors
+    /// As for [`encode`](Self::encode) and [`EncodedPlaintext::for_multiplication`].
+    pub fn encode_for_multiplication(
+        &self,
+        values: &[F],
+        level: usize,
+    ) -> Result<EncodedPlaintext> {
+        EncodedPlaintext::for_multiplication(&self.encode(values)?, level)
+    }
+
+    /// Encodes `values` straight into an [`EncodedPlaintext`] for addition to
+    /// `ciphertext`.
+    ///
+    /// # Errors
+    /// As for [`encode`](Self::encode) and [`EncodedPlaintext::for_addition_to`].
+    pub fn encode_for_addition_to(
+        &self,
+        values: &[F],
+        ciphertext: &Ciphertext,
+    ) -> Result<EncodedPlaintext> {
+        EncodedPlaintext::for_addition_to(&self.encode(values)?, ciphertext)
+    }
+}

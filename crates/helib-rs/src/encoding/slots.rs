@@ -1,0 +1,236 @@
+//! The SIMD slot layout: which evaluation of the plaintext polynomial each slot holds.
+
+use ark_ff::{FftField, PrimeField};
+use ark_poly::{EvaluationDomain, Radix2EvaluationDomain};
+
+use crate::error::{Error, Result};
+
+/// The slot layout of a ring Z_t\[X\]/(X^N + 1) with 2N | t − 1, and the
+/// transforms between slots and coefficients.
+///
+/// Let ψ be the generator of arkworks' `Radix2EvaluationDomain::<F>::new(2N)`,
+/// a primitive 2N-th root of unity (its square generates the size-N domain).
+/// X^N + 1 has the N roots ψ^e for odd e, so a polynomial m is determined by
+/// its N evaluations m(ψ^e). The slots are two rows of N/2:
+///
+/// * slot (row 0, j), at index j, holds m(ψ^(3^j mod 2N));
+/// * slot (row 1, j), at index N/2 + j, holds m(ψ^(−3^j mod 2N));
+///
+/// for j = 0, …, N/2 − 1 (3 has order N/2 modulo 2N, and ±3^j run through all
+/// odd residues). Consequently the Galois automorphism X ↦ X^3 rotates both
+/// rows left by one (slot j receives slot j + 1, cyclically), X ↦ X^(3^k)
+/// rotates them by k, and X ↦ X^(2N−1) swaps the two rows.
+///
+/// The transforms are arkworks' coset FFTs: the evaluations at ψ^(2k+1) for
+/// k = 0..N are a size-N FFT on the coset ψ·⟨ψ²⟩, followed by a fixed
+/// permutation from coset order k to slot order.
+#[derive(Debug, Clone)]
+pub struct SlotLayout<F: FftField> {
+    /// The coset ψ·⟨ψ²⟩ of size N.
+    coset: Radix2EvaluationDomain<F>,
+    /// `coset_index[slot]` = k such that the slot holds m(ψ^(2k+1)).
+    coset_index: Vec<usize>,
+}
+
+impl<F: PrimeField + FftField> SlotLayout<F> {
+    /// The layout for ring degree `ring_degree` (a power of two ≥ 4).
+    ///
+    /// # Errors
+    /// [`Error::BatchingUnsupported`] when `ring_degree` is not a power of two
+    /// of at least 4 or F has no primitive 2N-th root of unity.
+    pub fn new(ring_degree: usize) -> Result<Self> {
+        let unsupported = |reason: String| Error::BatchingUnsupported { reason };
+        if !ring_degree.is_power_of_two() || ring_degree < 4 {
+            return Err(unsupported(format!(
+                "the ring degree {ring_degree} is not a power of two of at least 4"
+            )));
+        }
+        let two_n = ring_degree
+            .checked_mul(2)
+            .ok_or_else(|| unsupported(format!("2N overflows for N = {ring_degree}")))?;
+        let no_root = || {
+            unsupported(format!(
+                "the field has no primitive {two_n}-th root of unity (its two-adicity is {})",
+                F::TWO_ADICITY
+            ))
+        };
+        let psi = Radix2EvaluationDomain::<F>::new(two_n)
+            .ok_or_else(no_root)?
+            .group_gen();
+        let coset = Radix2EvaluationDomain::<F>::new(ring_degree)
+            .and_then(|domain| domain.get_coset(psi))
+            .ok_or_else(no_root)?;
+        Ok(Self {
+            coset,
+            coset_index: coset_indices(ring_degree),
+        })
+    }
+
+    /// The number of slots, N.
+    pub fn slot_count(&self) -> usize {
+        self.coset_index.len()
+    }
+
+    /// The number of slots in a row, N/2.
+    pub fn row_size(&self) -> usize {
+        self.coset_index.len() / 2
+    }
+
+    /// ψ, the primitive 2N-th root of unity defining the layout.
+    pub fn root_of_unity(&self) -> F {
+        self.coset.coset_offset()
+    }
+
+    /// The slot index of (row, column): `row · N/2 + column`, or `None` out of range.
+    pub fn slot_index(&self, row: usize, column: usize) -> Option<usize> {
+        (row < 2 && column < self.row_size()).then(|| row * self.row_size() + column)
+    }
+
+    /// The odd exponent e such that slot `slot` holds m(ψ^e), or `None` out of range.
+    pub fn slot_exponent(&self, slot: usize) -> Option<usize> {
+        self.coset_index.get(slot).map(|&k| 2 * k + 1)
+    }
+
+    /// The coefficients of the polynomial whose slots hold `values` (missing
+    /// slots are zero).
+    ///
+    /// # Errors
+    /// [`Error::InvalidPlaintext`] for more than N values.
+    pub fn slots_to_coefficients(&self, values: &[F]) -> Result<Vec<F>> {
+        let n = self.slot_count();
+        if values.len() > n {
+            return Err(Error::InvalidPlaintext(format!(
+                "{} slot values were given but there are only {n} slots",
+                values.len()
+            )));
+        }
+        let mut evaluations = vec![F::zero(); n];
+        for (&k, &value) in self.coset_index.iter().zip(values) {
+            evaluations[k] = value;
+        }
+        self.coset.ifft_in_place(&mut evaluations);
+        Ok(evaluations)
+    }
+
+    /// The slot values of the polynomial with `coefficients` (constant term
+    /// first; missing ones are zero).
+    ///
+    /// # Errors
+    /// [`Error::InvalidPlaintext`] for more than N coefficients.
+    pub fn coefficients_to_slots(&self, coefficients: &[F]) -> Result<Vec<F>> {
+        let n = self.slot_count();
+        if coefficients.len() > n {
+            return Err(Error::InvalidPlaintext(format!(
+                "{} coefficients were given but the ring degree is {n}",
+                coefficients.len()
+            )));
+        }
+        let mut evaluations = coefficients.to_vec();
+        evaluations.resize(n, F::zero());
+        self.coset.fft_in_place(&mut evaluations);
+        Ok(self.coset_index.iter().map(|&k| evaluations[k]).collect())
+    }
+}
+
+/// For each slot, the index k of its evaluation point ψ^(2k+1) in coset order.
+fn coset_indices(ring_degree: usize) -> Vec<usize> {
+    let two_n = 2 * ring_degree;
+    let half = ring_degree / 2;
+    let mut row0 = Vec::with_capacity(half);
+    let mut row1 = Vec::with_capacity(half);
+    let mut power = 1usize; // 3^j mod 2N
+    for _ in 0..half {
+        row0.push((power - 1) / 2);
+        row1.push((two_n - power - 1) / 2);
+        power = power * 3 % two_n;
+    }
+    row0.extend(row1);
+    row0
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ark_bn254::Fr;
+    use ark_ff::{Field, One, UniformRand, Zero};
+    use ark_poly::{univariate::DensePolynomial, DenseUVPolynomial, Polynomial};
+
+    #[test]
+    fn indices_are_a_permutation() {
+        for log_n in 2..=12 {
+            let n = 1usize << log_n;
+            let mut seen = coset_indices(n);
+            seen.sort_unstable();
+            assert_eq!(seen, (0..n).collect::<Vec<_>>(), "N = {n}");
+        }
+    }
+
+    #[test]
+    fn root_is_primitive_and_squares_to_the_subgroup_generator() {
+        let layout = SlotLayout::<Fr>::new(64).unwrap();
+        let psi = layout.root_of_unity();
+        assert_eq!(psi.pow([64u64]), -Fr::one());
+        let small = Radix2EvaluationDomain::<Fr>::new(64).unwrap();
+        assert_eq!(psi.square(), small.group_gen());
+    }
+
+    #[test]
+    fn slots_are_evaluations_at_the_documented_points() {
+        let n = 16;
+        let layout = SlotLayout::<Fr>::new(n).unwrap();
+        let mut rng = ark_std::test_rng();
+        let coefficients: Vec<Fr> = (0..n).map(|_| Fr::rand(&mut rng)).collect();
+        let poly = DensePolynomial::from_coefficients_slice(&coefficients);
+        let slots = layout.coefficients_to_slots(&coefficients).unwrap();
+        let psi = layout.root_of_unity();
+        for j in 0..n / 2 {
+            let e = 3u64.pow(j as u32) % (2 * n as u64);
+            assert_eq!(slots[j], poly.evaluate(&psi.pow([e])), "row 0, column {j}");
+            let minus_e = 2 * n as u64 - e;
+            assert_eq!(
+                slots[n / 2 + j],
+                poly.evaluate(&psi.pow([minus_e])),
+                "row 1, column {j}"
+            );
+            assert_eq!(layout.slot_exponent(j), Some(e as usize));
+        }
+        assert_eq!(layout.slots_to_coefficients(&slots).unwrap(), coefficients);
+    }
+
+    #[test]
+    fn short_inputs_are_zero_padded_and_long_ones_refused() {
+        let layout = SlotLayout::<Fr>::new(8).unwrap();
+        let coefficients = layout.slots_to_coefficients(&[]).unwrap();
+        assert!(coefficients.iter().all(Zero::is_zero));
+        let constant = layout.coefficients_to_slots(&[Fr::from(9u64)]).unwrap();
+        assert_eq!(constant, vec![Fr::from(9u64); 8]);
+        assert!(matches!(
+            layout.slots_to_coefficients(&[Fr::one(); 9]),
+            Err(Error::InvalidPlaintext(_))
+        ));
+        assert!(matches!(
+            layout.coefficients_to_slots(&[Fr::one(); 9]),
+            Err(Error::InvalidPlaintext(_))
+        ));
+        assert_eq!(layout.slot_index(1, 3), Some(7));
+        assert_eq!(layout.slot_index(2, 0), None);
+        assert_eq!(layout.slot_index(0, 4), None);
+    }
+
+    #[test]
+    fn unsupported_sizes_are_reported() {
+        assert!(matches!(
+            SlotLayout::<Fr>::new(6),
+            Err(Error::BatchingUnsupported { .. })
+        ));
+        assert!(matches!(
+            SlotLayout::<Fr>::new(2),
+            Err(Error::BatchingUnsupported { .. })
+        ));
+        // BN254's Fr has two-adicity 28: 2N = 2^29 has no root.
+        assert!(matches!(
+            SlotLayout::<Fr>::new(1 << 28),
+            Err(Error::BatchingUnsupported { .. })
+        ));
+    }
+}

@@ -1,0 +1,123 @@
+//! The error type of this crate and the engine's status codes.
+
+/// The result type of every fallible operation in this crate.
+pub type Result<T, E = Error> = std::result::Result<T, E>;
+
+/// A status code of the C++ engine that has no more specific [`Error`] variant.
+///
+/// These mirror the `helib_status` codes of the C interface; the ones with a
+/// structured meaning (context, factor and noise errors, bad arguments,
+/// randomness, memory) are turned into their own [`Error`] variants instead.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Status {
+    /// A required pointer was null (a bug in this crate: please report it).
+    NullPointer,
+    /// A level argument or a ciphertext level was not acceptable to the engine.
+    InvalidLevel,
+    /// The engine found operands at different levels.
+    LevelMismatch,
+    /// A buffer handed to the engine was too small (a bug in this crate).
+    BufferTooSmall,
+    /// An internal invariant of the engine failed (a bug: please report it).
+    Internal,
+    /// A status code this version of the crate does not know.
+    Unknown(u32),
+}
+
+/// Everything that can go wrong in this crate.
+///
+/// Errors found on the Rust side (before the engine is called) carry
+/// structured data; errors reported by the engine carry its message.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[non_exhaustive]
+pub enum Error {
+    /// The parameters are malformed (the message says which one and why).
+    #[error("invalid parameters: {0}")]
+    InvalidParameters(String),
+
+    /// The parameters give less than 128-bit security and
+    /// [`allow_insecure`](crate::ParametersBuilder::allow_insecure) was not called.
+    #[error(
+        "insecure parameters: log2(QP) = {log_qp} exceeds {max_log_qp}, the most that \
+         ring degree {ring_degree} allows for 128-bit security (call allow_insecure() to \
+         use them anyway, for tests only)"
+    )]
+    InsecureParameters {
+        /// The ring degree N.
+        ring_degree: usize,
+        /// The bit size of the whole key modulus Q·P (chain and special primes).
+        log_qp: u32,
+        /// The largest log2(Q·P) with 128-bit security at this ring degree.
+        max_log_qp: u32,
+    },
+
+    /// A level is out of the allowed range `0..=max`.
+    #[error("level {level} is out of range (the highest allowed here is {max})")]
+    InvalidLevel {
+        /// The level asked for.
+        level: usize,
+        /// The highest level allowed in this place.
+        max: usize,
+    },
+
+    /// A ciphertext at level 0 cannot be modulus-switched: no prime is left to drop.
+    #[error("the ciphertext is at level 0: there is no prime left to drop")]
+    ModulusChainExhausted,
+
+    /// Two operands are at different levels.
+    #[error("operands are at different levels ({left} and {right})")]
+    LevelMismatch {
+        /// The level of the left operand.
+        left: usize,
+        /// The level of the right operand.
+        right: usize,
+    },
+
+    /// Objects made in different contexts were combined.
+    #[error("objects from different contexts were combined")]
+    ContextMismatch,
+
+    /// Two operands carry different plaintext correction factors, so adding
+    /// them would not add their plaintexts (see [`EncodedPlaintext`](crate::EncodedPlaintext)).
+    #[error("operands carry different correction factors")]
+    CorrectionFactorMismatch,
+
+    /// The noise budget is exhausted (or the operation would exhaust it):
+    /// decryption would not give the plaintext back.
+    #[error("the noise budget is exhausted: the result would not decrypt correctly")]
+    NoiseBudgetExhausted,
+
+    /// A plaintext is malformed: a coefficient is not below t, there are more
+    /// than N coefficients, or it does not fit the asked-for representation.
+    #[error("invalid plaintext: {0}")]
+    InvalidPlaintext(String),
+
+    /// The batch encoder cannot be used with these parameters.
+    #[error("batching is not supported: {reason}")]
+    BatchingUnsupported {
+        /// Why batching is impossible.
+        reason: String,
+    },
+
+    /// An argument was rejected by the engine (the message says which).
+    #[error("invalid argument: {0}")]
+    InvalidArgument(String),
+
+    /// The operating system's random source failed.
+    #[error("the operating system's random source failed: {0}")]
+    Randomness(String),
+
+    /// The engine could not allocate memory.
+    #[error("the engine ran out of memory: {0}")]
+    OutOfMemory(String),
+
+    /// Any other failure reported by the engine.
+    #[error("engine error ({status:?}): {message}")]
+    Engine {
+        /// The engine's status code.
+        status: Status,
+        /// The engine's message.
+        message: String,
+    },
+}

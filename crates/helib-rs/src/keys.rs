@@ -1,0 +1,231 @@
+//! Secret and public keys, and encryption and decryption with them.
+
+use std::fmt;
+
+use helib_sys as sys;
+
+use crate::ciphertext::Ciphertext;
+use crate::context::Context;
+use crate::error::Result;
+use crate::ffi::{check, Owned};
+use crate::plaintext::Plaintext;
+
+/// An engine encryption function (public or secret key).
+type EncryptFn<K> = unsafe extern "C" fn(
+    *const K,
+    *const u64,
+    usize,
+    usize,
+    usize,
+    *mut sys::helib_ciphertext,
+) -> sys::helib_status;
+
+/// A BGV secret key: a ternary polynomial s, sampled from the OS CSPRNG.
+///
+/// The key lives only in the engine's memory; no byte of it is ever copied
+/// into Rust memory, and the engine wipes it when the key is dropped. For the
+/// same reason it is neither `Clone` nor printable (its `Debug` is redacted).
+///
+/// ```
+/// use helib_rs::{Context, Parameters, Plaintext, SecretKey};
+///
+/// let context = Context::new(&Parameters::for_tests())?;
+/// let sk = SecretKey::generate(&context)?;
+/// let pk = sk.public_key()?;
+/// let message = Plaintext::from_i64s(&context, &[1, -2, 3])?;
+/// let ct = pk.encrypt(&message)?;
+/// assert_eq!(sk.decrypt(&ct)?, message);
+/// assert!(sk.noise_budget(&ct)? > 0.0);
+/// # Ok::<(), helib_rs::Error>(())
+/// ```
+pub struct SecretKey {
+    raw: Owned<sys::helib_secret_key>,
+    context: Context,
+}
+
+/// A BGV public key (b = −a·s + t·e, a) at the top level, derived from a [`SecretKey`].
+pub struct PublicKey {
+    raw: Owned<sys::helib_public_key>,
+    context: Context,
+}
+
+// SAFETY: key handles are immutable after generation and owned by their Rust
+// value alone; every engine function using them takes them as `const`, which
+// the header declares safe to call concurrently, and they have no thread
+// affinity. They are released only in `Drop`, which has exclusive access.
+unsafe impl Send for SecretKey {}
+// SAFETY: see the `Send` impl above.
+unsafe impl Sync for SecretKey {}
+// SAFETY: as for `SecretKey` above.
+unsafe impl Send for PublicKey {}
+// SAFETY: as for `SecretKey` above.
+unsafe impl Sync for PublicKey {}
+
+impl SecretKey {
+    /// Samples a new secret key for `context`.
+    ///
+    /// # Errors
+    /// [`Error::Randomness`](crate::Error::Randomness) when the OS random source fails.
+    pub fn generate(context: &Context) -> Result<Self> {
+        // SAFETY: the context handle is live and `out` is a valid out-pointer.
+        let raw =
+            Owned::create(|out| unsafe { sys::helib_secret_key_generate(context.as_ptr(), out) })?;
+        Ok(Self {
+            raw,
+            context: context.clone(),
+        })
+    }
+
+    /// Derives a public key.
+    ///
+    /// # Errors
+    /// [`Error::Randomness`](crate::Error::Randomness) when the OS random source fails.
+    pub fn public_key(&self) -> Result<PublicKey> {
+        // SAFETY: the key handle is live and `out` is a valid out-pointer.
+        let raw =
+            Owned::create(|out| unsafe { sys::helib_public_key_generate(self.raw.as_ptr(), out) })?;
+        Ok(PublicKey {
+            raw,
+            context: self.context.clone(),
+        })
+    }
+
+    /// The context this key belongs to.
+    pub fn context(&self) -> &Context {
+        &self.context
+    }
+
+    /// Encrypts `plaintext` at the top level with the secret key (symmetric
+    /// encryption: smaller noise than public-key encryption).
+    ///
+    /// # Errors
+    /// [`Error::ContextMismatch`](crate::Error::ContextMismatch) when the
+    /// plaintext belongs to another context;
+    /// [`Error::Randomness`](crate::Error::Randomness) when the OS random source fails.
+    pub fn encrypt(&self, plaintext: &Plaintext) -> Result<Ciphertext> {
+        self.encrypt_at_level(plaintext, self.context.max_level())
+    }
+
+    /// Encrypts `plaintext` at `level` with the secret key.
+    ///
+    /// # Errors
+    /// As for [`encrypt`](Self::encrypt), plus
+    /// [`Error::InvalidLevel`](crate::Error::InvalidLevel) above the top level.
+    pub fn encrypt_at_level(&self, plaintext: &Plaintext, level: usize) -> Result<Ciphertext> {
+        encrypt(
+            self.raw.as_ptr(),
+            &self.context,
+            sys::helib_encrypt_secret,
+            plaintext,
+            level,
+        )
+    }
+
+    /// Decrypts `ciphertext` (removing its correction factor).
+    ///
+    /// # Errors
+    /// [`Error::NoiseBudgetExhausted`](crate::Error::NoiseBudgetExhausted)
+    /// when the noise is too large for the result to be right (the engine
+    /// checks this instead of returning garbage);
+    /// [`Error::ContextMismatch`](crate::Error::ContextMismatch) for a
+    /// ciphertext of another context.
+    pub fn decrypt(&self, ciphertext: &Ciphertext) -> Result<Plaintext> {
+        self.context.ensure_same(ciphertext.context())?;
+        let width = self.context.plain_limbs();
+        let mut out = vec![0u64; self.context.ring_degree() * width];
+        // SAFETY: both handles are live and `out` holds N · width limbs, as
+        // `out_len` says.
+        check(unsafe {
+            sys::helib_decrypt(
+                self.raw.as_ptr(),
+                ciphertext.as_ptr(),
+                out.as_mut_ptr(),
+                out.len(),
+                width,
+            )
+        })?;
+        Ok(Plaintext::from_engine_limbs(&self.context, out))
+    }
+
+    /// The exact remaining noise budget of `ciphertext`, in bits (≥ 0),
+    /// measured with the secret key.
+    ///
+    /// # Errors
+    /// [`Error::ContextMismatch`](crate::Error::ContextMismatch) for a
+    /// ciphertext of another context.
+    pub fn noise_budget(&self, ciphertext: &Ciphertext) -> Result<f64> {
+        self.context.ensure_same(ciphertext.context())?;
+        let mut budget = 0f64;
+        // SAFETY: both handles are live and `budget` is a valid out-pointer.
+        check(unsafe {
+            sys::helib_noise_budget(self.raw.as_ptr(), ciphertext.as_ptr(), &mut budget)
+        })?;
+        Ok(budget)
+    }
+}
+
+impl PublicKey {
+    /// The context this key belongs to.
+    pub fn context(&self) -> &Context {
+        &self.context
+    }
+
+    /// Encrypts `plaintext` at the top level.
+    ///
+    /// # Errors
+    /// [`Error::ContextMismatch`](crate::Error::ContextMismatch) when the
+    /// plaintext belongs to another context;
+    /// [`Error::Randomness`](crate::Error::Randomness) when the OS random source fails.
+    pub fn encrypt(&self, plaintext: &Plaintext) -> Result<Ciphertext> {
+        self.encrypt_at_level(plaintext, self.context.max_level())
+    }
+
+    /// Encrypts `plaintext` at `level`.
+    ///
+    /// # Errors
+    /// As for [`encrypt`](Self::encrypt), plus
+    /// [`Error::InvalidLevel`](crate::Error::InvalidLevel) above the top level.
+    pub fn encrypt_at_level(&self, plaintext: &Plaintext, level: usize) -> Result<Ciphertext> {
+        encrypt(
+            self.raw.as_ptr(),
+            &self.context,
+            sys::helib_encrypt_public,
+            plaintext,
+            level,
+        )
+    }
+}
+
+/// Encryption shared by both key kinds: the checks, then the engine call.
+fn encrypt<K>(
+    key: *const K,
+    context: &Context,
+    f: EncryptFn<K>,
+    plaintext: &Plaintext,
+    level: usize,
+) -> Result<Ciphertext> {
+    context.ensure_same(plaintext.context())?;
+    context.ensure_level(level)?;
+    let coeffs = plaintext.limbs();
+    let (n, width) = (context.ring_degree(), context.plain_limbs());
+    // SAFETY: `key` is a live key handle of `context` (its owner borrows it
+    // for this call), `coeffs` holds n · width limbs, and `dst` is a new
+    // ciphertext handle.
+    Ciphertext::produce(context, |dst| unsafe {
+        f(key, coeffs.as_ptr(), n, width, level, dst)
+    })
+}
+
+impl fmt::Debug for SecretKey {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("SecretKey(<redacted>)")
+    }
+}
+
+impl fmt::Debug for PublicKey {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("PublicKey")
+            .field("context", &self.context)
+            .finish()
+    }
+}
