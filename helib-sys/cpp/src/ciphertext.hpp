@@ -28,8 +28,9 @@ struct Ciphertext {
     size_t count() const { return level + 1; }
 };
 
-/// A plaintext in RNS + NTT form at `level`, scaled by `factor` mod t, with
-/// the norms of its centred lift (used by the noise estimate).
+/// A plaintext in RNS + NTT form at `level` (residues in Montgomery form, as
+/// it is mostly a multiplicand), scaled by `factor` mod t, with the norms of
+/// its centred lift (used by the noise estimate).
 struct EncodedPlaintext {
     std::shared_ptr<const Context> ctx;
     RnsPoly poly;

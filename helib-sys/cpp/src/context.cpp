@@ -66,6 +66,7 @@ Context::Context(uint64_t ring_degree, const mpz_class &t, const std::vector<uns
         u64 power = 1;
         for (size_t k = 0; k < t_limbs_.size(); ++k) {
             limb_powers_.push_back(power);
+            limb_powers_.push_back(q.shoup(power));
             power = q.mul(power, two64);
         }
         ntt_.push_back(std::make_unique<NttTables>(n_, q));

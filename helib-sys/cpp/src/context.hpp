@@ -51,16 +51,19 @@ public:
     const std::vector<Modulus> &primes() const { return primes_; }
     const Modulus &prime(size_t i) const { return primes_[i]; }
     const NttTables &ntt(size_t i) const { return *ntt_[i]; }
-    /// A coefficient of plain_limbs() limbs reduced modulo prime i.
+    /// A coefficient of plain_limbs() limbs reduced modulo prime i: the sum of
+    /// limb_k * (2^(64k) mod q) with lazy Shoup products, reduced at the end.
     u64 reduce_plain(const u64 *coeff, size_t i) const {
         const Modulus &q = primes_[i];
-        const u64 *powers = limb_powers_.data() + i * plain_limbs();
-        u128 acc = 0;
-        for (size_t k = 0; k < plain_limbs(); ++k) {
-            acc += static_cast<u128>(coeff[k]) * powers[k];
-            if ((k & 3) == 3) acc = q.reduce128(acc);
+        const size_t pl = plain_limbs();
+        const u64 *powers = limb_powers_.data() + i * 2 * pl;
+        u64 acc = 0;
+        for (size_t k = 0; k < pl; ++k) {
+            // Each lazy product is below 2q; keep the running sum below 2q too.
+            acc += q.mul_shoup_lazy(coeff[k], powers[2 * k], powers[2 * k + 1]);
+            acc = acc >= 2 * q.value() ? acc - 2 * q.value() : acc;
         }
-        return q.reduce128(acc);
+        return acc >= q.value() ? acc - q.value() : acc;
     }
     /// t mod prime i.
     u64 t_mod(size_t i) const { return t_mod_q_[i]; }
@@ -86,7 +89,7 @@ private:
     std::vector<Modulus> primes_;
     std::vector<std::unique_ptr<NttTables>> ntt_;
     std::vector<u64> t_mod_q_, t_inv_mod_q_;
-    std::vector<u64> limb_powers_;  // 2^(64k) mod q_i, prime-major
+    std::vector<u64> limb_powers_;  // (2^(64k) mod q_i, its Shoup factor), prime-major
     std::vector<LevelData> levels_;
     double log2_special_;
     double floor_log2_;

@@ -22,15 +22,15 @@ RnsPoly decryption_residues(const SecretKey &sk, const Ciphertext &ct) {
     RnsPoly v = ct.parts[0];
     for_each_prime(ctx, count, [&](size_t i) {
         const Modulus &q = ctx.prime(i);
-        const u64 *s = sk.ntt().residues(i);
+        const u64 *s = sk.ntt_montgomery().residues(i);
         u64 *acc = v.residues(i);
-        // Horner in s: ((c_k s + c_{k-1}) s + ...) s + c_0.
+        // acc = c_0 + c_1 s + c_2 s^2 + ..., powers of s kept in Montgomery form.
         std::vector<u64> power(s, s + ctx.n());
         for (size_t k = 1; k < ct.parts.size(); ++k) {
             const u64 *c = ct.parts[k].residues(i);
-            for (size_t j = 0; j < ctx.n(); ++j) acc[j] = q.add(acc[j], q.mul(c[j], power[j]));
+            for (size_t j = 0; j < ctx.n(); ++j) acc[j] = q.add(acc[j], q.mul_montgomery(c[j], power[j]));
             if (k + 1 < ct.parts.size()) {
-                for (size_t j = 0; j < ctx.n(); ++j) power[j] = q.mul(power[j], s[j]);
+                for (size_t j = 0; j < ctx.n(); ++j) power[j] = q.mul_montgomery(power[j], s[j]);
             }
         }
         ctx.ntt(i).inverse(acc);

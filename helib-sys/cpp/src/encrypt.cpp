@@ -36,21 +36,21 @@ Ciphertext encrypt_public(const PublicKey &pk, const u64 *coeffs, size_t n_coeff
         const NttTables &ntt = ctx.ntt(i);
         const u64 t = ctx.t_mod(i), ts = q.shoup(t);
         std::vector<u64> u_ntt(ctx.n());
-        for (size_t j = 0; j < ctx.n(); ++j) u_ntt[j] = q.from_signed(u[j]);
+        for (size_t j = 0; j < ctx.n(); ++j) u_ntt[j] = q.from_small(u[j]);
         ntt.forward(u_ntt.data());
         u64 *c0 = ct.parts[0].residues(i);
         u64 *c1 = ct.parts[1].residues(i);
         const u64 *msg = lifted.poly.residues(i);
         for (size_t j = 0; j < ctx.n(); ++j) {
-            c0[j] = q.add(q.mul_shoup(q.from_signed(e0[j]), t, ts), msg[j]);
-            c1[j] = q.mul_shoup(q.from_signed(e1[j]), t, ts);
+            c0[j] = q.add(q.mul_shoup(q.from_small(e0[j]), t, ts), msg[j]);
+            c1[j] = q.mul_shoup(q.from_small(e1[j]), t, ts);
         }
         ntt.forward(c0);
         ntt.forward(c1);
         const u64 *b = pk.b().residues(i), *a = pk.a().residues(i);
         for (size_t j = 0; j < ctx.n(); ++j) {
-            c0[j] = q.add(c0[j], q.mul(b[j], u_ntt[j]));
-            c1[j] = q.add(c1[j], q.mul(a[j], u_ntt[j]));
+            c0[j] = q.add(c0[j], q.mul_montgomery(u_ntt[j], b[j]));
+            c1[j] = q.add(c1[j], q.mul_montgomery(u_ntt[j], a[j]));
         }
     });
     ct.noise_log2 = noise::fresh_public(ctx);
@@ -78,10 +78,10 @@ Ciphertext encrypt_secret(const SecretKey &sk, const u64 *coeffs, size_t n_coeff
         const u64 t = ctx.t_mod(i), ts = q.shoup(t);
         u64 *c0 = ct.parts[0].residues(i);
         const u64 *msg = lifted.poly.residues(i);
-        for (size_t j = 0; j < ctx.n(); ++j) c0[j] = q.add(q.mul_shoup(q.from_signed(e[j]), t, ts), msg[j]);
+        for (size_t j = 0; j < ctx.n(); ++j) c0[j] = q.add(q.mul_shoup(q.from_small(e[j]), t, ts), msg[j]);
         ctx.ntt(i).forward(c0);
-        const u64 *a = ct.parts[1].residues(i), *s = sk.ntt().residues(i);
-        for (size_t j = 0; j < ctx.n(); ++j) c0[j] = q.sub(c0[j], q.mul(a[j], s[j]));
+        const u64 *a = ct.parts[1].residues(i), *s = sk.ntt_montgomery().residues(i);
+        for (size_t j = 0; j < ctx.n(); ++j) c0[j] = q.sub(c0[j], q.mul_montgomery(a[j], s[j]));
     });
     ct.noise_log2 = noise::fresh_secret(ctx);
     return ct;
@@ -96,6 +96,7 @@ EncodedPlaintext encode_plaintext(std::shared_ptr<const Context> ctx_ptr, const 
     const mpz_class reduced = factor % ctx.t();
     const PlainCoeffs m = load_plaintext(ctx, coeffs, n_coeffs, limbs_per_coeff, &reduced);
     LiftedPlaintext lifted = lift_plaintext(ctx, m, level + 1, true);
+    to_montgomery(ctx, lifted.poly);
     EncodedPlaintext out;
     out.ctx = std::move(ctx_ptr);
     out.poly = std::move(lifted.poly);

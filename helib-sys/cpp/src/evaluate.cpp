@@ -41,36 +41,44 @@ void require_budget(const Ciphertext &ct, double noise_after, const char *operat
                 std::to_string(budget) + " bits (switch modulus first, or use a longer chain)");
 }
 
-/// Writes a result: a fresh ciphertext replacing dst, with metadata from `like`.
-Ciphertext shell(const Ciphertext &like, size_t parts) {
-    Ciphertext out;
-    out.ctx = like.ctx;
-    out.level = like.level;
-    out.factor = like.factor;
-    out.noise_log2 = like.noise_log2;
-    out.parts.resize(parts);
-    return out;
+/// Points dst at the shape of a result (dst may alias an input: the buffers
+/// it already has are reused and overwritten by the caller).
+void prepare(Ciphertext &dst, const Ciphertext &like, size_t parts, const mpz_class &factor, double noise) {
+    dst.ctx = like.ctx;
+    dst.level = like.level;
+    if (&dst.factor != &factor) dst.factor = factor;
+    dst.noise_log2 = noise;
+    dst.c1_seed.reset();
+    dst.parts.resize(parts);
 }
 
 template <typename PolyOp>
 void add_like(const Ciphertext &a, const Ciphertext &b, Ciphertext &dst, PolyOp op, bool negate_b) {
     check_binary(a, b);
     const Context &ctx = *a.ctx;
-    const size_t parts = std::max(a.parts.size(), b.parts.size());
-    Ciphertext out = shell(a, parts);
-    for (size_t k = 0; k < parts; ++k) {
-        if (k < a.parts.size() && k < b.parts.size()) {
-            op(ctx, a.parts[k], b.parts[k], out.parts[k], a.count());
-        } else if (k < a.parts.size()) {
-            out.parts[k] = a.parts[k];
-        } else if (negate_b) {
-            poly_negate(ctx, b.parts[k], out.parts[k], a.count());
+    const size_t size_a = a.parts.size(), size_b = b.parts.size();
+    const size_t parts = std::max(size_a, size_b), count = a.count();
+    const double noise = noise::add(a.noise_log2, b.noise_log2);
+    // Parts only one operand has are copied first, before dst (maybe a or b) is resized.
+    std::vector<RnsPoly> extra;
+    for (size_t k = std::min(size_a, size_b); k < parts; ++k) {
+        if (k < size_a) {
+            extra.push_back(a.parts[k]);
         } else {
-            out.parts[k] = b.parts[k];
+            extra.emplace_back();
+            if (negate_b) {
+                poly_negate(ctx, b.parts[k], extra.back(), count);
+            } else {
+                extra.back() = b.parts[k];
+            }
         }
     }
-    out.noise_log2 = noise::add(a.noise_log2, b.noise_log2);
-    dst = std::move(out);
+    for (size_t k = 0; k < std::min(size_a, size_b); ++k) {
+        RnsPoly &out = dst.parts.size() > k ? dst.parts[k] : (dst.parts.resize(k + 1), dst.parts[k]);
+        op(ctx, a.parts[k], b.parts[k], out, count);
+    }
+    prepare(dst, a, parts, a.factor, noise);
+    for (size_t k = std::min(size_a, size_b); k < parts; ++k) dst.parts[k] = std::move(extra[k - std::min(size_a, size_b)]);
 }
 
 }  // namespace
@@ -81,9 +89,9 @@ void sub(const Ciphertext &a, const Ciphertext &b, Ciphertext &dst) { add_like(a
 
 void negate(const Ciphertext &a, Ciphertext &dst) {
     check_nonempty(a);
-    Ciphertext out = shell(a, a.parts.size());
-    for (size_t k = 0; k < a.parts.size(); ++k) poly_negate(*a.ctx, a.parts[k], out.parts[k], a.count());
-    dst = std::move(out);
+    const size_t parts = a.parts.size();
+    prepare(dst, a, parts, a.factor, a.noise_log2);
+    for (size_t k = 0; k < parts; ++k) poly_negate(*a.ctx, a.parts[k], dst.parts[k], a.count());
 }
 
 namespace {
@@ -93,15 +101,14 @@ void add_plain_like(const Ciphertext &a, const EncodedPlaintext &p, Ciphertext &
     require(a.factor == p.factor, HELIB_ERR_FACTOR_MISMATCH,
             "plaintext was encoded with a correction factor different from the ciphertext's; "
             "encode it for addition to this ciphertext");
-    Ciphertext out = a;
-    out.c1_seed.reset();
+    const double noise = noise::add(a.noise_log2, p.log2_linf);
+    if (&dst != &a) dst = a;
+    prepare(dst, a, a.parts.size(), a.factor, noise);
     if (subtract) {
-        poly_sub(*a.ctx, a.parts[0], p.poly, out.parts[0], a.count());
+        poly_sub_montgomery(*a.ctx, dst.parts[0], p.poly, dst.parts[0], a.count());
     } else {
-        poly_add(*a.ctx, a.parts[0], p.poly, out.parts[0], a.count());
+        poly_add_montgomery(*a.ctx, dst.parts[0], p.poly, dst.parts[0], a.count());
     }
-    out.noise_log2 = noise::add(a.noise_log2, p.log2_linf);
-    dst = std::move(out);
 }
 
 }  // namespace
@@ -115,11 +122,10 @@ void mul_plain(const Ciphertext &a, const EncodedPlaintext &p, Ciphertext &dst) 
     // ||v * p||_inf <= ||v||_inf * ||p||_1.
     const double noise_after = a.noise_log2 + std::max(p.log2_l1, 0.0);
     require_budget(a, noise_after, "plaintext multiplication");
-    Ciphertext out = shell(a, a.parts.size());
-    for (size_t k = 0; k < a.parts.size(); ++k) poly_mul(*a.ctx, a.parts[k], p.poly, out.parts[k], a.count());
-    out.factor = a.factor * p.factor % a.ctx->t();
-    out.noise_log2 = noise_after;
-    dst = std::move(out);
+    const mpz_class factor = a.factor * p.factor % a.ctx->t();
+    const size_t parts = a.parts.size();
+    prepare(dst, a, parts, factor, noise_after);
+    for (size_t k = 0; k < parts; ++k) poly_mul_montgomery(*a.ctx, a.parts[k], p.poly, dst.parts[k], a.count());
 }
 
 void mul_scalar(const Ciphertext &a, const mpz_class &k, Ciphertext &dst) {
@@ -130,7 +136,7 @@ void mul_scalar(const Ciphertext &a, const mpz_class &k, Ciphertext &dst) {
     if (centred < 0) centred += ctx.t();
     if (centred > ctx.t() / 2) centred -= ctx.t();
     const mpz_class magnitude = abs(centred);
-    const double noise_after = a.noise_log2 + std::max(log2_mpz(magnitude), 0.0);
+    const double noise_after = sgn(centred) == 0 ? 0.0 : a.noise_log2 + std::max(log2_mpz(magnitude), 0.0);
     require_budget(a, noise_after, "scalar multiplication");
     std::vector<u64> limbs(limbs_for(magnitude));
     mpz_to_limbs(magnitude, limbs.data(), limbs.size());
@@ -139,10 +145,9 @@ void mul_scalar(const Ciphertext &a, const mpz_class &k, Ciphertext &dst) {
         const u64 r = reduce_limbs(limbs.data(), limbs.size(), ctx.prime(i));
         residues[i] = centred < 0 ? ctx.prime(i).neg(r) : r;
     }
-    Ciphertext out = shell(a, a.parts.size());
-    for (size_t p = 0; p < a.parts.size(); ++p) poly_mul_scalar(ctx, a.parts[p], residues, out.parts[p], a.count());
-    out.noise_log2 = sgn(centred) == 0 ? 0.0 : noise_after;
-    dst = std::move(out);
+    const size_t parts = a.parts.size();
+    prepare(dst, a, parts, a.factor, noise_after);
+    for (size_t p = 0; p < parts; ++p) poly_mul_scalar(ctx, a.parts[p], residues, dst.parts[p], a.count());
 }
 
 void mod_switch(const Ciphertext &a, Ciphertext &dst) {
@@ -152,7 +157,9 @@ void mod_switch(const Ciphertext &a, Ciphertext &dst) {
     const size_t last = a.level;
     const Modulus &q_last = ctx.prime(last);
     const LevelData &data = ctx.level(last);
-    Ciphertext out = shell(a, a.parts.size());
+    Ciphertext out;
+    out.ctx = a.ctx;
+    out.parts.resize(a.parts.size());
     out.level = last - 1;
     for (size_t k = 0; k < a.parts.size(); ++k) {
         // omega = [-c * t^-1]_{q_last}, centred; c + t * omega is divisible by q_last.

@@ -20,6 +20,7 @@ SecretKey::SecretKey(std::shared_ptr<const Context> ctx) : ctx_(std::move(ctx)) 
     Prng prng(os_seed());
     coeffs_ = sample_ternary(prng, ctx_->n());
     s_ntt_ = small_to_ntt(*ctx_, coeffs_, ctx_->primes().size());
+    to_montgomery(*ctx_, s_ntt_);
 }
 
 SecretKey::~SecretKey() {
@@ -39,9 +40,13 @@ PublicKey::PublicKey(const SecretKey &sk) : ctx_(sk.context()) {
         const Modulus &q = ctx.prime(i);
         const u64 t = ctx.t_mod(i), ts = q.shoup(t);
         u64 *b = b_.residues(i);
-        const u64 *a = a_.residues(i), *s = sk.ntt().residues(i);
-        for (size_t j = 0; j < ctx.n(); ++j) b[j] = q.sub(q.mul_shoup(b[j], t, ts), q.mul(a[j], s[j]));
+        const u64 *a = a_.residues(i), *s = sk.ntt_montgomery().residues(i);
+        for (size_t j = 0; j < ctx.n(); ++j) {
+            b[j] = q.sub(q.mul_shoup(b[j], t, ts), q.mul_montgomery(a[j], s[j]));
+        }
     });
+    to_montgomery(ctx, a_);
+    to_montgomery(ctx, b_);
 }
 
 }  // namespace bgv

@@ -20,8 +20,9 @@ public:
 
     const std::shared_ptr<const Context> &context() const { return ctx_; }
     const std::vector<int8_t> &coefficients() const { return coeffs_; }
-    /// s in NTT form modulo all primes.
-    const RnsPoly &ntt() const { return s_ntt_; }
+    /// s in NTT form modulo all primes, each residue in Montgomery form
+    /// (x * 2^64 mod q), ready for Modulus::mul_montgomery.
+    const RnsPoly &ntt_montgomery() const { return s_ntt_; }
 
 private:
     std::shared_ptr<const Context> ctx_;
@@ -29,7 +30,8 @@ private:
     RnsPoly s_ntt_;
 };
 
-/// (b, a) = (-a*s + t*e, a) modulo the whole chain, in NTT form.
+/// (b, a) = (-a*s + t*e, a) modulo the whole chain, in NTT form with
+/// residues in Montgomery form (the key is only ever a multiplicand).
 class PublicKey {
 public:
     explicit PublicKey(const SecretKey &sk);

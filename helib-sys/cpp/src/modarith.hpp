@@ -15,6 +15,11 @@ public:
     Modulus() = default;
     explicit Modulus(u64 q) : q_(q) {
         // floor(2^128 / q) as two words: q is odd and > 1, so 2^128 / q is not exact.
+        // q^-1 mod 2^64 by Newton iteration (q odd): each step doubles the correct bits.
+        u64 inverse = q;
+        for (int i = 0; i < 5; ++i) inverse *= 2 - q * inverse;
+        q_inv_ = inverse;
+        r2_ = static_cast<u64>(((static_cast<u128>(1) << 64) % q) * ((static_cast<u128>(1) << 64) % q) % q);
         const u128 hi = (static_cast<u128>(1) << 64) / q;
         const u128 rem = (static_cast<u128>(1) << 64) % q;
         const u128 lo = (rem << 64) / q;
@@ -45,7 +50,14 @@ public:
         return s >= q_ ? s - q_ : s;
     }
     u64 sub(u64 a, u64 b) const { return a >= b ? a - b : a + q_ - b; }
-    u64 neg(u64 a) const { return a == 0 ? 0 : q_ - a; }
+    u64 neg(u64 a) const {
+        const u64 r = q_ - a;
+        return r == q_ ? 0 : r;
+    }
+    /// The residue of a signed integer with |v| < q, without branches.
+    u64 from_small(int64_t v) const {
+        return static_cast<u64>(v) + (static_cast<u64>(v >> 63) & q_);
+    }
     /// The residue of a signed integer.
     u64 from_signed(int64_t v) const {
         if (v >= 0) return reduce(static_cast<u64>(v));
@@ -76,8 +88,21 @@ public:
         return r >= q_ ? r - q_ : r;
     }
 
+    /// Montgomery product a * b * 2^-64 mod q (a, b < q): with b = x * 2^64 mod q
+    /// ("Montgomery form", see to_montgomery) this is a * x mod q.
+    u64 mul_montgomery(u64 a, u64 b) const {
+        const u128 product = static_cast<u128>(a) * b;
+        const u64 m = static_cast<u64>(product) * q_inv_;
+        const u64 correction = static_cast<u64>((static_cast<u128>(m) * q_) >> 64);
+        const u64 high = static_cast<u64>(product >> 64);
+        return high >= correction ? high - correction : high + q_ - correction;
+    }
+    /// x * 2^64 mod q.
+    u64 to_montgomery(u64 x) const { return mul_montgomery(x, r2_); }
+
 private:
     u64 q_ = 0;
+    u64 q_inv_ = 0, r2_ = 0;
     u64 ratio_hi_ = 0, ratio_lo_ = 0;
 };
 

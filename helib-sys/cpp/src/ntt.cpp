@@ -45,30 +45,39 @@ NttTables::NttTables(size_t n, const Modulus &modulus)
     n_inv_shoup_ = modulus.shoup(n_inv_);
 }
 
-void NttTables::forward(u64 *a) const {
+void NttTables::forward(u64 *__restrict a) const {
     const u64 q = modulus_.value(), two_q = 2 * q;
+    const u64 *__restrict roots = roots_.data();
+    const u64 *__restrict roots_shoup = roots_shoup_.data();
     size_t t = n_;
-    for (size_t m = 1; m < n_; m <<= 1) {
+    // All stages but the last; values stay in [0, 4q).
+    for (size_t m = 1; m < n_ / 2; m <<= 1) {
         t >>= 1;
         for (size_t i = 0; i < m; ++i) {
-            const u64 w = roots_[m + i], ws = roots_shoup_[m + i];
-            u64 *x = a + 2 * i * t;
-            u64 *y = x + t;
+            const u64 w = roots[m + i], ws = roots_shoup[m + i];
+            u64 *__restrict x = a + 2 * i * t;
+            u64 *__restrict y = x + t;
             for (size_t j = 0; j < t; ++j) {
-                // Invariant: values in [0, 4q).
                 u64 u = x[j];
-                if (u >= two_q) u -= two_q;
+                u = u >= two_q ? u - two_q : u;
                 const u64 v = modulus_.mul_shoup_lazy(y[j], w, ws);
                 x[j] = u + v;
                 y[j] = u + two_q - v;
             }
         }
     }
-    for (size_t j = 0; j < n_; ++j) {
-        u64 v = a[j];
-        if (v >= two_q) v -= two_q;
-        if (v >= q) v -= q;
-        a[j] = v;
+    // Last stage (adjacent pairs), with the final reduction to [0, q) folded in.
+    const size_t m = n_ / 2;
+    for (size_t i = 0; i < m; ++i) {
+        const u64 w = roots[m + i], ws = roots_shoup[m + i];
+        u64 u = a[2 * i];
+        u = u >= two_q ? u - two_q : u;
+        const u64 v = modulus_.mul_shoup_lazy(a[2 * i + 1], w, ws);
+        u64 x = u + v, y = u + two_q - v;
+        x = x >= two_q ? x - two_q : x;
+        y = y >= two_q ? y - two_q : y;
+        a[2 * i] = x >= q ? x - q : x;
+        a[2 * i + 1] = y >= q ? y - q : y;
     }
 }
 

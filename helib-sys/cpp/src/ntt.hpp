@@ -22,7 +22,7 @@ public:
     u64 root() const { return psi_; }
 
     /// In place; input and output in [0, q).
-    void forward(u64 *values) const;
+    void forward(u64 *__restrict values) const;
     /// In place; input and output in [0, q).
     void inverse(u64 *values) const;
 

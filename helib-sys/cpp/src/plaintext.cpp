@@ -64,8 +64,10 @@ LiftedPlaintext lift_plaintext(const Context &ctx, const PlainCoeffs &coeffs, si
         const Modulus &q = ctx.prime(i);
         u64 *r = poly.residues(i);
         for (size_t j = 0; j < n; ++j) {
+            // Branch-free sign: the signs are random, so a branch would mispredict.
             const u64 v = ctx.reduce_plain(magnitude.data() + j * pl, i);
-            r[j] = negative[j] ? q.neg(v) : v;
+            const u64 mask = static_cast<u64>(0) - negative[j];
+            r[j] = (v & ~mask) | (q.neg(v) & mask);
         }
         if (to_ntt) ctx.ntt(i).forward(r);
     });

@@ -12,7 +12,7 @@ RnsPoly small_to_ntt_impl(const Context &ctx, const std::vector<Int> &coeffs, si
     for_each_prime(ctx, count, [&](size_t i) {
         const Modulus &q = ctx.prime(i);
         u64 *r = out.residues(i);
-        for (size_t j = 0; j < ctx.n(); ++j) r[j] = q.from_signed(coeffs[j]);
+        for (size_t j = 0; j < ctx.n(); ++j) r[j] = q.from_small(coeffs[j]);
         ctx.ntt(i).forward(r);
     });
     return out;
@@ -21,11 +21,7 @@ RnsPoly small_to_ntt_impl(const Context &ctx, const std::vector<Int> &coeffs, si
 template <typename Op>
 void pointwise(const Context &ctx, const RnsPoly &a, const RnsPoly *b, RnsPoly &dst, size_t count, Op op) {
     ensure(a.count >= count && (b == nullptr || b->count >= count), "operands cover the primes");
-    if (&dst != &a && &dst != b) {
-        dst.n = ctx.n();
-        dst.count = count;
-        dst.data.resize(ctx.n() * count);
-    }
+    if (&dst != &a && &dst != b) dst.reshape(ctx.n(), count);
     for_each_prime(ctx, count, [&](size_t i) {
         const Modulus &q = ctx.prime(i);
         const u64 *x = a.residues(i);
@@ -58,22 +54,28 @@ void poly_sub(const Context &ctx, const RnsPoly &a, const RnsPoly &b, RnsPoly &d
 void poly_negate(const Context &ctx, const RnsPoly &a, RnsPoly &dst, size_t count) {
     pointwise(ctx, a, nullptr, dst, count, [](const Modulus &q, u64 x, u64, u64) { return q.neg(x); });
 }
-void poly_mul(const Context &ctx, const RnsPoly &a, const RnsPoly &b, RnsPoly &dst, size_t count) {
-    pointwise(ctx, a, &b, dst, count, [](const Modulus &q, u64 x, u64 y, u64) { return q.mul(x, y); });
+void poly_mul_montgomery(const Context &ctx, const RnsPoly &a, const RnsPoly &b, RnsPoly &dst, size_t count) {
+    pointwise(ctx, a, &b, dst, count, [](const Modulus &q, u64 x, u64 y, u64) { return q.mul_montgomery(x, y); });
 }
-void poly_mul_add(const Context &ctx, const RnsPoly &a, const RnsPoly &b, RnsPoly &dst, size_t count) {
-    ensure(dst.count >= count, "accumulator covers the primes");
+void poly_add_montgomery(const Context &ctx, const RnsPoly &a, const RnsPoly &b, RnsPoly &dst, size_t count) {
     pointwise(ctx, a, &b, dst, count,
-              [](const Modulus &q, u64 x, u64 y, u64 z) { return q.add(z, q.mul(x, y)); });
+              [](const Modulus &q, u64 x, u64 y, u64) { return q.add(x, q.mul_montgomery(y, 1)); });
+}
+void poly_sub_montgomery(const Context &ctx, const RnsPoly &a, const RnsPoly &b, RnsPoly &dst, size_t count) {
+    pointwise(ctx, a, &b, dst, count,
+              [](const Modulus &q, u64 x, u64 y, u64) { return q.sub(x, q.mul_montgomery(y, 1)); });
+}
+void to_montgomery(const Context &ctx, RnsPoly &a) {
+    for_each_prime(ctx, a.count, [&](size_t i) {
+        const Modulus &q = ctx.prime(i);
+        u64 *r = a.residues(i);
+        for (size_t j = 0; j < ctx.n(); ++j) r[j] = q.to_montgomery(r[j]);
+    });
 }
 void poly_mul_scalar(const Context &ctx, const RnsPoly &a, const std::vector<u64> &scalar, RnsPoly &dst,
                      size_t count) {
     ensure(a.count >= count && scalar.size() >= count, "operands cover the primes");
-    if (&dst != &a) {
-        dst.n = ctx.n();
-        dst.count = count;
-        dst.data.resize(ctx.n() * count);
-    }
+    if (&dst != &a) dst.reshape(ctx.n(), count);
     for_each_prime(ctx, count, [&](size_t i) {
         const Modulus &q = ctx.prime(i);
         const u64 w = scalar[i], ws = q.shoup(w);

@@ -2,11 +2,36 @@
 #pragma once
 
 #include <cstddef>
+#include <memory>
+#include <utility>
 #include <vector>
 
 #include "context.hpp"
 
 namespace bgv {
+
+/// An allocator whose value-initialization leaves memory uninitialized, so
+/// that resizing a residue buffer that is about to be overwritten costs no memset.
+template <typename T>
+struct UninitializedAllocator : std::allocator<T> {
+    template <typename U>
+    struct rebind {
+        using other = UninitializedAllocator<U>;
+    };
+    UninitializedAllocator() = default;
+    template <typename U>
+    UninitializedAllocator(const UninitializedAllocator<U> &) {}
+    template <typename U>
+    void construct(U *p) noexcept {
+        ::new (static_cast<void *>(p)) U;
+    }
+    template <typename U, typename... Args>
+    void construct(U *p, Args &&...args) {
+        ::new (static_cast<void *>(p)) U(std::forward<Args>(args)...);
+    }
+};
+
+using ResidueBuffer = std::vector<u64, UninitializedAllocator<u64>>;
 
 /// A polynomial as residues modulo the first `count` primes of the context
 /// (prime-major layout). Ciphertexts, keys and encoded plaintexts keep theirs
@@ -14,10 +39,17 @@ namespace bgv {
 struct RnsPoly {
     size_t n = 0;
     size_t count = 0;
-    std::vector<u64> data;
+    ResidueBuffer data;
 
     RnsPoly() = default;
-    RnsPoly(size_t n_, size_t count_) : n(n_), count(count_), data(n_ * count_, 0) {}
+    /// Residues left uninitialized: every constructor's caller writes them all.
+    RnsPoly(size_t n_, size_t count_) : n(n_), count(count_), data(n_ * count_) {}
+    /// Sets the shape, reusing the buffer; contents are unspecified afterwards.
+    void reshape(size_t n_, size_t count_) {
+        n = n_;
+        count = count_;
+        data.resize(n_ * count_);
+    }
     u64 *residues(size_t i) { return data.data() + i * n; }
     const u64 *residues(size_t i) const { return data.data() + i * n; }
     /// Keeps only the first `new_count` primes.
@@ -34,13 +66,18 @@ RnsPoly small_to_ntt(const Context &ctx, const std::vector<int8_t> &coeffs, size
 /// Per-prime maps run on the context's pool.
 void for_each_prime(const Context &ctx, size_t count, const std::function<void(size_t)> &body);
 
+/// Converts every residue to Montgomery form, in place.
+void to_montgomery(const Context &ctx, RnsPoly &a);
+
 /// dst = a + b, a - b, -a, a * b (pointwise; NTT form), over `count` primes.
 void poly_add(const Context &ctx, const RnsPoly &a, const RnsPoly &b, RnsPoly &dst, size_t count);
 void poly_sub(const Context &ctx, const RnsPoly &a, const RnsPoly &b, RnsPoly &dst, size_t count);
 void poly_negate(const Context &ctx, const RnsPoly &a, RnsPoly &dst, size_t count);
-void poly_mul(const Context &ctx, const RnsPoly &a, const RnsPoly &b, RnsPoly &dst, size_t count);
-/// dst += a * b (pointwise).
-void poly_mul_add(const Context &ctx, const RnsPoly &a, const RnsPoly &b, RnsPoly &dst, size_t count);
+/// dst = a * b for b in Montgomery form.
+void poly_mul_montgomery(const Context &ctx, const RnsPoly &a, const RnsPoly &b, RnsPoly &dst, size_t count);
+/// dst = a +- b for b in Montgomery form.
+void poly_add_montgomery(const Context &ctx, const RnsPoly &a, const RnsPoly &b, RnsPoly &dst, size_t count);
+void poly_sub_montgomery(const Context &ctx, const RnsPoly &a, const RnsPoly &b, RnsPoly &dst, size_t count);
 /// dst = a * scalar_i, one scalar residue per prime.
 void poly_mul_scalar(const Context &ctx, const RnsPoly &a, const std::vector<u64> &scalar, RnsPoly &dst,
                      size_t count);
