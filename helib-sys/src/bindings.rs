@@ -280,6 +280,7 @@ extern "C" {
     ) -> helib_status;
 }
 extern "C" {
+    #[doc = " Adds an encoded plaintext (level >= the ciphertext's, same correction factor)."]
     pub fn helib_ciphertext_add_plain(
         a: *const helib_ciphertext,
         p: *const helib_encoded_plaintext,
@@ -294,7 +295,7 @@ extern "C" {
     ) -> helib_status;
 }
 extern "C" {
-    #[doc = " Refuses (HELIB_ERR_NOISE_BUDGET_EXHAUSTED) when the estimate says the result would not decrypt."]
+    #[doc = " Multiplies by an encoded plaintext at the ciphertext's level or above (its\n residues for the primes the ciphertext has are used). Refuses\n (HELIB_ERR_NOISE_BUDGET_EXHAUSTED) when the estimate says the result would\n not decrypt. The result's correction factor is the product of both factors."]
     pub fn helib_ciphertext_mul_plain(
         a: *const helib_ciphertext,
         p: *const helib_encoded_plaintext,
@@ -326,7 +327,7 @@ extern "C" {
     ) -> helib_status;
 }
 extern "C" {
-    #[doc = " Drops primes while that lowers the estimated noise by more than it costs in\n modulus (the policy used before a multiplication); never below level 0."]
+    #[doc = " Drops primes as long as each switch costs (almost) no noise budget, i.e.\n while the estimated noise stays well above the modulus-switching floor.\n The budget is preserved while the ciphertext shrinks and later operations\n get cheaper; never goes below level 0."]
     pub fn helib_ciphertext_mod_switch_reduce_noise(
         a: *const helib_ciphertext,
         dst: *mut helib_ciphertext,

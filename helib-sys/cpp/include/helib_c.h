@@ -177,11 +177,17 @@ helib_status helib_ciphertext_add(const helib_ciphertext *a, const helib_ciphert
 helib_status helib_ciphertext_sub(const helib_ciphertext *a, const helib_ciphertext *b,
                                   helib_ciphertext *dst);
 helib_status helib_ciphertext_negate(const helib_ciphertext *a, helib_ciphertext *dst);
+/** Adds an encoded plaintext (level >= the ciphertext's, same correction factor). */
 helib_status helib_ciphertext_add_plain(const helib_ciphertext *a,
                                         const helib_encoded_plaintext *p, helib_ciphertext *dst);
 helib_status helib_ciphertext_sub_plain(const helib_ciphertext *a,
                                         const helib_encoded_plaintext *p, helib_ciphertext *dst);
-/** Refuses (HELIB_ERR_NOISE_BUDGET_EXHAUSTED) when the estimate says the result would not decrypt. */
+/**
+ * Multiplies by an encoded plaintext at the ciphertext's level or above (its
+ * residues for the primes the ciphertext has are used). Refuses
+ * (HELIB_ERR_NOISE_BUDGET_EXHAUSTED) when the estimate says the result would
+ * not decrypt. The result's correction factor is the product of both factors.
+ */
 helib_status helib_ciphertext_mul_plain(const helib_ciphertext *a,
                                         const helib_encoded_plaintext *p, helib_ciphertext *dst);
 /** Multiplies by the integer k mod t (k given as limbs, any size; reduced mod t). */
@@ -193,8 +199,10 @@ helib_status helib_ciphertext_mod_switch(const helib_ciphertext *a, helib_cipher
 helib_status helib_ciphertext_mod_switch_to(const helib_ciphertext *a, size_t level,
                                             helib_ciphertext *dst);
 /**
- * Drops primes while that lowers the estimated noise by more than it costs in
- * modulus (the policy used before a multiplication); never below level 0.
+ * Drops primes as long as each switch costs (almost) no noise budget, i.e.
+ * while the estimated noise stays well above the modulus-switching floor.
+ * The budget is preserved while the ciphertext shrinks and later operations
+ * get cheaper; never goes below level 0.
  */
 helib_status helib_ciphertext_mod_switch_reduce_noise(const helib_ciphertext *a,
                                                       helib_ciphertext *dst);
