@@ -29,7 +29,7 @@ pub const DEFAULT_KEY_SWITCHING_DIGITS: usize = 3;
 /// |---|---|---|---|---|---|---|
 /// | [`bn254_n15`](Self::bn254_n15) | 2^15 | BN254 Fr | 547 bits (10 primes), depth 1 | 224 bits | 771 ≤ 881 | 128 |
 /// | [`bn254_n16`](Self::bn254_n16) | 2^16 | BN254 Fr | 818 bits (14 primes), depth 2 | 299 bits | 1117 ≤ 1228 | 192 |
-/// | [`bn254_n17`](Self::bn254_n17) | 2^17 | BN254 Fr | 1091 bits (19 primes), depth 3 | 410 bits | 1501 ≤ 2411 | 192 |
+/// | [`bn254_n17`](Self::bn254_n17) | 2^17 | BN254 Fr | 2444 bits (41 primes), depth 8 | 844 bits | 3288 ≤ 3523 | 128 |
 /// | [`t65537_n14`](Self::t65537_n14) | 2^14 | 65537 | 280 bits (5 primes), depth 8 | 116 bits | 396 ≤ 438 | 128 |
 /// | [`for_tests`](Self::for_tests) | 2^12 | BN254 Fr | 543 bits (10 primes), depth 1 | 223 bits | 766 | none |
 ///
@@ -63,17 +63,19 @@ impl Parameters {
     /// N = 2^16, t = the BN254 scalar field modulus, depth 2, 192-bit security.
     ///
     /// Chain Q: 818 bits in 14 primes of 58–59 bits; special P: 299 bits in 5
-    /// primes; log2(Q·P) = 1117 ≤ 1228 (192 bits; 128 bits would allow 1772).
+    /// primes; log2(Q·P) = 1117 ≤ 1228 (192 bits; 128 bits would allow 1772,
+    /// enough for depth 3 through the builder).
     pub fn bn254_n16() -> Self {
         Self::derived(1 << 16, bn254_modulus(), 2)
     }
 
-    /// N = 2^17, t = the BN254 scalar field modulus, depth 3, 192-bit security.
+    /// N = 2^17, t = the BN254 scalar field modulus, depth 8 (the deepest
+    /// chain N = 2^17 allows at 128 bits), 128-bit security.
     ///
-    /// Chain Q: 1091 bits in 19 primes of 57–58 bits; special P: 410 bits in 7
-    /// primes; log2(Q·P) = 1501 ≤ 2411 (192 bits).
+    /// Chain Q: 2444 bits in 41 primes of 59–60 bits; special P: 844 bits in
+    /// 15 primes; log2(Q·P) = 3288 ≤ 3523.
     pub fn bn254_n17() -> Self {
-        Self::derived(1 << 17, bn254_modulus(), 3)
+        Self::derived(1 << 17, bn254_modulus(), 8)
     }
 
     /// N = 2^14, t = 65537, depth 8, 128-bit security.
@@ -456,7 +458,7 @@ mod tests {
         assert_eq!(summary(&Parameters::bn254_n16()), (818, 14, 299, 1117, 192));
         assert_eq!(
             summary(&Parameters::bn254_n17()),
-            (1091, 19, 410, 1501, 192)
+            (2444, 41, 844, 3288, 128)
         );
         assert_eq!(summary(&Parameters::t65537_n14()), (280, 5, 116, 396, 128));
         assert_eq!(summary(&Parameters::for_tests()), (543, 10, 223, 766, 0));

@@ -43,7 +43,7 @@ impl SecurityLevel {
     /// use helib_rs::SecurityLevel;
     /// assert_eq!(SecurityLevel::estimate(1 << 15, 881.0), SecurityLevel::Bits128);
     /// assert_eq!(SecurityLevel::estimate(1 << 15, 882.0), SecurityLevel::Below128);
-    /// assert_eq!(SecurityLevel::estimate(1 << 16, 900.0), SecurityLevel::Bits192);
+    /// assert_eq!(SecurityLevel::estimate(1 << 16, 1000.0), SecurityLevel::Bits192);
     /// ```
     pub fn estimate(ring_degree: usize, log_qp: f64) -> Self {
         [Self::Bits256, Self::Bits192, Self::Bits128]

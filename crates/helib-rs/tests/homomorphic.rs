@@ -1,0 +1,291 @@
+//! Homomorphic operations checked against a plaintext model of
+//! Z_t[X]/(X^N + 1) computed with num-bigint.
+
+mod common;
+
+use common::{model, random_below, random_poly, rng, Keyed};
+use helib_rs::{Ciphertext, EncodedPlaintext};
+use num_bigint::BigUint;
+use rand::Rng;
+
+fn keyed_contexts() -> [&'static Keyed; 2] {
+    [common::bn254_1024(), common::t65537_1024()]
+}
+
+/// Decrypts and returns the coefficients.
+fn open(keyed: &Keyed, ct: &Ciphertext) -> Vec<BigUint> {
+    keyed.sk.decrypt(ct).unwrap().coefficients()
+}
+
+/// A plaintext with `nonzero` random coefficients at random places.
+fn sparse(keyed: &Keyed, rng: &mut impl Rng, nonzero: usize) -> Vec<BigUint> {
+    let mut out = vec![BigUint::from(0u32); keyed.n()];
+    for _ in 0..nonzero {
+        let place = rng.gen_range(0..keyed.n());
+        out[place] = random_below(rng, keyed.t());
+    }
+    out
+}
+
+#[test]
+fn add_sub_negate_match_the_model() {
+    for keyed in keyed_contexts() {
+        let (t, n) = (keyed.t(), keyed.n());
+        let mut rng = rng(11);
+        let a = random_poly(&mut rng, t, n);
+        let b = random_poly(&mut rng, t, n);
+        let ca = keyed.pk.encrypt(&keyed.plaintext(&a)).unwrap();
+        let cb = keyed.sk.encrypt(&keyed.plaintext(&b)).unwrap();
+
+        assert_eq!(open(keyed, &ca.add(&cb).unwrap()), model::add(&a, &b, t));
+        assert_eq!(open(keyed, &ca.sub(&cb).unwrap()), model::sub(&a, &b, t));
+        assert_eq!(open(keyed, &ca.negate().unwrap()), model::neg(&a, t));
+        assert_eq!(open(keyed, &(&ca + &cb).unwrap()), model::add(&a, &b, t));
+        assert_eq!(open(keyed, &(&cb - &ca).unwrap()), model::sub(&b, &a, t));
+        assert_eq!(open(keyed, &(-&cb).unwrap()), model::neg(&b, t));
+
+        let mut acc = ca.clone();
+        acc.add_assign(&cb).unwrap();
+        acc.sub_assign(&cb).unwrap();
+        acc.sub_assign(&cb).unwrap();
+        acc.negate_assign().unwrap();
+        assert_eq!(open(keyed, &acc), model::sub(&b, &a, t));
+    }
+}
+
+#[test]
+fn plaintext_addition_matches_the_model_at_every_factor() {
+    for keyed in keyed_contexts() {
+        let (t, n) = (keyed.t(), keyed.n());
+        let mut rng = rng(12);
+        let a = random_poly(&mut rng, t, n);
+        let p = random_poly(&mut rng, t, n);
+        let plain = keyed.plaintext(&p);
+        let mut ct = keyed.pk.encrypt(&keyed.plaintext(&a)).unwrap();
+        // At the top level (factor 1) and after a modulus switch (factor ≠ 1).
+        for round in 0..2 {
+            let level = ct.level();
+            let to_ct = EncodedPlaintext::for_addition_to(&plain, &ct).unwrap();
+            let canonical = EncodedPlaintext::for_addition(&plain, level).unwrap();
+            assert_eq!(to_ct.correction_factor(), canonical.correction_factor());
+            assert_eq!(
+                open(keyed, &ct.add_plain(&to_ct).unwrap()),
+                model::add(&a, &p, t)
+            );
+            assert_eq!(
+                open(keyed, &ct.sub_plain(&canonical).unwrap()),
+                model::sub(&a, &p, t)
+            );
+            assert_eq!(open(keyed, &(&ct + &to_ct).unwrap()), model::add(&a, &p, t));
+            assert_eq!(open(keyed, &(&ct - &to_ct).unwrap()), model::sub(&a, &p, t));
+            let mut in_place = ct.clone();
+            in_place.add_plain_assign(&to_ct).unwrap();
+            in_place.add_plain_assign(&to_ct).unwrap();
+            in_place.sub_plain_assign(&canonical).unwrap();
+            assert_eq!(
+                open(keyed, &in_place),
+                model::add(&a, &p, t),
+                "round {round}"
+            );
+            if round == 0 {
+                ct.mod_switch_assign().unwrap();
+                assert_ne!(ct.correction_factor(), &BigUint::from(1u32));
+            }
+        }
+    }
+}
+
+#[test]
+fn plaintext_multiplication_matches_the_negacyclic_model() {
+    for keyed in keyed_contexts() {
+        let (t, n) = (keyed.t(), keyed.n());
+        let mut rng = rng(13);
+        let a = random_poly(&mut rng, t, n);
+        let b = random_poly(&mut rng, t, n);
+        let ct = keyed.sk.encrypt(&keyed.plaintext(&a)).unwrap();
+        let encoded =
+            EncodedPlaintext::for_multiplication(&keyed.plaintext(&b), ct.level()).unwrap();
+        let product = (&ct * &encoded).unwrap();
+        assert_eq!(open(keyed, &product), model::mul(&a, &b, t));
+        assert_eq!(product.correction_factor(), &BigUint::from(1u32));
+
+        // The wrap-around X^(N-1) · X = -1, and in place.
+        let mut x_top = vec![BigUint::from(0u32); n];
+        x_top[n - 1] = BigUint::from(1u32);
+        let mut x = vec![BigUint::from(0u32); n];
+        x[1] = BigUint::from(1u32);
+        let mut ct = keyed.pk.encrypt(&keyed.plaintext(&x_top)).unwrap();
+        let by_x = EncodedPlaintext::for_multiplication(&keyed.plaintext(&x), ct.level()).unwrap();
+        ct.mul_plain_assign(&by_x).unwrap();
+        let mut minus_one = vec![BigUint::from(0u32); n];
+        minus_one[0] = t - 1u32;
+        assert_eq!(open(keyed, &ct), minus_one);
+    }
+}
+
+#[test]
+fn multiplication_after_modulus_switching_tracks_factors() {
+    for keyed in keyed_contexts() {
+        let t = keyed.t();
+        let mut rng = rng(14);
+        let a = random_poly(&mut rng, t, keyed.n());
+        let b = sparse(keyed, &mut rng, 8);
+        let ct = keyed
+            .pk
+            .encrypt(&keyed.plaintext(&a))
+            .unwrap()
+            .mod_switch()
+            .unwrap();
+        let factor = ct.correction_factor().clone();
+        assert_ne!(factor, BigUint::from(1u32));
+
+        let unit = EncodedPlaintext::for_multiplication(&keyed.plaintext(&b), ct.level()).unwrap();
+        let product = ct.mul_plain(&unit).unwrap();
+        assert_eq!(product.correction_factor(), &factor);
+        assert_eq!(open(keyed, &product), model::mul(&a, &b, t));
+
+        let extra = BigUint::from(12345u32);
+        let scaled =
+            EncodedPlaintext::with_factor(&keyed.plaintext(&b), ct.level(), &extra).unwrap();
+        let product = ct.mul_plain(&scaled).unwrap();
+        assert_eq!(product.correction_factor(), &(&factor * &extra % t));
+        assert_eq!(open(keyed, &product), model::mul(&a, &b, t));
+
+        // A plaintext with the product's factor can be added to it.
+        let shift = EncodedPlaintext::for_addition_to(&keyed.plaintext(&b), &product).unwrap();
+        let sum = product.add_plain(&shift).unwrap();
+        assert_eq!(open(keyed, &sum), model::add(&model::mul(&a, &b, t), &b, t));
+    }
+}
+
+#[test]
+fn scalar_multiplication_matches_the_model() {
+    for keyed in keyed_contexts() {
+        let t = keyed.t();
+        let mut rng = rng(15);
+        let a = random_poly(&mut rng, t, keyed.n());
+        let ct = keyed.sk.encrypt(&keyed.plaintext(&a)).unwrap();
+        let small = BigUint::from(3u32);
+        let big = random_below(&mut rng, t);
+        let huge = t * 5u32 + 7u32; // reduced mod t to 7
+        for k in [small, big, huge, BigUint::from(0u32)] {
+            let expected = model::scale(&a, &k, t);
+            assert_eq!(open(keyed, &ct.mul_scalar(&k).unwrap()), expected);
+            assert_eq!(open(keyed, &(&ct * &k).unwrap()), expected);
+            let mut in_place = ct.clone();
+            in_place.mul_scalar_assign(&k).unwrap();
+            assert_eq!(open(keyed, &in_place), expected);
+        }
+    }
+}
+
+#[test]
+fn modulus_switching_keeps_the_plaintext_and_follows_the_canonical_factor() {
+    for keyed in keyed_contexts() {
+        let (t, context) = (keyed.t(), &keyed.context);
+        let mut rng = rng(16);
+        let a = random_poly(&mut rng, t, keyed.n());
+        let fresh = keyed.pk.encrypt(&keyed.plaintext(&a)).unwrap();
+        let primes = context.chain_primes();
+        let mut ct = fresh.clone();
+        let mut expected_factor = BigUint::from(1u32);
+        while ct.level() > 0 {
+            let dropped = primes[ct.level()];
+            expected_factor = expected_factor * model::inverse(&BigUint::from(dropped), t) % t;
+            let before = ct.level();
+            let next = ct.mod_switch().unwrap();
+            assert_eq!(next.level(), before - 1);
+            assert_eq!(next.correction_factor(), &expected_factor);
+            assert_eq!(
+                context.correction_factor(next.level()),
+                Some(&expected_factor)
+            );
+            match keyed.sk.decrypt(&next) {
+                Ok(plaintext) => assert_eq!(plaintext.coefficients(), a),
+                Err(error) => assert_eq!(error, helib_rs::Error::NoiseBudgetExhausted),
+            }
+            ct = next;
+        }
+        // mod_switch_to gives the same factor as switching one prime at a time.
+        let direct = fresh.mod_switch_to(1).unwrap();
+        assert_eq!(direct.level(), 1);
+        assert_eq!(
+            direct.correction_factor(),
+            context.correction_factor(1).unwrap()
+        );
+        let same = fresh.mod_switch_to(fresh.level()).unwrap();
+        assert_eq!(same.level(), fresh.level());
+        assert_eq!(open(keyed, &same), a);
+        let mut in_place = fresh.clone();
+        in_place.mod_switch_to_assign(1).unwrap();
+        assert_eq!(in_place.level(), 1);
+    }
+}
+
+#[test]
+fn noise_reduction_only_drops_primes_when_it_pays() {
+    for keyed in keyed_contexts() {
+        let t = keyed.t();
+        let mut rng = rng(17);
+        let a = random_poly(&mut rng, t, keyed.n());
+        let b = random_poly(&mut rng, t, keyed.n());
+        let fresh = keyed.sk.encrypt(&keyed.plaintext(&a)).unwrap();
+        let reduced = fresh.mod_switch_reduce_noise().unwrap();
+        assert!(reduced.estimated_budget_bits() >= fresh.estimated_budget_bits() - 1e-9);
+
+        let encoded =
+            EncodedPlaintext::for_multiplication(&keyed.plaintext(&b), fresh.level()).unwrap();
+        let product = fresh.mul_plain(&encoded).unwrap();
+        let mut reduced = product.mod_switch_reduce_noise().unwrap();
+        assert!(reduced.level() <= product.level());
+        assert!(reduced.estimated_budget_bits() >= product.estimated_budget_bits() - 1e-9);
+        assert_eq!(open(keyed, &reduced), model::mul(&a, &b, t));
+        let level = reduced.level();
+        reduced.mod_switch_reduce_noise_assign().unwrap();
+        assert_eq!(
+            reduced.level(),
+            level,
+            "a second reduction has nothing left to gain"
+        );
+    }
+}
+
+#[test]
+fn clones_are_independent() {
+    let keyed = common::t65537_1024();
+    let a = keyed.plaintext(&[BigUint::from(5u32)]);
+    let ct = keyed.sk.encrypt(&a).unwrap();
+    let mut copy = ct.try_clone().unwrap();
+    copy.negate_assign().unwrap();
+    copy.mod_switch_assign().unwrap();
+    assert_eq!(ct.level(), keyed.context.max_level());
+    assert_eq!(keyed.sk.decrypt(&ct).unwrap(), a);
+    assert_eq!(open(keyed, &copy)[0], BigUint::from(65532u32));
+}
+
+#[test]
+fn handles_are_usable_across_threads() {
+    let keyed = common::bn254_1024();
+    let t = keyed.t();
+    let mut rng = rng(18);
+    let inputs: Vec<Vec<BigUint>> = (0..4).map(|_| random_poly(&mut rng, t, 64)).collect();
+    let results: Vec<Ciphertext> = std::thread::scope(|scope| {
+        let workers: Vec<_> = inputs
+            .iter()
+            .map(|a| {
+                scope.spawn(move || {
+                    let ct = keyed.pk.encrypt(&keyed.plaintext(a)).unwrap();
+                    ct.add(&ct.try_clone().unwrap()).unwrap()
+                })
+            })
+            .collect();
+        workers.into_iter().map(|w| w.join().unwrap()).collect()
+    });
+    keyed.context.set_threads(1).unwrap();
+    assert_eq!(keyed.context.threads().unwrap(), 1);
+    for (a, ct) in inputs.iter().zip(&results) {
+        let doubled = model::add(a, a, t);
+        assert_eq!(open(keyed, ct)[..64], doubled[..]);
+    }
+    keyed.context.set_threads(2).unwrap();
+}
