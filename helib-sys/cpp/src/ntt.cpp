@@ -1,7 +1,12 @@
 // ntt.cpp -- lazy Harvey butterflies for the negacyclic NTT.
 #include "ntt.hpp"
 
+// GCC 12 reports -Wmaybe-uninitialized inside its own AVX-512 intrinsics
+// (the _mm512_undefined_epi32() pass-through operands) once they are inlined.
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+
 #include "error.hpp"
+#include "ntt_kernels.hpp"
 #include "primes.hpp"
 
 namespace bgv {
@@ -54,16 +59,8 @@ void NttTables::forward(u64 *__restrict a) const {
     for (size_t m = 1; m < n_ / 2; m <<= 1) {
         t >>= 1;
         for (size_t i = 0; i < m; ++i) {
-            const u64 w = roots[m + i], ws = roots_shoup[m + i];
-            u64 *__restrict x = a + 2 * i * t;
-            u64 *__restrict y = x + t;
-            for (size_t j = 0; j < t; ++j) {
-                u64 u = x[j];
-                u = u >= two_q ? u - two_q : u;
-                const u64 v = modulus_.mul_shoup_lazy(y[j], w, ws);
-                x[j] = u + v;
-                y[j] = u + two_q - v;
-            }
+            u64 *x = a + 2 * i * t;
+            kernels::forward_block(x, x + t, t, roots[m + i], roots_shoup[m + i], modulus_);
         }
     }
     // Last stage (adjacent pairs), with the final reduction to [0, q) folded in.
@@ -82,26 +79,17 @@ void NttTables::forward(u64 *__restrict a) const {
 }
 
 void NttTables::inverse(u64 *a) const {
-    const u64 q = modulus_.value(), two_q = 2 * q;
     size_t t = 1;
     for (size_t m = n_; m > 1; m >>= 1) {
         const size_t h = m >> 1;
         for (size_t i = 0; i < h; ++i) {
-            const u64 w = inv_roots_[h + i], ws = inv_roots_shoup_[h + i];
+            // Invariant: values in [0, 2q).
             u64 *x = a + 2 * i * t;
-            u64 *y = x + t;
-            for (size_t j = 0; j < t; ++j) {
-                // Invariant: values in [0, 2q).
-                const u64 u = x[j], v = y[j];
-                u64 sum = u + v;
-                if (sum >= two_q) sum -= two_q;
-                x[j] = sum;
-                y[j] = modulus_.mul_shoup_lazy(u + two_q - v, w, ws);
-            }
+            kernels::inverse_block(x, x + t, t, inv_roots_[h + i], inv_roots_shoup_[h + i], modulus_);
         }
         t <<= 1;
     }
-    for (size_t j = 0; j < n_; ++j) a[j] = modulus_.mul_shoup(a[j], n_inv_, n_inv_shoup_);
+    kernels::scale(a, n_, n_inv_, n_inv_shoup_, modulus_);
 }
 
 }  // namespace bgv
