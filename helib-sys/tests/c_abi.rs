@@ -1275,24 +1275,26 @@ fn operands_at_different_levels_are_not_combined() {
     let pt2 = encode(&ctx, &m2, 2, Some(&c1));
     // SAFETY: live handles.
     let s = unsafe { helib_ciphertext_add_plain(ct2.0, pt2.0, dst.0) };
-    // The header does not say whether a plaintext encoded *above* the
-    // ciphertext's level (it has residues for every prime the ciphertext
-    // uses) may be used; if it is accepted, the result must be right.
-    if s == HELIB_OK {
-        assert_eq!(dst.level(), 1);
-        let got = decrypt_ok(&sk, &ctx, &dst);
-        assert_eq!(
-            got[0],
-            &m2[0] + &m2[0],
-            "add_plain with a higher-level plaintext"
-        );
-    } else {
-        expect_status(
-            s,
-            HELIB_ERR_LEVEL_MISMATCH,
-            "add_plain ct level 1, pt level 2",
-        );
-    }
+    // A plaintext encoded *above* the ciphertext's level is documented as
+    // usable (its residues for the ciphertext's primes are used).
+    check(s);
+    assert_eq!(dst.level(), 1);
+    let got = decrypt_ok(&sk, &ctx, &dst);
+    assert_eq!(
+        got[0],
+        &m2[0] + &m2[0],
+        "add_plain with a higher-level plaintext"
+    );
+    let pt_top = encode(&ctx, &m1, 2, None);
+    // SAFETY: live handles.
+    check(unsafe { helib_ciphertext_mul_plain(ct2.0, pt_top.0, dst.0) });
+    assert_eq!(dst.level(), 1);
+    let got = decrypt_ok(&sk, &ctx, &dst);
+    assert_eq!(
+        got[0],
+        (&m1[0] * &m2[0]) % t65537(),
+        "mul_plain, higher-level plaintext"
+    );
 
     // After switching ct1 down, the sum works.
     // SAFETY: live handles.
@@ -1654,4 +1656,44 @@ fn primes_are_deterministic_ntt_friendly_and_sized() {
     check_primes(4096, &bn254_r(), &[30, 45, 61, 61, 30, 45], &[61, 30]);
     check_primes(1 << 15, &BigUint::from(2u32), &[61, 50, 36], &[]);
     check_primes(1 << 17, &BigUint::from(65537u32), &[61, 30, 30], &[40]);
+}
+
+#[test]
+fn factor_not_invertible_mod_a_composite_t_never_gives_silent_garbage() {
+    // A composite t coprime to the chain is valid, but then a nonzero
+    // factor may share a factor with t: the result of multiplying by such a
+    // plaintext cannot be decrypted (the correction factor has no inverse
+    // mod t). The engine must refuse somewhere, never return wrong values.
+    let lookalike = BigUint::parse_bytes(BN254_LOOKALIKE_DEC.as_bytes(), 10).unwrap();
+    assert!((&lookalike % 3u32).is_zero());
+    for (t, chain) in [
+        (BigUint::from(3u32 * 65537), vec![61u32; 3]),
+        (lookalike, vec![61u32; 10]),
+    ] {
+        let ctx = Ctx::new(1024, &t, &chain, &[]);
+        let top = ctx.max_level();
+        let sk = SecretKey::generate(&ctx);
+        let mut r = rng(90);
+        let m = rand_poly(&mut r, N, &t);
+        let p = vec![BigUint::from(5u32)];
+        let ct = encrypt_sk(&sk, &ctx, &m, top);
+        let what = format!("t = {t}, factor 3");
+        let (s, pt) = encode_raw(&ctx, &p, ctx.plain_limbs(), top, Some(&BigUint::from(3u32)));
+        if s != HELIB_OK {
+            expect_status(s, HELIB_ERR_INVALID_ARGUMENT, &what);
+            continue;
+        }
+        let dst = Ct::empty(&ctx);
+        // SAFETY: live handles.
+        let s = unsafe { helib_ciphertext_mul_plain(ct.0, pt.0, dst.0) };
+        if s != HELIB_OK {
+            expect_status(s, HELIB_ERR_INVALID_ARGUMENT, &what);
+            continue;
+        }
+        let want = poly_scalar(&m, &BigUint::from(5u32), &t);
+        match decrypt(&sk, &ctx, &dst) {
+            Ok(got) => assert_poly_eq(&got, &want, &format!("{what}: decrypt returned OK")),
+            Err(e) => assert_ne!(e, HELIB_ERR_INTERNAL, "{what}"),
+        }
+    }
 }

@@ -163,7 +163,7 @@ impl Rns<'_> {
     }
 
     #[track_caller]
-    fn to_rns(&self, level: usize, x: &[BigUint], lpc: usize) -> Vec<u64> {
+    fn decompose(&self, level: usize, x: &[BigUint], lpc: usize) -> Vec<u64> {
         let n = self.ctx.n;
         assert_eq!(x.len(), n);
         let limbs = poly_to_limbs(x, lpc);
@@ -183,7 +183,7 @@ impl Rns<'_> {
     }
 
     #[track_caller]
-    fn from_rns(&self, level: usize, res: &[u64], lpc: usize) -> Vec<BigUint> {
+    fn reconstruct(&self, level: usize, res: &[u64], lpc: usize) -> Vec<BigUint> {
         let n = self.ctx.n;
         let mut out = vec![u64::MAX; n * lpc];
         // SAFETY: `res` holds (level+1) * N residues; `out` has N * lpc limbs.
@@ -231,7 +231,7 @@ fn check_round_trips(n: u64, chain: &[u32], levels: &[usize], seed: u64) {
         }
         for lpc in [need, need + 2] {
             let what = format!("N={n} level={level} lpc={lpc}");
-            let res = rns.to_rns(level, &x, lpc);
+            let res = rns.decompose(level, &x, lpc);
             for (i, &p) in rns.primes[..=level].iter().enumerate() {
                 let pb = BigUint::from(p);
                 for (j, xj) in x.iter().enumerate() {
@@ -243,7 +243,7 @@ fn check_round_trips(n: u64, chain: &[u32], levels: &[usize], seed: u64) {
                     );
                 }
             }
-            let back = rns.from_rns(level, &res, lpc);
+            let back = rns.reconstruct(level, &res, lpc);
             assert_poly_eq(&back, &x, &format!("{what}: from_rns(to_rns(x))"));
         }
 
@@ -258,7 +258,7 @@ fn check_round_trips(n: u64, chain: &[u32], levels: &[usize], seed: u64) {
                 v
             })
             .collect();
-        let y = rns.from_rns(level, &res, need);
+        let y = rns.reconstruct(level, &res, need);
         for (j, yj) in y.iter().enumerate() {
             assert!(
                 yj < &q,
@@ -277,7 +277,7 @@ fn check_round_trips(n: u64, chain: &[u32], levels: &[usize], seed: u64) {
             .iter()
             .flat_map(|&p| vec![p - 1; n])
             .collect();
-        let y = rns.from_rns(level, &minus, need);
+        let y = rns.reconstruct(level, &minus, need);
         assert!(
             y.iter().all(|v| *v == &q - 1u32),
             "level {level}: residues q_i - 1 must give Q - 1"

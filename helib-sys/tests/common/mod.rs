@@ -15,13 +15,29 @@ use num_traits::{One, Zero};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 
-/// The BN254 scalar-field prime r.
+/// The BN254 scalar-field prime r (= 0x30644e72e131a029b85045b68181585d
+/// 2833e84879b9709143e1f593f0000001, the `Fr` modulus of ark-bn254).
 pub const BN254_R_DEC: &str =
+    "21888242871839275222246405745257275088548364400416034343698204186575808495617";
+
+/// A 254-bit composite that differs from r in its low digits (it is
+/// divisible by 3 and 23); kept to test composite plaintext moduli.
+pub const BN254_LOOKALIKE_DEC: &str =
     "21888242871839275222246405745257275088548364400416459031729624524916086534401";
 
 /// BN254's r as a `BigUint`.
 pub fn bn254_r() -> BigUint {
-    BigUint::parse_bytes(BN254_R_DEC.as_bytes(), 10).expect("valid decimal")
+    let r = BigUint::parse_bytes(BN254_R_DEC.as_bytes(), 10).expect("valid decimal");
+    debug_assert_eq!(
+        r.to_u64_digits(),
+        [
+            0x43e1f593f0000001,
+            0x2833e84879b97091,
+            0xb85045b68181585d,
+            0x30644e72e131a029
+        ]
+    );
+    r
 }
 
 /// A seeded, reproducible RNG.
@@ -181,10 +197,20 @@ pub fn poly_scalar(a: &[BigUint], k: &BigUint, t: &BigUint) -> Vec<BigUint> {
 }
 
 /// Schoolbook negacyclic product in Z_t[X]/(X^N+1). Zero coefficients of `a`
-/// are skipped, so a sparse `a` is cheap.
+/// are skipped, so a sparse `a` is cheap; a t below 2^64 uses u128
+/// arithmetic.
 pub fn poly_mul(a: &[BigUint], b: &[BigUint], t: &BigUint) -> Vec<BigUint> {
     let n = a.len();
     assert_eq!(n, b.len());
+    if t.bits() <= 64 {
+        let t64 = big_to_limbs(t, 1)[0];
+        let a: Vec<u64> = a.iter().map(|x| big_to_limbs(x, 1)[0]).collect();
+        let b: Vec<u64> = b.iter().map(|x| big_to_limbs(x, 1)[0]).collect();
+        return poly_mul_u64(&a, &b, t64)
+            .into_iter()
+            .map(BigUint::from)
+            .collect();
+    }
     let mut pos = vec![BigUint::zero(); n];
     let mut neg = vec![BigUint::zero(); n];
     for (i, ai) in a.iter().enumerate() {
@@ -207,6 +233,31 @@ pub fn poly_mul(a: &[BigUint], b: &[BigUint], t: &BigUint) -> Vec<BigUint> {
     pos.into_iter()
         .zip(neg)
         .map(|(p, q)| ((p % t) + t - (q % t)) % t)
+        .collect()
+}
+
+/// Schoolbook negacyclic product modulo a t < 2^64 in u128 arithmetic.
+pub fn poly_mul_u64(a: &[u64], b: &[u64], t: u64) -> Vec<u64> {
+    let n = a.len();
+    let t128 = u128::from(t);
+    let mut pos = vec![0u128; n];
+    let mut neg = vec![0u128; n];
+    for (i, &ai) in a.iter().enumerate() {
+        if ai == 0 {
+            continue;
+        }
+        for (j, &bj) in b.iter().enumerate() {
+            let prod = (u128::from(ai) * u128::from(bj)) % t128;
+            if i + j < n {
+                pos[i + j] += prod;
+            } else {
+                neg[i + j - n] += prod;
+            }
+        }
+    }
+    pos.iter()
+        .zip(&neg)
+        .map(|(&p, &m)| ((p % t128 + t128 - m % t128) % t128) as u64)
         .collect()
 }
 
