@@ -28,7 +28,9 @@ type CtFn = unsafe extern "C" fn(*const RawCt, *mut RawCt) -> sys::helib_status;
 ///
 /// Every operation returns a `Result` and checks on the Rust side, before
 /// calling the engine, that the operands share a context
-/// ([`Error::ContextMismatch`]), a level ([`Error::LevelMismatch`]) and, for
+/// ([`Error::ContextMismatch`]), a level ([`Error::LevelMismatch`]; an
+/// encoded plaintext may also be at a *higher* level than the ciphertext, and
+/// only its residues for the ciphertext's primes are used) and, for
 /// additions, a correction factor ([`Error::CorrectionFactorMismatch`]).
 /// Each operation `op` comes as `op(&self, …) -> Result<Ciphertext>` and
 /// `op_assign(&mut self, …) -> Result<()>`, which writes into `self` without
@@ -160,10 +162,16 @@ impl Ciphertext {
         Ok(())
     }
 
-    /// Same context and level; for additions also the same correction factor.
+    /// Same context, a plaintext level at least the ciphertext's, and for
+    /// additions the same correction factor.
     fn ensure_plain(&self, plain: &EncodedPlaintext, add: bool) -> Result<()> {
         self.context.ensure_same(plain.context())?;
-        self.ensure_level_is(plain.level())?;
+        if plain.level() < self.level() {
+            return Err(Error::LevelMismatch {
+                left: self.level(),
+                right: plain.level(),
+            });
+        }
         if add && self.info.correction_factor != *plain.correction_factor() {
             return Err(Error::CorrectionFactorMismatch);
         }
@@ -273,11 +281,12 @@ impl Ciphertext {
     }
 
     /// `self + plain`. The plaintext must be encoded at this ciphertext's level
-    /// with its correction factor, e.g. by [`EncodedPlaintext::for_addition_to`].
+    /// or above, with its correction factor, e.g. by
+    /// [`EncodedPlaintext::for_addition_to`].
     ///
     /// # Errors
-    /// [`Error::ContextMismatch`], [`Error::LevelMismatch`] or
-    /// [`Error::CorrectionFactorMismatch`].
+    /// [`Error::ContextMismatch`]; [`Error::LevelMismatch`] when the plaintext
+    /// is encoded below the ciphertext's level; [`Error::CorrectionFactorMismatch`].
     pub fn add_plain(&self, plain: &EncodedPlaintext) -> Result<Self> {
         self.with_plain(plain, true, sys::helib_ciphertext_add_plain)
     }
@@ -306,12 +315,15 @@ impl Ciphertext {
         self.with_plain_assign(plain, true, sys::helib_ciphertext_sub_plain)
     }
 
-    /// `self · plain` (negacyclic polynomial product). The result's correction
-    /// factor is the product of both factors; encode with
+    /// `self · plain` (negacyclic polynomial product). The plaintext must be
+    /// encoded at this ciphertext's level or above (so one encoding at the top
+    /// level serves every level). The result's correction factor is the
+    /// product of both factors; encode with
     /// [`EncodedPlaintext::for_multiplication`] (factor 1) to keep it.
     ///
     /// # Errors
-    /// [`Error::ContextMismatch`] or [`Error::LevelMismatch`];
+    /// [`Error::ContextMismatch`]; [`Error::LevelMismatch`] when the plaintext
+    /// is encoded below the ciphertext's level;
     /// [`Error::NoiseBudgetExhausted`] when the engine's estimate says the
     /// product would no longer decrypt (mod-switch first, or use bigger parameters).
     pub fn mul_plain(&self, plain: &EncodedPlaintext) -> Result<Self> {
@@ -391,9 +403,10 @@ impl Ciphertext {
         self.compute_assign(|a, dst| unsafe { sys::helib_ciphertext_mod_switch_to(a, level, dst) })
     }
 
-    /// Drops primes while that lowers the estimated noise by more than it costs
-    /// in modulus — the policy to apply before a multiplication. Never goes
-    /// below level 0; may drop none.
+    /// Drops primes as long as each switch costs (almost) no noise budget, i.e.
+    /// while the estimated noise stays well above the modulus-switching floor:
+    /// the budget is kept while the ciphertext shrinks and later operations get
+    /// cheaper. Never goes below level 0; may drop none.
     ///
     /// # Errors
     /// Only on engine failures such as [`Error::OutOfMemory`].

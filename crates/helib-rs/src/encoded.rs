@@ -14,7 +14,8 @@ use crate::plaintext::Plaintext;
 
 /// A plaintext prepared for [`Ciphertext::mul_plain`] or
 /// [`Ciphertext::add_plain`]: its polynomial in RNS and NTT form modulo
-/// Q_level, scaled by a correction factor.
+/// Q_level, scaled by a correction factor. It can be used with ciphertexts at
+/// its level or below.
 ///
 /// # Correction factors
 ///
@@ -27,7 +28,9 @@ use crate::plaintext::Plaintext;
 ///
 /// * Ciphertexts at the same level reached through the same chain share the
 ///   **canonical** factor of that level, the product of q_j^-1 mod t over the
-///   dropped primes ([`Context::correction_factor`]); a fresh ciphertext has 1.
+///   dropped primes ([`Context::correction_factor`]); a fresh ciphertext at
+///   the top level has 1, and one encrypted at a lower level gets that
+///   level's canonical factor.
 /// * A ciphertext × plaintext product has factor `ct.factor · pt.factor`, so
 ///   multiply by plaintexts encoded with factor 1
 ///   ([`for_multiplication`](Self::for_multiplication)).

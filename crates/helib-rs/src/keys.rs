@@ -106,7 +106,9 @@ impl SecretKey {
         self.encrypt_at_level(plaintext, self.context.max_level())
     }
 
-    /// Encrypts `plaintext` at `level` with the secret key.
+    /// Encrypts `plaintext` at `level` with the secret key. The ciphertext
+    /// carries the level's canonical correction factor
+    /// ([`Context::correction_factor`]), like one switched down from the top.
     ///
     /// # Errors
     /// As for [`encrypt`](Self::encrypt), plus
@@ -180,7 +182,9 @@ impl PublicKey {
         self.encrypt_at_level(plaintext, self.context.max_level())
     }
 
-    /// Encrypts `plaintext` at `level`.
+    /// Encrypts `plaintext` at `level`. The ciphertext carries the level's
+    /// canonical correction factor ([`Context::correction_factor`]), like one
+    /// switched down from the top.
     ///
     /// # Errors
     /// As for [`encrypt`](Self::encrypt), plus

@@ -76,6 +76,10 @@ fn encryption_at_lower_levels() {
                 keyed.sk.encrypt_at_level(&plaintext, level).unwrap(),
             ] {
                 assert_eq!(ct.level(), level);
+                assert_eq!(
+                    Some(ct.correction_factor()),
+                    context.correction_factor(level)
+                );
                 assert_eq!(keyed.sk.decrypt(&ct).unwrap(), plaintext, "level {level}");
             }
         }
