@@ -38,6 +38,10 @@ type CtFn = unsafe extern "C" fn(*const RawCt, *mut RawCt) -> sys::helib_status;
 /// (`&a + &b`, `&a - &b`, `-&a`, `&a * &p`, `&a + &p`, `&a - &p`) do the same
 /// with `Output = Result<Ciphertext>`.
 ///
+/// When an operation fails, nothing is written: the Rust-side checks come
+/// first, and the engine validates its arguments (including the noise budget)
+/// before it writes, so a failed `op_assign` leaves `self` as it was.
+///
 /// The level, size, correction factor and noise estimate are read from the
 /// engine after every operation, so their accessors are free.
 pub struct Ciphertext {

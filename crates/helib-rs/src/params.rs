@@ -361,6 +361,15 @@ impl ParametersBuilder {
             Some(ChainSpec::Bits(bits)) => bits,
             Some(ChainSpec::Depth(depth)) => derived_chain(ring_degree, &plaintext_modulus, depth)?,
         };
+        // Bound the lengths before any sum over them.
+        let too_many = |count: usize| count > MAX_PRIMES;
+        if too_many(chain_bits.len())
+            || matches!(&self.special, SpecialSpec::Bits(b) if too_many(b.len()))
+        {
+            return Err(invalid(format!(
+                "at most {MAX_PRIMES} primes are supported"
+            )));
+        }
         let special_bits = match self.special {
             SpecialSpec::Bits(bits) => bits,
             SpecialSpec::Digits(0) => {
@@ -503,6 +512,13 @@ mod tests {
         assert!(is_invalid(ok().special_bits(&[20])));
         assert!(is_invalid(ok().key_switching_digits(0)));
         assert!(is_invalid(ok().chain_bits(&[30; 200])));
+        assert!(is_invalid(ok().special_bits(&[30; 200])));
+        assert!(is_invalid(
+            ok().chain_bits(&[61; 100]).special_bits(&[61; 100])
+        ));
+        assert!(is_invalid(
+            ok().chain_bits(&[61; 1000]).key_switching_digits(1)
+        ));
         assert!(is_invalid(ok().multiplicative_depth(usize::MAX)));
         assert!(is_invalid(
             Parameters::builder().ring_degree(1024).chain_bits(&[40])

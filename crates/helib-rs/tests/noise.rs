@@ -44,7 +44,16 @@ fn chain<F: PrimeField + FftField>(keyed: &Keyed, seed: u64) -> (usize, End) {
             .unwrap();
         let product: Ciphertext = match ct.mul_plain(&plain) {
             Ok(product) => product,
-            Err(Error::NoiseBudgetExhausted) => return (done, End::Refused),
+            Err(Error::NoiseBudgetExhausted) => {
+                // The in-place form refuses too and leaves the ciphertext intact.
+                assert_eq!(
+                    ct.mul_plain_assign(&plain),
+                    Err(Error::NoiseBudgetExhausted)
+                );
+                let intact = keyed.sk.decrypt(&ct).unwrap();
+                assert_eq!(encoder.decode(&intact).unwrap(), expected);
+                return (done, End::Refused);
+            }
             Err(other) => panic!("unexpected error after {done} products: {other}"),
         };
         for (e, f) in expected.iter_mut().zip(&factor) {

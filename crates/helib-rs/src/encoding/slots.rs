@@ -4,6 +4,7 @@ use ark_ff::{FftField, PrimeField};
 use ark_poly::{EvaluationDomain, Radix2EvaluationDomain};
 
 use crate::error::{Error, Result};
+use crate::params::MAX_RING_DEGREE;
 
 /// The slot layout of a ring Z_t\[X\]/(X^N + 1) with 2N | t − 1, and the
 /// transforms between slots and coefficients.
@@ -33,21 +34,19 @@ pub struct SlotLayout<F: FftField> {
 }
 
 impl<F: PrimeField + FftField> SlotLayout<F> {
-    /// The layout for ring degree `ring_degree` (a power of two ≥ 4).
+    /// The layout for ring degree `ring_degree` (a power of two in 4 ..= 2^17).
     ///
     /// # Errors
     /// [`Error::BatchingUnsupported`] when `ring_degree` is not a power of two
-    /// of at least 4 or F has no primitive 2N-th root of unity.
+    /// in 4 ..= 2^17 or F has no primitive 2N-th root of unity.
     pub fn new(ring_degree: usize) -> Result<Self> {
         let unsupported = |reason: String| Error::BatchingUnsupported { reason };
-        if !ring_degree.is_power_of_two() || ring_degree < 4 {
+        if !ring_degree.is_power_of_two() || !(4..=MAX_RING_DEGREE).contains(&ring_degree) {
             return Err(unsupported(format!(
-                "the ring degree {ring_degree} is not a power of two of at least 4"
+                "the ring degree {ring_degree} is not a power of two in [4, 2^17]"
             )));
         }
-        let two_n = ring_degree
-            .checked_mul(2)
-            .ok_or_else(|| unsupported(format!("2N overflows for N = {ring_degree}")))?;
+        let two_n = 2 * ring_degree;
         let no_root = || {
             unsupported(format!(
                 "the field has no primitive {two_n}-th root of unity (its two-adicity is {})",
@@ -153,7 +152,14 @@ mod tests {
     use super::*;
     use ark_bn254::Fr;
     use ark_ff::{Field, One, UniformRand, Zero};
+    use ark_ff::{Fp64, MontBackend, MontConfig};
     use ark_poly::{univariate::DensePolynomial, DenseUVPolynomial, Polynomial};
+
+    #[derive(MontConfig)]
+    #[modulus = "17"]
+    #[generator = "3"]
+    struct F17Config;
+    type F17 = Fp64<MontBackend<F17Config, 1>>;
 
     #[test]
     fn indices_are_a_permutation() {
@@ -227,10 +233,15 @@ mod tests {
             SlotLayout::<Fr>::new(2),
             Err(Error::BatchingUnsupported { .. })
         ));
-        // BN254's Fr has two-adicity 28: 2N = 2^29 has no root.
         assert!(matches!(
-            SlotLayout::<Fr>::new(1 << 28),
+            SlotLayout::<Fr>::new(1 << 18),
             Err(Error::BatchingUnsupported { .. })
         ));
+        // The field of order 17 has two-adicity 4: 2N = 32 has no root.
+        assert!(matches!(
+            SlotLayout::<F17>::new(16),
+            Err(Error::BatchingUnsupported { .. })
+        ));
+        assert!(SlotLayout::<F17>::new(8).is_ok());
     }
 }
