@@ -1,0 +1,145 @@
+//! Quickstart: encrypt two BN254 vectors, add them, multiply by a plaintext
+//! vector, switch modulus, decrypt and verify against the same computation
+//! in the clear, printing timings and the noise budget after every step.
+//!
+//! ```text
+//! cargo run --release --example quickstart                 # N = 2^16 preset
+//! cargo run --release --example quickstart -- --preset n15 # N = 2^15 preset
+//! cargo run --release --example quickstart -- --threads 1
+//! ```
+
+use ark_bn254::Fr;
+use ark_std::UniformRand;
+use helib_rs::{BatchEncoder, Ciphertext, Context, Parameters, SecretKey};
+use std::time::{Duration, Instant};
+
+fn main() -> Result<(), Box<dyn std::error::Error>> {
+    let options = Options::parse(std::env::args().skip(1))?;
+    let mut params = match options.preset.as_str() {
+        "n15" => Parameters::bn254_n15(),
+        "n16" => Parameters::bn254_n16(),
+        "n17" => Parameters::bn254_n17(),
+        other => return Err(format!("unknown preset {other:?} (n15, n16, n17)").into()),
+    };
+    if let Some(threads) = options.threads {
+        params = Parameters::builder()
+            .ring_degree(params.ring_degree())
+            .plaintext_modulus(params.plaintext_modulus().clone())
+            .chain_bits(params.chain_bits())
+            .special_bits(params.special_bits())
+            .threads(threads)
+            .build()?;
+    }
+
+    println!("BGV quickstart, t = BN254 scalar field (254 bits)");
+    let (context, took) = timed(|| Context::new(&params))?;
+    println!(
+        "  ring N = 2^{}, chain {} primes (log2 Q = {:.0}), special log2 P = {:.0}, \
+         security: {:?}, threads: {}   [{}]",
+        context.ring_degree().trailing_zeros(),
+        context.max_level() + 1,
+        context.log2_modulus(context.max_level()).unwrap_or(0.0),
+        context.log2_special_modulus(),
+        params.security_level(),
+        context.threads()?,
+        ms(took)
+    );
+    let (sk, took) = timed(|| SecretKey::generate(&context))?;
+    let (pk, took_pk) = timed(|| sk.public_key())?;
+    println!("  keys generated   [{}]", ms(took + took_pk));
+
+    let encoder = BatchEncoder::<Fr>::new(&context)?;
+    let slots = context.ring_degree();
+    let mut rng = ark_std::test_rng();
+    let a: Vec<Fr> = (0..slots).map(|_| Fr::rand(&mut rng)).collect();
+    let b: Vec<Fr> = (0..slots).map(|_| Fr::rand(&mut rng)).collect();
+    let w: Vec<Fr> = (0..slots).map(|_| Fr::rand(&mut rng)).collect();
+
+    let (plain_a, took) = timed(|| encoder.encode(&a))?;
+    println!("  encode {slots} slots   [{}]", ms(took));
+    let plain_b = encoder.encode(&b)?;
+    let (ct_a, took) = timed(|| pk.encrypt(&plain_a))?;
+    let ct_b = pk.encrypt(&plain_b)?;
+    report("encrypt a (public key)", &sk, &ct_a, took)?;
+
+    let (sum, took) = timed(|| &ct_a + &ct_b)?;
+    report("a + b", &sk, &sum, took)?;
+
+    let multiplier = encoder.encode_for_multiplication(&w, sum.level())?;
+    let (product, took) = timed(|| &sum * &multiplier)?;
+    report("(a + b) * w", &sk, &product, took)?;
+
+    let (switched, took) = timed(|| product.mod_switch_reduce_noise())?;
+    report(
+        "modulus switch (drop unneeded primes)",
+        &sk,
+        &switched,
+        took,
+    )?;
+
+    let (decrypted, took) = timed(|| sk.decrypt(&switched))?;
+    let (result, took_decode) = timed(|| encoder.decode(&decrypted))?;
+    println!("  decrypt + decode   [{} + {}]", ms(took), ms(took_decode));
+
+    let expected: Vec<Fr> = (0..slots).map(|i| (a[i] + b[i]) * w[i]).collect();
+    if result == expected {
+        println!("verified: all {slots} slots equal (a + b) * w computed in the clear");
+        Ok(())
+    } else {
+        let wrong = result.iter().zip(&expected).filter(|(x, y)| x != y).count();
+        Err(format!("{wrong} of {slots} slots differ from the plaintext computation").into())
+    }
+}
+
+/// Prints one step: its time, the ciphertext's level, and both budgets.
+fn report(step: &str, sk: &SecretKey, ct: &Ciphertext, took: Duration) -> helib_rs::Result<()> {
+    println!(
+        "  {step:<40} level {:>2}   budget {:>6.1} bits (estimate {:>6.1})   [{}]",
+        ct.level(),
+        sk.noise_budget(ct)?,
+        ct.estimated_budget_bits(),
+        ms(took)
+    );
+    Ok(())
+}
+
+fn timed<T, E>(f: impl FnOnce() -> Result<T, E>) -> Result<(T, Duration), E> {
+    let start = Instant::now();
+    let value = f()?;
+    Ok((value, start.elapsed()))
+}
+
+fn ms(d: Duration) -> String {
+    format!("{:.1} ms", d.as_secs_f64() * 1e3)
+}
+
+/// Command-line flags.
+struct Options {
+    preset: String,
+    threads: Option<u32>,
+}
+
+impl Options {
+    fn parse(mut args: impl Iterator<Item = String>) -> Result<Self, String> {
+        let mut options = Options {
+            preset: "n16".into(),
+            threads: None,
+        };
+        while let Some(arg) = args.next() {
+            let mut value = || args.next().ok_or(format!("{arg} needs a value"));
+            match arg.as_str() {
+                "--preset" => options.preset = value()?,
+                "--threads" => {
+                    let v = value()?;
+                    options.threads =
+                        Some(v.parse().map_err(|_| format!("bad thread count {v:?}"))?)
+                }
+                "--help" | "-h" => {
+                    return Err("usage: quickstart [--preset n15|n16|n17] [--threads T]".into())
+                }
+                other => return Err(format!("unknown flag {other:?}")),
+            }
+        }
+        Ok(options)
+    }
+}
