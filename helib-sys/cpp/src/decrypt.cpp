@@ -25,7 +25,7 @@ RnsPoly decryption_residues(const SecretKey &sk, const Ciphertext &ct) {
         const u64 *s = sk.ntt_montgomery().residues(i);
         u64 *acc = v.residues(i);
         // acc = c_0 + c_1 s + c_2 s^2 + ..., powers of s kept in Montgomery form.
-        std::vector<u64> power(s, s + ctx.n());
+        WipedVector<u64> power(s, s + ctx.n());
         for (size_t k = 1; k < ct.parts.size(); ++k) {
             const u64 *c = ct.parts[k].residues(i);
             for (size_t j = 0; j < ctx.n(); ++j) acc[j] = q.add(acc[j], q.mul_montgomery(c[j], power[j]));

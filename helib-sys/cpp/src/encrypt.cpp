@@ -22,9 +22,10 @@ Ciphertext encrypt_public(const PublicKey &pk, const u64 *coeffs, size_t n_coeff
     const PlainCoeffs m = load_for_level(ctx, coeffs, n_coeffs, limbs_per_coeff, level);
     const LiftedPlaintext lifted = lift_plaintext(ctx, m, level + 1, false);
     Prng prng(os_seed());
-    const std::vector<int8_t> u = sample_ternary(prng, ctx.n());
-    const std::vector<int32_t> e0 = sample_gaussian(prng, ctx.n());
-    const std::vector<int32_t> e1 = sample_gaussian(prng, ctx.n());
+    // Ephemeral secrets: anyone who learns u can strip the encryption.
+    const WipedVector<int8_t> u = sample_ternary(prng, ctx.n());
+    const WipedVector<int32_t> e0 = sample_gaussian(prng, ctx.n());
+    const WipedVector<int32_t> e1 = sample_gaussian(prng, ctx.n());
 
     Ciphertext ct;
     ct.ctx = pk.context();
@@ -35,7 +36,7 @@ Ciphertext encrypt_public(const PublicKey &pk, const u64 *coeffs, size_t n_coeff
         const Modulus &q = ctx.prime(i);
         const NttTables &ntt = ctx.ntt(i);
         const u64 t = ctx.t_mod(i), ts = q.shoup(t);
-        std::vector<u64> u_ntt(ctx.n());
+        WipedVector<u64> u_ntt(ctx.n());
         for (size_t j = 0; j < ctx.n(); ++j) u_ntt[j] = q.from_small(u[j]);
         ntt.forward(u_ntt.data());
         u64 *c0 = ct.parts[0].residues(i);
@@ -63,7 +64,7 @@ Ciphertext encrypt_secret(const SecretKey &sk, const u64 *coeffs, size_t n_coeff
     const PlainCoeffs m = load_for_level(ctx, coeffs, n_coeffs, limbs_per_coeff, level);
     const LiftedPlaintext lifted = lift_plaintext(ctx, m, level + 1, false);
     Prng prng(os_seed());
-    const std::vector<int32_t> e = sample_gaussian(prng, ctx.n());
+    const WipedVector<int32_t> e = sample_gaussian(prng, ctx.n());
 
     Ciphertext ct;
     ct.ctx = sk.context();

@@ -33,7 +33,7 @@ PublicKey::PublicKey(const SecretKey &sk) : ctx_(sk.context()) {
     const size_t count = ctx.chain_size();
     a_ = uniform_from_seed(ctx, os_seed(), count);
     Prng prng(os_seed());
-    const std::vector<int32_t> e = sample_gaussian(prng, ctx.n());
+    const WipedVector<int32_t> e = sample_gaussian(prng, ctx.n());
     b_ = small_to_ntt(ctx, e, count);
     // b = t*e - a*s
     for_each_prime(ctx, count, [&](size_t i) {

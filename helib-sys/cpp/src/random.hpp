@@ -48,4 +48,14 @@ constexpr double kSigma = 3.2;
 /// Overwrites memory in a way the compiler cannot elide.
 void secure_wipe(void *data, size_t bytes);
 
+/// Wipes a vector of secret values (ephemeral randomness, key copies) in its destructor.
+template <typename T>
+struct WipedVector : std::vector<T> {
+    using std::vector<T>::vector;
+    WipedVector(std::vector<T> &&other) : std::vector<T>(std::move(other)) {}
+    WipedVector(const WipedVector &) = delete;
+    WipedVector &operator=(const WipedVector &) = delete;
+    ~WipedVector() { secure_wipe(this->data(), this->size() * sizeof(T)); }
+};
+
 }  // namespace bgv
