@@ -666,3 +666,73 @@ fn huge_scalars_exhaust_and_decryption_reports_it() {
     huge_scalars(&Setup::new(1024, &bn254_r(), &[61; 6]), 82);
     huge_scalars(&Setup::new(4096, &bn254_r(), &[61; 10]), 83);
 }
+
+// ------------------------------------------------------------- concurrency
+
+/// Read-only access to a context, its keys and one ciphertext from several
+/// threads.
+struct SharedSetup {
+    s: Setup,
+    ct: Ct,
+    m: Vec<BigUint>,
+}
+
+// SAFETY: the header says a context may be shared freely and that handles
+// may be used concurrently with functions taking them as `const`. The
+// threads below pass the context, the keys and `ct` only as const inputs
+// (encrypt, decrypt, noise budget, set_threads, which is documented as
+// thread-safe); every ciphertext they write is their own.
+unsafe impl Sync for SharedSetup {}
+
+#[test]
+fn shared_context_and_keys_across_threads() {
+    let t = t65537();
+    let s = Setup::new(2048, &t, &[61; 4]);
+    // SAFETY: live context.
+    check(unsafe { helib_context_set_threads(s.ctx.ptr, 2) });
+    let mut r = rng(100);
+    let m = rand_poly(&mut r, 2048, &t);
+    let ct = encrypt_pk(&s.pk, &s.ctx, &m, 3);
+    let shared = SharedSetup { s, ct, m };
+    let shared = &shared;
+    std::thread::scope(|scope| {
+        for id in 0..3u64 {
+            scope.spawn(move || {
+                let s = &shared.s;
+                let t = s.t().clone();
+                let mut r = rng(200 + id);
+                for round in 0..3 {
+                    let m = rand_poly(&mut r, 2048, &t);
+                    let p = rand_poly(&mut r, 2048, &t);
+                    let ct = if round % 2 == 0 {
+                        encrypt_pk(&s.pk, &s.ctx, &m, 3)
+                    } else {
+                        encrypt_sk(&s.sk, &s.ctx, &m, 3)
+                    };
+                    let pt = encode(&s.ctx, &p, 3, None);
+                    // SAFETY: `ct` and `pt` belong to this thread; aliased dst.
+                    check(unsafe { helib_ciphertext_mul_plain(ct.0, pt.0, ct.0) });
+                    // SAFETY: as above.
+                    check(unsafe { helib_ciphertext_mod_switch(ct.0, ct.0) });
+                    let what = format!("thread {id} round {round}");
+                    assert_poly_eq(&s.decrypt_ok(&ct), &poly_mul(&p, &m, &t), &what);
+                    // The shared ciphertext, read concurrently by everyone.
+                    assert_poly_eq(&s.decrypt_ok(&shared.ct), &shared.m, "shared ct");
+                    assert!(noise_budget(&s.sk, &shared.ct) > 0.0);
+                }
+            });
+        }
+        // Resize the pool while the others use it (documented thread-safe).
+        scope.spawn(move || {
+            for k in 0..30u32 {
+                // SAFETY: live context; set_threads is thread-safe.
+                check(unsafe { helib_context_set_threads(shared.s.ctx.ptr, 1 + k % 3) });
+                std::thread::yield_now();
+            }
+        });
+    });
+    let mut th = 0u32;
+    // SAFETY: live context, valid out pointer.
+    check(unsafe { helib_context_threads(shared.s.ctx.ptr, &mut th) });
+    assert_eq!(th, 1 + 29 % 3);
+}

@@ -662,7 +662,7 @@ fn even_and_composite_t_coprime_to_the_chain_are_valid() {
         BigUint::from(u64::MAX), // 3 * 5 * 17 * 257 * 641 * 65537 * 6700417
         (BigUint::one() << 200u32) + 2u32,
     ] {
-        let ctx = Ctx::new(1024, &t, &[61; 5], &[]);
+        let ctx = Ctx::new(1024, &t, &[61; 8], &[]);
         assert_eq!(
             ctx.plain_limbs(),
             limbs_for_below(&t),
@@ -674,18 +674,35 @@ fn even_and_composite_t_coprime_to_the_chain_are_valid() {
                 "prime {q} shares a factor with t = {t}"
             );
         }
-        // It really works: encrypt, add, decrypt.
+        // It really works: encrypt, add, multiply, switch, decrypt.
         let sk = SecretKey::generate(&ctx);
+        let pk = PublicKey::generate(&sk);
         let mut r = rng(11);
         let m = rand_poly(&mut r, N, &t);
-        let ct = encrypt_sk(&sk, &ctx, &m, 4);
+        let p = rand_poly(&mut r, N, &t);
+        let what = format!("t = {t}");
+        let ct = encrypt_pk(&pk, &ctx, &m, 7);
         let dst = Ct::empty(&ctx);
         // SAFETY: live handles; dst is a valid destination.
         check(unsafe { helib_ciphertext_add(ct.0, ct.0, dst.0) });
+        let m2 = poly_add(&m, &m, &t);
+        assert_poly_eq(&decrypt_ok(&sk, &ctx, &dst), &m2, &what);
+        let pt = encode(&ctx, &p, 7, None);
+        // SAFETY: live handles, aliased dst.
+        check(unsafe { helib_ciphertext_mul_plain(dst.0, pt.0, dst.0) });
+        let prod = poly_mul(&p, &m2, &t);
         assert_poly_eq(
             &decrypt_ok(&sk, &ctx, &dst),
-            &poly_add(&m, &m, &t),
-            &format!("t = {t}"),
+            &prod,
+            &format!("{what}: mul_plain"),
+        );
+        // SAFETY: live handles, aliased dst.
+        check(unsafe { helib_ciphertext_mod_switch_to(dst.0, 5, dst.0) });
+        assert_eq!(dst.factor(&ctx), ctx.model_factor(5), "{what}: factor");
+        assert_poly_eq(
+            &decrypt_ok(&sk, &ctx, &dst),
+            &prod,
+            &format!("{what}: switched"),
         );
     }
 }
