@@ -572,11 +572,11 @@ fn mul_plain_chain_ends_in_reported_exhaustion() {
         good >= 3,
         "only {good} products before exhaustion with t = 65537"
     );
-    let s = Setup::new(4096, &t65537(), &[61; 4]);
+    let s = Setup::new(2048, &t65537(), &[61; 4]);
     let good = mul_plain_until_exhausted(&s, 71, 40);
     assert!(
         good >= 1,
-        "only {good} products before exhaustion (N = 4096)"
+        "only {good} products before exhaustion (N = 2048)"
     );
     // BN254: one dense product fits in 10 primes, not many more.
     let s = Setup::new(1024, &bn254_r(), &[61; 10]);
