@@ -153,7 +153,7 @@ extern "C" {
     pub fn helib_public_key_free(pk: *mut helib_public_key);
 }
 extern "C" {
-    #[doc = " Encodes a plaintext polynomial (n_coeffs <= N coefficients, missing ones are\n zero) into RNS + NTT form at `level`, scaled by the correction factor\n `factor` (NULL means 1; otherwise factor_nlimbs limbs, reduced mod t and\n nonzero mod t). Multiplying a ciphertext with correction factor c by it gives\n factor c * factor; adding it requires the ciphertext's factor to equal it."]
+    #[doc = " Encodes a plaintext polynomial (n_coeffs <= N coefficients, missing ones are\n zero) into RNS + NTT form at `level`, scaled by the correction factor\n `factor` (NULL means 1; otherwise factor_nlimbs limbs, reduced mod t and\n invertible mod t). Multiplying a ciphertext with correction factor c by it gives\n factor c * factor; adding it requires the ciphertext's factor to equal it."]
     pub fn helib_encoded_plaintext_new(
         ctx: *const helib_context,
         coeffs: *const u64,
@@ -220,7 +220,7 @@ extern "C" {
     ) -> helib_status;
 }
 extern "C" {
-    #[doc = " Public-key encryption of a plaintext polynomial at `level`."]
+    #[doc = " Public-key encryption of a plaintext polynomial at `level`. Below the top\n level the message is scaled so that the ciphertext carries the level's\n canonical correction factor (as if it had been switched down from the top),\n which makes it addable to ciphertexts switched down to that level."]
     pub fn helib_encrypt_public(
         pk: *const helib_public_key,
         coeffs: *const u64,
@@ -231,7 +231,7 @@ extern "C" {
     ) -> helib_status;
 }
 extern "C" {
-    #[doc = " Secret-key encryption; the uniform half comes from a stored 32-byte seed."]
+    #[doc = " Secret-key encryption (same levels and factors as helib_encrypt_public); the\n uniform half comes from a stored 32-byte seed."]
     pub fn helib_encrypt_secret(
         sk: *const helib_secret_key,
         coeffs: *const u64,
@@ -242,7 +242,7 @@ extern "C" {
     ) -> helib_status;
 }
 extern "C" {
-    #[doc = " Decrypts into `out` (N * limbs_per_coeff limbs; limbs_per_coeff >= plain\n limbs). Fails with HELIB_ERR_NOISE_BUDGET_EXHAUSTED when the noise has\n reached (or come within one bit of) Q_l / 2, instead of returning garbage."]
+    #[doc = " Decrypts into `out` (N * limbs_per_coeff limbs; limbs_per_coeff >= plain\n limbs). Fails with HELIB_ERR_NOISE_BUDGET_EXHAUSTED exactly when the\n measured budget (helib_noise_budget) is below one bit, i.e. when the noise\n has reached or come within one bit of Q_l / 2, instead of returning garbage."]
     pub fn helib_decrypt(
         sk: *const helib_secret_key,
         ct: *const helib_ciphertext,
@@ -303,7 +303,7 @@ extern "C" {
     ) -> helib_status;
 }
 extern "C" {
-    #[doc = " Multiplies by the integer k mod t (k given as limbs, any size; reduced mod t)."]
+    #[doc = " Multiplies by the integer k mod t (k given as limbs, any size; reduced mod t,\n then centred, so the noise grows by at most t/2). Refuses\n (HELIB_ERR_NOISE_BUDGET_EXHAUSTED) when the estimate says the result would\n not decrypt."]
     pub fn helib_ciphertext_mul_scalar(
         a: *const helib_ciphertext,
         k_limbs: *const u64,

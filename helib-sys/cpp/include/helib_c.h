@@ -17,7 +17,11 @@
  *    coefficient must be below t.
  *  - Levels: a context has chain primes q_0..q_L; a ciphertext at level l is
  *    defined modulo Q_l = q_0 * ... * q_l. Modulus switching drops q_l.
- *  - Operations writing to a `dst` handle allow `dst` to alias an input.
+ *  - Operations writing to a `dst` handle allow `dst` to alias an input. A
+ *    call that fails leaves `dst` (and every other argument) unchanged.
+ *  - Two-call protocol for arrays: with buf == NULL, *len receives the count;
+ *    otherwise *len is the capacity of buf going in and the count coming out.
+ *  - Limb outputs longer than needed are zero-padded.
  *  - Handles are not internally locked: concurrent use of one handle is safe
  *    only for functions taking it as `const`. A context may be shared freely.
  */
@@ -124,7 +128,7 @@ void helib_public_key_free(helib_public_key *pk);
  * Encodes a plaintext polynomial (n_coeffs <= N coefficients, missing ones are
  * zero) into RNS + NTT form at `level`, scaled by the correction factor
  * `factor` (NULL means 1; otherwise factor_nlimbs limbs, reduced mod t and
- * nonzero mod t). Multiplying a ciphertext with correction factor c by it gives
+ * invertible mod t). Multiplying a ciphertext with correction factor c by it gives
  * factor c * factor; adding it requires the ciphertext's factor to equal it.
  */
 helib_status helib_encoded_plaintext_new(const helib_context *ctx, const uint64_t *coeffs,
@@ -151,18 +155,27 @@ helib_status helib_ciphertext_noise_estimate(const helib_ciphertext *ct, double 
 /** Estimated remaining budget in bits: log2(Q_l / 2) - noise estimate. */
 helib_status helib_ciphertext_estimated_budget(const helib_ciphertext *ct, double *out);
 
-/** Public-key encryption of a plaintext polynomial at `level`. */
+/**
+ * Public-key encryption of a plaintext polynomial at `level`. Below the top
+ * level the message is scaled so that the ciphertext carries the level's
+ * canonical correction factor (as if it had been switched down from the top),
+ * which makes it addable to ciphertexts switched down to that level.
+ */
 helib_status helib_encrypt_public(const helib_public_key *pk, const uint64_t *coeffs,
                                   size_t n_coeffs, size_t limbs_per_coeff, size_t level,
                                   helib_ciphertext *dst);
-/** Secret-key encryption; the uniform half comes from a stored 32-byte seed. */
+/**
+ * Secret-key encryption (same levels and factors as helib_encrypt_public); the
+ * uniform half comes from a stored 32-byte seed.
+ */
 helib_status helib_encrypt_secret(const helib_secret_key *sk, const uint64_t *coeffs,
                                   size_t n_coeffs, size_t limbs_per_coeff, size_t level,
                                   helib_ciphertext *dst);
 /**
  * Decrypts into `out` (N * limbs_per_coeff limbs; limbs_per_coeff >= plain
- * limbs). Fails with HELIB_ERR_NOISE_BUDGET_EXHAUSTED when the noise has
- * reached (or come within one bit of) Q_l / 2, instead of returning garbage.
+ * limbs). Fails with HELIB_ERR_NOISE_BUDGET_EXHAUSTED exactly when the
+ * measured budget (helib_noise_budget) is below one bit, i.e. when the noise
+ * has reached or come within one bit of Q_l / 2, instead of returning garbage.
  */
 helib_status helib_decrypt(const helib_secret_key *sk, const helib_ciphertext *ct, uint64_t *out,
                            size_t out_len, size_t limbs_per_coeff);
@@ -190,7 +203,12 @@ helib_status helib_ciphertext_sub_plain(const helib_ciphertext *a,
  */
 helib_status helib_ciphertext_mul_plain(const helib_ciphertext *a,
                                         const helib_encoded_plaintext *p, helib_ciphertext *dst);
-/** Multiplies by the integer k mod t (k given as limbs, any size; reduced mod t). */
+/**
+ * Multiplies by the integer k mod t (k given as limbs, any size; reduced mod t,
+ * then centred, so the noise grows by at most t/2). Refuses
+ * (HELIB_ERR_NOISE_BUDGET_EXHAUSTED) when the estimate says the result would
+ * not decrypt.
+ */
 helib_status helib_ciphertext_mul_scalar(const helib_ciphertext *a, const uint64_t *k_limbs,
                                          size_t k_nlimbs, helib_ciphertext *dst);
 /** Drops the last prime of the ciphertext's modulus (level l -> l-1, l >= 1). */

@@ -93,8 +93,11 @@ EncodedPlaintext encode_plaintext(std::shared_ptr<const Context> ctx_ptr, const 
                                   const mpz_class &factor) {
     const Context &ctx = *ctx_ptr;
     ctx.check_level(level);
-    require(factor % ctx.t() != 0, HELIB_ERR_INVALID_ARGUMENT, "correction factor must be nonzero mod t");
     const mpz_class reduced = factor % ctx.t();
+    mpz_class common;
+    mpz_gcd(common.get_mpz_t(), reduced.get_mpz_t(), ctx.t().get_mpz_t());
+    require(reduced != 0 && common == 1, HELIB_ERR_INVALID_ARGUMENT,
+            "correction factor must be invertible mod t");
     const PlainCoeffs m = load_plaintext(ctx, coeffs, n_coeffs, limbs_per_coeff, &reduced);
     LiftedPlaintext lifted = lift_plaintext(ctx, m, level + 1, true);
     to_montgomery(ctx, lifted.poly);
