@@ -15,7 +15,7 @@ pub const MIN_RING_DEGREE: usize = 1 << 10;
 /// Largest supported ring degree.
 pub const MAX_RING_DEGREE: usize = 1 << 17;
 /// Most primes (chain and special together) a parameter set may have.
-pub const MAX_PRIMES: usize = 128;
+pub const MAX_PRIMES: usize = 64;
 /// Key-switching digits used when the builder is not told otherwise.
 pub const DEFAULT_KEY_SWITCHING_DIGITS: usize = 3;
 
