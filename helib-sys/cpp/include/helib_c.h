@@ -225,6 +225,18 @@ helib_status helib_ciphertext_mod_switch_to(const helib_ciphertext *a, size_t le
 helib_status helib_ciphertext_mod_switch_reduce_noise(const helib_ciphertext *a,
                                                       helib_ciphertext *dst);
 
+/**
+ * dst = a + (b * xi, a_pk * xi) for the public key (b, a_pk) and a fresh
+ * ternary xi: an encryption of zero WITHOUT fresh error terms added. This is
+ * the "constant-time randomization" of the Smuche caching scheme, exposed so
+ * that scheme can be implemented faithfully and studied. It is NOT a secure
+ * re-randomization: the result stays linearly related to `a` (see the
+ * he-cache crate's security analysis). Use a fresh encryption of zero instead.
+ */
+helib_status helib_ciphertext_add_public_key_mask(const helib_public_key *pk,
+                                                  const helib_ciphertext *a,
+                                                  helib_ciphertext *dst);
+
 /* ------------------------------------------------------------------- ring */
 /*
  * Direct access to the ring layer, for testing against independent
