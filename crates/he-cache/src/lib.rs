@@ -1,0 +1,1 @@
+//! Cached encryption for BGV: Rache, Smuche and a secure online/offline encryptor.

@@ -1,0 +1,1 @@
+//! Homomorphic encryption for stochastic computing (HESC).
