@@ -1036,13 +1036,18 @@ fn two_call_protocol_and_small_buffers() {
     // SAFETY: NULL buffer asks for the count.
     check(unsafe { helib_context_chain_primes(ctx.ptr, null_mut(), &mut len) });
     assert_eq!(len, 5);
-    let mut buf = vec![0u64; 7];
+    let mut buf = vec![0xdeadu64; 7];
     let mut small = 4usize;
     // SAFETY: `buf` has at least `small` entries.
     let s = unsafe { helib_context_chain_primes(ctx.ptr, buf.as_mut_ptr(), &mut small) };
     let msg = expect_status(s, HELIB_ERR_BUFFER_TOO_SMALL, "chain_primes, room for 4");
-    // "The needed size is reported": in the message, and possibly in *len.
-    assert!(small == 4 || small == 5, "*len became {small}");
+    // The needed size is reported in the message; a failed call leaves its
+    // arguments (here *len, the capacity going in, and buf) unchanged.
+    assert_eq!(small, 4, "*len changed by a failed call");
+    assert!(
+        buf.iter().all(|&x| x == 0xdead),
+        "buf written by a failed call"
+    );
     assert_mentions(&msg, &["5"]);
     let mut exact = 5usize;
     // SAFETY: `buf` has 7 >= 5 entries.
@@ -1070,7 +1075,7 @@ fn two_call_protocol_and_small_buffers() {
         HELIB_ERR_BUFFER_TOO_SMALL,
         "special_primes with room for 1",
     );
-    assert!(one == 1 || one == 2, "*len became {one}");
+    assert_eq!(one, 1, "*len changed by a failed call");
     let mut zero = 0usize;
     // SAFETY: a zero-length buffer; nothing may be written.
     let s = unsafe { helib_context_special_primes(ctx.ptr, buf.as_mut_ptr(), &mut zero) };
@@ -1079,7 +1084,7 @@ fn two_call_protocol_and_small_buffers() {
         HELIB_ERR_BUFFER_TOO_SMALL,
         "special_primes with room for 0",
     );
-    assert!(zero == 0 || zero == 2, "*len became {zero}");
+    assert_eq!(zero, 0, "*len changed by a failed call");
 
     // No special primes: count 0, and any buffer is big enough.
     let ctx0 = small_ctx();
@@ -1713,4 +1718,159 @@ fn factor_not_invertible_mod_a_composite_t_never_gives_silent_garbage() {
             Err(e) => assert_ne!(e, HELIB_ERR_INTERNAL, "{what}"),
         }
     }
+}
+
+#[test]
+fn failed_calls_leave_their_arguments_unchanged() {
+    let ctx = small_ctx();
+    let t = t65537();
+    let sk = SecretKey::generate(&ctx);
+    let pk = PublicKey::generate(&sk);
+    let mut r = rng(95);
+    let m0 = rand_poly(&mut r, N, &t);
+
+    // A destination holding a ciphertext keeps it when the call fails.
+    let dst = encrypt_sk(&sk, &ctx, &m0, 2);
+    let unchanged = |what: &str| {
+        assert_eq!(dst.level(), 2, "{what}: dst level changed");
+        assert_eq!(
+            dst.factor(&ctx),
+            BigUint::one(),
+            "{what}: dst factor changed"
+        );
+        assert_poly_eq(
+            &decrypt_ok(&sk, &ctx, &dst),
+            &m0,
+            &format!("{what}: dst changed"),
+        );
+    };
+    let a2 = encrypt_sk(&sk, &ctx, &rand_poly(&mut r, N, &t), 2);
+    let a1 = encrypt_sk(&sk, &ctx, &rand_poly(&mut r, N, &t), 1);
+    let a0 = encrypt_sk(&sk, &ctx, &rand_poly(&mut r, N, &t), 0);
+    // SAFETY: live handles; the call fails (levels 2 and 1).
+    let s = unsafe { helib_ciphertext_add(a2.0, a1.0, dst.0) };
+    expect_status(s, HELIB_ERR_LEVEL_MISMATCH, "add, level mismatch");
+    unchanged("add, level mismatch");
+    // SAFETY: live handles; the call fails (level 0).
+    let s = unsafe { helib_ciphertext_mod_switch(a0.0, dst.0) };
+    expect_status(s, HELIB_ERR_INVALID_LEVEL, "mod_switch at 0");
+    unchanged("mod_switch at 0");
+    let limbs = [65537u64, 1];
+    // SAFETY: two coefficients of one limb; the first is t (invalid).
+    let s = unsafe { helib_encrypt_public(pk.0, limbs.as_ptr(), 2, 1, 2, dst.0) };
+    expect_status(
+        s,
+        HELIB_ERR_INVALID_ARGUMENT,
+        "encrypt_public, coefficient t",
+    );
+    unchanged("encrypt_public, coefficient t");
+    // SAFETY: one valid coefficient; the level is invalid.
+    let s = unsafe { helib_encrypt_secret(sk.0, limbs[1..].as_ptr(), 1, 1, 9, dst.0) };
+    expect_status(s, HELIB_ERR_INVALID_LEVEL, "encrypt_secret, level 9");
+    unchanged("encrypt_secret, level 9");
+    let p_low = encode(&ctx, &[BigUint::one()], 1, None);
+    // SAFETY: live handles; the plaintext is below the ciphertext's level.
+    let s = unsafe { helib_ciphertext_mul_plain(a2.0, p_low.0, dst.0) };
+    expect_status(s, HELIB_ERR_LEVEL_MISMATCH, "mul_plain, plaintext below");
+    unchanged("mul_plain, plaintext below");
+    let p_one = encode(&ctx, &[BigUint::one()], 1, None);
+    // SAFETY: live handles; a1 carries the factor c1 != 1.
+    let s = unsafe { helib_ciphertext_add_plain(a1.0, p_one.0, dst.0) };
+    expect_status(s, HELIB_ERR_FACTOR_MISMATCH, "add_plain, factor mismatch");
+    unchanged("add_plain, factor mismatch");
+
+    // A refused in-place product leaves the ciphertext as it was.
+    let big = Ctx::new(1024, &bn254_r(), &[61; 6], &[]);
+    let bsk = SecretKey::generate(&big);
+    let bm = rand_poly(&mut r, N, &big.t);
+    let bct = encrypt_sk(&bsk, &big, &bm, 5);
+    let dense = encode(&big, &rand_poly(&mut r, N, &big.t), 5, None);
+    // SAFETY: live handles, aliased dst; the estimate refuses this product.
+    let s = unsafe { helib_ciphertext_mul_plain(bct.0, dense.0, bct.0) };
+    expect_status(
+        s,
+        HELIB_ERR_NOISE_BUDGET_EXHAUSTED,
+        "dense BN254 product, 6 primes",
+    );
+    assert_eq!(bct.factor(&big), BigUint::one());
+    assert_poly_eq(
+        &decrypt_ok(&bsk, &big, &bct),
+        &bm,
+        "refused in-place mul_plain",
+    );
+    let k = (&big.t >> 1u32).to_u64_digits();
+    // SAFETY: live handles, aliased dst; `k` holds k.len() limbs.
+    let s = unsafe { helib_ciphertext_mul_scalar(bct.0, k.as_ptr(), k.len(), bct.0) };
+    expect_status(
+        s,
+        HELIB_ERR_NOISE_BUDGET_EXHAUSTED,
+        "scalar ~ r/2, 6 primes",
+    );
+    assert_poly_eq(
+        &decrypt_ok(&bsk, &big, &bct),
+        &bm,
+        "refused in-place mul_scalar",
+    );
+
+    // A refused decryption does not write the output buffer.
+    let other = SecretKey::generate(&ctx);
+    let mut buf = vec![0x5a5au64; N];
+    // SAFETY: `buf` holds N limbs; live handles.
+    let s = unsafe { helib_decrypt(other.0, dst.0, buf.as_mut_ptr(), N, 1) };
+    expect_status(
+        s,
+        HELIB_ERR_NOISE_BUDGET_EXHAUSTED,
+        "decrypt with another key",
+    );
+    assert!(
+        buf.iter().all(|&x| x == 0x5a5a),
+        "a refused decrypt wrote its output"
+    );
+    // Nor does a too-small factor buffer get written.
+    let pl_ctx = Ctx::new(1024, &bn254_r(), &[61; 5], &[]);
+    let mut fac = [0x77u64; 4];
+    // SAFETY: `fac` has 4 entries; we claim 3.
+    let s = unsafe { helib_context_correction_factor(pl_ctx.ptr, 0, fac.as_mut_ptr(), 3) };
+    expect_status(s, HELIB_ERR_BUFFER_TOO_SMALL, "correction factor, 3 limbs");
+    assert_eq!(fac, [0x77; 4], "a failed call wrote its output");
+}
+
+#[test]
+fn failed_constructors_leave_out_unchanged() {
+    // The header: "A call that fails leaves dst (and every other argument)
+    // unchanged", which includes *out of the constructors.
+    let ctx = small_ctx();
+    // Constructors that fail do not touch *out.
+    let sentinel = std::ptr::NonNull::<helib_context>::dangling().as_ptr();
+    let mut out = sentinel;
+    let t_limbs = [65537u64];
+    let chain = [61u32];
+    // SAFETY: valid arguments except the ring degree; `out` is a valid place.
+    let s = unsafe {
+        helib_context_new(
+            1000,
+            t_limbs.as_ptr(),
+            1,
+            chain.as_ptr(),
+            1,
+            null(),
+            0,
+            1,
+            &mut out,
+        )
+    };
+    expect_status(s, HELIB_ERR_INVALID_ARGUMENT, "context_new, bad degree");
+    assert_eq!(out, sentinel, "failed helib_context_new wrote *out");
+    let pt_sentinel = std::ptr::NonNull::<helib_encoded_plaintext>::dangling().as_ptr();
+    let mut pt_out = pt_sentinel;
+    let bad = [65537u64];
+    // SAFETY: one coefficient (= t, invalid); `pt_out` is a valid place.
+    let s = unsafe {
+        helib_encoded_plaintext_new(ctx.ptr, bad.as_ptr(), 1, 1, 0, null(), 0, &mut pt_out)
+    };
+    expect_status(s, HELIB_ERR_INVALID_ARGUMENT, "encode coefficient t");
+    assert_eq!(
+        pt_out, pt_sentinel,
+        "failed helib_encoded_plaintext_new wrote *out"
+    );
 }
