@@ -25,6 +25,8 @@ pub const HELIB_ERR_RANDOMNESS: helib_status = 9;
 pub const HELIB_ERR_OUT_OF_MEMORY: helib_status = 10;
 #[doc = " An internal invariant failed (a bug: please report it)."]
 pub const HELIB_ERR_INTERNAL: helib_status = 11;
+#[doc = " A needed key (e.g. a Galois key for some element) is not in the key set."]
+pub const HELIB_ERR_MISSING_KEY: helib_status = 12;
 #[doc = " Status codes returned by every function."]
 pub type helib_status = ::std::os::raw::c_uint;
 #[repr(C)]
@@ -50,6 +52,16 @@ pub struct helib_encoded_plaintext {
 #[repr(C)]
 #[derive(Debug, Copy, Clone)]
 pub struct helib_ciphertext {
+    _unused: [u8; 0],
+}
+#[repr(C)]
+#[derive(Debug, Copy, Clone)]
+pub struct helib_relin_key {
+    _unused: [u8; 0],
+}
+#[repr(C)]
+#[derive(Debug, Copy, Clone)]
+pub struct helib_galois_keys {
     _unused: [u8; 0],
 }
 extern "C" {
@@ -339,6 +351,125 @@ extern "C" {
         pk: *const helib_public_key,
         a: *const helib_ciphertext,
         dst: *mut helib_ciphertext,
+    ) -> helib_status;
+}
+extern "C" {
+    #[doc = " Number of key-switching digits (0 when the context has no special primes)."]
+    pub fn helib_context_key_switching_digits(
+        ctx: *const helib_context,
+        out: *mut usize,
+    ) -> helib_status;
+}
+extern "C" {
+    #[doc = " The relinearization key (key switching from s^2 to s)."]
+    pub fn helib_relin_key_generate(
+        sk: *const helib_secret_key,
+        out: *mut *mut helib_relin_key,
+    ) -> helib_status;
+}
+extern "C" {
+    pub fn helib_relin_key_free(rk: *mut helib_relin_key);
+}
+extern "C" {
+    #[doc = " Bytes the key occupies in memory."]
+    pub fn helib_relin_key_size_bytes(rk: *const helib_relin_key, out: *mut usize) -> helib_status;
+}
+extern "C" {
+    #[doc = " An empty set of Galois keys."]
+    pub fn helib_galois_keys_new(
+        ctx: *const helib_context,
+        out: *mut *mut helib_galois_keys,
+    ) -> helib_status;
+}
+extern "C" {
+    pub fn helib_galois_keys_free(keys: *mut helib_galois_keys);
+}
+extern "C" {
+    #[doc = " Generates (or replaces) the key for the Galois element g (odd, below 2N)."]
+    pub fn helib_galois_keys_add(
+        keys: *mut helib_galois_keys,
+        sk: *const helib_secret_key,
+        g: u64,
+    ) -> helib_status;
+}
+extern "C" {
+    #[doc = " *out = 1 if the set holds a key for g, else 0."]
+    pub fn helib_galois_keys_contains(
+        keys: *const helib_galois_keys,
+        g: u64,
+        out: *mut ::std::os::raw::c_int,
+    ) -> helib_status;
+}
+extern "C" {
+    #[doc = " Two-call protocol: the Galois elements present, ascending."]
+    pub fn helib_galois_keys_elements(
+        keys: *const helib_galois_keys,
+        buf: *mut u64,
+        len: *mut usize,
+    ) -> helib_status;
+}
+extern "C" {
+    #[doc = " Bytes the keys occupy in memory."]
+    pub fn helib_galois_keys_size_bytes(
+        keys: *const helib_galois_keys,
+        out: *mut usize,
+    ) -> helib_status;
+}
+extern "C" {
+    #[doc = " The Galois element 3^step mod 2N rotating both slot rows left by step (right if negative)."]
+    pub fn helib_galois_element_for_step(
+        ctx: *const helib_context,
+        step: i64,
+        out: *mut u64,
+    ) -> helib_status;
+}
+extern "C" {
+    #[doc = " The Galois element 2N - 1 swapping the two slot rows."]
+    pub fn helib_galois_element_row_swap(ctx: *const helib_context, out: *mut u64) -> helib_status;
+}
+extern "C" {
+    #[doc = " Tensor product of two size-2 ciphertexts at the same level (any correction\n factors; the result's is their product): a size-3 ciphertext. Refuses\n (HELIB_ERR_NOISE_BUDGET_EXHAUSTED) when the estimate says it would not decrypt."]
+    pub fn helib_ciphertext_multiply(
+        a: *const helib_ciphertext,
+        b: *const helib_ciphertext,
+        dst: *mut helib_ciphertext,
+    ) -> helib_status;
+}
+extern "C" {
+    #[doc = " Size 3 -> size 2 with the relinearization key (a size-2 input is copied)."]
+    pub fn helib_ciphertext_relinearize(
+        rk: *const helib_relin_key,
+        a: *const helib_ciphertext,
+        dst: *mut helib_ciphertext,
+    ) -> helib_status;
+}
+extern "C" {
+    #[doc = " The encryption of m(X^g) for a size-2 ciphertext, with the key for g."]
+    pub fn helib_ciphertext_apply_galois(
+        keys: *const helib_galois_keys,
+        a: *const helib_ciphertext,
+        g: u64,
+        dst: *mut helib_ciphertext,
+    ) -> helib_status;
+}
+extern "C" {
+    #[doc = " Rotates both slot rows left by `step` (right if negative). When the key for\n the step is missing and `compose` is nonzero, the rotation is composed from\n rotations by signed powers of two (non-adjacent form) whose keys are\n present; otherwise HELIB_ERR_MISSING_KEY names the missing key."]
+    pub fn helib_ciphertext_rotate_rows(
+        keys: *const helib_galois_keys,
+        a: *const helib_ciphertext,
+        step: i64,
+        compose: ::std::os::raw::c_int,
+        dst: *mut helib_ciphertext,
+    ) -> helib_status;
+}
+extern "C" {
+    #[doc = " Hoisted automorphisms: c_1 is decomposed once and `count` automorphisms\n (elements[i], each key present) are produced into dsts[i] (distinct\n handles, none aliasing `a`)."]
+    pub fn helib_ciphertext_apply_galois_hoisted(
+        keys: *const helib_galois_keys,
+        a: *const helib_ciphertext,
+        elements: *const u64,
+        count: usize,
+        dsts: *const *mut helib_ciphertext,
     ) -> helib_status;
 }
 extern "C" {

@@ -59,7 +59,9 @@ typedef enum helib_status {
     /** Memory allocation failed. */
     HELIB_ERR_OUT_OF_MEMORY = 10,
     /** An internal invariant failed (a bug: please report it). */
-    HELIB_ERR_INTERNAL = 11
+    HELIB_ERR_INTERNAL = 11,
+    /** A needed key (e.g. a Galois key for some element) is not in the key set. */
+    HELIB_ERR_MISSING_KEY = 12
 } helib_status;
 
 typedef struct helib_context helib_context;
@@ -67,6 +69,8 @@ typedef struct helib_secret_key helib_secret_key;
 typedef struct helib_public_key helib_public_key;
 typedef struct helib_encoded_plaintext helib_encoded_plaintext;
 typedef struct helib_ciphertext helib_ciphertext;
+typedef struct helib_relin_key helib_relin_key;
+typedef struct helib_galois_keys helib_galois_keys;
 
 /* ------------------------------------------------------------------ errors */
 
@@ -236,6 +240,71 @@ helib_status helib_ciphertext_mod_switch_reduce_noise(const helib_ciphertext *a,
 helib_status helib_ciphertext_add_public_key_mask(const helib_public_key *pk,
                                                   const helib_ciphertext *a,
                                                   helib_ciphertext *dst);
+
+/* ------------------------------------------------------- key switching */
+/*
+ * Hybrid key switching: the chain is split into digits (consecutive primes
+ * whose product is at most the special modulus P, see
+ * helib_context_key_switching_digits); a key holds one pair of polynomials
+ * modulo Q*P per digit. All of this needs a context with special primes.
+ */
+
+/** Number of key-switching digits (0 when the context has no special primes). */
+helib_status helib_context_key_switching_digits(const helib_context *ctx, size_t *out);
+
+/** The relinearization key (key switching from s^2 to s). */
+helib_status helib_relin_key_generate(const helib_secret_key *sk, helib_relin_key **out);
+void helib_relin_key_free(helib_relin_key *rk);
+/** Bytes the key occupies in memory. */
+helib_status helib_relin_key_size_bytes(const helib_relin_key *rk, size_t *out);
+
+/** An empty set of Galois keys. */
+helib_status helib_galois_keys_new(const helib_context *ctx, helib_galois_keys **out);
+void helib_galois_keys_free(helib_galois_keys *keys);
+/** Generates (or replaces) the key for the Galois element g (odd, below 2N). */
+helib_status helib_galois_keys_add(helib_galois_keys *keys, const helib_secret_key *sk, uint64_t g);
+/** *out = 1 if the set holds a key for g, else 0. */
+helib_status helib_galois_keys_contains(const helib_galois_keys *keys, uint64_t g, int *out);
+/** Two-call protocol: the Galois elements present, ascending. */
+helib_status helib_galois_keys_elements(const helib_galois_keys *keys, uint64_t *buf, size_t *len);
+/** Bytes the keys occupy in memory. */
+helib_status helib_galois_keys_size_bytes(const helib_galois_keys *keys, size_t *out);
+
+/** The Galois element 3^step mod 2N rotating both slot rows left by step (right if negative). */
+helib_status helib_galois_element_for_step(const helib_context *ctx, int64_t step, uint64_t *out);
+/** The Galois element 2N - 1 swapping the two slot rows. */
+helib_status helib_galois_element_row_swap(const helib_context *ctx, uint64_t *out);
+
+/**
+ * Tensor product of two size-2 ciphertexts at the same level (any correction
+ * factors; the result's is their product): a size-3 ciphertext. Refuses
+ * (HELIB_ERR_NOISE_BUDGET_EXHAUSTED) when the estimate says it would not decrypt.
+ */
+helib_status helib_ciphertext_multiply(const helib_ciphertext *a, const helib_ciphertext *b,
+                                       helib_ciphertext *dst);
+/** Size 3 -> size 2 with the relinearization key (a size-2 input is copied). */
+helib_status helib_ciphertext_relinearize(const helib_relin_key *rk, const helib_ciphertext *a,
+                                          helib_ciphertext *dst);
+/** The encryption of m(X^g) for a size-2 ciphertext, with the key for g. */
+helib_status helib_ciphertext_apply_galois(const helib_galois_keys *keys, const helib_ciphertext *a,
+                                           uint64_t g, helib_ciphertext *dst);
+/**
+ * Rotates both slot rows left by `step` (right if negative). When the key for
+ * the step is missing and `compose` is nonzero, the rotation is composed from
+ * rotations by signed powers of two (non-adjacent form) whose keys are
+ * present; otherwise HELIB_ERR_MISSING_KEY names the missing key.
+ */
+helib_status helib_ciphertext_rotate_rows(const helib_galois_keys *keys, const helib_ciphertext *a,
+                                          int64_t step, int compose, helib_ciphertext *dst);
+/**
+ * Hoisted automorphisms: c_1 is decomposed once and `count` automorphisms
+ * (elements[i], each key present) are produced into dsts[i] (distinct
+ * handles, none aliasing `a`).
+ */
+helib_status helib_ciphertext_apply_galois_hoisted(const helib_galois_keys *keys,
+                                                   const helib_ciphertext *a,
+                                                   const uint64_t *elements, size_t count,
+                                                   helib_ciphertext *const *dsts);
 
 /* ------------------------------------------------------------------- ring */
 /*

@@ -6,6 +6,8 @@
 
 #include "error.hpp"
 #include "helib_c.h"
+#include "galois.hpp"
+#include "multiply.hpp"
 #include "noise.hpp"
 #include "scheme.hpp"
 
@@ -23,6 +25,12 @@ struct helib_encoded_plaintext {
 };
 struct helib_ciphertext {
     bgv::Ciphertext ct;
+};
+struct helib_relin_key {
+    bgv::RelinKey key;
+};
+struct helib_galois_keys {
+    std::unique_ptr<bgv::GaloisKeys> keys;
 };
 
 namespace {
@@ -109,7 +117,6 @@ helib_status helib_context_new(uint64_t ring_degree, const uint64_t *t_limbs, si
                                helib_context **out) {
     return guarded([&] {
         require_out(out, "out");
-        *out = nullptr;
         require_out(t_limbs, "t_limbs");
         require_out(chain_bits, "chain_bits");
         bgv::require(special_len == 0 || special_bits != nullptr, HELIB_ERR_NULL_POINTER, "special_bits is NULL");
@@ -213,7 +220,6 @@ helib_status helib_context_set_threads(const helib_context *ctx, uint32_t thread
 helib_status helib_secret_key_generate(const helib_context *ctx, helib_secret_key **out) {
     return guarded([&] {
         require_out(out, "out");
-        *out = nullptr;
         const auto &c = deref(ctx, "ctx").ctx;
         auto handle = std::make_unique<helib_secret_key>();
         handle->key = std::make_unique<bgv::SecretKey>(c);
@@ -226,7 +232,6 @@ void helib_secret_key_free(helib_secret_key *sk) { delete sk; }
 helib_status helib_public_key_generate(const helib_secret_key *sk, helib_public_key **out) {
     return guarded([&] {
         require_out(out, "out");
-        *out = nullptr;
         const auto &key = *deref(sk, "sk").key;
         auto handle = std::make_unique<helib_public_key>();
         handle->key = std::make_unique<bgv::PublicKey>(key);
@@ -244,7 +249,6 @@ helib_status helib_encoded_plaintext_new(const helib_context *ctx, const uint64_
                                          helib_encoded_plaintext **out) {
     return guarded([&] {
         require_out(out, "out");
-        *out = nullptr;
         const auto &c = deref(ctx, "ctx").ctx;
         mpz_class f = 1;
         if (factor != nullptr) {
@@ -273,7 +277,6 @@ helib_status helib_encoded_plaintext_level(const helib_encoded_plaintext *pt, si
 helib_status helib_ciphertext_new(const helib_context *ctx, helib_ciphertext **out) {
     return guarded([&] {
         require_out(out, "out");
-        *out = nullptr;
         const auto &c = deref(ctx, "ctx").ctx;
         auto handle = std::make_unique<helib_ciphertext>();
         handle->ct.ctx = c;
@@ -285,7 +288,7 @@ void helib_ciphertext_free(helib_ciphertext *ct) { delete ct; }
 
 helib_status helib_ciphertext_copy(const helib_ciphertext *src, helib_ciphertext *dst) {
     return guarded([&] {
-        const auto &s = deref(src, "src").ct;
+        const auto &s = input(src, "src");
         auto &d = deref_mut(dst, "dst").ct;
         if (&s != &d) d = s;
     });
@@ -437,6 +440,145 @@ helib_status helib_ciphertext_add_public_key_mask(const helib_public_key *pk, co
                                                   helib_ciphertext *dst) {
     return guarded([&] {
         bgv::eval::add_public_key_mask(*deref(pk, "pk").key, input(a, "a"), deref_mut(dst, "dst").ct);
+    });
+}
+
+/* ---------------------------------------------------------- key switching */
+
+helib_status helib_context_key_switching_digits(const helib_context *ctx, size_t *out) {
+    return guarded([&] {
+        const auto &c = *deref(ctx, "ctx").ctx;
+        require_out(out, "out");
+        *out = c.digits().size();
+    });
+}
+
+helib_status helib_relin_key_generate(const helib_secret_key *sk, helib_relin_key **out) {
+    return guarded([&] {
+        require_out(out, "out");
+        const auto &key = *deref(sk, "sk").key;
+        auto handle = std::make_unique<helib_relin_key>(helib_relin_key{bgv::make_relin_key(key)});
+        *out = handle.release();
+    });
+}
+
+void helib_relin_key_free(helib_relin_key *rk) { delete rk; }
+
+helib_status helib_relin_key_size_bytes(const helib_relin_key *rk, size_t *out) {
+    return guarded([&] {
+        const auto &k = deref(rk, "rk").key;
+        require_out(out, "out");
+        *out = k.key.size_bytes();
+    });
+}
+
+helib_status helib_galois_keys_new(const helib_context *ctx, helib_galois_keys **out) {
+    return guarded([&] {
+        require_out(out, "out");
+        const auto &c = deref(ctx, "ctx").ctx;
+        auto handle = std::make_unique<helib_galois_keys>();
+        handle->keys = std::make_unique<bgv::GaloisKeys>(c);
+        *out = handle.release();
+    });
+}
+
+void helib_galois_keys_free(helib_galois_keys *keys) { delete keys; }
+
+helib_status helib_galois_keys_add(helib_galois_keys *keys, const helib_secret_key *sk, uint64_t g) {
+    return guarded([&] { deref_mut(keys, "keys").keys->add(*deref(sk, "sk").key, g); });
+}
+
+helib_status helib_galois_keys_contains(const helib_galois_keys *keys, uint64_t g, int *out) {
+    return guarded([&] {
+        const auto &k = *deref(keys, "keys").keys;
+        require_out(out, "out");
+        *out = k.contains(g) ? 1 : 0;
+    });
+}
+
+helib_status helib_galois_keys_elements(const helib_galois_keys *keys, uint64_t *buf, size_t *len) {
+    return guarded([&] {
+        const auto &k = *deref(keys, "keys").keys;
+        require_out(len, "len");
+        const std::vector<uint64_t> elements = k.elements();
+        if (buf == nullptr) {
+            *len = elements.size();
+            return;
+        }
+        bgv::require(*len >= elements.size(), HELIB_ERR_BUFFER_TOO_SMALL,
+                     "buffer holds " + std::to_string(*len) + " elements, " + std::to_string(elements.size()) +
+                         " needed");
+        std::copy(elements.begin(), elements.end(), buf);
+        *len = elements.size();
+    });
+}
+
+helib_status helib_galois_keys_size_bytes(const helib_galois_keys *keys, size_t *out) {
+    return guarded([&] {
+        const auto &k = *deref(keys, "keys").keys;
+        require_out(out, "out");
+        *out = k.size_bytes();
+    });
+}
+
+helib_status helib_galois_element_for_step(const helib_context *ctx, int64_t step, uint64_t *out) {
+    return guarded([&] {
+        const auto &c = *deref(ctx, "ctx").ctx;
+        require_out(out, "out");
+        *out = bgv::galois_element_for_step(c.n(), step);
+    });
+}
+
+helib_status helib_galois_element_row_swap(const helib_context *ctx, uint64_t *out) {
+    return guarded([&] {
+        const auto &c = *deref(ctx, "ctx").ctx;
+        require_out(out, "out");
+        *out = bgv::galois_element_row_swap(c.n());
+    });
+}
+
+helib_status helib_ciphertext_multiply(const helib_ciphertext *a, const helib_ciphertext *b, helib_ciphertext *dst) {
+    return guarded([&] { bgv::eval::multiply(input(a, "a"), input(b, "b"), deref_mut(dst, "dst").ct); });
+}
+
+helib_status helib_ciphertext_relinearize(const helib_relin_key *rk, const helib_ciphertext *a, helib_ciphertext *dst) {
+    return guarded([&] { bgv::eval::relinearize(deref(rk, "rk").key, input(a, "a"), deref_mut(dst, "dst").ct); });
+}
+
+helib_status helib_ciphertext_apply_galois(const helib_galois_keys *keys, const helib_ciphertext *a, uint64_t g,
+                                           helib_ciphertext *dst) {
+    return guarded([&] {
+        bgv::eval::apply_galois(*deref(keys, "keys").keys, input(a, "a"), g, deref_mut(dst, "dst").ct);
+    });
+}
+
+helib_status helib_ciphertext_rotate_rows(const helib_galois_keys *keys, const helib_ciphertext *a, int64_t step,
+                                          int compose, helib_ciphertext *dst) {
+    return guarded([&] {
+        bgv::eval::rotate_rows(*deref(keys, "keys").keys, input(a, "a"), step, compose != 0,
+                               deref_mut(dst, "dst").ct);
+    });
+}
+
+helib_status helib_ciphertext_apply_galois_hoisted(const helib_galois_keys *keys, const helib_ciphertext *a,
+                                                   const uint64_t *elements, size_t count,
+                                                   helib_ciphertext *const *dsts) {
+    return guarded([&] {
+        const auto &k = *deref(keys, "keys").keys;
+        const auto &ct = input(a, "a");
+        bgv::require(count == 0 || (elements != nullptr && dsts != nullptr), HELIB_ERR_NULL_POINTER,
+                     "elements or dsts is NULL");
+        std::vector<uint64_t> list(elements, elements + count);
+        std::vector<bgv::Ciphertext *> outs;
+        for (size_t i = 0; i < count; ++i) {
+            auto &d = deref_mut(dsts[i], "dsts[i]").ct;
+            bgv::require(&d != &ct, HELIB_ERR_INVALID_ARGUMENT, "a destination aliases the input");
+            for (auto *seen : outs) {
+                bgv::require(seen != &d, HELIB_ERR_INVALID_ARGUMENT, "destinations must be distinct");
+            }
+            outs.push_back(&d);
+        }
+        bgv::eval::apply_galois_hoisted(k, ct, list, outs);
     });
 }
 

@@ -93,6 +93,22 @@ Context::Context(uint64_t ring_degree, const mpz_class &t, const std::vector<uns
 
     log2_special_ = 0;
     for (size_t i = chain_size_; i < primes_.size(); ++i) log2_special_ += std::log2(static_cast<double>(primes_[i].value()));
+    if (special_size() > 0) {
+        // Greedy: extend a digit while its modulus stays within P (every digit
+        // gets at least one prime, even if that prime alone exceeds P).
+        size_t begin = 0;
+        double bits = 0;
+        for (size_t i = 0; i < chain_size_; ++i) {
+            const double b = std::log2(static_cast<double>(primes_[i].value()));
+            if (i > begin && bits + b > log2_special_) {
+                digits_.emplace_back(begin, i);
+                begin = i;
+                bits = 0;
+            }
+            bits += b;
+        }
+        digits_.emplace_back(begin, chain_size_);
+    }
     // A switch adds t * (w0 + w1 * s) with w uniform in [-1/2, 1/2]: each coefficient
     // of w1 * s has variance N * (2/3) / 12; bounded at 8 standard deviations.
     floor_log2_ = log2_t_ + std::log2(0.5 + 8.0 * std::sqrt(static_cast<double>(n_) / 18.0));

@@ -3,6 +3,7 @@
 
 #include <cstddef>
 #include <memory>
+#include <utility>
 #include <vector>
 
 #include "bigint.hpp"
@@ -72,6 +73,14 @@ public:
     const LevelData &level(size_t l) const { return levels_[l]; }
     double log2_special_modulus() const { return log2_special_; }
 
+    /// Key-switching digits: consecutive chain primes [begin, end) grouped so
+    /// that each digit's modulus is at most the special modulus P (which keeps
+    /// the key-switching noise near the modulus-switching floor). Empty when
+    /// the context has no special primes.
+    const std::vector<std::pair<size_t, size_t>> &digits() const { return digits_; }
+    /// Index in primes() of the k-th special prime.
+    size_t special_index(size_t k) const { return chain_size_ + k; }
+
     /// log2 of the noise left by a modulus switch (the BGV noise floor).
     double mod_switch_floor_log2() const { return floor_log2_; }
 
@@ -92,6 +101,7 @@ private:
     std::vector<u64> limb_powers_;  // (2^(64k) mod q_i, its Shoup factor), prime-major
     std::vector<LevelData> levels_;
     double log2_special_;
+    std::vector<std::pair<size_t, size_t>> digits_;
     double floor_log2_;
     std::unique_ptr<ThreadPool> pool_;
 };

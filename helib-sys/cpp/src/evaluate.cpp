@@ -188,7 +188,8 @@ void mod_switch(const Ciphertext &a, Ciphertext &dst) {
         });
     }
     out.factor = a.factor * data.last_prime_inverse_mod_t % ctx.t();
-    out.noise_log2 = noise::after_mod_switch(ctx, a.noise_log2, std::log2(static_cast<double>(q_last.value())));
+    out.noise_log2 = noise::after_mod_switch(ctx, a.noise_log2, std::log2(static_cast<double>(q_last.value())),
+                                               a.parts.size());
     dst = std::move(out);
 }
 

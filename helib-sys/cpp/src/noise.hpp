@@ -15,8 +15,9 @@ double fresh_public(const Context &ctx);
 double fresh_secret(const Context &ctx);
 /// log2(2^a + 2^b).
 double add(double a, double b);
-/// After a modulus switch dropping a prime of log2 size `log2_q`.
-double after_mod_switch(const Context &ctx, double noise, double log2_q);
+/// After a modulus switch dropping a prime of log2 size `log2_q`, for a
+/// ciphertext with `parts` polynomials.
+double after_mod_switch(const Context &ctx, double noise, double log2_q, size_t parts);
 /// log2(Q_level / 2) - noise.
 double budget(const Context &ctx, size_t level, double noise);
 

@@ -1,0 +1,178 @@
+// galois.cpp -- automorphisms in NTT form, Galois keys and rotations.
+#include "galois.hpp"
+
+#include <string>
+
+#include "error.hpp"
+#include "noise.hpp"
+#include "scheme.hpp"
+
+namespace bgv {
+namespace {
+
+size_t bit_reverse(size_t x, unsigned bits) {
+    size_t r = 0;
+    for (unsigned i = 0; i < bits; ++i, x >>= 1) r = (r << 1) | (x & 1);
+    return r;
+}
+
+/// sigma_g applied to every residue of a polynomial in NTT form.
+void permute(const Context &ctx, const RnsPoly &in, const std::vector<uint32_t> &perm, RnsPoly &out, size_t count) {
+    out.reshape(ctx.n(), count);
+    for_each_prime(ctx, count, [&](size_t i) {
+        const u64 *x = in.residues(i);
+        u64 *y = out.residues(i);
+        for (size_t j = 0; j < ctx.n(); ++j) y[j] = x[perm[j]];
+    });
+}
+
+double noise_after_key_switch(const Ciphertext &a) {
+    return noise::add(a.noise_log2, key_switch_noise_log2(*a.ctx, a.level));
+}
+
+void check_input(const GaloisKeys &keys, const Ciphertext &a) {
+    check_nonempty(a);
+    require(keys.context() == a.ctx, HELIB_ERR_CONTEXT_MISMATCH, "Galois keys and ciphertext belong to different contexts");
+    require(a.parts.size() == 2, HELIB_ERR_INVALID_ARGUMENT,
+            "automorphisms need a size-2 ciphertext: relinearize first");
+}
+
+}  // namespace
+
+std::vector<uint32_t> galois_permutation(size_t n, uint64_t g) {
+    unsigned log_n = 0;
+    while ((size_t{1} << log_n) < n) ++log_n;
+    const uint64_t two_n = 2 * n;
+    std::vector<uint32_t> perm(n);
+    // NTT slot k holds the evaluation at psi^(2 bitrev(k) + 1); m(X^g) there is m at psi^((2 bitrev(k) + 1) g).
+    for (size_t k = 0; k < n; ++k) {
+        const uint64_t exponent = (2 * bit_reverse(k, log_n) + 1) * g % two_n;
+        perm[k] = static_cast<uint32_t>(bit_reverse((exponent - 1) / 2, log_n));
+    }
+    return perm;
+}
+
+uint64_t galois_element_for_step(size_t n, int64_t step) {
+    const int64_t half = static_cast<int64_t>(n / 2);
+    int64_t k = step % half;
+    if (k < 0) k += half;
+    const uint64_t two_n = 2 * n;
+    uint64_t g = 1;
+    for (int64_t i = 0; i < k; ++i) g = g * 3 % two_n;
+    return g;
+}
+
+void check_galois_element(const Context &ctx, uint64_t g) {
+    require(g % 2 == 1 && g < 2 * ctx.n(), HELIB_ERR_INVALID_ARGUMENT,
+            "Galois element " + std::to_string(g) + " must be odd and below 2N");
+}
+
+void GaloisKeys::add(const SecretKey &sk, uint64_t g) {
+    require(sk.context() == ctx_, HELIB_ERR_CONTEXT_MISMATCH, "secret key and Galois keys belong to different contexts");
+    const Context &ctx = *ctx_;
+    check_galois_element(ctx, g);
+    RnsPoly s_g;
+    permute(ctx, sk.ntt_montgomery(), galois_permutation(ctx.n(), g), s_g, ctx.primes().size());
+    KeySwitchKey key = make_key_switch_key(sk, s_g);
+    secure_wipe(s_g.data.data(), s_g.data.size() * sizeof(u64));
+    keys_[g] = std::move(key);
+}
+
+const KeySwitchKey &GaloisKeys::key(uint64_t g) const {
+    const auto it = keys_.find(g);
+    require(it != keys_.end(), HELIB_ERR_MISSING_KEY, "no Galois key for element " + std::to_string(g));
+    return it->second;
+}
+
+std::vector<uint64_t> GaloisKeys::elements() const {
+    std::vector<uint64_t> out;
+    for (const auto &entry : keys_) out.push_back(entry.first);
+    return out;
+}
+
+size_t GaloisKeys::size_bytes() const {
+    size_t total = 0;
+    for (const auto &entry : keys_) total += entry.second.size_bytes();
+    return total;
+}
+
+namespace eval {
+
+void apply_galois(const GaloisKeys &keys, const Ciphertext &a, uint64_t g, Ciphertext &dst) {
+    std::vector<Ciphertext *> dsts{&dst};
+    apply_galois_hoisted(keys, a, {g}, dsts);
+}
+
+void apply_galois_hoisted(const GaloisKeys &keys, const Ciphertext &a, const std::vector<uint64_t> &elements,
+                          std::vector<Ciphertext *> &dsts) {
+    check_input(keys, a);
+    ensure(dsts.size() == elements.size(), "one destination per element");
+    const Context &ctx = *a.ctx;
+    for (uint64_t g : elements) {
+        check_galois_element(ctx, g);
+        keys.key(g);  // every key must exist before any work is done
+    }
+    const Decomposition dec = decompose(ctx, a.parts[1], a.level);
+    std::vector<Ciphertext> results(elements.size());
+    for (size_t e = 0; e < elements.size(); ++e) {
+        const uint64_t g = elements[e];
+        Ciphertext &out = results[e];
+        out.ctx = a.ctx;
+        out.level = a.level;
+        out.factor = a.factor;
+        out.noise_log2 = noise_after_key_switch(a);
+        out.parts.resize(2);
+        if (g == 1) {
+            out.parts = a.parts;
+            out.noise_log2 = a.noise_log2;
+            continue;
+        }
+        const std::vector<uint32_t> perm = galois_permutation(ctx.n(), g);
+        RnsPoly k0;
+        key_switch(keys.key(g), dec, &perm, k0, out.parts[1]);
+        permute(ctx, a.parts[0], perm, out.parts[0], a.count());
+        poly_add(ctx, out.parts[0], k0, out.parts[0], a.count());
+    }
+    for (size_t e = 0; e < elements.size(); ++e) *dsts[e] = std::move(results[e]);
+}
+
+void rotate_rows(const GaloisKeys &keys, const Ciphertext &a, int64_t step, bool compose, Ciphertext &dst) {
+    check_input(keys, a);
+    const Context &ctx = *a.ctx;
+    const int64_t half = static_cast<int64_t>(ctx.n() / 2);
+    int64_t k = step % half;
+    if (k < 0) k += half;
+    const uint64_t direct = galois_element_for_step(ctx.n(), k);
+    if (keys.contains(direct) || k == 0) {
+        apply_galois(keys, a, direct, dst);
+        return;
+    }
+    require(compose, HELIB_ERR_MISSING_KEY,
+            "no Galois key for a rotation by " + std::to_string(step) + " (element " + std::to_string(direct) + ")");
+    // Non-adjacent form of k (or of k - N/2, whichever has fewer terms): signed powers of two.
+    auto naf = [](int64_t v) {
+        std::vector<int64_t> terms;
+        for (int64_t bit = 1; v != 0; bit <<= 1, v /= 2) {
+            if (v & 1) {
+                const int64_t digit = 2 - (((v % 4) + 4) % 4);  // +1 or -1
+                terms.push_back(digit * bit);
+                v -= digit;
+            }
+        }
+        return terms;
+    };
+    std::vector<int64_t> terms = naf(k), other = naf(k - half);
+    if (other.size() < terms.size()) terms = other;
+    for (int64_t term : terms) {
+        const uint64_t g = galois_element_for_step(ctx.n(), term);
+        require(keys.contains(g), HELIB_ERR_MISSING_KEY,
+                "cannot compose a rotation by " + std::to_string(step) + ": no Galois key for the step " +
+                    std::to_string(term) + " (element " + std::to_string(g) + ")");
+    }
+    Ciphertext current = a;
+    for (int64_t term : terms) apply_galois(keys, current, galois_element_for_step(ctx.n(), term), current);
+    dst = std::move(current);
+}
+
+}  // namespace eval
+}  // namespace bgv

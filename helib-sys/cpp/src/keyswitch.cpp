@@ -1,0 +1,263 @@
+// keyswitch.cpp -- key generation, digit decomposition (ModUp) and the
+// BGV-exact division by P (ModDown) of hybrid key switching.
+#include "keyswitch.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "error.hpp"
+#include "noise.hpp"
+
+namespace bgv {
+namespace {
+
+/// Constants of a fast base conversion from primes `from` (indices into
+/// ctx.primes()) to primes `to`: y_i = x_i * (M/m_i)^-1 mod m_i, then
+/// sum_i y_i * (M/m_i mod p) for each target p.
+struct BaseConversion {
+    std::vector<size_t> from, to;
+    std::vector<u64> hat_inverse, hat_inverse_shoup;  // per source
+    std::vector<u64> hat_mod_target;                  // [target][source]
+    std::vector<u64> modulus_mod_target;              // M mod p, per target
+    std::vector<double> inverse_moduli;               // 1 / m_i, per source
+
+    BaseConversion(const Context &ctx, std::vector<size_t> from_, std::vector<size_t> to_)
+        : from(std::move(from_)), to(std::move(to_)) {
+        // Sums of up to 63 products of two 61-bit residues fit 128 bits.
+        ensure(from.size() < 64, "base conversion source fits the accumulator");
+        for (size_t i : from) {
+            const Modulus &m = ctx.prime(i);
+            u64 hat = 1;
+            for (size_t k : from) {
+                if (k != i) hat = m.mul(hat, m.reduce(ctx.prime(k).value()));
+            }
+            hat_inverse.push_back(m.inv(hat));
+            hat_inverse_shoup.push_back(m.shoup(hat_inverse.back()));
+            inverse_moduli.push_back(1.0 / static_cast<double>(m.value()));
+        }
+        for (size_t p_index : to) {
+            const Modulus &p = ctx.prime(p_index);
+            u64 whole = 1;
+            for (size_t i : from) {
+                u64 hat = 1;
+                for (size_t k : from) {
+                    if (k != i) hat = p.mul(hat, p.reduce(ctx.prime(k).value()));
+                }
+                hat_mod_target.push_back(hat);
+                whole = p.mul(whole, p.reduce(ctx.prime(i).value()));
+            }
+            modulus_mod_target.push_back(whole);
+        }
+    }
+
+    /// y_i in place (coefficient form, source-major, n per source).
+    void scale_sources(const Context &ctx, std::vector<u64> &y, size_t n) const {
+        for (size_t s = 0; s < from.size(); ++s) {
+            const Modulus &m = ctx.prime(from[s]);
+            u64 *row = y.data() + s * n;
+            for (size_t j = 0; j < n; ++j) row[j] = m.mul_shoup(row[j], hat_inverse[s], hat_inverse_shoup[s]);
+        }
+    }
+
+    /// Writes sum_i y_i * (M/m_i) mod target `t` into out, minus correction[j] * M.
+    void convert(const Context &ctx, const std::vector<u64> &y, size_t n, size_t t, u64 *out,
+                 const std::vector<u64> *correction) const {
+        const Modulus &p = ctx.prime(to[t]);
+        const u64 *hats = hat_mod_target.data() + t * from.size();
+        for (size_t j = 0; j < n; ++j) {
+            u128 acc = 0;
+            for (size_t s = 0; s < from.size(); ++s) acc += static_cast<u128>(y[s * n + j]) * hats[s];
+            out[j] = p.reduce128(acc);
+        }
+        if (correction != nullptr) {
+            const u64 whole = modulus_mod_target[t], whole_shoup = p.shoup(whole);
+            for (size_t j = 0; j < n; ++j) out[j] = p.sub(out[j], p.mul_shoup(p.reduce((*correction)[j]), whole, whole_shoup));
+        }
+    }
+};
+
+}  // namespace
+
+size_t KeySwitchKey::size_bytes() const {
+    size_t total = 0;
+    for (const auto &p : b) total += p.data.size() * sizeof(u64);
+    for (const auto &p : a) total += p.data.size() * sizeof(u64);
+    return total;
+}
+
+KeySwitchKey make_key_switch_key(const SecretKey &sk, const RnsPoly &s_prime) {
+    const Context &ctx = *sk.context();
+    require(!ctx.digits().empty(), HELIB_ERR_INVALID_ARGUMENT,
+            "key switching needs special primes: the context has none");
+    const size_t all = ctx.primes().size();
+    KeySwitchKey key;
+    key.ctx = sk.context();
+    // P mod q_i for the chain primes.
+    std::vector<u64> p_mod(ctx.chain_size());
+    for (size_t i = 0; i < ctx.chain_size(); ++i) {
+        u64 v = 1;
+        for (size_t k = 0; k < ctx.special_size(); ++k) {
+            v = ctx.prime(i).mul(v, ctx.prime(i).reduce(ctx.prime(ctx.special_index(k)).value()));
+        }
+        p_mod[i] = v;
+    }
+    for (const auto &[begin, end] : ctx.digits()) {
+        key.a_seeds.push_back(os_seed());
+        RnsPoly a = uniform_from_seed(ctx, key.a_seeds.back(), all);
+        Prng prng(os_seed());
+        const WipedVector<int32_t> e = sample_gaussian(prng, ctx.n());
+        RnsPoly b = small_to_ntt(ctx, e, all);
+        for_each_prime(ctx, all, [&, begin = begin, end = end](size_t i) {
+            const Modulus &q = ctx.prime(i);
+            const u64 t = ctx.t_mod(i), ts = q.shoup(t);
+            const bool in_digit = i >= begin && i < end;
+            const u64 gadget = in_digit ? p_mod[i] : 0;  // times s' (Montgomery form) gives P s'
+            u64 *bi = b.residues(i);
+            const u64 *ai = a.residues(i), *s = sk.ntt_montgomery().residues(i), *sp = s_prime.residues(i);
+            for (size_t j = 0; j < ctx.n(); ++j) {
+                u64 v = q.sub(q.mul_shoup(bi[j], t, ts), q.mul_montgomery(ai[j], s[j]));
+                if (in_digit) v = q.add(v, q.mul_montgomery(sp[j], gadget));
+                bi[j] = v;
+            }
+        });
+        to_montgomery(ctx, a);
+        to_montgomery(ctx, b);
+        key.a.push_back(std::move(a));
+        key.b.push_back(std::move(b));
+    }
+    return key;
+}
+
+Decomposition decompose(const Context &ctx, const RnsPoly &d, size_t level) {
+    ensure(!ctx.digits().empty(), "decompose needs special primes");
+    const size_t n = ctx.n(), K = ctx.special_size(), ext = level + 1 + K;
+    // Coefficient form of d.
+    RnsPoly coeff = d;
+    coeff.truncate(level + 1);
+    for_each_prime(ctx, level + 1, [&](size_t i) { ctx.ntt(i).inverse(coeff.residues(i)); });
+
+    Decomposition out;
+    out.level = level;
+    for (const auto &[begin, end_all] : ctx.digits()) {
+        if (begin > level) break;
+        const size_t end = std::min(end_all, level + 1);
+        std::vector<size_t> from, to, to_residue;
+        for (size_t i = begin; i < end; ++i) from.push_back(i);
+        for (size_t r = 0; r < ext; ++r) {
+            if (r >= begin && r < end) continue;
+            to.push_back(extended_prime(ctx, level, r));
+            to_residue.push_back(r);
+        }
+        const BaseConversion conversion(ctx, from, to);
+        std::vector<u64> y(from.size() * n);
+        for (size_t s = 0; s < from.size(); ++s) {
+            std::copy(coeff.residues(from[s]), coeff.residues(from[s]) + n, y.data() + s * n);
+        }
+        conversion.scale_sources(ctx, y, n);
+        RnsPoly digit(n, ext);
+        for (size_t i = begin; i < end; ++i) std::copy(d.residues(i), d.residues(i) + n, digit.residues(i));
+        for_each_prime(ctx, to.size(), [&](size_t t) {
+            u64 *r = digit.residues(to_residue[t]);
+            conversion.convert(ctx, y, n, t, r, nullptr);
+            ctx.ntt(to[t]).forward(r);
+        });
+        out.digits.push_back(std::move(digit));
+    }
+    return out;
+}
+
+namespace {
+
+/// (u + delta) / P modulo Q_level with delta = 0 mod t and delta = -u mod P,
+/// so the message is unchanged (its factor too: the key carries P).
+void mod_down(const Context &ctx, const RnsPoly &u, size_t level, RnsPoly &out) {
+    const size_t n = ctx.n(), K = ctx.special_size();
+    std::vector<size_t> specials, chain;
+    for (size_t k = 0; k < K; ++k) specials.push_back(ctx.special_index(k));
+    for (size_t i = 0; i <= level; ++i) chain.push_back(i);
+    const BaseConversion conversion(ctx, specials, chain);
+    // omega = [-u * t^-1]_P residues (coefficient form), scaled for the conversion.
+    std::vector<u64> y(K * n);
+    for_each_prime(ctx, K, [&](size_t k) {
+        const size_t pi = specials[k];
+        const Modulus &p = ctx.prime(pi);
+        u64 *row = y.data() + k * n;
+        std::copy(u.residues(level + 1 + k), u.residues(level + 1 + k) + n, row);
+        ctx.ntt(pi).inverse(row);
+        const u64 w = p.neg(ctx.t_inv_mod(pi)), ws = p.shoup(w);
+        for (size_t j = 0; j < n; ++j) row[j] = p.mul_shoup(row[j], w, ws);
+    });
+    conversion.scale_sources(ctx, y, n);
+    // Centring: subtract round(sum_k y_k / p_k) * P so omega lies in (-P/2, P/2].
+    std::vector<u64> correction(n);
+    for (size_t j = 0; j < n; ++j) {
+        double fraction = 0;
+        for (size_t k = 0; k < K; ++k) fraction += static_cast<double>(y[k * n + j]) * conversion.inverse_moduli[k];
+        correction[j] = static_cast<u64>(std::llround(fraction));
+    }
+    out.reshape(n, level + 1);
+    for_each_prime(ctx, level + 1, [&](size_t i) {
+        const Modulus &q = ctx.prime(i);
+        u64 *r = out.residues(i);
+        conversion.convert(ctx, y, n, i, r, &correction);
+        const u64 t = ctx.t_mod(i), ts = q.shoup(t);
+        for (size_t j = 0; j < n; ++j) r[j] = q.mul_shoup(r[j], t, ts);
+        ctx.ntt(i).forward(r);
+        const u64 p_inv = q.inv(conversion.modulus_mod_target[i]), p_inv_shoup = q.shoup(p_inv);
+        const u64 *src = u.residues(i);
+        for (size_t j = 0; j < n; ++j) r[j] = q.mul_shoup(q.add(src[j], r[j]), p_inv, p_inv_shoup);
+    });
+}
+
+}  // namespace
+
+void key_switch(const KeySwitchKey &key, const Decomposition &dec, const std::vector<uint32_t> *permutation,
+                RnsPoly &k0, RnsPoly &k1) {
+    const Context &ctx = *key.ctx;
+    const size_t n = ctx.n(), level = dec.level, ext = level + 1 + ctx.special_size();
+    RnsPoly u0(n, ext), u1(n, ext);
+    for_each_prime(ctx, ext, [&](size_t r) {
+        const size_t pi = extended_prime(ctx, level, r);
+        const Modulus &q = ctx.prime(pi);
+        u64 *x0 = u0.residues(r), *x1 = u1.residues(r);
+        for (size_t j = 0; j < n; ++j) x0[j] = x1[j] = 0;
+        for (size_t d = 0; d < dec.digits.size(); ++d) {
+            const u64 *digit = dec.digits[d].residues(r);
+            const u64 *b = key.b[d].residues(pi), *a = key.a[d].residues(pi);
+            if (permutation != nullptr) {
+                const uint32_t *perm = permutation->data();
+                for (size_t j = 0; j < n; ++j) {
+                    const u64 v = digit[perm[j]];
+                    x0[j] = q.add(x0[j], q.mul_montgomery(v, b[j]));
+                    x1[j] = q.add(x1[j], q.mul_montgomery(v, a[j]));
+                }
+            } else {
+                for (size_t j = 0; j < n; ++j) {
+                    x0[j] = q.add(x0[j], q.mul_montgomery(digit[j], b[j]));
+                    x1[j] = q.add(x1[j], q.mul_montgomery(digit[j], a[j]));
+                }
+            }
+        }
+    });
+    mod_down(ctx, u0, level, k0);
+    mod_down(ctx, u1, level, k1);
+}
+
+double key_switch_noise_log2(const Context &ctx, size_t level) {
+    const double n = static_cast<double>(ctx.n());
+    double digits_term = 0;
+    for (const auto &[begin, end_all] : ctx.digits()) {
+        if (begin > level) break;
+        const size_t end = std::min(end_all, level + 1);
+        double log2_digit = 0;
+        for (size_t i = begin; i < end; ++i) log2_digit += std::log2(static_cast<double>(ctx.prime(i).value()));
+        // Extended digit (< |D| * Q_j in magnitude) times a Gaussian e_j, divided by P.
+        digits_term += static_cast<double>(end - begin) * std::exp2(log2_digit - ctx.log2_special_modulus()) *
+                       noise::kTail * kSigma * std::sqrt(n / 12.0);
+    }
+    // The rounding of the division by P: t * (w0 + w1 s), w uniform in [-1/2, 1/2].
+    const double rounding = 0.5 + noise::kTail * std::sqrt(n / 18.0);
+    return ctx.log2_t() + std::log2(digits_term + rounding);
+}
+
+}  // namespace bgv

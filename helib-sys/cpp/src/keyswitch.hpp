@@ -1,0 +1,55 @@
+// keyswitch.hpp -- hybrid key switching (digits of the chain, special modulus P).
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "keys.hpp"
+
+namespace bgv {
+
+/// A key-switching key from s' to s: for each digit j of the chain, a pair
+/// (b_j, a_j) modulo Q*P in NTT form (Montgomery residues) with
+///   b_j = -a_j s + t e_j + P g_j s',  g_j = 1 mod the digit's primes, 0 mod the others.
+/// The a_j are expanded from stored seeds, so a serialized key needs only b_j.
+struct KeySwitchKey {
+    std::shared_ptr<const Context> ctx;
+    std::vector<RnsPoly> b, a;
+    std::vector<Seed> a_seeds;
+
+    /// Bytes held in memory.
+    size_t size_bytes() const;
+};
+
+/// Generates the key switching from `s_prime` (NTT form, Montgomery residues,
+/// all primes) to the secret key.
+KeySwitchKey make_key_switch_key(const SecretKey &sk, const RnsPoly &s_prime);
+
+/// A polynomial's digits, each extended to the basis Q_level * P and in NTT
+/// form: the expensive part of a key switch, shareable by hoisted automorphisms.
+/// Residue r of an extended polynomial is modulo q_r for r <= level and modulo
+/// the special prime r - level - 1 beyond.
+struct Decomposition {
+    size_t level = 0;
+    std::vector<RnsPoly> digits;
+};
+
+/// Decomposes `d` (NTT form modulo Q_level).
+Decomposition decompose(const Context &ctx, const RnsPoly &d, size_t level);
+
+/// Computes (k0, k1) modulo Q_level, NTT form, with k0 + k1 s = d s' + t e for
+/// the key from s' to s. With `permutation`, the digits are first permuted
+/// slot-wise (out[k] = in[perm[k]]): a hoisted automorphism.
+void key_switch(const KeySwitchKey &key, const Decomposition &dec, const std::vector<uint32_t> *permutation,
+                RnsPoly &k0, RnsPoly &k1);
+
+/// Conservative log2 bound on the noise one key switch adds at `level`.
+double key_switch_noise_log2(const Context &ctx, size_t level);
+
+/// The prime index (in Context::primes()) of residue r of an extended polynomial.
+inline size_t extended_prime(const Context &ctx, size_t level, size_t r) {
+    return r <= level ? r : ctx.special_index(r - level - 1);
+}
+
+}  // namespace bgv
