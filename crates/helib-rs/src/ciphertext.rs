@@ -106,7 +106,7 @@ impl Ciphertext {
     ///
     /// On error the cached information is re-read if the engine still can,
     /// so the accessors stay truthful.
-    fn compute_assign(
+    pub(crate) fn compute_assign(
         &mut self,
         op: impl FnOnce(*const RawCt, *mut RawCt) -> sys::helib_status,
     ) -> Result<()> {

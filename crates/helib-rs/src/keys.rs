@@ -200,6 +200,44 @@ impl PublicKey {
     }
 }
 
+impl PublicKey {
+    /// Adds Smuche's public-key mask to `ciphertext`, in place:
+    /// `ct += (b·ξ, a·ξ)` for this key (b, a) and a fresh ternary ξ drawn from
+    /// the OS CSPRNG. The plaintext, level and correction factor are unchanged;
+    /// the noise grows by t·e·ξ (e is the key's own error), which the noise
+    /// estimate accounts for.
+    ///
+    /// This is the "constant-time randomization" of the Smuche caching scheme
+    /// (Zhao, arXiv:2312.16352, eq. 7), exposed so that scheme can be
+    /// implemented faithfully and compared (see the `he-cache` crate).
+    ///
+    /// # Security
+    /// **This is not a re-randomization and must not be used as one.** The
+    /// mask adds no fresh error terms, so it lies exactly in the R_q-span of
+    /// the public key: for every masked ciphertext (c0, c1) the polynomial
+    /// `c0·a − c1·b` is the same as before masking. Anyone holding the public
+    /// key can therefore strip the "randomness" from the relation, and Smuche
+    /// ciphertexts built from one cached ciphertext reveal the ratios of their
+    /// plaintexts (the `he-cache` crate's security analysis demonstrates it).
+    /// To re-randomize securely, add a fresh encryption of zero
+    /// ([`encrypt`](Self::encrypt) of the zero plaintext) instead.
+    ///
+    /// # Errors
+    /// [`Error::ContextMismatch`](crate::Error::ContextMismatch) when the
+    /// ciphertext belongs to another context;
+    /// [`Error::Randomness`](crate::Error::Randomness) when the OS random
+    /// source fails. On error the ciphertext is left as it was.
+    pub fn add_mask_insecure(&self, ciphertext: &mut Ciphertext) -> Result<()> {
+        self.context.ensure_same(ciphertext.context())?;
+        let key = self.raw.as_ptr();
+        // SAFETY: the key handle is live for this call; `dst` is the live
+        // ciphertext handle, which the header allows to alias the input `a`.
+        ciphertext.compute_assign(|a, dst| unsafe {
+            sys::helib_ciphertext_add_public_key_mask(key, a, dst)
+        })
+    }
+}
+
 /// Encryption shared by both key kinds: the checks, then the engine call.
 fn encrypt<K>(
     key: *const K,
