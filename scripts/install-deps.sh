@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# Installs the system packages the workspace needs, if they are missing:
+#   libgmp-dev   GMP, the engine's only library (always)
+#   libclang-dev libclang, only to check the committed bindgen output (--bindgen)
+# Needs root (or sudo) only when something is actually missing.
+set -euo pipefail
+
+want=()
+if ! echo '#include <gmp.h>' | ${CXX:-c++} -x c++ -fsyntax-only - 2>/dev/null; then
+    want+=(libgmp-dev)
+fi
+if [[ "${1:-}" == "--bindgen" ]] && ! ldconfig -p 2>/dev/null | grep -q 'libclang\(-[0-9.]*\)\?\.so'; then
+    want+=(libclang-dev)
+fi
+if ((${#want[@]} == 0)); then
+    exit 0
+fi
+echo "installing: ${want[*]}" >&2
+sudo=""
+if [[ $(id -u) -ne 0 ]]; then sudo="sudo"; fi
+export DEBIAN_FRONTEND=noninteractive
+$sudo apt-get update -qq
+$sudo apt-get install -y -qq "${want[@]}" >/dev/null

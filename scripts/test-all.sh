@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# Runs every check CI runs: formatting, lints, the whole test suite, the
+# engine's tests again under AddressSanitizer + UndefinedBehaviorSanitizer,
+# and a check that the committed bindgen output matches the C header.
+# Installs the few system packages it needs (GMP; libclang for the bindings check).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+step() { printf '\n==> %s\n' "$*"; }
+
+step "system packages"
+scripts/install-deps.sh --bindgen
+
+step "cargo fmt"
+cargo fmt --all --check
+
+step "cargo clippy"
+cargo clippy --workspace --all-targets --locked -- -D warnings
+
+step "cargo test (all crates, unit + integration + doc tests)"
+cargo test --workspace --locked
+
+step "engine tests under AddressSanitizer + UndefinedBehaviorSanitizer"
+# The C++ is built with -fsanitize=address,undefined (feature helib-sys/sanitize);
+# the ASan runtime is preloaded into the test binaries only (not into cargo).
+asan_runtime=$(${CXX:-g++} -print-file-name=libasan.so)
+CARGO_TARGET_X86_64_UNKNOWN_LINUX_GNU_RUNNER="env LD_PRELOAD=$asan_runtime" \
+ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
+UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+    cargo test --locked -p helib-sys -p helib-rs --features helib-sys/sanitize \
+    --lib --tests --target-dir target/sanitize
+
+step "committed bindings match helib_c.h"
+cargo build --locked -p helib-sys --features bindgen
+git diff --exit-code -- helib-sys/src/bindings.rs
+
+echo
+echo "all checks passed"
