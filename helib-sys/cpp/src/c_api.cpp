@@ -11,68 +11,11 @@
 #include "noise.hpp"
 #include "scheme.hpp"
 
-struct helib_context {
-    std::shared_ptr<const bgv::Context> ctx;
-};
-struct helib_secret_key {
-    std::unique_ptr<bgv::SecretKey> key;
-};
-struct helib_public_key {
-    std::unique_ptr<bgv::PublicKey> key;
-};
-struct helib_encoded_plaintext {
-    bgv::EncodedPlaintext pt;
-};
-struct helib_ciphertext {
-    bgv::Ciphertext ct;
-};
-struct helib_relin_key {
-    bgv::RelinKey key;
-};
-struct helib_galois_keys {
-    std::unique_ptr<bgv::GaloisKeys> keys;
-};
+#include "c_api_internal.hpp"
+
+using namespace helib_shim;
 
 namespace {
-
-thread_local std::string last_error;
-
-/// Runs `body`, mapping every exception to a status code and a message.
-template <typename Body>
-helib_status guarded(Body &&body) noexcept {
-    try {
-        body();
-        return HELIB_OK;
-    } catch (const bgv::Error &e) {
-        try { last_error = e.what(); } catch (...) {}
-        return e.status();
-    } catch (const std::bad_alloc &) {
-        try { last_error = "out of memory"; } catch (...) {}
-        return HELIB_ERR_OUT_OF_MEMORY;
-    } catch (const std::exception &e) {
-        try { last_error = std::string("internal error: ") + e.what(); } catch (...) {}
-        return HELIB_ERR_INTERNAL;
-    } catch (...) {
-        try { last_error = "internal error: unknown exception"; } catch (...) {}
-        return HELIB_ERR_INTERNAL;
-    }
-}
-
-template <typename T>
-const T &deref(const T *p, const char *name) {
-    bgv::require(p != nullptr, HELIB_ERR_NULL_POINTER, std::string(name) + " is NULL");
-    return *p;
-}
-
-template <typename T>
-T &deref_mut(T *p, const char *name) {
-    bgv::require(p != nullptr, HELIB_ERR_NULL_POINTER, std::string(name) + " is NULL");
-    return *p;
-}
-
-void require_out(const void *p, const char *name) {
-    bgv::require(p != nullptr, HELIB_ERR_NULL_POINTER, std::string(name) + " is NULL");
-}
 
 void write_limbs(const mpz_class &value, uint64_t *out, size_t out_len, size_t needed) {
     require_out(out, "out");
@@ -95,12 +38,6 @@ void write_primes(const std::vector<bgv::Modulus> &primes, size_t begin, size_t 
                  "buffer holds " + std::to_string(*len) + " primes, " + std::to_string(count) + " needed");
     for (size_t i = 0; i < count; ++i) buf[i] = primes[begin + i].value();
     *len = count;
-}
-
-const bgv::Ciphertext &input(const helib_ciphertext *ct, const char *name) {
-    const bgv::Ciphertext &c = deref(ct, name).ct;
-    bgv::check_nonempty(c);
-    return c;
 }
 
 }  // namespace
