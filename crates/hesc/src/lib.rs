@@ -10,13 +10,19 @@
 #![deny(missing_docs)]
 
 pub mod backend;
+mod basic;
 mod bits;
 mod error;
+pub mod fields;
 pub mod model;
 mod number;
+mod packed;
+pub mod params;
 mod selection;
 
+pub use basic::{BasicHesc, EncryptedStream};
 pub use bits::BitStream;
 pub use error::{Error, Result};
 pub use number::{B2s, Encoding, StochasticNumber};
+pub use packed::{FusedCiphertext, FusedStreams, FusionCapacity, PackedHesc, PackedStream};
 pub use selection::Selection;
