@@ -1,0 +1,106 @@
+//! The attacks: what the public key and ciphertexts alone reveal about cached encryptions.
+
+use super::linalg::{rank, rational_reconstruction, solve_in_span};
+use super::model::{ToyCiphertext, ToyPublicKey};
+use super::ring::{mul_mod, Poly, ToyRing};
+
+/// The mask-killing projection P(c0, c1) = c0·a − c1·b for the public key (b, a).
+///
+/// P(b·ξ, a·ξ) = 0 for every ξ, so P is blind to Smuche's mask, and it is
+/// R_q-linear: P(Σ k_i c_i) = Σ k_i P(c_i). For a fresh encryption,
+/// P = a·(t·e0 + m) − t·e1·b carries the fresh errors e0, e1.
+pub fn projection(ring: &ToyRing, pk: &ToyPublicKey, ct: &ToyCiphertext) -> Poly {
+    ring.sub(&ring.mul(&ct.c0, &pk.a), &ring.mul(&ct.c1, &pk.b))
+}
+
+/// One-ciphertext distinguisher: does `ct` look like a Smuche encryption of
+/// zero (z = 0 leaves only the mask, so P(ct) = 0)? Never true of a fresh
+/// encryption, whose P carries the fresh errors.
+pub fn is_masked_zero(ring: &ToyRing, pk: &ToyPublicKey, ct: &ToyCiphertext) -> bool {
+    projection(ring, pk, ct).iter().all(|&x| x == 0)
+}
+
+/// What the ratio attack found.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Ratio {
+    /// z1 / z2 mod q, exactly.
+    pub modular: u64,
+    /// The same ratio as a reduced fraction (numerator, denominator > 0),
+    /// when both scalars are below √(q/2) in absolute value.
+    pub fraction: Option<(i64, i64)>,
+}
+
+/// The Smuche distinguisher: from the public key and two ciphertexts,
+/// recover z1 / z2 when they were built from the same cached ciphertext c.
+///
+/// c_j = z_j·c + (b·ξ_j, a·ξ_j) gives P(c_j) = z_j · P(c), so the two
+/// projections are proportional and any coefficient gives the ratio; the
+/// attack checks that *every* coefficient agrees and returns `None`
+/// otherwise — which is what happens for fresh (and pool) encryptions, whose
+/// projections carry independent errors.
+pub fn smuche_ratio(
+    ring: &ToyRing,
+    pk: &ToyPublicKey,
+    first: &ToyCiphertext,
+    second: &ToyCiphertext,
+) -> Option<Ratio> {
+    let q = ring.modulus();
+    let p1 = projection(ring, pk, first);
+    let p2 = projection(ring, pk, second);
+    let j = p2.iter().position(|&x| x != 0)?;
+    let ratio = mul_mod(p1[j], ring.invert_scalar(p2[j]), q);
+    if p1 != ring.scale(&p2, ratio) {
+        return None;
+    }
+    let fraction = rational_reconstruction(ratio, q).map(|(a, b)| {
+        let g = gcd(a.unsigned_abs(), b.unsigned_abs()).max(1) as i64;
+        (a / g, b / g)
+    });
+    Some(Ratio {
+        modular: ratio,
+        fraction,
+    })
+}
+
+/// The dimension over Z_q of the span of the ciphertexts' projections.
+///
+/// Rache outputs are combinations of k + 1 cached ciphertexts, so any number
+/// of them spans at most k + 1 dimensions; fresh encryptions span as many as
+/// there are of them (up to N).
+pub fn projection_rank(ring: &ToyRing, pk: &ToyPublicKey, cts: &[ToyCiphertext]) -> usize {
+    let projections: Vec<Poly> = cts.iter().map(|c| projection(ring, pk, c)).collect();
+    rank(&projections, ring.modulus())
+}
+
+/// Known-plaintext decryption for linear caches: if the target's projection
+/// is Σ λ_j P(known_j), then (the caches' ciphertexts being combinations of
+/// the same pivots with plaintexts that add up exactly) its plaintext is
+/// Σ λ_j m_j mod q. Returns `None` when the target is outside the span —
+/// always the case for fresh encryptions.
+///
+/// Against Rache with k pivots, k + 1 known pairs (spanning the cache)
+/// decrypt every further output; against Smuche one pair per pivot does.
+pub fn span_decrypt(
+    ring: &ToyRing,
+    pk: &ToyPublicKey,
+    known: &[(u64, ToyCiphertext)],
+    target: &ToyCiphertext,
+) -> Option<u64> {
+    let q = ring.modulus();
+    let basis: Vec<Poly> = known.iter().map(|(_, c)| projection(ring, pk, c)).collect();
+    let lambda = solve_in_span(&basis, &projection(ring, pk, target), q)?;
+    Some(
+        known
+            .iter()
+            .zip(&lambda)
+            .fold(0u64, |acc, ((m, _), &l)| (acc + mul_mod(*m % q, l, q)) % q),
+    )
+}
+
+fn gcd(a: u64, b: u64) -> u64 {
+    if b == 0 {
+        a
+    } else {
+        gcd(b, a % b)
+    }
+}
