@@ -1,0 +1,809 @@
+//! FFT plans: built once for (context, n, direction, coset, strategy), run many times.
+
+use crate::bsgs::{EncodedTransform, KeyMode};
+use crate::error::{Error, Result};
+use crate::layout::Packing;
+use crate::stages::{bit_reversal, group_stages, radix2_stages, DenseDiagonals, Order};
+use crate::transform::SlotTransform;
+use ark_ff::{FftField, PrimeField};
+use ark_poly::{EvaluationDomain, Radix2EvaluationDomain};
+use helib_rs::{BatchEncoder, Ciphertext, Context, GaloisKeys, PublicKey, SecretKey};
+
+/// Forward (`fft`) or inverse (`ifft`, including the 1/n factor).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Direction {
+    /// Evaluations at the domain (or coset) points: `y_k = Σ x_i (g ω^k)^i`.
+    Forward,
+    /// Coefficients from evaluations: the inverse of `Forward`.
+    Inverse,
+}
+
+/// How the transform is evaluated.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Strategy {
+    /// The whole n×n matrix by the diagonal method with baby-step giant-step:
+    /// one multiplication level, n diagonals (encoded on the fly, one at a time).
+    Dense,
+    /// The radix-2 stages grouped into `levels` sparse transforms (each one
+    /// multiplication level with at most 2^(s+1) - 1 diagonals for s stages).
+    /// `None` lets the plan choose from the noise budget of the input level.
+    Factored {
+        /// Number of multiplication levels (1..=4), or automatic.
+        levels: Option<usize>,
+    },
+}
+
+/// The FFT of size n over F on encrypted vectors (see the crate docs for the
+/// layouts and which orders are free).
+pub struct FftPlan<F: PrimeField + FftField> {
+    context: Context,
+    encoder: BatchEncoder<F>,
+    n: usize,
+    direction: Direction,
+    coset: Option<F>,
+    strategy: Strategy,
+    order: Order,
+    mode: KeyMode,
+    level: usize,
+    pipeline: Pipeline<F>,
+}
+
+/// What one plan runs: per-ciphertext transforms and the cross-ciphertext part.
+enum Pipeline<F: PrimeField + FftField> {
+    /// One ciphertext, one or more sparse levels.
+    Levels(Vec<EncodedTransform>),
+    /// One ciphertext, the dense matrix's diagonals produced on the fly.
+    Dense(DenseRun<F>),
+    /// C ciphertexts (n = C·N): four-step FFT.
+    Split(SplitRun),
+}
+
+struct DenseRun<F: PrimeField + FftField> {
+    packing: Packing,
+    omega: F,
+    scale_in: Vec<F>,
+    scale_out: Vec<F>,
+    input_bit_reversed: bool,
+}
+
+/// Four-step FFT over C ciphertexts of N slots (n = C·N): a size-C DFT across
+/// ciphertexts (additions for C = 2, scalar products otherwise) and, per
+/// output group, a size-N transform with the twiddles folded in.
+struct SplitRun {
+    groups: usize,
+    across_first: bool,
+    across_scalars: Vec<Vec<num_bigint::BigUint>>,
+    per_group: Vec<Vec<EncodedTransform>>,
+}
+
+/// Work one execution of a plan performs.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct PlanCost {
+    /// Key switches (rotations and row swaps).
+    pub rotations: usize,
+    /// Plaintext multiplications.
+    pub multiplications: usize,
+}
+
+/// Builder for [`FftPlan`].
+pub struct FftPlanBuilder<F: PrimeField + FftField> {
+    context: Context,
+    n: usize,
+    direction: Direction,
+    coset: Option<F>,
+    strategy: Strategy,
+    order: Order,
+    mode: KeyMode,
+    level: Option<usize>,
+    natural_output: bool,
+}
+
+impl<F: PrimeField + FftField> FftPlan<F> {
+    /// A builder for a size-`n` transform in `context` (defaults: forward,
+    /// no coset, factored with automatic levels, natural input order, fast keys,
+    /// inputs at the top level).
+    pub fn builder(context: &Context, n: usize) -> FftPlanBuilder<F> {
+        FftPlanBuilder {
+            context: context.clone(),
+            n,
+            direction: Direction::Forward,
+            coset: None,
+            strategy: Strategy::Factored { levels: None },
+            order: Order::Natural,
+            mode: KeyMode::Fast,
+            level: None,
+            natural_output: false,
+        }
+    }
+
+    /// Transform size.
+    pub fn len(&self) -> usize {
+        self.n
+    }
+
+    /// Whether the transform is empty (never: n ≥ 2).
+    pub fn is_empty(&self) -> bool {
+        self.n == 0
+    }
+
+    /// Number of ciphertexts holding one input vector.
+    pub fn ciphertexts(&self) -> usize {
+        self.n.div_ceil(self.context.ring_degree())
+    }
+
+    /// Multiplication levels the plan consumes.
+    pub fn depth(&self) -> usize {
+        match &self.pipeline {
+            Pipeline::Levels(levels) => levels.len(),
+            Pipeline::Dense(_) => 1,
+            Pipeline::Split(split) => split.per_group[0].len() + usize::from(split.groups > 2),
+        }
+    }
+
+    /// Key switches and plaintext products one execution performs (the dense
+    /// strategy's are counted from its schedule).
+    pub fn cost(&self) -> PlanCost {
+        let of = |l: &EncodedTransform| PlanCost {
+            rotations: l.schedule().baby_rotations() + l.schedule().giant_rotations(),
+            multiplications: l.multiplications(),
+        };
+        let sum = |it: &mut dyn Iterator<Item = PlanCost>| {
+            it.fold(PlanCost::default(), |a, b| PlanCost {
+                rotations: a.rotations + b.rotations,
+                multiplications: a.multiplications + b.multiplications,
+            })
+        };
+        match &self.pipeline {
+            Pipeline::Levels(levels) => sum(&mut levels.iter().map(of)),
+            Pipeline::Split(split) => sum(&mut split.per_group.iter().flatten().map(of)),
+            Pipeline::Dense(run) => {
+                let shape = dense_shape(run);
+                let schedule = crate::bsgs::Schedule::new(&shape, self.mode);
+                PlanCost {
+                    rotations: schedule.baby_rotations() + schedule.giant_rotations(),
+                    multiplications: shape.len(),
+                }
+            }
+        }
+    }
+
+    /// Strategy, direction and the input order (see [`FftPlanBuilder::input_order`]).
+    pub fn describe(&self) -> String {
+        format!(
+            "{:?} {:?} n={} coset={} input={:?} keys={:?} depth={} ciphertexts={}",
+            self.strategy,
+            self.direction,
+            self.n,
+            self.coset.is_some(),
+            self.order,
+            self.mode,
+            self.depth(),
+            self.ciphertexts()
+        )
+    }
+
+    /// The Galois elements whose keys the plan needs: generate exactly these.
+    pub fn required_galois_elements(&self) -> Vec<u64> {
+        let mut out: Vec<u64> = match &self.pipeline {
+            Pipeline::Levels(levels) => levels
+                .iter()
+                .flat_map(|l| l.schedule().required_elements(&self.context))
+                .collect(),
+            Pipeline::Dense(run) => dense_schedule(run, self.mode, &self.context),
+            Pipeline::Split(split) => split
+                .per_group
+                .iter()
+                .flatten()
+                .flat_map(|l| l.schedule().required_elements(&self.context))
+                .collect(),
+        };
+        out.sort_unstable();
+        out.dedup();
+        out
+    }
+
+    /// Generates the Galois keys [`required_galois_elements`](Self::required_galois_elements) names.
+    pub fn generate_galois_keys(&self, sk: &SecretKey) -> Result<GaloisKeys> {
+        Ok(GaloisKeys::for_elements(
+            sk,
+            &self.required_galois_elements(),
+        )?)
+    }
+
+    /// Packs `values` (length n, in the plan's input order) into slot vectors
+    /// and encrypts them at the plan's input level.
+    pub fn encrypt(&self, pk: &PublicKey, values: &[F]) -> Result<Vec<Ciphertext>> {
+        self.input_slots(values)?
+            .iter()
+            .map(|slots| Ok(pk.encrypt_at_level(&self.encoder.encode(slots)?, self.level)?))
+            .collect()
+    }
+
+    /// Decrypts the outputs and unpacks them into a vector in the plan's output order.
+    pub fn decrypt(&self, sk: &SecretKey, outputs: &[Ciphertext]) -> Result<Vec<F>> {
+        let slots: Vec<Vec<F>> = outputs
+            .iter()
+            .map(|ct| Ok(self.encoder.decode(&sk.decrypt(ct)?)?))
+            .collect::<Result<_>>()?;
+        self.output_values(&slots)
+    }
+
+    /// Runs the transform.
+    ///
+    /// # Errors
+    /// Wrong number of ciphertexts, ciphertexts not at the plan's input level,
+    /// missing Galois keys, or an exhausted noise budget.
+    pub fn execute(&self, inputs: &[Ciphertext], keys: &GaloisKeys) -> Result<Vec<Ciphertext>> {
+        if inputs.len() != self.ciphertexts() {
+            return Err(Error::WrongInputCount {
+                expected: self.ciphertexts(),
+                got: inputs.len(),
+            });
+        }
+        if let Some(ct) = inputs.iter().find(|ct| ct.level() != self.level) {
+            return Err(Error::WrongInputLevel {
+                expected: self.level,
+                got: ct.level(),
+            });
+        }
+        for element in self.required_galois_elements() {
+            if !keys.contains(element) {
+                return Err(Error::MissingGaloisKey { element });
+            }
+        }
+        match &self.pipeline {
+            Pipeline::Levels(levels) => Ok(vec![run_levels(levels, &inputs[0], keys)?]),
+            Pipeline::Dense(run) => Ok(vec![self.run_dense(run, &inputs[0], keys)?]),
+            Pipeline::Split(split) => self.run_split(split, inputs, keys),
+        }
+    }
+
+    fn row(&self) -> usize {
+        self.context.ring_degree() / 2
+    }
+
+    /// Slot vectors of the input: entries in the plan's input order.
+    fn input_slots(&self, values: &[F]) -> Result<Vec<Vec<F>>> {
+        if values.len() != self.n {
+            return Err(Error::WrongLength {
+                expected: self.n,
+                got: values.len(),
+            });
+        }
+        let slots = 2 * self.row();
+        match (&self.pipeline, self.direction) {
+            (Pipeline::Split(_), Direction::Forward) => {
+                Ok(values.chunks(slots).map(|c| c.to_vec()).collect())
+            }
+            (Pipeline::Split(split), Direction::Inverse) => {
+                Ok(strided_bit_reversed(values, split.groups))
+            }
+            _ => {
+                let packing =
+                    Packing::for_length(self.n, self.row()).ok_or(Error::Internal("packing"))?;
+                Ok(vec![packing.pack(values)])
+            }
+        }
+    }
+
+    /// Output vector from decrypted slot vectors.
+    fn output_values(&self, slots: &[Vec<F>]) -> Result<Vec<F>> {
+        match (&self.pipeline, self.direction) {
+            (Pipeline::Split(split), Direction::Forward) => {
+                Ok(unstride_bit_reversed(slots, split.groups))
+            }
+            (Pipeline::Split(_), Direction::Inverse) => Ok(slots.concat()),
+            _ => {
+                let packing =
+                    Packing::for_length(self.n, self.row()).ok_or(Error::Internal("packing"))?;
+                Ok(packing.unpack(&slots[0]))
+            }
+        }
+    }
+
+    fn run_dense(
+        &self,
+        run: &DenseRun<F>,
+        x: &Ciphertext,
+        keys: &GaloisKeys,
+    ) -> Result<Ciphertext> {
+        let transform = dense_transform(run);
+        let encoded = EncodedTransform::new(&transform, self.mode, &self.encoder, x.level())?;
+        encoded.apply(x, keys)
+    }
+
+    fn run_split(
+        &self,
+        split: &SplitRun,
+        inputs: &[Ciphertext],
+        keys: &GaloisKeys,
+    ) -> Result<Vec<Ciphertext>> {
+        let across = |cts: &[Ciphertext]| -> Result<Vec<Ciphertext>> {
+            (0..split.groups)
+                .map(|k| {
+                    let mut acc: Option<Ciphertext> = None;
+                    for (c, ct) in cts.iter().enumerate() {
+                        let term = scale(
+                            ct,
+                            &split.across_scalars[k][c],
+                            self.context.plaintext_modulus(),
+                        )?;
+                        match acc.as_mut() {
+                            Some(a) => a.add_assign(&term)?,
+                            None => acc = Some(term),
+                        }
+                    }
+                    acc.ok_or(Error::Internal("no ciphertexts"))
+                })
+                .collect()
+        };
+        if split.across_first {
+            let mixed = across(inputs)?;
+            mixed
+                .iter()
+                .zip(&split.per_group)
+                .map(|(ct, levels)| run_levels(levels, ct, keys))
+                .collect()
+        } else {
+            let transformed: Vec<Ciphertext> = inputs
+                .iter()
+                .zip(&split.per_group)
+                .map(|(ct, levels)| run_levels(levels, ct, keys))
+                .collect::<Result<_>>()?;
+            across(&transformed)
+        }
+    }
+}
+
+/// Multiplies by a scalar given as 0, 1, t-1 (free) or anything else (a product).
+fn scale(ct: &Ciphertext, k: &num_bigint::BigUint, t: &num_bigint::BigUint) -> Result<Ciphertext> {
+    if *k == num_bigint::BigUint::from(1u8) {
+        Ok(ct.clone())
+    } else if k + 1u8 == *t {
+        Ok(ct.negate()?)
+    } else {
+        Ok(ct.mul_scalar(k)?)
+    }
+}
+
+fn run_levels(
+    levels: &[EncodedTransform],
+    x: &Ciphertext,
+    keys: &GaloisKeys,
+) -> Result<Ciphertext> {
+    let mut current = x.clone();
+    for level in levels {
+        current = level.apply(&current, keys)?;
+    }
+    Ok(current)
+}
+
+fn dense_transform<F: PrimeField + FftField>(run: &DenseRun<F>) -> SlotTransform<F> {
+    let n = run.packing.len();
+    let bits = n.trailing_zeros();
+    let powers: Vec<F> = std::iter::successors(Some(F::one()), |w| Some(*w * run.omega))
+        .take(n)
+        .collect();
+    let bit_reversed = run.input_bit_reversed;
+    let matrix = DenseDiagonals::new(run.packing, move |i, j| {
+        let j = if bit_reversed {
+            crate::stages::bit_reverse(j, bits)
+        } else {
+            j
+        };
+        powers[(i * j) % n]
+    });
+    let mut t = SlotTransform::zero(run.packing.row());
+    for shift in matrix.shifts() {
+        t.add_term(shift, &matrix.diagonal(shift));
+    }
+    t.after_scaling(&run.scale_in).then_scaling(&run.scale_out)
+}
+
+/// A transform with the dense matrix's shifts and all-one diagonals: the
+/// schedule depends only on which shifts occur.
+fn dense_shape<F: PrimeField + FftField>(run: &DenseRun<F>) -> SlotTransform<F> {
+    let mut shape = SlotTransform::<F>::zero(run.packing.row());
+    let ones = vec![F::one(); 2 * run.packing.row()];
+    for shift in DenseDiagonals::new(run.packing, |_, _| F::one()).shifts() {
+        shape.add_term(shift, &ones);
+    }
+    shape
+}
+
+fn dense_schedule<F: PrimeField + FftField>(
+    run: &DenseRun<F>,
+    mode: KeyMode,
+    context: &Context,
+) -> Vec<u64> {
+    crate::bsgs::Schedule::new(&dense_shape(run), mode).required_elements(context)
+}
+
+/// Entry `c + C·bitrev(q)` of `values` to ciphertext c, slot q.
+fn strided_bit_reversed<F: Copy>(values: &[F], groups: usize) -> Vec<Vec<F>> {
+    let per = values.len() / groups;
+    let bits = per.trailing_zeros();
+    (0..groups)
+        .map(|c| {
+            (0..per)
+                .map(|q| values[c + groups * crate::stages::bit_reverse(q, bits)])
+                .collect()
+        })
+        .collect()
+}
+
+/// Inverse of [`strided_bit_reversed`].
+fn unstride_bit_reversed<F: Copy + Default>(slots: &[Vec<F>], groups: usize) -> Vec<F> {
+    let per = slots[0].len();
+    let bits = per.trailing_zeros();
+    let mut out = vec![F::default(); groups * per];
+    for (c, s) in slots.iter().enumerate() {
+        for (q, v) in s.iter().enumerate() {
+            out[c + groups * crate::stages::bit_reverse(q, bits)] = *v;
+        }
+    }
+    out
+}
+
+impl<F: PrimeField + FftField> FftPlanBuilder<F> {
+    /// Forward or inverse.
+    pub fn direction(mut self, direction: Direction) -> Self {
+        self.direction = direction;
+        self
+    }
+
+    /// The inverse transform (`ifft`).
+    pub fn inverse(self) -> Self {
+        self.direction(Direction::Inverse)
+    }
+
+    /// Evaluate on the coset `offset · ⟨ω⟩` (`coset_fft` / `coset_ifft`).
+    pub fn coset(mut self, offset: F) -> Self {
+        self.coset = Some(offset);
+        self
+    }
+
+    /// The evaluation strategy.
+    pub fn strategy(mut self, strategy: Strategy) -> Self {
+        self.strategy = strategy;
+        self
+    }
+
+    /// The order of the input vector; the output comes in the other order for
+    /// the factored strategy with one ciphertext (Natural in → BitReversed out
+    /// and vice versa: both free). The dense strategy always maps natural to
+    /// natural (the order is folded into its matrix).
+    pub fn input_order(mut self, order: Order) -> Self {
+        self.order = order;
+        self
+    }
+
+    /// With the factored strategy and natural input order, also put the output
+    /// in natural order, at the price of one more level: a bit-reversal
+    /// permutation with up to n diagonals.
+    pub fn natural_output(mut self) -> Self {
+        self.natural_output = true;
+        self
+    }
+
+    /// Galois-key memory mode.
+    pub fn key_mode(mut self, mode: KeyMode) -> Self {
+        self.mode = mode;
+        self
+    }
+
+    /// The level of input ciphertexts (default: the top level).
+    pub fn input_level(mut self, level: usize) -> Self {
+        self.level = Some(level);
+        self
+    }
+
+    /// Builds the plan: factors the transform and encodes its diagonals.
+    ///
+    /// # Errors
+    /// n not a power of two ≥ 2, no root of unity of order n in F, t not F's
+    /// modulus (or no batching), bad level count, or an input level that
+    /// leaves too little noise budget for the plan's depth.
+    pub fn build(self) -> Result<FftPlan<F>> {
+        let n = self.n;
+        if n < 2 || !n.is_power_of_two() {
+            return Err(Error::InvalidSize(n));
+        }
+        let encoder = BatchEncoder::<F>::new(&self.context)?;
+        let slots = self.context.ring_degree();
+        let row = slots / 2;
+        let level = self.level.unwrap_or(self.context.max_level());
+        if level > self.context.max_level() {
+            return Err(Error::WrongInputLevel {
+                expected: self.context.max_level(),
+                got: level,
+            });
+        }
+        let domain = Radix2EvaluationDomain::<F>::new(n).ok_or(Error::InvalidSize(n))?;
+        let forward = self.direction == Direction::Forward;
+        let omega = if forward {
+            domain.group_gen
+        } else {
+            domain.group_gen_inv
+        };
+        let levels_wanted = match self.strategy {
+            Strategy::Factored { levels: Some(k) } if !(1..=4).contains(&k) => {
+                return Err(Error::InvalidLevels(k))
+            }
+            Strategy::Factored { levels: Some(k) } => Some(k),
+            Strategy::Factored { levels: None } => None,
+            Strategy::Dense => Some(1),
+        };
+        let budget_levels = affordable_levels(&self.context, level);
+        let chosen = levels_wanted
+            .unwrap_or_else(|| budget_levels.clamp(1, 4).min(n.trailing_zeros() as usize));
+        let permute = self.natural_output
+            && self.order == Order::Natural
+            && n <= slots
+            && matches!(self.strategy, Strategy::Factored { .. });
+        let extra = usize::from(n > slots && (n / slots > 2 || self.coset.is_some()))
+            + usize::from(permute);
+        if n > slots && self.order != Order::Natural {
+            return Err(Error::Unsupported(
+                "for n > N the input layout is fixed: natural chunks forward, the forward output layout inverse",
+            ));
+        }
+        if chosen + extra > budget_levels {
+            return Err(Error::InsufficientBudget {
+                needed: chosen + extra,
+                available: budget_levels,
+            });
+        }
+        let pipeline = if n <= slots {
+            let packing = Packing::for_length(n, row).ok_or(Error::InvalidSize(n))?;
+            let output_order = match (self.strategy, self.order) {
+                (Strategy::Dense, _) | (_, Order::BitReversed) => Order::Natural,
+                (_, Order::Natural) => Order::BitReversed,
+            };
+            let (scale_in, scale_out) = scalings(
+                packing,
+                self.direction,
+                self.coset,
+                self.order,
+                output_order,
+                n,
+            );
+            match self.strategy {
+                Strategy::Dense => Pipeline::Dense(DenseRun {
+                    packing,
+                    omega,
+                    scale_in,
+                    scale_out,
+                    input_bit_reversed: self.order == Order::BitReversed,
+                }),
+                Strategy::Factored { .. } => {
+                    let mut transforms =
+                        factored(packing, omega, self.order, chosen, &scale_in, &scale_out);
+                    if permute {
+                        transforms.push(bit_reversal(packing));
+                    }
+                    Pipeline::Levels(encode_all(&transforms, self.mode, &encoder, level)?)
+                }
+            }
+        } else {
+            Pipeline::Split(split_run(
+                &self.context,
+                &encoder,
+                n,
+                self.direction,
+                self.coset,
+                self.mode,
+                chosen,
+                level,
+                self.strategy,
+            )?)
+        };
+        Ok(FftPlan {
+            context: self.context,
+            encoder,
+            n,
+            direction: self.direction,
+            coset: self.coset,
+            strategy: self.strategy,
+            order: self.order,
+            mode: self.mode,
+            level,
+            pipeline,
+        })
+    }
+}
+
+/// How many plaintext-multiplication levels fit the budget at `level`: each
+/// product with a dense plaintext costs about log2(t) + log2(N) bits; fresh
+/// noise and the rotations' key-switching noise need about log2(t) + 20 more.
+pub fn affordable_levels(context: &Context, level: usize) -> usize {
+    let log_q = context.log2_modulus(level).unwrap_or(0.0);
+    let log_t = log2_biguint(context.plaintext_modulus());
+    let log_n = (context.ring_degree() as f64).log2();
+    let fresh = log_t + log_n / 2.0 + 20.0;
+    let per_level = log_t + log_n + 2.0;
+    (((log_q - 1.0 - fresh) / per_level).floor()).max(0.0) as usize
+}
+
+fn log2_biguint(x: &num_bigint::BigUint) -> f64 {
+    let bits = x.bits();
+    if bits <= 52 {
+        return (x.to_u64_digits().first().copied().unwrap_or(0) as f64).log2();
+    }
+    let shifted = x >> (bits - 52);
+    (shifted.to_u64_digits()[0] as f64).log2() + (bits - 52) as f64
+}
+
+/// The input and output scalings of a single-ciphertext transform:
+/// coset powers g^i (forward, on the input) or g^-i (inverse, on the output),
+/// and 1/n for the inverse; in the packing's slot order (bit-reversed when the
+/// corresponding side is).
+#[allow(clippy::too_many_arguments)]
+fn scalings<F: PrimeField + FftField>(
+    packing: Packing,
+    direction: Direction,
+    coset: Option<F>,
+    input_order: Order,
+    output_order: Order,
+    n: usize,
+) -> (Vec<F>, Vec<F>) {
+    let bits = n.trailing_zeros();
+    let slots = 2 * packing.row();
+    let input_index = |p: usize| {
+        let i = packing.index_of(p);
+        if input_order == Order::BitReversed {
+            crate::stages::bit_reverse(i, bits)
+        } else {
+            i
+        }
+    };
+    let output_index = |p: usize| {
+        let i = packing.index_of(p);
+        if output_order == Order::BitReversed {
+            crate::stages::bit_reverse(i, bits)
+        } else {
+            i
+        }
+    };
+    let ones = vec![F::one(); slots];
+    match direction {
+        Direction::Forward => {
+            let scale_in = match coset {
+                Some(g) => (0..slots).map(|p| g.pow([input_index(p) as u64])).collect(),
+                None => ones.clone(),
+            };
+            (scale_in, ones)
+        }
+        Direction::Inverse => {
+            let n_inv = F::from(n as u64).inverse().unwrap_or(F::one());
+            let scale_out = match coset {
+                Some(g) => {
+                    let g_inv = g.inverse().unwrap_or(F::one());
+                    (0..slots)
+                        .map(|p| g_inv.pow([output_index(p) as u64]) * n_inv)
+                        .collect()
+                }
+                None => vec![n_inv; slots],
+            };
+            (ones, scale_out)
+        }
+    }
+}
+
+/// The radix-2 stages with the scalings folded in, grouped into `levels`.
+fn factored<F: PrimeField + FftField>(
+    packing: Packing,
+    omega: F,
+    order: Order,
+    levels: usize,
+    scale_in: &[F],
+    scale_out: &[F],
+) -> Vec<SlotTransform<F>> {
+    let mut stages = radix2_stages(packing, omega, order);
+    if let Some(first) = stages.first_mut() {
+        *first = first.after_scaling(scale_in);
+    }
+    if let Some(last) = stages.last_mut() {
+        *last = last.then_scaling(scale_out);
+    }
+    group_stages(&stages, levels)
+}
+
+fn encode_all<F: PrimeField + FftField>(
+    transforms: &[SlotTransform<F>],
+    mode: KeyMode,
+    encoder: &BatchEncoder<F>,
+    level: usize,
+) -> Result<Vec<EncodedTransform>> {
+    transforms
+        .iter()
+        .map(|t| EncodedTransform::new(t, mode, encoder, level))
+        .collect()
+}
+
+/// The four-step plan for n = C·N over C ciphertexts.
+///
+/// Forward: natural chunks `x_c` → across `u_k = Σ_c ω_C^(ck) g^(cN) x_c`
+/// (additions only for C = 2 without coset) → per group k a size-N DIF whose
+/// first stage absorbs the twiddles `ω^(pk) g^p`: ciphertext k, slot q holds
+/// `X[k + C·bitrev(q)]`. Inverse: exactly that layout in → per group k a
+/// size-N DIT whose last stage absorbs `ω^(-pk) g^(-p) / n` → across
+/// `x_c = Σ_k ω_C^(-ck) g^(-cN) v_k`: natural chunks out.
+#[allow(clippy::too_many_arguments)]
+fn split_run<F: PrimeField + FftField>(
+    context: &Context,
+    encoder: &BatchEncoder<F>,
+    n: usize,
+    direction: Direction,
+    coset: Option<F>,
+    mode: KeyMode,
+    levels: usize,
+    level: usize,
+    strategy: Strategy,
+) -> Result<SplitRun> {
+    if strategy == Strategy::Dense {
+        return Err(Error::Unsupported(
+            "the dense strategy handles n ≤ N; use the factored strategy for n > N",
+        ));
+    }
+    let slots = context.ring_degree();
+    let groups = n / slots;
+    let packing = Packing::Full { row: slots / 2 };
+    let domain = Radix2EvaluationDomain::<F>::new(n).ok_or(Error::InvalidSize(n))?;
+    let forward = direction == Direction::Forward;
+    let omega = if forward {
+        domain.group_gen
+    } else {
+        domain.group_gen_inv
+    };
+    let g = match (coset, forward) {
+        (Some(g), true) => g,
+        (Some(g), false) => g
+            .inverse()
+            .ok_or(Error::Unsupported("the coset offset must be nonzero"))?,
+        (None, _) => F::one(),
+    };
+    let omega_c = omega.pow([slots as u64]);
+    let omega_n = omega.pow([groups as u64]);
+    let g_chunk = g.pow([slots as u64]);
+    let to_big = |f: F| -> num_bigint::BigUint { f.into_bigint().into() };
+    // scalars[out][in]: the chunk index (whose coset power g^(cN) applies) is the
+    // input index going forward and the output index going back.
+    let across_scalars = (0..groups)
+        .map(|out| {
+            (0..groups)
+                .map(|inp| {
+                    let chunk = if forward { inp } else { out };
+                    to_big(omega_c.pow([(out * inp) as u64]) * g_chunk.pow([chunk as u64]))
+                })
+                .collect()
+        })
+        .collect();
+    let n_inv = F::from(n as u64).inverse().unwrap_or(F::one());
+    let per_group = (0..groups)
+        .map(|k| {
+            let twiddle: Vec<F> = (0..slots)
+                .map(|p| omega.pow([(p * k) as u64]) * g.pow([p as u64]))
+                .collect();
+            let mut stages = if forward {
+                radix2_stages(packing, omega_n, Order::Natural)
+            } else {
+                radix2_stages(packing, omega_n, Order::BitReversed)
+            };
+            if forward {
+                stages[0] = stages[0].after_scaling(&twiddle);
+            } else {
+                let last = stages.len() - 1;
+                let scale: Vec<F> = twiddle.iter().map(|w| *w * n_inv).collect();
+                stages[last] = stages[last].then_scaling(&scale);
+            }
+            encode_all(&group_stages(&stages, levels), mode, encoder, level)
+        })
+        .collect::<Result<Vec<_>>>()?;
+    Ok(SplitRun {
+        groups,
+        across_first: forward,
+        across_scalars,
+        per_group,
+    })
+}

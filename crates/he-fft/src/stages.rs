@@ -1,0 +1,275 @@
+//! The radix-2 FFT as a product of sparse slot transforms, and the dense DFT matrix.
+//!
+//! Both follow one convention: `y = M x` with `M[i][i'] = ω^(i·i')` for the
+//! forward transform of size n, ω a primitive n-th root of unity.
+//! - Decimation in frequency (Gentleman–Sande): natural input, bit-reversed output.
+//! - Decimation in time (Cooley–Tukey): bit-reversed input, natural output.
+//! Each butterfly stage of span h is `y_i = a_i x_i + b_i x_(i XOR h)`: three
+//! diagonals in the slots (shifts 0, +h, -h; or a row swap when h = N/2).
+
+use crate::layout::Packing;
+use crate::transform::{Shift, SlotTransform};
+use ark_ff::FftField;
+
+/// The order of a vector's entries.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Order {
+    /// Entry i at position i.
+    Natural,
+    /// Entry i at position bitrev(i) (log2 n bits).
+    BitReversed,
+}
+
+/// `bitrev(i)` on `bits` bits.
+pub fn bit_reverse(i: usize, bits: u32) -> usize {
+    if bits == 0 {
+        0
+    } else {
+        i.reverse_bits() >> (usize::BITS - bits)
+    }
+}
+
+/// Reorders `x` (length a power of two) by bit reversal (an involution).
+pub fn bit_reverse_permute<T: Copy>(x: &[T]) -> Vec<T> {
+    let bits = x.len().trailing_zeros();
+    (0..x.len()).map(|i| x[bit_reverse(i, bits)]).collect()
+}
+
+/// One butterfly stage `y_i = a_i x_i + b_i x_(i XOR h)` as a slot transform.
+fn butterfly_stage<F: FftField>(
+    packing: Packing,
+    h: usize,
+    coefficients: impl Fn(usize) -> (F, F),
+) -> SlotTransform<F> {
+    let slots = 2 * packing.row();
+    let identity = Shift {
+        swap: false,
+        rotation: 0,
+    };
+    let mut own = vec![F::zero(); slots];
+    let mut partner_terms: std::collections::BTreeMap<Shift, Vec<F>> = Default::default();
+    for p in 0..slots {
+        let i = packing.index_of(p);
+        let (a, b) = coefficients(i);
+        own[p] = a;
+        let shift = packing.shift_between(p, i ^ h);
+        partner_terms
+            .entry(shift)
+            .or_insert_with(|| vec![F::zero(); slots])[p] = b;
+    }
+    let mut t = SlotTransform::zero(packing.row());
+    t.add_term(identity, &own);
+    for (shift, values) in partner_terms {
+        t.add_term(shift, &values);
+    }
+    t
+}
+
+/// The stages of a size-n FFT with root `omega` (forward: ω; inverse: ω^-1,
+/// without the 1/n factor), in the order they are applied.
+pub fn radix2_stages<F: FftField>(
+    packing: Packing,
+    omega: F,
+    input_order: Order,
+) -> Vec<SlotTransform<F>> {
+    let n = packing.len();
+    let powers: Vec<F> = std::iter::successors(Some(F::one()), |w| Some(*w * omega))
+        .take(n)
+        .collect();
+    let mut stages = Vec::new();
+    match input_order {
+        Order::Natural => {
+            // DIF: spans n/2, ..., 1; the twiddle follows the subtraction.
+            let mut h = n / 2;
+            while h >= 1 {
+                let stride = n / (2 * h);
+                stages.push(butterfly_stage(packing, h, |i| {
+                    if i & h == 0 {
+                        (F::one(), F::one())
+                    } else {
+                        let w = powers[stride * (i % (2 * h) - h)];
+                        (-w, w)
+                    }
+                }));
+                h /= 2;
+            }
+        }
+        Order::BitReversed => {
+            // DIT: spans 1, ..., n/2; the twiddle precedes the addition.
+            let mut h = 1;
+            while h < n {
+                let stride = n / (2 * h);
+                stages.push(butterfly_stage(packing, h, |i| {
+                    if i & h == 0 {
+                        (F::one(), powers[stride * (i % (2 * h))])
+                    } else {
+                        (-powers[stride * (i % (2 * h) - h)], F::one())
+                    }
+                }));
+                h *= 2;
+            }
+        }
+    }
+    stages
+}
+
+/// Groups consecutive stages into `levels` products of nearly equal length.
+pub fn group_stages<F: FftField>(
+    stages: &[SlotTransform<F>],
+    levels: usize,
+) -> Vec<SlotTransform<F>> {
+    let levels = levels.clamp(1, stages.len().max(1));
+    let mut out = Vec::with_capacity(levels);
+    let mut start = 0;
+    for level in 0..levels {
+        let end = start + (stages.len() - start) / (levels - level);
+        let mut product = stages[start].clone();
+        for stage in &stages[start + 1..end] {
+            product = stage.after(&product);
+        }
+        out.push(product);
+        start = end;
+    }
+    out
+}
+
+/// The permutation `y_i = x_(bitrev(i))` as a slot transform (up to n diagonals).
+pub fn bit_reversal<F: FftField>(packing: Packing) -> SlotTransform<F> {
+    let n = packing.len();
+    let bits = n.trailing_zeros();
+    let slots = 2 * packing.row();
+    let mut terms: std::collections::BTreeMap<Shift, Vec<F>> = Default::default();
+    for p in 0..slots {
+        let i = packing.index_of(p);
+        let shift = packing.shift_between(p, bit_reverse(i, bits));
+        terms.entry(shift).or_insert_with(|| vec![F::zero(); slots])[p] = F::one();
+    }
+    let mut t = SlotTransform::zero(packing.row());
+    for (shift, values) in terms {
+        t.add_term(shift, &values);
+    }
+    t
+}
+
+/// The diagonals of a dense n×n matrix `M[i][i'] = entry(i, i')`, produced
+/// one at a time (a dense FFT has n of them, each as long as the slots).
+pub struct DenseDiagonals<'a, F> {
+    packing: Packing,
+    entry: Box<dyn Fn(usize, usize) -> F + Send + Sync + 'a>,
+}
+
+impl<'a, F: FftField> DenseDiagonals<'a, F> {
+    /// A dense matrix given entry-wise.
+    pub fn new(packing: Packing, entry: impl Fn(usize, usize) -> F + Send + Sync + 'a) -> Self {
+        Self {
+            packing,
+            entry: Box::new(entry),
+        }
+    }
+
+    /// The shifts with (possibly) nonzero diagonals: every rotation of the
+    /// vector, plus the swapped ones for a two-row packing.
+    pub fn shifts(&self) -> Vec<Shift> {
+        match self.packing {
+            Packing::Row { n, .. } => (0..n)
+                .map(|rotation| Shift {
+                    swap: false,
+                    rotation,
+                })
+                .collect(),
+            Packing::Full { row } => [false, true]
+                .into_iter()
+                .flat_map(|swap| (0..row).map(move |rotation| Shift { swap, rotation }))
+                .collect(),
+        }
+    }
+
+    /// The diagonal for `shift`: slot p gets `M[i][source]` where the shift
+    /// brings `source` to slot p.
+    pub fn diagonal(&self, shift: Shift) -> Vec<F> {
+        let row = self.packing.row();
+        (0..2 * row)
+            .map(|p| {
+                let i = self.packing.index_of(p);
+                let r = p / row;
+                let source_row = if shift.swap { 1 - r } else { r };
+                let source = self
+                    .packing
+                    .index_of(source_row * row + (p % row + shift.rotation) % row);
+                (self.entry)(i, source)
+            })
+            .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ark_bn254::Fr;
+    use ark_ff::Field;
+    use ark_poly::{EvaluationDomain, Radix2EvaluationDomain};
+    use ark_std::{test_rng, UniformRand};
+
+    fn check_fft(n: usize, row: usize) {
+        let packing = Packing::for_length(n, row).unwrap();
+        let domain = Radix2EvaluationDomain::<Fr>::new(n).unwrap();
+        let mut rng = test_rng();
+        let x: Vec<Fr> = (0..n).map(|_| Fr::rand(&mut rng)).collect();
+        let want = domain.fft(&x);
+        // DIF: natural -> bit-reversed.
+        let mut slots = packing.pack(&x);
+        for stage in radix2_stages(packing, domain.group_gen, Order::Natural) {
+            slots = stage.apply(&slots);
+        }
+        assert_eq!(
+            bit_reverse_permute(&packing.unpack(&slots)),
+            want,
+            "DIF n={n}"
+        );
+        // DIT: bit-reversed -> natural, grouped into 2 levels.
+        let stages = radix2_stages(packing, domain.group_gen, Order::BitReversed);
+        let mut slots = packing.pack(&bit_reverse_permute(&x));
+        for level in group_stages(&stages, 2) {
+            slots = level.apply(&slots);
+        }
+        assert_eq!(packing.unpack(&slots), want, "DIT n={n}");
+        // The permutation and the dense matrix.
+        let perm = bit_reversal::<Fr>(packing);
+        assert_eq!(
+            packing.unpack(&perm.apply(&packing.pack(&x))),
+            bit_reverse_permute(&x)
+        );
+        let omega = domain.group_gen;
+        let dense = DenseDiagonals::new(packing, move |i, j| omega.pow([(i * j) as u64]));
+        let mut dense_map = SlotTransform::zero(row);
+        for shift in dense.shifts() {
+            dense_map.add_term(shift, &dense.diagonal(shift));
+        }
+        assert_eq!(
+            packing.unpack(&dense_map.apply(&packing.pack(&x))),
+            want,
+            "dense n={n}"
+        );
+    }
+
+    #[test]
+    fn stages_compute_the_fft_in_every_packing() {
+        for (n, row) in [(2, 8), (8, 8), (4, 16), (16, 8), (32, 16)] {
+            check_fft(n, row);
+        }
+    }
+
+    #[test]
+    fn merged_stages_have_few_diagonals() {
+        let packing = Packing::for_length(64, 64).unwrap();
+        let omega = Radix2EvaluationDomain::<Fr>::new(64).unwrap().group_gen;
+        let stages = radix2_stages(packing, omega, Order::Natural);
+        let levels = group_stages(&stages, 2);
+        // 3 stages merged: at most 2^4 - 1 diagonals.
+        assert!(
+            levels.iter().all(|l| l.len() <= 15),
+            "{:?}",
+            levels.iter().map(|l| l.len()).collect::<Vec<_>>()
+        );
+    }
+}

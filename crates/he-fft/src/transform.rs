@@ -1,0 +1,239 @@
+//! Linear maps on the slot vector as data: sums of diagonals times rotated
+//! (and possibly row-swapped) copies of the input.
+//!
+//! A slot vector has N entries: row 0 (slots `0..R`) then row 1 (slots
+//! `R..N`), R = N/2. A rotation by `k` moves slot `(r, j + k)` to `(r, j)` in
+//! both rows at once; the swap exchanges the rows. Every linear map on slots
+//! that commutes with nothing in particular can be written as
+//! `y = Σ D_(s,k) ⊙ rot_k(swap^s(x))` — at most 2R nonzero "diagonals". The
+//! FFT factors into maps with few of them.
+
+use ark_ff::Field;
+use std::collections::BTreeMap;
+
+/// Which generalized diagonal: input swapped or not, and the left rotation.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Shift {
+    /// The input's rows are exchanged first.
+    pub swap: bool,
+    /// Left rotation of both rows, in `0..R`.
+    pub rotation: usize,
+}
+
+/// `y = Σ_shift diagonal[shift] ⊙ shift(x)` on slot vectors of length `2 * row`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SlotTransform<F> {
+    row: usize,
+    diagonals: BTreeMap<Shift, Vec<F>>,
+}
+
+impl<F: Field> SlotTransform<F> {
+    /// The zero map on rows of length `row`.
+    pub fn zero(row: usize) -> Self {
+        Self {
+            row,
+            diagonals: BTreeMap::new(),
+        }
+    }
+
+    /// The map `x ↦ v ⊙ x`.
+    pub fn diagonal(values: Vec<F>) -> Self {
+        let row = values.len() / 2;
+        let mut t = Self::zero(row);
+        t.add_term(
+            Shift {
+                swap: false,
+                rotation: 0,
+            },
+            &values,
+        );
+        t
+    }
+
+    /// Length of one row (R = N/2).
+    pub fn row(&self) -> usize {
+        self.row
+    }
+
+    /// The nonzero diagonals.
+    pub fn diagonals(&self) -> &BTreeMap<Shift, Vec<F>> {
+        &self.diagonals
+    }
+
+    /// Number of nonzero diagonals (plaintext multiplications to evaluate it).
+    pub fn len(&self) -> usize {
+        self.diagonals.len()
+    }
+
+    /// Whether the map is zero.
+    pub fn is_empty(&self) -> bool {
+        self.diagonals.is_empty()
+    }
+
+    /// Adds `values ⊙ shift(x)` to the map (dropping diagonals that become zero).
+    pub fn add_term(&mut self, shift: Shift, values: &[F]) {
+        debug_assert_eq!(values.len(), 2 * self.row);
+        let entry = self
+            .diagonals
+            .entry(shift)
+            .or_insert_with(|| vec![F::zero(); 2 * self.row]);
+        for (d, v) in entry.iter_mut().zip(values) {
+            *d += v;
+        }
+        if entry.iter().all(|d| d.is_zero()) {
+            self.diagonals.remove(&shift);
+        }
+    }
+
+    /// Applies `shift` to a slot vector: entry `(r, j)` of the result is entry
+    /// `(r XOR swap, j + rotation mod R)` of `x`.
+    pub fn shift_vector(row: usize, x: &[F], shift: Shift) -> Vec<F> {
+        let mut out = Vec::with_capacity(2 * row);
+        for r in 0..2 {
+            let source_row = if shift.swap { 1 - r } else { r };
+            for j in 0..row {
+                out.push(x[source_row * row + (j + shift.rotation) % row]);
+            }
+        }
+        out
+    }
+
+    /// Evaluates the map on a plaintext slot vector (the test oracle).
+    pub fn apply(&self, x: &[F]) -> Vec<F> {
+        let mut y = vec![F::zero(); 2 * self.row];
+        for (shift, diagonal) in &self.diagonals {
+            let shifted = Self::shift_vector(self.row, x, *shift);
+            for ((out, d), s) in y.iter_mut().zip(diagonal).zip(&shifted) {
+                *out += *d * s;
+            }
+        }
+        y
+    }
+
+    /// `self ∘ first`: the map applying `first`, then `self`.
+    pub fn after(&self, first: &SlotTransform<F>) -> SlotTransform<F> {
+        let mut out = SlotTransform::zero(self.row);
+        for (outer, d_outer) in &self.diagonals {
+            for (inner, d_inner) in &first.diagonals {
+                // outer(D ⊙ inner(x)) = outer(D) ⊙ (outer ∘ inner)(x); shifts compose additively.
+                let moved = Self::shift_vector(self.row, d_inner, *outer);
+                let product: Vec<F> = d_outer.iter().zip(&moved).map(|(a, b)| *a * b).collect();
+                let shift = Shift {
+                    swap: outer.swap ^ inner.swap,
+                    rotation: (outer.rotation + inner.rotation) % self.row,
+                };
+                out.add_term(shift, &product);
+            }
+        }
+        out
+    }
+
+    /// `self ∘ diag(v)`: scales the input slot-wise first.
+    pub fn after_scaling(&self, v: &[F]) -> SlotTransform<F> {
+        self.after(&SlotTransform::diagonal(v.to_vec()))
+    }
+
+    /// `diag(v) ∘ self`: scales the output slot-wise.
+    pub fn then_scaling(&self, v: &[F]) -> SlotTransform<F> {
+        SlotTransform::diagonal(v.to_vec()).after(self)
+    }
+
+    /// The rotations (as signed steps in `(-R/2, R/2]`) and whether a swap is used.
+    pub fn signed_rotations(&self) -> Vec<i64> {
+        let mut steps: Vec<i64> = self
+            .diagonals
+            .keys()
+            .map(|s| signed(s.rotation, self.row))
+            .collect();
+        steps.sort_unstable();
+        steps.dedup();
+        steps
+    }
+}
+
+/// `k` in `0..row` as a signed step in `(-row/2, row/2]`.
+pub fn signed(k: usize, row: usize) -> i64 {
+    let k = (k % row) as i64;
+    let row = row as i64;
+    if k > row / 2 {
+        k - row
+    } else {
+        k
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ark_bn254::Fr;
+    use ark_std::{test_rng, UniformRand};
+
+    fn random_vector(n: usize) -> Vec<Fr> {
+        let mut rng = test_rng();
+        (0..n).map(|_| Fr::rand(&mut rng)).collect()
+    }
+
+    fn random_transform(row: usize, terms: usize, seed: u64) -> SlotTransform<Fr> {
+        use rand::{Rng, SeedableRng};
+        let mut rng = rand::rngs::StdRng::seed_from_u64(seed);
+        let mut t = SlotTransform::zero(row);
+        for _ in 0..terms {
+            let shift = Shift {
+                swap: rng.gen(),
+                rotation: rng.gen_range(0..row),
+            };
+            let values: Vec<Fr> = (0..2 * row).map(|_| Fr::from(rng.gen::<u64>())).collect();
+            t.add_term(shift, &values);
+        }
+        t
+    }
+
+    #[test]
+    fn composition_matches_applying_in_sequence() {
+        let row = 16;
+        let a = random_transform(row, 5, 1);
+        let b = random_transform(row, 4, 2);
+        let x = random_vector(2 * row);
+        assert_eq!(b.after(&a).apply(&x), b.apply(&a.apply(&x)));
+    }
+
+    #[test]
+    fn shifts_rotate_left_and_swap_rows() {
+        let row = 4;
+        let x: Vec<Fr> = (0..8u64).map(Fr::from).collect();
+        let y = SlotTransform::shift_vector(
+            row,
+            &x,
+            Shift {
+                swap: true,
+                rotation: 1,
+            },
+        );
+        let want: Vec<Fr> = [5u64, 6, 7, 4, 1, 2, 3, 0]
+            .into_iter()
+            .map(Fr::from)
+            .collect();
+        assert_eq!(y, want);
+    }
+
+    #[test]
+    fn scalings_fold_into_the_map() {
+        let row = 8;
+        let t = random_transform(row, 3, 3);
+        let v = random_vector(2 * row);
+        let x = random_vector(2 * row);
+        let vx: Vec<Fr> = v.iter().zip(&x).map(|(a, b)| *a * b).collect();
+        assert_eq!(t.after_scaling(&v).apply(&x), t.apply(&vx));
+        let tx = t.apply(&x);
+        let want: Vec<Fr> = v.iter().zip(&tx).map(|(a, b)| *a * b).collect();
+        assert_eq!(t.then_scaling(&v).apply(&x), want);
+    }
+
+    #[test]
+    fn signed_steps_are_centred() {
+        assert_eq!(signed(0, 16), 0);
+        assert_eq!(signed(8, 16), 8);
+        assert_eq!(signed(9, 16), -7);
+        assert_eq!(signed(15, 16), -1);
+    }
+}

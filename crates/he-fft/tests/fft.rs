@@ -1,0 +1,295 @@
+//! Encrypted FFTs against ark-poly's `Radix2EvaluationDomain`, for every
+//! strategy and size class, at a small (insecure) ring.
+
+use ark_bn254::Fr;
+use ark_poly::{EvaluationDomain, Radix2EvaluationDomain};
+use ark_std::UniformRand;
+use he_fft::{bit_reverse_permute, Direction, Error, FftPlan, KeyMode, Order, Strategy};
+use helib_rs::{Context, Parameters, PublicKey, SecretKey};
+use rand::SeedableRng;
+use std::sync::OnceLock;
+
+const LOG_N: u32 = 11;
+
+struct Setup {
+    context: Context,
+    sk: SecretKey,
+    pk: PublicKey,
+}
+
+fn setup() -> &'static Setup {
+    static SETUP: OnceLock<Setup> = OnceLock::new();
+    SETUP.get_or_init(|| {
+        let params = Parameters::builder()
+            .ring_degree(1 << LOG_N)
+            .plaintext_modulus_from_field::<Fr>()
+            .chain_bits(&[60; 19])
+            .allow_insecure()
+            .build()
+            .expect("parameters");
+        let context = Context::new(&params).expect("context");
+        let sk = SecretKey::generate(&context).expect("sk");
+        let pk = sk.public_key().expect("pk");
+        Setup { context, sk, pk }
+    })
+}
+
+fn random_vector(n: usize, seed: u64) -> Vec<Fr> {
+    let mut rng = rand::rngs::StdRng::seed_from_u64(seed);
+    (0..n).map(|_| Fr::rand(&mut rng)).collect()
+}
+
+/// ark-poly's answer for the plan's transform, in natural order.
+fn reference(n: usize, direction: Direction, coset: Option<Fr>, x: &[Fr]) -> Vec<Fr> {
+    let mut domain = Radix2EvaluationDomain::<Fr>::new(n).unwrap();
+    if let Some(g) = coset {
+        domain = domain.get_coset(g).unwrap();
+    }
+    match direction {
+        Direction::Forward => domain.fft(x),
+        Direction::Inverse => domain.ifft(x),
+    }
+}
+
+struct Case {
+    n: usize,
+    direction: Direction,
+    coset: Option<Fr>,
+    strategy: Strategy,
+    order: Order,
+    mode: KeyMode,
+}
+
+fn run(case: Case) {
+    let s = setup();
+    let mut builder = FftPlan::<Fr>::builder(&s.context, case.n)
+        .direction(case.direction)
+        .strategy(case.strategy)
+        .input_order(case.order)
+        .key_mode(case.mode);
+    if let Some(g) = case.coset {
+        builder = builder.coset(g);
+    }
+    let plan = builder.build().expect("plan");
+    let keys = plan.generate_galois_keys(&s.sk).expect("keys");
+    let x = random_vector(case.n, case.n as u64);
+    let inputs = plan.encrypt(&s.pk, &x).expect("encrypt");
+    let outputs = plan.execute(&inputs, &keys).expect("execute");
+    let got = plan.decrypt(&s.sk, &outputs).expect("decrypt");
+    // Inputs and outputs in the plan's orders.
+    let natural_in = match case.order {
+        Order::Natural => x.clone(),
+        Order::BitReversed => bit_reverse_permute(&x),
+    };
+    let want_natural = reference(case.n, case.direction, case.coset, &natural_in);
+    let slots = s.context.ring_degree();
+    let want =
+        if case.n > slots || case.strategy == Strategy::Dense || case.order == Order::BitReversed {
+            want_natural
+        } else {
+            bit_reverse_permute(&want_natural)
+        };
+    assert_eq!(got, want, "{}", plan.describe());
+}
+
+fn factored(levels: usize) -> Strategy {
+    Strategy::Factored {
+        levels: Some(levels),
+    }
+}
+
+#[test]
+fn factored_fft_every_size_class() {
+    let row = 1usize << (LOG_N - 1);
+    for (n, levels) in [(2, 1), (8, 1), (64, 2), (row, 3), (2 * row, 3)] {
+        for direction in [Direction::Forward, Direction::Inverse] {
+            run(Case {
+                n,
+                direction,
+                coset: None,
+                strategy: factored(levels),
+                order: Order::Natural,
+                mode: KeyMode::Fast,
+            });
+        }
+    }
+}
+
+#[test]
+fn factored_fft_bit_reversed_input_and_cosets() {
+    let g = Fr::from(7u64);
+    for n in [16usize, 1 << LOG_N] {
+        run(Case {
+            n,
+            direction: Direction::Forward,
+            coset: Some(g),
+            strategy: factored(2),
+            order: Order::BitReversed,
+            mode: KeyMode::Fast,
+        });
+        run(Case {
+            n,
+            direction: Direction::Inverse,
+            coset: Some(g),
+            strategy: factored(2),
+            order: Order::Natural,
+            mode: KeyMode::Fast,
+        });
+    }
+}
+
+#[test]
+fn minimal_key_mode_matches() {
+    run(Case {
+        n: 256,
+        direction: Direction::Forward,
+        coset: None,
+        strategy: factored(2),
+        order: Order::Natural,
+        mode: KeyMode::MinimalKeys,
+    });
+    run(Case {
+        n: 1 << LOG_N,
+        direction: Direction::Inverse,
+        coset: Some(Fr::from(5u64)),
+        strategy: factored(3),
+        order: Order::BitReversed,
+        mode: KeyMode::MinimalKeys,
+    });
+}
+
+#[test]
+fn dense_strategy_matches() {
+    for n in [4usize, 32] {
+        run(Case {
+            n,
+            direction: Direction::Forward,
+            coset: None,
+            strategy: Strategy::Dense,
+            order: Order::Natural,
+            mode: KeyMode::Fast,
+        });
+        run(Case {
+            n,
+            direction: Direction::Inverse,
+            coset: Some(Fr::from(3u64)),
+            strategy: Strategy::Dense,
+            order: Order::BitReversed,
+            mode: KeyMode::Fast,
+        });
+    }
+}
+
+#[test]
+fn across_ciphertexts() {
+    let n = 2usize << LOG_N;
+    for direction in [Direction::Forward, Direction::Inverse] {
+        run(Case {
+            n,
+            direction,
+            coset: None,
+            strategy: factored(2),
+            order: Order::Natural,
+            mode: KeyMode::Fast,
+        });
+    }
+    run(Case {
+        n,
+        direction: Direction::Forward,
+        coset: Some(Fr::from(11u64)),
+        strategy: factored(2),
+        order: Order::Natural,
+        mode: KeyMode::Fast,
+    });
+    run(Case {
+        n: 4 << LOG_N,
+        direction: Direction::Inverse,
+        coset: None,
+        strategy: factored(2),
+        order: Order::Natural,
+        mode: KeyMode::Fast,
+    });
+}
+
+#[test]
+fn fft_then_ifft_round_trips_without_permutation() {
+    let s = setup();
+    let n = 512;
+    let forward = FftPlan::<Fr>::builder(&s.context, n)
+        .strategy(factored(1))
+        .build()
+        .unwrap();
+    let level_after = forward
+        .execute(
+            &forward.encrypt(&s.pk, &random_vector(n, 1)).unwrap(),
+            &forward.generate_galois_keys(&s.sk).unwrap(),
+        )
+        .unwrap()[0]
+        .level();
+    let inverse = FftPlan::<Fr>::builder(&s.context, n)
+        .inverse()
+        .input_order(Order::BitReversed)
+        .strategy(factored(1))
+        .input_level(level_after)
+        .build()
+        .unwrap();
+    let x = random_vector(n, 2);
+    let mut keys = forward.generate_galois_keys(&s.sk).unwrap();
+    keys.add_elements(&s.sk, &inverse.required_galois_elements())
+        .unwrap();
+    let y = forward
+        .execute(&forward.encrypt(&s.pk, &x).unwrap(), &keys)
+        .unwrap();
+    let back = inverse.execute(&y, &keys).unwrap();
+    assert_eq!(inverse.decrypt(&s.sk, &back).unwrap(), x);
+}
+
+#[test]
+fn bad_inputs_give_clear_errors() {
+    let s = setup();
+    assert!(matches!(
+        FftPlan::<Fr>::builder(&s.context, 12).build(),
+        Err(Error::InvalidSize(12))
+    ));
+    assert!(matches!(
+        FftPlan::<Fr>::builder(&s.context, 1).build(),
+        Err(Error::InvalidSize(1))
+    ));
+    assert!(matches!(
+        FftPlan::<Fr>::builder(&s.context, 16)
+            .strategy(factored(7))
+            .build(),
+        Err(Error::InvalidLevels(7))
+    ));
+    assert!(matches!(
+        FftPlan::<Fr>::builder(&s.context, 16)
+            .strategy(factored(4))
+            .input_level(3)
+            .build(),
+        Err(Error::InsufficientBudget { .. })
+    ));
+    let plan = FftPlan::<Fr>::builder(&s.context, 16)
+        .strategy(factored(2))
+        .build()
+        .unwrap();
+    let inputs = plan.encrypt(&s.pk, &random_vector(16, 3)).unwrap();
+    let empty = helib_rs::GaloisKeys::new(&s.context).unwrap();
+    assert!(matches!(
+        plan.execute(&inputs, &empty),
+        Err(Error::MissingGaloisKey { .. })
+    ));
+    assert!(matches!(
+        plan.encrypt(&s.pk, &random_vector(8, 3)),
+        Err(Error::WrongLength { .. })
+    ));
+    let keys = plan.generate_galois_keys(&s.sk).unwrap();
+    assert!(matches!(
+        plan.execute(&[], &keys),
+        Err(Error::WrongInputCount { .. })
+    ));
+    let low = inputs[0].mod_switch().unwrap();
+    assert!(matches!(
+        plan.execute(&[low], &keys),
+        Err(Error::WrongInputLevel { .. })
+    ));
+}
