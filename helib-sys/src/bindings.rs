@@ -27,6 +27,8 @@ pub const HELIB_ERR_OUT_OF_MEMORY: helib_status = 10;
 pub const HELIB_ERR_INTERNAL: helib_status = 11;
 #[doc = " A needed key (e.g. a Galois key for some element) is not in the key set."]
 pub const HELIB_ERR_MISSING_KEY: helib_status = 12;
+#[doc = " Bytes given to a decoder are not a valid encoding of the object asked for."]
+pub const HELIB_ERR_MALFORMED_INPUT: helib_status = 13;
 #[doc = " Status codes returned by every function."]
 pub type helib_status = ::std::os::raw::c_uint;
 #[repr(C)]
@@ -502,5 +504,130 @@ extern "C" {
         a: *const u64,
         b: *const u64,
         out: *mut u64,
+    ) -> helib_status;
+}
+extern "C" {
+    #[doc = " The SHA-256 fingerprint of the context's ring degree, plaintext modulus,\n chain primes and special primes (out_len >= HELIB_FINGERPRINT_BYTES)."]
+    pub fn helib_context_fingerprint(
+        ctx: *const helib_context,
+        out: *mut u8,
+        out_len: usize,
+    ) -> helib_status;
+}
+extern "C" {
+    #[doc = " Serializes parameters (no context needed; the fingerprint field is zero):\n the arguments of helib_context_new except the thread count, plus `flags`\n (0 or HELIB_PARAMETERS_INSECURE). Only their shape is checked (N a power of\n two in [2^10, 2^17], t >= 2 in at most 64 limbs, 1 to 64 primes of 30 to 61 bits)."]
+    pub fn helib_parameters_serialize(
+        ring_degree: u64,
+        t_limbs: *const u64,
+        t_nlimbs: usize,
+        chain_bits: *const u32,
+        chain_len: usize,
+        special_bits: *const u32,
+        special_len: usize,
+        flags: u32,
+        buf: *mut u8,
+        len: *mut usize,
+    ) -> helib_status;
+}
+extern "C" {
+    #[doc = " Reads serialized parameters. Each array comes with its capacity in `*..._len`,\n which receives the count; 64 entries always suffice for each array."]
+    pub fn helib_parameters_deserialize(
+        buf: *const u8,
+        len: usize,
+        ring_degree: *mut u64,
+        t_limbs: *mut u64,
+        t_nlimbs: *mut usize,
+        chain_bits: *mut u32,
+        chain_len: *mut usize,
+        special_bits: *mut u32,
+        special_len: *mut usize,
+        flags: *mut u32,
+    ) -> helib_status;
+}
+extern "C" {
+    #[doc = " Serializes a public key: b and the seed of a."]
+    pub fn helib_public_key_serialize(
+        pk: *const helib_public_key,
+        buf: *mut u8,
+        len: *mut usize,
+    ) -> helib_status;
+}
+extern "C" {
+    pub fn helib_public_key_deserialize(
+        ctx: *const helib_context,
+        buf: *const u8,
+        len: usize,
+        out: *mut *mut helib_public_key,
+    ) -> helib_status;
+}
+extern "C" {
+    #[doc = " Serializes a relinearization key: per digit, b_j and the seed of a_j."]
+    pub fn helib_relin_key_serialize(
+        rk: *const helib_relin_key,
+        buf: *mut u8,
+        len: *mut usize,
+    ) -> helib_status;
+}
+extern "C" {
+    pub fn helib_relin_key_deserialize(
+        ctx: *const helib_context,
+        buf: *const u8,
+        len: usize,
+        out: *mut *mut helib_relin_key,
+    ) -> helib_status;
+}
+extern "C" {
+    #[doc = " Serializes a set of Galois keys (elements ascending, each key as for the relinearization key)."]
+    pub fn helib_galois_keys_serialize(
+        keys: *const helib_galois_keys,
+        buf: *mut u8,
+        len: *mut usize,
+    ) -> helib_status;
+}
+extern "C" {
+    pub fn helib_galois_keys_deserialize(
+        ctx: *const helib_context,
+        buf: *const u8,
+        len: usize,
+        out: *mut *mut helib_galois_keys,
+    ) -> helib_status;
+}
+extern "C" {
+    #[doc = " Serializes a ciphertext: level, size, correction factor, noise estimate and\n polynomials. A fresh secret-key encryption stores c_1 as its seed (about\n half the size); operations that change c_1 drop the seed."]
+    pub fn helib_ciphertext_serialize(
+        ct: *const helib_ciphertext,
+        buf: *mut u8,
+        len: *mut usize,
+    ) -> helib_status;
+}
+extern "C" {
+    #[doc = " Reads a ciphertext of `ctx` into `dst` (which must belong to `ctx`)."]
+    pub fn helib_ciphertext_deserialize(
+        ctx: *const helib_context,
+        buf: *const u8,
+        len: usize,
+        dst: *mut helib_ciphertext,
+    ) -> helib_status;
+}
+extern "C" {
+    #[doc = " Serializes a plaintext polynomial (n_coeffs <= N coefficients of\n limbs_per_coeff limbs, each below t): coefficients packed at the bit size\n of t, trailing zero coefficients omitted."]
+    pub fn helib_plaintext_serialize(
+        ctx: *const helib_context,
+        coeffs: *const u64,
+        n_coeffs: usize,
+        limbs_per_coeff: usize,
+        buf: *mut u8,
+        len: *mut usize,
+    ) -> helib_status;
+}
+extern "C" {
+    #[doc = " Reads a plaintext polynomial into `coeffs` (N coefficients of\n limbs_per_coeff >= plain limbs each; coeffs_len >= N * limbs_per_coeff)."]
+    pub fn helib_plaintext_deserialize(
+        ctx: *const helib_context,
+        buf: *const u8,
+        len: usize,
+        coeffs: *mut u64,
+        coeffs_len: usize,
+        limbs_per_coeff: usize,
     ) -> helib_status;
 }

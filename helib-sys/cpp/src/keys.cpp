@@ -31,7 +31,8 @@ SecretKey::~SecretKey() {
 PublicKey::PublicKey(const SecretKey &sk) : ctx_(sk.context()) {
     const Context &ctx = *ctx_;
     const size_t count = ctx.chain_size();
-    a_ = uniform_from_seed(ctx, os_seed(), count);
+    a_seed_ = os_seed();
+    a_ = uniform_from_seed(ctx, a_seed_, count);
     Prng prng(os_seed());
     const WipedVector<int32_t> e = sample_gaussian(prng, ctx.n());
     b_ = small_to_ntt(ctx, e, count);
@@ -47,6 +48,13 @@ PublicKey::PublicKey(const SecretKey &sk) : ctx_(sk.context()) {
     });
     to_montgomery(ctx, a_);
     to_montgomery(ctx, b_);
+}
+
+PublicKey::PublicKey(std::shared_ptr<const Context> ctx, RnsPoly b, const Seed &a_seed)
+    : ctx_(std::move(ctx)), b_(std::move(b)), a_seed_(a_seed) {
+    ensure(b_.n == ctx_->n() && b_.count == ctx_->chain_size(), "public key b spans the chain");
+    a_ = uniform_from_seed(*ctx_, a_seed_, ctx_->chain_size());
+    to_montgomery(*ctx_, a_);
 }
 
 }  // namespace bgv

@@ -35,14 +35,20 @@ private:
 class PublicKey {
 public:
     explicit PublicKey(const SecretKey &sk);
+    /// Rebuilds a key from b (NTT form, Montgomery residues, chain primes) and
+    /// the seed of a (deserialization).
+    PublicKey(std::shared_ptr<const Context> ctx, RnsPoly b, const Seed &a_seed);
 
     const std::shared_ptr<const Context> &context() const { return ctx_; }
     const RnsPoly &b() const { return b_; }
     const RnsPoly &a() const { return a_; }
+    /// a = uniform_from_seed(a_seed, chain size), then in Montgomery form.
+    const Seed &a_seed() const { return a_seed_; }
 
 private:
     std::shared_ptr<const Context> ctx_;
     RnsPoly b_, a_;
+    Seed a_seed_{};
 };
 
 /// a uniform polynomial in NTT form over primes [0, count), expanded from a
