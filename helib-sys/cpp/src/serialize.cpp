@@ -647,6 +647,10 @@ PlainCoeffs decode_plaintext(const Context &ctx, const uint8_t *data, size_t len
         }
     }
     if (!unpacker.padding_is_zero()) malformed("nonzero padding bits after the coefficients");
+    if (count != 0 && std::all_of(out.begin() + (count - 1) * pl, out.begin() + count * pl,
+                                  [](u64 limb) { return limb == 0; })) {
+        malformed("the last stored coefficient is zero (trailing zeros are not stored)");
+    }
     r.finish();
     return out;
 }

@@ -1,0 +1,106 @@
+// fuzz_common.hpp -- shared setup of the libFuzzer harnesses (one per decoder):
+// fixed small contexts, seed-corpus writing, and the round-trip oracle.
+//
+// Each harness feeds the fuzzer's bytes to one helib_*_deserialize function.
+// The bytes must give a status code (never a crash, leak, sanitizer report or
+// an allocation above -malloc_limit_mb); when they decode, serializing the
+// result must give the same bytes back (the format is canonical), except for
+// the checksum, which fuzzing builds do not verify (HELIB_FUZZING_NO_CHECKSUM).
+#pragma once
+
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "helib_c.h"
+
+namespace fuzz {
+
+inline void require_ok(helib_status s, const char *what) {
+    if (s != HELIB_OK) {
+        std::fprintf(stderr, "%s failed: %d %s\n", what, static_cast<int>(s), helib_last_error_message());
+        std::abort();
+    }
+}
+
+/// N = 1024, t = 65537, three 50-bit chain primes, one 60-bit special prime.
+inline helib_context *small_context() {
+    static helib_context *ctx = [] {
+        const uint64_t t = 65537;
+        const uint32_t chain[] = {50, 50, 50}, special[] = {60};
+        helib_context *c = nullptr;
+        require_ok(helib_context_new(1024, &t, 1, chain, 3, special, 1, 1, &c), "context");
+        return c;
+    }();
+    return ctx;
+}
+
+/// N = 1024, t = the BN254 scalar field prime (4 limbs), six 60-bit primes.
+inline helib_context *bn254_context() {
+    static helib_context *ctx = [] {
+        const uint64_t t[] = {0x43e1f593f0000001, 0x2833e84879b97091, 0xb85045b68181585d, 0x30644e72e131a029};
+        const uint32_t chain[] = {60, 60, 60, 60, 60, 60}, special[] = {60};
+        helib_context *c = nullptr;
+        require_ok(helib_context_new(1024, t, 4, chain, 6, special, 1, 1, &c), "context");
+        return c;
+    }();
+    return ctx;
+}
+
+inline helib_secret_key *secret_key(helib_context *ctx) {
+    helib_secret_key *sk = nullptr;
+    require_ok(helib_secret_key_generate(ctx, &sk), "secret key");
+    return sk;
+}
+
+/// Runs a serializer with the two-call protocol.
+template <typename F>
+std::vector<uint8_t> serialize(F f) {
+    size_t len = 0;
+    require_ok(f(nullptr, &len), "serialize (size)");
+    std::vector<uint8_t> out(len);
+    require_ok(f(out.data(), &len), "serialize");
+    return out;
+}
+
+/// The oracle for inputs that decoded: re-encoding gives the input back
+/// (all but the checksum).
+inline void check_round_trip(const uint8_t *data, size_t size, const std::vector<uint8_t> &again) {
+    if (again.size() != size || std::memcmp(again.data(), data, size - 32) != 0) {
+        std::fprintf(stderr, "round trip changed the encoding (%zu -> %zu bytes)\n", size, again.size());
+        std::abort();
+    }
+}
+
+/// Writes seeds for the corpus when HELIB_FUZZ_WRITE_SEEDS names a directory:
+/// each valid encoding, some prefixes of it, and a few tweaked copies.
+inline bool write_seeds(const std::vector<std::vector<uint8_t>> &valid) {
+    const char *dir = std::getenv("HELIB_FUZZ_WRITE_SEEDS");
+    if (dir == nullptr) return false;
+    int counter = 0;
+    auto put = [&](const std::vector<uint8_t> &bytes) {
+        const std::string path = std::string(dir) + "/seed-" + std::to_string(counter++);
+        FILE *f = std::fopen(path.c_str(), "wb");
+        if (f == nullptr) std::abort();
+        if (!bytes.empty()) std::fwrite(bytes.data(), 1, bytes.size(), f);
+        std::fclose(f);
+    };
+    for (const auto &bytes : valid) {
+        put(bytes);
+        for (size_t cut : {size_t{0}, size_t{7}, size_t{48}, size_t{60}, bytes.size() / 2, bytes.size() - 1}) {
+            if (cut < bytes.size()) put(std::vector<uint8_t>(bytes.begin(), bytes.begin() + cut));
+        }
+        std::vector<uint8_t> tweaked = bytes;
+        tweaked[48] ^= 0xFF;  // first payload byte
+        put(tweaked);
+        tweaked = bytes;
+        tweaked[tweaked.size() - 40] ^= 0x01;  // near the end of the payload
+        put(tweaked);
+    }
+    return true;
+}
+
+}  // namespace fuzz

@@ -1,0 +1,80 @@
+#!/usr/bin/env bash
+# Builds the libFuzzer harnesses (one per decoder) with clang and runs each
+# for a bounded time on a seed corpus of valid, truncated and tweaked encodings.
+#
+#   helib-sys/fuzz/run.sh [SECONDS]     # per target; default 120
+#   helib-sys/fuzz/run.sh --short       # 15 s per target, for CI
+#   FUZZ_TARGETS="ciphertext plaintext" helib-sys/fuzz/run.sh 60
+#
+# Needs clang++ with libFuzzer (Debian/Ubuntu: apt-get install clang) and GMP.
+# Without clang it says so and exits 0 unless FUZZ_REQUIRED=1. The engine is
+# compiled with -fsanitize=fuzzer-no-link,address,undefined and
+# HELIB_FUZZING_NO_CHECKSUM (checksums are not verified, so the fuzzer reaches
+# the decoders proper). Every allocation above 512 MB counts as a crash
+# (-malloc_limit_mb), as do leaks, sanitizer reports and the harnesses'
+# round-trip oracle. Output goes to target/fuzz/ (corpora are kept between runs);
+# crash inputs to target/fuzz/artifacts/.
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/.." && pwd)
+out=${FUZZ_OUT:-$root/../target/fuzz}
+seconds=120
+if [[ "${1:-}" == "--short" ]]; then seconds=15; elif [[ -n "${1:-}" ]]; then seconds=$1; fi
+targets=${FUZZ_TARGETS:-"parameters plaintext ciphertext public_key relin_key galois_keys"}
+
+cxx=${FUZZ_CXX:-}
+if [[ -z "$cxx" ]]; then
+    for candidate in clang++ clang++-19 clang++-18 clang++-17 clang++-16 clang++-15 clang++-14; do
+        if command -v "$candidate" >/dev/null; then cxx=$candidate; break; fi
+    done
+fi
+if [[ -z "$cxx" ]] || ! echo 'extern "C" int LLVMFuzzerTestOneInput(const unsigned char *, unsigned long) { return 0; }' |
+        "$cxx" -x c++ -fsanitize=fuzzer - -o /dev/null 2>/dev/null; then
+    echo "fuzz: no clang++ with libFuzzer found (apt-get install clang); skipping" >&2
+    [[ "${FUZZ_REQUIRED:-0}" == 1 ]] && exit 1
+    exit 0
+fi
+
+flags=(-std=c++17 -O1 -g -Wno-unknown-warning-option -fno-omit-frame-pointer -march=native -pthread
+       -fsanitize=address,undefined -fno-sanitize-recover=undefined
+       -DHELIB_FUZZING_NO_CHECKSUM -I"$root/cpp/include" -I"$root/cpp/src")
+mkdir -p "$out/obj" "$out/bin" "$out/artifacts"
+
+echo "fuzz: compiling the engine with $cxx" >&2
+compile() { "$cxx" "${flags[@]}" -fsanitize=fuzzer-no-link -c "$1" -o "$2"; }
+objects=()
+for src in "$root"/cpp/src/*.cpp; do
+    obj="$out/obj/$(basename "${src%.cpp}").o"
+    objects+=("$obj")
+    if [[ ! -f "$obj" || "$src" -nt "$obj" || -n $(find "$root/cpp" -name '*.h*' -newer "$obj") ]]; then
+        compile "$src" "$obj" &
+        while (($(jobs -rp | wc -l) >= ${FUZZ_JOBS:-2})); do wait -n; done
+    fi
+done
+for pid in $(jobs -p); do wait "$pid"; done
+
+summary=()
+for target in $targets; do
+    bin="$out/bin/fuzz_$target"
+    "$cxx" "${flags[@]}" -fsanitize=fuzzer "$here/fuzz_$target.cpp" "${objects[@]}" -lgmpxx -lgmp -o "$bin"
+    corpus="$out/corpus/$target"
+    seeds="$out/seeds/$target"
+    rm -rf "$seeds"
+    mkdir -p "$corpus" "$seeds"
+    HELIB_FUZZ_WRITE_SEEDS="$seeds" "$bin" >/dev/null 2>&1
+    echo "fuzz: $target for ${seconds}s" >&2
+    log="$out/$target.log"
+    status=0
+    "$bin" "$corpus" "$seeds" -max_total_time="$seconds" -rss_limit_mb=2048 -malloc_limit_mb=512 \
+        -timeout=20 -print_final_stats=1 -artifact_prefix="$out/artifacts/$target-" >"$log" 2>&1 || status=$?
+    runs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$log" | grep -o '[0-9]*$' || echo "?")
+    cov=$(grep -o 'cov: [0-9]*' "$log" | tail -1 | grep -o '[0-9]*' || echo "?")
+    if [[ $status -ne 0 ]]; then
+        summary+=("$target: FAILED after $runs runs (see $log)")
+        tail -40 "$log" >&2
+    else
+        summary+=("$target: $runs runs, coverage $cov, corpus $(ls "$corpus" | wc -l), no findings")
+    fi
+done
+printf '%s\n' "${summary[@]}"
+if printf '%s\n' "${summary[@]}" | grep -q FAILED; then exit 1; fi
