@@ -172,6 +172,7 @@ impl Schedule {
 /// A transform ready to run on ciphertexts: its schedule and its diagonals,
 /// pre-rotated for the giant steps and encoded at a fixed level.
 pub struct EncodedTransform {
+    level: usize,
     schedule: Schedule,
     terms: BTreeMap<Slot, EncodedPlaintext>,
 }
@@ -201,7 +202,16 @@ impl EncodedTransform {
             );
             terms.insert(slot, encoder.encode_for_multiplication(&moved, level)?);
         }
-        Ok(Self { schedule, terms })
+        Ok(Self {
+            level,
+            schedule,
+            terms,
+        })
+    }
+
+    /// The level of the ciphertexts it runs on.
+    pub fn level(&self) -> usize {
+        self.level
     }
 
     /// The schedule.

@@ -77,11 +77,20 @@ impl Packing {
     /// (swap, left rotation in `0..R`).
     pub fn shift_between(&self, target_slot: usize, source: usize) -> crate::transform::Shift {
         match *self {
-            Packing::Row { n, .. } => {
+            Packing::Row { n, row } => {
+                // The data repeats with period n, so any rotation congruent to
+                // source - target mod n works: take the one closest to zero
+                // (as a rotation mod R) to keep the set of rotations compact.
                 let target = self.index_of(target_slot);
+                let delta = (source + n - target) % n;
+                let rotation = if delta > n / 2 {
+                    row - (n - delta)
+                } else {
+                    delta
+                };
                 crate::transform::Shift {
                     swap: false,
-                    rotation: (source + n - target) % n,
+                    rotation,
                 }
             }
             Packing::Full { row } => {

@@ -38,6 +38,7 @@
 mod bsgs;
 mod error;
 mod layout;
+mod params;
 mod plan;
 mod stages;
 mod transform;
@@ -45,6 +46,7 @@ mod transform;
 pub use bsgs::{KeyMode, Schedule};
 pub use error::{Error, Result};
 pub use layout::Packing;
+pub use params::{chain_bits_for_levels, suggest_parameters};
 pub use plan::{affordable_levels, Direction, FftPlan, FftPlanBuilder, PlanCost, Strategy};
 pub use stages::{bit_reverse, bit_reverse_permute, Order};
 pub use transform::{Shift, SlotTransform};

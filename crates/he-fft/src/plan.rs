@@ -251,11 +251,16 @@ impl<F: PrimeField + FftField> FftPlan<F> {
                 return Err(Error::MissingGaloisKey { element });
             }
         }
-        match &self.pipeline {
-            Pipeline::Levels(levels) => Ok(vec![run_levels(levels, &inputs[0], keys)?]),
-            Pipeline::Dense(run) => Ok(vec![self.run_dense(run, &inputs[0], keys)?]),
-            Pipeline::Split(split) => self.run_split(split, inputs, keys),
+        let mut outputs = match &self.pipeline {
+            Pipeline::Levels(levels) => vec![run_levels(levels, &inputs[0], keys)?],
+            Pipeline::Dense(run) => vec![self.run_dense(run, &inputs[0], keys)?],
+            Pipeline::Split(split) => self.run_split(split, inputs, keys)?,
+        };
+        // Outputs leave with the primes their noise no longer needs dropped.
+        for ct in &mut outputs {
+            ct.mod_switch_reduce_noise_assign()?;
         }
+        Ok(outputs)
     }
 
     fn row(&self) -> usize {
@@ -372,8 +377,12 @@ fn run_levels(
     keys: &GaloisKeys,
 ) -> Result<Ciphertext> {
     let mut current = x.clone();
-    for level in levels {
-        current = level.apply(&current, keys)?;
+    for transform in levels {
+        // Drop the primes the previous level's noise growth made unnecessary.
+        if current.level() > transform.level() {
+            current.mod_switch_to_assign(transform.level())?;
+        }
+        current = transform.apply(&current, keys)?;
     }
     Ok(current)
 }
@@ -709,16 +718,33 @@ fn factored<F: PrimeField + FftField>(
     group_stages(&stages, levels)
 }
 
+/// Encodes each transform at the level its input will have: the first at
+/// `level`, later ones lower by the primes earlier levels' noise growth frees.
 fn encode_all<F: PrimeField + FftField>(
     transforms: &[SlotTransform<F>],
     mode: KeyMode,
     encoder: &BatchEncoder<F>,
     level: usize,
 ) -> Result<Vec<EncodedTransform>> {
+    let context = encoder.context();
     transforms
         .iter()
-        .map(|t| EncodedTransform::new(t, mode, encoder, level))
+        .enumerate()
+        .map(|(i, t)| EncodedTransform::new(t, mode, encoder, level_after(context, level, i)))
         .collect()
+}
+
+/// The level for the input of transform `i` of a plan starting at `level`:
+/// each earlier level grew the noise by at least log2(t) + log2(N) - 10 bits,
+/// so that many bits of modulus can be dropped without losing budget.
+fn level_after(context: &Context, level: usize, i: usize) -> usize {
+    let log_t = log2_biguint(context.plaintext_modulus());
+    let log_n = (context.ring_degree() as f64).log2();
+    let top = context.log2_modulus(level).unwrap_or(0.0);
+    let keep = top - i as f64 * (log_t + log_n - 10.0);
+    (0..=level)
+        .find(|&l| context.log2_modulus(l).unwrap_or(0.0) >= keep)
+        .unwrap_or(level)
 }
 
 /// The four-step plan for n = C·N over C ciphertexts.

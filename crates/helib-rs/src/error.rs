@@ -112,6 +112,12 @@ pub enum Error {
     #[error("the engine ran out of memory: {0}")]
     OutOfMemory(String),
 
+    /// Bytes given to `from_bytes` are not a valid serialized object of the
+    /// asked-for kind: truncated, corrupted, another kind of object, another
+    /// format version, or out-of-range fields (the message says which).
+    #[error("malformed serialized data: {0}")]
+    Malformed(String),
+
     /// Any other failure reported by the engine.
     #[error("engine error ({status:?}): {message}")]
     Engine {

@@ -23,6 +23,12 @@ pub(crate) fn check(status: sys::helib_status) -> Result<()> {
         sys::HELIB_ERR_NOISE_BUDGET_EXHAUSTED => Error::NoiseBudgetExhausted,
         sys::HELIB_ERR_RANDOMNESS => Error::Randomness(message),
         sys::HELIB_ERR_OUT_OF_MEMORY => Error::OutOfMemory(message),
+        sys::HELIB_ERR_MALFORMED_INPUT => Error::Malformed(
+            message
+                .strip_prefix("malformed input: ")
+                .unwrap_or(&message)
+                .to_owned(),
+        ),
         other => Error::Engine {
             status: match other {
                 sys::HELIB_ERR_NULL_POINTER => Status::NullPointer,

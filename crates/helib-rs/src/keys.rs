@@ -167,6 +167,19 @@ impl SecretKey {
 }
 
 impl PublicKey {
+    /// Wraps a key handle of `context` made by the engine (e.g. by a decoder).
+    pub(crate) fn from_raw(raw: Owned<sys::helib_public_key>, context: &Context) -> Self {
+        Self {
+            raw,
+            context: context.clone(),
+        }
+    }
+
+    /// The engine handle.
+    pub(crate) fn as_ptr(&self) -> *const sys::helib_public_key {
+        self.raw.as_ptr()
+    }
+
     /// The context this key belongs to.
     pub fn context(&self) -> &Context {
         &self.context

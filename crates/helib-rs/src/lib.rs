@@ -67,6 +67,7 @@ mod ops;
 mod params;
 mod plaintext;
 mod security;
+mod serialize;
 
 pub use ciphertext::Ciphertext;
 pub use context::Context;
@@ -80,3 +81,4 @@ pub use params::{
 };
 pub use plaintext::Plaintext;
 pub use security::{max_log_qp, SecurityLevel};
+pub use serialize::FINGERPRINT_BYTES;

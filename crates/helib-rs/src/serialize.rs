@@ -1,0 +1,270 @@
+//! Serialization: `to_bytes` / `from_bytes` in the engine's versioned binary format.
+//!
+//! Every object serializes to a self-describing byte string: a 48-byte
+//! header (magic `HBGV`, format version 1, the object's kind, the 32-byte
+//! [fingerprint](Context::fingerprint) of its context's parameters, the
+//! payload length), the payload, and a SHA-256 checksum. Residues are stored
+//! in canonical form, packed at their prime's bit width; the uniform halves of
+//! public keys, relinearization and Galois keys and of fresh secret-key
+//! encryptions are stored as 32-byte seeds, which halves their size. The
+//! format is specified in `helib-sys/cpp/SERIALIZATION.md`; secret keys are
+//! never serialized.
+//!
+//! Loading checks everything: bytes that are not a valid encoding of the
+//! asked-for kind (truncated, corrupted, another kind or format version,
+//! out-of-range fields) give [`Error::Malformed`], and an object made under
+//! different parameters gives [`Error::ContextMismatch`]. Sizes are checked
+//! against what the context implies before anything is allocated, so hostile
+//! bytes cannot cause large allocations.
+//!
+//! ```
+//! use helib_rs::{Ciphertext, Context, Parameters, Plaintext, PublicKey, SecretKey};
+//!
+//! let params = Parameters::for_tests();
+//! let context = Context::new(&Parameters::from_bytes(&params.to_bytes()?)?)?;
+//! let sk = SecretKey::generate(&context)?;
+//! let pk = PublicKey::from_bytes(&context, &sk.public_key()?.to_bytes()?)?;
+//!
+//! let message = Plaintext::from_u64s(&context, &[1, 2, 3])?;
+//! let bytes = pk.encrypt(&message)?.to_bytes()?;
+//! let ct = Ciphertext::from_bytes(&context, &bytes)?;
+//! assert_eq!(sk.decrypt(&ct)?, message);
+//!
+//! // Another context (here: other parameters) refuses it.
+//! let other = Context::new(&Parameters::builder()
+//!     .ring_degree(4096)
+//!     .plaintext_modulus(65537u32.into())
+//!     .chain_bits(&[50, 50])
+//!     .allow_insecure()
+//!     .build()?)?;
+//! assert!(matches!(Ciphertext::from_bytes(&other, &bytes), Err(helib_rs::Error::ContextMismatch)));
+//! # Ok::<(), helib_rs::Error>(())
+//! ```
+
+use helib_sys as sys;
+
+use crate::ciphertext::Ciphertext;
+use crate::context::Context;
+use crate::error::{Error, Result, Status};
+use crate::ffi::{check, Owned};
+use crate::keys::PublicKey;
+use crate::limbs;
+use crate::params::{Parameters, MAX_PRIMES};
+use crate::plaintext::Plaintext;
+
+/// Bytes of a [context fingerprint](Context::fingerprint).
+pub const FINGERPRINT_BYTES: usize = 32;
+
+/// The parameter flag for parameters below 128-bit security (`HELIB_PARAMETERS_INSECURE`).
+const FLAG_INSECURE: u32 = 1;
+
+/// Runs an engine serializer with the two-call protocol.
+fn two_call(mut call: impl FnMut(*mut u8, *mut usize) -> sys::helib_status) -> Result<Vec<u8>> {
+    let mut len = 0usize;
+    check(call(std::ptr::null_mut(), &mut len))?;
+    let mut buf = vec![0u8; len];
+    check(call(buf.as_mut_ptr(), &mut len))?;
+    if len != buf.len() {
+        return Err(Error::Engine {
+            status: Status::Internal,
+            message: format!("the engine announced {} bytes and wrote {len}", buf.len()),
+        });
+    }
+    Ok(buf)
+}
+
+impl Context {
+    /// The fingerprint of this context's parameters: SHA-256 over N, t, the
+    /// chain primes and the special primes. Every serialized object carries
+    /// it, and loading checks it.
+    ///
+    /// # Errors
+    /// Only if the engine fails internally.
+    pub fn fingerprint(&self) -> Result<[u8; FINGERPRINT_BYTES]> {
+        let mut out = [0u8; FINGERPRINT_BYTES];
+        // SAFETY: the context handle is live and `out` holds the bytes passed.
+        check(unsafe {
+            sys::helib_context_fingerprint(self.as_ptr(), out.as_mut_ptr(), out.len())
+        })?;
+        Ok(out)
+    }
+}
+
+impl Parameters {
+    /// Serializes the parameters: ring degree, plaintext modulus, chain and
+    /// special prime sizes, and whether insecure parameters were allowed. The
+    /// thread count is not stored (it is a property of the machine).
+    ///
+    /// # Errors
+    /// Only if the engine fails internally (the parameters were validated when built).
+    pub fn to_bytes(&self) -> Result<Vec<u8>> {
+        let t = limbs::from_biguint(self.plaintext_modulus());
+        let flags = if self.insecure_allowed() {
+            FLAG_INSECURE
+        } else {
+            0
+        };
+        let (chain, special) = (self.chain_bits(), self.special_bits());
+        // SAFETY: every pointer/length pair describes a live slice; `buf` and
+        // `len` come from `two_call` and describe a live buffer (or NULL).
+        two_call(|buf, len| unsafe {
+            sys::helib_parameters_serialize(
+                self.ring_degree() as u64,
+                t.as_ptr(),
+                t.len(),
+                chain.as_ptr(),
+                chain.len(),
+                special.as_ptr(),
+                special.len(),
+                flags,
+                buf,
+                len,
+            )
+        })
+    }
+
+    /// Loads parameters serialized by [`to_bytes`](Self::to_bytes) and
+    /// validates them as [`ParametersBuilder::build`](crate::ParametersBuilder::build)
+    /// does. The thread count is 0 (one per hardware thread).
+    ///
+    /// # Errors
+    /// [`Error::Malformed`] when the bytes are not serialized parameters;
+    /// [`Error::InvalidParameters`] or [`Error::InsecureParameters`] when the
+    /// stored parameters do not validate.
+    pub fn from_bytes(bytes: &[u8]) -> Result<Self> {
+        let (mut ring_degree, mut flags) = (0u64, 0u32);
+        let mut t = [0u64; 64];
+        let mut chain = [0u32; MAX_PRIMES];
+        let mut special = [0u32; MAX_PRIMES];
+        let (mut t_len, mut chain_len, mut special_len) = (t.len(), chain.len(), special.len());
+        // SAFETY: `bytes` is a live slice; every output array holds the
+        // capacity passed with it, and the scalars are valid places.
+        check(unsafe {
+            sys::helib_parameters_deserialize(
+                bytes.as_ptr(),
+                bytes.len(),
+                &mut ring_degree,
+                t.as_mut_ptr(),
+                &mut t_len,
+                chain.as_mut_ptr(),
+                &mut chain_len,
+                special.as_mut_ptr(),
+                &mut special_len,
+                &mut flags,
+            )
+        })?;
+        let ring_degree = usize::try_from(ring_degree)
+            .map_err(|_| Error::Malformed(format!("ring degree {ring_degree} does not fit")))?;
+        let mut builder = Parameters::builder()
+            .ring_degree(ring_degree)
+            .plaintext_modulus(limbs::to_biguint(&t[..t_len]))
+            .chain_bits(&chain[..chain_len])
+            .special_bits(&special[..special_len]);
+        if flags & FLAG_INSECURE != 0 {
+            builder = builder.allow_insecure();
+        }
+        builder.build()
+    }
+}
+
+impl Plaintext {
+    /// Serializes the plaintext: its coefficients packed at the bit size of
+    /// t, trailing zero coefficients omitted.
+    ///
+    /// # Errors
+    /// Only if the engine fails internally.
+    pub fn to_bytes(&self) -> Result<Vec<u8>> {
+        let context = self.context();
+        let coeffs = self.limbs();
+        // SAFETY: the context handle is live; `coeffs` holds N coefficients of
+        // `plain_limbs` limbs; `buf`/`len` come from `two_call`.
+        two_call(|buf, len| unsafe {
+            sys::helib_plaintext_serialize(
+                context.as_ptr(),
+                coeffs.as_ptr(),
+                context.ring_degree(),
+                context.plain_limbs(),
+                buf,
+                len,
+            )
+        })
+    }
+
+    /// Loads a plaintext of `context` serialized by [`to_bytes`](Self::to_bytes).
+    ///
+    /// # Errors
+    /// [`Error::Malformed`] when the bytes are not a serialized plaintext;
+    /// [`Error::ContextMismatch`] when it was made under other parameters.
+    pub fn from_bytes(context: &Context, bytes: &[u8]) -> Result<Self> {
+        let width = context.plain_limbs();
+        let mut out = vec![0u64; context.ring_degree() * width];
+        // SAFETY: the context handle is live; `bytes` and `out` are live
+        // slices of the lengths passed.
+        check(unsafe {
+            sys::helib_plaintext_deserialize(
+                context.as_ptr(),
+                bytes.as_ptr(),
+                bytes.len(),
+                out.as_mut_ptr(),
+                out.len(),
+                width,
+            )
+        })?;
+        Ok(Plaintext::from_engine_limbs(context, out))
+    }
+}
+
+impl Ciphertext {
+    /// Serializes the ciphertext: level, size, correction factor, noise
+    /// estimate and polynomials. A fresh secret-key encryption stores c_1 as
+    /// a seed, about half the size; any operation that changes c_1 drops it.
+    ///
+    /// # Errors
+    /// Only if the engine fails internally.
+    pub fn to_bytes(&self) -> Result<Vec<u8>> {
+        let ct = self.as_ptr();
+        // SAFETY: the ciphertext handle is live; `buf`/`len` come from `two_call`.
+        two_call(|buf, len| unsafe { sys::helib_ciphertext_serialize(ct, buf, len) })
+    }
+
+    /// Loads a ciphertext of `context` serialized by [`to_bytes`](Self::to_bytes).
+    ///
+    /// # Errors
+    /// [`Error::Malformed`] when the bytes are not a serialized ciphertext;
+    /// [`Error::ContextMismatch`] when it was made under other parameters.
+    pub fn from_bytes(context: &Context, bytes: &[u8]) -> Result<Self> {
+        let ctx = context.as_ptr();
+        // SAFETY: the context handle is live, `bytes` is a live slice and
+        // `dst` is a new ciphertext handle of the same context.
+        Ciphertext::produce(context, |dst| unsafe {
+            sys::helib_ciphertext_deserialize(ctx, bytes.as_ptr(), bytes.len(), dst)
+        })
+    }
+}
+
+impl PublicKey {
+    /// Serializes the public key (b and the seed of a).
+    ///
+    /// # Errors
+    /// Only if the engine fails internally.
+    pub fn to_bytes(&self) -> Result<Vec<u8>> {
+        let key = self.as_ptr();
+        // SAFETY: the key handle is live; `buf`/`len` come from `two_call`.
+        two_call(|buf, len| unsafe { sys::helib_public_key_serialize(key, buf, len) })
+    }
+
+    /// Loads a public key of `context` serialized by [`to_bytes`](Self::to_bytes).
+    ///
+    /// # Errors
+    /// [`Error::Malformed`] when the bytes are not a serialized public key;
+    /// [`Error::ContextMismatch`] when it was made under other parameters.
+    pub fn from_bytes(context: &Context, bytes: &[u8]) -> Result<Self> {
+        let ctx = context.as_ptr();
+        // SAFETY: the context handle is live, `bytes` is a live slice and
+        // `out` is a valid out-pointer.
+        let raw = Owned::create(|out| unsafe {
+            sys::helib_public_key_deserialize(ctx, bytes.as_ptr(), bytes.len(), out)
+        })?;
+        Ok(PublicKey::from_raw(raw, context))
+    }
+}
