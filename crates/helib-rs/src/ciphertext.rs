@@ -88,6 +88,33 @@ impl Ciphertext {
         Ok(ct)
     }
 
+    /// Makes `count` ciphertexts by letting the engine write into `count` new
+    /// handles in one call (the handles are distinct and new, so none aliases
+    /// an input).
+    pub(crate) fn produce_many(
+        context: &Context,
+        count: usize,
+        write: impl FnOnce(&[*mut RawCt]) -> sys::helib_status,
+    ) -> Result<Vec<Self>> {
+        let ctx = context.as_ptr();
+        let mut raws = (0..count)
+            // SAFETY: `ctx` is a live context handle and `out` a valid out-pointer.
+            .map(|_| Owned::create(|out| unsafe { sys::helib_ciphertext_new(ctx, out) }))
+            .collect::<Result<Vec<_>>>()?;
+        let handles: Vec<*mut RawCt> = raws.iter_mut().map(Owned::as_mut_ptr).collect();
+        check(write(&handles))?;
+        raws.into_iter()
+            .map(|raw| {
+                let info = read_info(raw.as_ptr(), context.plain_limbs())?;
+                Ok(Self {
+                    raw,
+                    context: context.clone(),
+                    info,
+                })
+            })
+            .collect()
+    }
+
     /// The engine handle.
     pub(crate) fn as_ptr(&self) -> *const RawCt {
         self.raw.as_ptr()

@@ -118,6 +118,43 @@ pub enum Error {
     #[error("malformed serialized data: {0}")]
     Malformed(String),
 
+    /// The context has no special primes, so nothing that needs key
+    /// switching (relinearization keys, Galois keys, rotations) is possible.
+    #[error("key switching needs special primes, and the context has none")]
+    NoSpecialPrimes,
+
+    /// A ciphertext has the wrong number of polynomials for the operation,
+    /// e.g. a size-3 product (relinearize it first) given to a rotation.
+    #[error("the ciphertext has {size} polynomials but the operation needs {expected}")]
+    InvalidCiphertextSize {
+        /// The ciphertext's number of polynomials.
+        size: usize,
+        /// The number the operation needs.
+        expected: usize,
+    },
+
+    /// A Galois element is not odd or not below 2N.
+    #[error("the Galois element {element} is not an odd number below 2N = {two_n}")]
+    InvalidGaloisElement {
+        /// The element asked for.
+        element: u64,
+        /// 2N, the bound on Galois elements.
+        two_n: u64,
+    },
+
+    /// The Galois key needed for an automorphism or rotation is not in the key set.
+    ///
+    /// `step` is the rotation step whose key is missing (for a composed
+    /// rotation, the power-of-two step that could not be found), or `None`
+    /// when an element was asked for directly.
+    #[error("no Galois key for the element {element}{}", missing_step(*.step))]
+    MissingGaloisKey {
+        /// The rotation step the missing key rotates by, if a rotation needed it.
+        step: Option<i64>,
+        /// The Galois element whose key is missing.
+        element: u64,
+    },
+
     /// Any other failure reported by the engine.
     #[error("engine error ({status:?}): {message}")]
     Engine {
@@ -126,4 +163,10 @@ pub enum Error {
         /// The engine's message.
         message: String,
     },
+}
+
+/// The step part of the [`Error::MissingGaloisKey`] message.
+fn missing_step(step: Option<i64>) -> String {
+    step.map(|step| format!(" (a rotation by {step})"))
+        .unwrap_or_default()
 }

@@ -29,6 +29,18 @@ pub(crate) fn check(status: sys::helib_status) -> Result<()> {
                 .unwrap_or(&message)
                 .to_owned(),
         ),
+        // The safe API checks for missing keys itself; this names the element
+        // when the engine finds one missing all the same.
+        sys::HELIB_ERR_MISSING_KEY => match named_element(&message) {
+            Some(element) => Error::MissingGaloisKey {
+                step: None,
+                element,
+            },
+            None => Error::Engine {
+                status: Status::Unknown(status),
+                message,
+            },
+        },
         other => Error::Engine {
             status: match other {
                 sys::HELIB_ERR_NULL_POINTER => Status::NullPointer,
@@ -41,6 +53,16 @@ pub(crate) fn check(status: sys::helib_status) -> Result<()> {
             message,
         },
     })
+}
+
+/// The Galois element a missing-key message names: the number after its
+/// last "element " (the engine names the missing key last).
+fn named_element(message: &str) -> Option<u64> {
+    let (_, rest) = message.rsplit_once("element ")?;
+    let digits = rest
+        .find(|c: char| !c.is_ascii_digit())
+        .unwrap_or(rest.len());
+    rest[..digits].parse().ok()
 }
 
 /// A copy of the engine's last error message on this thread.
@@ -85,6 +107,8 @@ raw_object! {
     helib_public_key => helib_public_key_free,
     helib_encoded_plaintext => helib_encoded_plaintext_free,
     helib_ciphertext => helib_ciphertext_free,
+    helib_relin_key => helib_relin_key_free,
+    helib_galois_keys => helib_galois_keys_free,
 }
 
 /// Sole ownership of one engine object, released on drop.
@@ -139,4 +163,22 @@ pub(crate) fn query<T: Default>(call: impl FnOnce(*mut T) -> sys::helib_status) 
     let mut value = T::default();
     check(call(&mut value))?;
     Ok(value)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn missing_key_messages_name_the_last_element() {
+        assert_eq!(named_element("no Galois key for element 81"), Some(81));
+        assert_eq!(
+            named_element(
+                "cannot compose a rotation by 5: no Galois key for the step 4 (element 81)"
+            ),
+            Some(81)
+        );
+        assert_eq!(named_element("no Galois key"), None);
+        assert_eq!(named_element("element x"), None);
+    }
 }

@@ -95,6 +95,11 @@ impl SecretKey {
         &self.context
     }
 
+    /// The engine handle, for key generation in other modules.
+    pub(crate) fn as_ptr(&self) -> *const sys::helib_secret_key {
+        self.raw.as_ptr()
+    }
+
     /// Encrypts `plaintext` at the top level with the secret key (symmetric
     /// encryption: smaller noise than public-key encryption).
     ///

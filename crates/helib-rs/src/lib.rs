@@ -60,12 +60,16 @@ mod encoded;
 mod encoding;
 mod error;
 mod ffi;
+mod galois_keys;
 mod keys;
 mod limbs;
 mod modulus_chain;
+mod multiply;
 mod ops;
 mod params;
 mod plaintext;
+mod relin_key;
+mod rotation;
 mod security;
 mod serialize;
 
@@ -74,11 +78,15 @@ pub use context::Context;
 pub use encoded::EncodedPlaintext;
 pub use encoding::{BatchEncoder, CoefficientEncoder, SlotLayout};
 pub use error::{Error, Result, Status};
+pub use galois_keys::GaloisKeys;
 pub use keys::{PublicKey, SecretKey};
+pub use multiply::ModSwitchPolicy;
 pub use params::{
     Parameters, ParametersBuilder, DEFAULT_KEY_SWITCHING_DIGITS, MAX_PRIMES, MAX_RING_DEGREE,
     MIN_RING_DEGREE,
 };
 pub use plaintext::Plaintext;
+pub use relin_key::RelinKey;
+pub use rotation::RotationPolicy;
 pub use security::{max_log_qp, SecurityLevel};
 pub use serialize::FINGERPRINT_BYTES;

@@ -62,6 +62,7 @@ pub fn status_name(s: helib_status) -> &'static str {
         HELIB_ERR_RANDOMNESS => "HELIB_ERR_RANDOMNESS",
         HELIB_ERR_OUT_OF_MEMORY => "HELIB_ERR_OUT_OF_MEMORY",
         HELIB_ERR_INTERNAL => "HELIB_ERR_INTERNAL",
+        HELIB_ERR_MISSING_KEY => "HELIB_ERR_MISSING_KEY",
         _ => "<unknown status>",
     }
 }
@@ -670,4 +671,127 @@ pub fn assert_poly_eq(got: &[BigUint], want: &[BigUint], what: &str) {
             want[i]
         );
     }
+}
+
+// ----------------------------------------------------------- key switching
+
+/// Owner of a `helib_relin_key`.
+pub struct RelinKey(pub *mut helib_relin_key);
+
+impl Drop for RelinKey {
+    fn drop(&mut self) {
+        // SAFETY: handle from helib_relin_key_generate (or NULL), freed once.
+        unsafe { helib_relin_key_free(self.0) }
+    }
+}
+
+impl RelinKey {
+    #[track_caller]
+    pub fn generate(sk: &SecretKey) -> RelinKey {
+        let mut out = ptr::null_mut();
+        // SAFETY: live secret key, valid out pointer.
+        check(unsafe { helib_relin_key_generate(sk.0, &mut out) });
+        assert!(!out.is_null());
+        RelinKey(out)
+    }
+
+    pub fn size_bytes(&self) -> usize {
+        let mut size = 0usize;
+        // SAFETY: live key, valid out pointer.
+        check(unsafe { helib_relin_key_size_bytes(self.0, &mut size) });
+        size
+    }
+}
+
+/// Owner of a `helib_galois_keys`.
+pub struct GaloisKeys(pub *mut helib_galois_keys);
+
+impl Drop for GaloisKeys {
+    fn drop(&mut self) {
+        // SAFETY: handle from helib_galois_keys_new (or NULL), freed once.
+        unsafe { helib_galois_keys_free(self.0) }
+    }
+}
+
+impl GaloisKeys {
+    /// An empty key set of `ctx`.
+    #[track_caller]
+    pub fn empty(ctx: &Ctx) -> GaloisKeys {
+        let mut out = ptr::null_mut();
+        // SAFETY: live context, valid out pointer.
+        check(unsafe { helib_galois_keys_new(ctx.ptr, &mut out) });
+        assert!(!out.is_null());
+        GaloisKeys(out)
+    }
+
+    /// A key set holding the keys for `elements`.
+    #[track_caller]
+    pub fn with(ctx: &Ctx, sk: &SecretKey, elements: &[u64]) -> GaloisKeys {
+        let keys = GaloisKeys::empty(ctx);
+        for &g in elements {
+            // SAFETY: live handles.
+            check(unsafe { helib_galois_keys_add(keys.0, sk.0, g) });
+        }
+        keys
+    }
+
+    pub fn contains(&self, g: u64) -> bool {
+        let mut out = -1;
+        // SAFETY: live key set, valid out pointer.
+        check(unsafe { helib_galois_keys_contains(self.0, g, &mut out) });
+        assert!(out == 0 || out == 1, "contains wrote {out}");
+        out == 1
+    }
+
+    /// The elements via the two-call protocol.
+    pub fn elements(&self) -> Vec<u64> {
+        let mut len = 0usize;
+        // SAFETY: live key set; buf NULL asks for the count only.
+        check(unsafe { helib_galois_keys_elements(self.0, ptr::null_mut(), &mut len) });
+        let mut buf = vec![0u64; len];
+        // SAFETY: `buf` has room for `len` elements.
+        check(unsafe { helib_galois_keys_elements(self.0, buf.as_mut_ptr(), &mut len) });
+        assert_eq!(len, buf.len());
+        buf
+    }
+
+    pub fn size_bytes(&self) -> usize {
+        let mut size = 0usize;
+        // SAFETY: live key set, valid out pointer.
+        check(unsafe { helib_galois_keys_size_bytes(self.0, &mut size) });
+        size
+    }
+}
+
+impl Ctx {
+    /// The number of key-switching digits.
+    pub fn digits(&self) -> usize {
+        let mut d = usize::MAX;
+        // SAFETY: live context, valid out pointer.
+        check(unsafe { helib_context_key_switching_digits(self.ptr, &mut d) });
+        d
+    }
+
+    /// The Galois element rotating the rows by `step`.
+    pub fn element_for_step(&self, step: i64) -> u64 {
+        let mut g = 0u64;
+        // SAFETY: live context, valid out pointer.
+        check(unsafe { helib_galois_element_for_step(self.ptr, step, &mut g) });
+        g
+    }
+}
+
+/// m(X) -> m(X^g) in Z_t[X]/(X^N+1) for odd g (X^N = -1).
+pub fn poly_automorphism(m: &[BigUint], g: u64, t: &BigUint) -> Vec<BigUint> {
+    let n = m.len() as u64;
+    let mut out = vec![BigUint::zero(); m.len()];
+    for (i, c) in m.iter().enumerate() {
+        let e = (i as u64 * g) % (2 * n);
+        if e < n {
+            out[e as usize] = c.clone();
+        } else {
+            out[(e - n) as usize] = (t - c) % t;
+        }
+    }
+    out
 }

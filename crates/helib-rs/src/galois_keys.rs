@@ -1,0 +1,362 @@
+//! Galois keys: key switching from s(X^g) back to s(X), one key per Galois element g.
+
+use std::collections::BTreeSet;
+use std::fmt;
+
+use helib_sys as sys;
+
+use crate::context::Context;
+use crate::error::{Error, Result};
+use crate::ffi::{check, query, Owned};
+use crate::keys::SecretKey;
+use crate::relin_key::ensure_key_switching;
+
+/// A set of Galois keys, one per Galois element g (an odd number below 2N).
+///
+/// The key for g lets [`Ciphertext::apply_galois`](crate::Ciphertext::apply_galois)
+/// turn an encryption of m(X) into one of m(X^g). On the slot layout of the
+/// [`BatchEncoder`](crate::BatchEncoder) ([`SlotLayout`](crate::SlotLayout)),
+/// g = 3^k mod 2N rotates both rows left by k
+/// ([`element_for_step`](Self::element_for_step)) and g = 2N − 1 swaps them
+/// ([`row_swap_element`](Self::row_swap_element)). The identity g = 1
+/// (a rotation by a multiple of N/2) needs no key and is never stored.
+///
+/// # Key memory
+///
+/// Each key holds 2 × (digits) polynomials modulo Q·P, as much as a
+/// [`RelinKey`](crate::RelinKey). There are two ways to make every rotation
+/// available:
+///
+/// * one key per step ([`for_steps`](Self::for_steps) over `0..N/2`):
+///   N/2 − 1 keys, and every rotation is one key switch;
+/// * the power-of-two steps ([`for_power_of_two_steps`](Self::for_power_of_two_steps)):
+///   2·log2(N/2) − 1 keys, and with
+///   [`RotationPolicy::Compose`](crate::RotationPolicy::Compose) a rotation
+///   whose own key is missing is composed from the rotations of the
+///   non-adjacent form of k (or of k − N/2): one key switch per term, each
+///   adding its noise.
+///
+/// A transform that needs only a few steps (such as the baby steps of a
+/// baby-step giant-step product) should generate exactly those:
+/// [`add_steps`](Self::add_steps) skips keys already present, so keys can be
+/// added lazily as a computation turns out to need them.
+///
+/// ```
+/// use helib_rs::{Context, GaloisKeys, Parameters, SecretKey};
+///
+/// let context = Context::new(&Parameters::for_tests())?;
+/// let sk = SecretKey::generate(&context)?;
+/// let mut keys = GaloisKeys::for_steps(&sk, &[1, -1])?;
+/// keys.add_row_swap(&sk)?;
+/// assert_eq!(keys.len(), 3);
+/// assert!(keys.contains_step(1) && keys.contains_step(-1));
+/// assert!(keys.contains(GaloisKeys::row_swap_element(&context)));
+/// assert!(!keys.contains_step(2));
+/// assert_eq!(keys.elements(), vec![3, 2731, 8191]); // 3, 3^-1 and 2N - 1 mod 8192
+/// # Ok::<(), helib_rs::Error>(())
+/// ```
+pub struct GaloisKeys {
+    raw: Owned<sys::helib_galois_keys>,
+    context: Context,
+    elements: BTreeSet<u64>,
+    size_bytes: usize,
+}
+
+// SAFETY: a key set is owned by this value alone and has no thread affinity.
+// `&self` methods only call engine functions taking it as `const` (safe
+// concurrently, per the header), and keys are only added through `&mut self`,
+// so Rust's borrow rules give the engine the exclusive access it needs.
+unsafe impl Send for GaloisKeys {}
+// SAFETY: see the `Send` impl above.
+unsafe impl Sync for GaloisKeys {}
+
+impl GaloisKeys {
+    /// An empty key set for `context`.
+    ///
+    /// # Errors
+    /// Only on engine failures such as [`Error::OutOfMemory`].
+    pub fn new(context: &Context) -> Result<Self> {
+        let ctx = context.as_ptr();
+        // SAFETY: the context handle is live and `out` is a valid out-pointer.
+        let raw = Owned::create(|out| unsafe { sys::helib_galois_keys_new(ctx, out) })?;
+        Ok(Self {
+            raw,
+            context: context.clone(),
+            elements: BTreeSet::new(),
+            size_bytes: 0,
+        })
+    }
+
+    /// The keys rotating both slot rows left by each of `steps` (right for
+    /// negative steps). Steps are taken modulo N/2; multiples of N/2 need no key.
+    ///
+    /// # Errors
+    /// As for [`add_elements`](Self::add_elements).
+    pub fn for_steps(sk: &SecretKey, steps: &[i64]) -> Result<Self> {
+        let mut keys = Self::new(sk.context())?;
+        keys.add_steps(sk, steps)?;
+        Ok(keys)
+    }
+
+    /// The keys for the Galois elements `elements` (each odd and below 2N).
+    ///
+    /// # Errors
+    /// As for [`add_elements`](Self::add_elements).
+    pub fn for_elements(sk: &SecretKey, elements: &[u64]) -> Result<Self> {
+        let mut keys = Self::new(sk.context())?;
+        keys.add_elements(sk, elements)?;
+        Ok(keys)
+    }
+
+    /// The single key swapping the two slot rows.
+    ///
+    /// # Errors
+    /// As for [`add_elements`](Self::add_elements).
+    pub fn for_row_swap(sk: &SecretKey) -> Result<Self> {
+        let mut keys = Self::new(sk.context())?;
+        keys.add_row_swap(sk)?;
+        Ok(keys)
+    }
+
+    /// The keys for the steps of [`power_of_two_steps`](Self::power_of_two_steps):
+    /// enough for every rotation with
+    /// [`RotationPolicy::Compose`](crate::RotationPolicy::Compose).
+    ///
+    /// # Errors
+    /// As for [`add_elements`](Self::add_elements).
+    pub fn for_power_of_two_steps(sk: &SecretKey) -> Result<Self> {
+        Self::for_steps(sk, &Self::power_of_two_steps(sk.context()))
+    }
+
+    /// Adds the keys for `steps` that are not present yet; see
+    /// [`for_steps`](Self::for_steps).
+    ///
+    /// # Errors
+    /// As for [`add_elements`](Self::add_elements).
+    pub fn add_steps(&mut self, sk: &SecretKey, steps: &[i64]) -> Result<()> {
+        let elements: Vec<u64> = steps
+            .iter()
+            .map(|&step| Self::element_for_step(&self.context, step))
+            .collect();
+        self.add_elements(sk, &elements)
+    }
+
+    /// Adds the key swapping the two slot rows, if it is not present yet.
+    ///
+    /// # Errors
+    /// As for [`add_elements`](Self::add_elements).
+    pub fn add_row_swap(&mut self, sk: &SecretKey) -> Result<()> {
+        self.add_elements(sk, &[Self::row_swap_element(&self.context)])
+    }
+
+    /// Adds the keys for those of `elements` that are not present yet (the
+    /// identity 1 needs none). Every element is checked before any key is
+    /// generated.
+    ///
+    /// # Errors
+    /// * [`Error::ContextMismatch`] when `sk` belongs to another context;
+    /// * [`Error::InvalidGaloisElement`] for an element that is even or not below 2N;
+    /// * [`Error::NoSpecialPrimes`] when the context cannot switch keys;
+    /// * [`Error::Randomness`] when the OS random source fails; keys
+    ///   generated before the failure stay in the set.
+    pub fn add_elements(&mut self, sk: &SecretKey, elements: &[u64]) -> Result<()> {
+        self.context.ensure_same(sk.context())?;
+        for &element in elements {
+            ensure_valid_element(&self.context, element)?;
+        }
+        let missing: BTreeSet<u64> = elements
+            .iter()
+            .copied()
+            .filter(|&g| g != 1 && !self.elements.contains(&g))
+            .collect();
+        if missing.is_empty() {
+            return Ok(());
+        }
+        ensure_key_switching(&self.context)?;
+        let outcome = missing.iter().try_for_each(|&g| {
+            let (keys, key) = (self.raw.as_mut_ptr(), sk.as_ptr());
+            // SAFETY: both handles are live, `keys` is written through
+            // `&mut self` (exclusive access) and `g` is a valid element.
+            check(unsafe { sys::helib_galois_keys_add(keys, key, g) })?;
+            self.elements.insert(g);
+            Ok(())
+        });
+        let handle = self.raw.as_ptr();
+        // SAFETY: the key set handle is live and `out` is a valid out-pointer.
+        self.size_bytes = query(|out| unsafe { sys::helib_galois_keys_size_bytes(handle, out) })?;
+        outcome
+    }
+
+    /// The context these keys belong to.
+    pub fn context(&self) -> &Context {
+        &self.context
+    }
+
+    /// Whether the set holds the key for the Galois element `element`.
+    pub fn contains(&self, element: u64) -> bool {
+        self.elements.contains(&element)
+    }
+
+    /// Whether the set holds the key rotating the rows by `step` (true for
+    /// multiples of N/2, which need none).
+    pub fn contains_step(&self, step: i64) -> bool {
+        let element = Self::element_for_step(&self.context, step);
+        element == 1 || self.contains(element)
+    }
+
+    /// The Galois elements whose keys the set holds, ascending.
+    pub fn elements(&self) -> Vec<u64> {
+        self.elements.iter().copied().collect()
+    }
+
+    /// The number of keys.
+    pub fn len(&self) -> usize {
+        self.elements.len()
+    }
+
+    /// Whether the set holds no key.
+    pub fn is_empty(&self) -> bool {
+        self.elements.is_empty()
+    }
+
+    /// The bytes the keys occupy in the engine's memory.
+    pub fn size_bytes(&self) -> usize {
+        self.size_bytes
+    }
+
+    /// The Galois element 3^step mod 2N rotating both slot rows left by
+    /// `step` (right for negative steps); 1 for multiples of N/2.
+    ///
+    /// ```
+    /// use helib_rs::{Context, GaloisKeys, Parameters};
+    ///
+    /// let context = Context::new(&Parameters::for_tests())?; // 2N = 8192
+    /// assert_eq!(GaloisKeys::element_for_step(&context, 2), 9);
+    /// assert_eq!(GaloisKeys::element_for_step(&context, 2048), 1);
+    /// let right = GaloisKeys::element_for_step(&context, -1);
+    /// assert_eq!(3 * right % 8192, 1);
+    /// # Ok::<(), helib_rs::Error>(())
+    /// ```
+    pub fn element_for_step(context: &Context, step: i64) -> u64 {
+        element_for_step(context.ring_degree(), step)
+    }
+
+    /// The Galois element 2N − 1 swapping the two slot rows.
+    pub fn row_swap_element(context: &Context) -> u64 {
+        2 * context.ring_degree() as u64 - 1
+    }
+
+    /// The steps ±1, ±2, ±4, …, ±N/8 and N/4 (N/4 and −N/4 rotate alike):
+    /// 2·log2(N/2) − 1 keys from which every rotation is composed.
+    ///
+    /// ```
+    /// use helib_rs::{Context, GaloisKeys, Parameters};
+    ///
+    /// let context = Context::new(&Parameters::for_tests())?; // N = 4096
+    /// let steps = GaloisKeys::power_of_two_steps(&context);
+    /// assert_eq!(steps.len(), 2 * 11 - 1);
+    /// assert_eq!(steps[..4], [1, -1, 2, -2]);
+    /// assert_eq!(steps.last(), Some(&1024));
+    /// # Ok::<(), helib_rs::Error>(())
+    /// ```
+    pub fn power_of_two_steps(context: &Context) -> Vec<i64> {
+        let quarter = (context.ring_degree() / 4) as i64;
+        let mut steps = Vec::new();
+        let mut power = 1i64;
+        while power < quarter {
+            steps.extend([power, -power]);
+            power *= 2;
+        }
+        steps.push(quarter);
+        steps
+    }
+
+    /// The engine handle.
+    pub(crate) fn as_ptr(&self) -> *const sys::helib_galois_keys {
+        self.raw.as_ptr()
+    }
+}
+
+/// 3^(step mod N/2) mod 2N, as the engine computes it.
+pub(crate) fn element_for_step(ring_degree: usize, step: i64) -> u64 {
+    let half = (ring_degree / 2) as i64;
+    let two_n = 2 * ring_degree as u64;
+    let mut exponent = step.rem_euclid(half) as u64;
+    let (mut base, mut element) = (3u64, 1u64);
+    while exponent > 0 {
+        if exponent & 1 == 1 {
+            element = element * base % two_n;
+        }
+        base = base * base % two_n;
+        exponent >>= 1;
+    }
+    element
+}
+
+/// `Ok` if `element` is odd and below 2N, else [`Error::InvalidGaloisElement`].
+pub(crate) fn ensure_valid_element(context: &Context, element: u64) -> Result<()> {
+    let two_n = 2 * context.ring_degree() as u64;
+    if element % 2 == 1 && element < two_n {
+        Ok(())
+    } else {
+        Err(Error::InvalidGaloisElement { element, two_n })
+    }
+}
+
+impl fmt::Debug for GaloisKeys {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("GaloisKeys")
+            .field("elements", &self.elements)
+            .field("size_bytes", &self.size_bytes)
+            .finish_non_exhaustive()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn elements_match_the_engine() {
+        let params = crate::Parameters::builder()
+            .ring_degree(1024)
+            .plaintext_modulus(65537u32.into())
+            .chain_bits(&[40])
+            .special_bits(&[])
+            .allow_insecure()
+            .build()
+            .unwrap();
+        let context = Context::new(&params).unwrap();
+        for step in (-1030..1030).chain([i64::MIN, i64::MAX, i64::MIN + 1]) {
+            let ctx = context.as_ptr();
+            // SAFETY: the context handle is live and `out` a valid out-pointer.
+            let engine =
+                query(|out| unsafe { sys::helib_galois_element_for_step(ctx, step, out) }).unwrap();
+            assert_eq!(element_for_step(1024, step), engine, "step {step}");
+        }
+        let ctx = context.as_ptr();
+        // SAFETY: as above.
+        let swap = query(|out| unsafe { sys::helib_galois_element_row_swap(ctx, out) }).unwrap();
+        assert_eq!(GaloisKeys::row_swap_element(&context), swap);
+    }
+
+    #[test]
+    fn power_of_two_steps_cover_distinct_elements() {
+        let params = crate::Parameters::builder()
+            .ring_degree(1024)
+            .plaintext_modulus(65537u32.into())
+            .chain_bits(&[40])
+            .allow_insecure()
+            .build()
+            .unwrap();
+        let context = Context::new(&params).unwrap();
+        let steps = GaloisKeys::power_of_two_steps(&context);
+        let elements: BTreeSet<u64> = steps
+            .iter()
+            .map(|&s| GaloisKeys::element_for_step(&context, s))
+            .collect();
+        assert_eq!(steps.len(), 17);
+        assert_eq!(elements.len(), 17);
+        assert!(!elements.contains(&1));
+    }
+}
