@@ -345,6 +345,11 @@ fn tamper(bytes: &[u8], edit: impl FnOnce(&mut Vec<u8>)) -> Vec<u8> {
     out
 }
 
+/// An edit of a payload or header, for the hostile-input tables.
+type Edit = Box<dyn Fn(&mut Vec<u8>)>;
+/// A decoder under test, returning its status.
+type Decode<'a> = Box<dyn Fn(&[u8]) -> helib_status + 'a>;
+
 fn status_of(s: helib_status) -> &'static str {
     match s {
         HELIB_ERR_MALFORMED_INPUT => "HELIB_ERR_MALFORMED_INPUT",
@@ -741,7 +746,7 @@ fn parameters_round_trip_without_a_context() {
     }
     // ...and when reading (re-sealed so only the field is wrong).
     let good = ser_params(1024, &t65537(), &[40, 41], &[50], 0);
-    let cases: Vec<(&str, Box<dyn Fn(&mut Vec<u8>)>)> = vec![
+    let cases: Vec<(&str, Edit)> = vec![
         ("N", Box::new(|p| p[0] = 3)),
         ("t length 0", Box::new(|p| p[8] = 0)),
         ("t high zero byte", Box::new(|p| p[12] = 0)),
@@ -919,7 +924,7 @@ fn truncations_and_bit_flips_are_refused_and_leave_dst_unchanged() {
     // every later, failed load must leave it so.
     let dst = Ct::empty(&ctx);
 
-    let decoders: Vec<(&str, Vec<u8>, Box<dyn Fn(&[u8]) -> helib_status>)> = vec![
+    let decoders: Vec<(&str, Vec<u8>, Decode)> = vec![
         (
             "ciphertext",
             ct_b.clone(),
@@ -986,7 +991,6 @@ fn hostile_fields_with_valid_checksums_are_refused() {
     // Payload: level u32, parts u8, flags u8, factor (3 bytes for 65537), noise f64, residues.
     assert_eq!(seeded[HEADER + 5], 1, "seeded flag");
     assert_eq!(full[HEADER + 5], 0, "not seeded");
-    type Edit = Box<dyn Fn(&mut Vec<u8>)>;
     let cases: Vec<(&str, &Vec<u8>, Edit)> = vec![
         (
             "level 3",
