@@ -36,18 +36,42 @@ fn reduce(rows: &mut [Vec<u64>], q: u64) -> Vec<usize> {
     pivots
 }
 
-/// The rank over Z_q of the given vectors.
+/// The vectors reduced mod q and zero-padded to one length.
+fn rectangular(vectors: &[Vec<u64>], q: u64) -> Vec<Vec<u64>> {
+    let width = vectors.iter().map(Vec::len).max().unwrap_or(0);
+    vectors
+        .iter()
+        .map(|v| {
+            let mut row: Vec<u64> = v.iter().map(|&x| x % q).collect();
+            row.resize(width, 0);
+            row
+        })
+        .collect()
+}
+
+/// The rank over Z_q (q prime) of the given vectors (shorter ones are zero-padded).
 pub fn rank(vectors: &[Vec<u64>], q: u64) -> usize {
-    let mut rows = vectors.to_vec();
+    if q < 2 {
+        return 0;
+    }
+    let mut rows = rectangular(vectors, q);
     reduce(&mut rows, q).len()
 }
 
 /// Coefficients λ with Σ_j λ_j · basis_j = target (mod q), or `None` when
 /// the target is not in the span. Free coefficients are set to 0.
+/// Vectors shorter than the longest are zero-padded; q must be prime.
 pub fn solve_in_span(basis: &[Vec<u64>], target: &[u64], q: u64) -> Option<Vec<u64>> {
+    if q < 2 {
+        return None;
+    }
+    let mut all = basis.to_vec();
+    all.push(target.to_vec());
+    let columns = rectangular(&all, q);
     // One equation per coordinate: the unknowns are the λ_j, then the target.
-    let mut rows: Vec<Vec<u64>> = (0..target.len())
-        .map(|i| basis.iter().map(|v| v[i]).chain([target[i]]).collect())
+    let width = columns.first().map_or(0, Vec::len);
+    let mut rows: Vec<Vec<u64>> = (0..width)
+        .map(|i| columns.iter().map(|v| v[i]).collect())
         .collect();
     let pivots = reduce(&mut rows, q);
     if pivots.last() == Some(&basis.len()) {
@@ -63,6 +87,9 @@ pub fn solve_in_span(basis: &[Vec<u64>], target: &[u64], q: u64) -> Option<Vec<u
 /// The fraction a / b (b > 0, |a|, b ≤ √(q/2)) congruent to x mod q, if any:
 /// how a ratio of small integers is read back from its residue.
 pub fn rational_reconstruction(x: u64, q: u64) -> Option<(i64, i64)> {
+    if q < 2 {
+        return None;
+    }
     let bound = ((q / 2) as f64).sqrt() as i128;
     let (mut r0, mut r1) = (i128::from(q), i128::from(x % q));
     let (mut s0, mut s1) = (0i128, 1i128);
@@ -95,6 +122,16 @@ mod tests {
             Some(vec![1, 3])
         );
         assert_eq!(solve_in_span(&[a, b], &[0, 0, 0, 1], Q), None);
+    }
+
+    #[test]
+    fn ragged_or_degenerate_inputs_do_not_panic() {
+        assert_eq!(rank(&[vec![1, 2, 3], vec![2]], Q), 2);
+        assert_eq!(rank(&[], Q), 0);
+        assert_eq!(solve_in_span(&[vec![1]], &[3, 0], Q), Some(vec![3]));
+        assert_eq!(solve_in_span(&[vec![1]], &[3, 1], Q), None);
+        assert_eq!(solve_in_span(&[vec![1]], &[1], 0), None);
+        assert_eq!(rational_reconstruction(5, 0), None);
     }
 
     #[test]

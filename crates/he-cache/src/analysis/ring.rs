@@ -84,33 +84,43 @@ impl ToyRing {
 
     /// `c mod q` for a signed c.
     pub fn reduce_signed(&self, c: i64) -> u64 {
-        (c as i128).rem_euclid(self.q as i128) as u64
+        i128::from(c).rem_euclid(i128::from(self.q)) as u64
+    }
+
+    /// `a` as exactly N coefficients reduced mod q: missing ones are zero,
+    /// those beyond N are ignored. Every operation takes its inputs this way.
+    pub fn fit(&self, a: &[u64]) -> Poly {
+        let mut out: Poly = a.iter().take(self.n).map(|&x| x % self.q).collect();
+        out.resize(self.n, 0);
+        out
     }
 
     /// a + b.
     pub fn add(&self, a: &[u64], b: &[u64]) -> Poly {
+        let (a, b) = (self.fit(a), self.fit(b));
         a.iter()
-            .zip(b)
+            .zip(&b)
             .map(|(&x, &y)| add_mod(x, y, self.q))
             .collect()
     }
 
     /// a − b.
     pub fn sub(&self, a: &[u64], b: &[u64]) -> Poly {
+        let (a, b) = (self.fit(a), self.fit(b));
         a.iter()
-            .zip(b)
+            .zip(&b)
             .map(|(&x, &y)| add_mod(x, self.q - y, self.q))
             .collect()
     }
 
-    /// k · a for k in [0, q).
+    /// k · a.
     pub fn scale(&self, a: &[u64], k: u64) -> Poly {
-        a.iter().map(|&x| mul_mod(x, k, self.q)).collect()
+        self.fit(a).iter().map(|&x| mul_mod(x, k, self.q)).collect()
     }
 
     /// a · b (negacyclic).
     pub fn mul(&self, a: &[u64], b: &[u64]) -> Poly {
-        let (mut x, mut y) = (a.to_vec(), b.to_vec());
+        let (mut x, mut y) = (self.fit(a), self.fit(b));
         self.forward(&mut x);
         self.forward(&mut y);
         let mut product: Poly = x
@@ -122,7 +132,7 @@ impl ToyRing {
         product
     }
 
-    /// The inverse of x mod q (x ≠ 0).
+    /// The inverse of x mod q (0 for x = 0).
     pub fn invert_scalar(&self, x: u64) -> u64 {
         pow_mod(x, self.q - 2, self.q)
     }
@@ -234,6 +244,17 @@ mod tests {
         let mut minus_one = ring.zero();
         minus_one[0] = Q - 1;
         assert_eq!(ring.mul(&x63, &x), minus_one);
+    }
+
+    #[test]
+    fn inputs_of_the_wrong_length_are_fitted_to_n() {
+        let ring = ToyRing::new(16, Q).unwrap();
+        assert_eq!(ring.fit(&[1, 2]).len(), 16);
+        assert_eq!(
+            ring.add(&[1], &[Q + 2; 40]),
+            ring.fit(&[3, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2])
+        );
+        assert_eq!(ring.mul(&[], &[5]), ring.zero());
     }
 
     #[test]
