@@ -187,6 +187,22 @@ impl GaloisKeys {
         outcome
     }
 
+    /// Wraps a key set handle of `context` made by the engine (e.g. by a decoder).
+    pub(crate) fn from_raw(raw: Owned<sys::helib_galois_keys>, context: &Context) -> Result<Self> {
+        let handle = raw.as_ptr();
+        // SAFETY: the key set handle is live; `buf`/`len` come from `read_list`.
+        let list = |buf, len| unsafe { sys::helib_galois_keys_elements(handle, buf, len) };
+        let elements = crate::ffi::read_list(list)?.into_iter().collect();
+        // SAFETY: the key set handle is live and `out` is a valid out-pointer.
+        let size_bytes = query(|out| unsafe { sys::helib_galois_keys_size_bytes(handle, out) })?;
+        Ok(Self {
+            raw,
+            context: context.clone(),
+            elements,
+            size_bytes,
+        })
+    }
+
     /// The context these keys belong to.
     pub fn context(&self) -> &Context {
         &self.context

@@ -71,6 +71,18 @@ impl RelinKey {
         })
     }
 
+    /// Wraps a key handle of `context` made by the engine (e.g. by a decoder).
+    pub(crate) fn from_raw(raw: Owned<sys::helib_relin_key>, context: &Context) -> Result<Self> {
+        let handle = raw.as_ptr();
+        // SAFETY: the key handle is live and `out` is a valid out-pointer.
+        let size_bytes = query(|out| unsafe { sys::helib_relin_key_size_bytes(handle, out) })?;
+        Ok(Self {
+            raw,
+            context: context.clone(),
+            size_bytes,
+        })
+    }
+
     /// The context this key belongs to.
     pub fn context(&self) -> &Context {
         &self.context

@@ -47,10 +47,12 @@ use crate::ciphertext::Ciphertext;
 use crate::context::Context;
 use crate::error::{Error, Result, Status};
 use crate::ffi::{check, Owned};
+use crate::galois_keys::GaloisKeys;
 use crate::keys::PublicKey;
 use crate::limbs;
 use crate::params::{Parameters, MAX_PRIMES};
 use crate::plaintext::Plaintext;
+use crate::relin_key::RelinKey;
 
 /// Bytes of a [context fingerprint](Context::fingerprint).
 pub const FINGERPRINT_BYTES: usize = 32;
@@ -266,5 +268,62 @@ impl PublicKey {
             sys::helib_public_key_deserialize(ctx, bytes.as_ptr(), bytes.len(), out)
         })?;
         Ok(PublicKey::from_raw(raw, context))
+    }
+}
+
+impl RelinKey {
+    /// Serializes the key: per key-switching digit, b_j and the seed of a_j
+    /// (less than half of [`size_bytes`](Self::size_bytes)).
+    ///
+    /// # Errors
+    /// Only if the engine fails internally.
+    pub fn to_bytes(&self) -> Result<Vec<u8>> {
+        let key = self.as_ptr();
+        // SAFETY: the key handle is live; `buf`/`len` come from `two_call`.
+        two_call(|buf, len| unsafe { sys::helib_relin_key_serialize(key, buf, len) })
+    }
+
+    /// Loads a relinearization key of `context` serialized by [`to_bytes`](Self::to_bytes).
+    ///
+    /// # Errors
+    /// [`Error::Malformed`] when the bytes are not a serialized
+    /// relinearization key (or the context has no special primes);
+    /// [`Error::ContextMismatch`] when it was made under other parameters.
+    pub fn from_bytes(context: &Context, bytes: &[u8]) -> Result<Self> {
+        let ctx = context.as_ptr();
+        // SAFETY: the context handle is live, `bytes` is a live slice and
+        // `out` is a valid out-pointer.
+        let raw = Owned::create(|out| unsafe {
+            sys::helib_relin_key_deserialize(ctx, bytes.as_ptr(), bytes.len(), out)
+        })?;
+        RelinKey::from_raw(raw, context)
+    }
+}
+
+impl GaloisKeys {
+    /// Serializes the key set: its elements in ascending order, each with its
+    /// key as for [`RelinKey::to_bytes`].
+    ///
+    /// # Errors
+    /// Only if the engine fails internally.
+    pub fn to_bytes(&self) -> Result<Vec<u8>> {
+        let keys = self.as_ptr();
+        // SAFETY: the key set handle is live; `buf`/`len` come from `two_call`.
+        two_call(|buf, len| unsafe { sys::helib_galois_keys_serialize(keys, buf, len) })
+    }
+
+    /// Loads a Galois key set of `context` serialized by [`to_bytes`](Self::to_bytes).
+    ///
+    /// # Errors
+    /// [`Error::Malformed`] when the bytes are not serialized Galois keys;
+    /// [`Error::ContextMismatch`] when they were made under other parameters.
+    pub fn from_bytes(context: &Context, bytes: &[u8]) -> Result<Self> {
+        let ctx = context.as_ptr();
+        // SAFETY: the context handle is live, `bytes` is a live slice and
+        // `out` is a valid out-pointer.
+        let raw = Owned::create(|out| unsafe {
+            sys::helib_galois_keys_deserialize(ctx, bytes.as_ptr(), bytes.len(), out)
+        })?;
+        GaloisKeys::from_raw(raw, context)
     }
 }

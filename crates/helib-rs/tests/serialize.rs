@@ -6,7 +6,10 @@
 mod common;
 
 use common::*;
-use helib_rs::{Ciphertext, Error, Parameters, Plaintext, PublicKey, FINGERPRINT_BYTES};
+use helib_rs::{
+    Ciphertext, Error, GaloisKeys, Parameters, Plaintext, PublicKey, RelinKey, RotationPolicy,
+    FINGERPRINT_BYTES,
+};
 use num_bigint::BigUint;
 use rand::Rng;
 
@@ -312,5 +315,95 @@ fn damaged_ciphertexts_are_refused() {
     assert!(
         matches!(&err, Error::Malformed(m) if m.contains("version 2")),
         "{err}"
+    );
+}
+
+#[test]
+fn relin_keys_round_trip_and_relinearize() {
+    let keyed = bn254_1024();
+    let ctx = &keyed.context;
+    let rk = RelinKey::generate(&keyed.sk).unwrap();
+    let bytes = rk.to_bytes().unwrap();
+    let ratio = bytes.len() as f64 / rk.size_bytes() as f64;
+    assert!(ratio < 0.5, "serialized/in-memory = {ratio}");
+    let loaded = RelinKey::from_bytes(ctx, &bytes).unwrap();
+    assert_eq!(loaded.size_bytes(), rk.size_bytes());
+    assert_eq!(loaded.to_bytes().unwrap(), bytes);
+
+    let mut r = rng(5);
+    let p = keyed.plaintext(&random_poly(&mut r, keyed.t(), keyed.n()));
+    let q = keyed.plaintext(&random_poly(&mut r, keyed.t(), keyed.n()));
+    let (a, b) = (keyed.pk.encrypt(&p).unwrap(), keyed.pk.encrypt(&q).unwrap());
+    let product = a.multiply(&b).unwrap();
+    assert_eq!(product.size(), 3);
+    // A size-3 ciphertext round-trips too.
+    let product = Ciphertext::from_bytes(ctx, &product.to_bytes().unwrap()).unwrap();
+    assert_eq!(product.size(), 3);
+    let with_loaded = product.relinearize(&loaded).unwrap();
+    let with_original = product.relinearize(&rk).unwrap();
+    assert_eq!(
+        keyed.sk.decrypt(&with_loaded).unwrap(),
+        keyed.sk.decrypt(&with_original).unwrap()
+    );
+    assert_eq!(
+        keyed.sk.decrypt(&with_loaded).unwrap(),
+        keyed.plaintext(&model::mul(&p.coefficients(), &q.coefficients(), keyed.t()))
+    );
+    assert_refuses_damage(&bytes, "relinearization key", |b| {
+        RelinKey::from_bytes(ctx, b)
+    });
+    assert!(matches!(
+        RelinKey::from_bytes(&context(1024, &bn254(), 3), &bytes),
+        Err(Error::ContextMismatch)
+    ));
+}
+
+#[test]
+fn galois_keys_round_trip_and_rotate() {
+    let keyed = t65537_1024();
+    let ctx = &keyed.context;
+    let mut keys = GaloisKeys::for_steps(&keyed.sk, &[1, -3]).unwrap();
+    keys.add_row_swap(&keyed.sk).unwrap();
+    let bytes = keys.to_bytes().unwrap();
+    let loaded = GaloisKeys::from_bytes(ctx, &bytes).unwrap();
+    assert_eq!(loaded.elements(), keys.elements());
+    assert_eq!(loaded.len(), 3);
+    assert_eq!(loaded.size_bytes(), keys.size_bytes());
+    assert!(loaded.contains_step(1) && loaded.contains_step(-3));
+    assert_eq!(loaded.to_bytes().unwrap(), bytes);
+    let ratio = bytes.len() as f64 / keys.size_bytes() as f64;
+    assert!(ratio < 0.5, "serialized/in-memory = {ratio}");
+
+    let p = keyed.plaintext(&random_poly(&mut rng(6), keyed.t(), keyed.n()));
+    let ct = keyed.sk.encrypt(&p).unwrap();
+    for step in [1, -3] {
+        let want = ct.rotate_rows(step, &keys, RotationPolicy::Exact).unwrap();
+        let got = ct
+            .rotate_rows(step, &loaded, RotationPolicy::Exact)
+            .unwrap();
+        assert_eq!(
+            keyed.sk.decrypt(&got).unwrap(),
+            keyed.sk.decrypt(&want).unwrap(),
+            "step {step}"
+        );
+    }
+    assert!(matches!(
+        ct.rotate_rows(2, &loaded, RotationPolicy::Exact),
+        Err(Error::MissingGaloisKey { .. })
+    ));
+    let empty = GaloisKeys::new(ctx).unwrap().to_bytes().unwrap();
+    assert_eq!(empty.len(), FRAME + 4);
+    assert!(GaloisKeys::from_bytes(ctx, &empty).unwrap().is_empty());
+    assert_refuses_damage(&bytes, "Galois keys", |b| GaloisKeys::from_bytes(ctx, b));
+    assert_malformed(
+        RelinKey::from_bytes(ctx, &bytes),
+        "Galois keys as a relinearization key",
+    );
+    assert_malformed(
+        GaloisKeys::from_bytes(
+            ctx,
+            &RelinKey::generate(&keyed.sk).unwrap().to_bytes().unwrap(),
+        ),
+        "a relinearization key as Galois keys",
     );
 }
