@@ -407,3 +407,63 @@ fn galois_keys_round_trip_and_rotate() {
         "a relinearization key as Galois keys",
     );
 }
+
+/// The sizes `helib-sys/cpp/SERIALIZATION.md` gives for N = 2^16 and the
+/// `bn254_n16` preset. Slow (full-size keys): run with
+/// `cargo test --release -p helib-rs --test serialize -- --ignored --nocapture`.
+#[test]
+#[ignore = "full-size keys; run in release with --ignored"]
+fn full_size_encodings_match_the_documented_sizes() {
+    let context = helib_rs::Context::new(&Parameters::bn254_n16()).unwrap();
+    let sk = helib_rs::SecretKey::generate(&context).unwrap();
+    let pk = sk.public_key().unwrap();
+    let m = Plaintext::from_biguints(
+        &context,
+        &random_poly(
+            &mut rng(7),
+            context.plaintext_modulus(),
+            context.ring_degree(),
+        ),
+    )
+    .unwrap();
+    let rk = RelinKey::generate(&sk).unwrap();
+    let gk = GaloisKeys::for_steps(&sk, &[1]).unwrap();
+    let sizes = [
+        (
+            "parameters",
+            context.parameters().to_bytes().unwrap().len(),
+            144,
+        ),
+        (
+            "ciphertext",
+            pk.encrypt(&m).unwrap().to_bytes().unwrap().len(),
+            13_402_238,
+        ),
+        (
+            "seeded ciphertext",
+            sk.encrypt(&m).unwrap().to_bytes().unwrap().len(),
+            6_701_214,
+        ),
+        ("public key", pk.to_bytes().unwrap().len(), 6_701_168),
+        (
+            "relinearization key",
+            rk.to_bytes().unwrap().len(),
+            27_451_572,
+        ),
+        (
+            "one Galois key",
+            gk.to_bytes().unwrap().len(),
+            84 + 27_451_500,
+        ),
+        ("plaintext", m.to_bytes().unwrap().len(), 2_080_852),
+    ];
+    for (what, got, documented) in sizes {
+        println!("{what}: {got} bytes");
+        assert_eq!(got, documented, "{what}");
+    }
+    println!(
+        "in memory: relinearization key {} bytes, one Galois key {} bytes",
+        rk.size_bytes(),
+        gk.size_bytes()
+    );
+}
