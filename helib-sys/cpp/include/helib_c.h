@@ -246,7 +246,7 @@ helib_status helib_ciphertext_add_public_key_mask(const helib_public_key *pk,
 /* ------------------------------------------------------- key switching */
 /*
  * Hybrid key switching: the chain is split into digits (consecutive primes
- * whose product is at most the special modulus P, see
+ * whose product is at most twice the special modulus P, see
  * helib_context_key_switching_digits); a key holds one pair of polynomials
  * modulo Q*P per digit. All of this needs a context with special primes.
  */

@@ -94,13 +94,13 @@ Context::Context(uint64_t ring_degree, const mpz_class &t, const std::vector<uns
     log2_special_ = 0;
     for (size_t i = chain_size_; i < primes_.size(); ++i) log2_special_ += std::log2(static_cast<double>(primes_[i].value()));
     if (special_size() > 0) {
-        // Greedy: extend a digit while its modulus stays within P (every digit
+        // Greedy: extend a digit while its modulus stays within 2P (every digit
         // gets at least one prime, even if that prime alone exceeds P).
         size_t begin = 0;
         double bits = 0;
         for (size_t i = 0; i < chain_size_; ++i) {
             const double b = std::log2(static_cast<double>(primes_[i].value()));
-            if (i > begin && bits + b > log2_special_) {
+            if (i > begin && bits + b > log2_special_ + 1.0) {
                 digits_.emplace_back(begin, i);
                 begin = i;
                 bits = 0;

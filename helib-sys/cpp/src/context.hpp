@@ -74,7 +74,7 @@ public:
     double log2_special_modulus() const { return log2_special_; }
 
     /// Key-switching digits: consecutive chain primes [begin, end) grouped so
-    /// that each digit's modulus is at most the special modulus P (which keeps
+    /// that each digit's modulus is at most 2P, P the special modulus (which keeps
     /// the key-switching noise near the modulus-switching floor). Empty when
     /// the context has no special primes.
     const std::vector<std::pair<size_t, size_t>> &digits() const { return digits_; }

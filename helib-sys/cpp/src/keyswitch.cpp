@@ -7,6 +7,10 @@
 
 #include "error.hpp"
 #include "noise.hpp"
+#include "ntt_kernels.hpp"
+
+// GCC 12 reports -Wmaybe-uninitialized inside its own AVX-512 intrinsics.
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
 
 namespace bgv {
 namespace {
@@ -18,13 +22,12 @@ struct BaseConversion {
     std::vector<size_t> from, to;
     std::vector<u64> hat_inverse, hat_inverse_shoup;  // per source
     std::vector<u64> hat_mod_target;                  // [target][source]
+    std::vector<u64> hat_mod_target_shoup;            // Shoup factors of the above
     std::vector<u64> modulus_mod_target;              // M mod p, per target
     std::vector<double> inverse_moduli;               // 1 / m_i, per source
 
     BaseConversion(const Context &ctx, std::vector<size_t> from_, std::vector<size_t> to_)
         : from(std::move(from_)), to(std::move(to_)) {
-        // Sums of up to 63 products of two 61-bit residues fit 128 bits.
-        ensure(from.size() < 64, "base conversion source fits the accumulator");
         for (size_t i : from) {
             const Modulus &m = ctx.prime(i);
             u64 hat = 1;
@@ -44,6 +47,7 @@ struct BaseConversion {
                     if (k != i) hat = p.mul(hat, p.reduce(ctx.prime(k).value()));
                 }
                 hat_mod_target.push_back(hat);
+                hat_mod_target_shoup.push_back(p.shoup(hat));
                 whole = p.mul(whole, p.reduce(ctx.prime(i).value()));
             }
             modulus_mod_target.push_back(whole);
@@ -59,20 +63,10 @@ struct BaseConversion {
         }
     }
 
-    /// Writes sum_i y_i * (M/m_i) mod target `t` into out, minus correction[j] * M.
-    void convert(const Context &ctx, const std::vector<u64> &y, size_t n, size_t t, u64 *out,
-                 const std::vector<u64> *correction) const {
-        const Modulus &p = ctx.prime(to[t]);
-        const u64 *hats = hat_mod_target.data() + t * from.size();
-        for (size_t j = 0; j < n; ++j) {
-            u128 acc = 0;
-            for (size_t s = 0; s < from.size(); ++s) acc += static_cast<u128>(y[s * n + j]) * hats[s];
-            out[j] = p.reduce128(acc);
-        }
-        if (correction != nullptr) {
-            const u64 whole = modulus_mod_target[t], whole_shoup = p.shoup(whole);
-            for (size_t j = 0; j < n; ++j) out[j] = p.sub(out[j], p.mul_shoup(p.reduce((*correction)[j]), whole, whole_shoup));
-        }
+    /// Writes sum_i y_i * (M/m_i) mod target `t` into out.
+    void convert(const Context &ctx, const std::vector<u64> &y, size_t n, size_t t, u64 *out) const {
+        kernels::base_convert_row(out, y.data(), from.size(), n, hat_mod_target.data() + t * from.size(),
+                                  hat_mod_target_shoup.data() + t * from.size(), ctx.prime(to[t]));
     }
 };
 
@@ -158,7 +152,7 @@ Decomposition decompose(const Context &ctx, const RnsPoly &d, size_t level) {
         for (size_t i = begin; i < end; ++i) std::copy(d.residues(i), d.residues(i) + n, digit.residues(i));
         for_each_prime(ctx, to.size(), [&](size_t t) {
             u64 *r = digit.residues(to_residue[t]);
-            conversion.convert(ctx, y, n, t, r, nullptr);
+            conversion.convert(ctx, y, n, t, r);
             ctx.ntt(to[t]).forward(r);
         });
         out.digits.push_back(std::move(digit));
@@ -199,13 +193,13 @@ void mod_down(const Context &ctx, const RnsPoly &u, size_t level, RnsPoly &out) 
     for_each_prime(ctx, level + 1, [&](size_t i) {
         const Modulus &q = ctx.prime(i);
         u64 *r = out.residues(i);
-        conversion.convert(ctx, y, n, i, r, &correction);
-        const u64 t = ctx.t_mod(i), ts = q.shoup(t);
-        for (size_t j = 0; j < n; ++j) r[j] = q.mul_shoup(r[j], t, ts);
+        // delta = t * (sum_k y_k (P/p_k) - correction * P), then (u + delta) / P.
+        conversion.convert(ctx, y, n, i, r);
+        const u64 whole = conversion.modulus_mod_target[i], t = ctx.t_mod(i);
+        kernels::subtract_multiple_then_scale(r, correction.data(), whole, q.shoup(whole), t, q.shoup(t), n, q);
         ctx.ntt(i).forward(r);
-        const u64 p_inv = q.inv(conversion.modulus_mod_target[i]), p_inv_shoup = q.shoup(p_inv);
-        const u64 *src = u.residues(i);
-        for (size_t j = 0; j < n; ++j) r[j] = q.mul_shoup(q.add(src[j], r[j]), p_inv, p_inv_shoup);
+        const u64 p_inv = q.inv(whole);
+        kernels::add_then_scale(r, u.residues(i), p_inv, q.shoup(p_inv), n, q);
     });
 }
 
@@ -220,23 +214,10 @@ void key_switch(const KeySwitchKey &key, const Decomposition &dec, const std::ve
         const size_t pi = extended_prime(ctx, level, r);
         const Modulus &q = ctx.prime(pi);
         u64 *x0 = u0.residues(r), *x1 = u1.residues(r);
-        for (size_t j = 0; j < n; ++j) x0[j] = x1[j] = 0;
+        const uint32_t *perm = permutation != nullptr ? permutation->data() : nullptr;
         for (size_t d = 0; d < dec.digits.size(); ++d) {
-            const u64 *digit = dec.digits[d].residues(r);
-            const u64 *b = key.b[d].residues(pi), *a = key.a[d].residues(pi);
-            if (permutation != nullptr) {
-                const uint32_t *perm = permutation->data();
-                for (size_t j = 0; j < n; ++j) {
-                    const u64 v = digit[perm[j]];
-                    x0[j] = q.add(x0[j], q.mul_montgomery(v, b[j]));
-                    x1[j] = q.add(x1[j], q.mul_montgomery(v, a[j]));
-                }
-            } else {
-                for (size_t j = 0; j < n; ++j) {
-                    x0[j] = q.add(x0[j], q.mul_montgomery(digit[j], b[j]));
-                    x1[j] = q.add(x1[j], q.mul_montgomery(digit[j], a[j]));
-                }
-            }
+            kernels::key_switch_accumulate(x0, x1, dec.digits[d].residues(r), perm, key.b[d].residues(pi),
+                                           key.a[d].residues(pi), n, q, d == 0);
         }
     });
     mod_down(ctx, u0, level, k0);

@@ -99,6 +99,8 @@ public:
     }
     /// x * 2^64 mod q.
     u64 to_montgomery(u64 x) const { return mul_montgomery(x, r2_); }
+    /// q^-1 mod 2^64 (for vectorized Montgomery products).
+    u64 inverse_mod_word() const { return q_inv_; }
 
 private:
     u64 q_ = 0;

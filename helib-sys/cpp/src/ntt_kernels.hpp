@@ -110,7 +110,117 @@ inline void scale(u64 *values, size_t n, u64 w, u64 ws, const Modulus &mod) {
     }
 }
 
+/// Montgomery product a * b * 2^-64 mod q per lane (a, b < q < 2^62).
+inline __m512i mul_montgomery_x8(__m512i a, __m512i b, __m512i q, __m512i q_hi, __m512i q_inv) {
+    const __m512i low = _mm512_mullo_epi64(a, b);
+    const __m512i high = mulhi_epu64(a, b, _mm512_srli_epi64(b, 32));
+    const __m512i m = _mm512_mullo_epi64(low, q_inv);
+    const __m512i correction = mulhi_epu64(m, q, q_hi);
+    const __m512i r = _mm512_sub_epi64(high, correction);
+    return _mm512_mask_add_epi64(r, _mm512_cmplt_epu64_mask(high, correction), r, q);
+}
+
+/// x0 (+)= digit * b, x1 (+)= digit * a (Montgomery keys), digit optionally
+/// gathered through `perm`; n % 8 == 0. With `first`, x0 and x1 are overwritten.
+inline void key_switch_accumulate(u64 *x0, u64 *x1, const u64 *digit, const uint32_t *perm, const u64 *b,
+                                  const u64 *a, size_t n, const Modulus &mod, bool first) {
+    const __m512i q = _mm512_set1_epi64(static_cast<long long>(mod.value()));
+    const __m512i q_hi = _mm512_srli_epi64(q, 32);
+    const __m512i q_inv = _mm512_set1_epi64(static_cast<long long>(mod.inverse_mod_word()));
+    for (size_t j = 0; j < n; j += 8) {
+        const __m512i d = perm != nullptr
+                              ? _mm512_i32gather_epi64(_mm256_loadu_si256(reinterpret_cast<const __m256i *>(perm + j)),
+                                                       reinterpret_cast<const long long *>(digit), 8)
+                              : _mm512_loadu_si512(digit + j);
+        __m512i v0 = mul_montgomery_x8(d, _mm512_loadu_si512(b + j), q, q_hi, q_inv);
+        __m512i v1 = mul_montgomery_x8(d, _mm512_loadu_si512(a + j), q, q_hi, q_inv);
+        if (!first) {
+            v0 = reduce_once(_mm512_add_epi64(v0, _mm512_loadu_si512(x0 + j)), q);
+            v1 = reduce_once(_mm512_add_epi64(v1, _mm512_loadu_si512(x1 + j)), q);
+        }
+        _mm512_storeu_si512(x0 + j, v0);
+        _mm512_storeu_si512(x1 + j, v1);
+    }
+}
+
+/// out[j] = sum_s y[s * n + j] * hat[s] mod p (hat with Shoup factors); n % 8 == 0.
+inline void base_convert_row(u64 *out, const u64 *y, size_t sources, size_t n, const u64 *hat,
+                             const u64 *hat_shoup, const Modulus &mod) {
+    const __m512i p = _mm512_set1_epi64(static_cast<long long>(mod.value()));
+    const __m512i two_p = _mm512_add_epi64(p, p);
+    for (size_t j = 0; j < n; j += 8) {
+        __m512i acc = _mm512_setzero_si512();
+        for (size_t s = 0; s < sources; ++s) {
+            const __m512i w = _mm512_set1_epi64(static_cast<long long>(hat[s]));
+            const __m512i ws_lo = _mm512_set1_epi64(static_cast<long long>(hat_shoup[s] & 0xffffffffULL));
+            const __m512i ws_hi = _mm512_set1_epi64(static_cast<long long>(hat_shoup[s] >> 32));
+            const __m512i v = mul_shoup_lazy_x8(_mm512_loadu_si512(y + s * n + j), w, ws_lo, ws_hi, p);
+            acc = reduce_once(_mm512_add_epi64(acc, v), two_p);
+        }
+        _mm512_storeu_si512(out + j, reduce_once(acc, p));
+    }
+}
+
+/// r = (r - k * w) * t mod p for small k (the CRT overflow count) per lane.
+inline void subtract_multiple_then_scale(u64 *r, const u64 *k, u64 w, u64 ws, u64 t, u64 ts, size_t n,
+                                         const Modulus &mod) {
+    const __m512i p = _mm512_set1_epi64(static_cast<long long>(mod.value()));
+    const __m512i vw = _mm512_set1_epi64(static_cast<long long>(w));
+    const __m512i ws_lo = _mm512_set1_epi64(static_cast<long long>(ws & 0xffffffffULL));
+    const __m512i ws_hi = _mm512_set1_epi64(static_cast<long long>(ws >> 32));
+    const __m512i vt = _mm512_set1_epi64(static_cast<long long>(t));
+    const __m512i ts_lo = _mm512_set1_epi64(static_cast<long long>(ts & 0xffffffffULL));
+    const __m512i ts_hi = _mm512_set1_epi64(static_cast<long long>(ts >> 32));
+    for (size_t j = 0; j < n; j += 8) {
+        const __m512i x = _mm512_loadu_si512(r + j);
+        const __m512i c = reduce_once(mul_shoup_lazy_x8(_mm512_loadu_si512(k + j), vw, ws_lo, ws_hi, p), p);
+        __m512i d = _mm512_sub_epi64(x, c);
+        d = _mm512_mask_add_epi64(d, _mm512_cmplt_epu64_mask(x, c), d, p);
+        _mm512_storeu_si512(r + j, reduce_once(mul_shoup_lazy_x8(d, vt, ts_lo, ts_hi, p), p));
+    }
+}
+
+/// r = (src + r) * w mod p per lane (inputs < p).
+inline void add_then_scale(u64 *r, const u64 *src, u64 w, u64 ws, size_t n, const Modulus &mod) {
+    const __m512i p = _mm512_set1_epi64(static_cast<long long>(mod.value()));
+    const __m512i vw = _mm512_set1_epi64(static_cast<long long>(w));
+    const __m512i ws_lo = _mm512_set1_epi64(static_cast<long long>(ws & 0xffffffffULL));
+    const __m512i ws_hi = _mm512_set1_epi64(static_cast<long long>(ws >> 32));
+    for (size_t j = 0; j < n; j += 8) {
+        const __m512i s = reduce_once(_mm512_add_epi64(_mm512_loadu_si512(src + j), _mm512_loadu_si512(r + j)), p);
+        _mm512_storeu_si512(r + j, reduce_once(mul_shoup_lazy_x8(s, vw, ws_lo, ws_hi, p), p));
+    }
+}
+
 #else
+
+inline void subtract_multiple_then_scale(u64 *r, const u64 *k, u64 w, u64 ws, u64 t, u64 ts, size_t n,
+                                         const Modulus &mod) {
+    for (size_t j = 0; j < n; ++j) r[j] = mod.mul_shoup(mod.sub(r[j], mod.mul_shoup(k[j], w, ws)), t, ts);
+}
+
+inline void add_then_scale(u64 *r, const u64 *src, u64 w, u64 ws, size_t n, const Modulus &mod) {
+    for (size_t j = 0; j < n; ++j) r[j] = mod.mul_shoup(mod.add(src[j], r[j]), w, ws);
+}
+
+inline void key_switch_accumulate(u64 *x0, u64 *x1, const u64 *digit, const uint32_t *perm, const u64 *b,
+                                  const u64 *a, size_t n, const Modulus &mod, bool first) {
+    for (size_t j = 0; j < n; ++j) {
+        const u64 v = perm != nullptr ? digit[perm[j]] : digit[j];
+        const u64 v0 = mod.mul_montgomery(v, b[j]), v1 = mod.mul_montgomery(v, a[j]);
+        x0[j] = first ? v0 : mod.add(x0[j], v0);
+        x1[j] = first ? v1 : mod.add(x1[j], v1);
+    }
+}
+
+inline void base_convert_row(u64 *out, const u64 *y, size_t sources, size_t n, const u64 *hat,
+                             const u64 *hat_shoup, const Modulus &mod) {
+    for (size_t j = 0; j < n; ++j) {
+        u64 acc = 0;
+        for (size_t s = 0; s < sources; ++s) acc = mod.add(acc, mod.mul_shoup(y[s * n + j], hat[s], hat_shoup[s]));
+        out[j] = acc;
+    }
+}
 
 inline void forward_block(u64 *x, u64 *y, size_t t, u64 w, u64 ws, const Modulus &mod) {
     forward_block_scalar(x, y, t, w, ws, mod);
