@@ -177,7 +177,9 @@ impl Shared {
             Ok(item) => {
                 state.items.push_back(item);
                 state.produced += 1;
-                self.filled.notify_one();
+                // Both blocked callers and `wait_until_full` wait on this:
+                // wake them all so none misses an item meant for it.
+                self.filled.notify_all();
                 Ok(())
             }
             Err(Error::Engine(error)) => {
