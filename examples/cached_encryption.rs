@@ -21,9 +21,9 @@
 //! largest values here), engine threads = 1.
 //!
 //! ```text
-//! cargo run --release --example cached_encryption                 # first 256 values of each series
+//! cargo run --release --example cached_encryption                 # first 256 values of each series (~1.5 min)
 //! cargo run --release --example cached_encryption -- --limit 2000 # more values
-//! cargo run --release --example cached_encryption -- --full       # whole series (~20 min at N = 2^14)
+//! cargo run --release --example cached_encryption -- --full       # whole series (~40 min at N = 2^14 on 2 busy cores)
 //! cargo run --release --example cached_encryption -- --log-n 15 --json
 //! ```
 

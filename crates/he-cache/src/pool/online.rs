@@ -15,7 +15,8 @@ pub struct Prepared<C> {
 }
 
 impl<C> Prepared<C> {
-    /// Prepares one item: a fresh encryption of zero and a copy of `unit`.
+    /// Prepares one item: a fresh encryption of zero and a copy of `unit`,
+    /// which must be [`Algebra::unit`] (the item adds `value · unit`).
     ///
     /// # Errors
     /// Engine failures (randomness, memory).
