@@ -295,7 +295,7 @@ impl EncodedTransform {
                 if !identity.is_empty() {
                     out.insert((false, 0), x.clone());
                 }
-                let elements: Vec<u64> = others.iter().map(|k| element(k)).collect();
+                let elements: Vec<u64> = others.iter().map(element).collect();
                 for (key, ct) in others
                     .into_iter()
                     .zip(x.apply_galois_hoisted(&elements, keys)?)

@@ -4,6 +4,7 @@
 //! forward transform of size n, ω a primitive n-th root of unity.
 //! - Decimation in frequency (Gentleman–Sande): natural input, bit-reversed output.
 //! - Decimation in time (Cooley–Tukey): bit-reversed input, natural output.
+//!
 //! Each butterfly stage of span h is `y_i = a_i x_i + b_i x_(i XOR h)`: three
 //! diagonals in the slots (shifts 0, +h, -h; or a row swap when h = N/2).
 
@@ -48,10 +49,10 @@ fn butterfly_stage<F: FftField>(
     };
     let mut own = vec![F::zero(); slots];
     let mut partner_terms: std::collections::BTreeMap<Shift, Vec<F>> = Default::default();
-    for p in 0..slots {
+    for (p, own_p) in own.iter_mut().enumerate() {
         let i = packing.index_of(p);
         let (a, b) = coefficients(i);
-        own[p] = a;
+        *own_p = a;
         let shift = packing.shift_between(p, i ^ h);
         partner_terms
             .entry(shift)
