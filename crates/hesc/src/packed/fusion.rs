@@ -214,11 +214,24 @@ impl<F: PrimeField + FftField> PackedHesc<F> {
             let values = self.decrypt_slots(sk, &group.ct)?;
             let mut digits = vec![vec![0u64; values.len()]; group.radices.len()];
             for (slot, value) in values.iter().enumerate() {
-                let mut limbs = value.into_bigint().as_ref().to_vec();
-                for (member, &w) in group.radices.iter().enumerate().rev() {
-                    digits[member][slot] = divrem_small(&mut limbs, w);
-                }
-                if limbs.iter().any(|&l| l != 0) {
+                let repr = value.into_bigint();
+                let limbs = repr.as_ref();
+                let rest_is_zero = if limbs[1..].iter().all(|&l| l == 0) {
+                    // Fast path: the value fits a machine word.
+                    let mut v = limbs[0];
+                    for (member, &w) in group.radices.iter().enumerate().rev() {
+                        digits[member][slot] = v % w;
+                        v /= w;
+                    }
+                    v == 0
+                } else {
+                    let mut limbs = limbs.to_vec();
+                    for (member, &w) in group.radices.iter().enumerate().rev() {
+                        digits[member][slot] = divrem_small(&mut limbs, w);
+                    }
+                    limbs.iter().all(|&l| l == 0)
+                };
+                if !rest_is_zero {
                     return Err(Error::Fusion(format!(
                         "slot {slot} decrypted beyond the product of the radices"
                     )));

@@ -357,6 +357,25 @@ impl<F: PrimeField + FftField> PackedHesc<F> {
         Ok(first.with_blocks(blocks))
     }
 
+    /// [`concat`](Self::concat) of owned streams: their ciphertexts are moved, not copied.
+    ///
+    /// # Errors
+    /// As for [`concat`](Self::concat).
+    pub fn concat_owned(&self, terms: Vec<PackedStream>) -> Result<PackedStream> {
+        {
+            let refs: Vec<&PackedStream> = terms.iter().collect();
+            check_concatenable(&refs)?;
+        }
+        let mut iter = terms.into_iter();
+        let mut out = iter
+            .next()
+            .ok_or_else(|| Error::InvalidArgument("no operand".into()))?;
+        for t in iter {
+            out.blocks.extend(t.blocks);
+        }
+        Ok(out)
+    }
+
     /// Decrypts one ciphertext into its N slot values.
     fn decrypt_slots(&self, sk: &SecretKey, ct: &Ciphertext) -> Result<Vec<F>> {
         Ok(self.encoder.decode(&sk.decrypt(ct)?)?)
@@ -417,6 +436,22 @@ impl PackedStream {
             encoding: self.encoding,
         }
     }
+}
+
+/// The first of `terms` after checking they share encoding and lane count.
+fn check_concatenable<'a>(terms: &[&'a PackedStream]) -> Result<&'a PackedStream> {
+    let first = *terms
+        .first()
+        .ok_or_else(|| Error::InvalidArgument("no operand".into()))?;
+    if terms.iter().any(|t| t.encoding != first.encoding) {
+        return Err(Error::EncodingMismatch);
+    }
+    if terms.iter().any(|t| t.lanes != first.lanes) {
+        return Err(Error::InvalidArgument(
+            "the streams have different lane counts".into(),
+        ));
+    }
+    Ok(first)
 }
 
 /// The common encoding and length of the lanes.
