@@ -53,7 +53,9 @@ fn run(o: &Options) -> Result<bool, Box<dyn std::error::Error>> {
     };
     let strategy = match o.strategy {
         Strategy::Dense => Strategy::Dense,
-        Strategy::Factored { .. } => Strategy::Factored { levels: Some(levels) },
+        Strategy::Factored { .. } => Strategy::Factored {
+            levels: Some(levels),
+        },
     };
     let params = suggest_parameters::<Fr>(levels, o.threads)?;
     let log_q = params.chain_bits().iter().sum::<u32>();
@@ -69,38 +71,55 @@ fn run(o: &Options) -> Result<bool, Box<dyn std::error::Error>> {
         );
     }
     let context = phase(o, &mut phases, "context", || Context::new(&params))?;
-    let sk = phase(o, &mut phases, "secret + public key", || SecretKey::generate(&context))?;
+    let sk = phase(o, &mut phases, "secret + public key", || {
+        SecretKey::generate(&context)
+    })?;
     let pk = sk.public_key()?;
     let coset = o.coset.then_some(Fr::GENERATOR);
-    let plan = phase(o, &mut phases, "plan build (factor + encode diagonals)", || {
-        let mut b = FftPlan::<Fr>::builder(&context, o.n)
-            .direction(o.direction)
-            .strategy(strategy)
-            .key_mode(o.key_mode);
-        if let Some(g) = coset {
-            b = b.coset(g);
-        }
-        b.build()
-    })?;
+    let plan = phase(
+        o,
+        &mut phases,
+        "plan build (factor + encode diagonals)",
+        || {
+            let mut b = FftPlan::<Fr>::builder(&context, o.n)
+                .direction(o.direction)
+                .strategy(strategy)
+                .key_mode(o.key_mode);
+            if let Some(g) = coset {
+                b = b.coset(g);
+            }
+            b.build()
+        },
+    )?;
     let cost = plan.cost();
-    let keys = phase(o, &mut phases, "Galois keys", || plan.generate_galois_keys(&sk))?;
+    let keys = phase(o, &mut phases, "Galois keys", || {
+        plan.generate_galois_keys(&sk)
+    })?;
     let mut rng = ark_std::rand::thread_rng();
     let x: Vec<Fr> = (0..o.n).map(|_| Fr::rand(&mut rng)).collect();
     let inputs = phase(o, &mut phases, "encrypt", || plan.encrypt(&pk, &x))?;
-    let outputs = phase(o, &mut phases, "FFT (homomorphic)", || plan.execute(&inputs, &keys))?;
+    let outputs = phase(o, &mut phases, "FFT (homomorphic)", || {
+        plan.execute(&inputs, &keys)
+    })?;
     let budget = outputs
         .iter()
         .map(|ct| sk.noise_budget(ct))
         .collect::<Result<Vec<_>, _>>()?
         .into_iter()
         .fold(f64::INFINITY, f64::min);
-    let got = phase(o, &mut phases, "decrypt + decode", || plan.decrypt(&sk, &outputs))?;
+    let got = phase(o, &mut phases, "decrypt + decode", || {
+        plan.decrypt(&sk, &outputs)
+    })?;
 
     let start = Instant::now();
     let want = reference(o.n, o.direction, coset, &x, &plan, context.ring_degree());
     let plain = start.elapsed();
     let verified = got == want;
-    let fft_time = phases.iter().find(|(name, _)| name.starts_with("FFT")).map(|p| p.1).unwrap_or_default();
+    let fft_time = phases
+        .iter()
+        .find(|(name, _)| name.starts_with("FFT"))
+        .map(|p| p.1)
+        .unwrap_or_default();
     let peak = peak_memory_bytes();
 
     if o.json {
@@ -148,7 +167,10 @@ fn run(o: &Options) -> Result<bool, Box<dyn std::error::Error>> {
             fft_time.as_secs_f64() / plain.as_secs_f64().max(1e-9)
         );
         if let Some(bytes) = peak {
-            println!("  peak memory: {:.2} GiB", bytes as f64 / (1u64 << 30) as f64);
+            println!(
+                "  peak memory: {:.2} GiB",
+                bytes as f64 / (1u64 << 30) as f64
+            );
         }
         println!(
             "{}",
@@ -168,7 +190,14 @@ fn default_levels(n: usize) -> usize {
 }
 
 /// ark-poly's result, arranged in the plan's output order.
-fn reference(n: usize, direction: Direction, coset: Option<Fr>, x: &[Fr], plan: &FftPlan<Fr>, slots: usize) -> Vec<Fr> {
+fn reference(
+    n: usize,
+    direction: Direction,
+    coset: Option<Fr>,
+    x: &[Fr],
+    plan: &FftPlan<Fr>,
+    slots: usize,
+) -> Vec<Fr> {
     let mut domain = Radix2EvaluationDomain::<Fr>::new(n).expect("power of two");
     if let Some(g) = coset {
         domain = domain.get_coset(g).expect("coset");
@@ -186,7 +215,12 @@ fn reference(n: usize, direction: Direction, coset: Option<Fr>, x: &[Fr], plan: 
 }
 
 /// Runs one phase, showing elapsed seconds on stderr while it runs.
-fn phase<T, E>(o: &Options, phases: &mut Vec<(&'static str, Duration)>, name: &'static str, f: impl FnOnce() -> Result<T, E>) -> Result<T, E> {
+fn phase<T, E>(
+    o: &Options,
+    phases: &mut Vec<(&'static str, Duration)>,
+    name: &'static str,
+    f: impl FnOnce() -> Result<T, E>,
+) -> Result<T, E> {
     let done = Arc::new(AtomicBool::new(false));
     let start = Instant::now();
     let ticker = (!o.json).then(|| {
@@ -196,7 +230,10 @@ fn phase<T, E>(o: &Options, phases: &mut Vec<(&'static str, Duration)>, name: &'
                 std::thread::sleep(Duration::from_millis(250));
                 if start.elapsed() > Duration::from_secs(1) && !done.load(Ordering::Relaxed) {
                     let bar = "#".repeat((start.elapsed().as_secs() as usize % 30) + 1);
-                    eprint!("\r  {name:<40} {:>7.1} s [{bar:<30}]", start.elapsed().as_secs_f64());
+                    eprint!(
+                        "\r  {name:<40} {:>7.1} s [{bar:<30}]",
+                        start.elapsed().as_secs_f64()
+                    );
                     let _ = std::io::stderr().flush();
                 }
             }
@@ -249,8 +286,12 @@ impl Options {
             let mut value = || args.next().ok_or(format!("{arg} needs a value"));
             match arg.as_str() {
                 "--n" => o.n = value()?.parse().map_err(|_| "--n takes a number")?,
-                "--levels" => levels = Some(value()?.parse().map_err(|_| "--levels takes a number")?),
-                "--threads" => o.threads = value()?.parse().map_err(|_| "--threads takes a number")?,
+                "--levels" => {
+                    levels = Some(value()?.parse().map_err(|_| "--levels takes a number")?)
+                }
+                "--threads" => {
+                    o.threads = value()?.parse().map_err(|_| "--threads takes a number")?
+                }
                 "--strategy" => match value()?.as_str() {
                     "dense" => dense = true,
                     "factored" => dense = false,
@@ -270,7 +311,11 @@ impl Options {
                 other => return Err(format!("unknown flag {other:?}")),
             }
         }
-        o.strategy = if dense { Strategy::Dense } else { Strategy::Factored { levels } };
+        o.strategy = if dense {
+            Strategy::Dense
+        } else {
+            Strategy::Factored { levels }
+        };
         Ok(o)
     }
 }

@@ -90,3 +90,8 @@ pub use relin_key::RelinKey;
 pub use rotation::RotationPolicy;
 pub use security::{max_log_qp, SecurityLevel};
 pub use serialize::FINGERPRINT_BYTES;
+
+/// The workspace README's Rust example, compiled and run as a doctest.
+#[cfg(doctest)]
+#[doc = include_str!("../../../README.md")]
+struct ReadmeDoctests;
