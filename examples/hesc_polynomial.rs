@@ -18,8 +18,7 @@
 use std::error::Error;
 use std::time::{Duration, Instant};
 
-use ark_bn254::Fr;
-use helib_rs::{BatchEncoder, Context, Parameters, SecretKey};
+use helib_rs::{CoefficientEncoder, Context, Parameters, SecretKey};
 use hesc::apps::polynomial::{self, Addition};
 use hesc::fields::{Fp12289, Fp65537};
 use hesc::{params, B2s, PackedHesc, Selection};
@@ -108,20 +107,17 @@ fn main() -> Result<(), Box<dyn Error>> {
         );
     }
 
-    // Plain BGV: parameters for depth ⌈log2 n⌉ with a fixed-point plaintext modulus.
+    // Plain BGV: the smallest secure parameters for depth ⌈log2 n⌉ with a
+    // fixed-point plaintext modulus just big enough for the result.
+    let depth = (opt.max_degree as f64).log2().ceil() as usize;
+    let bgv_params = plain_bgv_parameters(opt.max_degree, opt.frac_bits, depth)?;
     println!(
-        "\nPlain BGV evaluation of the same polynomial (fixed point x·2^{}, t = BN254 r, 254 bits)",
+        "\nPlain BGV evaluation of the same polynomial (fixed point X = x·2^{}, constant-coefficient encoding)",
         opt.frac_bits
     );
-    let depth = (opt.max_degree as f64).log2().ceil() as usize;
-    let bgv_params = Parameters::builder()
-        .ring_degree(1 << 16)
-        .plaintext_modulus_from_field::<Fr>()
-        .multiplicative_depth(depth)
-        .key_switching_digits(4)
-        .build()?;
     println!(
-        "  needs {} ciphertext x ciphertext products with relinearization (depth {depth}) for n = {}: parameters {}",
+        "  needs {} ciphertext x ciphertext products with relinearization (depth {depth}) for n = {}; \
+         smallest secure parameters under the builder's noise model: {}",
         opt.max_degree - 1,
         opt.max_degree,
         describe(&bgv_params)
@@ -283,6 +279,33 @@ fn time_hesc<F: ark_ff::PrimeField + ark_ff::FftField>(
     Ok(rows)
 }
 
+/// The plain-BGV parameters for Σ xⁱ up to `degree` with X = x·2^k: t must
+/// hold ±(n+1)·2^(k·n) without wrapping, so t = 2^(k·n + ⌈log2(n+1)⌉ + 2) + 1;
+/// the chain is sized for `depth` multiplications and N is the smallest
+/// power of two that keeps log2(QP) within the 128-bit bound.
+fn plain_bgv_parameters(
+    degree: usize,
+    frac_bits: u32,
+    depth: usize,
+) -> Result<Parameters, Box<dyn Error>> {
+    let t_bits = frac_bits as usize * degree + ((degree + 1) as f64).log2().ceil() as usize + 2;
+    let t = (BigUint::from(1u32) << t_bits) + 1u32;
+    for log_n in 12..=17u32 {
+        for digits in [3usize, 4, 6] {
+            let built = Parameters::builder()
+                .ring_degree(1 << log_n)
+                .plaintext_modulus(t.clone())
+                .multiplicative_depth(depth)
+                .key_switching_digits(digits)
+                .build();
+            if let Ok(params) = built {
+                return Ok(params);
+            }
+        }
+    }
+    Err("no secure plain-BGV parameters up to N = 2^17".into())
+}
+
 /// The part of the plain-BGV evaluation that needs no ct × ct product:
 /// encrypt X = x·2^k, the n scalar products 2^(k·(n−i))·[Xⁱ] and n additions
 /// that align and sum the powers, and decrypt. Without ct × ct the powers
@@ -298,13 +321,12 @@ fn time_plain_bgv_lower_bound(
     let context = Context::new(params)?;
     let sk = SecretKey::generate(&context)?;
     let pk = sk.public_key()?;
-    let encoder = BatchEncoder::<Fr>::new(&context)?;
+    let encoder = CoefficientEncoder::new(&context);
     let mut times = Vec::new();
     for run in 0..runs {
-        let x = Fr::from((run as u64 * 37) % (1 << frac_bits));
+        let x = ((run as i64 * 37) % (1 << frac_bits)) - (1 << (frac_bits - 1));
         let t = Instant::now();
-        let ct = pk.encrypt(&encoder.encode(&[x])?)?;
-        // Scale of the i-th power: 2^(k·(n − i)), so that all terms align.
+        let ct = pk.encrypt(&encoder.encode_i64(&[x])?)?;
         let mut acc =
             ct.mul_scalar(&(BigUint::from(1u32) << (frac_bits as usize * (degree - 1))))?;
         for i in 2..=degree {
@@ -312,7 +334,7 @@ fn time_plain_bgv_lower_bound(
                 ct.mul_scalar(&(BigUint::from(1u32) << (frac_bits as usize * (degree - i))))?;
             acc.add_assign(&term)?;
         }
-        let _ = encoder.decode(&sk.decrypt(&acc)?)?;
+        let _ = encoder.decode_centered(&sk.decrypt(&acc)?)?;
         times.push(t.elapsed());
     }
     Ok(median(times))
