@@ -1,0 +1,380 @@
+//! Criterion benches of the encrypted FFT (he-fft) over BN254 Fr at N = 2^16,
+//! ≥128-bit security, per strategy, size and thread count.
+//!
+//! Strategies: `dense` (the n×n matrix by BSGS, one level, n diagonals encoded
+//! on the fly), `factored` (radix-2 stages grouped into levels, fast keys),
+//! `factored-minimal` (the same with O(1) Galois keys per level) and, for
+//! n > N, `across` (the factored plan over n/N ciphertexts). Each
+//! configuration gets its own parameters: N = 2^16 with the shortest chain
+//! holding the plan's depth (`he_fft::chain_bits_for_levels`) and the fewest
+//! key-switching digits (from 3) that stay within the 128-bit bound.
+//!
+//! Only the FFT execution is measured by criterion (10 samples, flat
+//! sampling, one execution per sample: criterion warns that it cannot
+//! complete 10 samples in the target time; that is expected). The one-off
+//! phases of every configuration — context, key generation, plan build,
+//! Galois key generation (count and bytes), encryption, a first FFT (checked
+//! against ark-poly), decryption and peak memory — are printed to stderr and
+//! appended to `target/fft-bench/phases.csv`.
+//!
+//! Peak memory is per configuration: the bench drops everything of the
+//! previous configuration and resets the process's high-water mark by writing
+//! 5 to `/proc/self/clear_refs` (Linux), then reads `VmHWM` at the end. The
+//! figure includes the resident memory already held at the start (printed as
+//! `rss_start`, mostly the criterion harness and allocator caches).
+//!
+//! Environment (defaults keep `cargo bench --bench fft` well under 30 minutes
+//! on 2 cores):
+//! - `FFT_BENCH_LOG_N`: sizes as log2 n, e.g. `8,10,12,14,16,17` (default `8,10`);
+//! - `FFT_BENCH_THREADS`: engine threads, e.g. `1,2` (default `1,2`);
+//! - `FFT_BENCH_STRATEGIES`: from `dense,factored,factored-minimal`
+//!   (default `dense,factored`; n > N always runs the factored plan, labelled `across`);
+//! - `FFT_BENCH_DENSE_MAX_LOG_N`: largest size for `dense` (default 8 — a
+//!   dense execution encodes n diagonals; 10 takes minutes per sample);
+//! - `FFT_BENCH_LEVELS`: factored levels (default ⌈log2 n / 5⌉, clamped to 1..=3);
+//! - `FFT_BENCH_RING_LOG`: log2 N (default 16).
+//!
+//! A criterion filter (`cargo bench --bench fft -- factored/threads=1`) also
+//! skips the set-up of configurations it excludes (matched as a substring).
+
+use ark_bn254::Fr;
+use ark_ff::PrimeField;
+use ark_poly::{EvaluationDomain, Radix2EvaluationDomain};
+use ark_std::UniformRand;
+use criterion::{BenchmarkId, Criterion, SamplingMode};
+use he_fft::{bit_reverse_permute, chain_bits_for_levels, FftPlan, KeyMode, Strategy};
+use helib_rs::{Context, Parameters, SecretKey};
+use rand::SeedableRng;
+use std::io::Write;
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    Dense,
+    Factored,
+    FactoredMinimal,
+}
+
+impl Kind {
+    fn parse(s: &str) -> Option<Self> {
+        match s.trim() {
+            "dense" => Some(Kind::Dense),
+            "factored" => Some(Kind::Factored),
+            "factored-minimal" => Some(Kind::FactoredMinimal),
+            _ => None,
+        }
+    }
+
+    fn label(self, n: usize, ring: usize) -> &'static str {
+        match self {
+            Kind::Dense => "dense",
+            Kind::Factored if n > ring => "across",
+            Kind::Factored => "factored",
+            Kind::FactoredMinimal if n > ring => "across-minimal",
+            Kind::FactoredMinimal => "factored-minimal",
+        }
+    }
+
+    fn key_mode(self) -> KeyMode {
+        match self {
+            Kind::FactoredMinimal => KeyMode::MinimalKeys,
+            _ => KeyMode::Fast,
+        }
+    }
+}
+
+struct Settings {
+    log_sizes: Vec<u32>,
+    threads: Vec<u32>,
+    kinds: Vec<Kind>,
+    dense_max_log_n: u32,
+    levels: Option<usize>,
+    ring_log: u32,
+}
+
+fn env_list<T: std::str::FromStr>(name: &str, default: &str) -> Vec<T> {
+    let text = std::env::var(name).unwrap_or_else(|_| default.to_string());
+    text.split(',')
+        .filter(|s| !s.trim().is_empty())
+        .map(|s| {
+            s.trim()
+                .parse()
+                .unwrap_or_else(|_| panic!("{name}: cannot parse {s:?}"))
+        })
+        .collect()
+}
+
+impl Settings {
+    fn from_env() -> Self {
+        let kinds = std::env::var("FFT_BENCH_STRATEGIES")
+            .unwrap_or_else(|_| "dense,factored".into())
+            .split(',')
+            .map(|s| Kind::parse(s).unwrap_or_else(|| panic!("unknown strategy {s:?}")))
+            .collect();
+        Self {
+            log_sizes: env_list("FFT_BENCH_LOG_N", "8,10"),
+            threads: env_list("FFT_BENCH_THREADS", "1,2"),
+            kinds,
+            dense_max_log_n: env_list("FFT_BENCH_DENSE_MAX_LOG_N", "8")[0],
+            levels: env_list::<usize>("FFT_BENCH_LEVELS", "").first().copied(),
+            ring_log: env_list("FFT_BENCH_RING_LOG", "16")[0],
+        }
+    }
+}
+
+/// Factored levels by default: about five stages per level, at most three.
+fn default_levels(n: usize) -> usize {
+    (n.trailing_zeros() as usize).div_ceil(5).clamp(1, 3)
+}
+
+/// N = 2^`ring_log` with the shortest chain for `depth` levels and the fewest
+/// key-switching digits (3..=8) that keep 128-bit security.
+fn parameters(ring_log: u32, depth: usize, threads: u32) -> Option<(Parameters, usize)> {
+    let bits = chain_bits_for_levels(f64::from(Fr::MODULUS_BIT_SIZE), ring_log, depth);
+    let primes = (bits / 60.0).ceil() as usize;
+    let per_prime = ((bits / primes as f64).ceil() as u32).max(40);
+    (3..=8).find_map(|digits| {
+        Parameters::builder()
+            .ring_degree(1 << ring_log)
+            .plaintext_modulus_from_field::<Fr>()
+            .chain_bits(&vec![per_prime; primes])
+            .key_switching_digits(digits)
+            .threads(threads)
+            .build()
+            .ok()
+            .map(|p| (p, digits))
+    })
+}
+
+fn status_kib(field: &str) -> Option<u64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with(field))?;
+    line.split_whitespace().nth(1)?.parse().ok()
+}
+
+/// Resets VmHWM to the current RSS; false where /proc/self/clear_refs is unavailable.
+fn reset_peak() -> bool {
+    std::fs::write("/proc/self/clear_refs", "5").is_ok()
+}
+
+/// The criterion filter among the arguments, if any (the first positional one).
+fn criterion_filter() -> Option<String> {
+    const TAKES_VALUE: [&str; 18] = [
+        "-c",
+        "--color",
+        "-s",
+        "--save-baseline",
+        "-b",
+        "--baseline",
+        "--baseline-lenient",
+        "--format",
+        "--profile-time",
+        "--load-baseline",
+        "--sample-size",
+        "--warm-up-time",
+        "--measurement-time",
+        "--nresamples",
+        "--noise-threshold",
+        "--confidence-level",
+        "--significance-level",
+        "--plotting-backend",
+    ];
+    let mut args = std::env::args().skip(1);
+    while let Some(arg) = args.next() {
+        if arg == "--output-format" || TAKES_VALUE.contains(&arg.as_str()) {
+            args.next();
+        } else if !arg.starts_with('-') {
+            return Some(arg);
+        }
+    }
+    None
+}
+
+fn csv_path() -> PathBuf {
+    let target = std::env::var_os("CARGO_TARGET_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("target"));
+    target.join("fft-bench").join("phases.csv")
+}
+
+const CSV_HEADER: &str =
+    "id,strategy,key_mode,threads,n,ring_degree,ciphertexts,depth,log2_q,log2_p,\
+key_switching_digits,security,context_s,secret_public_key_s,plan_build_s,galois_keys,\
+galois_key_bytes,galois_keygen_s,encrypt_s,first_fft_s,decrypt_s,verified,plain_fft_s,\
+rss_start_bytes,peak_rss_bytes";
+
+fn append_csv(line: &str) {
+    let path = csv_path();
+    if let Some(dir) = path.parent() {
+        let _ = std::fs::create_dir_all(dir);
+    }
+    let new = !path.exists();
+    if let Ok(mut f) = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(&path)
+    {
+        if new {
+            let _ = writeln!(f, "{CSV_HEADER}");
+        }
+        let _ = writeln!(f, "{line}");
+    }
+}
+
+/// Sets up one configuration, prints its one-off phases, and benchmarks its FFT.
+fn configuration(c: &mut Criterion, s: &Settings, kind: Kind, log_n: u32, threads: u32) {
+    let n = 1usize << log_n;
+    let ring = 1usize << s.ring_log;
+    let label = kind.label(n, ring);
+    let id = format!("{label}/threads={threads}/n=2^{log_n}");
+    let list_only = std::env::args().any(|a| a == "--list");
+    if let Some(filter) = criterion_filter() {
+        if !format!("fft/{id}").contains(&filter) {
+            return;
+        }
+    }
+    let mut group = c.benchmark_group("fft");
+    group
+        .sample_size(10)
+        .sampling_mode(SamplingMode::Flat)
+        .warm_up_time(Duration::from_millis(1));
+    if list_only {
+        group.bench_function(BenchmarkId::from_parameter(&id), |b| b.iter(|| ()));
+        return;
+    }
+
+    let rss_start = reset_peak().then(|| status_kib("VmRSS:")).flatten();
+    let strategy = match kind {
+        Kind::Dense => Strategy::Dense,
+        _ => Strategy::Factored {
+            levels: Some(s.levels.unwrap_or_else(|| default_levels(n))),
+        },
+    };
+    let depth = match strategy {
+        Strategy::Dense => 1,
+        Strategy::Factored { levels } => levels.unwrap_or(1),
+    };
+    let Some((params, digits)) = parameters(s.ring_log, depth, threads) else {
+        eprintln!("fft/{id}: skipped, no ≥128-bit parameters at N = {ring} for depth {depth}");
+        return;
+    };
+    let log_q: u32 = params.chain_bits().iter().sum();
+    let log_p: u32 = params.special_bits().iter().sum();
+
+    let timed = |f: &mut dyn FnMut()| {
+        let start = Instant::now();
+        f();
+        start.elapsed().as_secs_f64()
+    };
+    let mut context = None;
+    let context_s = timed(&mut || context = Some(Context::new(&params).expect("context")));
+    let context = context.expect("context");
+    let mut sk = None;
+    let keys_s = timed(&mut || sk = Some(SecretKey::generate(&context).expect("secret key")));
+    let sk = sk.expect("secret key");
+    let pk = sk.public_key().expect("public key");
+    let start = Instant::now();
+    let plan = FftPlan::<Fr>::builder(&context, n)
+        .strategy(strategy)
+        .key_mode(kind.key_mode())
+        .build()
+        .expect("plan");
+    let plan_s = start.elapsed().as_secs_f64();
+    let start = Instant::now();
+    let keys = plan.generate_galois_keys(&sk).expect("Galois keys");
+    let galois_s = start.elapsed().as_secs_f64();
+    let mut rng = rand::rngs::StdRng::seed_from_u64(u64::from(log_n));
+    let x: Vec<Fr> = (0..n).map(|_| Fr::rand(&mut rng)).collect();
+    let start = Instant::now();
+    let inputs = plan.encrypt(&pk, &x).expect("encrypt");
+    let encrypt_s = start.elapsed().as_secs_f64();
+    let start = Instant::now();
+    let outputs = plan.execute(&inputs, &keys).expect("FFT");
+    let first_s = start.elapsed().as_secs_f64();
+    let start = Instant::now();
+    let got = plan.decrypt(&sk, &outputs).expect("decrypt");
+    let decrypt_s = start.elapsed().as_secs_f64();
+    drop(outputs);
+    let start = Instant::now();
+    let domain = Radix2EvaluationDomain::<Fr>::new(n).expect("domain");
+    let natural = domain.fft(&x);
+    let plain_s = start.elapsed().as_secs_f64();
+    // Factored plans on one ciphertext return the bit-reversed order.
+    let want = if kind != Kind::Dense && n <= ring {
+        bit_reverse_permute(&natural)
+    } else {
+        natural
+    };
+    let verified = got == want;
+    assert!(
+        verified,
+        "fft/{id}: the decrypted FFT differs from ark-poly's"
+    );
+
+    // Ten samples of one execution each (flat sampling).
+    group.measurement_time(Duration::from_secs_f64((first_s * 5.0).max(0.01)));
+    group.bench_function(BenchmarkId::from_parameter(&id), |b| {
+        b.iter(|| plan.execute(&inputs, &keys).expect("FFT"))
+    });
+    group.finish();
+
+    let peak = status_kib("VmHWM:").map(|k| k * 1024);
+    let rss_start = rss_start.map(|k| k * 1024);
+    let cost = plan.cost();
+    eprintln!(
+        "fft/{id}: N=2^{} logQ={log_q} logP={log_p} digits={digits} {} depth={} cts={} | \
+         context {context_s:.2}s, sk+pk {keys_s:.2}s, plan build {plan_s:.2}s, \
+         Galois keys {} ({:.0} MiB) {galois_s:.2}s, encrypt {encrypt_s:.3}s, \
+         first FFT {first_s:.2}s ({} key switches, {} plaintext products), decrypt {decrypt_s:.3}s, \
+         plain FFT {:.3}ms, verified {verified}, peak RSS {} (RSS at start {})",
+        s.ring_log,
+        params.security_level(),
+        plan.depth(),
+        plan.ciphertexts(),
+        keys.len(),
+        keys.size_bytes() as f64 / f64::from(1 << 20),
+        cost.rotations,
+        cost.multiplications,
+        plain_s * 1e3,
+        peak.map_or("n/a".into(), |b| format!(
+            "{:.2} GiB",
+            b as f64 / f64::from(1u32 << 30)
+        )),
+        rss_start.map_or("n/a".into(), |b| format!(
+            "{:.2} GiB",
+            b as f64 / f64::from(1u32 << 30)
+        )),
+    );
+    append_csv(&format!(
+        "fft/{id},{label},{:?},{threads},{n},{ring},{},{},{log_q},{log_p},{digits},{},\
+         {context_s:.6},{keys_s:.6},{plan_s:.6},{},{},{galois_s:.6},{encrypt_s:.6},\
+         {first_s:.6},{decrypt_s:.6},{verified},{plain_s:.6},{},{}",
+        kind.key_mode(),
+        plan.ciphertexts(),
+        plan.depth(),
+        params.security_level().bits(),
+        keys.len(),
+        keys.size_bytes(),
+        rss_start.map_or(String::new(), |b| b.to_string()),
+        peak.map_or(String::new(), |b| b.to_string()),
+    ));
+}
+
+fn main() {
+    let settings = Settings::from_env();
+    let mut criterion = Criterion::default().configure_from_args();
+    let ring = 1usize << settings.ring_log;
+    for &threads in &settings.threads {
+        for &log_n in &settings.log_sizes {
+            let n = 1usize << log_n;
+            for &kind in &settings.kinds {
+                if kind == Kind::Dense && (log_n > settings.dense_max_log_n || n > ring) {
+                    continue;
+                }
+                configuration(&mut criterion, &settings, kind, log_n, threads);
+            }
+        }
+    }
+    criterion.final_summary();
+}
