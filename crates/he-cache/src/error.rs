@@ -46,6 +46,11 @@ pub enum Error {
     #[error("the encryption pool's workers stopped: {0}")]
     PoolStopped(helib_rs::Error),
 
+    /// Bytes are not a serialized ciphertext of the given context (the
+    /// message says what is wrong).
+    #[error("malformed ciphertext bytes: {0}")]
+    Malformed(String),
+
     /// The operating system's random source failed.
     #[error("the operating system's random source failed: {0}")]
     Randomness(String),

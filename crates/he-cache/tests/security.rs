@@ -1,5 +1,6 @@
-//! The distinguishers, run on the transparent model (the engine exports no
-//! ciphertext polynomials) with the same construction code as the engine.
+//! The distinguishers on the transparent model (same construction code as
+//! the engine, secret key in sight, coefficient domain); `engine_attack.rs`
+//! runs them on engine ciphertexts.
 //!
 //! * Smuche: two ciphertexts of small unknown messages built from one cached
 //!   pivot give away the ratio of their plaintexts; an encryption of 0 is

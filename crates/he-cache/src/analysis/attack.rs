@@ -2,7 +2,7 @@
 
 use super::linalg::{rank, rational_reconstruction, solve_in_span};
 use super::model::{ToyCiphertext, ToyPublicKey};
-use super::ring::{mul_mod, Poly, ToyRing};
+use super::ring::{mul_mod, pow_mod, Poly, ToyRing};
 
 /// The mask-killing projection P(c0, c1) = c0·a − c1·b for the public key (b, a).
 ///
@@ -44,12 +44,27 @@ pub fn smuche_ratio(
     first: &ToyCiphertext,
     second: &ToyCiphertext,
 ) -> Option<Ratio> {
-    let q = ring.modulus();
-    let p1 = projection(ring, pk, first);
-    let p2 = projection(ring, pk, second);
-    let j = p2.iter().position(|&x| x != 0)?;
-    let ratio = mul_mod(p1[j], ring.invert_scalar(p2[j]), q);
-    if p1 != ring.scale(&p2, ratio) {
+    ratio_of_projections(
+        &projection(ring, pk, first),
+        &projection(ring, pk, second),
+        ring.modulus(),
+    )
+}
+
+/// The core of [`smuche_ratio`] on projections mod the prime q, in any
+/// representation where the ring acts coordinate-wise on them (coefficients
+/// for scalars, or the engine's evaluation form).
+pub fn ratio_of_projections(p1: &[u64], p2: &[u64], q: u64) -> Option<Ratio> {
+    if q < 2 || p1.len() != p2.len() {
+        return None;
+    }
+    let j = p2.iter().position(|&x| x % q != 0)?;
+    let ratio = mul_mod(p1[j], pow_mod(p2[j], q - 2, q), q);
+    if p1
+        .iter()
+        .zip(p2)
+        .any(|(&x, &y)| x % q != mul_mod(y, ratio, q))
+    {
         return None;
     }
     let fraction = rational_reconstruction(ratio, q).map(|(a, b)| {
@@ -86,9 +101,17 @@ pub fn span_decrypt(
     known: &[(u64, ToyCiphertext)],
     target: &ToyCiphertext,
 ) -> Option<u64> {
-    let q = ring.modulus();
-    let basis: Vec<Poly> = known.iter().map(|(_, c)| projection(ring, pk, c)).collect();
-    let lambda = solve_in_span(&basis, &projection(ring, pk, target), q)?;
+    let known: Vec<(u64, Poly)> = known
+        .iter()
+        .map(|(m, c)| (*m, projection(ring, pk, c)))
+        .collect();
+    span_decrypt_projections(&known, &projection(ring, pk, target), ring.modulus())
+}
+
+/// The core of [`span_decrypt`] on projections mod the prime q.
+pub fn span_decrypt_projections(known: &[(u64, Poly)], target: &[u64], q: u64) -> Option<u64> {
+    let basis: Vec<Poly> = known.iter().map(|(_, p)| p.clone()).collect();
+    let lambda = solve_in_span(&basis, target, q)?;
     Some(
         known
             .iter()

@@ -1,12 +1,19 @@
 //! Security analysis of the cached constructions, in code.
 //!
-//! The engine exports no ciphertext polynomials (a `helib_ciphertext` has no
-//! accessor for its parts), so the attacks run on [`ToyBgv`]: the engine's
-//! public-key BGV written out on one NTT prime q (e.g. the engine's own q_0,
-//! modulo which every engine ciphertext is a ciphertext of the model), with
-//! the same key, error and mask distributions. Rache and Smuche are generic
-//! over [`Algebra`](crate::Algebra), so the model runs *the same
-//! construction code* as the engine types.
+//! The attacks use only what an adversary holds: the public key and
+//! ciphertexts. They run twice:
+//!
+//! * on **engine ciphertexts**, read from their serialized bytes
+//!   ([`WireCiphertext`], `Ciphertext::to_bytes`), with a public-key mask
+//!   made by public operations standing in for the key ([`public_mask`]) —
+//!   see `tests/engine_attack.rs`;
+//! * on [`ToyBgv`], the engine's public-key BGV written out on one NTT prime
+//!   (e.g. the engine's own q_0) with the same key, error and mask
+//!   structure, where the secret key is in sight too and every step can be
+//!   checked in the coefficient domain — see `tests/security.rs`.
+//!
+//! Rache and Smuche are generic over [`Algebra`](crate::Algebra), so both
+//! runs attack *the same construction code*.
 //!
 //! # Findings
 //!
@@ -41,8 +48,13 @@ mod attack;
 mod linalg;
 mod model;
 mod ring;
+mod wire;
 
-pub use attack::{is_masked_zero, projection, projection_rank, smuche_ratio, span_decrypt, Ratio};
+pub use attack::{
+    is_masked_zero, projection, projection_rank, ratio_of_projections, smuche_ratio, span_decrypt,
+    span_decrypt_projections, Ratio,
+};
 pub use linalg::{rank, rational_reconstruction, solve_in_span};
 pub use model::{ToyBgv, ToyCiphertext, ToyPublicKey};
 pub use ring::{Poly, ToyRing};
+pub use wire::{public_mask, wire_projection, WireCiphertext};
