@@ -21,6 +21,10 @@ use crate::error::{Error, Result};
 const HEADER: usize = 48;
 /// Trailing checksum bytes.
 const CHECKSUM: usize = 32;
+/// The frame's magic bytes, "HBGV".
+const MAGIC: [u8; 4] = *b"HBGV";
+/// The format version this reader knows, little endian.
+const VERSION: [u8; 2] = [1, 0];
 /// The ciphertext kind in the frame.
 const KIND_CIPHERTEXT: u8 = 5;
 
@@ -49,8 +53,12 @@ impl WireCiphertext {
     /// fresh secret-key encryptions are).
     pub fn parse(context: &Context, bytes: &[u8]) -> Result<Self> {
         let malformed = |why: &str| Error::Malformed(why.to_string());
-        if bytes.len() < HEADER + CHECKSUM + 6 || bytes.get(6) != Some(&KIND_CIPHERTEXT) {
-            return Err(malformed("not a serialized ciphertext"));
+        if bytes.len() < HEADER + CHECKSUM + 6
+            || bytes[..4] != MAGIC
+            || bytes[4..6] != VERSION
+            || bytes[6] != KIND_CIPHERTEXT
+        {
+            return Err(malformed("not a version-1 serialized ciphertext"));
         }
         let payload = &bytes[HEADER..bytes.len() - CHECKSUM];
         let level = u32::from_le_bytes([payload[0], payload[1], payload[2], payload[3]]) as usize;
