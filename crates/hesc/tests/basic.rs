@@ -53,6 +53,12 @@ fn check_backend<S: AdditiveHe>(scheme: S) {
         hesc.decrypt(&sk, &sum).unwrap(),
         model::mux_add(&[&ab_plain, &ibp[2]], &sel).unwrap()
     );
+    let s = hesc::BitStream::from_fn(LEN, |i| i % 3 != 1);
+    assert_eq!(
+        hesc.decrypt(&sk, &hesc.scaled_add(&enc[0], &enc[1], &s).unwrap())
+            .unwrap(),
+        model::scaled_add(&ibp[0], &ibp[1], &s).unwrap()
+    );
     let sel3 = Selection::weighted(&[1.0, 2.0, 3.0], LEN, B2s::ExactWeight, &mut rng).unwrap();
     let refs: Vec<_> = enc.iter().collect();
     let plain_refs: Vec<_> = ibp.iter().collect();

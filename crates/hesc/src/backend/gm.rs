@@ -189,6 +189,19 @@ mod tests {
         assert_eq!(GoldwasserMicali::new().modulus_bits(), 3072);
     }
 
+    /// Full-size keys take seconds in release and much longer in debug:
+    /// `cargo test --release -p hesc -- --ignored`.
+    #[test]
+    #[ignore]
+    fn secure_keys_have_a_3072_bit_modulus() {
+        let scheme = GoldwasserMicali::new();
+        let (pk, sk) = scheme.generate_keys().unwrap();
+        assert_eq!(pk.modulus().bits(), 3072);
+        let mut rng = rand_chacha::ChaCha20Rng::seed_from_u64(16);
+        let c = scheme.encrypt(&pk, true, &mut rng).unwrap();
+        assert!(scheme.decrypt_parity(&sk, &c).unwrap());
+    }
+
     #[test]
     fn foreign_ciphertexts_are_rejected() {
         let scheme = GoldwasserMicali::insecure_with_modulus_bits(128).unwrap();
