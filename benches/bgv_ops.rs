@@ -8,6 +8,12 @@
 //!
 //! Every operation is measured with 1 and 2 engine threads. Run with
 //! `cargo bench --bench bgv_ops`; filter with e.g. `cargo bench --bench bgv_ops -- encrypt`.
+//!
+//! The `key_switching` group measures relinearization and Galois key
+//! generation (the key sizes are printed once per parameter set), a ct × ct
+//! product with relinearization, one rotation, and 8 rotations of one
+//! ciphertext done one by one against the same 8 hoisted (one decomposition
+//! shared by all): `cargo bench --bench bgv_ops -- key_switching`.
 
 // criterion_group! generates an undocumented public function.
 #![allow(missing_docs)]
@@ -15,7 +21,10 @@
 use ark_bn254::Fr;
 use ark_std::UniformRand;
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
-use helib_rs::{BatchEncoder, Context, EncodedPlaintext, Parameters, SecretKey};
+use helib_rs::{
+    BatchEncoder, Context, EncodedPlaintext, GaloisKeys, ModSwitchPolicy, Parameters, RelinKey,
+    RotationPolicy, SecretKey,
+};
 use rand::SeedableRng;
 use std::time::Duration;
 
@@ -113,5 +122,90 @@ fn bench_bgv_ops(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, bench_bgv_ops);
+/// The rotation steps of the hoisted-versus-plain comparison.
+const BABY_STEPS: [i64; 8] = [1, 2, 3, 4, 5, 6, 7, 8];
+
+fn bench_key_switching(c: &mut Criterion) {
+    let mut rng = rand::rngs::StdRng::seed_from_u64(2);
+    let mut group = c.benchmark_group("key_switching");
+    // Key generation and key switching take 0.1–1 s at these sizes: the
+    // minimum sample count and short windows keep the group near 5 minutes.
+    group
+        .sample_size(10)
+        .warm_up_time(Duration::from_millis(300))
+        .measurement_time(Duration::from_secs(2));
+    for log_n in [15u32, 16] {
+        for threads in [1u32, 2] {
+            let ctx = context(log_n, threads);
+            let id = label(&ctx, threads);
+            let n = ctx.ring_degree();
+            let encoder = BatchEncoder::<Fr>::new(&ctx).expect("BN254 supports batching");
+            let sk = SecretKey::generate(&ctx).expect("secret key");
+            let pk = sk.public_key().expect("public key");
+            let encrypt = |rng: &mut rand::rngs::StdRng| {
+                let values: Vec<Fr> = (0..n).map(|_| Fr::rand(rng)).collect();
+                pk.encrypt(&encoder.encode(&values).expect("encode"))
+                    .expect("encrypt")
+            };
+            let (x, y) = (encrypt(&mut rng), encrypt(&mut rng));
+
+            let rk = RelinKey::generate(&sk).expect("relinearization key");
+            let keys = GaloisKeys::for_steps(&sk, &BABY_STEPS).expect("Galois keys");
+            if threads == 1 {
+                println!(
+                    "{id}: relinearization key {:.1} MB, one Galois key {:.1} MB \
+                     ({} digits x 2 x {} primes x N x 8 bytes)",
+                    mb(rk.size_bytes()),
+                    mb(keys.size_bytes() / keys.len()),
+                    rk.size_bytes() / (2 * 8 * n * primes(&ctx)),
+                    primes(&ctx),
+                );
+            }
+
+            group.bench_function(BenchmarkId::new("relin_keygen", &id), |b| {
+                b.iter(|| RelinKey::generate(&sk).expect("relinearization key"))
+            });
+            group.bench_function(BenchmarkId::new("galois_keygen", &id), |b| {
+                b.iter(|| GaloisKeys::for_steps(&sk, &[9]).expect("Galois key"))
+            });
+            group.bench_function(BenchmarkId::new("multiply_relin", &id), |b| {
+                b.iter(|| {
+                    x.multiply_relin(&y, &rk, ModSwitchPolicy::Manual)
+                        .expect("multiply")
+                })
+            });
+            group.bench_function(BenchmarkId::new("rotate", &id), |b| {
+                b.iter(|| {
+                    x.rotate_rows(1, &keys, RotationPolicy::Exact)
+                        .expect("rotate")
+                })
+            });
+            let rotations = format!("{id}/k={}", BABY_STEPS.len());
+            group.bench_function(BenchmarkId::new("rotations_plain", &rotations), |b| {
+                b.iter(|| {
+                    BABY_STEPS
+                        .iter()
+                        .map(|&k| x.rotate_rows(k, &keys, RotationPolicy::Exact))
+                        .collect::<Result<Vec<_>, _>>()
+                        .expect("rotate")
+                })
+            });
+            group.bench_function(BenchmarkId::new("rotations_hoisted", &rotations), |b| {
+                b.iter(|| x.rotate_rows_hoisted(&BABY_STEPS, &keys).expect("hoisted"))
+            });
+        }
+    }
+    group.finish();
+}
+
+/// Chain and special primes: the primes of Q·P.
+fn primes(context: &Context) -> usize {
+    context.chain_primes().len() + context.special_primes().len()
+}
+
+fn mb(bytes: usize) -> f64 {
+    bytes as f64 / 1e6
+}
+
+criterion_group!(benches, bench_bgv_ops, bench_key_switching);
 criterion_main!(benches);

@@ -164,6 +164,11 @@ impl Ciphertext {
     /// [`RotationPolicy::Exact`] — hoisting cannot compose, so every step's
     /// own key must be present.
     ///
+    /// The shared decomposition is about half of a rotation's cost: at
+    /// N = 2^16 with a 14-prime chain, 8 hoisted rotations took 705–772 ms of
+    /// CPU against 1.20–1.23 s one by one (1.6–1.7× per rotation; see
+    /// [`GaloisKeys`] for the command).
+    ///
     /// ```
     /// use helib_rs::{Context, GaloisKeys, Parameters, Plaintext, RotationPolicy, SecretKey};
     ///
