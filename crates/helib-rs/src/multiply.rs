@@ -86,6 +86,19 @@ impl Ciphertext {
     /// key, adding the key-switching noise (a few bits above log2 t). A
     /// size-2 ciphertext is copied unchanged.
     ///
+    /// ```
+    /// use helib_rs::{Context, Parameters, Plaintext, RelinKey, SecretKey};
+    ///
+    /// let context = Context::new(&Parameters::for_tests())?;
+    /// let sk = SecretKey::generate(&context)?;
+    /// let rk = RelinKey::generate(&sk)?;
+    /// let x = sk.encrypt(&Plaintext::from_i64s(&context, &[0, 3])?)?; // 3X
+    /// let square = x.square()?.relinearize(&rk)?; // 9X^2
+    /// assert_eq!(square.size(), 2);
+    /// assert_eq!(sk.decrypt(&square)?, Plaintext::from_i64s(&context, &[0, 0, 9])?);
+    /// # Ok::<(), helib_rs::Error>(())
+    /// ```
+    ///
     /// # Errors
     /// [`Error::ContextMismatch`] when the key belongs to another context.
     pub fn relinearize(&self, rk: &RelinKey) -> Result<Ciphertext> {

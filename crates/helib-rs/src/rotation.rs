@@ -8,6 +8,22 @@ use crate::galois_keys::{element_for_step, ensure_valid_element, GaloisKeys};
 use crate::relin_key::ensure_key_switching;
 
 /// What [`Ciphertext::rotate_rows`] does when the key for the step is missing.
+///
+/// ```
+/// use helib_rs::{Context, GaloisKeys, Parameters, Plaintext, RotationPolicy, SecretKey};
+///
+/// let context = Context::new(&Parameters::for_tests())?;
+/// let sk = SecretKey::generate(&context)?;
+/// let powers = GaloisKeys::for_power_of_two_steps(&sk)?; // 21 keys for N = 4096
+/// let ct = sk.encrypt(&Plaintext::from_u64s(&context, &[5, 6])?)?;
+/// // 7 = 8 − 1: two key switches instead of one, with no key for 7.
+/// assert_eq!(GaloisKeys::composition(&context, 7), vec![-1, 8]);
+/// let composed = ct.rotate_rows(7, &powers, RotationPolicy::Compose)?;
+/// assert!(ct.rotate_rows(7, &powers, RotationPolicy::Exact).is_err());
+/// let direct = ct.rotate_rows(7, &GaloisKeys::for_steps(&sk, &[7])?, RotationPolicy::Exact)?;
+/// assert_eq!(sk.decrypt(&composed)?, sk.decrypt(&direct)?);
+/// # Ok::<(), helib_rs::Error>(())
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub enum RotationPolicy {
     /// Only the step's own key is used; without it the rotation fails with
@@ -141,6 +157,20 @@ impl Ciphertext {
 
     /// Swaps the two slot rows (the automorphism X ↦ X^(2N−1)), using the key
     /// from [`GaloisKeys::for_row_swap`] or [`GaloisKeys::add_row_swap`].
+    ///
+    /// ```
+    /// use ark_bn254::Fr;
+    /// use helib_rs::{BatchEncoder, Context, GaloisKeys, Parameters, SecretKey};
+    ///
+    /// let context = Context::new(&Parameters::for_tests())?;
+    /// let sk = SecretKey::generate(&context)?;
+    /// let encoder = BatchEncoder::<Fr>::new(&context)?;
+    /// let keys = GaloisKeys::for_row_swap(&sk)?;
+    /// let ct = sk.encrypt(&encoder.encode_rows(&[Fr::from(1u64)], &[Fr::from(2u64)])?)?;
+    /// let (row0, row1) = encoder.decode_rows(&sk.decrypt(&ct.swap_rows(&keys)?)?)?;
+    /// assert_eq!((row0[0], row1[0]), (Fr::from(2u64), Fr::from(1u64)));
+    /// # Ok::<(), helib_rs::Error>(())
+    /// ```
     ///
     /// # Errors
     /// As for [`apply_galois`](Self::apply_galois).
