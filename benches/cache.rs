@@ -113,11 +113,10 @@ fn bench_encryptor(
 /// plus the message. `SecurePool::encrypt_value` adds only a queue pop.
 fn bench_pool_online(group: &mut BenchmarkGroup<'_, WallTime>, setup: &Setup) {
     let engine = &setup.engine;
-    let unit = engine.unit().expect("unit");
     let mut next = setup.values.iter().cycle();
     group.bench_function(BenchmarkId::new("pool-online", &setup.label), |b| {
         b.iter_batched(
-            || Prepared::new(engine, &unit).expect("offline item"),
+            || Prepared::new(engine).expect("offline item"),
             |item| {
                 item.encrypt(engine, next.next().expect("cycle"))
                     .expect("online")
@@ -144,10 +143,9 @@ fn per_message(c: &mut Criterion) {
             .expect("smuche");
         bench_encryptor(&mut group, &setup, &smuche);
         bench_pool_online(&mut group, &setup);
-        // The offline cost of one pool item: a fresh encryption of zero and a unit copy.
-        let unit = setup.engine.unit().expect("unit");
+        // The offline cost of one pool item: a fresh encryption of zero.
         group.bench_function(BenchmarkId::new("pool-offline-item", &setup.label), |b| {
-            b.iter(|| Prepared::new(&setup.engine, &unit).expect("offline item"))
+            b.iter(|| Prepared::new(&setup.engine).expect("offline item"))
         });
     }
     group.finish();

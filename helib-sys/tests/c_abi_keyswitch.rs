@@ -758,7 +758,6 @@ fn composed_rotations_equal_direct_ones() {
 /// of N/2 is the identity and should need no key — the engine's rotate_rows
 /// even special-cases k == 0, but then asks the key set for element 1.
 #[test]
-#[ignore = "engine bug: rotate_rows(step = 0) and apply_galois(g = 1) fail with HELIB_ERR_MISSING_KEY (see the key-switching report)"]
 fn identity_rotations_need_no_key() {
     let f = Fixture::new(11);
     let keys = GaloisKeys::with(&f.ctx, &f.sk, &[3]);

@@ -9,7 +9,7 @@
 
 use std::sync::Arc;
 
-use helib_rs::{Ciphertext, Context, EncodedPlaintext, Plaintext, PublicKey};
+use helib_rs::{Ciphertext, Context, Plaintext, PublicKey};
 use num_bigint::BigUint;
 
 use crate::error::Result;
@@ -32,12 +32,12 @@ pub trait Algebra {
     /// When the value is not below t or the backend fails.
     fn encrypt_fresh(&self, value: &BigUint) -> Result<Self::Ciphertext>;
 
-    /// The noiseless trivial ciphertext (1, 0) of the constant 1. It hides
-    /// nothing: it is only ever added on top of a fresh encryption of zero.
+    /// `ciphertext += (k, 0)`: adds the constant k to the plaintext without
+    /// any randomness (used only on top of a fresh encryption of zero).
     ///
     /// # Errors
     /// When the backend fails.
-    fn unit(&self) -> Result<Self::Ciphertext>;
+    fn add_constant_assign(&self, ciphertext: &mut Self::Ciphertext, k: &BigUint) -> Result<()>;
 
     /// A copy of `ciphertext`.
     ///
@@ -112,15 +112,8 @@ impl Algebra for Engine {
         Ok(self.pk.encrypt(&plaintext)?)
     }
 
-    fn unit(&self) -> Result<Ciphertext> {
-        // 0 · (an encryption of zero) is exactly (0, 0) with a zero noise
-        // estimate; adding the encoded constant 1 gives exactly (1, 0).
-        let context = self.context();
-        let mut unit = self.pk.encrypt(&Plaintext::zero(context))?;
-        unit.mul_scalar_assign(&BigUint::default())?;
-        let one = Plaintext::from_u64s(context, &[1])?;
-        unit.add_plain_assign(&EncodedPlaintext::for_addition_to(&one, &unit)?)?;
-        Ok(unit)
+    fn add_constant_assign(&self, ciphertext: &mut Ciphertext, k: &BigUint) -> Result<()> {
+        Ok(ciphertext.add_scalar_assign(k)?)
     }
 
     fn duplicate(&self, ciphertext: &Ciphertext) -> Result<Ciphertext> {

@@ -24,7 +24,7 @@ fn manual_fill_never_exceeds_the_capacity() {
     let stats = pool.stats();
     assert_eq!((stats.available, stats.produced), (3, 3));
     let per_ciphertext = 2 * 4096 * (keyed.context.max_level() + 1) * 8;
-    assert_eq!(pool.memory_bound_bytes(), 3 * 2 * per_ciphertext);
+    assert_eq!(pool.memory_bound_bytes(), 3 * per_ciphertext);
 }
 
 #[test]

@@ -47,8 +47,7 @@ fn big(v: u64) -> BigUint {
 
 /// The pool's online step in the model: a fresh zero, used once, plus the value.
 fn pool_encrypt(bgv: &ToyBgv, value: u64) -> ToyCiphertext {
-    let unit = bgv.unit().unwrap();
-    Prepared::new(bgv, &unit)
+    Prepared::new(bgv)
         .unwrap()
         .encrypt(bgv, &big(value))
         .unwrap()

@@ -394,6 +394,33 @@ impl Ciphertext {
         })
     }
 
+    /// Adds the constant k (reduced mod t) to the plaintext: the result
+    /// decrypts to m + k (as a polynomial, k is added to the constant
+    /// coefficient). One pass over one polynomial, no encoding; the noise grows
+    /// by at most t/2.
+    ///
+    /// # Errors
+    /// Engine failures.
+    pub fn add_scalar(&self, k: &BigUint) -> Result<Self> {
+        let k = self.context.reduced_limbs(k);
+        // SAFETY: both handles are live and `k` is a live slice of `k.len()` limbs.
+        self.compute(|a, dst| unsafe {
+            sys::helib_ciphertext_add_scalar(a, k.as_ptr(), k.len(), dst)
+        })
+    }
+
+    /// In-place [`add_scalar`](Self::add_scalar).
+    ///
+    /// # Errors
+    /// As for [`add_scalar`](Self::add_scalar).
+    pub fn add_scalar_assign(&mut self, k: &BigUint) -> Result<()> {
+        let k = self.context.reduced_limbs(k);
+        // SAFETY: the handle is live, `dst` may alias `a`, and `k` is a live slice.
+        self.compute_assign(|a, dst| unsafe {
+            sys::helib_ciphertext_add_scalar(a, k.as_ptr(), k.len(), dst)
+        })
+    }
+
     /// Drops the last prime: level l becomes l − 1, the noise shrinks by about
     /// log2 q_l bits (down to a floor of about the fresh noise), and the
     /// correction factor is multiplied by q_l^-1 mod t.

@@ -210,6 +210,13 @@ helib_status helib_ciphertext_sub_plain(const helib_ciphertext *a,
 helib_status helib_ciphertext_mul_plain(const helib_ciphertext *a,
                                         const helib_encoded_plaintext *p, helib_ciphertext *dst);
 /**
+ * Adds the constant polynomial k (an integer, any size, reduced mod t) to the
+ * plaintext: the ciphertext's correction factor is applied, so the result
+ * decrypts to m + k. One pass over c_0, no encoding. Adds at most t/2 of noise.
+ */
+helib_status helib_ciphertext_add_scalar(const helib_ciphertext *a, const uint64_t *k_limbs,
+                                         size_t k_nlimbs, helib_ciphertext *dst);
+/**
  * Multiplies by the integer k mod t (k given as limbs, any size; reduced mod t,
  * then centred, so the noise grows by at most t/2). Refuses
  * (HELIB_ERR_NOISE_BUDGET_EXHAUSTED) when the estimate says the result would

@@ -361,6 +361,16 @@ helib_status helib_ciphertext_mul_scalar(const helib_ciphertext *a, const uint64
     });
 }
 
+helib_status helib_ciphertext_add_scalar(const helib_ciphertext *a, const uint64_t *k_limbs, size_t k_nlimbs,
+                                         helib_ciphertext *dst) {
+    return guarded([&] {
+        const auto &c = input(a, "a");
+        require_out(k_limbs, "k_limbs");
+        bgv::require(k_nlimbs >= 1, HELIB_ERR_INVALID_ARGUMENT, "scalar has no limbs");
+        bgv::eval::add_scalar(c, bgv::mpz_from_limbs(k_limbs, k_nlimbs), deref_mut(dst, "dst").ct);
+    });
+}
+
 helib_status helib_ciphertext_mod_switch(const helib_ciphertext *a, helib_ciphertext *dst) {
     return guarded([&] { bgv::eval::mod_switch(input(a, "a"), deref_mut(dst, "dst").ct); });
 }

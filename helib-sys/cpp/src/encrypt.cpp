@@ -1,5 +1,6 @@
 // encrypt.cpp -- public- and secret-key encryption, plaintext encoding.
 #include <cmath>
+#include <string>
 
 #include "error.hpp"
 #include "noise.hpp"
@@ -8,10 +9,15 @@
 namespace bgv {
 namespace {
 
-/// Loads the message scaled by the level's canonical correction factor.
+/// Loads the message scaled by the level's canonical correction factor,
+/// refusing a level whose modulus cannot hold the fresh noise `noise_log2`.
 PlainCoeffs load_for_level(const Context &ctx, const u64 *coeffs, size_t n_coeffs,
-                           size_t limbs_per_coeff, size_t level) {
+                           size_t limbs_per_coeff, size_t level, double noise_log2) {
     ctx.check_level(level);
+    const double budget = noise::budget(ctx, level, noise_log2);
+    require(budget >= 1.0, HELIB_ERR_NOISE_BUDGET_EXHAUSTED,
+            "level " + std::to_string(level) + " is too low for a fresh encryption (estimated budget " +
+                std::to_string(budget) + " bits)");
     const mpz_class &factor = ctx.level(level).canonical_factor;
     return load_plaintext(ctx, coeffs, n_coeffs, limbs_per_coeff, &factor);
 }
@@ -21,7 +27,7 @@ PlainCoeffs load_for_level(const Context &ctx, const u64 *coeffs, size_t n_coeff
 Ciphertext encrypt_public(const PublicKey &pk, const u64 *coeffs, size_t n_coeffs,
                           size_t limbs_per_coeff, size_t level) {
     const Context &ctx = *pk.context();
-    const PlainCoeffs m = load_for_level(ctx, coeffs, n_coeffs, limbs_per_coeff, level);
+    const PlainCoeffs m = load_for_level(ctx, coeffs, n_coeffs, limbs_per_coeff, level, noise::fresh_public(ctx));
     const LiftedPlaintext lifted = lift_plaintext(ctx, m, level + 1, false);
     Prng prng(os_seed());
     // Ephemeral secrets: anyone who learns u can strip the encryption.
@@ -63,7 +69,7 @@ Ciphertext encrypt_public(const PublicKey &pk, const u64 *coeffs, size_t n_coeff
 Ciphertext encrypt_secret(const SecretKey &sk, const u64 *coeffs, size_t n_coeffs,
                           size_t limbs_per_coeff, size_t level) {
     const Context &ctx = *sk.context();
-    const PlainCoeffs m = load_for_level(ctx, coeffs, n_coeffs, limbs_per_coeff, level);
+    const PlainCoeffs m = load_for_level(ctx, coeffs, n_coeffs, limbs_per_coeff, level, noise::fresh_secret(ctx));
     const LiftedPlaintext lifted = lift_plaintext(ctx, m, level + 1, false);
     Prng prng(os_seed());
     const WipedVector<int32_t> e = sample_gaussian(prng, ctx.n());

@@ -150,6 +150,30 @@ void mul_scalar(const Ciphertext &a, const mpz_class &k, Ciphertext &dst) {
     for (size_t p = 0; p < parts; ++p) poly_mul_scalar(ctx, a.parts[p], residues, dst.parts[p], a.count());
 }
 
+void add_scalar(const Ciphertext &a, const mpz_class &k, Ciphertext &dst) {
+    check_nonempty(a);
+    const Context &ctx = *a.ctx;
+    // The plaintext carries the factor: add [k * factor]_t, centred (|k'| <= t/2).
+    mpz_class centred = k * a.factor % ctx.t();
+    if (centred < 0) centred += ctx.t();
+    if (centred > ctx.t() / 2) centred -= ctx.t();
+    const mpz_class magnitude = abs(centred);
+    std::vector<u64> limbs(limbs_for(magnitude));
+    mpz_to_limbs(magnitude, limbs.data(), limbs.size());
+    const double noise = noise::add(a.noise_log2, sgn(centred) == 0 ? -1e300 : log2_mpz(magnitude));
+    if (&dst != &a) dst = a;
+    dst.c1_seed.reset();
+    dst.noise_log2 = noise;
+    // A constant polynomial's NTT is that constant in every slot.
+    for_each_prime(ctx, a.count(), [&](size_t i) {
+        const Modulus &q = ctx.prime(i);
+        const u64 r = reduce_limbs(limbs.data(), limbs.size(), q);
+        const u64 v = centred < 0 ? q.neg(r) : r;
+        u64 *c0 = dst.parts[0].residues(i);
+        for (size_t j = 0; j < ctx.n(); ++j) c0[j] = q.add(c0[j], v);
+    });
+}
+
 void mod_switch(const Ciphertext &a, Ciphertext &dst) {
     check_nonempty(a);
     require(a.level >= 1, HELIB_ERR_INVALID_LEVEL, "cannot switch modulus below level 0");

@@ -108,11 +108,14 @@ void apply_galois_hoisted(const GaloisKeys &keys, const Ciphertext &a, const std
     check_input(keys, a);
     ensure(dsts.size() == elements.size(), "one destination per element");
     const Context &ctx = *a.ctx;
+    bool any_key_switch = false;
     for (uint64_t g : elements) {
         check_galois_element(ctx, g);
-        keys.key(g);  // every key must exist before any work is done
+        if (g == 1) continue;  // the identity needs no key
+        keys.key(g);           // every key must exist before any work is done
+        any_key_switch = true;
     }
-    const Decomposition dec = decompose(ctx, a.parts[1], a.level);
+    const Decomposition dec = any_key_switch ? decompose(ctx, a.parts[1], a.level) : Decomposition{};
     std::vector<Ciphertext> results(elements.size());
     for (size_t e = 0; e < elements.size(); ++e) {
         const uint64_t g = elements[e];

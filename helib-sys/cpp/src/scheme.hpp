@@ -30,6 +30,8 @@ void add_plain(const Ciphertext &a, const EncodedPlaintext &p, Ciphertext &dst);
 void sub_plain(const Ciphertext &a, const EncodedPlaintext &p, Ciphertext &dst);
 void mul_plain(const Ciphertext &a, const EncodedPlaintext &p, Ciphertext &dst);
 void mul_scalar(const Ciphertext &a, const mpz_class &k, Ciphertext &dst);
+/// dst = a + k (the constant polynomial, scaled by a's correction factor).
+void add_scalar(const Ciphertext &a, const mpz_class &k, Ciphertext &dst);
 void mod_switch(const Ciphertext &a, Ciphertext &dst);
 void mod_switch_to(const Ciphertext &a, size_t level, Ciphertext &dst);
 void mod_switch_reduce_noise(const Ciphertext &a, Ciphertext &dst);

@@ -137,11 +137,9 @@ impl Algebra for ToyBgv {
         })
     }
 
-    fn unit(&self) -> Result<ToyCiphertext> {
-        Ok(ToyCiphertext {
-            c0: self.constant(1),
-            c1: self.ring.zero(),
-        })
+    fn add_constant_assign(&self, ct: &mut ToyCiphertext, k: &BigUint) -> Result<()> {
+        ct.c0 = self.ring.add(&ct.c0, &self.constant(self.lift(k)));
+        Ok(())
     }
 
     fn duplicate(&self, ct: &ToyCiphertext) -> Result<ToyCiphertext> {

@@ -92,8 +92,7 @@ pub struct PoolStats {
 /// A secure online/offline encryptor.
 ///
 /// Offline, background workers keep up to `capacity` items ready, each a
-/// fresh public-key encryption of zero E (plus a copy of the noiseless unit
-/// (1, 0)). Online, one item is taken out of the pool — moved, so it can
+/// fresh public-key encryption of zero E. Online, one item is taken out of the pool — moved, so it can
 /// never be used twice — and the message is added: E + (m, 0), a fresh
 /// encryption of m. Memory is bounded by
 /// [`memory_bound_bytes`](Self::memory_bound_bytes); dropping the pool stops
@@ -125,7 +124,6 @@ pub struct SecurePool {
 /// What the pool and its workers share.
 struct Shared {
     engine: Engine,
-    unit: Ciphertext,
     capacity: usize,
     state: Mutex<State>,
     /// Signalled when an item arrives or a worker fails.
@@ -170,7 +168,7 @@ impl Shared {
 
     /// Prepares one item outside the lock and stores it (or the failure).
     fn produce(&self) -> Result<()> {
-        let item = Prepared::new(&self.engine, &self.unit);
+        let item = Prepared::new(&self.engine);
         let mut state = self.lock();
         state.in_flight -= 1;
         match item {
@@ -218,10 +216,8 @@ impl SecurePool {
     pub fn new(pk: Arc<PublicKey>, config: PoolConfig) -> Result<Self> {
         config.validate()?;
         let engine = Engine::new(pk);
-        let unit = engine.unit()?;
         let shared = Arc::new(Shared {
             engine,
-            unit,
             capacity: config.capacity,
             state: Mutex::new(State::default()),
             filled: Condvar::new(),
@@ -295,12 +291,12 @@ impl SecurePool {
         self.shared.capacity
     }
 
-    /// An upper bound on the memory the prepared items take: capacity × two
-    /// ciphertexts × 2 polynomials × N × (L + 1) residues of 8 bytes.
+    /// An upper bound on the memory the prepared items take: capacity ×
+    /// 2 polynomials × N × (L + 1) residues of 8 bytes.
     pub fn memory_bound_bytes(&self) -> usize {
         let context = self.shared.engine.context();
         let ciphertext = 2 * context.ring_degree() * (context.max_level() + 1) * 8;
-        self.shared.capacity * 2 * ciphertext
+        self.shared.capacity * ciphertext
     }
 
     /// Takes one item, or `None` when the policy says to fall back.
