@@ -2,6 +2,7 @@
 # Installs the system packages the workspace needs, if they are missing:
 #   libgmp-dev   GMP, the engine's only library (always)
 #   libclang-dev libclang, only to check the committed bindgen output (--bindgen)
+#   clang        clang++ with libFuzzer, only for the fuzzers (--fuzz)
 # Needs root (or sudo) only when something is actually missing.
 set -euo pipefail
 
@@ -9,9 +10,15 @@ want=()
 if ! echo '#include <gmp.h>' | ${CXX:-c++} -x c++ -fsyntax-only - 2>/dev/null; then
     want+=(libgmp-dev)
 fi
-if [[ "${1:-}" == "--bindgen" ]] && ! ldconfig -p 2>/dev/null | grep -q 'libclang\(-[0-9.]*\)\?\.so'; then
-    want+=(libclang-dev)
-fi
+for option in "$@"; do
+    case "$option" in
+        --bindgen)
+            if ! ldconfig -p 2>/dev/null | grep -q 'libclang\(-[0-9.]*\)\?\.so'; then want+=(libclang-dev); fi ;;
+        --fuzz)
+            if ! compgen -c clang++ >/dev/null; then want+=(clang); fi ;;
+        *) echo "install-deps: unknown option $option" >&2; exit 2 ;;
+    esac
+done
 if ((${#want[@]} == 0)); then
     exit 0
 fi

@@ -1,15 +1,16 @@
 #!/usr/bin/env bash
 # Runs every check CI runs: formatting, lints, the whole test suite, the
 # engine's tests again under AddressSanitizer + UndefinedBehaviorSanitizer,
-# and a check that the committed bindgen output matches the C header.
-# Installs the few system packages it needs (GMP; libclang for the bindings check).
+# a short libFuzzer run of every decoder, and a check that the committed
+# bindgen output matches the C header. Installs the few system packages it
+# needs (GMP; libclang for the bindings check; clang for the fuzzers).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 step() { printf '\n==> %s\n' "$*"; }
 
 step "system packages"
-scripts/install-deps.sh --bindgen
+scripts/install-deps.sh --bindgen --fuzz
 
 step "cargo fmt"
 cargo fmt --all --check
@@ -29,6 +30,9 @@ ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
     cargo test --locked -p helib-sys -p helib-rs --features helib-sys/sanitize \
     --lib --tests --target-dir target/sanitize
+
+step "fuzz every decoder briefly (libFuzzer + ASan + UBSan)"
+FUZZ_REQUIRED=1 helib-sys/fuzz/run.sh --short
 
 step "committed bindings match helib_c.h"
 cargo build --locked -p helib-sys --features bindgen
