@@ -77,6 +77,12 @@ fn trained_network_classifies_and_encrypted_bits_match() {
     )
     .unwrap();
     assert_eq!(decrypted, want);
+    // Malformed stream sets are errors, not panics.
+    let mut short = model_plain.clone();
+    short.w2.pop();
+    assert!(sc::layer1(&sc::Plain, &inputs_plain, &short).is_err());
+    let hidden = sc::layer1(&sc::Plain, &inputs_plain, &model_plain).unwrap();
+    assert!(sc::layer2(&sc::Plain, &hidden[..3], &model_plain).is_err());
     // Fusion: slots hold up to 5, so at most 6 per ciphertext with t = 65537.
     let refs: Vec<_> = outputs.iter().collect();
     let fused = hesc.fuse(&refs, None).unwrap();

@@ -14,7 +14,7 @@ use ark_ff::{FftField, PrimeField};
 use rand::Rng;
 
 use super::network::{Network, HIDDEN, INPUTS, LAYER1_TERMS, LAYER2_TERMS, OUTPUTS};
-use crate::error::Result;
+use crate::error::{Error, Result};
 use crate::model;
 use crate::number::{B2s, Encoding, StochasticNumber};
 use crate::packed::{PackedHesc, PackedStream};
@@ -195,6 +195,27 @@ impl<S> ModelStreams<S> {
         })
     }
 
+    /// Checks the stream counts (the fields are public, so a caller may have
+    /// built a malformed set).
+    fn check(&self) -> Result<()> {
+        check_len(
+            "first-layer weight streams",
+            self.w1.len(),
+            2 * HIDDEN * INPUTS,
+        )?;
+        check_len("first-layer bias streams", self.b1.len(), 2 * HIDDEN)?;
+        check_len(
+            "second-layer weight streams",
+            self.w2.len(),
+            OUTPUTS * HIDDEN * HIDDEN_PARTS,
+        )?;
+        check_len(
+            "second-layer bias streams",
+            self.b2.len(),
+            OUTPUTS * HIDDEN_PARTS,
+        )
+    }
+
     /// The number of streams.
     pub fn len(&self) -> usize {
         self.w1.len() + self.b1.len() + self.w2.len() + self.b2.len()
@@ -206,16 +227,29 @@ impl<S> ModelStreams<S> {
     }
 }
 
+fn check_len(what: &str, got: usize, want: usize) -> Result<()> {
+    if got == want {
+        Ok(())
+    } else {
+        Err(Error::InvalidArgument(format!(
+            "{got} {what}, expected {want}"
+        )))
+    }
+}
+
 /// Layer 1 with the expanded x² activation: for each hidden unit j its 25
 /// product streams t_a·t_b (index a·5 + b), t from copy 1 and copy 2.
 ///
 /// # Errors
-/// Whatever the operations report.
+/// [`Error::InvalidArgument`] when a stream set has the wrong size;
+/// whatever the operations report.
 pub fn layer1<B: ScOps>(
     ops: &B,
     x: &InputStreams<B::Stream>,
     m: &ModelStreams<B::Stream>,
 ) -> Result<Vec<Vec<B::Stream>>> {
+    check_len("input streams", x.x.len(), 2 * INPUTS)?;
+    m.check()?;
     let mut hidden = Vec::with_capacity(HIDDEN);
     for j in 0..HIDDEN {
         let mut t: Vec<Vec<B::Stream>> = Vec::with_capacity(2);
@@ -247,7 +281,8 @@ pub fn layer1<B: ScOps>(
 /// bias streams, all concatenated (125 streams of length L).
 ///
 /// # Errors
-/// Whatever the operations report.
+/// [`Error::InvalidArgument`] when a stream set has the wrong size;
+/// whatever the operations report.
 pub fn layer2<B: ScOps>(
     ops: &B,
     hidden: &[Vec<B::Stream>],
@@ -256,6 +291,11 @@ pub fn layer2<B: ScOps>(
 where
     B::Stream: Clone,
 {
+    m.check()?;
+    check_len("hidden units", hidden.len(), HIDDEN)?;
+    for parts in hidden {
+        check_len("hidden parts", parts.len(), HIDDEN_PARTS)?;
+    }
     (0..OUTPUTS)
         .map(|k| {
             let mut products = Vec::with_capacity(HIDDEN * HIDDEN_PARTS);
