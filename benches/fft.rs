@@ -15,13 +15,15 @@
 //! phases of every configuration — context, key generation, plan build,
 //! Galois key generation (count and bytes), encryption, a first FFT (checked
 //! against ark-poly), decryption and peak memory — are printed to stderr and
-//! appended to `target/fft-bench/phases.csv`.
+//! appended to `target/fft-bench/phases.csv` (under `CARGO_TARGET_DIR` if
+//! set), with the mean of the criterion samples.
 //!
-//! Peak memory is per configuration: the bench drops everything of the
-//! previous configuration and resets the process's high-water mark by writing
-//! 5 to `/proc/self/clear_refs` (Linux), then reads `VmHWM` at the end. The
-//! figure includes the resident memory already held at the start (printed as
-//! `rss_start`, mostly the criterion harness and allocator caches).
+//! Peak memory is per configuration: every configuration runs in its own
+//! process (the bench re-executes itself with `FFT_BENCH_CHILD` set, passing
+//! the criterion arguments on), so `VmHWM` from `/proc/self/status` at its end
+//! is that configuration's peak alone — in one process it would only be the
+//! peak so far, and the allocator keeps freed memory resident between
+//! configurations.
 //!
 //! Environment (defaults keep `cargo bench --bench fft` well under 30 minutes
 //! on 2 cores):
@@ -29,8 +31,10 @@
 //! - `FFT_BENCH_THREADS`: engine threads, e.g. `1,2` (default `1,2`);
 //! - `FFT_BENCH_STRATEGIES`: from `dense,factored,factored-minimal`
 //!   (default `dense,factored`; n > N always runs the factored plan, labelled `across`);
-//! - `FFT_BENCH_DENSE_MAX_LOG_N`: largest size for `dense` (default 8 — a
-//!   dense execution encodes n diagonals; 10 takes minutes per sample);
+//! - `FFT_BENCH_DENSE_MAX_LOG_N`: largest size for `dense` (default 8: a
+//!   dense execution encodes and multiplies n diagonals, ≈ 20 s at n = 2^8 on
+//!   one thread here, so n = 2^10 would take ≈ 15 minutes per thread count
+//!   with criterion's 10 samples; it is never run for n > N);
 //! - `FFT_BENCH_LEVELS`: factored levels (default ⌈log2 n / 5⌉, clamped to 1..=3);
 //! - `FFT_BENCH_RING_LOG`: log2 N (default 16).
 //!
@@ -147,16 +151,16 @@ fn parameters(ring_log: u32, depth: usize, threads: u32) -> Option<(Parameters, 
     })
 }
 
-fn status_kib(field: &str) -> Option<u64> {
+/// Peak resident memory of this process (Linux), in bytes.
+fn peak_memory_bytes() -> Option<u64> {
     let status = std::fs::read_to_string("/proc/self/status").ok()?;
-    let line = status.lines().find(|l| l.starts_with(field))?;
-    line.split_whitespace().nth(1)?.parse().ok()
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kib * 1024)
 }
 
-/// Resets VmHWM to the current RSS; false where /proc/self/clear_refs is unavailable.
-fn reset_peak() -> bool {
-    std::fs::write("/proc/self/clear_refs", "5").is_ok()
-}
+/// The environment variable naming the one configuration a child process runs.
+const CHILD: &str = "FFT_BENCH_CHILD";
 
 /// The criterion filter among the arguments, if any (the first positional one).
 fn criterion_filter() -> Option<String> {
@@ -202,7 +206,7 @@ const CSV_HEADER: &str =
     "id,strategy,key_mode,threads,n,ring_degree,ciphertexts,depth,log2_q,log2_p,\
 key_switching_digits,security,context_s,secret_public_key_s,plan_build_s,galois_keys,\
 galois_key_bytes,galois_keygen_s,encrypt_s,first_fft_s,decrypt_s,verified,plain_fft_s,\
-rss_start_bytes,peak_rss_bytes";
+criterion_mean_s,peak_rss_bytes";
 
 fn append_csv(line: &str) {
     let path = csv_path();
@@ -222,29 +226,70 @@ fn append_csv(line: &str) {
     }
 }
 
-/// Sets up one configuration, prints its one-off phases, and benchmarks its FFT.
-fn configuration(c: &mut Criterion, s: &Settings, kind: Kind, log_n: u32, threads: u32) {
+/// One benchmark configuration.
+#[derive(Debug, Clone, Copy)]
+struct Config {
+    kind: Kind,
+    log_n: u32,
+    threads: u32,
+}
+
+impl Config {
+    fn id(&self, ring: usize) -> String {
+        format!(
+            "{}/threads={}/n=2^{}",
+            self.kind.label(1 << self.log_n, ring),
+            self.threads,
+            self.log_n
+        )
+    }
+
+    /// `kind:log_n:threads`, as passed to a child process.
+    fn encode(&self) -> String {
+        let kind = match self.kind {
+            Kind::Dense => "dense",
+            Kind::Factored => "factored",
+            Kind::FactoredMinimal => "factored-minimal",
+        };
+        format!("{kind}:{}:{}", self.log_n, self.threads)
+    }
+
+    fn decode(text: &str) -> Option<Self> {
+        let mut parts = text.split(':');
+        Some(Self {
+            kind: Kind::parse(parts.next()?)?,
+            log_n: parts.next()?.parse().ok()?,
+            threads: parts.next()?.parse().ok()?,
+        })
+    }
+}
+
+fn gib(bytes: u64) -> String {
+    format!("{:.2} GiB", bytes as f64 / f64::from(1u32 << 30))
+}
+
+/// Sets up one configuration, prints its one-off phases, and benchmarks its FFT
+/// (in a child process).
+fn configuration(c: &mut Criterion, s: &Settings, config: Config) {
+    let Config {
+        kind,
+        log_n,
+        threads,
+    } = config;
     let n = 1usize << log_n;
     let ring = 1usize << s.ring_log;
     let label = kind.label(n, ring);
-    let id = format!("{label}/threads={threads}/n=2^{log_n}");
-    let list_only = std::env::args().any(|a| a == "--list");
-    if let Some(filter) = criterion_filter() {
-        if !format!("fft/{id}").contains(&filter) {
-            return;
-        }
-    }
+    let id = config.id(ring);
     let mut group = c.benchmark_group("fft");
     group
         .sample_size(10)
         .sampling_mode(SamplingMode::Flat)
         .warm_up_time(Duration::from_millis(1));
-    if list_only {
+    if std::env::args().any(|a| a == "--list") {
         group.bench_function(BenchmarkId::from_parameter(&id), |b| b.iter(|| ()));
         return;
     }
 
-    let rss_start = reset_peak().then(|| status_kib("VmRSS:")).flatten();
     let strategy = match kind {
         Kind::Dense => Strategy::Dense,
         _ => Strategy::Factored {
@@ -262,18 +307,13 @@ fn configuration(c: &mut Criterion, s: &Settings, kind: Kind, log_n: u32, thread
     let log_q: u32 = params.chain_bits().iter().sum();
     let log_p: u32 = params.special_bits().iter().sum();
 
-    let timed = |f: &mut dyn FnMut()| {
-        let start = Instant::now();
-        f();
-        start.elapsed().as_secs_f64()
-    };
-    let mut context = None;
-    let context_s = timed(&mut || context = Some(Context::new(&params).expect("context")));
-    let context = context.expect("context");
-    let mut sk = None;
-    let keys_s = timed(&mut || sk = Some(SecretKey::generate(&context).expect("secret key")));
-    let sk = sk.expect("secret key");
+    let start = Instant::now();
+    let context = Context::new(&params).expect("context");
+    let context_s = start.elapsed().as_secs_f64();
+    let start = Instant::now();
+    let sk = SecretKey::generate(&context).expect("secret key");
     let pk = sk.public_key().expect("public key");
+    let keys_s = start.elapsed().as_secs_f64();
     let start = Instant::now();
     let plan = FftPlan::<Fr>::builder(&context, n)
         .strategy(strategy)
@@ -307,27 +347,13 @@ fn configuration(c: &mut Criterion, s: &Settings, kind: Kind, log_n: u32, thread
         natural
     };
     let verified = got == want;
-    assert!(
-        verified,
-        "fft/{id}: the decrypted FFT differs from ark-poly's"
-    );
-
-    // Ten samples of one execution each (flat sampling).
-    group.measurement_time(Duration::from_secs_f64((first_s * 5.0).max(0.01)));
-    group.bench_function(BenchmarkId::from_parameter(&id), |b| {
-        b.iter(|| plan.execute(&inputs, &keys).expect("FFT"))
-    });
-    group.finish();
-
-    let peak = status_kib("VmHWM:").map(|k| k * 1024);
-    let rss_start = rss_start.map(|k| k * 1024);
     let cost = plan.cost();
     eprintln!(
-        "fft/{id}: N=2^{} logQ={log_q} logP={log_p} digits={digits} {} depth={} cts={} | \
-         context {context_s:.2}s, sk+pk {keys_s:.2}s, plan build {plan_s:.2}s, \
+        "fft/{id}: N=2^{} logQ={log_q} logP={log_p} digits={digits} security={} depth={} \
+         ciphertexts={} | context {context_s:.2}s, sk+pk {keys_s:.2}s, plan build {plan_s:.2}s, \
          Galois keys {} ({:.0} MiB) {galois_s:.2}s, encrypt {encrypt_s:.3}s, \
          first FFT {first_s:.2}s ({} key switches, {} plaintext products), decrypt {decrypt_s:.3}s, \
-         plain FFT {:.3}ms, verified {verified}, peak RSS {} (RSS at start {})",
+         plain FFT {:.3}ms, verified {verified}",
         s.ring_log,
         params.security_level(),
         plan.depth(),
@@ -337,34 +363,70 @@ fn configuration(c: &mut Criterion, s: &Settings, kind: Kind, log_n: u32, thread
         cost.rotations,
         cost.multiplications,
         plain_s * 1e3,
-        peak.map_or("n/a".into(), |b| format!(
-            "{:.2} GiB",
-            b as f64 / f64::from(1u32 << 30)
-        )),
-        rss_start.map_or("n/a".into(), |b| format!(
-            "{:.2} GiB",
-            b as f64 / f64::from(1u32 << 30)
-        )),
+    );
+    assert!(
+        verified,
+        "fft/{id}: the decrypted FFT differs from ark-poly's"
+    );
+
+    // Ten samples of one execution each (flat sampling); the times are also
+    // kept here for the CSV (the first one is criterion's warm-up).
+    let times = std::cell::RefCell::new(Vec::new());
+    group.measurement_time(Duration::from_secs_f64((first_s * 5.0).max(0.01)));
+    group.bench_function(BenchmarkId::from_parameter(&id), |b| {
+        b.iter_custom(|iterations| {
+            let start = Instant::now();
+            for _ in 0..iterations {
+                drop(plan.execute(&inputs, &keys).expect("FFT"));
+            }
+            let took = start.elapsed();
+            times
+                .borrow_mut()
+                .push(took.as_secs_f64() / iterations as f64);
+            took
+        })
+    });
+    group.finish();
+    let times = times.into_inner();
+    let measured = &times[times.len().min(1)..];
+    let mean = measured.iter().sum::<f64>() / measured.len().max(1) as f64;
+
+    let peak = peak_memory_bytes();
+    eprintln!(
+        "fft/{id}: FFT mean {mean:.3}s over {} samples (HE / plain = {:.0}×), peak RSS of the configuration {}",
+        measured.len(),
+        mean / plain_s.max(1e-9),
+        peak.map_or("n/a".into(), gib),
     );
     append_csv(&format!(
         "fft/{id},{label},{:?},{threads},{n},{ring},{},{},{log_q},{log_p},{digits},{},\
          {context_s:.6},{keys_s:.6},{plan_s:.6},{},{},{galois_s:.6},{encrypt_s:.6},\
-         {first_s:.6},{decrypt_s:.6},{verified},{plain_s:.6},{},{}",
+         {first_s:.6},{decrypt_s:.6},{verified},{plain_s:.6},{mean:.6},{}",
         kind.key_mode(),
         plan.ciphertexts(),
         plan.depth(),
         params.security_level().bits(),
         keys.len(),
         keys.size_bytes(),
-        rss_start.map_or(String::new(), |b| b.to_string()),
         peak.map_or(String::new(), |b| b.to_string()),
     ));
 }
 
 fn main() {
     let settings = Settings::from_env();
-    let mut criterion = Criterion::default().configure_from_args();
     let ring = 1usize << settings.ring_log;
+    if let Ok(spec) = std::env::var(CHILD) {
+        let config = Config::decode(&spec).unwrap_or_else(|| panic!("bad {CHILD}={spec:?}"));
+        let mut criterion = Criterion::default().configure_from_args();
+        configuration(&mut criterion, &settings, config);
+        criterion.final_summary();
+        return;
+    }
+    // The parent runs every configuration in a child process of its own.
+    let exe = std::env::current_exe().expect("the bench's own path");
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let filter = criterion_filter();
+    let mut failed = Vec::new();
     for &threads in &settings.threads {
         for &log_n in &settings.log_sizes {
             let n = 1usize << log_n;
@@ -372,9 +434,30 @@ fn main() {
                 if kind == Kind::Dense && (log_n > settings.dense_max_log_n || n > ring) {
                     continue;
                 }
-                configuration(&mut criterion, &settings, kind, log_n, threads);
+                let config = Config {
+                    kind,
+                    log_n,
+                    threads,
+                };
+                let id = format!("fft/{}", config.id(ring));
+                if filter.as_ref().is_some_and(|f| !id.contains(f.as_str())) {
+                    continue;
+                }
+                let status = std::process::Command::new(&exe)
+                    .args(&args)
+                    .env(CHILD, config.encode())
+                    .status();
+                if !status.is_ok_and(|s| s.success()) {
+                    failed.push(id);
+                }
             }
         }
     }
-    criterion.final_summary();
+    if !std::env::args().any(|a| a == "--list") {
+        eprintln!("one-off phases appended to {}", csv_path().display());
+    }
+    if !failed.is_empty() {
+        eprintln!("failed: {}", failed.join(", "));
+        std::process::exit(1);
+    }
 }
