@@ -1,13 +1,28 @@
 // encrypt.cpp -- public- and secret-key encryption, plaintext encoding.
+#include <array>
 #include <cmath>
 #include <string>
 
 #include "error.hpp"
 #include "noise.hpp"
+#include "ntt_kernels.hpp"
+
 #include "scheme.hpp"
 
 namespace bgv {
 namespace {
+
+/// t * e mod q for Gaussian samples e, by table lookup (|e| <= kMaxGaussian).
+class TimesT {
+public:
+    TimesT(const Modulus &q, u64 t) {
+        for (int k = -kMaxGaussian; k <= kMaxGaussian; ++k) table_[k + kMaxGaussian] = q.mul(q.from_small(k), t);
+    }
+    u64 operator()(int32_t e) const { return table_[e + kMaxGaussian]; }
+
+private:
+    std::array<u64, 2 * kMaxGaussian + 1> table_{};
+};
 
 /// Loads the message scaled by the level's canonical correction factor,
 /// refusing a level whose modulus cannot hold the fresh noise `noise_log2`.
@@ -43,7 +58,7 @@ Ciphertext encrypt_public(const PublicKey &pk, const u64 *coeffs, size_t n_coeff
     for_each_prime(ctx, level + 1, [&](size_t i) {
         const Modulus &q = ctx.prime(i);
         const NttTables &ntt = ctx.ntt(i);
-        const u64 t = ctx.t_mod(i), ts = q.shoup(t);
+        const TimesT times_t(q, ctx.t_mod(i));
         WipedVector<u64> u_ntt(ctx.n());
         for (size_t j = 0; j < ctx.n(); ++j) u_ntt[j] = q.from_small(u[j]);
         ntt.forward(u_ntt.data());
@@ -51,16 +66,13 @@ Ciphertext encrypt_public(const PublicKey &pk, const u64 *coeffs, size_t n_coeff
         u64 *c1 = ct.parts[1].residues(i);
         const u64 *msg = lifted.poly.residues(i);
         for (size_t j = 0; j < ctx.n(); ++j) {
-            c0[j] = q.add(q.mul_shoup(q.from_small(e0[j]), t, ts), msg[j]);
-            c1[j] = q.mul_shoup(q.from_small(e1[j]), t, ts);
+            c0[j] = q.add(times_t(e0[j]), msg[j]);
+            c1[j] = times_t(e1[j]);
         }
         ntt.forward(c0);
         ntt.forward(c1);
-        const u64 *b = pk.b().residues(i), *a = pk.a().residues(i);
-        for (size_t j = 0; j < ctx.n(); ++j) {
-            c0[j] = q.add(c0[j], q.mul_montgomery(u_ntt[j], b[j]));
-            c1[j] = q.add(c1[j], q.mul_montgomery(u_ntt[j], a[j]));
-        }
+        kernels::multiply_montgomery(c0, u_ntt.data(), pk.b().residues(i), ctx.n(), q, true);
+        kernels::multiply_montgomery(c1, u_ntt.data(), pk.a().residues(i), ctx.n(), q, true);
     });
     ct.noise_log2 = noise::fresh_public(ctx);
     return ct;

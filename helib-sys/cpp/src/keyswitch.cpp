@@ -9,8 +9,6 @@
 #include "noise.hpp"
 #include "ntt_kernels.hpp"
 
-// GCC 12 reports -Wmaybe-uninitialized inside its own AVX-512 intrinsics.
-#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
 
 namespace bgv {
 namespace {

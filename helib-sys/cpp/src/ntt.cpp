@@ -1,9 +1,6 @@
 // ntt.cpp -- lazy Harvey butterflies for the negacyclic NTT.
 #include "ntt.hpp"
 
-// GCC 12 reports -Wmaybe-uninitialized inside its own AVX-512 intrinsics
-// (the _mm512_undefined_epi32() pass-through operands) once they are inlined.
-#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
 
 #include "error.hpp"
 #include "ntt_kernels.hpp"

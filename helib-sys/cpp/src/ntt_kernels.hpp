@@ -10,7 +10,13 @@
 #include "modarith.hpp"
 
 #if defined(__AVX512F__) && defined(__AVX512DQ__)
+// GCC 12 reports -W(maybe-)uninitialized inside its own AVX-512 intrinsics (their
+// _mm512_undefined_epi32() pass-through operands) wherever they are inlined.
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wuninitialized"
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
 #include <immintrin.h>
+#pragma GCC diagnostic pop
 #define BGV_NTT_AVX512 1
 #endif
 
@@ -192,7 +198,26 @@ inline void add_then_scale(u64 *r, const u64 *src, u64 w, u64 ws, size_t n, cons
     }
 }
 
+/// out = mont(a, b) (or out + mont(a, b) with `accumulate`), b in Montgomery form; n % 8 == 0.
+inline void multiply_montgomery(u64 *out, const u64 *a, const u64 *b, size_t n, const Modulus &mod, bool accumulate) {
+    const __m512i q = _mm512_set1_epi64(static_cast<long long>(mod.value()));
+    const __m512i q_hi = _mm512_srli_epi64(q, 32);
+    const __m512i q_inv = _mm512_set1_epi64(static_cast<long long>(mod.inverse_mod_word()));
+    for (size_t j = 0; j < n; j += 8) {
+        __m512i v = mul_montgomery_x8(_mm512_loadu_si512(a + j), _mm512_loadu_si512(b + j), q, q_hi, q_inv);
+        if (accumulate) v = reduce_once(_mm512_add_epi64(v, _mm512_loadu_si512(out + j)), q);
+        _mm512_storeu_si512(out + j, v);
+    }
+}
+
 #else
+
+inline void multiply_montgomery(u64 *out, const u64 *a, const u64 *b, size_t n, const Modulus &mod, bool accumulate) {
+    for (size_t j = 0; j < n; ++j) {
+        const u64 v = mod.mul_montgomery(a[j], b[j]);
+        out[j] = accumulate ? mod.add(out[j], v) : v;
+    }
+}
 
 inline void subtract_multiple_then_scale(u64 *r, const u64 *k, u64 w, u64 ws, u64 t, u64 ts, size_t n,
                                          const Modulus &mod) {

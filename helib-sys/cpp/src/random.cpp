@@ -24,7 +24,7 @@ inline void quarter_round(uint32_t &a, uint32_t &b, uint32_t &c, uint32_t &d) {
 /// Cumulative thresholds of |x| for the discrete Gaussian: the magnitude is
 /// the number of thresholds a uniform 63-bit value is >= to.
 struct GaussianTable {
-    static constexpr int kMax = 42;  // 13 sigma
+    static constexpr int kMax = kMaxGaussian;
     std::array<uint64_t, kMax> thresholds{};
     GaussianTable() {
         long double weights[kMax + 1];

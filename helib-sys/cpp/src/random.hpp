@@ -44,6 +44,8 @@ std::vector<int8_t> sample_ternary(Prng &prng, size_t n);
 std::vector<int32_t> sample_gaussian(Prng &prng, size_t n);
 
 constexpr double kSigma = 3.2;
+/// Largest magnitude the Gaussian sampler returns (13 sigma).
+constexpr int kMaxGaussian = 42;
 
 /// Overwrites memory in a way the compiler cannot elide.
 void secure_wipe(void *data, size_t bytes);

@@ -2,6 +2,8 @@
 #include "rns_poly.hpp"
 
 #include "error.hpp"
+#include "ntt_kernels.hpp"
+
 
 namespace bgv {
 namespace {
@@ -55,7 +57,12 @@ void poly_negate(const Context &ctx, const RnsPoly &a, RnsPoly &dst, size_t coun
     pointwise(ctx, a, nullptr, dst, count, [](const Modulus &q, u64 x, u64, u64) { return q.neg(x); });
 }
 void poly_mul_montgomery(const Context &ctx, const RnsPoly &a, const RnsPoly &b, RnsPoly &dst, size_t count) {
-    pointwise(ctx, a, &b, dst, count, [](const Modulus &q, u64 x, u64 y, u64) { return q.mul_montgomery(x, y); });
+    ensure(a.count >= count && b.count >= count, "operands cover the primes");
+    if (&dst != &a && &dst != &b) dst.reshape(ctx.n(), count);
+    for_each_prime(ctx, count, [&](size_t i) {
+        kernels::multiply_montgomery(dst.residues(i), a.residues(i), b.residues(i), ctx.n(), ctx.prime(i), false);
+    });
+    if (dst.count != count) dst.truncate(count);
 }
 void poly_add_montgomery(const Context &ctx, const RnsPoly &a, const RnsPoly &b, RnsPoly &dst, size_t count) {
     pointwise(ctx, a, &b, dst, count,
