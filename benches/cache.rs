@@ -25,8 +25,7 @@ use criterion::{
     criterion_group, criterion_main, BatchSize, BenchmarkGroup, BenchmarkId, Criterion,
 };
 use he_cache::{
-    params, Algebra, Encryptor, Engine, FreshEncryptor, InsecureRache, InsecureSmuche, Prepared,
-    Radix,
+    params, Encryptor, Engine, FreshEncryptor, InsecureRache, InsecureSmuche, Prepared, Radix,
 };
 use helib_rs::{Context, SecretKey};
 use num_bigint::BigUint;
