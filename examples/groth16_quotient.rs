@@ -1,0 +1,1024 @@
+//! The FFT pipeline of a Groth16 prover's quotient polynomial, on encrypted
+//! witness-dependent vectors.
+//!
+//! In QAP form the prover holds the evaluations a, b, c of its three witness
+//! polynomials on the domain H = ⟨ω⟩ of size n, with a ∘ b = c on H. It computes
+//!
+//! 1. `A = iFFT(a)`, `B = iFFT(b)`, `C = iFFT(c)` (coefficients),
+//! 2. `A' = cosetFFT(A)`, … on the coset gH (g = `Fr::GENERATOR`),
+//! 3. `h' = (A' ∘ B' − C') / Z_H(g)` — Z_H(x) = xⁿ − 1 is the constant gⁿ − 1 on gH,
+//! 4. `h = cosetIFFT(h')`, the quotient with `h · Z_H = A·B − C`.
+//!
+//! Here a client encrypts a, b and c; a server runs steps 1–4 on the
+//! ciphertexts with he-fft plans and helib-rs products; the client decrypts h,
+//! which is checked against ark-poly and for exactness (`h · Z_H = A·B − C`).
+//!
+//! # Noise accounting and the split
+//!
+//! With t = BN254 Fr (254 bits) every factored FFT level is a plaintext
+//! product costing about log2 t + log2 N ≈ 270 bits of noise budget; the
+//! ciphertext × ciphertext product A'∘B' costs about as much as its operands'
+//! noise after they are switched down (≈ 300 bits at N = 2^17). The division
+//! by the public constant Z_H(g) costs nothing: the product is multiplied by
+//! the constant plaintext 1 declared with correction factor Z_H(g), so
+//! decryption divides by it (the correction factor is the scale tag BGV
+//! already tracks for modulus switching). Subtracting C' needs C' at the
+//! product's correction factor: one constant product on the C path, which is
+//! cheaper than the A'∘B' product on the other path, so it costs no budget.
+//!
+//! The example sizes the modulus chain for the whole pipeline from that model
+//! and picks the fewest key-switching digits that keep log2(Q·P) within the
+//! 128-bit bound at the ring degree asked for (N = 2^17 by default). When the
+//! pipeline does not fit, it is cut into phases; between phases the client
+//! decrypts and re-encrypts (a "refresh"), which is printed as such. The server
+//! decides from `Ciphertext::estimated_budget_bits` (no secret key); the
+//! measured budgets printed next to them use the secret key, as a diagnostic.
+//!
+//! # Orders and keys
+//!
+//! No permutation is evaluated under encryption: the factored `ifft` takes
+//! natural evaluations and returns bit-reversed coefficients, the `coset_fft`
+//! takes those and returns natural evaluations, the products are slot-wise,
+//! and the `coset_ifft` returns h bit-reversed, which the client reorders
+//! after decryption (free). For n > N the plans' fixed multi-ciphertext
+//! layouts chain the same way (tested in `crates/he-fft/tests/pipeline.rs`).
+//! Galois keys default to he-fft's minimal-key mode: at N = 2^17 a key is
+//! about 300 MiB, and the fast mode's 18 keys (n = 256) need 5.4 GiB.
+//!
+//! Flags: `--n` (power of two, default 256), `--ring-log` (log2 N, default
+//! 17), `--levels` (factored levels per FFT, default ⌈log2 n / 5⌉ ≤ 3),
+//! `--digits` (key-switching digits, default: the fewest that fit), `--threads`
+//! (engine threads, default all), `--key-mode fast|minimal`, `--seed`,
+//! `--json` (one JSON object: parameters, security, schedule, every phase's
+//! wall and CPU time, level and budgets, key sizes, peak memory, verified).
+//!
+//! ```text
+//! cargo run --release --example groth16_quotient                 # n = 256, N = 2^17
+//! cargo run --release --example groth16_quotient -- --n 1024 --threads 2
+//! cargo run --release --example groth16_quotient -- --n 256 --ring-log 16   # split into phases
+//! cargo run --release --example groth16_quotient -- --n 64 --json
+//! ```
+
+use ark_bn254::Fr;
+use ark_ff::{FftField, Field, PrimeField};
+use ark_poly::univariate::DensePolynomial;
+use ark_poly::{DenseUVPolynomial, EvaluationDomain, Radix2EvaluationDomain};
+use ark_std::UniformRand;
+use he_fft::{bit_reverse_permute, FftPlan, FftPlanBuilder, KeyMode, Order, Strategy};
+use helib_rs::{
+    Ciphertext, Context, EncodedPlaintext, GaloisKeys, ModSwitchPolicy, Parameters, Plaintext,
+    PublicKey, RelinKey, SecretKey,
+};
+use num_bigint::BigUint;
+use rand::SeedableRng;
+use std::error::Error;
+use std::time::{Duration, Instant};
+
+type Result<T> = std::result::Result<T, Box<dyn Error>>;
+
+const USAGE: &str = "usage: groth16_quotient [--n N] [--ring-log 12..17] [--levels K] \
+[--digits D] [--threads T] [--key-mode fast|minimal] [--seed S] [--json]";
+
+fn main() {
+    let options = match Options::parse(std::env::args().skip(1)) {
+        Ok(o) => o,
+        Err(message) => {
+            eprintln!("{message}\n\n{USAGE}");
+            std::process::exit(2);
+        }
+    };
+    match run(&options) {
+        Ok(true) => {}
+        Ok(false) => std::process::exit(1),
+        Err(e) => {
+            eprintln!("error: {e}");
+            std::process::exit(1);
+        }
+    }
+}
+
+/// One step of the server's pipeline.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Step {
+    /// a, b, c (evaluations on H) → A, B, C (coefficients, bit-reversed).
+    Ifft,
+    /// A, B, C (bit-reversed) → A', B', C' (evaluations on gH, natural).
+    CosetFft,
+    /// (A' ∘ B' − C') / Z_H(g).
+    Product,
+    /// h' → h (coefficients, bit-reversed).
+    CosetIfft,
+}
+
+impl Step {
+    const ALL: [Step; 4] = [Step::Ifft, Step::CosetFft, Step::Product, Step::CosetIfft];
+
+    fn name(self) -> &'static str {
+        match self {
+            Step::Ifft => "iFFT of a, b, c",
+            Step::CosetFft => "coset FFT of A, B, C",
+            Step::Product => "(A'∘B' − C')/Z_H(g)",
+            Step::CosetIfft => "coset iFFT of h'",
+        }
+    }
+
+    fn short(self) -> &'static str {
+        match self {
+            Step::Ifft => "ifft",
+            Step::CosetFft => "coset_fft",
+            Step::Product => "product",
+            Step::CosetIfft => "coset_ifft",
+        }
+    }
+}
+
+/// The noise model, in bits, for t of `log_t` bits at ring degree 2^`log_n`.
+/// The fresh and per-level figures are he-fft's (`affordable_levels`,
+/// `chain_bits_for_levels`); the product's is calibrated on N = 2^17
+/// measurements (≈ 300 bits: the operands' floor noise plus the ring expansion).
+struct Model {
+    log_t: f64,
+    log_n: f64,
+    /// FFT levels per transform.
+    levels: usize,
+    /// Extra scalar level of a coset transform across ciphertexts (n > N).
+    split_extra: usize,
+}
+
+impl Model {
+    /// Decryption bit plus he-fft's 8-bit margin.
+    const MARGIN: f64 = 9.0;
+
+    fn fresh(&self) -> f64 {
+        self.log_t + self.log_n / 2.0 + 20.0
+    }
+
+    fn fft_level(&self) -> f64 {
+        self.log_t + self.log_n + 2.0
+    }
+
+    fn product(&self) -> f64 {
+        self.log_t + 1.5 * self.log_n + 20.0
+    }
+
+    fn cost(&self, step: Step) -> f64 {
+        match step {
+            Step::Product => self.product(),
+            Step::Ifft | Step::CosetFft | Step::CosetIfft => {
+                (self.levels + self.split_extra) as f64 * self.fft_level()
+            }
+        }
+    }
+
+    /// Chain bits for running `steps` on fresh ciphertexts.
+    fn chain_bits(&self, steps: &[Step]) -> f64 {
+        self.fresh() + steps.iter().map(|&s| self.cost(s)).sum::<f64>() + Self::MARGIN
+    }
+}
+
+/// Secure parameters with a chain of at least `bits` bits at ring degree
+/// 2^`log_n`: primes of at most 60 bits, and the fewest key-switching digits
+/// (from 3, or exactly `digits`) that keep log2(Q·P) within the 128-bit bound
+/// and the prime count within the engine's limit.
+fn parameters_for(
+    bits: f64,
+    log_n: u32,
+    threads: u32,
+    digits: Option<usize>,
+) -> Option<(Parameters, usize)> {
+    let primes = (bits / 60.0).ceil().max(1.0) as usize;
+    let per_prime = ((bits / primes as f64).ceil() as u32).max(40);
+    let chain = vec![per_prime; primes];
+    let candidates: Vec<usize> = match digits {
+        Some(d) => vec![d],
+        None => (3..=12).collect(),
+    };
+    candidates.into_iter().find_map(|d| {
+        Parameters::builder()
+            .ring_degree(1 << log_n)
+            .plaintext_modulus_from_field::<Fr>()
+            .chain_bits(&chain)
+            .key_switching_digits(d)
+            .threads(threads)
+            .build()
+            .ok()
+            .map(|p| (p, d))
+    })
+}
+
+/// The largest chain (in bits, to 10 bits) of a ≥128-bit parameter set at the ring asked for.
+fn largest_chain_bits(o: &Options) -> f64 {
+    let (mut lo, mut hi) = (0.0, 4000.0);
+    while hi - lo > 10.0 {
+        let mid = (lo + hi) / 2.0;
+        if parameters_for(mid, o.ring_log, o.threads, o.digits).is_some() {
+            lo = mid;
+        } else {
+            hi = mid;
+        }
+    }
+    lo
+}
+
+/// Cuts the pipeline into phases that each fit one fresh encryption (greedily,
+/// so the fewest refreshes), and sizes the chain for the largest phase.
+fn schedule(model: &Model, o: &Options) -> Result<(Parameters, usize, Vec<Vec<Step>>)> {
+    let fits = |steps: &[Step]| {
+        parameters_for(model.chain_bits(steps), o.ring_log, o.threads, o.digits).is_some()
+    };
+    let mut phases: Vec<Vec<Step>> = Vec::new();
+    let mut current: Vec<Step> = Vec::new();
+    for step in Step::ALL {
+        let mut candidate = current.clone();
+        candidate.push(step);
+        if fits(&candidate) {
+            current = candidate;
+        } else if current.is_empty() {
+            return Err(format!(
+                "the step \"{}\" alone ({:.0} bits of chain) does not fit a ≥128-bit parameter \
+                 set at N = 2^{}: use more --levels, a larger --ring-log or a smaller --n",
+                step.name(),
+                model.chain_bits(&[step]),
+                o.ring_log
+            )
+            .into());
+        } else {
+            phases.push(std::mem::replace(&mut current, vec![step]));
+        }
+    }
+    phases.push(current);
+    let bits = phases
+        .iter()
+        .map(|p| model.chain_bits(p))
+        .fold(0.0, f64::max);
+    let (params, digits) = parameters_for(bits, o.ring_log, o.threads, o.digits)
+        .ok_or("no parameters for the largest phase")?;
+    Ok((params, digits, phases))
+}
+
+/// What one recorded phase of the run took and left behind.
+struct Record {
+    name: String,
+    role: &'static str,
+    seconds: f64,
+    /// CPU time of the whole process (all threads) during the phase.
+    cpu_seconds: f64,
+    /// Level of the ciphertexts after it (lowest over the vectors).
+    level: Option<usize>,
+    /// Remaining budget measured with the secret key (lowest over the vectors).
+    budget: Option<f64>,
+    /// The engine's key-free estimate (lowest over the vectors).
+    estimated: Option<f64>,
+}
+
+struct Run<'a> {
+    o: &'a Options,
+    context: Context,
+    sk: SecretKey,
+    pk: PublicKey,
+    rk: RelinKey,
+    keys: GaloisKeys,
+    model: Model,
+    g: Fr,
+    records: Vec<Record>,
+    refreshes: Vec<String>,
+    /// The schedule: steps grouped into phases that each start fresh.
+    phases: Vec<Vec<Step>>,
+}
+
+impl Run<'_> {
+    /// The steps from `step` to the end of its phase.
+    fn rest_of_phase(&self, step: Step) -> Vec<Step> {
+        self.phases
+            .iter()
+            .find_map(|p| p.iter().position(|&s| s == step).map(|i| p[i..].to_vec()))
+            .unwrap_or_else(|| vec![step])
+    }
+
+    /// The lowest level whose modulus holds `steps` from a fresh encryption:
+    /// a phase shorter than the chain starts lower, on smaller ciphertexts.
+    fn level_for(&self, steps: &[Step]) -> usize {
+        let need = self.model.chain_bits(steps);
+        let top = self.context.max_level();
+        (0..=top)
+            .find(|&l| self.context.log2_modulus(l).unwrap_or(0.0) >= need)
+            .unwrap_or(top)
+    }
+
+    fn log(&self, line: &str) {
+        if !self.o.json {
+            println!("{line}");
+        }
+    }
+
+    /// Records a phase and prints it with the vectors' levels and budgets.
+    fn record(
+        &mut self,
+        name: &str,
+        role: &'static str,
+        (took, cpu_seconds): (Duration, f64),
+        vectors: Option<&[Vec<Ciphertext>]>,
+    ) -> Result<()> {
+        let (level, budget, estimated) = match vectors {
+            Some(v) => {
+                let cts: Vec<&Ciphertext> = v.iter().flatten().collect();
+                let level = cts.iter().map(|c| c.level()).min();
+                let mut budget = f64::INFINITY;
+                for ct in &cts {
+                    budget = budget.min(self.sk.noise_budget(ct)?);
+                }
+                let estimated = cts
+                    .iter()
+                    .map(|c| c.estimated_budget_bits())
+                    .fold(f64::INFINITY, f64::min);
+                (level, Some(budget), Some(estimated))
+            }
+            None => (None, None, None),
+        };
+        if !self.o.json {
+            let state = match (level, budget, estimated) {
+                (Some(l), Some(b), Some(e)) => format!(
+                    "level {l:>2} (log2 Q = {:>4.0}), budget {b:>6.1} bits (server's estimate {e:>6.1})",
+                    self.context.log2_modulus(l).unwrap_or(0.0)
+                ),
+                _ => String::new(),
+            };
+            println!(
+                "  {:<6} {:<44} {:>8.2} s {:>8.2} s   {state}",
+                role,
+                name,
+                took.as_secs_f64(),
+                cpu_seconds
+            );
+        }
+        self.records.push(Record {
+            name: name.to_string(),
+            role,
+            seconds: took.as_secs_f64(),
+            cpu_seconds,
+            level,
+            budget,
+            estimated,
+        });
+        Ok(())
+    }
+
+    /// The client decrypts every ciphertext and encrypts it again at `level`
+    /// (the slot layout is kept as it is).
+    fn refresh(
+        &mut self,
+        vectors: Vec<Vec<Ciphertext>>,
+        why: String,
+        level: usize,
+    ) -> Result<Vec<Vec<Ciphertext>>> {
+        let start = Timer::start();
+        let fresh = vectors
+            .iter()
+            .map(|v| {
+                v.iter()
+                    .map(|ct| Ok(self.pk.encrypt_at_level(&self.sk.decrypt(ct)?, level)?))
+                    .collect::<Result<Vec<_>>>()
+            })
+            .collect::<Result<Vec<_>>>()?;
+        self.log(&format!("  -- split: {why}"));
+        self.refreshes.push(why);
+        self.record(
+            "refresh: decrypt + re-encrypt",
+            "client",
+            start.stop(),
+            Some(&fresh),
+        )?;
+        Ok(fresh)
+    }
+
+    fn min_estimate(vectors: &[Vec<Ciphertext>]) -> f64 {
+        vectors
+            .iter()
+            .flatten()
+            .map(|c| c.estimated_budget_bits())
+            .fold(f64::INFINITY, f64::min)
+    }
+
+    /// Refreshes if the schedule says so, or if the server's estimate says the
+    /// step would not fit (a model mismatch, reported as unplanned).
+    fn prepare(
+        &mut self,
+        step: Step,
+        vectors: Vec<Vec<Ciphertext>>,
+        planned_refresh: bool,
+    ) -> Result<Vec<Vec<Ciphertext>>> {
+        let need = self.model.cost(step) + Model::MARGIN;
+        let have = Self::min_estimate(&vectors);
+        let rest = self.rest_of_phase(step);
+        let level = self.level_for(&rest);
+        if planned_refresh {
+            let why =
+                format!(
+                "planned: \"{}\" needs ≈{need:.0} bits, {have:.0} are left (server's estimate); \
+                 the client re-encrypts at level {level}, enough for {}",
+                step.name(),
+                rest.iter().map(|s| s.short()).collect::<Vec<_>>().join(" → ")
+            );
+            self.refresh(vectors, why, level)
+        } else if have < need {
+            let why = format!(
+                "unplanned: \"{}\" needs ≈{need:.0} bits but the estimate is {have:.0}",
+                step.name()
+            );
+            self.refresh(vectors, why, level)
+        } else {
+            Ok(vectors)
+        }
+    }
+
+    fn builder(&self, step: Step, level: usize) -> FftPlanBuilder<Fr> {
+        let slots = self.context.ring_degree();
+        let base = FftPlan::<Fr>::builder(&self.context, self.o.n)
+            .strategy(Strategy::Factored {
+                levels: Some(self.model.levels),
+            })
+            .key_mode(self.o.key_mode)
+            .input_level(level);
+        match step {
+            // Natural evaluations in, bit-reversed coefficients out (free).
+            Step::Ifft => base.inverse(),
+            // Bit-reversed coefficients in, natural evaluations out (free).
+            // Across ciphertexts the layouts chain by construction.
+            Step::CosetFft => base.coset(self.g).input_order(if self.o.n <= slots {
+                Order::BitReversed
+            } else {
+                Order::Natural
+            }),
+            Step::CosetIfft => base.inverse().coset(self.g),
+            Step::Product => unreachable!("not an FFT"),
+        }
+    }
+
+    /// Builds the plan of `step` for inputs at `level`, refreshing if he-fft
+    /// refuses the level for lack of budget.
+    fn plan(
+        &mut self,
+        step: Step,
+        mut vectors: Vec<Vec<Ciphertext>>,
+    ) -> Result<(FftPlan<Fr>, Vec<Vec<Ciphertext>>)> {
+        loop {
+            let level = vectors
+                .iter()
+                .flatten()
+                .map(|c| c.level())
+                .min()
+                .ok_or("no ciphertexts")?;
+            for ct in vectors.iter_mut().flatten() {
+                if ct.level() > level {
+                    ct.mod_switch_to_assign(level)?;
+                }
+            }
+            let start = Timer::start();
+            match self.builder(step, level).build() {
+                Ok(plan) => {
+                    self.record(
+                        &format!("plan build: {}", step.short()),
+                        "server",
+                        start.stop(),
+                        None,
+                    )?;
+                    return Ok((plan, vectors));
+                }
+                Err(he_fft::Error::InsufficientBudget { needed, available })
+                    if level < self.context.max_level() =>
+                {
+                    let why = format!(
+                        "unplanned: he-fft refuses \"{}\" at level {level} ({needed} levels needed, {available} affordable)",
+                        step.name()
+                    );
+                    let top = self.context.max_level();
+                    vectors = self.refresh(vectors, why, top)?;
+                }
+                Err(e) => return Err(e.into()),
+            }
+        }
+    }
+
+    /// One FFT step on every vector; returns the outputs and the plan (for decryption).
+    /// `prebuilt`: a plan already built for the inputs' level (the first one,
+    /// which also packed them).
+    fn fft(
+        &mut self,
+        step: Step,
+        vectors: Vec<Vec<Ciphertext>>,
+        planned_refresh: bool,
+        prebuilt: Option<FftPlan<Fr>>,
+    ) -> Result<(Vec<Vec<Ciphertext>>, FftPlan<Fr>)> {
+        let (plan, vectors) = match prebuilt {
+            Some(plan) => (plan, vectors),
+            None => {
+                let vectors = self.prepare(step, vectors, planned_refresh)?;
+                self.plan(step, vectors)?
+            }
+        };
+        let missing: Vec<u64> = plan
+            .required_galois_elements()
+            .into_iter()
+            .filter(|&e| !self.keys.contains(e))
+            .collect();
+        if !missing.is_empty() {
+            let start = Timer::start();
+            self.keys.add_elements(&self.sk, &missing)?;
+            let name = format!(
+                "Galois keys: +{} (now {}, {:.0} MiB)",
+                missing.len(),
+                self.keys.len(),
+                self.keys.size_bytes() as f64 / f64::from(1 << 20)
+            );
+            self.record(&name, "client", start.stop(), None)?;
+        }
+        self.log(&format!("         plan: {}", plan.describe()));
+        let start = Timer::start();
+        let outputs = vectors
+            .iter()
+            .map(|v| plan.execute(v, &self.keys))
+            .collect::<std::result::Result<Vec<_>, _>>()?;
+        let cost = plan.cost();
+        let name = format!(
+            "{} ({}×{} key switches)",
+            step.name(),
+            outputs.len(),
+            cost.rotations
+        );
+        self.record(&name, "server", start.stop(), Some(&outputs))?;
+        Ok((outputs, plan))
+    }
+
+    /// `(A' ∘ B' − C') / Z_H(g)`, slot-wise on every ciphertext of the vectors.
+    fn product(
+        &mut self,
+        vectors: Vec<Vec<Ciphertext>>,
+        planned_refresh: bool,
+    ) -> Result<Vec<Vec<Ciphertext>>> {
+        let vectors = self.prepare(Step::Product, vectors, planned_refresh)?;
+        let domain = Radix2EvaluationDomain::<Fr>::new(self.o.n).ok_or("size")?;
+        let z = domain.evaluate_vanishing_polynomial(self.g);
+        let z_inv = z.inverse().ok_or("Z_H(g) = 0")?;
+        let inv_z = Plaintext::from_biguints(&self.context, &[big(z_inv)])?;
+        let start = Timer::start();
+        let mut out = Vec::with_capacity(vectors[0].len());
+        for ((a, b), c) in vectors[0].iter().zip(&vectors[1]).zip(&vectors[2]) {
+            let mut d = a.multiply_relin(b, &self.rk, ModSwitchPolicy::BeforeMultiply)?;
+            let mut c = c.clone();
+            let level = d.level().min(c.level());
+            d.mod_switch_to_assign(level)?;
+            c.mod_switch_to_assign(level)?;
+            // Divide by Z_H(g) for free: the plaintext 1/Z_H(g) declared with
+            // correction factor Z_H(g) is the constant polynomial 1.
+            d.mul_plain_assign(&EncodedPlaintext::with_factor(&inv_z, level, &big(z))?)?;
+            // C'/Z_H(g) at d's correction factor: one constant product.
+            let f_d = Fr::from(d.correction_factor().clone());
+            let f_c = Fr::from(c.correction_factor().clone());
+            let factor = f_d * f_c.inverse().ok_or("correction factor 0")?;
+            c.mul_plain_assign(&EncodedPlaintext::with_factor(&inv_z, level, &big(factor))?)?;
+            d.sub_assign(&c)?;
+            d.mod_switch_reduce_noise_assign()?;
+            out.push(d);
+        }
+        let out = vec![out];
+        self.record(Step::Product.name(), "server", start.stop(), Some(&out))?;
+        Ok(out)
+    }
+}
+
+/// Wall-clock and process CPU time (all threads) of a phase: on a shared
+/// machine the CPU time is the steadier figure.
+struct Timer {
+    wall: Instant,
+    cpu: f64,
+}
+
+impl Timer {
+    fn start() -> Self {
+        Self {
+            wall: Instant::now(),
+            cpu: cpu_seconds(),
+        }
+    }
+
+    fn stop(&self) -> (Duration, f64) {
+        (self.wall.elapsed(), cpu_seconds() - self.cpu)
+    }
+}
+
+/// User + system CPU time of this process so far (Linux; 0 elsewhere).
+fn cpu_seconds() -> f64 {
+    let Ok(stat) = std::fs::read_to_string("/proc/self/stat") else {
+        return 0.0;
+    };
+    // Fields after the parenthesised command name; utime and stime are the
+    // 14th and 15th fields, in clock ticks of 1/100 s.
+    let rest = stat.rsplit_once(')').map_or("", |(_, r)| r);
+    let fields: Vec<&str> = rest.split_whitespace().collect();
+    let ticks = |i: usize| {
+        fields
+            .get(i)
+            .and_then(|f| f.parse::<f64>().ok())
+            .unwrap_or(0.0)
+    };
+    (ticks(11) + ticks(12)) / 100.0
+}
+
+fn big(f: Fr) -> BigUint {
+    f.into_bigint().into()
+}
+
+/// The plaintext pipeline with ark-poly: (h in natural coefficient order, seconds).
+fn plain_pipeline(n: usize, g: Fr, a: &[Fr], b: &[Fr], c: &[Fr]) -> (Vec<Fr>, f64) {
+    let start = Instant::now();
+    let domain = Radix2EvaluationDomain::<Fr>::new(n).expect("power of two");
+    let coset = domain.get_coset(g).expect("coset");
+    let [a2, b2, c2] = [a, b, c].map(|v| coset.fft(&domain.ifft(v)));
+    let z_inv = domain
+        .evaluate_vanishing_polynomial(g)
+        .inverse()
+        .expect("g is not in H");
+    let h_coset: Vec<Fr> = (0..n).map(|i| (a2[i] * b2[i] - c2[i]) * z_inv).collect();
+    let h = coset.ifft(&h_coset);
+    (h, start.elapsed().as_secs_f64())
+}
+
+/// Whether h · Z_H = A·B − C as polynomials (the quotient is exact).
+fn quotient_is_exact(n: usize, a: &[Fr], b: &[Fr], c: &[Fr], h: &[Fr]) -> bool {
+    let domain = Radix2EvaluationDomain::<Fr>::new(n).expect("power of two");
+    let poly = |v: &[Fr]| DensePolynomial::from_coefficients_vec(domain.ifft(v));
+    let lhs = &(&poly(a) * &poly(b)) - &poly(c);
+    let mut hz = vec![Fr::from(0u64); 2 * n];
+    for (i, hi) in h.iter().enumerate() {
+        hz[i + n] += hi;
+        hz[i] -= hi;
+    }
+    lhs == DensePolynomial::from_coefficients_vec(hz)
+}
+
+fn run(o: &Options) -> Result<bool> {
+    if o.n < 2 || !o.n.is_power_of_two() {
+        return Err(format!("--n {} is not a power of two ≥ 2", o.n).into());
+    }
+    let ring = 1usize << o.ring_log;
+    let levels = o.levels.unwrap_or_else(|| default_levels(o.n));
+    let model = Model {
+        log_t: f64::from(Fr::MODULUS_BIT_SIZE),
+        log_n: f64::from(o.ring_log),
+        levels,
+        split_extra: usize::from(o.n > ring),
+    };
+    let (params, digits, phases) = schedule(&model, o)?;
+    let log_q: u32 = params.chain_bits().iter().sum();
+    let log_p: u32 = params.special_bits().iter().sum();
+    let plan_text: Vec<String> = phases
+        .iter()
+        .map(|p| p.iter().map(|s| s.short()).collect::<Vec<_>>().join(" → "))
+        .collect();
+    if !o.json {
+        println!(
+            "Groth16 quotient on encrypted witness vectors: n = {}, BN254 Fr, g = {}",
+            o.n,
+            Fr::GENERATOR
+        );
+        println!(
+            "  parameters: N = 2^{}, log2 Q = {log_q} ({} primes), log2 P = {log_p} ({} digits), \
+             log2(Q·P) = {} ≤ {}, security {}, threads {}",
+            o.ring_log,
+            params.chain_bits().len(),
+            digits,
+            log_q + log_p,
+            helib_rs::max_log_qp(ring, helib_rs::SecurityLevel::Bits128).unwrap_or(0),
+            params.security_level(),
+            if o.threads == 0 {
+                "all".to_string()
+            } else {
+                o.threads.to_string()
+            }
+        );
+        println!(
+            "  model: fresh {:.0} bits, FFT level {:.0} bits (× {levels} levels per FFT), \
+             ct×ct product {:.0} bits, division by Z_H(g) 0 bits",
+            model.fresh(),
+            model.fft_level(),
+            model.product()
+        );
+        let whole = model.chain_bits(&Step::ALL);
+        let largest = largest_chain_bits(o);
+        println!(
+            "  chain needed for the whole pipeline ≈{whole:.0} bits; the largest ≥128-bit chain at \
+             N = 2^{} holds ≈{largest:.0} bits ({})",
+            o.ring_log,
+            match o.digits {
+                Some(d) => format!("{d} key-switching digits"),
+                None => "up to 12 key-switching digits".to_string(),
+            }
+        );
+        println!(
+            "  schedule: {}",
+            if phases.len() == 1 {
+                format!("one phase under one encryption: {}", plan_text[0])
+            } else {
+                format!(
+                    "{} phases, client refresh between them: [{}]",
+                    phases.len(),
+                    plan_text.join("] | [")
+                )
+            }
+        );
+    }
+
+    if !o.json {
+        println!(
+            "  {:<6} {:<44} {:>10} {:>10}   state after the phase (lowest over the vectors)",
+            "role", "phase", "wall", "CPU"
+        );
+    }
+    // Client: keys and the witness vectors.
+    let mut records = Vec::new();
+    let timed = |records: &mut Vec<Record>, name: &str, role: &'static str, t: (Duration, f64)| {
+        if !o.json {
+            println!(
+                "  {:<6} {:<44} {:>8.2} s {:>8.2} s",
+                role,
+                name,
+                t.0.as_secs_f64(),
+                t.1
+            );
+        }
+        records.push(Record {
+            name: name.to_string(),
+            role,
+            seconds: t.0.as_secs_f64(),
+            cpu_seconds: t.1,
+            level: None,
+            budget: None,
+            estimated: None,
+        });
+    };
+    let start = Timer::start();
+    let context = Context::new(&params)?;
+    timed(&mut records, "context", "both", start.stop());
+    let start = Timer::start();
+    let sk = SecretKey::generate(&context)?;
+    let pk = sk.public_key()?;
+    timed(&mut records, "secret + public key", "client", start.stop());
+    let start = Timer::start();
+    let rk = RelinKey::generate(&sk)?;
+    timed(&mut records, "relinearization key", "client", start.stop());
+
+    let mut rng = rand::rngs::StdRng::seed_from_u64(o.seed);
+    let a: Vec<Fr> = (0..o.n).map(|_| Fr::rand(&mut rng)).collect();
+    let b: Vec<Fr> = (0..o.n).map(|_| Fr::rand(&mut rng)).collect();
+    let c: Vec<Fr> = a.iter().zip(&b).map(|(x, y)| *x * y).collect();
+
+    let mut run = Run {
+        o,
+        keys: GaloisKeys::new(&context)?,
+        context,
+        sk,
+        pk,
+        rk,
+        model,
+        g: Fr::GENERATOR,
+        records,
+        refreshes: Vec::new(),
+        phases: phases.clone(),
+    };
+    // The first plan also packs a, b, c into its input layout.
+    let start = Timer::start();
+    let first_level = run.level_for(&run.phases[0]);
+    let first_plan = run.builder(Step::Ifft, first_level).build()?;
+    run.record("plan build: ifft", "server", start.stop(), None)?;
+    let start = Timer::start();
+    let inputs = [&a, &b, &c]
+        .iter()
+        .map(|v| first_plan.encrypt(&run.pk, v))
+        .collect::<std::result::Result<Vec<_>, _>>()?;
+    run.record("encrypt a, b, c", "client", start.stop(), Some(&inputs))?;
+
+    // Server: the pipeline, with refreshes where the schedule cuts it.
+    let refresh_before = |step: Step| phases.iter().skip(1).any(|p| p[0] == step);
+    let (coeffs, first_plan) = run.fft(Step::Ifft, inputs, false, Some(first_plan))?;
+    drop(first_plan);
+    let (evals, plan) = run.fft(Step::CosetFft, coeffs, refresh_before(Step::CosetFft), None)?;
+    drop(plan);
+    let quotient_evals = run.product(evals, refresh_before(Step::Product))?;
+    let (h_ct, last_plan) = run.fft(
+        Step::CosetIfft,
+        quotient_evals,
+        refresh_before(Step::CosetIfft),
+        None,
+    )?;
+
+    // Client: decrypt h (bit-reversed for one ciphertext, natural across several).
+    let start = Timer::start();
+    let got = last_plan.decrypt(&run.sk, &h_ct[0])?;
+    let h = if o.n <= ring {
+        bit_reverse_permute(&got)
+    } else {
+        got
+    };
+    run.record("decrypt h", "client", start.stop(), None)?;
+    drop(last_plan);
+
+    let (want, plain_seconds) = plain_pipeline(o.n, run.g, &a, &b, &c);
+    let verified = h == want;
+    let exact = quotient_is_exact(o.n, &a, &b, &c, &h);
+    let final_budget = run.records.iter().rev().find_map(|r| r.budget);
+    let sum = |planning: bool, cpu: bool| -> f64 {
+        run.records
+            .iter()
+            .filter(|r| r.role == "server" && r.name.starts_with("plan build") == planning)
+            .map(|r| if cpu { r.cpu_seconds } else { r.seconds })
+            .sum()
+    };
+    let (server_seconds, server_cpu) = (sum(false, false), sum(false, true));
+    let (plan_seconds, plan_cpu) = (sum(true, false), sum(true, true));
+    let peak = peak_memory_bytes();
+
+    if o.json {
+        let phases_json: Vec<String> = run
+            .records
+            .iter()
+            .map(|r| {
+                format!(
+                    "{{\"name\": \"{}\", \"role\": \"{}\", \"seconds\": {:.6}, \"cpu_seconds\": {:.2}, \
+                     \"level\": {}, \"budget_bits\": {}, \"estimated_budget_bits\": {}}}",
+                    r.name.replace('"', "'"),
+                    r.role,
+                    r.seconds,
+                    r.cpu_seconds,
+                    json_opt(r.level.map(|l| l as f64), 0),
+                    json_opt(r.budget, 1),
+                    json_opt(r.estimated, 1)
+                )
+            })
+            .collect();
+        let schedule_json: Vec<String> = phases
+            .iter()
+            .map(|p| {
+                let names: Vec<String> = p.iter().map(|s| format!("\"{}\"", s.short())).collect();
+                format!("[{}]", names.join(", "))
+            })
+            .collect();
+        let refreshes_json: Vec<String> = run
+            .refreshes
+            .iter()
+            .map(|r| format!("\"{}\"", r.replace('"', "'")))
+            .collect();
+        println!(
+            "{{\"n\": {}, \"ring_degree\": {ring}, \"log2_q\": {log_q}, \"log2_p\": {log_p}, \
+             \"chain_primes\": {}, \"key_switching_digits\": {digits}, \"security\": \"{}\", \
+             \"threads\": {}, \"levels_per_fft\": {levels}, \"key_mode\": \"{:?}\", \
+             \"schedule\": [{}], \"refreshes\": [{}], \"galois_keys\": {}, \
+             \"galois_key_bytes\": {}, \"relin_key_bytes\": {}, \"phases\": [{}], \
+             \"server_seconds\": {server_seconds:.6}, \"server_cpu_seconds\": {server_cpu:.2}, \
+             \"plan_build_seconds\": {plan_seconds:.6}, \"plan_build_cpu_seconds\": {plan_cpu:.2}, \
+             \"plain_seconds\": {plain_seconds:.6}, \
+             \"final_budget_bits\": {}, \"peak_memory_bytes\": {}, \"verified\": {verified}, \
+             \"quotient_exact\": {exact}}}",
+            o.n,
+            params.chain_bits().len(),
+            params.security_level(),
+            o.threads,
+            o.key_mode,
+            schedule_json.join(", "),
+            refreshes_json.join(", "),
+            run.keys.len(),
+            run.keys.size_bytes(),
+            run.rk.size_bytes(),
+            phases_json.join(", "),
+            json_opt(final_budget, 1),
+            peak.unwrap_or(0),
+        );
+    } else {
+        println!(
+            "  keys: {} Galois keys ({:.0} MiB, {:?} mode), relinearization key {:.0} MiB",
+            run.keys.len(),
+            run.keys.size_bytes() as f64 / f64::from(1 << 20),
+            o.key_mode,
+            run.rk.size_bytes() as f64 / f64::from(1 << 20)
+        );
+        println!(
+            "  client refreshes: {}",
+            if run.refreshes.is_empty() {
+                "none — the whole pipeline ran under one encryption".to_string()
+            } else {
+                run.refreshes.len().to_string()
+            }
+        );
+        println!(
+            "  server: plan builds {plan_seconds:.1} s (CPU {plan_cpu:.1} s), pipeline {server_seconds:.1} s \
+             (CPU {server_cpu:.1} s); plain pipeline (ark-poly) {:.3} ms; HE / plain = {:.0}×",
+            plain_seconds * 1e3,
+            server_seconds / plain_seconds.max(1e-9)
+        );
+        if let Some(bytes) = peak {
+            println!(
+                "  peak memory: {:.2} GiB",
+                bytes as f64 / f64::from(1u32 << 30)
+            );
+        }
+        println!(
+            "{}",
+            if verified {
+                "verified: the decrypted h equals ark-poly's quotient"
+            } else {
+                "MISMATCH: the decrypted h differs from ark-poly's quotient"
+            }
+        );
+        println!(
+            "{}",
+            if exact {
+                "exact: h · Z_H = A·B − C as polynomials"
+            } else {
+                "NOT EXACT: h · Z_H ≠ A·B − C"
+            }
+        );
+    }
+    Ok(verified && exact)
+}
+
+fn json_opt(v: Option<f64>, decimals: usize) -> String {
+    match v {
+        Some(x) if x.is_finite() => format!("{x:.decimals$}"),
+        _ => "null".to_string(),
+    }
+}
+
+/// Factored levels per FFT by default: about five stages per level, at most three.
+fn default_levels(n: usize) -> usize {
+    (n.trailing_zeros() as usize).div_ceil(5).clamp(1, 3)
+}
+
+/// Peak resident memory of this process (Linux), in bytes.
+fn peak_memory_bytes() -> Option<u64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kib * 1024)
+}
+
+struct Options {
+    n: usize,
+    ring_log: u32,
+    levels: Option<usize>,
+    digits: Option<usize>,
+    threads: u32,
+    key_mode: KeyMode,
+    seed: u64,
+    json: bool,
+}
+
+impl Options {
+    fn parse(mut args: impl Iterator<Item = String>) -> std::result::Result<Self, String> {
+        let mut o = Options {
+            n: 256,
+            ring_log: 17,
+            levels: None,
+            digits: None,
+            threads: 0,
+            key_mode: KeyMode::MinimalKeys,
+            seed: 1,
+            json: false,
+        };
+        while let Some(arg) = args.next() {
+            let mut value = || args.next().ok_or(format!("{arg} needs a value"));
+            let number = |s: String| {
+                s.parse::<u64>()
+                    .map_err(|_| "expected a number".to_string())
+            };
+            match arg.as_str() {
+                "--n" => o.n = number(value()?)? as usize,
+                "--ring-log" => {
+                    o.ring_log = number(value()?)? as u32;
+                    if !(12..=17).contains(&o.ring_log) {
+                        return Err("--ring-log takes 12..=17".into());
+                    }
+                }
+                "--levels" => {
+                    let k = number(value()?)? as usize;
+                    if !(1..=4).contains(&k) {
+                        return Err("--levels takes 1..=4".into());
+                    }
+                    o.levels = Some(k);
+                }
+                "--digits" => o.digits = Some(number(value()?)? as usize),
+                "--threads" => o.threads = number(value()?)? as u32,
+                "--seed" => o.seed = number(value()?)?,
+                "--key-mode" => {
+                    o.key_mode = match value()?.as_str() {
+                        "fast" => KeyMode::Fast,
+                        "minimal" => KeyMode::MinimalKeys,
+                        other => return Err(format!("unknown key mode {other:?}")),
+                    }
+                }
+                "--json" => o.json = true,
+                "--help" | "-h" => return Err("help".into()),
+                other => return Err(format!("unknown flag {other:?}")),
+            }
+        }
+        Ok(o)
+    }
+}
