@@ -77,6 +77,23 @@ pub trait Algebra {
     fn add_mask_insecure(&self, ciphertext: &mut Self::Ciphertext) -> Result<()>;
 }
 
+/// Fresh encryptions of the radix powers r^0, …, r^(k−1) (each mod t): the
+/// pivots both cached constructions start from.
+///
+/// # Errors
+/// Engine failures while encrypting.
+pub(crate) fn encrypt_powers<A: Algebra>(
+    algebra: &A,
+    radix: &crate::radix::Radix,
+) -> Result<Vec<A::Ciphertext>> {
+    let t = algebra.plaintext_modulus();
+    radix
+        .powers()
+        .iter()
+        .map(|power| algebra.encrypt_fresh(&(power % t)))
+        .collect()
+}
+
 /// The BGV engine under one public key: the [`Algebra`] of `helib-rs` ciphertexts.
 #[derive(Debug, Clone)]
 pub struct Engine {

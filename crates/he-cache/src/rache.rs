@@ -49,12 +49,7 @@ impl<A: Algebra> InsecureRache<A> {
     /// # Errors
     /// Engine failures while encrypting or combining the pivots.
     pub fn new(algebra: A, radix: Radix) -> Result<Self> {
-        let t = algebra.plaintext_modulus().clone();
-        let pivots = radix
-            .powers()
-            .iter()
-            .map(|power| algebra.encrypt_fresh(&(power % &t)))
-            .collect::<Result<Vec<_>>>()?;
+        let pivots = crate::algebra::encrypt_powers(&algebra, &radix)?;
         let r = BigUint::from(radix.radix());
         let zeros = pivots
             .windows(2)

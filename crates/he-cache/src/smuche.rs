@@ -44,12 +44,7 @@ impl<A: Algebra> InsecureSmuche<A> {
     /// # Errors
     /// Engine failures while encrypting.
     pub fn new(algebra: A, radix: Radix) -> Result<Self> {
-        let t = algebra.plaintext_modulus().clone();
-        let pivots = radix
-            .powers()
-            .iter()
-            .map(|power| algebra.encrypt_fresh(&(power % &t)))
-            .collect::<Result<Vec<_>>>()?;
+        let pivots = crate::algebra::encrypt_powers(&algebra, &radix)?;
         Ok(Self {
             algebra,
             radix,
