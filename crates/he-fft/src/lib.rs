@@ -10,7 +10,8 @@
 //! # Strategies
 //! - [`Strategy::Dense`]: the n×n matrix by the diagonal method with
 //!   baby-step giant-step — n plaintext products, one level (the reference
-//!   system's method; diagonals are encoded on the fly to bound memory).
+//!   system's method; its n diagonals are built and encoded at every execution
+//!   instead of being stored in the plan).
 //! - [`Strategy::Factored`]: the log2(n) radix-2 butterfly stages grouped into
 //!   k levels; a level of s stages has at most 2^(s+1) − 1 diagonals, evaluated
 //!   with hoisted baby steps and Horner giant steps.

@@ -22,7 +22,8 @@ pub enum Direction {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Strategy {
     /// The whole n×n matrix by the diagonal method with baby-step giant-step:
-    /// one multiplication level, n diagonals (encoded on the fly, one at a time).
+    /// one multiplication level, n diagonals (built and encoded at every
+    /// execution rather than stored in the plan, so plans stay small).
     Dense,
     /// The radix-2 stages grouped into `levels` sparse transforms (each one
     /// multiplication level with at most 2^(s+1) - 1 diagonals for s stages).
@@ -52,7 +53,7 @@ pub struct FftPlan<F: PrimeField + FftField> {
 enum Pipeline<F: PrimeField + FftField> {
     /// One ciphertext, one or more sparse levels.
     Levels(Vec<EncodedTransform>),
-    /// One ciphertext, the dense matrix's diagonals produced on the fly.
+    /// One ciphertext, the dense matrix's diagonals produced at each execution.
     Dense(DenseRun<F>),
     /// C ciphertexts (n = C·N): four-step FFT.
     Split(SplitRun),
@@ -136,7 +137,9 @@ impl<F: PrimeField + FftField> FftPlan<F> {
         match &self.pipeline {
             Pipeline::Levels(levels) => levels.len(),
             Pipeline::Dense(_) => 1,
-            Pipeline::Split(split) => split.per_group[0].len() + usize::from(split.groups > 2),
+            Pipeline::Split(split) => {
+                split.per_group[0].len() + usize::from(split.groups > 2 || self.coset.is_some())
+            }
         }
     }
 
@@ -250,6 +253,20 @@ impl<F: PrimeField + FftField> FftPlan<F> {
             if !keys.contains(element) {
                 return Err(Error::MissingGaloisKey { element });
             }
+        }
+        // Refuse inputs whose own (key-free) budget estimate is too small for
+        // the plan's levels, instead of failing at decryption.
+        let per_level = level_cost_bits(&self.context);
+        let available = inputs
+            .iter()
+            .map(|ct| (ct.estimated_budget_bits() / per_level).floor().max(0.0) as usize)
+            .min()
+            .unwrap_or(0);
+        if available < self.depth() {
+            return Err(Error::InsufficientBudget {
+                needed: self.depth(),
+                available,
+            });
         }
         let mut outputs = match &self.pipeline {
             Pipeline::Levels(levels) => vec![run_levels(levels, &inputs[0], keys)?],
@@ -630,8 +647,13 @@ pub fn affordable_levels(context: &Context, level: usize) -> usize {
     let log_t = log2_biguint(context.plaintext_modulus());
     let log_n = (context.ring_degree() as f64).log2();
     let fresh = log_t + log_n / 2.0 + 20.0;
-    let per_level = log_t + log_n + 2.0;
-    (((log_q - 1.0 - fresh) / per_level).floor()).max(0.0) as usize
+    (((log_q - 1.0 - fresh) / level_cost_bits(context)).floor()).max(0.0) as usize
+}
+
+/// Noise budget one FFT level costs: a product with a dense plaintext
+/// (log2 t + log2 N bits) plus a little for sums and rotations.
+fn level_cost_bits(context: &Context) -> f64 {
+    log2_biguint(context.plaintext_modulus()) + (context.ring_degree() as f64).log2() + 2.0
 }
 
 fn log2_biguint(x: &num_bigint::BigUint) -> f64 {
