@@ -17,7 +17,9 @@ use ark_bn254::Fr;
 use ark_ff::FftField;
 use ark_poly::{EvaluationDomain, Radix2EvaluationDomain};
 use ark_std::UniformRand;
-use he_fft::{bit_reverse_permute, suggest_parameters, Direction, FftPlan, KeyMode, Strategy};
+use he_fft::{
+    bit_reverse_permute, suggest_parameters, Direction, FftPlan, KeyMode, Order, Strategy,
+};
 use helib_rs::{Context, SecretKey};
 use std::io::Write;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -112,7 +114,7 @@ fn run(o: &Options) -> Result<bool, Box<dyn std::error::Error>> {
     })?;
 
     let start = Instant::now();
-    let want = reference(o.n, o.direction, coset, &x, &plan, context.ring_degree());
+    let want = reference(o.n, o.direction, coset, &x, &plan);
     let plain = start.elapsed();
     let verified = got == want;
     let fft_time = phases
@@ -196,7 +198,6 @@ fn reference(
     coset: Option<Fr>,
     x: &[Fr],
     plan: &FftPlan<Fr>,
-    slots: usize,
 ) -> Vec<Fr> {
     let mut domain = Radix2EvaluationDomain::<Fr>::new(n).expect("power of two");
     if let Some(g) = coset {
@@ -206,11 +207,9 @@ fn reference(
         Direction::Forward => domain.fft(x),
         Direction::Inverse => domain.ifft(x),
     };
-    let dense = plan.describe().starts_with("Dense");
-    if n > slots || dense {
-        natural
-    } else {
-        bit_reverse_permute(&natural)
+    match plan.output_order() {
+        Order::Natural => natural,
+        Order::BitReversed => bit_reverse_permute(&natural),
     }
 }
 

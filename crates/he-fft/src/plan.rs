@@ -44,6 +44,7 @@ pub struct FftPlan<F: PrimeField + FftField> {
     coset: Option<F>,
     strategy: Strategy,
     order: Order,
+    output_order: Order,
     mode: KeyMode,
     level: usize,
     pipeline: Pipeline<F>,
@@ -168,6 +169,14 @@ impl<F: PrimeField + FftField> FftPlan<F> {
                 }
             }
         }
+    }
+
+    /// The order of the vector [`decrypt`](Self::decrypt) returns (and of the
+    /// slots of a single output ciphertext): bit-reversed for the factored
+    /// strategy with natural input, natural otherwise (for n > N, `decrypt`
+    /// undoes the strided layout).
+    pub fn output_order(&self) -> Order {
+        self.output_order
     }
 
     /// Strategy, direction and the input order (see [`FftPlanBuilder::input_order`]).
@@ -563,6 +572,15 @@ impl<F: PrimeField + FftField> FftPlanBuilder<F> {
         let budget_levels = affordable_levels(&self.context, level);
         let chosen = levels_wanted
             .unwrap_or_else(|| budget_levels.clamp(1, 4).min(n.trailing_zeros() as usize));
+        let output_order = if n > slots
+            || self.strategy == Strategy::Dense
+            || self.natural_output
+            || self.order == Order::BitReversed
+        {
+            Order::Natural
+        } else {
+            Order::BitReversed
+        };
         let permute = self.natural_output
             && self.order == Order::Natural
             && n <= slots
@@ -632,6 +650,7 @@ impl<F: PrimeField + FftField> FftPlanBuilder<F> {
             coset: self.coset,
             strategy: self.strategy,
             order: self.order,
+            output_order,
             mode: self.mode,
             level,
             pipeline,

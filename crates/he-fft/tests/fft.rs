@@ -83,12 +83,19 @@ fn run(case: Case) {
     };
     let want_natural = reference(case.n, case.direction, case.coset, &natural_in);
     let slots = s.context.ring_degree();
-    let want =
-        if case.n > slots || case.strategy == Strategy::Dense || case.order == Order::BitReversed {
-            want_natural
-        } else {
-            bit_reverse_permute(&want_natural)
-        };
+    let natural_out =
+        case.n > slots || case.strategy == Strategy::Dense || case.order == Order::BitReversed;
+    let expected_order = if natural_out {
+        Order::Natural
+    } else {
+        Order::BitReversed
+    };
+    assert_eq!(plan.output_order(), expected_order);
+    let want = if natural_out {
+        want_natural
+    } else {
+        bit_reverse_permute(&want_natural)
+    };
     assert_eq!(got, want, "{}", plan.describe());
 }
 
