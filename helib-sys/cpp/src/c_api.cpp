@@ -54,13 +54,7 @@ helib_status helib_context_new(uint64_t ring_degree, const uint64_t *t_limbs, si
                                helib_context **out) {
     return guarded([&] {
         require_out(out, "out");
-        require_out(t_limbs, "t_limbs");
-        require_out(chain_bits, "chain_bits");
-        bgv::require(special_len == 0 || special_bits != nullptr, HELIB_ERR_NULL_POINTER, "special_bits is NULL");
-        bgv::require(t_nlimbs >= 1 && t_nlimbs <= 64, HELIB_ERR_INVALID_ARGUMENT,
-                     "plaintext modulus must have between 1 and 64 limbs");
-        bgv::require(chain_len <= bgv::Context::kMaxPrimes && special_len <= bgv::Context::kMaxPrimes,
-                     HELIB_ERR_INVALID_ARGUMENT, "too many primes");
+        check_parameter_arguments(t_limbs, t_nlimbs, chain_bits, chain_len, special_bits, special_len);
         const mpz_class t = bgv::mpz_from_limbs(t_limbs, t_nlimbs);
         std::vector<unsigned> chain(chain_bits, chain_bits + chain_len);
         std::vector<unsigned> special(special_bits, special_bits + special_len);

@@ -78,6 +78,18 @@ inline void require_out(const void *p, const char *name) {
 }
 
 /// A written ciphertext given as an input.
+/// The pointer and size checks shared by every function taking raw parameters.
+inline void check_parameter_arguments(const uint64_t *t_limbs, size_t t_nlimbs, const uint32_t *chain_bits,
+                                      size_t chain_len, const uint32_t *special_bits, size_t special_len) {
+    require_out(t_limbs, "t_limbs");
+    require_out(chain_bits, "chain_bits");
+    bgv::require(special_len == 0 || special_bits != nullptr, HELIB_ERR_NULL_POINTER, "special_bits is NULL");
+    bgv::require(t_nlimbs >= 1 && t_nlimbs <= 64, HELIB_ERR_INVALID_ARGUMENT,
+                 "plaintext modulus must have between 1 and 64 limbs");
+    bgv::require(chain_len <= bgv::Context::kMaxPrimes && special_len <= bgv::Context::kMaxPrimes,
+                 HELIB_ERR_INVALID_ARGUMENT, "too many primes");
+}
+
 inline const bgv::Ciphertext &input(const helib_ciphertext *ct, const char *name) {
     const bgv::Ciphertext &c = deref(ct, name).ct;
     bgv::check_nonempty(c);
