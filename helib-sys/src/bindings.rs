@@ -180,6 +180,19 @@ extern "C" {
     ) -> helib_status;
 }
 extern "C" {
+    #[doc = " As helib_encoded_plaintext_new, but the encoding also holds the residues\n modulo the special primes (about K / (level + 1) more memory): the form\n helib_ciphertext_linear_transform multiplies by. It works wherever the\n ordinary encoding does."]
+    pub fn helib_encoded_plaintext_new_extended(
+        ctx: *const helib_context,
+        coeffs: *const u64,
+        n_coeffs: usize,
+        limbs_per_coeff: usize,
+        level: usize,
+        factor: *const u64,
+        factor_nlimbs: usize,
+        out: *mut *mut helib_encoded_plaintext,
+    ) -> helib_status;
+}
+extern "C" {
     pub fn helib_encoded_plaintext_free(pt: *mut helib_encoded_plaintext);
 }
 extern "C" {
@@ -481,6 +494,19 @@ extern "C" {
         elements: *const u64,
         count: usize,
         dsts: *const *mut helib_ciphertext,
+    ) -> helib_status;
+}
+extern "C" {
+    #[doc = " A baby-step giant-step linear transform with double hoisting:\n   dst = sum_{j < G} sigma_giant^j( sum_{i < B} p[j * B + i] * sigma_{baby[i]}(a) )\n with B = baby_count and G = plain_count / B (plain_count a nonzero multiple\n of B; NULL entries are zero terms). c_1 of `a` is decomposed once; the baby\n steps stay in the key-switching basis, where the products are summed, so\n each giant step costs one division by P; the giant sum runs in Horner form\n with the single key for `giant` (needed when G > 1). Element 1 is the\n identity and needs no key. The plaintexts must come from\n helib_encoded_plaintext_new_extended at a level >= a's, with one common\n correction factor. Refused (HELIB_ERR_NOISE_BUDGET_EXHAUSTED) before any\n work when the estimate says the result would not decrypt."]
+    pub fn helib_ciphertext_linear_transform(
+        keys: *const helib_galois_keys,
+        a: *const helib_ciphertext,
+        baby: *const u64,
+        baby_count: usize,
+        giant: u64,
+        plains: *const *const helib_encoded_plaintext,
+        plain_count: usize,
+        dst: *mut helib_ciphertext,
     ) -> helib_status;
 }
 extern "C" {

@@ -121,7 +121,7 @@ impl Ciphertext {
     }
 
     /// `dst = op(self, dst)` into a new ciphertext.
-    fn compute(
+    pub(crate) fn compute(
         &self,
         op: impl FnOnce(*const RawCt, *mut RawCt) -> sys::helib_status,
     ) -> Result<Self> {
@@ -195,7 +195,7 @@ impl Ciphertext {
 
     /// Same context, a plaintext level at least the ciphertext's, and for
     /// additions the same correction factor.
-    fn ensure_plain(&self, plain: &EncodedPlaintext, add: bool) -> Result<()> {
+    pub(crate) fn ensure_plain(&self, plain: &EncodedPlaintext, add: bool) -> Result<()> {
         self.context.ensure_same(plain.context())?;
         if plain.level() < self.level() {
             return Err(Error::LevelMismatch {

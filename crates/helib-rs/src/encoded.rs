@@ -61,6 +61,7 @@ pub struct EncodedPlaintext {
     context: Context,
     level: usize,
     correction_factor: BigUint,
+    extended: bool,
 }
 
 // SAFETY: an encoded plaintext is immutable after construction and owned by
@@ -77,6 +78,19 @@ impl EncodedPlaintext {
     /// [`Error::InvalidLevel`] when `level` is above the context's top level.
     pub fn for_multiplication(plaintext: &Plaintext, level: usize) -> Result<Self> {
         Self::with_factor(plaintext, level, &BigUint::one())
+    }
+
+    /// Encodes `plaintext` at `level` with factor 1, also modulo the special
+    /// primes: the *extended* form [`Ciphertext::linear_transform`] multiplies
+    /// by (in the key-switching basis). It serves
+    /// [`Ciphertext::mul_plain`] too; it takes about K/(level + 1) more
+    /// memory, K the number of special primes.
+    ///
+    /// # Errors
+    /// [`Error::InvalidLevel`] when `level` is above the context's top level;
+    /// [`Error::InvalidArgument`] when the context has no special primes.
+    pub fn for_linear_transform(plaintext: &Plaintext, level: usize) -> Result<Self> {
+        Self::encode(plaintext, level, &BigUint::one(), true)
     }
 
     /// Encodes `plaintext` at `level` with that level's canonical correction
@@ -116,6 +130,15 @@ impl EncodedPlaintext {
     /// [`Error::InvalidLevel`] when `level` is above the context's top level;
     /// [`Error::InvalidArgument`] when `factor` is 0 mod t or not invertible mod t.
     pub fn with_factor(plaintext: &Plaintext, level: usize, factor: &BigUint) -> Result<Self> {
+        Self::encode(plaintext, level, factor, false)
+    }
+
+    fn encode(
+        plaintext: &Plaintext,
+        level: usize,
+        factor: &BigUint,
+        extended: bool,
+    ) -> Result<Self> {
         let context = plaintext.context();
         context.ensure_level(level)?;
         let factor = factor % context.plaintext_modulus();
@@ -132,12 +155,17 @@ impl EncodedPlaintext {
             (factor_limbs.as_ptr(), factor_limbs.len())
         };
         let coeffs = plaintext.limbs();
+        let encode = if extended {
+            sys::helib_encoded_plaintext_new_extended
+        } else {
+            sys::helib_encoded_plaintext_new
+        };
         let raw = Owned::create(|out| {
             // SAFETY: the context handle is live; `coeffs` holds N coefficients
             // of `plain_limbs` limbs each; the factor is null or a live slice of
             // `factor_len` limbs; `out` is a valid out-pointer.
             unsafe {
-                sys::helib_encoded_plaintext_new(
+                encode(
                     context.as_ptr(),
                     coeffs.as_ptr(),
                     context.ring_degree(),
@@ -154,12 +182,19 @@ impl EncodedPlaintext {
             context: context.clone(),
             level,
             correction_factor: factor,
+            extended,
         })
     }
 
     /// The level this plaintext is encoded at.
     pub fn level(&self) -> usize {
         self.level
+    }
+
+    /// Whether it is also encoded modulo the special primes
+    /// ([`for_linear_transform`](Self::for_linear_transform)).
+    pub fn is_extended(&self) -> bool {
+        self.extended
     }
 
     /// The correction factor it is scaled by, in [1, t).
@@ -183,6 +218,7 @@ impl fmt::Debug for EncodedPlaintext {
         f.debug_struct("EncodedPlaintext")
             .field("level", &self.level)
             .field("correction_factor", &self.correction_factor)
+            .field("extended", &self.extended)
             .finish_non_exhaustive()
     }
 }

@@ -63,6 +63,7 @@ mod ffi;
 mod galois_keys;
 mod keys;
 mod limbs;
+mod linear_transform;
 mod modulus_chain;
 mod multiply;
 mod ops;

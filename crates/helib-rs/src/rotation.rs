@@ -286,7 +286,7 @@ impl Ciphertext {
     }
 
     /// Checks an automorphism by g; `Ok(true)` when it is the identity.
-    fn check_galois(&self, keys: &GaloisKeys, g: u64) -> Result<bool> {
+    pub(crate) fn check_galois(&self, keys: &GaloisKeys, g: u64) -> Result<bool> {
         self.ensure_galois_input(keys)?;
         ensure_valid_element(self.context(), g)?;
         if g == 1 {

@@ -141,6 +141,16 @@ helib_status helib_encoded_plaintext_new(const helib_context *ctx, const uint64_
                                          size_t n_coeffs, size_t limbs_per_coeff, size_t level,
                                          const uint64_t *factor, size_t factor_nlimbs,
                                          helib_encoded_plaintext **out);
+/**
+ * As helib_encoded_plaintext_new, but the encoding also holds the residues
+ * modulo the special primes (about K / (level + 1) more memory): the form
+ * helib_ciphertext_linear_transform multiplies by. It works wherever the
+ * ordinary encoding does.
+ */
+helib_status helib_encoded_plaintext_new_extended(const helib_context *ctx, const uint64_t *coeffs,
+                                                  size_t n_coeffs, size_t limbs_per_coeff, size_t level,
+                                                  const uint64_t *factor, size_t factor_nlimbs,
+                                                  helib_encoded_plaintext **out);
 void helib_encoded_plaintext_free(helib_encoded_plaintext *pt);
 helib_status helib_encoded_plaintext_level(const helib_encoded_plaintext *pt, size_t *out);
 
@@ -314,6 +324,23 @@ helib_status helib_ciphertext_apply_galois_hoisted(const helib_galois_keys *keys
                                                    const helib_ciphertext *a,
                                                    const uint64_t *elements, size_t count,
                                                    helib_ciphertext *const *dsts);
+/**
+ * A baby-step giant-step linear transform with double hoisting:
+ *   dst = sum_{j < G} sigma_giant^j( sum_{i < B} p[j * B + i] * sigma_{baby[i]}(a) )
+ * with B = baby_count and G = plain_count / B (plain_count a nonzero multiple
+ * of B; NULL entries are zero terms). c_1 of `a` is decomposed once; the baby
+ * steps stay in the key-switching basis, where the products are summed, so
+ * each giant step costs one division by P; the giant sum runs in Horner form
+ * with the single key for `giant` (needed when G > 1). Element 1 is the
+ * identity and needs no key. The plaintexts must come from
+ * helib_encoded_plaintext_new_extended at a level >= a's, with one common
+ * correction factor. Refused (HELIB_ERR_NOISE_BUDGET_EXHAUSTED) before any
+ * work when the estimate says the result would not decrypt.
+ */
+helib_status helib_ciphertext_linear_transform(const helib_galois_keys *keys, const helib_ciphertext *a,
+                                               const uint64_t *baby, size_t baby_count, uint64_t giant,
+                                               const helib_encoded_plaintext *const *plains,
+                                               size_t plain_count, helib_ciphertext *dst);
 
 /* ------------------------------------------------------------------- ring */
 /*

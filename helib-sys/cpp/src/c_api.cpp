@@ -7,6 +7,7 @@
 #include "error.hpp"
 #include "helib_c.h"
 #include "galois.hpp"
+#include "linear_transform.hpp"
 #include "multiply.hpp"
 #include "noise.hpp"
 #include "scheme.hpp"
@@ -174,10 +175,11 @@ void helib_public_key_free(helib_public_key *pk) { delete pk; }
 
 /* ------------------------------------------------------ encoded plaintext */
 
-helib_status helib_encoded_plaintext_new(const helib_context *ctx, const uint64_t *coeffs,
-                                         size_t n_coeffs, size_t limbs_per_coeff, size_t level,
-                                         const uint64_t *factor, size_t factor_nlimbs,
-                                         helib_encoded_plaintext **out) {
+namespace {
+
+helib_status encoded_plaintext_new(const helib_context *ctx, const uint64_t *coeffs, size_t n_coeffs,
+                                   size_t limbs_per_coeff, size_t level, const uint64_t *factor,
+                                   size_t factor_nlimbs, bool extended, helib_encoded_plaintext **out) {
     return guarded([&] {
         require_out(out, "out");
         const auto &c = deref(ctx, "ctx").ctx;
@@ -188,9 +190,25 @@ helib_status helib_encoded_plaintext_new(const helib_context *ctx, const uint64_
             bgv::require(f < c->t(), HELIB_ERR_INVALID_ARGUMENT, "correction factor is not reduced mod t");
         }
         auto handle = std::make_unique<helib_encoded_plaintext>();
-        handle->pt = bgv::encode_plaintext(c, coeffs, n_coeffs, limbs_per_coeff, level, f);
+        handle->pt = bgv::encode_plaintext(c, coeffs, n_coeffs, limbs_per_coeff, level, f, extended);
         *out = handle.release();
     });
+}
+
+}  // namespace
+
+helib_status helib_encoded_plaintext_new(const helib_context *ctx, const uint64_t *coeffs,
+                                         size_t n_coeffs, size_t limbs_per_coeff, size_t level,
+                                         const uint64_t *factor, size_t factor_nlimbs,
+                                         helib_encoded_plaintext **out) {
+    return encoded_plaintext_new(ctx, coeffs, n_coeffs, limbs_per_coeff, level, factor, factor_nlimbs, false, out);
+}
+
+helib_status helib_encoded_plaintext_new_extended(const helib_context *ctx, const uint64_t *coeffs,
+                                                  size_t n_coeffs, size_t limbs_per_coeff, size_t level,
+                                                  const uint64_t *factor, size_t factor_nlimbs,
+                                                  helib_encoded_plaintext **out) {
+    return encoded_plaintext_new(ctx, coeffs, n_coeffs, limbs_per_coeff, level, factor, factor_nlimbs, true, out);
 }
 
 void helib_encoded_plaintext_free(helib_encoded_plaintext *pt) { delete pt; }
@@ -520,6 +538,23 @@ helib_status helib_ciphertext_apply_galois_hoisted(const helib_galois_keys *keys
             outs.push_back(&d);
         }
         bgv::eval::apply_galois_hoisted(k, ct, list, outs);
+    });
+}
+
+helib_status helib_ciphertext_linear_transform(const helib_galois_keys *keys, const helib_ciphertext *a,
+                                               const uint64_t *baby, size_t baby_count, uint64_t giant,
+                                               const helib_encoded_plaintext *const *plains,
+                                               size_t plain_count, helib_ciphertext *dst) {
+    return guarded([&] {
+        const auto &k = *deref(keys, "keys").keys;
+        const auto &ct = input(a, "a");
+        auto &out = deref_mut(dst, "dst").ct;
+        bgv::require((baby != nullptr || baby_count == 0) && (plains != nullptr || plain_count == 0),
+                     HELIB_ERR_NULL_POINTER, "baby or plains is NULL");
+        const std::vector<uint64_t> babies(baby, baby + baby_count);
+        std::vector<const bgv::EncodedPlaintext *> terms;
+        for (size_t i = 0; i < plain_count; ++i) terms.push_back(plains[i] != nullptr ? &plains[i]->pt : nullptr);
+        bgv::eval::linear_transform_hoisted(k, ct, babies, giant, terms, out);
     });
 }
 

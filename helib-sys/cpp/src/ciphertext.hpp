@@ -30,11 +30,15 @@ struct Ciphertext {
 
 /// A plaintext in RNS + NTT form at `level` (residues in Montgomery form, as
 /// it is mostly a multiplicand), scaled by `factor` mod t, with the norms of
-/// its centred lift (used by the noise estimate).
+/// its centred lift (used by the noise estimate). An `extended` encoding also
+/// holds the residues modulo the special primes (after the chain's level + 1):
+/// it can multiply ciphertexts in the key-switching basis Q * P
+/// (double-hoisted linear transforms).
 struct EncodedPlaintext {
     std::shared_ptr<const Context> ctx;
     RnsPoly poly;
     size_t level = 0;
+    bool extended = false;
     mpz_class factor = 1;
     double log2_linf = 0;
     double log2_l1 = 0;
@@ -42,6 +46,6 @@ struct EncodedPlaintext {
 
 EncodedPlaintext encode_plaintext(std::shared_ptr<const Context> ctx, const u64 *coeffs,
                                   size_t n_coeffs, size_t limbs_per_coeff, size_t level,
-                                  const mpz_class &factor);
+                                  const mpz_class &factor, bool extended = false);
 
 }  // namespace bgv

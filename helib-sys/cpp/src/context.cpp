@@ -93,6 +93,12 @@ Context::Context(uint64_t ring_degree, const mpz_class &t, const std::vector<uns
 
     log2_special_ = 0;
     for (size_t i = chain_size_; i < primes_.size(); ++i) log2_special_ += std::log2(static_cast<double>(primes_[i].value()));
+    special_mod_q_.assign(chain_size_, 1);
+    for (size_t i = 0; i < chain_size_; ++i) {
+        for (size_t k = chain_size_; k < primes_.size(); ++k) {
+            special_mod_q_[i] = primes_[i].mul(special_mod_q_[i], primes_[i].reduce(primes_[k].value()));
+        }
+    }
     if (special_size() > 0) {
         // Greedy: extend a digit while its modulus stays within 2P (every digit
         // gets at least one prime, even if that prime alone exceeds P).

@@ -72,6 +72,8 @@ public:
     u64 t_inv_mod(size_t i) const { return t_inv_mod_q_[i]; }
     const LevelData &level(size_t l) const { return levels_[l]; }
     double log2_special_modulus() const { return log2_special_; }
+    /// P mod chain prime i (P the product of the special primes; 1 without them).
+    u64 special_modulus_mod(size_t i) const { return special_mod_q_[i]; }
 
     /// Key-switching digits: consecutive chain primes [begin, end) grouped so
     /// that each digit's modulus is at most 2P, P the special modulus (which keeps
@@ -101,6 +103,7 @@ private:
     std::vector<u64> limb_powers_;  // (2^(64k) mod q_i, its Shoup factor), prime-major
     std::vector<LevelData> levels_;
     double log2_special_;
+    std::vector<u64> special_mod_q_;
     std::vector<std::pair<size_t, size_t>> digits_;
     double floor_log2_;
     std::unique_ptr<ThreadPool> pool_;

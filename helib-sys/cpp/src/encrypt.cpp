@@ -141,7 +141,7 @@ void add_public_key_mask(const PublicKey &pk, const Ciphertext &a, Ciphertext &d
 
 EncodedPlaintext encode_plaintext(std::shared_ptr<const Context> ctx_ptr, const u64 *coeffs,
                                   size_t n_coeffs, size_t limbs_per_coeff, size_t level,
-                                  const mpz_class &factor) {
+                                  const mpz_class &factor, bool extended) {
     const Context &ctx = *ctx_ptr;
     ctx.check_level(level);
     const mpz_class reduced = factor % ctx.t();
@@ -150,9 +150,19 @@ EncodedPlaintext encode_plaintext(std::shared_ptr<const Context> ctx_ptr, const 
     require(reduced != 0 && common == 1, HELIB_ERR_INVALID_ARGUMENT,
             "correction factor must be invertible mod t");
     const PlainCoeffs m = load_plaintext(ctx, coeffs, n_coeffs, limbs_per_coeff, &reduced);
-    LiftedPlaintext lifted = lift_plaintext(ctx, m, level + 1, true);
-    to_montgomery(ctx, lifted.poly);
+    require(!extended || ctx.special_size() > 0, HELIB_ERR_INVALID_ARGUMENT,
+            "an extended encoding needs special primes: the context has none");
+    std::vector<size_t> primes;
+    for (size_t i = 0; i <= level; ++i) primes.push_back(i);
+    for (size_t k = 0; extended && k < ctx.special_size(); ++k) primes.push_back(ctx.special_index(k));
+    LiftedPlaintext lifted = lift_plaintext(ctx, m, primes, true);
+    for_each_prime(ctx, primes.size(), [&](size_t r) {
+        const Modulus &q = ctx.prime(primes[r]);
+        u64 *x = lifted.poly.residues(r);
+        for (size_t j = 0; j < ctx.n(); ++j) x[j] = q.to_montgomery(x[j]);
+    });
     EncodedPlaintext out;
+    out.extended = extended;
     out.ctx = std::move(ctx_ptr);
     out.poly = std::move(lifted.poly);
     out.level = level;

@@ -35,10 +35,7 @@ void check_plain(const Ciphertext &a, const EncodedPlaintext &p) {
 }
 
 void require_budget(const Ciphertext &ct, double noise_after, const char *operation) {
-    const double budget = noise::budget(*ct.ctx, ct.level, noise_after);
-    require(budget >= 1.0, HELIB_ERR_NOISE_BUDGET_EXHAUSTED,
-            std::string(operation) + " refused: the estimated noise budget would drop to " +
-                std::to_string(budget) + " bits (switch modulus first, or use a longer chain)");
+    noise::require_budget(*ct.ctx, ct.level, noise_after, operation);
 }
 
 /// Points dst at the shape of a result (dst may alias an input: the buffers

@@ -16,8 +16,14 @@ size_t bit_reverse(size_t x, unsigned bits) {
     return r;
 }
 
-/// sigma_g applied to every residue of a polynomial in NTT form.
-void permute(const Context &ctx, const RnsPoly &in, const std::vector<uint32_t> &perm, RnsPoly &out, size_t count) {
+double noise_after_key_switch(const Ciphertext &a) {
+    return noise::add(a.noise_log2, key_switch_noise_log2(*a.ctx, a.level));
+}
+
+}  // namespace
+
+void permute_slots(const Context &ctx, const RnsPoly &in, const std::vector<uint32_t> &perm, RnsPoly &out,
+                   size_t count) {
     out.reshape(ctx.n(), count);
     for_each_prime(ctx, count, [&](size_t i) {
         const u64 *x = in.residues(i);
@@ -26,18 +32,12 @@ void permute(const Context &ctx, const RnsPoly &in, const std::vector<uint32_t> 
     });
 }
 
-double noise_after_key_switch(const Ciphertext &a) {
-    return noise::add(a.noise_log2, key_switch_noise_log2(*a.ctx, a.level));
-}
-
-void check_input(const GaloisKeys &keys, const Ciphertext &a) {
+void check_galois_input(const GaloisKeys &keys, const Ciphertext &a) {
     check_nonempty(a);
     require(keys.context() == a.ctx, HELIB_ERR_CONTEXT_MISMATCH, "Galois keys and ciphertext belong to different contexts");
     require(a.parts.size() == 2, HELIB_ERR_INVALID_ARGUMENT,
             "automorphisms need a size-2 ciphertext: relinearize first");
 }
-
-}  // namespace
 
 std::vector<uint32_t> galois_permutation(size_t n, uint64_t g) {
     unsigned log_n = 0;
@@ -72,7 +72,7 @@ void GaloisKeys::add(const SecretKey &sk, uint64_t g) {
     const Context &ctx = *ctx_;
     check_galois_element(ctx, g);
     RnsPoly s_g;
-    permute(ctx, sk.ntt_montgomery(), galois_permutation(ctx.n(), g), s_g, ctx.primes().size());
+    permute_slots(ctx, sk.ntt_montgomery(), galois_permutation(ctx.n(), g), s_g, ctx.primes().size());
     KeySwitchKey key = make_key_switch_key(sk, s_g);
     secure_wipe(s_g.data.data(), s_g.data.size() * sizeof(u64));
     keys_[g] = std::move(key);
@@ -105,7 +105,7 @@ void apply_galois(const GaloisKeys &keys, const Ciphertext &a, uint64_t g, Ciphe
 
 void apply_galois_hoisted(const GaloisKeys &keys, const Ciphertext &a, const std::vector<uint64_t> &elements,
                           std::vector<Ciphertext *> &dsts) {
-    check_input(keys, a);
+    check_galois_input(keys, a);
     ensure(dsts.size() == elements.size(), "one destination per element");
     const Context &ctx = *a.ctx;
     bool any_key_switch = false;
@@ -133,14 +133,14 @@ void apply_galois_hoisted(const GaloisKeys &keys, const Ciphertext &a, const std
         const std::vector<uint32_t> perm = galois_permutation(ctx.n(), g);
         RnsPoly k0;
         key_switch(keys.key(g), dec, &perm, k0, out.parts[1]);
-        permute(ctx, a.parts[0], perm, out.parts[0], a.count());
+        permute_slots(ctx, a.parts[0], perm, out.parts[0], a.count());
         poly_add(ctx, out.parts[0], k0, out.parts[0], a.count());
     }
     for (size_t e = 0; e < elements.size(); ++e) *dsts[e] = std::move(results[e]);
 }
 
 void rotate_rows(const GaloisKeys &keys, const Ciphertext &a, int64_t step, bool compose, Ciphertext &dst) {
-    check_input(keys, a);
+    check_galois_input(keys, a);
     const Context &ctx = *a.ctx;
     const int64_t half = static_cast<int64_t>(ctx.n() / 2);
     int64_t k = step % half;

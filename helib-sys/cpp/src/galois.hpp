@@ -43,6 +43,13 @@ private:
 
 /// Throws unless g is a valid Galois element (odd, in [1, 2N)).
 void check_galois_element(const Context &ctx, uint64_t g);
+/// Throws unless `a` is a written size-2 ciphertext of the keys' context.
+void check_galois_input(const GaloisKeys &keys, const Ciphertext &a);
+
+/// out = sigma_g(in) on the first `count` residues of a polynomial in NTT form,
+/// for `perm` = galois_permutation(N, g).
+void permute_slots(const Context &ctx, const RnsPoly &in, const std::vector<uint32_t> &perm, RnsPoly &out,
+                   size_t count);
 
 namespace eval {
 /// dst = the encryption of m(X^g) (a size-2 ciphertext), with the key for g.

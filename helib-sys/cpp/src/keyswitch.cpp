@@ -84,15 +84,6 @@ KeySwitchKey make_key_switch_key(const SecretKey &sk, const RnsPoly &s_prime) {
     const size_t all = ctx.primes().size();
     KeySwitchKey key;
     key.ctx = sk.context();
-    // P mod q_i for the chain primes.
-    std::vector<u64> p_mod(ctx.chain_size());
-    for (size_t i = 0; i < ctx.chain_size(); ++i) {
-        u64 v = 1;
-        for (size_t k = 0; k < ctx.special_size(); ++k) {
-            v = ctx.prime(i).mul(v, ctx.prime(i).reduce(ctx.prime(ctx.special_index(k)).value()));
-        }
-        p_mod[i] = v;
-    }
     for (const auto &[begin, end] : ctx.digits()) {
         key.a_seeds.push_back(os_seed());
         RnsPoly a = uniform_from_seed(ctx, key.a_seeds.back(), all);
@@ -103,7 +94,7 @@ KeySwitchKey make_key_switch_key(const SecretKey &sk, const RnsPoly &s_prime) {
             const Modulus &q = ctx.prime(i);
             const u64 t = ctx.t_mod(i), ts = q.shoup(t);
             const bool in_digit = i >= begin && i < end;
-            const u64 gadget = in_digit ? p_mod[i] : 0;  // times s' (Montgomery form) gives P s'
+            const u64 gadget = in_digit ? ctx.special_modulus_mod(i) : 0;  // times s' (Montgomery form) gives P s'
             u64 *bi = b.residues(i);
             const u64 *ai = a.residues(i), *s = sk.ntt_montgomery().residues(i), *sp = s_prime.residues(i);
             for (size_t j = 0; j < ctx.n(); ++j) {
@@ -158,10 +149,6 @@ Decomposition decompose(const Context &ctx, const RnsPoly &d, size_t level) {
     return out;
 }
 
-namespace {
-
-/// (u + delta) / P modulo Q_level with delta = 0 mod t and delta = -u mod P,
-/// so the message is unchanged (its factor too: the key carries P).
 void mod_down(const Context &ctx, const RnsPoly &u, size_t level, RnsPoly &out) {
     const size_t n = ctx.n(), K = ctx.special_size();
     std::vector<size_t> specials, chain;
@@ -201,23 +188,40 @@ void mod_down(const Context &ctx, const RnsPoly &u, size_t level, RnsPoly &out) 
     });
 }
 
-}  // namespace
-
-void key_switch(const KeySwitchKey &key, const Decomposition &dec, const std::vector<uint32_t> *permutation,
-                RnsPoly &k0, RnsPoly &k1) {
+void key_switch_inner_product(const KeySwitchKey &key, const Decomposition &dec,
+                              const std::vector<uint32_t> *permutation, RnsPoly &u0, RnsPoly &u1) {
     const Context &ctx = *key.ctx;
     const size_t n = ctx.n(), level = dec.level, ext = level + 1 + ctx.special_size();
-    RnsPoly u0(n, ext), u1(n, ext);
+    u0.reshape(n, ext);
+    u1.reshape(n, ext);
     for_each_prime(ctx, ext, [&](size_t r) {
         const size_t pi = extended_prime(ctx, level, r);
         const Modulus &q = ctx.prime(pi);
         u64 *x0 = u0.residues(r), *x1 = u1.residues(r);
         const uint32_t *perm = permutation != nullptr ? permutation->data() : nullptr;
         for (size_t d = 0; d < dec.digits.size(); ++d) {
-            kernels::key_switch_accumulate(x0, x1, dec.digits[d].residues(r), perm, key.b[d].residues(pi),
-                                           key.a[d].residues(pi), n, q, d == 0);
+            kernels::multiply_accumulate_pair(x0, x1, dec.digits[d].residues(r), perm, key.b[d].residues(pi),
+                                              key.a[d].residues(pi), n, q, d == 0);
         }
     });
+}
+
+void add_times_special_modulus(const Context &ctx, const RnsPoly &x, size_t level, RnsPoly &u) {
+    for_each_prime(ctx, level + 1, [&](size_t i) {
+        const Modulus &q = ctx.prime(i);
+        const u64 p = ctx.special_modulus_mod(i), ps = q.shoup(p);
+        const u64 *xi = x.residues(i);
+        u64 *ui = u.residues(i);
+        for (size_t j = 0; j < ctx.n(); ++j) ui[j] = q.add(ui[j], q.mul_shoup(xi[j], p, ps));
+    });
+}
+
+void key_switch(const KeySwitchKey &key, const Decomposition &dec, const std::vector<uint32_t> *permutation,
+                RnsPoly &k0, RnsPoly &k1) {
+    RnsPoly u0, u1;
+    key_switch_inner_product(key, dec, permutation, u0, u1);
+    const Context &ctx = *key.ctx;
+    const size_t level = dec.level;
     mod_down(ctx, u0, level, k0);
     mod_down(ctx, u1, level, k1);
 }

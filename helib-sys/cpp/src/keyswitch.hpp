@@ -38,9 +38,25 @@ struct Decomposition {
 /// Decomposes `d` (NTT form modulo Q_level).
 Decomposition decompose(const Context &ctx, const RnsPoly &d, size_t level);
 
+/// The inner products (u0, u1) = sum_j digit_j * (b_j, a_j) modulo Q_level * P
+/// (extended layout, NTT form): u0 + u1 s = P d s' + t e. With `permutation`,
+/// the digits are first permuted slot-wise (out[k] = in[perm[k]]).
+void key_switch_inner_product(const KeySwitchKey &key, const Decomposition &dec,
+                              const std::vector<uint32_t> *permutation, RnsPoly &u0, RnsPoly &u1);
+
+/// u += P * x on the chain residues r <= level of an extended polynomial u
+/// (x modulo Q_level, NTT form): lifts x to the extended basis, where it
+/// vanishes modulo P.
+void add_times_special_modulus(const Context &ctx, const RnsPoly &x, size_t level, RnsPoly &u);
+
+/// The division by P of an extended polynomial u (NTT form) into `out` modulo
+/// Q_level: (u + delta) / P with delta = 0 mod t and delta = -u mod P, so a
+/// message m carried as P * m stays m (and its correction factor unchanged).
+void mod_down(const Context &ctx, const RnsPoly &u, size_t level, RnsPoly &out);
+
 /// Computes (k0, k1) modulo Q_level, NTT form, with k0 + k1 s = d s' + t e for
-/// the key from s' to s. With `permutation`, the digits are first permuted
-/// slot-wise (out[k] = in[perm[k]]): a hoisted automorphism.
+/// the key from s' to s: the inner products followed by the division by P.
+/// With `permutation`, a hoisted automorphism (see key_switch_inner_product).
 void key_switch(const KeySwitchKey &key, const Decomposition &dec, const std::vector<uint32_t> *permutation,
                 RnsPoly &k0, RnsPoly &k1);
 

@@ -34,10 +34,7 @@ void multiply(const Ciphertext &a, const Ciphertext &b, Ciphertext &dst) {
     const Context &ctx = *a.ctx;
     // ||v_a * v_b||_inf <= N ||v_a||_inf ||v_b||_inf.
     const double noise = a.noise_log2 + b.noise_log2 + std::log2(static_cast<double>(ctx.n()));
-    const double budget = noise::budget(ctx, a.level, noise);
-    require(budget >= 1.0, HELIB_ERR_NOISE_BUDGET_EXHAUSTED,
-            "ciphertext multiplication refused: the estimated noise budget would drop to " + std::to_string(budget) +
-                " bits (switch modulus first, or use a longer chain)");
+    noise::require_budget(ctx, a.level, noise, "ciphertext multiplication");
     const size_t count = a.count(), n = ctx.n();
     RnsPoly c0(n, count), c1(n, count), c2(n, count);
     for_each_prime(ctx, count, [&](size_t i) {

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "error.hpp"
 #include "random.hpp"
 
 namespace bgv {
@@ -14,6 +15,13 @@ double fresh_public(const Context &ctx) {
     // e*u and e1*s: each coefficient a sum of N products with variance sigma^2 * 2/3.
     const double product = kTail * kSigma * std::sqrt(2.0 * n / 3.0);
     return ctx.log2_t() + std::log2(2.0 * product + kTail * kSigma + 0.5);
+}
+
+void require_budget(const Context &ctx, size_t level, double noise_after, const std::string &operation) {
+    const double left = budget(ctx, level, noise_after);
+    require(left >= 1.0, HELIB_ERR_NOISE_BUDGET_EXHAUSTED,
+            operation + " refused: the estimated noise budget would drop to " + std::to_string(left) +
+                " bits (switch modulus first, or use a longer chain)");
 }
 
 double fresh_secret(const Context &ctx) { return ctx.log2_t() + std::log2(kTail * kSigma + 0.5); }

@@ -126,9 +126,10 @@ inline __m512i mul_montgomery_x8(__m512i a, __m512i b, __m512i q, __m512i q_hi, 
     return _mm512_mask_add_epi64(r, _mm512_cmplt_epu64_mask(high, correction), r, q);
 }
 
-/// x0 (+)= digit * b, x1 (+)= digit * a (Montgomery keys), digit optionally
-/// gathered through `perm`; n % 8 == 0. With `first`, x0 and x1 are overwritten.
-inline void key_switch_accumulate(u64 *x0, u64 *x1, const u64 *digit, const uint32_t *perm, const u64 *b,
+/// x0 (+)= v * b, x1 (+)= v * a (Montgomery products: one of v and b, a is in
+/// Montgomery form), v optionally gathered through `perm`; n % 8 == 0. With
+/// `first`, x0 and x1 are overwritten.
+inline void multiply_accumulate_pair(u64 *x0, u64 *x1, const u64 *v, const uint32_t *perm, const u64 *b,
                                   const u64 *a, size_t n, const Modulus &mod, bool first) {
     const __m512i q = _mm512_set1_epi64(static_cast<long long>(mod.value()));
     const __m512i q_hi = _mm512_srli_epi64(q, 32);
@@ -136,8 +137,8 @@ inline void key_switch_accumulate(u64 *x0, u64 *x1, const u64 *digit, const uint
     for (size_t j = 0; j < n; j += 8) {
         const __m512i d = perm != nullptr
                               ? _mm512_i32gather_epi64(_mm256_loadu_si256(reinterpret_cast<const __m256i *>(perm + j)),
-                                                       reinterpret_cast<const long long *>(digit), 8)
-                              : _mm512_loadu_si512(digit + j);
+                                                       reinterpret_cast<const long long *>(v), 8)
+                              : _mm512_loadu_si512(v + j);
         __m512i v0 = mul_montgomery_x8(d, _mm512_loadu_si512(b + j), q, q_hi, q_inv);
         __m512i v1 = mul_montgomery_x8(d, _mm512_loadu_si512(a + j), q, q_hi, q_inv);
         if (!first) {
@@ -228,11 +229,11 @@ inline void add_then_scale(u64 *r, const u64 *src, u64 w, u64 ws, size_t n, cons
     for (size_t j = 0; j < n; ++j) r[j] = mod.mul_shoup(mod.add(src[j], r[j]), w, ws);
 }
 
-inline void key_switch_accumulate(u64 *x0, u64 *x1, const u64 *digit, const uint32_t *perm, const u64 *b,
+inline void multiply_accumulate_pair(u64 *x0, u64 *x1, const u64 *v, const uint32_t *perm, const u64 *b,
                                   const u64 *a, size_t n, const Modulus &mod, bool first) {
     for (size_t j = 0; j < n; ++j) {
-        const u64 v = perm != nullptr ? digit[perm[j]] : digit[j];
-        const u64 v0 = mod.mul_montgomery(v, b[j]), v1 = mod.mul_montgomery(v, a[j]);
+        const u64 d = perm != nullptr ? v[perm[j]] : v[j];
+        const u64 v0 = mod.mul_montgomery(d, b[j]), v1 = mod.mul_montgomery(d, a[j]);
         x0[j] = first ? v0 : mod.add(x0[j], v0);
         x1[j] = first ? v1 : mod.add(x1[j], v1);
     }

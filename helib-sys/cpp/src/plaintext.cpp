@@ -37,6 +37,13 @@ PlainCoeffs load_plaintext(const Context &ctx, const u64 *coeffs, size_t n_coeff
 
 LiftedPlaintext lift_plaintext(const Context &ctx, const PlainCoeffs &coeffs, size_t count,
                                bool to_ntt) {
+    std::vector<size_t> primes(count);
+    for (size_t i = 0; i < count; ++i) primes[i] = i;
+    return lift_plaintext(ctx, coeffs, primes, to_ntt);
+}
+
+LiftedPlaintext lift_plaintext(const Context &ctx, const PlainCoeffs &coeffs, const std::vector<size_t> &primes,
+                               bool to_ntt) {
     const size_t n = ctx.n(), pl = ctx.plain_limbs();
     const auto &t = ctx.t_limbs();
     const auto &half = ctx.half_t_limbs();
@@ -59,10 +66,11 @@ LiftedPlaintext lift_plaintext(const Context &ctx, const PlainCoeffs &coeffs, si
         l1 += value;
         if (value > linf) linf = value;
     }
-    RnsPoly poly(n, count);
-    for_each_prime(ctx, count, [&](size_t i) {
+    RnsPoly poly(n, primes.size());
+    for_each_prime(ctx, primes.size(), [&](size_t r_index) {
+        const size_t i = primes[r_index];
         const Modulus &q = ctx.prime(i);
-        u64 *r = poly.residues(i);
+        u64 *r = poly.residues(r_index);
         for (size_t j = 0; j < n; ++j) {
             // Branch-free sign: the signs are random, so a branch would mispredict.
             const u64 v = ctx.reduce_plain(magnitude.data() + j * pl, i);

@@ -25,6 +25,10 @@ struct LiftedPlaintext {
 };
 LiftedPlaintext lift_plaintext(const Context &ctx, const PlainCoeffs &coeffs, size_t count,
                                bool to_ntt);
+/// The same lift modulo the listed primes (indices into ctx.primes()):
+/// residue r of the result is modulo primes[r].
+LiftedPlaintext lift_plaintext(const Context &ctx, const PlainCoeffs &coeffs, const std::vector<size_t> &primes,
+                               bool to_ntt);
 
 /// Reduces an integer given by limbs modulo t (any size) into plain_limbs() limbs.
 mpz_class reduce_mod_t(const Context &ctx, const u64 *limbs, size_t count);

@@ -164,6 +164,20 @@ impl<F: PrimeField + FftField> BatchEncoder<F> {
         EncodedPlaintext::for_multiplication(&self.encode(values)?, level)
     }
 
+    /// Encodes `values` in the extended form of
+    /// [`EncodedPlaintext::for_linear_transform`], for the diagonals of a
+    /// [`Ciphertext::linear_transform`](crate::Ciphertext::linear_transform).
+    ///
+    /// # Errors
+    /// As for [`encode`](Self::encode) and [`EncodedPlaintext::for_linear_transform`].
+    pub fn encode_for_linear_transform(
+        &self,
+        values: &[F],
+        level: usize,
+    ) -> Result<EncodedPlaintext> {
+        EncodedPlaintext::for_linear_transform(&self.encode(values)?, level)
+    }
+
     /// Encodes `values` straight into an [`EncodedPlaintext`] for addition to
     /// `ciphertext`.
     ///
