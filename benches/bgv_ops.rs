@@ -13,7 +13,11 @@
 //! generation (the key sizes are printed once per parameter set), a ct × ct
 //! product with relinearization, one rotation, and 8 rotations of one
 //! ciphertext done one by one against the same 8 hoisted (one decomposition
-//! shared by all): `cargo bench --bench bgv_ops -- key_switching`.
+//! shared by all), and the baby steps of a baby-step giant-step transform,
+//! Σ_k D_k ⊙ rot_k(x) over the same 8 steps, evaluated with plain rotations
+//! and products (`baby_steps_plain`) against one double-hoisted
+//! [`Ciphertext::linear_transform`](helib_rs::Ciphertext::linear_transform)
+//! (`baby_steps_hoisted`): `cargo bench --bench bgv_ops -- key_switching`.
 
 // criterion_group! generates an undocumented public function.
 #![allow(missing_docs)]
@@ -192,6 +196,54 @@ fn bench_key_switching(c: &mut Criterion) {
             });
             group.bench_function(BenchmarkId::new("rotations_hoisted", &rotations), |b| {
                 b.iter(|| x.rotate_rows_hoisted(&BABY_STEPS, &keys).expect("hoisted"))
+            });
+
+            // The baby steps of a BSGS transform: Σ_k D_k ⊙ rot_k(x).
+            let diagonals: Vec<Vec<Fr>> = BABY_STEPS
+                .iter()
+                .map(|_| (0..n).map(|_| Fr::rand(&mut rng)).collect())
+                .collect();
+            let encode = |extended: bool| -> Vec<EncodedPlaintext> {
+                diagonals
+                    .iter()
+                    .map(|d| {
+                        if extended {
+                            encoder.encode_for_linear_transform(d, x.level())
+                        } else {
+                            encoder.encode_for_multiplication(d, x.level())
+                        }
+                        .expect("encode diagonal")
+                    })
+                    .collect()
+            };
+            let (plain_diagonals, extended_diagonals) = (encode(false), encode(true));
+            group.bench_function(BenchmarkId::new("baby_steps_plain", &rotations), |b| {
+                b.iter(|| {
+                    let mut sum = None;
+                    for (&k, d) in BABY_STEPS.iter().zip(&plain_diagonals) {
+                        let term = x
+                            .rotate_rows(k, &keys, RotationPolicy::Exact)
+                            .and_then(|r| r.mul_plain(d))
+                            .expect("baby step");
+                        sum = Some(match sum {
+                            None => term,
+                            Some(acc) => (&acc + &term).expect("add"),
+                        });
+                    }
+                    sum
+                })
+            });
+            let elements: Vec<u64> = BABY_STEPS
+                .iter()
+                .map(|&k| GaloisKeys::element_for_step(&ctx, k))
+                .collect();
+            let terms: Vec<Option<&EncodedPlaintext>> =
+                extended_diagonals.iter().map(Some).collect();
+            group.bench_function(BenchmarkId::new("baby_steps_hoisted", &rotations), |b| {
+                b.iter(|| {
+                    x.linear_transform(&elements, 1, &terms, &keys)
+                        .expect("linear transform")
+                })
             });
         }
     }

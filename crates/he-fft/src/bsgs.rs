@@ -1,10 +1,20 @@
 //! Baby-step giant-step evaluation of a slot transform on a ciphertext.
 //!
-//! Every diagonal's shift is written as `swap^s ∘ rot(u·(b·j + k))` with baby
-//! index `k ∈ 0..b` and giant index `j`. Then
+//! Every diagonal's shift is written as `swap^s ∘ rot(u·(b·j + k + o))` with
+//! baby index `k ∈ 0..b`, giant index `j` and a fixed offset `o`. Then
 //! `y = Σ_j rot_(g·j)( Σ_(s,k) rot_(-g·j)(D_(s,j,k)) ⊙ baby_(s,k) )`, g = u·b,
-//! where `baby_(s,k) = rot_(u·k)(swap^s(x))`. The giant sum runs in Horner form
-//! (`acc = rot_g(acc) + S_j`), so it needs a single giant-step key.
+//! where `baby_(s,k) = rot_(u·(k + o))(swap^s(x))`. The giant sum runs in Horner
+//! form (`acc = rot_g(acc) + S_j`), so it needs a single giant-step key.
+//!
+//! With hoisted baby steps the offset is the smallest shift, so every giant
+//! index is ≥ 0 and no final alignment rotation is needed (any baby step costs
+//! the same). Iterated baby steps start from `x` itself (`o = 0`); negative
+//! giant indices are then paid for by one alignment rotation at the end.
+//!
+//! In [`KeyMode::Fast`] the whole sum is one double-hoisted engine call
+//! ([`Ciphertext::linear_transform`]): the baby steps share one decomposition
+//! and stay in the key-switching basis, where their products are summed, so a
+//! baby step costs an inner product rather than a rotation.
 
 use crate::error::{Error, Result};
 use crate::transform::{signed, Shift, SlotTransform};
@@ -15,7 +25,8 @@ use std::collections::BTreeMap;
 /// How baby steps are computed, trading Galois-key memory for time.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum KeyMode {
-    /// Baby steps as hoisted automorphisms of the input (one key per baby step).
+    /// Baby steps as double-hoisted automorphisms of the input (one key per
+    /// baby step), summed in the key-switching basis.
     #[default]
     Fast,
     /// Baby steps as repeated rotations by the unit step: O(1) keys per level
@@ -37,6 +48,7 @@ pub struct Schedule {
     row: usize,
     unit: usize,
     baby: usize,
+    offset: i64,
     giant_min: i64,
     giant_max: i64,
     uses_swap: bool,
@@ -60,9 +72,11 @@ impl Schedule {
         let units: Vec<i64> = steps.iter().map(|s| s / unit as i64).collect();
         let span =
             (units.last().copied().unwrap_or(0) - units.first().copied().unwrap_or(0) + 1) as usize;
-        // Hoisted baby steps cost about half a rotation; iterated ones a whole one.
+        // A double-hoisted baby step costs an inner product and its products
+        // in Q·P, about a quarter of a rotation (`cargo bench --bench bgv_ops
+        // -- baby_steps`); an iterated one costs a whole rotation.
         let baby_cost = match mode {
-            KeyMode::Fast => 0.5,
+            KeyMode::Fast => 0.25,
             KeyMode::MinimalKeys => 1.0,
         };
         let mut best: Option<(f64, Schedule)> = None;
@@ -89,12 +103,25 @@ impl Schedule {
         mode: KeyMode,
     ) -> Self {
         let b = baby as i64;
-        let giant_min = units.iter().map(|u| u.div_euclid(b)).min().unwrap_or(0);
-        let giant_max = units.iter().map(|u| u.div_euclid(b)).max().unwrap_or(0);
+        let offset = match mode {
+            KeyMode::Fast => units.iter().copied().min().unwrap_or(0),
+            KeyMode::MinimalKeys => 0,
+        };
+        let giant_min = units
+            .iter()
+            .map(|u| (u - offset).div_euclid(b))
+            .min()
+            .unwrap_or(0);
+        let giant_max = units
+            .iter()
+            .map(|u| (u - offset).div_euclid(b))
+            .max()
+            .unwrap_or(0);
         Schedule {
             row,
             unit,
             baby,
+            offset,
             giant_min,
             giant_max,
             uses_swap,
@@ -103,7 +130,7 @@ impl Schedule {
     }
 
     fn place(&self, shift: Shift) -> Slot {
-        let units = signed(shift.rotation, self.row) / self.unit as i64;
+        let units = signed(shift.rotation, self.row) / self.unit as i64 - self.offset;
         Slot {
             giant: units.div_euclid(self.baby as i64),
             swap: shift.swap,
@@ -115,11 +142,17 @@ impl Schedule {
         (self.unit * self.baby) as i64
     }
 
+    /// The rotation of baby step k (before the optional row swap).
+    fn baby_step(&self, k: usize) -> i64 {
+        (k as i64 + self.offset) * self.unit as i64
+    }
+
     /// Baby rotations per evaluation (the row swap counts as one).
     pub fn baby_rotations(&self) -> usize {
-        let per_row = self.baby - 1;
+        let identity = (self.offset..self.offset + self.baby as i64).contains(&0);
+        let per_row = self.baby - usize::from(identity);
         if self.uses_swap {
-            2 * per_row + 1
+            per_row + self.baby
         } else {
             per_row
         }
@@ -138,12 +171,10 @@ impl Schedule {
         let mut out = Vec::new();
         match self.mode {
             KeyMode::Fast => {
-                for k in 1..self.baby {
-                    out.push(step((k * self.unit) as i64));
-                }
-                if self.uses_swap {
-                    for k in 0..self.baby {
-                        out.push(swap * step((k * self.unit) as i64) % two_n);
+                for k in 0..self.baby {
+                    out.push(step(self.baby_step(k)));
+                    if self.uses_swap {
+                        out.push(swap * step(self.baby_step(k)) % two_n);
                     }
                 }
             }
@@ -200,7 +231,11 @@ impl EncodedTransform {
                     rotation: back,
                 },
             );
-            terms.insert(slot, encoder.encode_for_multiplication(&moved, level)?);
+            let encoded = match mode {
+                KeyMode::Fast => encoder.encode_for_linear_transform(&moved, level)?,
+                KeyMode::MinimalKeys => encoder.encode_for_multiplication(&moved, level)?,
+            };
+            terms.insert(slot, encoded);
         }
         Ok(Self {
             level,
@@ -227,9 +262,62 @@ impl EncodedTransform {
     /// Evaluates the transform on `x`.
     pub fn apply(&self, x: &Ciphertext, keys: &GaloisKeys) -> Result<Ciphertext> {
         let s = &self.schedule;
+        let acc = match s.mode {
+            KeyMode::Fast => self.apply_hoisted(x, keys)?,
+            KeyMode::MinimalKeys => self.apply_iterated(x, keys)?,
+        };
+        if s.giant_min == 0 {
+            return Ok(acc);
+        }
+        let align = GaloisKeys::element_for_step(x.context(), s.giant_step() * s.giant_min);
+        Ok(acc.apply_galois(align, keys)?)
+    }
+
+    /// The baby-step pairs (swap, k) some diagonal uses, sorted.
+    fn needed_babies(&self) -> Vec<(bool, usize)> {
+        let mut needed: Vec<(bool, usize)> = self.terms.keys().map(|t| (t.swap, t.baby)).collect();
+        needed.sort_unstable();
+        needed.dedup();
+        needed
+    }
+
+    /// The sum before its final alignment, as one double-hoisted engine call.
+    fn apply_hoisted(&self, x: &Ciphertext, keys: &GaloisKeys) -> Result<Ciphertext> {
+        let s = &self.schedule;
         let context = x.context();
-        let babies = self.baby_steps(x, keys)?;
+        let babies = self.needed_babies();
+        let two_n = 2 * context.ring_degree() as u64;
+        let swap = GaloisKeys::row_swap_element(context);
+        let elements: Vec<u64> = babies
+            .iter()
+            .map(|&(sw, k)| {
+                let g = GaloisKeys::element_for_step(context, s.baby_step(k));
+                if sw {
+                    swap * g % two_n
+                } else {
+                    g
+                }
+            })
+            .collect();
+        let giants = (s.giant_max - s.giant_min + 1) as usize;
+        let mut grid: Vec<Option<&EncodedPlaintext>> = vec![None; giants * babies.len()];
+        for (slot, plain) in &self.terms {
+            let j = (slot.giant - s.giant_min) as usize;
+            let i = babies
+                .binary_search(&(slot.swap, slot.baby))
+                .map_err(|_| Error::Internal("baby step missing"))?;
+            grid[j * babies.len() + i] = Some(plain);
+        }
         let giant = GaloisKeys::element_for_step(context, s.giant_step());
+        Ok(x.linear_transform(&elements, giant, &grid, keys)?)
+    }
+
+    /// The sum before its final alignment from iterated baby steps and
+    /// Horner giant steps, rotation by rotation.
+    fn apply_iterated(&self, x: &Ciphertext, keys: &GaloisKeys) -> Result<Ciphertext> {
+        let s = &self.schedule;
+        let babies = self.baby_steps(x, keys)?;
+        let giant = GaloisKeys::element_for_step(x.context(), s.giant_step());
         let mut acc: Option<Ciphertext> = None;
         for j in (s.giant_min..=s.giant_max).rev() {
             if let Some(a) = acc.as_mut() {
@@ -256,75 +344,40 @@ impl EncodedTransform {
                 }
             }
         }
-        let mut acc = acc.ok_or(Error::Internal("transform has no diagonals"))?;
-        if s.giant_min != 0 {
-            acc = acc.apply_galois(
-                GaloisKeys::element_for_step(context, s.giant_step() * s.giant_min),
-                keys,
-            )?;
-        }
-        Ok(acc)
+        acc.ok_or(Error::Internal("transform has no diagonals"))
     }
 
-    /// `rot_(u·k)(swap^s(x))` for every (s, k) some diagonal uses.
+    /// `rot_(u·k)(swap^s(x))` for every (s, k) some diagonal uses, by
+    /// repeated rotations by the unit step.
     fn baby_steps(
         &self,
         x: &Ciphertext,
         keys: &GaloisKeys,
     ) -> Result<BTreeMap<(bool, usize), Ciphertext>> {
-        let s = &self.schedule;
         let context = x.context();
-        let mut needed: Vec<(bool, usize)> = self.terms.keys().map(|t| (t.swap, t.baby)).collect();
-        needed.sort_unstable();
-        needed.dedup();
+        let needed = self.needed_babies();
+        let unit = GaloisKeys::element_for_step(context, self.schedule.unit as i64);
         let mut out = BTreeMap::new();
-        match s.mode {
-            KeyMode::Fast => {
-                let two_n = 2 * context.ring_degree() as u64;
-                let swap = GaloisKeys::row_swap_element(context);
-                let element = |&(sw, k): &(bool, usize)| {
-                    let g = GaloisKeys::element_for_step(context, (k * s.unit) as i64);
-                    if sw {
-                        swap * g % two_n
-                    } else {
-                        g
-                    }
-                };
-                let (identity, others): (Vec<_>, Vec<_>) =
-                    needed.iter().partition(|&&key| element(&key) == 1);
-                if !identity.is_empty() {
-                    out.insert((false, 0), x.clone());
+        for sw in [false, true] {
+            let Some(max) = needed
+                .iter()
+                .filter(|(w, _)| *w == sw)
+                .map(|(_, k)| *k)
+                .max()
+            else {
+                continue;
+            };
+            let mut current = if sw {
+                x.apply_galois(GaloisKeys::row_swap_element(context), keys)?
+            } else {
+                x.clone()
+            };
+            for k in 0..=max {
+                if k > 0 {
+                    current = current.apply_galois(unit, keys)?;
                 }
-                let elements: Vec<u64> = others.iter().map(element).collect();
-                for (key, ct) in others
-                    .into_iter()
-                    .zip(x.apply_galois_hoisted(&elements, keys)?)
-                {
-                    out.insert(key, ct);
-                }
-            }
-            KeyMode::MinimalKeys => {
-                let unit = GaloisKeys::element_for_step(context, s.unit as i64);
-                for sw in [false, true] {
-                    let max = needed
-                        .iter()
-                        .filter(|(w, _)| *w == sw)
-                        .map(|(_, k)| *k)
-                        .max();
-                    let Some(max) = max else { continue };
-                    let mut current = if sw {
-                        x.apply_galois(GaloisKeys::row_swap_element(context), keys)?
-                    } else {
-                        x.clone()
-                    };
-                    for k in 0..=max {
-                        if k > 0 {
-                            current = current.apply_galois(unit, keys)?;
-                        }
-                        if needed.contains(&(sw, k)) {
-                            out.insert((sw, k), current.clone());
-                        }
-                    }
+                if needed.contains(&(sw, k)) {
+                    out.insert((sw, k), current.clone());
                 }
             }
         }

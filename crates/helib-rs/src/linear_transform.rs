@@ -75,7 +75,7 @@ impl Ciphertext {
         diagonals: &[Option<&EncodedPlaintext>],
         keys: &GaloisKeys,
     ) -> Result<Ciphertext> {
-        if baby.is_empty() || diagonals.is_empty() || diagonals.len() % baby.len() != 0 {
+        if baby.is_empty() || diagonals.is_empty() || !diagonals.len().is_multiple_of(baby.len()) {
             return Err(Error::InvalidArgument(format!(
                 "a linear transform takes (giant steps × baby steps) diagonals: {} diagonals for {} baby steps",
                 diagonals.len(),

@@ -206,13 +206,25 @@ fn modulus_switching_keeps_the_plaintext_and_follows_the_canonical_factor() {
             }
             ct = next;
         }
-        // mod_switch_to gives the same factor as switching one prime at a time.
+        // mod_switch_to drops its primes in one division, with the same factor,
+        // plaintext and (within a bit) noise as switching one prime at a time.
         let direct = fresh.mod_switch_to(1).unwrap();
         assert_eq!(direct.level(), 1);
         assert_eq!(
             direct.correction_factor(),
             context.correction_factor(1).unwrap()
         );
+        let mut stepwise = fresh.clone();
+        while stepwise.level() > 1 {
+            stepwise = stepwise.mod_switch().unwrap();
+        }
+        let exact = keyed.sk.noise_budget(&direct).unwrap();
+        assert!(direct.estimated_budget_bits() <= exact + 1.0);
+        assert!((exact - keyed.sk.noise_budget(&stepwise).unwrap()).abs() <= 1.0);
+        match keyed.sk.decrypt(&direct) {
+            Ok(plaintext) => assert_eq!(plaintext.coefficients(), a),
+            Err(error) => assert_eq!(error, helib_rs::Error::NoiseBudgetExhausted),
+        }
         let same = fresh.mod_switch_to(fresh.level()).unwrap();
         assert_eq!(same.level(), fresh.level());
         assert_eq!(open(keyed, &same), a);

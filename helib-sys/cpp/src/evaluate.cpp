@@ -4,6 +4,7 @@
 #include <string>
 
 #include "error.hpp"
+#include "keyswitch.hpp"
 #include "noise.hpp"
 #include "scheme.hpp"
 
@@ -32,6 +33,28 @@ void check_plain(const Ciphertext &a, const EncodedPlaintext &p) {
     require(p.level >= a.level, HELIB_ERR_LEVEL_MISMATCH,
             "plaintext is encoded at level " + std::to_string(p.level) +
                 ", below the ciphertext's level " + std::to_string(a.level));
+}
+
+/// BGV modulus switching from a.level down to `level` in one exact division
+/// by the product D of the dropped primes: the message gains D^-1 mod t,
+/// tracked in the correction factor.
+void switch_down(const Ciphertext &a, size_t level, Ciphertext &dst) {
+    const Context &ctx = *a.ctx;
+    std::vector<size_t> dropped;
+    Ciphertext out;
+    out.ctx = a.ctx;
+    out.level = level;
+    out.factor = a.factor;
+    double log2_dropped = 0;
+    for (size_t i = level + 1; i <= a.level; ++i) {
+        dropped.push_back(i);
+        out.factor = out.factor * ctx.level(i).last_prime_inverse_mod_t % ctx.t();
+        log2_dropped += std::log2(static_cast<double>(ctx.prime(i).value()));
+    }
+    out.parts.resize(a.parts.size());
+    for (size_t k = 0; k < a.parts.size(); ++k) divide_by_primes(ctx, a.parts[k], level, dropped, out.parts[k]);
+    out.noise_log2 = noise::after_mod_switch(ctx, a.noise_log2, log2_dropped, a.parts.size());
+    dst = std::move(out);
 }
 
 void require_budget(const Ciphertext &ct, double noise_after, const char *operation) {
@@ -174,44 +197,7 @@ void add_scalar(const Ciphertext &a, const mpz_class &k, Ciphertext &dst) {
 void mod_switch(const Ciphertext &a, Ciphertext &dst) {
     check_nonempty(a);
     require(a.level >= 1, HELIB_ERR_INVALID_LEVEL, "cannot switch modulus below level 0");
-    const Context &ctx = *a.ctx;
-    const size_t last = a.level;
-    const Modulus &q_last = ctx.prime(last);
-    const LevelData &data = ctx.level(last);
-    Ciphertext out;
-    out.ctx = a.ctx;
-    out.parts.resize(a.parts.size());
-    out.level = last - 1;
-    for (size_t k = 0; k < a.parts.size(); ++k) {
-        // omega = [-c * t^-1]_{q_last}, centred; c + t * omega is divisible by q_last.
-        std::vector<u64> omega(a.parts[k].residues(last), a.parts[k].residues(last) + ctx.n());
-        ctx.ntt(last).inverse(omega.data());
-        const u64 neg_t_inv = q_last.neg(ctx.t_inv_mod(last));
-        const u64 neg_t_inv_shoup = q_last.shoup(neg_t_inv);
-        const u64 half = q_last.value() / 2;
-        for (auto &w : omega) w = q_last.mul_shoup(w, neg_t_inv, neg_t_inv_shoup);
-        RnsPoly &dst_poly = out.parts[k];
-        dst_poly = RnsPoly(ctx.n(), last);
-        for_each_prime(ctx, last, [&](size_t i) {
-            const Modulus &q = ctx.prime(i);
-            const u64 t = ctx.t_mod(i), ts = q.shoup(t);
-            u64 *d = dst_poly.residues(i);
-            for (size_t j = 0; j < ctx.n(); ++j) {
-                // Lift omega_j to (-q_last/2, q_last/2], then times t, modulo q_i.
-                const u64 w = omega[j];
-                const u64 lifted = w > half ? q.neg(q.reduce(q_last.value() - w)) : q.reduce(w);
-                d[j] = q.mul_shoup(lifted, t, ts);
-            }
-            ctx.ntt(i).forward(d);
-            const u64 inv = data.last_prime_inverse[i], inv_shoup = q.shoup(inv);
-            const u64 *c = a.parts[k].residues(i);
-            for (size_t j = 0; j < ctx.n(); ++j) d[j] = q.mul_shoup(q.add(c[j], d[j]), inv, inv_shoup);
-        });
-    }
-    out.factor = a.factor * data.last_prime_inverse_mod_t % ctx.t();
-    out.noise_log2 = noise::after_mod_switch(ctx, a.noise_log2, std::log2(static_cast<double>(q_last.value())),
-                                               a.parts.size());
-    dst = std::move(out);
+    switch_down(a, a.level - 1, dst);
 }
 
 void mod_switch_to(const Ciphertext &a, size_t level, Ciphertext &dst) {
@@ -223,10 +209,7 @@ void mod_switch_to(const Ciphertext &a, size_t level, Ciphertext &dst) {
         if (&dst != &a) dst = a;
         return;
     }
-    Ciphertext current;
-    mod_switch(a, current);
-    while (current.level > level) mod_switch(current, current);
-    dst = std::move(current);
+    switch_down(a, level, dst);
 }
 
 void mod_switch_reduce_noise(const Ciphertext &a, Ciphertext &dst) {
@@ -239,14 +222,17 @@ void mod_switch_reduce_noise(const Ciphertext &a, Ciphertext &dst) {
         const double log2_q = std::log2(static_cast<double>(ctx.prime(ct.level).value()));
         return ct.noise_log2 - log2_q >= ctx.mod_switch_floor_log2() + 2.0;
     };
-    if (!worth_it(a)) {
-        if (&dst != &a) dst = a;
-        return;
+    // The estimate alone decides, so the level is found first and the primes
+    // above it are dropped in one switch.
+    Ciphertext probe;
+    probe.level = a.level;
+    probe.noise_log2 = a.noise_log2;
+    while (worth_it(probe)) {
+        const double log2_q = std::log2(static_cast<double>(ctx.prime(probe.level).value()));
+        probe.noise_log2 = noise::after_mod_switch(ctx, probe.noise_log2, log2_q, a.parts.size());
+        --probe.level;
     }
-    Ciphertext current;
-    mod_switch(a, current);
-    while (worth_it(current)) mod_switch(current, current);
-    dst = std::move(current);
+    mod_switch_to(a, probe.level, dst);
 }
 
 }  // namespace eval

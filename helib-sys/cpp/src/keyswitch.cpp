@@ -150,15 +150,22 @@ Decomposition decompose(const Context &ctx, const RnsPoly &d, size_t level) {
 }
 
 void mod_down(const Context &ctx, const RnsPoly &u, size_t level, RnsPoly &out) {
-    const size_t n = ctx.n(), K = ctx.special_size();
-    std::vector<size_t> specials, chain;
-    for (size_t k = 0; k < K; ++k) specials.push_back(ctx.special_index(k));
+    std::vector<size_t> specials;
+    for (size_t k = 0; k < ctx.special_size(); ++k) specials.push_back(ctx.special_index(k));
+    divide_by_primes(ctx, u, level, specials, out);
+}
+
+void divide_by_primes(const Context &ctx, const RnsPoly &u, size_t level, const std::vector<size_t> &divisors,
+                      RnsPoly &out) {
+    ensure(&out != &u, "divide_by_primes writes a separate polynomial");
+    const size_t n = ctx.n(), K = divisors.size();
+    std::vector<size_t> chain;
     for (size_t i = 0; i <= level; ++i) chain.push_back(i);
-    const BaseConversion conversion(ctx, specials, chain);
-    // omega = [-u * t^-1]_P residues (coefficient form), scaled for the conversion.
+    const BaseConversion conversion(ctx, divisors, chain);
+    // omega = [-u * t^-1]_D residues (coefficient form), scaled for the conversion.
     std::vector<u64> y(K * n);
     for_each_prime(ctx, K, [&](size_t k) {
-        const size_t pi = specials[k];
+        const size_t pi = divisors[k];
         const Modulus &p = ctx.prime(pi);
         u64 *row = y.data() + k * n;
         std::copy(u.residues(level + 1 + k), u.residues(level + 1 + k) + n, row);
@@ -167,7 +174,7 @@ void mod_down(const Context &ctx, const RnsPoly &u, size_t level, RnsPoly &out) 
         for (size_t j = 0; j < n; ++j) row[j] = p.mul_shoup(row[j], w, ws);
     });
     conversion.scale_sources(ctx, y, n);
-    // Centring: subtract round(sum_k y_k / p_k) * P so omega lies in (-P/2, P/2].
+    // Centring: subtract round(sum_k y_k / p_k) * D so omega lies in (-D/2, D/2].
     std::vector<u64> correction(n);
     for (size_t j = 0; j < n; ++j) {
         double fraction = 0;
@@ -178,13 +185,13 @@ void mod_down(const Context &ctx, const RnsPoly &u, size_t level, RnsPoly &out) 
     for_each_prime(ctx, level + 1, [&](size_t i) {
         const Modulus &q = ctx.prime(i);
         u64 *r = out.residues(i);
-        // delta = t * (sum_k y_k (P/p_k) - correction * P), then (u + delta) / P.
+        // delta = t * (sum_k y_k (D/p_k) - correction * D), then (u + delta) / D.
         conversion.convert(ctx, y, n, i, r);
         const u64 whole = conversion.modulus_mod_target[i], t = ctx.t_mod(i);
         kernels::subtract_multiple_then_scale(r, correction.data(), whole, q.shoup(whole), t, q.shoup(t), n, q);
         ctx.ntt(i).forward(r);
-        const u64 p_inv = q.inv(whole);
-        kernels::add_then_scale(r, u.residues(i), p_inv, q.shoup(p_inv), n, q);
+        const u64 d_inv = q.inv(whole);
+        kernels::add_then_scale(r, u.residues(i), d_inv, q.shoup(d_inv), n, q);
     });
 }
 
@@ -194,15 +201,18 @@ void key_switch_inner_product(const KeySwitchKey &key, const Decomposition &dec,
     const size_t n = ctx.n(), level = dec.level, ext = level + 1 + ctx.special_size();
     u0.reshape(n, ext);
     u1.reshape(n, ext);
+    const uint32_t *perm = permutation != nullptr ? permutation->data() : nullptr;
+    const size_t digits = dec.digits.size();
     for_each_prime(ctx, ext, [&](size_t r) {
         const size_t pi = extended_prime(ctx, level, r);
-        const Modulus &q = ctx.prime(pi);
-        u64 *x0 = u0.residues(r), *x1 = u1.residues(r);
-        const uint32_t *perm = permutation != nullptr ? permutation->data() : nullptr;
-        for (size_t d = 0; d < dec.digits.size(); ++d) {
-            kernels::multiply_accumulate_pair(x0, x1, dec.digits[d].residues(r), perm, key.b[d].residues(pi),
-                                              key.a[d].residues(pi), n, q, d == 0);
+        std::vector<const u64 *> digit_rows(digits), b_rows(digits), a_rows(digits);
+        for (size_t d = 0; d < digits; ++d) {
+            digit_rows[d] = dec.digits[d].residues(r);
+            b_rows[d] = key.b[d].residues(pi);
+            a_rows[d] = key.a[d].residues(pi);
         }
+        kernels::dot_product_pair(u0.residues(r), u1.residues(r), digit_rows.data(), perm, b_rows.data(),
+                                  a_rows.data(), digits, n, ctx.prime(pi));
     });
 }
 

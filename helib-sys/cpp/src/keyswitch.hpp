@@ -54,6 +54,14 @@ void add_times_special_modulus(const Context &ctx, const RnsPoly &x, size_t leve
 /// message m carried as P * m stays m (and its correction factor unchanged).
 void mod_down(const Context &ctx, const RnsPoly &u, size_t level, RnsPoly &out);
 
+/// The same exact division by D, the product of `divisors` (prime indices;
+/// residue level + 1 + k of u is modulo divisors[k]): out = (u + delta) / D
+/// modulo Q_level with delta = 0 mod t and delta = -u mod D, in NTT form. With
+/// the top primes of the chain as divisors this is a BGV modulus switch
+/// dropping all of them at once (the message gains the factor D^-1 mod t).
+void divide_by_primes(const Context &ctx, const RnsPoly &u, size_t level, const std::vector<size_t> &divisors,
+                      RnsPoly &out);
+
 /// Computes (k0, k1) modulo Q_level, NTT form, with k0 + k1 s = d s' + t e for
 /// the key from s' to s: the inner products followed by the division by P.
 /// With `permutation`, a hoisted automorphism (see key_switch_inner_product).

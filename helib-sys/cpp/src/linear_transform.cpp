@@ -42,22 +42,121 @@ ExtendedCiphertext automorphism_extended(const GaloisKeys &keys, const Ciphertex
     return out;
 }
 
-/// acc (+)= p * x over every extended residue (overwritten with `first`).
-void multiply_accumulate(const Context &ctx, const EncodedPlaintext &p, const ExtendedCiphertext &x, size_t level,
-                         ExtendedCiphertext &acc, bool first) {
-    const size_t ext = level + 1 + ctx.special_size();
-    if (first) {
-        acc.c0.reshape(ctx.n(), ext);
-        acc.c1.reshape(ctx.n(), ext);
+/// The baby steps' share of a transform: for every giant index j with a
+/// term, sums[j] = sum_i p_{j,i} * P sigma_{baby[i]}(a) (plus key-switching
+/// terms) in the extended basis, `started[j]` telling which sums were written.
+///
+/// Fused per residue and per block of slots: each baby step's inner product is
+/// computed into a small scratch buffer and immediately multiplied into the
+/// giant sums, so neither the baby steps nor partial sums go through memory.
+class BabyStepSums {
+public:
+    BabyStepSums(const GaloisKeys &keys, const Ciphertext &a, const std::vector<uint64_t> &baby,
+                 const std::vector<const EncodedPlaintext *> &plains)
+        : ctx_(*a.ctx), a_(a), baby_(baby), plains_(plains), giants_(plains.size() / baby.size()) {
+        for (uint64_t g : baby_) {
+            keys_.push_back(g == 1 ? nullptr : &keys.key(g));
+            permutations_.push_back(g == 1 ? std::vector<uint32_t>{} : galois_permutation(ctx_.n(), g));
+        }
+        any_key_switch_ = std::any_of(baby_.begin(), baby_.end(), [](uint64_t g) { return g != 1; });
     }
-    for_each_prime(ctx, ext, [&](size_t r) {
-        // The plaintext's special residues follow its own (possibly higher) level.
-        const size_t plain_residue = r <= level ? r : p.level + 1 + (r - level - 1);
-        kernels::multiply_accumulate_pair(acc.c0.residues(r), acc.c1.residues(r), p.poly.residues(plain_residue),
-                                          nullptr, x.c0.residues(r), x.c1.residues(r), ctx.n(),
-                                          ctx.prime(extended_prime(ctx, level, r)), first);
-    });
-}
+
+    void compute(std::vector<ExtendedCiphertext> &sums, std::vector<bool> &started) const {
+        const size_t level = a_.level, ext = level + 1 + ctx_.special_size(), n = ctx_.n();
+        const Decomposition dec = any_key_switch_ ? decompose(ctx_, a_.parts[1], level) : Decomposition{};
+        sums.assign(giants_, ExtendedCiphertext{});
+        started.assign(giants_, false);
+        for (size_t j = 0; j < giants_; ++j) {
+            for (size_t i = 0; i < baby_.size(); ++i) started[j] = started[j] || term(j, i) != nullptr;
+            if (!started[j]) continue;
+            sums[j].c0.reshape(n, ext);
+            sums[j].c1.reshape(n, ext);
+        }
+        for_each_prime(ctx_, ext, [&](size_t r) { residue(dec, r, sums, started); });
+    }
+
+private:
+    static constexpr size_t kBlock = 512;
+    static constexpr size_t kMaxDigits = Context::kMaxPrimes;  // a digit holds at least one prime
+
+    const EncodedPlaintext *term(size_t j, size_t i) const { return plains_[j * baby_.size() + i]; }
+
+    void residue(const Decomposition &dec, size_t r, std::vector<ExtendedCiphertext> &sums,
+                 const std::vector<bool> &started) const {
+        const size_t level = a_.level, n = ctx_.n(), babies = baby_.size();
+        const bool chain = r <= level;
+        const size_t prime = extended_prime(ctx_, level, r);
+        const Modulus &q = ctx_.prime(prime);
+        const u64 p_mod = chain ? ctx_.special_modulus_mod(r) : 0, p_shoup = chain ? q.shoup(p_mod) : 0;
+        // An identity baby step is P * a: zero modulo the special primes.
+        std::vector<bool> live(babies);
+        for (size_t i = 0; i < babies; ++i) live[i] = chain || baby_[i] != 1;
+        std::vector<u64> scratch(2 * babies * kBlock);
+        std::vector<const u64 *> rows[3];
+        for (size_t c = 0; c < n; c += kBlock) {
+            const size_t len = std::min(kBlock, n - c);
+            for (size_t i = 0; i < babies; ++i) {
+                if (live[i]) baby_block(dec, r, i, c, len, q, p_mod, p_shoup, scratch.data() + 2 * i * kBlock);
+            }
+            for (size_t j = 0; j < giants_; ++j) {
+                if (!started[j]) continue;
+                std::vector<const u64 *> &d_rows = rows[0], &b0_rows = rows[1], &b1_rows = rows[2];
+                d_rows.clear();
+                b0_rows.clear();
+                b1_rows.clear();
+                for (size_t i = 0; i < babies; ++i) {
+                    const EncodedPlaintext *p = term(j, i);
+                    if (p == nullptr || !live[i]) continue;
+                    // The plaintext's special residues follow its own (possibly higher) level.
+                    const size_t plain_residue = chain ? r : p->level + 1 + (r - level - 1);
+                    d_rows.push_back(p->poly.residues(plain_residue) + c);
+                    b0_rows.push_back(scratch.data() + 2 * i * kBlock);
+                    b1_rows.push_back(scratch.data() + (2 * i + 1) * kBlock);
+                }
+                kernels::dot_product_pair(sums[j].c0.residues(r) + c, sums[j].c1.residues(r) + c, d_rows.data(),
+                                          nullptr, b0_rows.data(), b1_rows.data(), d_rows.size(), len, q);
+            }
+        }
+    }
+
+    /// Slots [c, c + len) of baby step i at residue r into out (c0) and out + kBlock (c1).
+    void baby_block(const Decomposition &dec, size_t r, size_t i, size_t c, size_t len, const Modulus &q, u64 p_mod,
+                    u64 p_shoup, u64 *out) const {
+        u64 *b0 = out, *b1 = out + kBlock;
+        const bool chain = r <= a_.level;
+        if (keys_[i] == nullptr) {  // identity: P * a
+            const u64 *a0 = a_.parts[0].residues(r) + c, *a1 = a_.parts[1].residues(r) + c;
+            for (size_t k = 0; k < len; ++k) {
+                b0[k] = q.mul_shoup(a0[k], p_mod, p_shoup);
+                b1[k] = q.mul_shoup(a1[k], p_mod, p_shoup);
+            }
+            return;
+        }
+        const KeySwitchKey &key = *keys_[i];
+        const size_t prime = extended_prime(ctx_, a_.level, r), digits = dec.digits.size();
+        const uint32_t *perm = permutations_[i].data() + c;
+        const u64 *digit_rows[kMaxDigits], *b_rows[kMaxDigits], *a_rows[kMaxDigits];
+        for (size_t d = 0; d < digits; ++d) {
+            digit_rows[d] = dec.digits[d].residues(r);
+            b_rows[d] = key.b[d].residues(prime) + c;
+            a_rows[d] = key.a[d].residues(prime) + c;
+        }
+        kernels::dot_product_pair(b0, b1, digit_rows, perm, b_rows, a_rows, digits, len, q);
+        if (chain) {  // + P * sigma(a_0)
+            const u64 *a0 = a_.parts[0].residues(r);
+            for (size_t k = 0; k < len; ++k) b0[k] = q.add(b0[k], q.mul_shoup(a0[perm[k]], p_mod, p_shoup));
+        }
+    }
+
+    const Context &ctx_;
+    const Ciphertext &a_;
+    const std::vector<uint64_t> &baby_;
+    const std::vector<const EncodedPlaintext *> &plains_;
+    size_t giants_;
+    std::vector<const KeySwitchKey *> keys_;
+    std::vector<std::vector<uint32_t>> permutations_;
+    bool any_key_switch_ = false;
+};
 
 /// acc += x over every extended residue.
 void add_extended(const Context &ctx, const ExtendedCiphertext &x, size_t level, ExtendedCiphertext &acc) {
@@ -103,11 +202,9 @@ void linear_transform_hoisted(const GaloisKeys &keys, const Ciphertext &a, const
             "a linear transform takes (giant steps x baby steps) plaintexts, at least one baby step");
     const size_t babies = baby.size(), giants = plains.size() / babies;
     const mpz_class plain_factor = check_plaintexts(a, plains);
-    bool any_key_switch = false;
     for (uint64_t g : baby) {
         check_galois_element(ctx, g);
         if (g != 1) keys.key(g);  // every key must exist before any work is done
-        any_key_switch = any_key_switch || g != 1;
     }
     check_galois_element(ctx, giant);
     if (giants > 1 && giant != 1) keys.key(giant);
@@ -132,21 +229,9 @@ void linear_transform_hoisted(const GaloisKeys &keys, const Ciphertext &a, const
     noise::require_budget(ctx, a.level, result_noise, "linear transform");
 
     // Baby steps: one decomposition, each step's products summed per giant step in Q * P.
-    const Decomposition dec = any_key_switch ? decompose(ctx, a.parts[1], a.level) : Decomposition{};
-    std::vector<ExtendedCiphertext> sums(giants);
-    std::vector<bool> started(giants, false);
-    for (size_t i = 0; i < babies; ++i) {
-        bool used = false;
-        for (size_t j = 0; j < giants; ++j) used = used || plains[j * babies + i] != nullptr;
-        if (!used) continue;
-        const ExtendedCiphertext step = automorphism_extended(keys, a, dec, baby[i]);
-        for (size_t j = 0; j < giants; ++j) {
-            const EncodedPlaintext *p = plains[j * babies + i];
-            if (p == nullptr) continue;
-            multiply_accumulate(ctx, *p, step, a.level, sums[j], !started[j]);
-            started[j] = true;
-        }
-    }
+    std::vector<ExtendedCiphertext> sums;
+    std::vector<bool> started;
+    BabyStepSums(keys, a, baby, plains).compute(sums, started);
 
     // Giant steps in Horner form, each rotation fused with the next inner sum.
     Ciphertext acc;

@@ -90,11 +90,12 @@ public:
 
     /// Montgomery product a * b * 2^-64 mod q (a, b < q): with b = x * 2^64 mod q
     /// ("Montgomery form", see to_montgomery) this is a * x mod q.
-    u64 mul_montgomery(u64 a, u64 b) const {
-        const u128 product = static_cast<u128>(a) * b;
-        const u64 m = static_cast<u64>(product) * q_inv_;
+    u64 mul_montgomery(u64 a, u64 b) const { return reduce_montgomery(static_cast<u128>(a) * b); }
+    /// x * 2^-64 mod q for x < q * 2^64 (a sum of products, each below q^2).
+    u64 reduce_montgomery(u128 x) const {
+        const u64 m = static_cast<u64>(x) * q_inv_;
         const u64 correction = static_cast<u64>((static_cast<u128>(m) * q_) >> 64);
-        const u64 high = static_cast<u64>(product >> 64);
+        const u64 high = static_cast<u64>(x >> 64);
         return high >= correction ? high - correction : high + q_ - correction;
     }
     /// x * 2^64 mod q.

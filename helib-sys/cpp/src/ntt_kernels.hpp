@@ -5,6 +5,7 @@
 // and compute the high word of a 64x64-bit product from four 32x32-bit ones.
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 
 #include "modarith.hpp"
@@ -126,30 +127,6 @@ inline __m512i mul_montgomery_x8(__m512i a, __m512i b, __m512i q, __m512i q_hi, 
     return _mm512_mask_add_epi64(r, _mm512_cmplt_epu64_mask(high, correction), r, q);
 }
 
-/// x0 (+)= v * b, x1 (+)= v * a (Montgomery products: one of v and b, a is in
-/// Montgomery form), v optionally gathered through `perm`; n % 8 == 0. With
-/// `first`, x0 and x1 are overwritten.
-inline void multiply_accumulate_pair(u64 *x0, u64 *x1, const u64 *v, const uint32_t *perm, const u64 *b,
-                                  const u64 *a, size_t n, const Modulus &mod, bool first) {
-    const __m512i q = _mm512_set1_epi64(static_cast<long long>(mod.value()));
-    const __m512i q_hi = _mm512_srli_epi64(q, 32);
-    const __m512i q_inv = _mm512_set1_epi64(static_cast<long long>(mod.inverse_mod_word()));
-    for (size_t j = 0; j < n; j += 8) {
-        const __m512i d = perm != nullptr
-                              ? _mm512_i32gather_epi64(_mm256_loadu_si256(reinterpret_cast<const __m256i *>(perm + j)),
-                                                       reinterpret_cast<const long long *>(v), 8)
-                              : _mm512_loadu_si512(v + j);
-        __m512i v0 = mul_montgomery_x8(d, _mm512_loadu_si512(b + j), q, q_hi, q_inv);
-        __m512i v1 = mul_montgomery_x8(d, _mm512_loadu_si512(a + j), q, q_hi, q_inv);
-        if (!first) {
-            v0 = reduce_once(_mm512_add_epi64(v0, _mm512_loadu_si512(x0 + j)), q);
-            v1 = reduce_once(_mm512_add_epi64(v1, _mm512_loadu_si512(x1 + j)), q);
-        }
-        _mm512_storeu_si512(x0 + j, v0);
-        _mm512_storeu_si512(x1 + j, v1);
-    }
-}
-
 /// out[j] = sum_s y[s * n + j] * hat[s] mod p (hat with Shoup factors); n % 8 == 0.
 inline void base_convert_row(u64 *out, const u64 *y, size_t sources, size_t n, const u64 *hat,
                              const u64 *hat_shoup, const Modulus &mod) {
@@ -165,6 +142,59 @@ inline void base_convert_row(u64 *out, const u64 *y, size_t sources, size_t n, c
             acc = reduce_once(_mm512_add_epi64(acc, v), two_p);
         }
         _mm512_storeu_si512(out + j, reduce_once(acc, p));
+    }
+}
+
+/// Terms per 128-bit Montgomery accumulation: sums of products below q^2 must
+/// stay below q * 2^64 for one reduction to be exact.
+inline size_t terms_per_reduction(const Modulus &mod) { return static_cast<size_t>(~u64{0} / mod.value()); }
+
+/// (lo, hi) += a * b as 128-bit lanes.
+inline void accumulate_product(__m512i &lo, __m512i &hi, __m512i a, __m512i b) {
+    const __m512i product_lo = _mm512_mullo_epi64(a, b);
+    const __m512i product_hi = mulhi_epu64(a, b, _mm512_srli_epi64(b, 32));
+    lo = _mm512_add_epi64(lo, product_lo);
+    const __mmask8 carry = _mm512_cmplt_epu64_mask(lo, product_lo);
+    hi = _mm512_add_epi64(hi, product_hi);
+    hi = _mm512_mask_add_epi64(hi, carry, hi, _mm512_set1_epi64(1));
+}
+
+/// Montgomery reduction (hi * 2^64 + lo) * 2^-64 mod q in [0, q), for hi < q.
+inline __m512i reduce_montgomery_x8(__m512i lo, __m512i hi, __m512i q, __m512i q_hi, __m512i q_inv) {
+    const __m512i correction = mulhi_epu64(_mm512_mullo_epi64(lo, q_inv), q, q_hi);
+    const __m512i r = _mm512_sub_epi64(hi, correction);
+    return _mm512_mask_add_epi64(r, _mm512_cmplt_epu64_mask(hi, correction), r, q);
+}
+
+/// out0[k] = sum_t v_t[k'] * x_t[k] * 2^-64 mod q and out1[k] the same with
+/// y_t, k' = perm[k] when `perm` is given (else k): Montgomery dot products
+/// (one factor of each product in Montgomery form gives the plain sum) with
+/// one reduction per terms_per_reduction() terms. len % 8 == 0.
+inline void dot_product_pair(u64 *out0, u64 *out1, const u64 *const *v, const uint32_t *perm, const u64 *const *x,
+                             const u64 *const *y, size_t terms, size_t len, const Modulus &mod) {
+    const __m512i q = _mm512_set1_epi64(static_cast<long long>(mod.value()));
+    const __m512i q_hi = _mm512_srli_epi64(q, 32);
+    const __m512i q_inv = _mm512_set1_epi64(static_cast<long long>(mod.inverse_mod_word()));
+    const size_t chunk = terms_per_reduction(mod);
+    for (size_t j = 0; j < len; j += 8) {
+        const __m256i index =
+            perm != nullptr ? _mm256_loadu_si256(reinterpret_cast<const __m256i *>(perm + j)) : _mm256_setzero_si256();
+        __m512i r0 = _mm512_setzero_si512(), r1 = _mm512_setzero_si512();
+        for (size_t first = 0; first < terms; first += chunk) {
+            const size_t last = std::min(terms, first + chunk);
+            __m512i lo0 = _mm512_setzero_si512(), hi0 = lo0, lo1 = lo0, hi1 = lo0;
+            for (size_t t = first; t < last; ++t) {
+                const __m512i a = perm != nullptr
+                                      ? _mm512_i32gather_epi64(index, reinterpret_cast<const long long *>(v[t]), 8)
+                                      : _mm512_loadu_si512(v[t] + j);
+                accumulate_product(lo0, hi0, a, _mm512_loadu_si512(x[t] + j));
+                accumulate_product(lo1, hi1, a, _mm512_loadu_si512(y[t] + j));
+            }
+            r0 = reduce_once(_mm512_add_epi64(r0, reduce_montgomery_x8(lo0, hi0, q, q_hi, q_inv)), q);
+            r1 = reduce_once(_mm512_add_epi64(r1, reduce_montgomery_x8(lo1, hi1, q, q_hi, q_inv)), q);
+        }
+        _mm512_storeu_si512(out0 + j, r0);
+        _mm512_storeu_si512(out1 + j, r1);
     }
 }
 
@@ -220,6 +250,29 @@ inline void multiply_montgomery(u64 *out, const u64 *a, const u64 *b, size_t n, 
     }
 }
 
+inline size_t terms_per_reduction(const Modulus &mod) { return static_cast<size_t>(~u64{0} / mod.value()); }
+
+inline void dot_product_pair(u64 *out0, u64 *out1, const u64 *const *v, const uint32_t *perm, const u64 *const *x,
+                             const u64 *const *y, size_t terms, size_t len, const Modulus &mod) {
+    const size_t chunk = terms_per_reduction(mod);
+    for (size_t j = 0; j < len; ++j) {
+        const size_t k = perm != nullptr ? perm[j] : j;
+        u64 r0 = 0, r1 = 0;
+        for (size_t first = 0; first < terms; first += chunk) {
+            const size_t last = std::min(terms, first + chunk);
+            u128 sum0 = 0, sum1 = 0;
+            for (size_t t = first; t < last; ++t) {
+                sum0 += static_cast<u128>(v[t][k]) * x[t][j];
+                sum1 += static_cast<u128>(v[t][k]) * y[t][j];
+            }
+            r0 = mod.add(r0, mod.reduce_montgomery(sum0));
+            r1 = mod.add(r1, mod.reduce_montgomery(sum1));
+        }
+        out0[j] = r0;
+        out1[j] = r1;
+    }
+}
+
 inline void subtract_multiple_then_scale(u64 *r, const u64 *k, u64 w, u64 ws, u64 t, u64 ts, size_t n,
                                          const Modulus &mod) {
     for (size_t j = 0; j < n; ++j) r[j] = mod.mul_shoup(mod.sub(r[j], mod.mul_shoup(k[j], w, ws)), t, ts);
@@ -227,16 +280,6 @@ inline void subtract_multiple_then_scale(u64 *r, const u64 *k, u64 w, u64 ws, u6
 
 inline void add_then_scale(u64 *r, const u64 *src, u64 w, u64 ws, size_t n, const Modulus &mod) {
     for (size_t j = 0; j < n; ++j) r[j] = mod.mul_shoup(mod.add(src[j], r[j]), w, ws);
-}
-
-inline void multiply_accumulate_pair(u64 *x0, u64 *x1, const u64 *v, const uint32_t *perm, const u64 *b,
-                                  const u64 *a, size_t n, const Modulus &mod, bool first) {
-    for (size_t j = 0; j < n; ++j) {
-        const u64 d = perm != nullptr ? v[perm[j]] : v[j];
-        const u64 v0 = mod.mul_montgomery(d, b[j]), v1 = mod.mul_montgomery(d, a[j]);
-        x0[j] = first ? v0 : mod.add(x0[j], v0);
-        x1[j] = first ? v1 : mod.add(x1[j], v1);
-    }
 }
 
 inline void base_convert_row(u64 *out, const u64 *y, size_t sources, size_t n, const u64 *hat,
