@@ -123,6 +123,9 @@ fn every_key_switching_function_reports_null_pointers() {
     let elements = [3u64];
     let dsts = [d];
     let null_dsts = [null_mut::<helib_ciphertext>()];
+    let zero_terms = [null::<helib_encoded_plaintext>()];
+    let mut plain_out: *mut helib_encoded_plaintext = null_mut();
+    let coeffs = [1u64];
     // SAFETY: (all the calls below) every non-NULL pointer is a live handle
     // or a valid out-pointer; the NULL ones must be refused before any use.
     let cases: Vec<(&str, (helib_status, String))> = unsafe {
@@ -293,6 +296,97 @@ fn every_key_switching_function_reports_null_pointers() {
                 )),
             ),
             (
+                "extended ctx",
+                outcome!(helib_encoded_plaintext_new_extended(
+                    null(),
+                    coeffs.as_ptr(),
+                    1,
+                    1,
+                    0,
+                    null(),
+                    0,
+                    &mut plain_out
+                )),
+            ),
+            (
+                "extended out",
+                outcome!(helib_encoded_plaintext_new_extended(
+                    c,
+                    coeffs.as_ptr(),
+                    1,
+                    1,
+                    0,
+                    null(),
+                    0,
+                    null_mut()
+                )),
+            ),
+            (
+                "transform keys",
+                outcome!(helib_ciphertext_linear_transform(
+                    null(),
+                    a,
+                    elements.as_ptr(),
+                    1,
+                    3,
+                    zero_terms.as_ptr(),
+                    1,
+                    d
+                )),
+            ),
+            (
+                "transform a",
+                outcome!(helib_ciphertext_linear_transform(
+                    k,
+                    null(),
+                    elements.as_ptr(),
+                    1,
+                    3,
+                    zero_terms.as_ptr(),
+                    1,
+                    d
+                )),
+            ),
+            (
+                "transform baby",
+                outcome!(helib_ciphertext_linear_transform(
+                    k,
+                    a,
+                    null(),
+                    1,
+                    3,
+                    zero_terms.as_ptr(),
+                    1,
+                    d
+                )),
+            ),
+            (
+                "transform plains",
+                outcome!(helib_ciphertext_linear_transform(
+                    k,
+                    a,
+                    elements.as_ptr(),
+                    1,
+                    3,
+                    null(),
+                    1,
+                    d
+                )),
+            ),
+            (
+                "transform dst",
+                outcome!(helib_ciphertext_linear_transform(
+                    k,
+                    a,
+                    elements.as_ptr(),
+                    1,
+                    3,
+                    zero_terms.as_ptr(),
+                    1,
+                    null_mut()
+                )),
+            ),
+            (
                 "hoisted dsts[0]",
                 outcome!(helib_ciphertext_apply_galois_hoisted(
                     k,
@@ -308,7 +402,7 @@ fn every_key_switching_function_reports_null_pointers() {
         expect_outcome(outcome, HELIB_ERR_NULL_POINTER, what);
     }
     assert!(
-        rk_out.is_null() && keys_out.is_null(),
+        rk_out.is_null() && keys_out.is_null() && plain_out.is_null(),
         "failed constructors wrote *out"
     );
     assert_eq!(f.state(&dst), f.state(&f.ct), "a failed call changed dst");

@@ -14,7 +14,11 @@
 //!   instead of being stored in the plan).
 //! - [`Strategy::Factored`]: the log2(n) radix-2 butterfly stages grouped into
 //!   k levels; a level of s stages has at most 2^(s+1) − 1 diagonals, evaluated
-//!   with hoisted baby steps and Horner giant steps.
+//!   by baby-step giant-step. With [`KeyMode::Fast`] a level is one
+//!   double-hoisted [`Ciphertext::linear_transform`](helib_rs::Ciphertext::linear_transform):
+//!   one decomposition of the input, baby steps summed in the key-switching
+//!   basis, and Horner giant steps with one division by P each.
+//!   [`KeyMode::MinimalKeys`] iterates unit rotations instead (O(1) keys per level).
 //! - n > N (several ciphertexts): a four-step split whose cross-ciphertext
 //!   stage uses additions (C = 2) or scalar products, never rotations.
 //!

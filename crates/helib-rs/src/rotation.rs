@@ -194,10 +194,13 @@ impl Ciphertext {
     /// [`RotationPolicy::Exact`] — hoisting cannot compose, so every step's
     /// own key must be present.
     ///
-    /// The shared decomposition is about half of a rotation's cost: at
-    /// N = 2^16 with a 14-prime chain, 8 hoisted rotations took 705–772 ms of
-    /// CPU against 1.20–1.23 s one by one (1.6–1.7× per rotation; see
-    /// [`GaloisKeys`] for the command).
+    /// The shared decomposition is about half of a rotation's cost; each
+    /// output still pays its own inner product and division by P, so 8
+    /// hoisted rotations cost about 1.6× less than 8 plain ones
+    /// (`cargo bench --bench bgv_ops -- rotations`). When the rotations only
+    /// feed a sum of plaintext products — the baby steps of a baby-step
+    /// giant-step transform — [`linear_transform`](Self::linear_transform)
+    /// also shares the division by P and is several times cheaper per step.
     ///
     /// ```
     /// use helib_rs::{Context, GaloisKeys, Parameters, Plaintext, RotationPolicy, SecretKey};
