@@ -352,7 +352,7 @@ fn configuration(c: &mut Criterion, s: &Settings, config: Config) {
         "fft/{id}: N=2^{} logQ={log_q} logP={log_p} digits={digits} security={} depth={} \
          ciphertexts={} | context {context_s:.2}s, sk+pk {keys_s:.2}s, plan build {plan_s:.2}s, \
          Galois keys {} ({:.0} MiB) {galois_s:.2}s, encrypt {encrypt_s:.3}s, \
-         first FFT {first_s:.2}s ({} key switches, {} plaintext products), decrypt {decrypt_s:.3}s, \
+         first FFT {first_s:.2}s ({} rotations, {} key switches, {} plaintext products), decrypt {decrypt_s:.3}s, \
          plain FFT {:.3}ms, verified {verified}",
         s.ring_log,
         params.security_level(),
@@ -361,6 +361,7 @@ fn configuration(c: &mut Criterion, s: &Settings, config: Config) {
         keys.len(),
         keys.size_bytes() as f64 / f64::from(1 << 20),
         cost.rotations,
+        cost.key_switches,
         cost.multiplications,
         plain_s * 1e3,
     );

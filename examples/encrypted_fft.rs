@@ -133,7 +133,7 @@ fn run(o: &Options) -> Result<bool, Box<dyn std::error::Error>> {
             "{{\"n\": {}, \"strategy\": \"{:?}\", \"levels\": {}, \"direction\": \"{:?}\", \"coset\": {}, \
              \"key_mode\": \"{:?}\", \"threads\": {}, \"ring_degree\": {}, \"log2_q\": {log_q}, \"log2_p\": {log_p}, \
              \"security\": \"{:?}\", \"galois_keys\": {}, \"galois_key_bytes\": {}, \"rotations\": {}, \
-             \"plaintext_multiplications\": {}, \"seconds\": {{{}}}, \"plain_fft_seconds\": {:.6}, \
+             \"key_switches\": {}, \"plaintext_multiplications\": {}, \"seconds\": {{{}}}, \"plain_fft_seconds\": {:.6}, \
              \"he_to_plain_ratio\": {:.1}, \"noise_budget_bits\": {budget:.1}, \"peak_memory_bytes\": {}, \"verified\": {verified}}}",
             o.n,
             strategy,
@@ -147,6 +147,7 @@ fn run(o: &Options) -> Result<bool, Box<dyn std::error::Error>> {
             keys.len(),
             keys.size_bytes(),
             cost.rotations,
+            cost.key_switches,
             cost.multiplications,
             times.join(", "),
             plain.as_secs_f64(),
@@ -155,9 +156,11 @@ fn run(o: &Options) -> Result<bool, Box<dyn std::error::Error>> {
         );
     } else {
         println!(
-            "  plan: {} — {} key switches, {} plaintext products; {} Galois keys, {:.1} MiB",
+            "  plan: {} — {} rotations ({} of them full key switches), {} plaintext products; \
+             {} Galois keys, {:.1} MiB",
             plan.describe(),
             cost.rotations,
+            cost.key_switches,
             cost.multiplications,
             keys.len(),
             keys.size_bytes() as f64 / (1 << 20) as f64

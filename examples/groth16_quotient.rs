@@ -543,7 +543,7 @@ impl Run<'_> {
             "{} ({}×{} key switches)",
             step.name(),
             outputs.len(),
-            cost.rotations
+            cost.key_switches
         );
         self.record(&name, "server", start.stop(), Some(&outputs))?;
         Ok((outputs, plan))

@@ -163,6 +163,15 @@ impl Schedule {
         (self.giant_max - self.giant_min) as usize + usize::from(self.giant_min != 0)
     }
 
+    /// Rotations per evaluation that pay a whole key switch: the giant ones,
+    /// plus the baby ones when they are iterated rather than double-hoisted.
+    pub fn key_switches(&self) -> usize {
+        match self.mode {
+            KeyMode::Fast => self.giant_rotations(),
+            KeyMode::MinimalKeys => self.baby_rotations() + self.giant_rotations(),
+        }
+    }
+
     /// The Galois elements this schedule's rotations need.
     pub fn required_elements(&self, context: &Context) -> Vec<u64> {
         let swap = GaloisKeys::row_swap_element(context);

@@ -81,8 +81,12 @@ struct SplitRun {
 /// Work one execution of a plan performs.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct PlanCost {
-    /// Key switches (rotations and row swaps).
+    /// Automorphisms (rotations and row swaps), baby and giant steps.
     pub rotations: usize,
+    /// The automorphisms that pay a whole key switch: all of them in
+    /// [`KeyMode::MinimalKeys`], only the giant steps in [`KeyMode::Fast`],
+    /// whose double-hoisted baby steps cost an inner product each.
+    pub key_switches: usize,
     /// Plaintext multiplications.
     pub multiplications: usize,
 }
@@ -149,11 +153,13 @@ impl<F: PrimeField + FftField> FftPlan<F> {
     pub fn cost(&self) -> PlanCost {
         let of = |l: &EncodedTransform| PlanCost {
             rotations: l.schedule().baby_rotations() + l.schedule().giant_rotations(),
+            key_switches: l.schedule().key_switches(),
             multiplications: l.multiplications(),
         };
         let sum = |it: &mut dyn Iterator<Item = PlanCost>| {
             it.fold(PlanCost::default(), |a, b| PlanCost {
                 rotations: a.rotations + b.rotations,
+                key_switches: a.key_switches + b.key_switches,
                 multiplications: a.multiplications + b.multiplications,
             })
         };
@@ -165,6 +171,7 @@ impl<F: PrimeField + FftField> FftPlan<F> {
                 let schedule = crate::bsgs::Schedule::new(&shape, self.mode);
                 PlanCost {
                     rotations: schedule.baby_rotations() + schedule.giant_rotations(),
+                    key_switches: schedule.key_switches(),
                     multiplications: shape.len(),
                 }
             }

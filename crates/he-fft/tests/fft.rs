@@ -165,6 +165,32 @@ fn minimal_key_mode_matches() {
     });
 }
 
+/// Fast plans pay full key switches only for giant steps (their baby steps
+/// are double-hoisted); minimal-key plans pay one for every rotation, and
+/// need far fewer keys.
+#[test]
+fn plan_costs_count_key_switches() {
+    let context = &setup().context;
+    let plan = |mode| {
+        FftPlan::<Fr>::builder(context, 1024)
+            .strategy(factored(2))
+            .key_mode(mode)
+            .build()
+            .expect("plan")
+    };
+    let (fast, minimal) = (plan(KeyMode::Fast), plan(KeyMode::MinimalKeys));
+    let (fast_cost, minimal_cost) = (fast.cost(), minimal.cost());
+    assert!(fast_cost.key_switches > 0 && fast_cost.key_switches < fast_cost.rotations);
+    assert_eq!(minimal_cost.key_switches, minimal_cost.rotations);
+    assert_eq!(fast_cost.multiplications, minimal_cost.multiplications);
+    assert!(
+        minimal.required_galois_elements().len() < fast.required_galois_elements().len(),
+        "minimal keys: {} elements, fast: {}",
+        minimal.required_galois_elements().len(),
+        fast.required_galois_elements().len()
+    );
+}
+
 #[test]
 fn dense_strategy_matches() {
     for n in [4usize, 32] {
