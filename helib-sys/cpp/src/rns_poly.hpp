@@ -6,12 +6,15 @@
 #include <utility>
 #include <vector>
 
+#include "buffer_pool.hpp"
 #include "context.hpp"
 
 namespace bgv {
 
 /// An allocator whose value-initialization leaves memory uninitialized, so
-/// that resizing a residue buffer that is about to be overwritten costs no memset.
+/// that resizing a residue buffer that is about to be overwritten costs no
+/// memset, and which recycles large buffers through buffer_pool (so they do
+/// not come back from the kernel as fresh zero-filled pages).
 template <typename T>
 struct UninitializedAllocator : std::allocator<T> {
     template <typename U>
@@ -21,6 +24,18 @@ struct UninitializedAllocator : std::allocator<T> {
     UninitializedAllocator() = default;
     template <typename U>
     UninitializedAllocator(const UninitializedAllocator<U> &) {}
+    T *allocate(size_t count) {
+        const size_t bytes = count * sizeof(T);
+        if (bytes >= buffer_pool::kMinBytes) {
+            if (void *recycled = buffer_pool::take(bytes)) return static_cast<T *>(recycled);
+        }
+        return std::allocator<T>::allocate(count);
+    }
+    void deallocate(T *buffer, size_t count) {
+        const size_t bytes = count * sizeof(T);
+        if (bytes >= buffer_pool::kMinBytes && buffer_pool::give(buffer, bytes)) return;
+        std::allocator<T>::deallocate(buffer, count);
+    }
     template <typename U>
     void construct(U *p) noexcept {
         ::new (static_cast<void *>(p)) U;
