@@ -410,6 +410,30 @@ fn bad_inputs_are_refused_with_clear_errors() {
     assert!(keyed.sk.decrypt(&current).is_ok());
 }
 
+/// With the identity as giant element the giant groups are simply added.
+#[test]
+fn an_identity_giant_step_adds_the_groups() {
+    let keyed = small_t();
+    let encoder = BatchEncoder::<F65537>::new(&keyed.context).unwrap();
+    let mut rng = rng(9);
+    let slots = encoder.slot_count();
+    let x: Vec<F65537> = random_slots(slots, &mut rng);
+    let ct = keyed.sk.encrypt(&encoder.encode(&x).unwrap()).unwrap();
+    let shape = Shape::new(2, 3, false);
+    let diagonals: Vec<Option<Vec<F65537>>> = random_diagonals(6, slots, &mut rng);
+    let encoded = encode_all(&encoder, &diagonals, ct.level());
+    let refs: Vec<Option<&EncodedPlaintext>> = encoded.iter().map(Option::as_ref).collect();
+    let keys = shape.keys(keyed);
+    let y = ct
+        .linear_transform(&shape.elements(keyed), 1, &refs, &keys)
+        .unwrap();
+    let unrotated = Shape {
+        giant_step: 0,
+        ..shape
+    };
+    assert_eq!(open::<F65537>(keyed, &y), model(&unrotated, &diagonals, &x));
+}
+
 #[test]
 fn extended_encodings_serve_ordinary_products() {
     let keyed = small_t();
