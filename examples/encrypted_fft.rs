@@ -11,6 +11,7 @@
 //! cargo run --release --example encrypted_fft -- --n 32768 --levels 3 --threads 1
 //! cargo run --release --example encrypted_fft -- --n 256 --strategy dense
 //! cargo run --release --example encrypted_fft -- --n 4096 --inverse --coset --json
+//! cargo run --release --example encrypted_fft -- --n 131072 --max-baby-steps 8   # fewer keys
 //! ```
 
 use ark_bn254::Fr;
@@ -45,7 +46,7 @@ fn main() {
 }
 
 const USAGE: &str = "usage: encrypted_fft [--n N] [--strategy factored|dense] [--levels K] \
-[--threads T] [--inverse] [--coset] [--key-mode fast|minimal] [--json]";
+[--threads T] [--inverse] [--coset] [--key-mode fast|minimal] [--max-baby-steps B] [--json]";
 
 fn run(o: &Options) -> Result<bool, Box<dyn std::error::Error>> {
     let mut phases: Vec<(&str, Duration)> = Vec::new();
@@ -87,6 +88,9 @@ fn run(o: &Options) -> Result<bool, Box<dyn std::error::Error>> {
                 .direction(o.direction)
                 .strategy(strategy)
                 .key_mode(o.key_mode);
+            if let Some(max) = o.max_baby_steps {
+                b = b.max_baby_steps(max);
+            }
             if let Some(g) = coset {
                 b = b.coset(g);
             }
@@ -268,6 +272,7 @@ struct Options {
     direction: Direction,
     coset: bool,
     key_mode: KeyMode,
+    max_baby_steps: Option<usize>,
     json: bool,
 }
 
@@ -280,6 +285,7 @@ impl Options {
             direction: Direction::Forward,
             coset: false,
             key_mode: KeyMode::Fast,
+            max_baby_steps: None,
             json: false,
         };
         let mut levels = None;
@@ -305,6 +311,13 @@ impl Options {
                         "minimal" => KeyMode::MinimalKeys,
                         other => return Err(format!("unknown key mode {other:?}")),
                     }
+                }
+                "--max-baby-steps" => {
+                    o.max_baby_steps = Some(
+                        value()?
+                            .parse()
+                            .map_err(|_| "--max-baby-steps takes a number")?,
+                    )
                 }
                 "--inverse" => o.direction = Direction::Inverse,
                 "--coset" => o.coset = true,

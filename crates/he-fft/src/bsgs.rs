@@ -34,6 +34,19 @@ pub enum KeyMode {
     MinimalKeys,
 }
 
+/// How a plan chooses its schedules: the key mode and a cap on baby steps.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct KeyPolicy {
+    pub(crate) mode: KeyMode,
+    pub(crate) max_baby_steps: usize,
+}
+
+impl KeyPolicy {
+    pub(crate) fn schedule<F: FftField>(&self, transform: &SlotTransform<F>) -> Schedule {
+        Schedule::with_max_baby_steps(transform, self.mode, self.max_baby_steps)
+    }
+}
+
 /// Where one diagonal goes in the schedule.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 struct Slot {
@@ -59,6 +72,16 @@ impl Schedule {
     /// Picks the unit step (the largest power of two dividing every rotation)
     /// and the baby count minimizing an estimated rotation cost.
     pub fn new<F: FftField>(transform: &SlotTransform<F>, mode: KeyMode) -> Self {
+        Self::with_max_baby_steps(transform, mode, usize::MAX)
+    }
+
+    /// As [`new`](Self::new) with at most `max_baby_steps` baby steps per
+    /// row (at least 1): fewer Galois keys, more giant steps.
+    pub fn with_max_baby_steps<F: FftField>(
+        transform: &SlotTransform<F>,
+        mode: KeyMode,
+        max_baby_steps: usize,
+    ) -> Self {
         let row = transform.row();
         let steps = transform.signed_rotations();
         let unit = steps
@@ -81,7 +104,7 @@ impl Schedule {
         };
         let mut best: Option<(f64, Schedule)> = None;
         let mut baby = 1usize;
-        while baby <= span.next_power_of_two() && baby * unit <= row {
+        while baby <= span.next_power_of_two() && baby * unit <= row && baby <= max_baby_steps {
             let candidate = Schedule::with_baby(row, unit, baby, &units, uses_swap, mode);
             let cost =
                 candidate.baby_rotations() as f64 * baby_cost + candidate.giant_rotations() as f64;
@@ -221,11 +244,12 @@ impl EncodedTransform {
     /// Encodes `transform`'s diagonals for ciphertexts at `level`.
     pub fn new<F: PrimeField + FftField>(
         transform: &SlotTransform<F>,
-        mode: KeyMode,
+        policy: KeyPolicy,
         encoder: &BatchEncoder<F>,
         level: usize,
     ) -> Result<Self> {
-        let schedule = Schedule::new(transform, mode);
+        let mode = policy.mode;
+        let schedule = policy.schedule(transform);
         let row = transform.row();
         let mut terms = BTreeMap::new();
         for (shift, diagonal) in transform.diagonals() {

@@ -1,6 +1,6 @@
 //! FFT plans: built once for (context, n, direction, coset, strategy), run many times.
 
-use crate::bsgs::{EncodedTransform, KeyMode};
+use crate::bsgs::{EncodedTransform, KeyMode, KeyPolicy};
 use crate::error::{Error, Result};
 use crate::layout::Packing;
 use crate::stages::{bit_reversal, group_stages, radix2_stages, DenseDiagonals, Order};
@@ -45,7 +45,7 @@ pub struct FftPlan<F: PrimeField + FftField> {
     strategy: Strategy,
     order: Order,
     output_order: Order,
-    mode: KeyMode,
+    keys: KeyPolicy,
     level: usize,
     pipeline: Pipeline<F>,
 }
@@ -99,7 +99,7 @@ pub struct FftPlanBuilder<F: PrimeField + FftField> {
     coset: Option<F>,
     strategy: Strategy,
     order: Order,
-    mode: KeyMode,
+    keys: KeyPolicy,
     level: Option<usize>,
     natural_output: bool,
 }
@@ -116,7 +116,10 @@ impl<F: PrimeField + FftField> FftPlan<F> {
             coset: None,
             strategy: Strategy::Factored { levels: None },
             order: Order::Natural,
-            mode: KeyMode::Fast,
+            keys: KeyPolicy {
+                mode: KeyMode::Fast,
+                max_baby_steps: usize::MAX,
+            },
             level: None,
             natural_output: false,
         }
@@ -168,7 +171,7 @@ impl<F: PrimeField + FftField> FftPlan<F> {
             Pipeline::Split(split) => sum(&mut split.per_group.iter().flatten().map(of)),
             Pipeline::Dense(run) => {
                 let shape = dense_shape(run);
-                let schedule = crate::bsgs::Schedule::new(&shape, self.mode);
+                let schedule = self.keys.schedule(&shape);
                 PlanCost {
                     rotations: schedule.baby_rotations() + schedule.giant_rotations(),
                     key_switches: schedule.key_switches(),
@@ -195,7 +198,7 @@ impl<F: PrimeField + FftField> FftPlan<F> {
             self.n,
             self.coset.is_some(),
             self.order,
-            self.mode,
+            self.keys.mode,
             self.depth(),
             self.ciphertexts()
         )
@@ -208,7 +211,7 @@ impl<F: PrimeField + FftField> FftPlan<F> {
                 .iter()
                 .flat_map(|l| l.schedule().required_elements(&self.context))
                 .collect(),
-            Pipeline::Dense(run) => dense_schedule(run, self.mode, &self.context),
+            Pipeline::Dense(run) => dense_schedule(run, self.keys, &self.context),
             Pipeline::Split(split) => split
                 .per_group
                 .iter()
@@ -346,7 +349,7 @@ impl<F: PrimeField + FftField> FftPlan<F> {
         keys: &GaloisKeys,
     ) -> Result<Ciphertext> {
         let transform = dense_transform(run);
-        let encoded = EncodedTransform::new(&transform, self.mode, &self.encoder, x.level())?;
+        let encoded = EncodedTransform::new(&transform, self.keys, &self.encoder, x.level())?;
         encoded.apply(x, keys)
     }
 
@@ -455,10 +458,10 @@ fn dense_shape<F: PrimeField + FftField>(run: &DenseRun<F>) -> SlotTransform<F> 
 
 fn dense_schedule<F: PrimeField + FftField>(
     run: &DenseRun<F>,
-    mode: KeyMode,
+    keys: KeyPolicy,
     context: &Context,
 ) -> Vec<u64> {
-    crate::bsgs::Schedule::new(&dense_shape(run), mode).required_elements(context)
+    keys.schedule(&dense_shape(run)).required_elements(context)
 }
 
 /// Entry `c + C·bitrev(q)` of `values` to ciphertext c, slot q.
@@ -530,7 +533,16 @@ impl<F: PrimeField + FftField> FftPlanBuilder<F> {
 
     /// Galois-key memory mode.
     pub fn key_mode(mut self, mode: KeyMode) -> Self {
-        self.mode = mode;
+        self.keys.mode = mode;
+        self
+    }
+
+    /// At most `max` baby steps per level (values below 1 count as 1): fewer
+    /// Galois keys and more giant steps. The default leaves the choice to the
+    /// cost model, which in [`KeyMode::Fast`] favours many (cheap,
+    /// double-hoisted) baby steps and so many keys.
+    pub fn max_baby_steps(mut self, max: usize) -> Self {
+        self.keys.max_baby_steps = max.max(1);
         self
     }
 
@@ -633,7 +645,7 @@ impl<F: PrimeField + FftField> FftPlanBuilder<F> {
                     if permute {
                         transforms.push(bit_reversal(packing));
                     }
-                    Pipeline::Levels(encode_all(&transforms, self.mode, &encoder, level)?)
+                    Pipeline::Levels(encode_all(&transforms, self.keys, &encoder, level)?)
                 }
             }
         } else {
@@ -643,7 +655,7 @@ impl<F: PrimeField + FftField> FftPlanBuilder<F> {
                 n,
                 self.direction,
                 self.coset,
-                self.mode,
+                self.keys,
                 chosen,
                 level,
                 self.strategy,
@@ -658,7 +670,7 @@ impl<F: PrimeField + FftField> FftPlanBuilder<F> {
             strategy: self.strategy,
             order: self.order,
             output_order,
-            mode: self.mode,
+            keys: self.keys,
             level,
             pipeline,
         })
@@ -770,7 +782,7 @@ fn factored<F: PrimeField + FftField>(
 /// `level`, later ones lower by the primes earlier levels' noise growth frees.
 fn encode_all<F: PrimeField + FftField>(
     transforms: &[SlotTransform<F>],
-    mode: KeyMode,
+    keys: KeyPolicy,
     encoder: &BatchEncoder<F>,
     level: usize,
 ) -> Result<Vec<EncodedTransform>> {
@@ -778,7 +790,7 @@ fn encode_all<F: PrimeField + FftField>(
     transforms
         .iter()
         .enumerate()
-        .map(|(i, t)| EncodedTransform::new(t, mode, encoder, level_after(context, level, i)))
+        .map(|(i, t)| EncodedTransform::new(t, keys, encoder, level_after(context, level, i)))
         .collect()
 }
 
@@ -810,7 +822,7 @@ fn split_run<F: PrimeField + FftField>(
     n: usize,
     direction: Direction,
     coset: Option<F>,
-    mode: KeyMode,
+    keys: KeyPolicy,
     levels: usize,
     level: usize,
     strategy: Strategy,
@@ -871,7 +883,7 @@ fn split_run<F: PrimeField + FftField>(
                 let scale: Vec<F> = twiddle.iter().map(|w| *w * n_inv).collect();
                 stages[last] = stages[last].then_scaling(&scale);
             }
-            encode_all(&group_stages(&stages, levels), mode, encoder, level)
+            encode_all(&group_stages(&stages, levels), keys, encoder, level)
         })
         .collect::<Result<Vec<_>>>()?;
     Ok(SplitRun {

@@ -4,7 +4,9 @@
 use ark_bn254::Fr;
 use ark_poly::{EvaluationDomain, Radix2EvaluationDomain};
 use ark_std::UniformRand;
-use he_fft::{bit_reverse_permute, Direction, Error, FftPlan, KeyMode, Order, Strategy};
+use he_fft::{
+    bit_reverse_permute, Direction, Error, FftPlan, FftPlanBuilder, KeyMode, Order, Strategy,
+};
 use helib_rs::{Context, Parameters, PublicKey, SecretKey};
 use rand::SeedableRng;
 use std::sync::OnceLock;
@@ -61,6 +63,11 @@ struct Case {
 }
 
 fn run(case: Case) {
+    run_with(case, |builder| builder);
+}
+
+/// `run` with extra builder settings.
+fn run_with(case: Case, configure: impl FnOnce(FftPlanBuilder<Fr>) -> FftPlanBuilder<Fr>) {
     let s = setup();
     let mut builder = FftPlan::<Fr>::builder(&s.context, case.n)
         .direction(case.direction)
@@ -70,7 +77,7 @@ fn run(case: Case) {
     if let Some(g) = case.coset {
         builder = builder.coset(g);
     }
-    let plan = builder.build().expect("plan");
+    let plan = configure(builder).build().expect("plan");
     let keys = plan.generate_galois_keys(&s.sk).expect("keys");
     let x = random_vector(case.n, case.n as u64);
     let inputs = plan.encrypt(&s.pk, &x).expect("encrypt");
@@ -188,6 +195,49 @@ fn plan_costs_count_key_switches() {
         "minimal keys: {} elements, fast: {}",
         minimal.required_galois_elements().len(),
         fast.required_galois_elements().len()
+    );
+}
+
+/// Capping the baby steps trades keys for giant steps, and stays exact.
+#[test]
+fn capped_baby_steps_use_fewer_keys() {
+    let context = &setup().context;
+    let plan = |cap: usize| {
+        FftPlan::<Fr>::builder(context, 1024)
+            .strategy(factored(2))
+            .max_baby_steps(cap)
+            .build()
+            .expect("plan")
+    };
+    let (free, capped) = (plan(usize::MAX), plan(2));
+    assert!(
+        capped.required_galois_elements().len() < free.required_galois_elements().len(),
+        "capped: {} keys, free: {}",
+        capped.required_galois_elements().len(),
+        free.required_galois_elements().len()
+    );
+    assert!(capped.cost().key_switches > free.cost().key_switches);
+    run_with(
+        Case {
+            n: 1024,
+            direction: Direction::Forward,
+            coset: None,
+            strategy: factored(2),
+            order: Order::Natural,
+            mode: KeyMode::Fast,
+        },
+        |builder| builder.max_baby_steps(2),
+    );
+    run_with(
+        Case {
+            n: 2 << LOG_N,
+            direction: Direction::Inverse,
+            coset: Some(Fr::from(7u64)),
+            strategy: factored(2),
+            order: Order::Natural,
+            mode: KeyMode::Fast,
+        },
+        |builder| builder.max_baby_steps(1),
     );
 }
 
