@@ -151,14 +151,6 @@ fn parameters(ring_log: u32, depth: usize, threads: u32) -> Option<(Parameters, 
     })
 }
 
-/// Peak resident memory of this process (Linux), in bytes.
-fn peak_memory_bytes() -> Option<u64> {
-    let status = std::fs::read_to_string("/proc/self/status").ok()?;
-    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
-    let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
-    Some(kib * 1024)
-}
-
 /// The environment variable naming the one configuration a child process runs.
 const CHILD: &str = "FFT_BENCH_CHILD";
 
@@ -392,7 +384,7 @@ fn configuration(c: &mut Criterion, s: &Settings, config: Config) {
     let measured = &times[times.len().min(1)..];
     let mean = measured.iter().sum::<f64>() / measured.len().max(1) as f64;
 
-    let peak = peak_memory_bytes();
+    let peak = big_t_bgv::peak_memory_bytes();
     eprintln!(
         "fft/{id}: FFT mean {mean:.3}s over {} samples (HE / plain = {:.0}×), peak RSS of the configuration {}",
         measured.len(),

@@ -35,14 +35,7 @@ fn main() {
             std::process::exit(2);
         }
     };
-    match run(&options) {
-        Ok(true) => {}
-        Ok(false) => std::process::exit(1),
-        Err(e) => {
-            eprintln!("error: {e}");
-            std::process::exit(1);
-        }
-    }
+    big_t_bgv::exit_with(run(&options));
 }
 
 const USAGE: &str = "usage: encrypted_fft [--n N] [--strategy factored|dense] [--levels K] \
@@ -126,7 +119,7 @@ fn run(o: &Options) -> Result<bool, Box<dyn std::error::Error>> {
         .find(|(name, _)| name.starts_with("FFT"))
         .map(|p| p.1)
         .unwrap_or_default();
-    let peak = peak_memory_bytes();
+    let peak = big_t_bgv::peak_memory_bytes();
 
     if o.json {
         let times: Vec<String> = phases
@@ -255,14 +248,6 @@ fn phase<T, E>(
     }
     phases.push((name, took));
     result
-}
-
-/// Peak resident memory of this process (Linux), in bytes.
-fn peak_memory_bytes() -> Option<u64> {
-    let status = std::fs::read_to_string("/proc/self/status").ok()?;
-    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
-    let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
-    Some(kib * 1024)
 }
 
 struct Options {

@@ -87,14 +87,7 @@ fn main() {
             std::process::exit(2);
         }
     };
-    match run(&options) {
-        Ok(true) => {}
-        Ok(false) => std::process::exit(1),
-        Err(e) => {
-            eprintln!("error: {e}");
-            std::process::exit(1);
-        }
-    }
+    big_t_bgv::exit_with(run(&options));
 }
 
 /// One step of the server's pipeline.
@@ -835,7 +828,7 @@ fn run(o: &Options) -> Result<bool> {
     };
     let (server_seconds, server_cpu) = (sum(false, false), sum(false, true));
     let (plan_seconds, plan_cpu) = (sum(true, false), sum(true, true));
-    let peak = peak_memory_bytes();
+    let peak = big_t_bgv::peak_memory_bytes();
 
     if o.json {
         let phases_json: Vec<String> = run
@@ -950,14 +943,6 @@ fn json_opt(v: Option<f64>, decimals: usize) -> String {
 /// Factored levels per FFT by default: about five stages per level, at most three.
 fn default_levels(n: usize) -> usize {
     (n.trailing_zeros() as usize).div_ceil(5).clamp(1, 3)
-}
-
-/// Peak resident memory of this process (Linux), in bytes.
-fn peak_memory_bytes() -> Option<u64> {
-    let status = std::fs::read_to_string("/proc/self/status").ok()?;
-    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
-    let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
-    Some(kib * 1024)
 }
 
 struct Options {

@@ -170,6 +170,17 @@ impl Schedule {
         (k as i64 + self.offset) * self.unit as i64
     }
 
+    /// The Galois element of baby step k, after a row swap when `swap`.
+    fn baby_element(&self, context: &Context, swap: bool, k: usize) -> u64 {
+        let g = GaloisKeys::element_for_step(context, self.baby_step(k));
+        if swap {
+            let two_n = 2 * context.ring_degree() as u64;
+            GaloisKeys::row_swap_element(context) * g % two_n
+        } else {
+            g
+        }
+    }
+
     /// Baby rotations per evaluation (the row swap counts as one).
     pub fn baby_rotations(&self) -> usize {
         let identity = (self.offset..self.offset + self.baby as i64).contains(&0);
@@ -197,16 +208,14 @@ impl Schedule {
 
     /// The Galois elements this schedule's rotations need.
     pub fn required_elements(&self, context: &Context) -> Vec<u64> {
-        let swap = GaloisKeys::row_swap_element(context);
         let step = |k: i64| GaloisKeys::element_for_step(context, k);
-        let two_n = 2 * context.ring_degree() as u64;
         let mut out = Vec::new();
         match self.mode {
             KeyMode::Fast => {
                 for k in 0..self.baby {
-                    out.push(step(self.baby_step(k)));
+                    out.push(self.baby_element(context, false, k));
                     if self.uses_swap {
-                        out.push(swap * step(self.baby_step(k)) % two_n);
+                        out.push(self.baby_element(context, true, k));
                     }
                 }
             }
@@ -215,7 +224,7 @@ impl Schedule {
                     out.push(step(self.unit as i64));
                 }
                 if self.uses_swap {
-                    out.push(swap);
+                    out.push(GaloisKeys::row_swap_element(context));
                 }
             }
         }
@@ -319,18 +328,9 @@ impl EncodedTransform {
         let s = &self.schedule;
         let context = x.context();
         let babies = self.needed_babies();
-        let two_n = 2 * context.ring_degree() as u64;
-        let swap = GaloisKeys::row_swap_element(context);
         let elements: Vec<u64> = babies
             .iter()
-            .map(|&(sw, k)| {
-                let g = GaloisKeys::element_for_step(context, s.baby_step(k));
-                if sw {
-                    swap * g % two_n
-                } else {
-                    g
-                }
-            })
+            .map(|&(sw, k)| s.baby_element(context, sw, k))
             .collect();
         let giants = (s.giant_max - s.giant_min + 1) as usize;
         let mut grid: Vec<Option<&EncodedPlaintext>> = vec![None; giants * babies.len()];

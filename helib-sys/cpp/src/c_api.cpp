@@ -362,13 +362,22 @@ helib_status helib_ciphertext_mul_plain(const helib_ciphertext *a, const helib_e
     return guarded([&] { bgv::eval::mul_plain(input(a, "a"), deref(p, "p").pt, deref_mut(dst, "dst").ct); });
 }
 
+namespace {
+
+/// A caller's integer of k_nlimbs >= 1 limbs.
+mpz_class scalar_argument(const uint64_t *k_limbs, size_t k_nlimbs) {
+    require_out(k_limbs, "k_limbs");
+    bgv::require(k_nlimbs >= 1, HELIB_ERR_INVALID_ARGUMENT, "scalar has no limbs");
+    return bgv::mpz_from_limbs(k_limbs, k_nlimbs);
+}
+
+}  // namespace
+
 helib_status helib_ciphertext_mul_scalar(const helib_ciphertext *a, const uint64_t *k_limbs, size_t k_nlimbs,
                                          helib_ciphertext *dst) {
     return guarded([&] {
         const auto &c = input(a, "a");
-        require_out(k_limbs, "k_limbs");
-        bgv::require(k_nlimbs >= 1, HELIB_ERR_INVALID_ARGUMENT, "scalar has no limbs");
-        const mpz_class k = bgv::mpz_from_limbs(k_limbs, k_nlimbs);
+        const mpz_class k = scalar_argument(k_limbs, k_nlimbs);
         bgv::eval::mul_scalar(c, k, deref_mut(dst, "dst").ct);
     });
 }
@@ -377,9 +386,8 @@ helib_status helib_ciphertext_add_scalar(const helib_ciphertext *a, const uint64
                                          helib_ciphertext *dst) {
     return guarded([&] {
         const auto &c = input(a, "a");
-        require_out(k_limbs, "k_limbs");
-        bgv::require(k_nlimbs >= 1, HELIB_ERR_INVALID_ARGUMENT, "scalar has no limbs");
-        bgv::eval::add_scalar(c, bgv::mpz_from_limbs(k_limbs, k_nlimbs), deref_mut(dst, "dst").ct);
+        const mpz_class k = scalar_argument(k_limbs, k_nlimbs);
+        bgv::eval::add_scalar(c, k, deref_mut(dst, "dst").ct);
     });
 }
 

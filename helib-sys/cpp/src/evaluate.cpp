@@ -216,23 +216,18 @@ void mod_switch_reduce_noise(const Ciphertext &a, Ciphertext &dst) {
     check_nonempty(a);
     const Context &ctx = *a.ctx;
     // Switch while the noise stays well above the floor afterwards: each such
-    // switch costs at most ~0.3 bits of budget and shrinks the ciphertext.
-    auto worth_it = [&](const Ciphertext &ct) {
-        if (ct.level == 0) return false;
-        const double log2_q = std::log2(static_cast<double>(ctx.prime(ct.level).value()));
-        return ct.noise_log2 - log2_q >= ctx.mod_switch_floor_log2() + 2.0;
-    };
-    // The estimate alone decides, so the level is found first and the primes
-    // above it are dropped in one switch.
-    Ciphertext probe;
-    probe.level = a.level;
-    probe.noise_log2 = a.noise_log2;
-    while (worth_it(probe)) {
-        const double log2_q = std::log2(static_cast<double>(ctx.prime(probe.level).value()));
-        probe.noise_log2 = noise::after_mod_switch(ctx, probe.noise_log2, log2_q, a.parts.size());
-        --probe.level;
+    // switch costs at most ~0.3 bits of budget and shrinks the ciphertext. The
+    // estimate alone decides, so the level is found first and the primes above
+    // it are dropped in one switch.
+    size_t level = a.level;
+    double noise_log2 = a.noise_log2;
+    while (level > 0) {
+        const double log2_q = std::log2(static_cast<double>(ctx.prime(level).value()));
+        if (noise_log2 - log2_q < ctx.mod_switch_floor_log2() + 2.0) break;
+        noise_log2 = noise::after_mod_switch(ctx, noise_log2, log2_q, a.parts.size());
+        --level;
     }
-    mod_switch_to(a, probe.level, dst);
+    mod_switch_to(a, level, dst);
 }
 
 }  // namespace eval

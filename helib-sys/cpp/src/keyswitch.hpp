@@ -43,6 +43,11 @@ Decomposition decompose(const Context &ctx, const RnsPoly &d, size_t level);
 /// the digits are first permuted slot-wise (out[k] = in[perm[k]]).
 void key_switch_inner_product(const KeySwitchKey &key, const Decomposition &dec,
                               const std::vector<uint32_t> *permutation, RnsPoly &u0, RnsPoly &u1);
+/// Slots [begin, begin + len) of extended residue r of those inner products,
+/// written to u0 and u1 (len values each); `permutation` is the whole slot
+/// permutation or nullptr. len % 8 == 0.
+void key_switch_inner_product_block(const KeySwitchKey &key, const Decomposition &dec, size_t r,
+                                    const uint32_t *permutation, size_t begin, size_t len, u64 *u0, u64 *u1);
 
 /// u += P * x on the chain residues r <= level of an extended polynomial u
 /// (x modulo Q_level, NTT form): lifts x to the extended basis, where it

@@ -19,9 +19,10 @@ struct ExtendedCiphertext {
     RnsPoly c0, c1;
 };
 
-/// P * sigma_g(x) in the extended basis, from x's decomposition (unused for g = 1).
+/// P * sigma_g(x) in the extended basis, from x's decomposition and
+/// perm = galois_permutation(N, g) (both unused for g = 1).
 ExtendedCiphertext automorphism_extended(const GaloisKeys &keys, const Ciphertext &x, const Decomposition &dec,
-                                         uint64_t g) {
+                                         uint64_t g, const std::vector<uint32_t> &perm) {
     const Context &ctx = *x.ctx;
     const size_t ext = x.level + 1 + ctx.special_size();
     ExtendedCiphertext out;
@@ -34,7 +35,6 @@ ExtendedCiphertext automorphism_extended(const GaloisKeys &keys, const Ciphertex
         add_times_special_modulus(ctx, x.parts[1], x.level, out.c1);
         return out;
     }
-    const std::vector<uint32_t> perm = galois_permutation(ctx.n(), g);
     key_switch_inner_product(keys.key(g), dec, &perm, out.c0, out.c1);
     RnsPoly rotated;
     permute_slots(ctx, x.parts[0], perm, rotated, x.count());
@@ -58,12 +58,13 @@ public:
             keys_.push_back(g == 1 ? nullptr : &keys.key(g));
             permutations_.push_back(g == 1 ? std::vector<uint32_t>{} : galois_permutation(ctx_.n(), g));
         }
-        any_key_switch_ = std::any_of(baby_.begin(), baby_.end(), [](uint64_t g) { return g != 1; });
     }
 
     void compute(std::vector<ExtendedCiphertext> &sums, std::vector<bool> &started) const {
         const size_t level = a_.level, ext = level + 1 + ctx_.special_size(), n = ctx_.n();
-        const Decomposition dec = any_key_switch_ ? decompose(ctx_, a_.parts[1], level) : Decomposition{};
+        const bool any_key_switch =
+            std::any_of(keys_.begin(), keys_.end(), [](const KeySwitchKey *key) { return key != nullptr; });
+        const Decomposition dec = any_key_switch ? decompose(ctx_, a_.parts[1], level) : Decomposition{};
         sums.assign(giants_, ExtendedCiphertext{});
         started.assign(giants_, false);
         for (size_t j = 0; j < giants_; ++j) {
@@ -77,7 +78,6 @@ public:
 
 private:
     static constexpr size_t kBlock = 512;
-    static constexpr size_t kMaxDigits = Context::kMaxPrimes;  // a digit holds at least one prime
 
     const EncodedPlaintext *term(size_t j, size_t i) const { return plains_[j * baby_.size() + i]; }
 
@@ -132,19 +132,11 @@ private:
             }
             return;
         }
-        const KeySwitchKey &key = *keys_[i];
-        const size_t prime = extended_prime(ctx_, a_.level, r), digits = dec.digits.size();
-        const uint32_t *perm = permutations_[i].data() + c;
-        const u64 *digit_rows[kMaxDigits], *b_rows[kMaxDigits], *a_rows[kMaxDigits];
-        for (size_t d = 0; d < digits; ++d) {
-            digit_rows[d] = dec.digits[d].residues(r);
-            b_rows[d] = key.b[d].residues(prime) + c;
-            a_rows[d] = key.a[d].residues(prime) + c;
-        }
-        kernels::dot_product_pair(b0, b1, digit_rows, perm, b_rows, a_rows, digits, len, q);
+        const uint32_t *perm = permutations_[i].data();
+        key_switch_inner_product_block(*keys_[i], dec, r, perm, c, len, b0, b1);
         if (chain) {  // + P * sigma(a_0)
             const u64 *a0 = a_.parts[0].residues(r);
-            for (size_t k = 0; k < len; ++k) b0[k] = q.add(b0[k], q.mul_shoup(a0[perm[k]], p_mod, p_shoup));
+            for (size_t k = 0; k < len; ++k) b0[k] = q.add(b0[k], q.mul_shoup(a0[perm[c + k]], p_mod, p_shoup));
         }
     }
 
@@ -155,7 +147,6 @@ private:
     size_t giants_;
     std::vector<const KeySwitchKey *> keys_;
     std::vector<std::vector<uint32_t>> permutations_;
-    bool any_key_switch_ = false;
 };
 
 /// acc += x over every extended residue.
@@ -163,10 +154,11 @@ void add_extended(const Context &ctx, const ExtendedCiphertext &x, size_t level,
     const size_t ext = level + 1 + ctx.special_size();
     for_each_prime(ctx, ext, [&](size_t r) {
         const Modulus &q = ctx.prime(extended_prime(ctx, level, r));
-        for (RnsPoly *poly : {&acc.c0, &acc.c1}) {
-            const u64 *src = (poly == &acc.c0 ? x.c0 : x.c1).residues(r);
-            u64 *y = poly->residues(r);
-            for (size_t j = 0; j < ctx.n(); ++j) y[j] = q.add(y[j], src[j]);
+        u64 *y0 = acc.c0.residues(r), *y1 = acc.c1.residues(r);
+        const u64 *x0 = x.c0.residues(r), *x1 = x.c1.residues(r);
+        for (size_t j = 0; j < ctx.n(); ++j) {
+            y0[j] = q.add(y0[j], x0[j]);
+            y1[j] = q.add(y1[j], x1[j]);
         }
     });
 }
@@ -234,11 +226,13 @@ void linear_transform_hoisted(const GaloisKeys &keys, const Ciphertext &a, const
     BabyStepSums(keys, a, baby, plains).compute(sums, started);
 
     // Giant steps in Horner form, each rotation fused with the next inner sum.
+    const std::vector<uint32_t> giant_perm =
+        giants > 1 && giant != 1 ? galois_permutation(ctx.n(), giant) : std::vector<uint32_t>{};
     Ciphertext acc;
     for (size_t j = giants; j-- > 0;) {
         if (!acc.empty()) {
             const Decomposition acc_dec = giant == 1 ? Decomposition{} : decompose(ctx, acc.parts[1], acc.level);
-            ExtendedCiphertext rotated = automorphism_extended(keys, acc, acc_dec, giant);
+            ExtendedCiphertext rotated = automorphism_extended(keys, acc, acc_dec, giant, giant_perm);
             if (started[j]) add_extended(ctx, sums[j], a.level, rotated);
             sums[j] = std::move(rotated);
         } else if (!started[j]) {

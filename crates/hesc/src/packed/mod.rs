@@ -339,17 +339,7 @@ impl<F: PrimeField + FftField> PackedHesc<F> {
     /// [`Error::InvalidArgument`] for no term or differing lane counts;
     /// [`Error::EncodingMismatch`].
     pub fn concat(&self, terms: &[&PackedStream]) -> Result<PackedStream> {
-        let first = terms
-            .first()
-            .ok_or_else(|| Error::InvalidArgument("no operand".into()))?;
-        if terms.iter().any(|t| t.encoding != first.encoding) {
-            return Err(Error::EncodingMismatch);
-        }
-        if terms.iter().any(|t| t.lanes != first.lanes) {
-            return Err(Error::InvalidArgument(
-                "the streams have different lane counts".into(),
-            ));
-        }
+        let first = check_concatenable(terms)?;
         let blocks = terms
             .iter()
             .flat_map(|t| t.blocks.iter().cloned())
