@@ -149,6 +149,27 @@ impl Context {
         Ok(threads)
     }
 
+    /// The number of key-switching digits: a Galois or relinearization key
+    /// holds two polynomials modulo Q·P per digit (0 without special primes).
+    ///
+    /// ```
+    /// use helib_rs::{Context, Parameters, RelinKey, SecretKey};
+    ///
+    /// let context = Context::new(&Parameters::for_tests())?;
+    /// let digits = context.key_switching_digits()?;
+    /// let primes = context.chain_primes().len() + context.special_primes().len();
+    /// let rk = RelinKey::generate(&SecretKey::generate(&context)?)?;
+    /// assert_eq!(rk.size_bytes(), digits * 2 * context.ring_degree() * primes * 8);
+    /// # Ok::<(), helib_rs::Error>(())
+    /// ```
+    ///
+    /// # Errors
+    /// Only if the engine fails internally ([`Error::Engine`]).
+    pub fn key_switching_digits(&self) -> Result<usize> {
+        // SAFETY: the context handle is live and `out` is a valid out-pointer.
+        query(|out| unsafe { sys::helib_context_key_switching_digits(self.as_ptr(), out) })
+    }
+
     /// Resizes the engine's worker pool (0 = one per hardware thread). Safe to
     /// call while other threads use the context.
     ///
