@@ -330,7 +330,7 @@ extern "C" {
     ) -> helib_status;
 }
 extern "C" {
-    #[doc = " Adds the constant polynomial k (an integer, any size, reduced mod t) to the\n plaintext: the ciphertext's correction factor is applied, so the result\n decrypts to m + k. One pass over c_0, no encoding. Adds at most t/2 of noise."]
+    #[doc = " Adds the constant polynomial k (an integer of up to 2^20 limbs, reduced mod t) to the\n plaintext: the ciphertext's correction factor is applied, so the result\n decrypts to m + k. One pass over c_0, no encoding. Adds at most t/2 of noise."]
     pub fn helib_ciphertext_add_scalar(
         a: *const helib_ciphertext,
         k_limbs: *const u64,
@@ -339,7 +339,7 @@ extern "C" {
     ) -> helib_status;
 }
 extern "C" {
-    #[doc = " Multiplies by the integer k mod t (k given as limbs, any size; reduced mod t,\n then centred, so the noise grows by at most t/2). Refuses\n (HELIB_ERR_NOISE_BUDGET_EXHAUSTED) when the estimate says the result would\n not decrypt."]
+    #[doc = " Multiplies by the integer k mod t (k given as up to 2^20 limbs; reduced mod t,\n then centred, so the noise grows by at most t/2). Refuses\n (HELIB_ERR_NOISE_BUDGET_EXHAUSTED) when the estimate says the result would\n not decrypt."]
     pub fn helib_ciphertext_mul_scalar(
         a: *const helib_ciphertext,
         k_limbs: *const u64,

@@ -15,6 +15,11 @@
  *    polynomial is `n_coeffs * limbs_per_coeff` limbs, coefficient-major;
  *    `limbs_per_coeff` is whatever the caller uses (at least one), and every
  *    coefficient must be below t.
+ *  - Sizes: a count times a width (n_coeffs * limbs_per_coeff, N *
+ *    limbs_per_coeff) must not overflow size_t and must be the size of an
+ *    array that can exist (at most PTRDIFF_MAX bytes); an integer given as
+ *    limbs has at most 2^20 limbs. Larger values fail with
+ *    HELIB_ERR_INVALID_ARGUMENT before anything is read or written.
  *  - Levels: a context has chain primes q_0..q_L; a ciphertext at level l is
  *    defined modulo Q_l = q_0 * ... * q_l. Modulus switching drops q_l.
  *  - Operations writing to a `dst` handle allow `dst` to alias an input. A
@@ -220,14 +225,14 @@ helib_status helib_ciphertext_sub_plain(const helib_ciphertext *a,
 helib_status helib_ciphertext_mul_plain(const helib_ciphertext *a,
                                         const helib_encoded_plaintext *p, helib_ciphertext *dst);
 /**
- * Adds the constant polynomial k (an integer, any size, reduced mod t) to the
+ * Adds the constant polynomial k (an integer of up to 2^20 limbs, reduced mod t) to the
  * plaintext: the ciphertext's correction factor is applied, so the result
  * decrypts to m + k. One pass over c_0, no encoding. Adds at most t/2 of noise.
  */
 helib_status helib_ciphertext_add_scalar(const helib_ciphertext *a, const uint64_t *k_limbs,
                                          size_t k_nlimbs, helib_ciphertext *dst);
 /**
- * Multiplies by the integer k mod t (k given as limbs, any size; reduced mod t,
+ * Multiplies by the integer k mod t (k given as up to 2^20 limbs; reduced mod t,
  * then centred, so the noise grows by at most t/2). Refuses
  * (HELIB_ERR_NOISE_BUDGET_EXHAUSTED) when the estimate says the result would
  * not decrypt.

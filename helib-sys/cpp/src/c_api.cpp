@@ -4,6 +4,7 @@
 #include <new>
 #include <string>
 
+#include "checked_size.hpp"
 #include "error.hpp"
 #include "helib_c.h"
 #include "galois.hpp"
@@ -314,9 +315,10 @@ helib_status helib_decrypt(const helib_secret_key *sk, const helib_ciphertext *c
         const size_t pl = ctx.plain_limbs();
         bgv::require(limbs_per_coeff >= pl, HELIB_ERR_BUFFER_TOO_SMALL,
                      "limbs_per_coeff must be at least " + std::to_string(pl));
-        bgv::require(out_len >= ctx.n() * limbs_per_coeff, HELIB_ERR_BUFFER_TOO_SMALL,
-                     "output buffer has " + std::to_string(out_len) + " limbs, " +
-                         std::to_string(ctx.n() * limbs_per_coeff) + " are needed");
+        const size_t needed = bgv::caller_limb_count(ctx.n(), limbs_per_coeff, "N * limbs_per_coeff");
+        bgv::require(out_len >= needed, HELIB_ERR_BUFFER_TOO_SMALL,
+                     "output buffer has " + std::to_string(out_len) + " limbs, " + std::to_string(needed) +
+                         " are needed");
         const bgv::PlainCoeffs m = bgv::decrypt(key, c);
         for (size_t j = 0; j < ctx.n(); ++j) {
             for (size_t k = 0; k < limbs_per_coeff; ++k) out[j * limbs_per_coeff + k] = k < pl ? m[j * pl + k] : 0;
@@ -576,6 +578,7 @@ helib_status helib_ring_to_rns(const helib_context *ctx, size_t level, const uin
         require_out(residues, "residues");
         c.check_level(level);
         bgv::require(limbs_per_coeff >= 1, HELIB_ERR_INVALID_ARGUMENT, "limbs_per_coeff must be at least 1");
+        bgv::caller_limb_count(c.n(), limbs_per_coeff, "N * limbs_per_coeff");
         bgv::require(residues_len >= c.n() * (level + 1), HELIB_ERR_BUFFER_TOO_SMALL,
                      "residue buffer needs N * (level + 1) entries");
         const auto &crt = c.level(level).crt;
@@ -604,6 +607,7 @@ helib_status helib_ring_from_rns(const helib_context *ctx, size_t level, const u
         const auto &crt = c.level(level).crt;
         bgv::require(limbs_per_coeff >= crt.limbs(), HELIB_ERR_BUFFER_TOO_SMALL,
                      "limbs_per_coeff must be at least " + std::to_string(crt.limbs()));
+        bgv::caller_limb_count(c.n(), limbs_per_coeff, "N * limbs_per_coeff");
         for (size_t i = 0; i <= level; ++i) {
             for (size_t j = 0; j < c.n(); ++j) {
                 bgv::require(residues[i * c.n() + j] < c.prime(i).value(), HELIB_ERR_INVALID_ARGUMENT,
