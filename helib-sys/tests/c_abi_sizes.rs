@@ -197,7 +197,14 @@ fn plaintext_deserialize_refuses_wide_layouts() {
     let mut len = 0usize;
     // SAFETY: `limbs` holds one coefficient of one limb; two-call protocol.
     check(unsafe {
-        helib_plaintext_serialize(ctx.ptr, limbs.as_ptr(), 1, 1, std::ptr::null_mut(), &mut len)
+        helib_plaintext_serialize(
+            ctx.ptr,
+            limbs.as_ptr(),
+            1,
+            1,
+            std::ptr::null_mut(),
+            &mut len,
+        )
     });
     let mut bytes = vec![0u8; len];
     // SAFETY: `bytes` holds `len` bytes.
@@ -288,7 +295,11 @@ fn integer_arguments_longer_than_the_maximum_are_refused_unread() {
     let t = BigUint::from(65537u32);
     let k_mod_t = big_from_limbs(&k) % &t;
     let want = poly_scalar(&pad(&[BigUint::from(5u32)], N), &k_mod_t, &t);
-    assert_poly_eq(&decrypt_ok(&sk, &ctx, &dst), &want, "mul by a 100-limb scalar");
+    assert_poly_eq(
+        &decrypt_ok(&sk, &ctx, &dst),
+        &want,
+        "mul by a 100-limb scalar",
+    );
 }
 
 impl Ct {
