@@ -53,15 +53,18 @@ const char *helib_last_error_message(void) { return last_error.c_str(); }
 helib_status helib_context_new(uint64_t ring_degree, const uint64_t *t_limbs, size_t t_nlimbs,
                                const uint32_t *chain_bits, size_t chain_len,
                                const uint32_t *special_bits, size_t special_len, uint32_t threads,
-                               helib_context **out) {
+                               uint32_t flags, helib_context **out) {
     return guarded([&] {
         require_out(out, "out");
         check_parameter_arguments(t_limbs, t_nlimbs, chain_bits, chain_len, special_bits, special_len);
+        bgv::require((flags & ~HELIB_CONTEXT_ALLOW_INSECURE) == 0, HELIB_ERR_INVALID_ARGUMENT,
+                     "unknown context flags " + std::to_string(flags));
+        const bool allow_insecure = (flags & HELIB_CONTEXT_ALLOW_INSECURE) != 0;
         const mpz_class t = bgv::mpz_from_limbs(t_limbs, t_nlimbs);
         std::vector<unsigned> chain(chain_bits, chain_bits + chain_len);
         std::vector<unsigned> special(special_bits, special_bits + special_len);
         auto handle = std::make_unique<helib_context>();
-        handle->ctx = std::make_shared<const bgv::Context>(ring_degree, t, chain, special, threads);
+        handle->ctx = std::make_shared<const bgv::Context>(ring_degree, t, chain, special, threads, allow_insecure);
         *out = handle.release();
     });
 }
