@@ -311,3 +311,87 @@ impl Ct {
         (s == HELIB_OK).then_some(size)
     }
 }
+
+/// Counts of caller arrays beyond any array that can exist: refused before
+/// the arrays are read (elements + count would wrap).
+#[test]
+fn array_counts_beyond_any_array_are_refused() {
+    let ctx = Ctx::new(N as u64, &BigUint::from(65537u32), &[61, 61, 61], &[61]);
+    let sk = SecretKey::generate(&ctx);
+    let g = ctx.element_for_step(1);
+    let keys = GaloisKeys::with(&ctx, &sk, &[g]);
+    let ct = encrypt_sk(&sk, &ctx, &[BigUint::from(9u32)], ctx.max_level());
+    let mut pt_ext: *mut helib_encoded_plaintext = std::ptr::null_mut();
+    let one = [1u64];
+    // SAFETY: `one` holds one coefficient; `pt_ext` is a valid place.
+    check(unsafe {
+        helib_encoded_plaintext_new_extended(
+            ctx.ptr,
+            one.as_ptr(),
+            1,
+            1,
+            ctx.max_level(),
+            std::ptr::null(),
+            0,
+            &mut pt_ext,
+        )
+    });
+    let pt_ext = Pt(pt_ext);
+    for count in [usize::MAX, 1 << 62, (1 << 60) + 1] {
+        let dst = Ct::empty(&ctx);
+        let elements = [g];
+        let dsts = [dst.0];
+        let baby = [1u64];
+        let plains = [pt_ext.0 as *const helib_encoded_plaintext];
+        // SAFETY: live handles; each array holds one entry, and the engine
+        // must refuse `count` before reading past it.
+        let statuses = unsafe {
+            [
+                (
+                    "apply_galois_hoisted count",
+                    helib_ciphertext_apply_galois_hoisted(
+                        keys.0,
+                        ct.0,
+                        elements.as_ptr(),
+                        count,
+                        dsts.as_ptr(),
+                    ),
+                ),
+                (
+                    "linear_transform baby_count",
+                    helib_ciphertext_linear_transform(
+                        keys.0,
+                        ct.0,
+                        baby.as_ptr(),
+                        count,
+                        g,
+                        plains.as_ptr(),
+                        1,
+                        dst.0,
+                    ),
+                ),
+                (
+                    "linear_transform plain_count",
+                    helib_ciphertext_linear_transform(
+                        keys.0,
+                        ct.0,
+                        baby.as_ptr(),
+                        1,
+                        g,
+                        plains.as_ptr(),
+                        count,
+                        dst.0,
+                    ),
+                ),
+            ]
+        };
+        for (name, s) in statuses {
+            expect_status(
+                s,
+                HELIB_ERR_INVALID_ARGUMENT,
+                &format!("{name} = {count:#x}"),
+            );
+        }
+        assert_eq!(dst.size_or_empty(), None, "a failed call wrote dst");
+    }
+}

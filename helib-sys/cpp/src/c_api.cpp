@@ -540,6 +540,7 @@ helib_status helib_ciphertext_apply_galois_hoisted(const helib_galois_keys *keys
         const auto &ct = input(a, "a");
         bgv::require(count == 0 || (elements != nullptr && dsts != nullptr), HELIB_ERR_NULL_POINTER,
                      "elements or dsts is NULL");
+        bgv::caller_array_count(count, sizeof(uint64_t), "count");
         std::vector<uint64_t> list(elements, elements + count);
         std::vector<bgv::Ciphertext *> outs;
         for (size_t i = 0; i < count; ++i) {
@@ -564,6 +565,8 @@ helib_status helib_ciphertext_linear_transform(const helib_galois_keys *keys, co
         auto &out = deref_mut(dst, "dst").ct;
         bgv::require((baby != nullptr || baby_count == 0) && (plains != nullptr || plain_count == 0),
                      HELIB_ERR_NULL_POINTER, "baby or plains is NULL");
+        bgv::caller_array_count(baby_count, sizeof(uint64_t), "baby_count");
+        bgv::caller_array_count(plain_count, sizeof(helib_encoded_plaintext *), "plain_count");
         const std::vector<uint64_t> babies(baby, baby + baby_count);
         std::vector<const bgv::EncodedPlaintext *> terms;
         for (size_t i = 0; i < plain_count; ++i) terms.push_back(plains[i] != nullptr ? &plains[i]->pt : nullptr);

@@ -30,16 +30,23 @@ inline size_t checked_add(size_t a, size_t b, helib_status status, const char *w
     return a + b;
 }
 
+/// Checks that `count` items of `item_bytes` bytes each can be an array a
+/// caller passes (at most PTRDIFF_MAX bytes), so that pointer arithmetic over
+/// it cannot wrap; returns count. Fails with HELIB_ERR_INVALID_ARGUMENT.
+inline size_t caller_array_count(size_t count, size_t item_bytes, const char *what) {
+    const size_t max_count = static_cast<size_t>(std::numeric_limits<std::ptrdiff_t>::max()) / item_bytes;
+    require(count <= max_count, HELIB_ERR_INVALID_ARGUMENT,
+            std::string(what) + " is " + std::to_string(count) + " entries, more than any array can hold");
+    return count;
+}
+
 /// The number of 64-bit limbs in `count` items of `width` limbs each, for an
-/// array a caller passes: the product must not wrap, and the array's size in
-/// bytes must be one an object can have (at most PTRDIFF_MAX), so that every
-/// index into it is a valid offset. Fails with HELIB_ERR_INVALID_ARGUMENT.
+/// array a caller passes: the product must not wrap, and the array must be
+/// one that can exist (caller_array_count). Fails with
+/// HELIB_ERR_INVALID_ARGUMENT.
 inline size_t caller_limb_count(size_t count, size_t width, const char *what) {
-    const size_t limbs = checked_mul(count, width, HELIB_ERR_INVALID_ARGUMENT, what);
-    constexpr size_t kMaxLimbs = static_cast<size_t>(std::numeric_limits<std::ptrdiff_t>::max()) / sizeof(uint64_t);
-    require(limbs <= kMaxLimbs, HELIB_ERR_INVALID_ARGUMENT,
-            std::string(what) + " is " + std::to_string(limbs) + " limbs, more than any array can hold");
-    return limbs;
+    return caller_array_count(checked_mul(count, width, HELIB_ERR_INVALID_ARGUMENT, what), sizeof(uint64_t),
+                              what);
 }
 
 }  // namespace bgv
