@@ -60,6 +60,11 @@ impl Context {
     /// Builds the engine context for `params`, generating the primes
     /// (deterministically from their bit sizes).
     ///
+    /// The engine enforces the 128-bit floor itself: it is told to accept
+    /// parameters below it only when they were built with
+    /// [`allow_insecure`](crate::ParametersBuilder::allow_insecure) (or loaded
+    /// with [`Parameters::from_bytes_allow_insecure`]).
+    ///
     /// # Errors
     /// [`Error::InvalidArgument`] when the engine refuses the parameters, e.g.
     /// when t is not coprime to a generated prime or not enough primes of a
@@ -67,6 +72,11 @@ impl Context {
     pub fn new(params: &Parameters) -> Result<Self> {
         let t = limbs::from_biguint(params.plaintext_modulus());
         let ring_degree = params.ring_degree() as u64;
+        let flags = if params.insecure_allowed() {
+            sys::HELIB_CONTEXT_ALLOW_INSECURE
+        } else {
+            0
+        };
         let raw = Owned::create(|out| {
             // SAFETY: every pointer/length pair describes a live slice, and
             // `out` is a valid place for the result.
@@ -80,6 +90,7 @@ impl Context {
                     params.special_bits().as_ptr(),
                     params.special_bits().len(),
                     params.threads(),
+                    flags,
                     out,
                 )
             }
