@@ -61,7 +61,7 @@ typedef enum helib_status {
     HELIB_ERR_BUFFER_TOO_SMALL = 8,
     /** The operating system's random source failed. */
     HELIB_ERR_RANDOMNESS = 9,
-    /** Memory allocation failed. */
+    /** Memory allocation failed (or the system could not start a worker thread). */
     HELIB_ERR_OUT_OF_MEMORY = 10,
     /** An internal invariant failed (a bug: please report it). */
     HELIB_ERR_INTERNAL = 11,
@@ -99,13 +99,21 @@ const char *helib_last_error_message(void);
 #define HELIB_CONTEXT_ALLOW_INSECURE 1u
 
 /**
+ * The most threads a context's worker pool may have (the calling thread
+ * included); also the cap of "one per hardware thread".
+ */
+#define HELIB_MAX_THREADS 256u
+
+/**
  * Builds a context: ring Z[X]/(X^N+1) with N = ring_degree (a power of two in
  * [2^10, 2^17]), plaintext modulus t (>= 2, coprime to every prime), a chain of
  * `chain_len` NTT-friendly primes whose bit sizes are `chain_bits` (each in
  * [30, 61]; q_0 first) and `special_len` special primes for key switching with
  * bit sizes `special_bits` (may be 0 of them). Primes are generated
  * deterministically: the same arguments give the same primes. `threads` is the
- * size of the worker pool (0 = one per hardware thread).
+ * size of the worker pool (0 = one per hardware thread): more than
+ * HELIB_MAX_THREADS gives HELIB_ERR_INVALID_ARGUMENT, and a worker thread the
+ * system cannot start gives HELIB_ERR_OUT_OF_MEMORY (no thread is left behind).
  *
  * The parameters must reach 128-bit security: the sum of all prime sizes (a
  * bound on log2(Q*P)) must not exceed helib_security_max_log_qp(N, 128).
@@ -139,7 +147,13 @@ helib_status helib_context_correction_factor(const helib_context *ctx, size_t le
                                              uint64_t *out, size_t out_len);
 /** Number of worker threads used for work across RNS primes. */
 helib_status helib_context_threads(const helib_context *ctx, uint32_t *out);
-/** Resizes the worker pool (0 = one per hardware thread). Thread-safe. */
+/**
+ * Resizes the worker pool (0 = one per hardware thread; at most
+ * HELIB_MAX_THREADS, else HELIB_ERR_INVALID_ARGUMENT). Waits for a running
+ * operation to finish. Thread-safe. When the system cannot start a worker
+ * thread, fails with HELIB_ERR_OUT_OF_MEMORY and the pool keeps the threads it
+ * had (helib_context_threads reports them, and later resizes work).
+ */
 helib_status helib_context_set_threads(const helib_context *ctx, uint32_t threads);
 
 /* ---------------------------------------------------------------- security */

@@ -15,15 +15,17 @@ namespace {
 /// so all N of them fall below Q/4 with probability 2^-N.
 constexpr double kMinBudgetBits = 1.0;
 
-/// v = [sum_i c_i s^i]_Q in coefficient form, per prime.
+/// v = [sum_i c_i s^i]_Q in coefficient form, per prime. With the ciphertext,
+/// v gives s away, so it is a secret polynomial (wiped when released).
 RnsPoly decryption_residues(const SecretKey &sk, const Ciphertext &ct) {
     const Context &ctx = *ct.ctx;
     const size_t count = ct.count();
-    RnsPoly v = ct.parts[0];
+    RnsPoly v(ctx.n(), count, Secrecy::Secret);
     for_each_prime(ctx, count, [&](size_t i) {
         const Modulus &q = ctx.prime(i);
         const u64 *s = sk.ntt_montgomery().residues(i);
         u64 *acc = v.residues(i);
+        std::copy(ct.parts[0].residues(i), ct.parts[0].residues(i) + ctx.n(), acc);
         // acc = c_0 + c_1 s + c_2 s^2 + ..., powers of s kept in Montgomery form.
         WipedVector<u64> power(s, s + ctx.n());
         for (size_t k = 1; k < ct.parts.size(); ++k) {

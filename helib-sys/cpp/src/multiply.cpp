@@ -12,12 +12,11 @@ namespace bgv {
 
 RelinKey make_relin_key(const SecretKey &sk) {
     const Context &ctx = *sk.context();
-    RnsPoly s2 = sk.ntt_montgomery();
+    RnsPoly s2 = sk.ntt_montgomery();  // a copy of a secret polynomial is secret
+    ensure(s2.secret(), "s^2 is wiped when released");
     // s~ * s~ * 2^-64 = s^2 * 2^64: s^2 in Montgomery form.
     poly_mul_montgomery(ctx, s2, sk.ntt_montgomery(), s2, ctx.primes().size());
-    RelinKey rk{make_key_switch_key(sk, s2)};
-    secure_wipe(s2.data.data(), s2.data.size() * sizeof(u64));
-    return rk;
+    return RelinKey{make_key_switch_key(sk, s2)};
 }
 
 namespace eval {
