@@ -189,13 +189,20 @@ helib_status helib_encrypt_secret(const helib_secret_key *sk, const uint64_t *co
                                   helib_ciphertext *dst);
 /**
  * Decrypts into `out` (N * limbs_per_coeff limbs; limbs_per_coeff >= plain
- * limbs). Fails with HELIB_ERR_NOISE_BUDGET_EXHAUSTED exactly when the
- * measured budget (helib_noise_budget) is below one bit, i.e. when the noise
- * has reached or come within one bit of Q_l / 2, instead of returning garbage.
+ * limbs). Fails with HELIB_ERR_NOISE_BUDGET_EXHAUSTED instead of returning
+ * garbage unless all three hold: Q_l / 2 is above the noise every ciphertext
+ * carries (t times a fresh or modulus-switching error) with a bit to spare,
+ * the key-free estimate (helib_ciphertext_estimated_budget) leaves at least
+ * one bit, and so does the measured budget (helib_noise_budget). The
+ * measurement alone sees only v mod Q_l, which a structured wrap (t mod Q_l
+ * or 2^k mod Q small) can make look small.
  */
 helib_status helib_decrypt(const helib_secret_key *sk, const helib_ciphertext *ct, uint64_t *out,
                            size_t out_len, size_t limbs_per_coeff);
-/** Exact remaining noise budget in bits, measured with the secret key (>= 0). */
+/**
+ * Exact remaining noise budget in bits, measured with the secret key (>= 0);
+ * 0 whenever helib_decrypt refuses without looking at the key.
+ */
 helib_status helib_noise_budget(const helib_secret_key *sk, const helib_ciphertext *ct,
                                 double *out);
 
