@@ -1187,3 +1187,167 @@ fn hostile_fields_with_valid_checksums_are_refused() {
     reseal(&mut moved);
     expect_malformed(de_rk_raw(&no_special, &moved).0, "no special primes");
 }
+
+// ------------------------------------------------ loaded noise estimates
+
+/// Payload offset of the noise estimate of a `ks_ctx` ciphertext (after the
+/// level u32, the size u8, the flags u8 and the 3-byte factor).
+const NOISE_AT: usize = 9;
+
+/// `bytes` (a serialized `ks_ctx` ciphertext) claiming the noise estimate `noise`.
+fn with_noise_estimate(bytes: &[u8], noise: f64) -> Vec<u8> {
+    tamper(bytes, |p| {
+        p[NOISE_AT..NOISE_AT + 8].copy_from_slice(&noise.to_le_bytes())
+    })
+}
+
+/// `ct` reloaded with an estimate leaving it `budget` bits at its level.
+fn with_budget(ctx: &Ctx, ct: &Ct, budget: f64) -> Ct {
+    let mut log2_q = f64::NAN;
+    // SAFETY: live context, valid out pointer.
+    check(unsafe { helib_context_log2_modulus(ctx.ptr, ct.level(), &mut log2_q) });
+    let loaded = de_ct(
+        ctx,
+        &with_noise_estimate(&ser_ct(ct), log2_q - 1.0 - budget),
+    );
+    assert!((loaded.estimated_budget() - budget).abs() < 1e-9);
+    loaded
+}
+
+/// An operation `dst = f(a)` under test.
+type Op<'a> = Box<dyn Fn(&Ct, &Ct) -> helib_status + 'a>;
+
+#[test]
+fn operations_refuse_results_beyond_the_estimated_budget() {
+    // Q_0 has 50 bits: every operation's added noise (a sum doubles, a key
+    // switch adds ~t * 2^6, a plaintext up to t/2) moves an estimate near
+    // Q_0 by far more than 1e-12 bits.
+    let ctx = ks_ctx();
+    let sk = SecretKey::generate(&ctx);
+    let pk = PublicKey::generate(&sk);
+    let rk = relin_key(&sk);
+    let mut g = 0u64;
+    // SAFETY: live context, valid out pointer.
+    check(unsafe { helib_galois_element_for_step(ctx.ptr, 1, &mut g) });
+    let gk = galois_keys(&ctx, &sk, &[g]);
+    let mut r = rng(21);
+    let m = rand_poly(&mut r, N, &ctx.t);
+    let fresh0 = encrypt_pk(&pk, &ctx, &m, 0);
+    let fresh1 = encrypt_pk(&pk, &ctx, &m, 1);
+    // A size-3 ciphertext at level 0: a product at the top, switched down.
+    let top = encrypt_pk(&pk, &ctx, &m, 2);
+    let size3 = multiply(&ctx, &top, &top);
+    // SAFETY: live handles; dst may alias the input.
+    check(unsafe { helib_ciphertext_mod_switch_to(size3.0, 0, size3.0) });
+    let factor = fresh0.factor(&ctx);
+    let p_add = encode(&ctx, &rand_poly(&mut r, N, &ctx.t), 0, Some(&factor));
+    let p_mul = encode(&ctx, &[BigUint::from(3u32)], 0, None);
+    // The constant added is k times the factor: make that t/2, the largest.
+    let inverse = factor.modpow(&(&ctx.t - 2u32), &ctx.t);
+    let k_add = [u64::try_from(inverse * 32768u32 % &ctx.t).unwrap()];
+    let k_mul = [2u64];
+
+    let cases: Vec<(&str, &Ct, Op)> = vec![
+        // SAFETY (every closure): live handles; dst is a distinct ciphertext.
+        (
+            "add",
+            &fresh0,
+            Box::new(|a, d| unsafe { helib_ciphertext_add(a.0, a.0, d.0) }),
+        ),
+        (
+            "sub",
+            &fresh0,
+            Box::new(|a, d| unsafe { helib_ciphertext_sub(a.0, a.0, d.0) }),
+        ),
+        (
+            "add_plain",
+            &fresh0,
+            Box::new(|a, d| unsafe { helib_ciphertext_add_plain(a.0, p_add.0, d.0) }),
+        ),
+        (
+            "sub_plain",
+            &fresh0,
+            Box::new(|a, d| unsafe { helib_ciphertext_sub_plain(a.0, p_add.0, d.0) }),
+        ),
+        (
+            "mul_plain",
+            &fresh0,
+            Box::new(|a, d| unsafe { helib_ciphertext_mul_plain(a.0, p_mul.0, d.0) }),
+        ),
+        (
+            "add_scalar",
+            &fresh0,
+            Box::new(|a, d| unsafe { helib_ciphertext_add_scalar(a.0, k_add.as_ptr(), 1, d.0) }),
+        ),
+        (
+            "mul_scalar",
+            &fresh0,
+            Box::new(|a, d| unsafe { helib_ciphertext_mul_scalar(a.0, k_mul.as_ptr(), 1, d.0) }),
+        ),
+        (
+            "multiply",
+            &top,
+            Box::new(|a, d| unsafe { helib_ciphertext_multiply(a.0, a.0, d.0) }),
+        ),
+        (
+            "mod_switch",
+            &fresh1,
+            Box::new(|a, d| unsafe { helib_ciphertext_mod_switch(a.0, d.0) }),
+        ),
+        (
+            "mod_switch_to",
+            &fresh1,
+            Box::new(|a, d| unsafe { helib_ciphertext_mod_switch_to(a.0, 0, d.0) }),
+        ),
+        (
+            "relinearize",
+            &size3,
+            Box::new(|a, d| unsafe { helib_ciphertext_relinearize(rk.0, a.0, d.0) }),
+        ),
+        (
+            "apply_galois",
+            &fresh0,
+            Box::new(|a, d| unsafe { helib_ciphertext_apply_galois(gk.0, a.0, g, d.0) }),
+        ),
+        (
+            "rotate_rows",
+            &fresh0,
+            Box::new(|a, d| unsafe { helib_ciphertext_rotate_rows(gk.0, a.0, 1, 0, d.0) }),
+        ),
+        (
+            "apply_galois_hoisted",
+            &fresh0,
+            Box::new(|a, d| unsafe {
+                let dsts = [d.0];
+                helib_ciphertext_apply_galois_hoisted(gk.0, a.0, &g, 1, dsts.as_ptr())
+            }),
+        ),
+        (
+            "add_public_key_mask",
+            &fresh0,
+            Box::new(|a, d| unsafe { helib_ciphertext_add_public_key_mask(pk.0, a.0, d.0) }),
+        ),
+    ];
+    let mut accepted = Vec::new();
+    for (what, input, op) in &cases {
+        // With the honest estimate the operation succeeds...
+        let dst = Ct::empty(&ctx);
+        check(op(input, &dst));
+        // ...and with one just above one bit it refuses, writing nothing.
+        let tight = with_budget(&ctx, input, 1.0 + 1e-12);
+        let sentinel = fresh1.dup(&ctx);
+        let status = op(&tight, &sentinel);
+        if status == HELIB_OK {
+            accepted.push(*what);
+            continue;
+        }
+        expect_status(status, HELIB_ERR_NOISE_BUDGET_EXHAUSTED, what);
+        assert!(last_error().contains("refused"), "{what}: {}", last_error());
+        assert_eq!(sentinel.level(), 1, "{what}: dst untouched");
+        assert_poly_eq(&decrypt_ok(&sk, &ctx, &sentinel), &m, what);
+    }
+    assert!(
+        accepted.is_empty(),
+        "results beyond the budget from {accepted:?}"
+    );
+}

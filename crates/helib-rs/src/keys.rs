@@ -252,6 +252,8 @@ impl PublicKey {
     /// # Errors
     /// [`Error::ContextMismatch`](crate::Error::ContextMismatch) when the
     /// ciphertext belongs to another context;
+    /// [`Error::NoiseBudgetExhausted`](crate::Error::NoiseBudgetExhausted)
+    /// when the estimate says the masked ciphertext would not decrypt;
     /// [`Error::Randomness`](crate::Error::Randomness) when the OS random
     /// source fails. On error the ciphertext is left as it was.
     pub fn add_mask_insecure(&self, ciphertext: &mut Ciphertext) -> Result<()> {

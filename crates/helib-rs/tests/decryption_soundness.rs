@@ -141,3 +141,72 @@ fn repeated_doubling_never_decrypts_to_garbage() {
         );
     }
 }
+
+#[test]
+fn switches_to_levels_that_cannot_hold_the_noise_are_refused() {
+    let keyed = small_bottom_prime();
+    let message = Plaintext::from_u64s(&keyed.context, &[5]).unwrap();
+    let fresh = keyed.pk.encrypt(&message).unwrap();
+    let level4 = fresh.mod_switch_to(4).unwrap();
+    assert!(level4.estimated_budget_bits() >= 1.0);
+    for level in 0..=3 {
+        assert_eq!(
+            fresh.mod_switch_to(level).unwrap_err(),
+            Error::NoiseBudgetExhausted,
+            "level {level}"
+        );
+    }
+    assert_eq!(
+        level4.mod_switch().unwrap_err(),
+        Error::NoiseBudgetExhausted
+    );
+    // A refused in-place switch leaves the ciphertext as it was.
+    let mut in_place = level4.clone();
+    assert_eq!(
+        in_place.mod_switch_to_assign(0),
+        Err(Error::NoiseBudgetExhausted)
+    );
+    assert_eq!(in_place.level(), 4);
+    assert_eq!(keyed.sk.decrypt(&in_place).unwrap(), message);
+}
+
+#[test]
+fn additions_refuse_to_exhaust_the_estimate() {
+    for chain in [&[60u32, 60][..], &[61, 61, 61]] {
+        let keyed = keyed(1024, &t65537(), chain, &[]);
+        let (outcomes, refused) = doublings(&keyed, 200);
+        let refused = refused.unwrap_or_else(|| panic!("chain {chain:?}: 200 doublings accepted"));
+        // Each doubling adds one bit to the estimate; the addition refuses
+        // once the budget would drop below one bit, and every doubling before
+        // decrypts.
+        assert!(
+            outcomes.iter().all(|o| *o == Outcome::Correct),
+            "chain {chain:?}: {outcomes:?}"
+        );
+        let log2_q = keyed
+            .context
+            .log2_modulus(keyed.context.max_level())
+            .unwrap();
+        assert!(
+            (f64::from(refused) - log2_q).abs() < 40.0,
+            "chain {chain:?}: refused at doubling {refused}, log2 Q = {log2_q:.0}"
+        );
+    }
+
+    // Doubled by scalar products until those refuse, the budget is below two
+    // bits: a sum or difference with itself would exhaust it.
+    let keyed = keyed(1024, &t65537(), &[60, 60], &[]);
+    let message = Plaintext::from_u64s(&keyed.context, &[7]).unwrap();
+    let mut ct = keyed.sk.encrypt(&message).unwrap();
+    let two = BigUint::from(2u32);
+    let mut expected = 7u64;
+    while ct.mul_scalar_assign(&two).is_ok() {
+        expected = expected * 2 % 65537;
+    }
+    let budget = ct.estimated_budget_bits();
+    assert!((1.0..2.0).contains(&budget), "{budget}");
+    assert_eq!(ct.add(&ct).unwrap_err(), Error::NoiseBudgetExhausted);
+    assert_eq!(ct.sub(&ct).unwrap_err(), Error::NoiseBudgetExhausted);
+    let expected = Plaintext::from_u64s(&keyed.context, &[expected]).unwrap();
+    assert_eq!(keyed.sk.decrypt(&ct).unwrap(), expected);
+}

@@ -207,6 +207,13 @@ helib_status helib_noise_budget(const helib_secret_key *sk, const helib_cipherte
                                 double *out);
 
 /* --------------------------------------------------------------- evaluator */
+/*
+ * Every operation that produces a ciphertext (here and under key switching
+ * below) refuses with HELIB_ERR_NOISE_BUDGET_EXHAUSTED, before writing dst,
+ * when the key-free estimate says the result would keep less than one bit of
+ * budget; so does a modulus switch to a level whose Q_l cannot hold the
+ * switching noise (about t * sqrt(N), e.g. a level below t).
+ */
 
 helib_status helib_ciphertext_add(const helib_ciphertext *a, const helib_ciphertext *b,
                                   helib_ciphertext *dst);

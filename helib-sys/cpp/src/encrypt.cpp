@@ -120,6 +120,7 @@ void add_public_key_mask(const PublicKey &pk, const Ciphertext &a, Ciphertext &d
     // b * xi + a_pk * xi * s = t * e * xi: the only noise added.
     const double noise = noise::add(a.noise_log2, ctx.log2_t() + std::log2(noise::kTail * kSigma *
                                                                        std::sqrt(2.0 * ctx.n() / 3.0)));
+    noise::require_budget(ctx, a.level, noise, "public-key mask");
     if (&dst != &a) dst = a;
     dst.c1_seed.reset();
     dst.noise_log2 = noise;
