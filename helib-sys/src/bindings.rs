@@ -636,7 +636,7 @@ extern "C" {
     ) -> helib_status;
 }
 extern "C" {
-    #[doc = " Reads a ciphertext of `ctx` into `dst` (which must belong to `ctx`)."]
+    #[doc = " Reads a ciphertext of `ctx` into `dst` (which must belong to `ctx`). A\n stored noise estimate below the noise floor every ciphertext carries is\n raised to it; a larger one is kept on trust (see SERIALIZATION.md)."]
     pub fn helib_ciphertext_deserialize(
         ctx: *const helib_context,
         buf: *const u8,

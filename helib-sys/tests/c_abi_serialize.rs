@@ -1351,3 +1351,66 @@ fn operations_refuse_results_beyond_the_estimated_budget() {
         "results beyond the budget from {accepted:?}"
     );
 }
+
+#[test]
+fn loaded_noise_estimates_below_the_floor_are_raised_to_it() {
+    let ctx = ks_ctx();
+    let sk = SecretKey::generate(&ctx);
+    let pk = PublicKey::generate(&sk);
+    let mut r = rng(22);
+    let m = rand_poly(&mut r, N, &ctx.t);
+    let top = ctx.max_level();
+    // A fresh secret-key encryption carries the floor, the smallest estimate
+    // the engine assigns.
+    let floor_ct = encrypt_sk(&sk, &ctx, &m, top);
+    let floor = floor_ct.noise_estimate();
+    let fresh = encrypt_pk(&pk, &ctx, &m, top);
+    assert!(fresh.noise_estimate() > floor);
+    let bytes = ser_ct(&fresh);
+
+    for forged in [-1e300, f64::MIN, -5.0, 0.0, floor - 1e-9] {
+        let loaded = de_ct(&ctx, &with_noise_estimate(&bytes, forged));
+        assert_eq!(loaded.noise_estimate(), floor, "forged {forged:e}");
+        assert_eq!(
+            loaded.estimated_budget(),
+            floor_ct.estimated_budget(),
+            "forged {forged:e}: no more budget than a fresh encryption"
+        );
+    }
+    // Honest estimates and larger ones load unchanged; an exhausted one
+    // decrypts to nothing and feeds no operation.
+    for kept in [floor, fresh.noise_estimate(), 1e300] {
+        let loaded = de_ct(&ctx, &with_noise_estimate(&bytes, kept));
+        assert_eq!(loaded.noise_estimate(), kept);
+    }
+    let exhausted = de_ct(&ctx, &with_noise_estimate(&bytes, 1e300));
+    expect_status(
+        decrypt(&sk, &ctx, &exhausted).unwrap_err(),
+        HELIB_ERR_NOISE_BUDGET_EXHAUSTED,
+        "decrypt with an exhausted estimate",
+    );
+
+    // With a forged -1e300 the estimate used to stay near -1e300 through any
+    // chain of products, so nothing ever refused; now huge scalar products
+    // run out of (estimated) budget as for the honest ciphertext.
+    let loaded = de_ct(&ctx, &with_noise_estimate(&bytes, -1e300));
+    let k = (&ctx.t >> 1u32) - 3u32;
+    let k_limbs = k.to_u64_digits();
+    let mut expected = m.clone();
+    let mut products = 0;
+    loop {
+        // SAFETY: live handle (dst aliases the input); `k_limbs` is a live slice.
+        let status = unsafe {
+            helib_ciphertext_mul_scalar(loaded.0, k_limbs.as_ptr(), k_limbs.len(), loaded.0)
+        };
+        if status == HELIB_ERR_NOISE_BUDGET_EXHAUSTED {
+            break;
+        }
+        check(status);
+        products += 1;
+        expected = poly_scalar(&expected, &k, &ctx.t);
+        assert_poly_eq(&decrypt_ok(&sk, &ctx, &loaded), &expected, "product");
+        assert!(products < 20, "20 products by ~t/2 never refused");
+    }
+    assert!(products >= 5, "{products} products");
+}

@@ -17,6 +17,9 @@
 //! against what the context implies before anything is allocated, so hostile
 //! bytes cannot cause large allocations.
 //!
+//! The checksum detects accidents only; it is not a MAC (see the crate
+//! docs, [Authenticity](crate#authenticity-of-serialized-objects)).
+//!
 //! ```
 //! use helib_rs::{Ciphertext, Context, Parameters, Plaintext, PublicKey, SecretKey};
 //!
@@ -128,6 +131,8 @@ impl Parameters {
     /// Loads parameters serialized by [`to_bytes`](Self::to_bytes) and
     /// validates them as [`ParametersBuilder::build`](crate::ParametersBuilder::build)
     /// does. The thread count is 0 (one per hardware thread).
+    /// The checksum only detects accidents: it is not a MAC (see
+    /// [Authenticity](crate#authenticity-of-serialized-objects)).
     ///
     /// # Errors
     /// [`Error::Malformed`] when the bytes are not serialized parameters;
@@ -193,6 +198,8 @@ impl Plaintext {
     }
 
     /// Loads a plaintext of `context` serialized by [`to_bytes`](Self::to_bytes).
+    /// The checksum only detects accidents: it is not a MAC (see
+    /// [Authenticity](crate#authenticity-of-serialized-objects)).
     ///
     /// # Errors
     /// [`Error::Malformed`] when the bytes are not a serialized plaintext;
@@ -231,6 +238,13 @@ impl Ciphertext {
 
     /// Loads a ciphertext of `context` serialized by [`to_bytes`](Self::to_bytes).
     ///
+    /// The stored noise estimate is validated but cannot be verified: NaN and
+    /// infinities are refused, an estimate below the noise floor (the
+    /// estimate of a fresh secret-key encryption) is raised to it, and any
+    /// other is kept. The checksum only detects accidents: it is not a MAC, so
+    /// bytes from an untrusted source may understate the noise (see
+    /// [Authenticity](crate#authenticity-of-serialized-objects)).
+    ///
     /// # Errors
     /// [`Error::Malformed`] when the bytes are not a serialized ciphertext;
     /// [`Error::ContextMismatch`] when it was made under other parameters.
@@ -256,6 +270,8 @@ impl PublicKey {
     }
 
     /// Loads a public key of `context` serialized by [`to_bytes`](Self::to_bytes).
+    /// The checksum only detects accidents: it is not a MAC (see
+    /// [Authenticity](crate#authenticity-of-serialized-objects)).
     ///
     /// # Errors
     /// [`Error::Malformed`] when the bytes are not a serialized public key;
@@ -284,6 +300,8 @@ impl RelinKey {
     }
 
     /// Loads a relinearization key of `context` serialized by [`to_bytes`](Self::to_bytes).
+    /// The checksum only detects accidents: it is not a MAC (see
+    /// [Authenticity](crate#authenticity-of-serialized-objects)).
     ///
     /// # Errors
     /// [`Error::Malformed`] when the bytes are not a serialized
@@ -313,6 +331,8 @@ impl GaloisKeys {
     }
 
     /// Loads a Galois key set of `context` serialized by [`to_bytes`](Self::to_bytes).
+    /// The checksum only detects accidents: it is not a MAC (see
+    /// [Authenticity](crate#authenticity-of-serialized-objects)).
     ///
     /// # Errors
     /// [`Error::Malformed`] when the bytes are not serialized Galois keys;

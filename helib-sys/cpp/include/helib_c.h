@@ -382,7 +382,8 @@ helib_status helib_ring_multiply_mod_prime(const helib_context *ctx, size_t prim
  * A versioned, compact binary format, specified in helib-sys/cpp/SERIALIZATION.md:
  * a 48-byte header (magic "HBGV", format version 1, the object's kind, the
  * 32-byte fingerprint of the context's parameters, the payload length), the
- * payload, and a SHA-256 checksum of header and payload. Residues are stored
+ * payload, and a SHA-256 checksum of header and payload (it detects
+ * corruption; it is not a MAC and gives no authenticity). Residues are stored
  * in canonical form, packed at their prime's bit width; the uniform halves of
  * public keys, key-switching keys and secret-key ciphertexts are stored as
  * 32-byte seeds. Secret keys are never serialized.
@@ -451,7 +452,11 @@ helib_status helib_galois_keys_deserialize(const helib_context *ctx, const uint8
  * half the size); operations that change c_1 drop the seed.
  */
 helib_status helib_ciphertext_serialize(const helib_ciphertext *ct, uint8_t *buf, size_t *len);
-/** Reads a ciphertext of `ctx` into `dst` (which must belong to `ctx`). */
+/**
+ * Reads a ciphertext of `ctx` into `dst` (which must belong to `ctx`). A
+ * stored noise estimate below the noise floor every ciphertext carries is
+ * raised to it; a larger one is kept on trust (see SERIALIZATION.md).
+ */
 helib_status helib_ciphertext_deserialize(const helib_context *ctx, const uint8_t *buf, size_t len,
                                           helib_ciphertext *dst);
 
