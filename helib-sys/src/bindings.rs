@@ -288,7 +288,7 @@ extern "C" {
     ) -> helib_status;
 }
 extern "C" {
-    #[doc = " Decrypts into `out` (N * limbs_per_coeff limbs; limbs_per_coeff >= plain\n limbs). Fails with HELIB_ERR_NOISE_BUDGET_EXHAUSTED exactly when the\n measured budget (helib_noise_budget) is below one bit, i.e. when the noise\n has reached or come within one bit of Q_l / 2, instead of returning garbage."]
+    #[doc = " Decrypts into `out` (N * limbs_per_coeff limbs; limbs_per_coeff >= plain\n limbs). Fails with HELIB_ERR_NOISE_BUDGET_EXHAUSTED instead of returning\n garbage unless all three hold: Q_l / 2 is above the noise every ciphertext\n carries (t times a fresh or modulus-switching error) with a bit to spare,\n the key-free estimate (helib_ciphertext_estimated_budget) leaves at least\n one bit, and so does the measured budget (helib_noise_budget). The\n measurement alone sees only v mod Q_l, which a structured wrap (t mod Q_l\n or 2^k mod Q small) can make look small."]
     pub fn helib_decrypt(
         sk: *const helib_secret_key,
         ct: *const helib_ciphertext,
@@ -298,7 +298,7 @@ extern "C" {
     ) -> helib_status;
 }
 extern "C" {
-    #[doc = " Exact remaining noise budget in bits, measured with the secret key (>= 0)."]
+    #[doc = " Exact remaining noise budget in bits, measured with the secret key (>= 0);\n 0 whenever helib_decrypt refuses without looking at the key."]
     pub fn helib_noise_budget(
         sk: *const helib_secret_key,
         ct: *const helib_ciphertext,
@@ -655,7 +655,7 @@ extern "C" {
     ) -> helib_status;
 }
 extern "C" {
-    #[doc = " Reads a ciphertext of `ctx` into `dst` (which must belong to `ctx`)."]
+    #[doc = " Reads a ciphertext of `ctx` into `dst` (which must belong to `ctx`). A\n stored noise estimate below the noise floor every ciphertext carries is\n raised to it; a larger one is kept on trust (see SERIALIZATION.md)."]
     pub fn helib_ciphertext_deserialize(
         ctx: *const helib_context,
         buf: *const u8,

@@ -248,17 +248,31 @@ helib_status helib_encrypt_secret(const helib_secret_key *sk, const uint64_t *co
                                   helib_ciphertext *dst);
 /**
  * Decrypts into `out` (N * limbs_per_coeff limbs; limbs_per_coeff >= plain
- * limbs). Fails with HELIB_ERR_NOISE_BUDGET_EXHAUSTED exactly when the
- * measured budget (helib_noise_budget) is below one bit, i.e. when the noise
- * has reached or come within one bit of Q_l / 2, instead of returning garbage.
+ * limbs). Fails with HELIB_ERR_NOISE_BUDGET_EXHAUSTED instead of returning
+ * garbage unless all three hold: Q_l / 2 is above the noise every ciphertext
+ * carries (t times a fresh or modulus-switching error) with a bit to spare,
+ * the key-free estimate (helib_ciphertext_estimated_budget) leaves at least
+ * one bit, and so does the measured budget (helib_noise_budget). The
+ * measurement alone sees only v mod Q_l, which a structured wrap (t mod Q_l
+ * or 2^k mod Q small) can make look small.
  */
 helib_status helib_decrypt(const helib_secret_key *sk, const helib_ciphertext *ct, uint64_t *out,
                            size_t out_len, size_t limbs_per_coeff);
-/** Exact remaining noise budget in bits, measured with the secret key (>= 0). */
+/**
+ * Exact remaining noise budget in bits, measured with the secret key (>= 0);
+ * 0 whenever helib_decrypt refuses without looking at the key.
+ */
 helib_status helib_noise_budget(const helib_secret_key *sk, const helib_ciphertext *ct,
                                 double *out);
 
 /* --------------------------------------------------------------- evaluator */
+/*
+ * Every operation that produces a ciphertext (here and under key switching
+ * below) refuses with HELIB_ERR_NOISE_BUDGET_EXHAUSTED, before writing dst,
+ * when the key-free estimate says the result would keep less than one bit of
+ * budget; so does a modulus switch to a level whose Q_l cannot hold the
+ * switching noise (about t * sqrt(N), e.g. a level below t).
+ */
 
 helib_status helib_ciphertext_add(const helib_ciphertext *a, const helib_ciphertext *b,
                                   helib_ciphertext *dst);
@@ -427,7 +441,8 @@ helib_status helib_ring_multiply_mod_prime(const helib_context *ctx, size_t prim
  * A versioned, compact binary format, specified in helib-sys/cpp/SERIALIZATION.md:
  * a 48-byte header (magic "HBGV", format version 1, the object's kind, the
  * 32-byte fingerprint of the context's parameters, the payload length), the
- * payload, and a SHA-256 checksum of header and payload. Residues are stored
+ * payload, and a SHA-256 checksum of header and payload (it detects
+ * corruption; it is not a MAC and gives no authenticity). Residues are stored
  * in canonical form, packed at their prime's bit width; the uniform halves of
  * public keys, key-switching keys and secret-key ciphertexts are stored as
  * 32-byte seeds. Secret keys are never serialized.
@@ -503,7 +518,11 @@ helib_status helib_galois_keys_deserialize(const helib_context *ctx, const uint8
  * half the size); operations that change c_1 drop the seed.
  */
 helib_status helib_ciphertext_serialize(const helib_ciphertext *ct, uint8_t *buf, size_t *len);
-/** Reads a ciphertext of `ctx` into `dst` (which must belong to `ctx`). */
+/**
+ * Reads a ciphertext of `ctx` into `dst` (which must belong to `ctx`). A
+ * stored noise estimate below the noise floor every ciphertext carries is
+ * raised to it; a larger one is kept on trust (see SERIALIZATION.md).
+ */
 helib_status helib_ciphertext_deserialize(const helib_context *ctx, const uint8_t *buf, size_t len,
                                           helib_ciphertext *dst);
 

@@ -30,7 +30,7 @@ PlainCoeffs load_for_level(const Context &ctx, const u64 *coeffs, size_t n_coeff
                            size_t limbs_per_coeff, size_t level, double noise_log2) {
     ctx.check_level(level);
     const double budget = noise::budget(ctx, level, noise_log2);
-    require(budget >= 1.0, HELIB_ERR_NOISE_BUDGET_EXHAUSTED,
+    require(budget >= noise::kMinBudgetBits, HELIB_ERR_NOISE_BUDGET_EXHAUSTED,
             "level " + std::to_string(level) + " is too low for a fresh encryption (estimated budget " +
                 std::to_string(budget) + " bits)");
     const mpz_class &factor = ctx.level(level).canonical_factor;
@@ -120,6 +120,7 @@ void add_public_key_mask(const PublicKey &pk, const Ciphertext &a, Ciphertext &d
     // b * xi + a_pk * xi * s = t * e * xi: the only noise added.
     const double noise = noise::add(a.noise_log2, ctx.log2_t() + std::log2(noise::kTail * kSigma *
                                                                        std::sqrt(2.0 * ctx.n() / 3.0)));
+    noise::require_budget(ctx, a.level, noise, "public-key mask");
     if (&dst != &a) dst = a;
     dst.c1_seed.reset();
     dst.noise_log2 = noise;

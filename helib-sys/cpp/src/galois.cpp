@@ -114,6 +114,7 @@ void apply_galois_hoisted(const GaloisKeys &keys, const Ciphertext &a, const std
         keys.key(g);           // every key must exist before any work is done
         any_key_switch = true;
     }
+    if (any_key_switch) noise::require_budget(ctx, a.level, noise_after_key_switch(a), "automorphism");
     const Decomposition dec = any_key_switch ? decompose(ctx, a.parts[1], a.level) : Decomposition{};
     std::vector<Ciphertext> results(elements.size());
     for (size_t e = 0; e < elements.size(); ++e) {
