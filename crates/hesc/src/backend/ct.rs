@@ -125,10 +125,12 @@ fn fixed_length(k: &BigInt<4>) -> Zeroizing<BigInt<4>> {
 /// swaps each, whatever k is.
 ///
 /// The ladder keeps R0 = a·P and R1 = (a + 1)·P for a prefix a of the
-/// lengthened scalar, so arkworks' group law meets an exceptional case (the
-/// identity, or R0 = −R1) only when P is the identity, when k = 0, or for a
-/// handful of specific scalars per point (a prefix a with 2a + 1 ≡ 0 mod r);
-/// it still computes those correctly, just not in constant time.
+/// lengthened scalar k'. Every prefix but the last two is in [1, 2^253), so
+/// a, a + 1 and 2a + 1 are nonzero mod r and arkworks' group law meets no
+/// exceptional case (an identity input, or R0 = ±R1); the last two prefixes
+/// reach one only for k ∈ {0, 1, −2, −1} (k' ∈ [2r − 2, 2r + 1]), and any k
+/// does for P the identity. arkworks computes those correctly, just not in
+/// constant time; the tests check this list.
 pub(crate) fn ladder_mul(point: &G1Projective, k: &Fr) -> G1Projective {
     let canonical = Zeroizing::new(k.into_bigint());
     let long = fixed_length(&canonical);
@@ -137,6 +139,7 @@ pub(crate) fn ladder_mul(point: &G1Projective, k: &Fr) -> G1Projective {
     for i in (0..SCALAR_BITS).rev() {
         let b = bit(&long, i);
         conditional_swap(&mut r0, &mut r1, b);
+        trace::check_addition(&r1, &r0);
         r1 += &r0;
         r0.double_in_place();
         conditional_swap(&mut r0, &mut r1, b);
@@ -158,11 +161,29 @@ pub(crate) mod trace {
         TableAddition,
         /// One step (addition, doubling, two swaps) of the ladder.
         LadderStep,
+        /// An addition whose inputs take an exceptional branch of arkworks'
+        /// group law (an input is the identity, or they are equal or opposite).
+        Exceptional,
     }
 
     #[cfg(test)]
     thread_local! {
-        static COUNTS: std::cell::Cell<[usize; 3]> = const { std::cell::Cell::new([0; 3]) };
+        static COUNTS: std::cell::Cell<[usize; 4]> = const { std::cell::Cell::new([0; 4]) };
+    }
+
+    /// Counts an [`Op::Exceptional`] when `a + b` is an exceptional case of
+    /// the group law (in tests; the check itself is not constant time).
+    #[inline(always)]
+    pub(crate) fn check_addition(a: &super::G1Projective, b: &super::G1Projective) {
+        #[cfg(test)]
+        {
+            use ark_ff::Zero;
+            if a.is_zero() || b.is_zero() || a == b || *a == -*b {
+                record(Op::Exceptional);
+            }
+        }
+        #[cfg(not(test))]
+        let _ = (a, b);
     }
 
     /// Counts `op` (in tests).
@@ -179,15 +200,16 @@ pub(crate) mod trace {
     }
 
     /// The counts since the last call, as (entries read, table additions,
-    /// ladder steps).
+    /// ladder steps, exceptional additions).
     #[cfg(test)]
-    pub(crate) fn take() -> [usize; 3] {
-        COUNTS.with(|c| c.replace([0; 3]))
+    pub(crate) fn take() -> [usize; 4] {
+        COUNTS.with(|c| c.replace([0; 4]))
     }
 }
 
 /// The scalars every secret-scalar test runs: 0, 1, 2, −1 (= r − 1, the
-/// largest), −2, 2^253, small values, and random ones.
+/// largest), −2, powers of two, runs of 4-bit digits 15 below a digit 0 (at
+/// the bottom and at the top of the scalar), and random ones.
 #[cfg(test)]
 pub(crate) fn test_scalars(random: usize, seed: u64) -> Vec<Fr> {
     use ark_ff::Field;
@@ -206,6 +228,11 @@ pub(crate) fn test_scalars(random: usize, seed: u64) -> Vec<Fr> {
         Fr::from(255u64),
         Fr::from(256u64),
         Fr::from(u64::MAX),
+        Fr::from(0xffffu64),
+        Fr::from(15u64) * Fr::from(2u64).pow([248u64]),
+        Fr::from(15u64) * Fr::from(2u64).pow([248u64]) + Fr::from(0xffffu64),
+        Fr::from(2u64).pow([252u64]),
+        Fr::from(3u64) * Fr::from(2u64).pow([252u64]),
     ];
     out.extend((0..random).map(|_| Fr::rand(&mut rng)));
     out
@@ -228,7 +255,7 @@ mod tests {
             assert_eq!(limbs[i].point(), *p);
             trace::take();
             assert_eq!(select(&limbs, i as u64).point(), *p);
-            assert_eq!(trace::take(), [16, 0, 0], "every entry is read");
+            assert_eq!(trace::take(), [16, 0, 0, 0], "every entry is read");
         }
         assert_eq!(select(&limbs, 16), AffineLimbs::default());
     }
@@ -255,15 +282,24 @@ mod tests {
             G1Projective::rand(&mut rng),
             G1Projective::zero(),
         ];
+        let special = [
+            Fr::from(0u64),
+            Fr::from(1u64),
+            -Fr::from(2u64),
+            -Fr::from(1u64),
+        ];
         for base in bases {
             for k in test_scalars(8, 23) {
                 trace::take();
                 assert_eq!(ladder_mul(&base, &k), base * k, "{k}·{base}");
+                let [reads, additions, steps, exceptional] = trace::take();
                 assert_eq!(
-                    trace::take(),
+                    [reads, additions, steps],
                     [0, 0, SCALAR_BITS as usize],
                     "the step count does not depend on {k}"
                 );
+                let expected = base.is_zero() || special.contains(&k);
+                assert_eq!(exceptional > 0, expected, "exceptional additions for {k}");
             }
         }
     }

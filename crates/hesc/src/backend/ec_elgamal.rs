@@ -39,6 +39,8 @@ use crate::error::{Error, Result};
 #[derive(Clone)]
 pub struct EcElGamal {
     generator: Arc<FixedBaseTable>,
+    /// G's table for messages (u64, 16 windows).
+    messages: Arc<FixedBaseTable>,
     /// j·G ↦ j for j < `step`.
     baby_steps: Arc<HashMap<G1Affine, u64>>,
     step: u64,
@@ -52,7 +54,8 @@ pub struct EcElGamal {
 pub struct EcElGamalPublicKey {
     h: G1Projective,
     table: Arc<FixedBaseTable>,
-    /// −(C_H + C_G): removes the offsets of both tables' products at once.
+    /// −(C_H + C_M): removes the offsets of the products by H and of the
+    /// message table at once.
     correction: G1Projective,
 }
 
@@ -94,6 +97,7 @@ impl EcElGamal {
             .collect();
         Ok(Self {
             generator: Arc::new(FixedBaseTable::generator()),
+            messages: Arc::new(FixedBaseTable::for_u64(generator)),
             baby_steps: Arc::new(baby_steps),
             step,
             giant_step: -acc,
@@ -118,8 +122,8 @@ impl EcElGamal {
         let c1 = self.generator.mul(&r);
         // The offsets come off in one addition at the end: for m = 0 no
         // partial sum is the identity, so m steers no exceptional case of the
-        // group law (r·H + C_H + C_G stands in for what m·G alone would be).
-        let c2 = pk.table.mul_offset(&r) + self.generator.mul_offset(&message) + pk.correction;
+        // group law (r·H + C_H + C_M stands in for what m·G alone would be).
+        let c2 = pk.table.mul_offset(&r) + self.messages.mul_offset(&message) + pk.correction;
         r.zeroize();
         message.zeroize();
         EcElGamalCiphertext { c1, c2 }
@@ -165,7 +169,7 @@ impl AdditiveHe for EcElGamal {
         let table = FixedBaseTable::new(h);
         let pk = EcElGamalPublicKey {
             h,
-            correction: -(table.offset() + self.generator.offset()),
+            correction: -(table.offset() + self.messages.offset()),
             table: Arc::new(table),
         };
         Ok((pk, EcElGamalSecretKey { x }))
@@ -288,8 +292,8 @@ mod tests {
             assert_eq!(scheme.decrypt_value(&sk, &c).unwrap(), m);
         }
         assert!(traces.iter().all(|t| *t == traces[0]), "{traces:?}");
-        assert_eq!(traces[0].0, [3 * 64 * 16, 3 * 64, 0]);
-        assert_eq!(traces[0].1, [0, 0, ct::SCALAR_BITS as usize]);
+        assert_eq!(traces[0].0, [(2 * 64 + 16) * 16, 2 * 64 + 16, 0, 0]);
+        assert_eq!(traces[0].1, [0, 0, ct::SCALAR_BITS as usize, 0]);
     }
 
     #[test]
