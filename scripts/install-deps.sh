@@ -3,6 +3,7 @@
 #   libgmp-dev   GMP, the engine's only library (always)
 #   libclang-dev libclang, only to check the committed bindgen output (--bindgen)
 #   clang        clang++ with libFuzzer, only for the fuzzers (--fuzz)
+#   valgrind     memcheck and its headers, only for the constant-time check (--ct)
 # Needs root (or sudo) only when something is actually missing.
 set -euo pipefail
 
@@ -16,6 +17,10 @@ for option in "$@"; do
             if ! ldconfig -p 2>/dev/null | grep -q 'libclang\(-[0-9.]*\)\?\.so'; then want+=(libclang-dev); fi ;;
         --fuzz)
             if ! compgen -c clang++ >/dev/null; then want+=(clang); fi ;;
+        --ct)
+            if ! command -v valgrind >/dev/null || [[ ! -f /usr/include/valgrind/memcheck.h ]]; then
+                want+=(valgrind)
+            fi ;;
         *) echo "install-deps: unknown option $option" >&2; exit 2 ;;
     esac
 done

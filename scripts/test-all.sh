@@ -1,16 +1,17 @@
 #!/usr/bin/env bash
 # Runs every check CI runs: formatting, lints, the whole test suite, the
 # engine's tests again under AddressSanitizer + UndefinedBehaviorSanitizer,
-# a short libFuzzer run of every decoder, and a check that the committed
-# bindgen output matches the C header. Installs the few system packages it
-# needs (GMP; libclang for the bindings check; clang for the fuzzers).
+# a short libFuzzer run of every decoder, a memcheck test that the code on
+# secret errors is constant time, and a check that the committed bindgen
+# output matches the C header. Installs the few system packages it needs
+# (GMP; libclang for the bindings check; clang for the fuzzers; valgrind).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 step() { printf '\n==> %s\n' "$*"; }
 
 step "system packages"
-scripts/install-deps.sh --bindgen --fuzz
+scripts/install-deps.sh --bindgen --fuzz --ct
 
 step "cargo fmt"
 cargo fmt --all --check
@@ -33,6 +34,9 @@ UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 
 step "fuzz every decoder briefly (libFuzzer + ASan + UBSan)"
 FUZZ_REQUIRED=1 helib-sys/fuzz/run.sh --short
+
+step "no branch or address depends on secret errors (valgrind memcheck)"
+CT_REQUIRED=1 helib-sys/ct/run.sh
 
 step "committed bindings match helib_c.h"
 cargo build --locked -p helib-sys --features bindgen

@@ -52,6 +52,45 @@
 //! assert!((decrypted.value() - (0.5 + 0.5 * -0.8) / 2.0).abs() < 0.05);
 //! # Ok::<(), hesc::Error>(())
 //! ```
+//!
+//! # Side channels
+//!
+//! What our code guarantees for secret values, and each exception:
+//!
+//! * **EC-ElGamal, constant flow.** Every product with a secret scalar (the
+//!   key x in key generation and decryption, the randomness r and the message
+//!   m in encryption) runs the same instructions on the same addresses whatever
+//!   the scalar: fixed-base tables (of G and H, 64 four-bit windows; of G for
+//!   the u64 message, 16) are read by masked scans over all 16 entries of every
+//!   window, with offset entries so that a zero digit costs a full addition
+//!   too; x·C1 is a Montgomery ladder of 254 steps (the scalar field's size,
+//!   not the scalar's) over k + r or k + 2r, with masked swaps. Copies of
+//!   secret scalars are wiped.
+//! * **Exception: arkworks' arithmetic.** Underneath, arkworks' field
+//!   operations (e.g. the conditional final subtraction of a Montgomery
+//!   product, the conversion out of Montgomery form) and its group law (the
+//!   branches on the identity and on equal or opposite inputs) are not written
+//!   to be constant time, so our code fixes the control flow and the memory
+//!   access pattern, not the timing of each field operation. The group law's
+//!   exceptional branches are kept out of reach: the tables are summed from
+//!   the top window down and the offsets of encryption come off in one final
+//!   addition, so only a few dozen specific large scalars (or a random r with
+//!   probability about 2^-250) reach one there; the ladder reaches one only
+//!   for x ∈ {0, 1, −2, −1} (or C1 the identity, whatever x), and key
+//!   generation never picks 0 (the others have
+//!   probability 3/r). The tests check these claims for edge-case scalars.
+//! * **Exception: EC-ElGamal's discrete logarithm.** After x·C1, decryption
+//!   searches m·G baby-step/giant-step in a hash table: its time depends on
+//!   the decrypted message (not on the key).
+//! * **Exception: Goldwasser–Micali.** Its arithmetic is num-bigint's, which
+//!   is variable time: key generation and the Jacobi symbol modulo p in
+//!   decryption take time that depends on the secret factors. The factors p and
+//!   q are wiped after key generation, the key's copy of p on drop, and the
+//!   values derived from p while decrypting as they are replaced; num-bigint's
+//!   internal temporaries cannot be (it has no zeroization).
+//! * **BGV** runs in the engine (`helib-sys`): its Gaussian sampler scans its
+//!   whole table for every sample, and t·e in encryption is masked arithmetic,
+//!   not a table lookup.
 #![deny(missing_docs)]
 
 pub mod apps;

@@ -1,5 +1,4 @@
 // encrypt.cpp -- public- and secret-key encryption, plaintext encoding.
-#include <array>
 #include <cmath>
 #include <string>
 
@@ -11,18 +10,6 @@
 
 namespace bgv {
 namespace {
-
-/// t * e mod q for Gaussian samples e, by table lookup (|e| <= kMaxGaussian).
-class TimesT {
-public:
-    TimesT(const Modulus &q, u64 t) {
-        for (int k = -kMaxGaussian; k <= kMaxGaussian; ++k) table_[k + kMaxGaussian] = q.mul(q.from_small(k), t);
-    }
-    u64 operator()(int32_t e) const { return table_[e + kMaxGaussian]; }
-
-private:
-    std::array<u64, 2 * kMaxGaussian + 1> table_{};
-};
 
 /// Loads the message scaled by the level's canonical correction factor,
 /// refusing a level whose modulus cannot hold the fresh noise `noise_log2`.
@@ -58,17 +45,16 @@ Ciphertext encrypt_public(const PublicKey &pk, const u64 *coeffs, size_t n_coeff
     for_each_prime(ctx, level + 1, [&](size_t i) {
         const Modulus &q = ctx.prime(i);
         const NttTables &ntt = ctx.ntt(i);
-        const TimesT times_t(q, ctx.t_mod(i));
         WipedVector<u64> u_ntt(ctx.n());
         for (size_t j = 0; j < ctx.n(); ++j) u_ntt[j] = q.from_small(u[j]);
         ntt.forward(u_ntt.data());
         u64 *c0 = ct.parts[0].residues(i);
         u64 *c1 = ct.parts[1].residues(i);
         const u64 *msg = lifted.poly.residues(i);
-        for (size_t j = 0; j < ctx.n(); ++j) {
-            c0[j] = q.add(times_t(e0[j]), msg[j]);
-            c1[j] = times_t(e1[j]);
-        }
+        // t * e in constant time (a table indexed by e, as here before, leaks e via the cache).
+        const u64 t = ctx.t_mod(i), ts = q.shoup(t);
+        kernels::scale_small(e0.data(), msg, c0, ctx.n(), t, ts, q);
+        kernels::scale_small(e1.data(), nullptr, c1, ctx.n(), t, ts, q);
         ntt.forward(c0);
         ntt.forward(c1);
         kernels::multiply_montgomery(c0, u_ntt.data(), pk.b().residues(i), ctx.n(), q, true);
@@ -96,10 +82,10 @@ Ciphertext encrypt_secret(const SecretKey &sk, const u64 *coeffs, size_t n_coeff
     ct.parts[0] = RnsPoly(ctx.n(), level + 1);
     for_each_prime(ctx, level + 1, [&](size_t i) {
         const Modulus &q = ctx.prime(i);
-        const u64 t = ctx.t_mod(i), ts = q.shoup(t);
         u64 *c0 = ct.parts[0].residues(i);
         const u64 *msg = lifted.poly.residues(i);
-        for (size_t j = 0; j < ctx.n(); ++j) c0[j] = q.add(q.mul_shoup(q.from_small(e[j]), t, ts), msg[j]);
+        const u64 t = ctx.t_mod(i);
+        kernels::scale_small(e.data(), msg, c0, ctx.n(), t, q.shoup(t), q);
         ctx.ntt(i).forward(c0);
         const u64 *a = ct.parts[1].residues(i), *s = sk.ntt_montgomery().residues(i);
         for (size_t j = 0; j < ctx.n(); ++j) c0[j] = q.sub(c0[j], q.mul_montgomery(a[j], s[j]));

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cstddef>
+#include <cstdint>
 
 #include "modarith.hpp"
 
@@ -114,6 +115,26 @@ inline void scale(u64 *values, size_t n, u64 w, u64 ws, const Modulus &mod) {
     for (size_t j = 0; j < n; j += 8) {
         const __m512i r = mul_shoup_lazy_x8(_mm512_loadu_si512(values + j), vw, ws_lo, ws_hi, q);
         _mm512_storeu_si512(values + j, reduce_once(r, q));
+    }
+}
+
+/// out[j] = e[j] * w (+ plus[j]) mod q in [0, q) for signed e[j] with |e[j]| < q
+/// (w < q with Shoup factor ws; `plus` may be null, else its values are < q); n % 8 == 0.
+/// Constant time in e: the residue of e[j] is e[j] + (q masked by its sign), the
+/// product a lazy Shoup product, and every correction a vector minimum. No branch and
+/// no address depends on e, which holds secret errors in encryption: a table indexed
+/// by e[j] would leak them through the cache.
+inline void scale_small(const int32_t *e, const u64 *plus, u64 *out, size_t n, u64 w, u64 ws, const Modulus &mod) {
+    const __m512i q = _mm512_set1_epi64(static_cast<long long>(mod.value()));
+    const __m512i vw = _mm512_set1_epi64(static_cast<long long>(w));
+    const __m512i ws_lo = _mm512_set1_epi64(static_cast<long long>(ws & 0xffffffffULL));
+    const __m512i ws_hi = _mm512_set1_epi64(static_cast<long long>(ws >> 32));
+    for (size_t j = 0; j < n; j += 8) {
+        __m512i v = _mm512_cvtepi32_epi64(_mm256_loadu_si256(reinterpret_cast<const __m256i *>(e + j)));
+        v = _mm512_add_epi64(v, _mm512_and_si512(_mm512_srai_epi64(v, 63), q));
+        __m512i r = reduce_once(mul_shoup_lazy_x8(v, vw, ws_lo, ws_hi, q), q);
+        if (plus != nullptr) r = reduce_once(_mm512_add_epi64(r, _mm512_loadu_si512(plus + j)), q);
+        _mm512_storeu_si512(out + j, r);
     }
 }
 
@@ -299,6 +320,12 @@ inline void inverse_block(u64 *x, u64 *y, size_t t, u64 w, u64 ws, const Modulus
 }
 inline void scale(u64 *values, size_t n, u64 w, u64 ws, const Modulus &mod) {
     for (size_t j = 0; j < n; ++j) values[j] = mod.mul_shoup(values[j], w, ws);
+}
+inline void scale_small(const int32_t *e, const u64 *plus, u64 *out, size_t n, u64 w, u64 ws, const Modulus &mod) {
+    for (size_t j = 0; j < n; ++j) {
+        const u64 r = mod.mul_shoup(mod.from_small(e[j]), w, ws);
+        out[j] = plus != nullptr ? mod.add(r, plus[j]) : r;
+    }
 }
 
 #endif

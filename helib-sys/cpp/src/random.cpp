@@ -132,6 +132,10 @@ uint64_t Prng::uniform_below(uint64_t bound) {
     }
 }
 
+// The one branch on random bits here rejects the 2-bit value 3. Whether a value was
+// rejected is independent of the values kept (each is uniform on {-1, 0, 1} either
+// way), so the branch and the position of the next store reveal nothing about the
+// output; the output values themselves steer no branch or address.
 std::vector<int8_t> sample_ternary(Prng &prng, size_t n) {
     std::vector<int8_t> out(n);
     size_t i = 0;
@@ -152,7 +156,9 @@ std::vector<int32_t> sample_gaussian(Prng &prng, size_t n) {
         const uint64_t word = prng.next_u64();
         const uint64_t r = word >> 1;
         int32_t magnitude = 0;
-        // Scan the whole table: the time does not depend on the sample.
+        // Scan the whole table and count with comparisons (no branch, no early exit,
+        // no index from the sample): the time does not depend on the sample, as
+        // helib-sys/ct/run.sh checks under memcheck.
         for (uint64_t threshold : table.thresholds) magnitude += static_cast<int32_t>(r >= threshold);
         const int32_t sign = static_cast<int32_t>(word & 1);
         out[i] = magnitude * (1 - 2 * sign);

@@ -11,6 +11,13 @@
 //! used here because the issue asks for it (it matches the BN254 plaintext
 //! field of the BGV engine); a non-pairing curve of the same size would give
 //! the full ~128 bits at the same cost.
+//!
+//! **Side channels.** Products with secret scalars (the key x, the encryption
+//! randomness r, the message m) run with scalar-independent control flow and
+//! memory access: fixed-base tables read by masked scans, a Montgomery ladder
+//! for x·C1. arkworks' field and group arithmetic underneath is not constant
+//! time, and the discrete-log search of decryption takes time that depends on
+//! the message; the crate docs list the details.
 
 use std::collections::HashMap;
 use std::fmt;
@@ -23,6 +30,7 @@ use rand::rngs::OsRng;
 use rand::{CryptoRng, RngCore};
 use zeroize::Zeroize;
 
+use super::ct;
 use super::fixed_base::FixedBaseTable;
 use super::AdditiveHe;
 use crate::error::{Error, Result};
@@ -31,6 +39,8 @@ use crate::error::{Error, Result};
 #[derive(Clone)]
 pub struct EcElGamal {
     generator: Arc<FixedBaseTable>,
+    /// G's table for messages (u64, 16 windows).
+    messages: Arc<FixedBaseTable>,
     /// j·G ↦ j for j < `step`.
     baby_steps: Arc<HashMap<G1Affine, u64>>,
     step: u64,
@@ -44,6 +54,9 @@ pub struct EcElGamal {
 pub struct EcElGamalPublicKey {
     h: G1Projective,
     table: Arc<FixedBaseTable>,
+    /// −(C_H + C_M): removes the offsets of the products by H and of the
+    /// message table at once.
+    correction: G1Projective,
 }
 
 /// An EC-ElGamal secret key x; wiped on drop.
@@ -84,6 +97,7 @@ impl EcElGamal {
             .collect();
         Ok(Self {
             generator: Arc::new(FixedBaseTable::generator()),
+            messages: Arc::new(FixedBaseTable::for_u64(generator)),
             baby_steps: Arc::new(baby_steps),
             step,
             giant_step: -acc,
@@ -104,18 +118,25 @@ impl EcElGamal {
         rng: &mut R,
     ) -> EcElGamalCiphertext {
         let mut r = Fr::rand(rng);
+        let mut message = Fr::from(m);
         let c1 = self.generator.mul(&r);
-        let c2 = pk.table.mul(&r) + self.generator.mul(&Fr::from(m));
+        // The offsets come off in one addition at the end: for m = 0 no
+        // partial sum is the identity, so m steers no exceptional case of the
+        // group law (r·H + C_H + C_M stands in for what m·G alone would be).
+        let c2 = pk.table.mul_offset(&r) + self.messages.mul_offset(&message) + pk.correction;
         r.zeroize();
+        message.zeroize();
         EcElGamalCiphertext { c1, c2 }
     }
 
-    /// Decrypts to the message in [0, bound].
+    /// Decrypts to the message in [0, bound]. The key enters only through a
+    /// constant-flow ladder (x·C1); the search for m that follows takes time
+    /// that grows with m.
     ///
     /// # Errors
     /// [`Error::PlaintextOverflow`] when the message is not in [0, bound].
     pub fn decrypt_value(&self, sk: &EcElGamalSecretKey, c: &EcElGamalCiphertext) -> Result<u64> {
-        let mut point = c.c2 - c.c1 * sk.x;
+        let mut point = c.c2 - ct::ladder_mul(&c.c1, &sk.x);
         let giant_steps = self.bound / self.step + 1;
         for i in 0..giant_steps {
             if let Some(&j) = self.baby_steps.get(&point.into_affine()) {
@@ -145,9 +166,11 @@ impl AdditiveHe for EcElGamal {
             x = Fr::rand(&mut OsRng);
         }
         let h = self.generator.mul(&x);
+        let table = FixedBaseTable::new(h);
         let pk = EcElGamalPublicKey {
             h,
-            table: Arc::new(FixedBaseTable::new(h)),
+            correction: -(table.offset() + self.messages.offset()),
+            table: Arc::new(table),
         };
         Ok((pk, EcElGamalSecretKey { x }))
     }
@@ -249,6 +272,28 @@ mod tests {
             .unwrap();
         assert!(scheme.decrypt_parity(&sk, &total).unwrap()); // 1 ⊕ 1 ⊕ 0 ⊕ 1
         assert!(EcElGamal::new(1 << 41).is_err());
+    }
+
+    /// Encryption did one fewer table addition per zero byte of r and m, and
+    /// decryption used arkworks' variable-time x·C1.
+    #[test]
+    fn secret_scalars_do_not_change_the_work_done() {
+        let scheme = EcElGamal::new(16).unwrap();
+        let (pk, sk) = scheme.generate_keys().unwrap();
+        let mut rng = rand_chacha::ChaCha20Rng::seed_from_u64(15);
+        let mut traces = Vec::new();
+        for m in [0u64, 1, 16] {
+            ct::trace::take();
+            let c = scheme.encrypt_value(&pk, m, &mut rng);
+            let encryption = ct::trace::take();
+            let point = c.c2 - ct::ladder_mul(&c.c1, &sk.x);
+            traces.push((encryption, ct::trace::take()));
+            assert_eq!(point, G1Projective::generator() * Fr::from(m));
+            assert_eq!(scheme.decrypt_value(&sk, &c).unwrap(), m);
+        }
+        assert!(traces.iter().all(|t| *t == traces[0]), "{traces:?}");
+        assert_eq!(traces[0].0, [(2 * 64 + 16) * 16, 2 * 64 + 16, 0, 0]);
+        assert_eq!(traces[0].1, [0, 0, ct::SCALAR_BITS as usize, 0]);
     }
 
     #[test]

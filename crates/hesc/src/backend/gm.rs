@@ -6,6 +6,13 @@
 //! it is a square modulo p (Legendre symbol (c/p) = 1).
 //!
 //! A 3072-bit modulus gives 128-bit security (factoring, as for RSA-3072).
+//!
+//! **Side channels.** The arithmetic is num-bigint's, which is not constant
+//! time: key generation and decryption (a Jacobi symbol modulo p) take time
+//! that depends on the secret factors. Both factors are wiped once key
+//! generation is done with them, the secret key wipes its copy of p on drop,
+//! and the values derived from p while decrypting are wiped too;
+//! num-bigint's internal temporaries are not (it has no zeroization).
 
 use std::fmt;
 
@@ -14,7 +21,7 @@ use rand::rngs::OsRng;
 use rand::{CryptoRng, RngCore};
 use zeroize::Zeroizing;
 
-use super::primes::{jacobi, random_below, random_prime};
+use super::primes::{jacobi, random_below, random_prime, SecretUint};
 use super::AdditiveHe;
 use crate::error::{Error, Result};
 
@@ -36,8 +43,8 @@ pub struct GmPublicKey {
     n: BigUint,
 }
 
-/// A GM secret key: the factor p of n (its limbs are wiped on drop; num-bigint
-/// has no zeroization, so temporaries made while decrypting are not).
+/// A GM secret key: the factor p of n, whose limbs are wiped on drop (see the
+/// module docs for what else is wiped).
 pub struct GmSecretKey {
     p: Zeroizing<Vec<u32>>,
     n: BigUint,
@@ -84,12 +91,13 @@ impl GoldwasserMicali {
         rng: &mut R,
     ) -> Result<(GmPublicKey, GmSecretKey)> {
         let half = self.modulus_bits / 2;
-        let p = random_prime(half, MR_ROUNDS, rng)?;
-        let mut q = random_prime(half, MR_ROUNDS, rng)?;
-        while q == p {
-            q = random_prime(half, MR_ROUNDS, rng)?;
+        // Both factors are wiped when they go out of scope, on every path.
+        let p = SecretUint(random_prime(half, MR_ROUNDS, rng)?);
+        let mut q = SecretUint(random_prime(half, MR_ROUNDS, rng)?);
+        while *q == *p {
+            q = SecretUint(random_prime(half, MR_ROUNDS, rng)?);
         }
-        let n = &p * &q;
+        let n = &*p * &*q;
         let sk = GmSecretKey {
             p: Zeroizing::new(p.to_u32_digits()),
             n: n.clone(),
@@ -148,7 +156,7 @@ impl AdditiveHe for GoldwasserMicali {
         if c.0 >= sk.n {
             return Err(Error::KeyMismatch);
         }
-        let p = BigUint::from_slice(&sk.p);
+        let p = SecretUint(BigUint::from_slice(&sk.p));
         Ok(jacobi(&c.0, &p) != 1)
     }
 

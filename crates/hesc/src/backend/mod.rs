@@ -11,6 +11,7 @@
 //! | [`BgvBits`] | Z_t (t = 2 by default) | BGV addition | N = 2^11, log2 Q = 53 |
 
 mod bgv_bits;
+mod ct;
 mod ec_elgamal;
 mod fixed_base;
 mod gm;

@@ -4,8 +4,45 @@ use num_bigint::BigUint;
 use num_integer::Integer;
 use num_traits::{One, Zero};
 use rand::RngCore;
+use zeroize::Zeroizing;
 
 use crate::error::{Error, Result};
+
+/// Overwrites the limbs of `x` in place, leaving a non-secret value of the
+/// same length (1 in its top limb, zeros below).
+///
+/// num-bigint has no zeroization. Assigning limbs of the same count reuses the
+/// allocation, and a nonzero top limb keeps normalization from dropping (and
+/// so reallocating) any of them; the final `black_box` keeps the compiler from
+/// discarding the stores as dead. Capacity beyond the limbs in use, and
+/// buffers num-bigint freed earlier, are out of reach: this is best effort.
+pub(crate) fn wipe(x: &mut BigUint) {
+    let len = x.iter_u32_digits().len();
+    if len == 0 {
+        return;
+    }
+    let mut filler = vec![0u32; len];
+    filler[len - 1] = 1;
+    x.assign_from_slice(&filler);
+    std::hint::black_box(&*x);
+}
+
+/// A secret integer (a prime factor, a value derived from one) that is wiped
+/// with [`wipe`] when dropped.
+pub(crate) struct SecretUint(pub(crate) BigUint);
+
+impl Drop for SecretUint {
+    fn drop(&mut self) {
+        wipe(&mut self.0);
+    }
+}
+
+impl std::ops::Deref for SecretUint {
+    type Target = BigUint;
+    fn deref(&self) -> &BigUint {
+        &self.0
+    }
+}
 
 /// Odd primes below 2048, used to sieve candidates before Miller–Rabin.
 fn small_primes() -> Vec<u32> {
@@ -25,7 +62,7 @@ pub(crate) fn random_below(bound: &BigUint, rng: &mut (impl RngCore + ?Sized)) -
     let bits = bound.bits();
     let bytes = bits.div_ceil(8) as usize;
     let excess = (bytes as u64) * 8 - bits;
-    let mut buf = vec![0u8; bytes];
+    let mut buf = Zeroizing::new(vec![0u8; bytes]);
     loop {
         rng.fill_bytes(&mut buf);
         if let Some(top) = buf.last_mut() {
@@ -39,7 +76,9 @@ pub(crate) fn random_below(bound: &BigUint, rng: &mut (impl RngCore + ?Sized)) -
 }
 
 /// Miller–Rabin with `rounds` random bases (plus trial division): a composite
-/// passes with probability at most 4^−rounds.
+/// passes with probability at most 4^−rounds. Values derived from `n` (n − 1,
+/// its odd part, the powers) are wiped before returning, as `n` may be a
+/// secret prime; num-bigint's own temporaries are not.
 pub fn is_probable_prime(n: &BigUint, rounds: usize, rng: &mut (impl RngCore + ?Sized)) -> bool {
     let two = BigUint::from(2u32);
     if n < &two {
@@ -53,19 +92,19 @@ pub fn is_probable_prime(n: &BigUint, rounds: usize, rng: &mut (impl RngCore + ?
             return false;
         }
     }
-    let n_minus_1 = n - 1u32;
+    let n_minus_1 = SecretUint(n - 1u32);
     let s = n_minus_1.trailing_zeros().unwrap_or(0);
-    let d = &n_minus_1 >> s;
-    let range = n - 3u32; // bases in [2, n − 2]
+    let d = SecretUint(&*n_minus_1 >> s);
+    let range = SecretUint(n - 3u32); // bases in [2, n − 2]
     'witness: for _ in 0..rounds {
         let a = random_below(&range, rng) + 2u32;
-        let mut x = a.modpow(&d, n);
-        if x.is_one() || x == n_minus_1 {
+        let mut x = SecretUint(a.modpow(&d, n));
+        if x.is_one() || *x == *n_minus_1 {
             continue;
         }
         for _ in 1..s {
-            x = (&x * &x) % n;
-            if x == n_minus_1 {
+            x = SecretUint((&*x * &*x) % n);
+            if *x == *n_minus_1 {
                 continue 'witness;
             }
             if x.is_one() {
@@ -119,14 +158,16 @@ pub fn random_prime(
     }
 }
 
-/// The Jacobi symbol (a / n) for odd n > 0, as −1, 0 or 1.
+/// The Jacobi symbol (a / n) for odd n > 0, as −1, 0 or 1. Its working
+/// values (remainders of a secret n) are wiped as they are replaced; the
+/// number of steps depends on a and n.
 pub(crate) fn jacobi(a: &BigUint, n: &BigUint) -> i8 {
-    let mut a = a % n;
-    let mut n = n.clone();
+    let mut a = SecretUint(a % n);
+    let mut n = SecretUint(n.clone());
     let mut sign = 1i8;
     while !a.is_zero() {
         let twos = a.trailing_zeros().unwrap_or(0);
-        a >>= twos;
+        a = SecretUint(&*a >> twos);
         let n_mod_8 = n.iter_u32_digits().next().unwrap_or(0) & 7;
         if twos % 2 == 1 && (n_mod_8 == 3 || n_mod_8 == 5) {
             sign = -sign;
@@ -136,7 +177,7 @@ pub(crate) fn jacobi(a: &BigUint, n: &BigUint) -> i8 {
             sign = -sign;
         }
         std::mem::swap(&mut a, &mut n);
-        a = a.mod_floor(&n);
+        a = SecretUint(a.mod_floor(&n));
     }
     if n.is_one() {
         sign
@@ -187,6 +228,27 @@ mod tests {
             assert!(is_probable_prime(&p, 16, &mut rng));
         }
         assert!(random_prime(8, 4, &mut rng).is_err());
+    }
+
+    #[test]
+    fn wiping_overwrites_every_limb_in_place() {
+        let mut rng = ChaCha8Rng::seed_from_u64(10);
+        for bits in [1u64, 31, 32, 33, 64, 65, 255, 1536] {
+            let mut x =
+                random_below(&(BigUint::one() << bits), &mut rng) | (BigUint::one() << (bits - 1));
+            let limbs = x.iter_u64_digits().len();
+            wipe(&mut x);
+            let after: Vec<u64> = x.iter_u64_digits().collect();
+            assert_eq!(after.len(), limbs, "{bits} bits: the limb count is kept");
+            assert!(after[..limbs - 1].iter().all(|&d| d == 0), "{bits} bits");
+            assert_ne!(after[limbs - 1], 0);
+        }
+        let mut zero = BigUint::zero();
+        wipe(&mut zero);
+        assert!(zero.is_zero());
+        // The guard wipes what it holds and is transparent until then.
+        let guarded = SecretUint(BigUint::from(12345u32));
+        assert_eq!(*guarded, BigUint::from(12345u32));
     }
 
     #[test]
