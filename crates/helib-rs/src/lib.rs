@@ -54,6 +54,8 @@
 //! to size the modulus chain.
 #![deny(missing_docs)]
 
+mod align;
+mod block_product;
 mod ciphertext;
 mod context;
 mod encoded;
@@ -77,7 +79,7 @@ mod serialize;
 pub use ciphertext::Ciphertext;
 pub use context::Context;
 pub use encoded::EncodedPlaintext;
-pub use encoding::{BatchEncoder, CoefficientEncoder, SlotLayout};
+pub use encoding::{BatchEncoder, CoefficientEncoder, FieldCoefficientEncoder, SlotLayout};
 pub use error::{Error, Result, Status};
 pub use galois_keys::GaloisKeys;
 pub use keys::{PublicKey, SecretKey};
