@@ -270,7 +270,7 @@ fn bad_block_operands_are_refused_before_any_work() {
         Err(Error::LevelMismatch { .. })
     ));
     assert!(matches!(
-        Ciphertext::multiply_blocks(&pair, &[low.clone()], 0..1),
+        Ciphertext::multiply_blocks(&pair, std::slice::from_ref(&low), 0..1),
         Err(Error::LevelMismatch { .. })
     ));
     assert!(matches!(
@@ -304,7 +304,7 @@ fn a_block_product_that_would_not_decrypt_is_refused() {
         .unwrap();
     let x2 = x.multiply(&x).unwrap().relinearize(&rk).unwrap();
     assert!(matches!(
-        Ciphertext::multiply_blocks(&[x2.clone()], &[x2], 0..1),
+        Ciphertext::multiply_blocks(std::slice::from_ref(&x2), &[x2], 0..1),
         Err(Error::NoiseBudgetExhausted)
     ));
 }
