@@ -304,7 +304,7 @@ fn a_block_product_that_would_not_decrypt_is_refused() {
         .unwrap();
     let x2 = x.multiply(&x).unwrap().relinearize(&rk).unwrap();
     assert!(matches!(
-        Ciphertext::multiply_blocks(std::slice::from_ref(&x2), &[x2], 0..1),
+        Ciphertext::multiply_blocks(std::slice::from_ref(&x2), std::slice::from_ref(&x2), 0..1),
         Err(Error::NoiseBudgetExhausted)
     ));
 }
