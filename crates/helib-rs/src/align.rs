@@ -105,26 +105,83 @@ impl Ciphertext {
     /// [`Error::ContextMismatch`] for ciphertexts of different contexts;
     /// [`Error::NoiseBudgetExhausted`] when neither can pay for the re-labelling.
     pub fn align(a: &Ciphertext, b: &Ciphertext) -> Result<(Ciphertext, Ciphertext)> {
-        a.context().ensure_same(b.context())?;
-        let level = a.level().min(b.level());
-        let a = a.mod_switch_to(level)?;
-        let b = b.mod_switch_to(level)?;
-        if a.correction_factor() == b.correction_factor() {
+        let (mut a, mut b) = Self::align_groups(std::slice::from_ref(a), std::slice::from_ref(b))?;
+        match (a.pop(), b.pop()) {
+            (Some(a), Some(b)) => Ok((a, b)),
+            _ => Err(Error::InvalidArgument("nothing to align".into())),
+        }
+    }
+
+    /// [`align`](Self::align) for two groups of ciphertexts, each group
+    /// sharing a level and a correction factor (such as the blocks of one
+    /// polynomial): every member ends at the lowest level, and the group
+    /// whose re-labelling leaves less noise is re-labelled, with one encoded
+    /// constant for all its members.
+    ///
+    /// # Errors
+    /// As for [`align`](Self::align); [`Error::InvalidArgument`] for an empty
+    /// group; [`Error::LevelMismatch`] and [`Error::CorrectionFactorMismatch`]
+    /// for a group whose members disagree.
+    pub fn align_groups(
+        a: &[Ciphertext],
+        b: &[Ciphertext],
+    ) -> Result<(Vec<Ciphertext>, Vec<Ciphertext>)> {
+        let (head_a, head_b) = match (a.first(), b.first()) {
+            (Some(x), Some(y)) => (x, y),
+            _ => return Err(Error::InvalidArgument("a group to align is empty".into())),
+        };
+        head_a.context().ensure_same(head_b.context())?;
+        for member in a.iter().chain(b) {
+            head_a.context().ensure_same(member.context())?;
+        }
+        for group in [a, b] {
+            for member in group {
+                if member.level() != group[0].level() {
+                    return Err(Error::LevelMismatch {
+                        left: group[0].level(),
+                        right: member.level(),
+                    });
+                }
+                if member.correction_factor() != group[0].correction_factor() {
+                    return Err(Error::CorrectionFactorMismatch);
+                }
+            }
+        }
+        let level = head_a.level().min(head_b.level());
+        let switch = |group: &[Ciphertext]| {
+            group
+                .iter()
+                .map(|c| c.mod_switch_to(level))
+                .collect::<Result<Vec<_>>>()
+        };
+        let (mut a, mut b) = (switch(a)?, switch(b)?);
+        let (fa, fb) = (
+            a[0].correction_factor().clone(),
+            b[0].correction_factor().clone(),
+        );
+        if fa == fb {
             return Ok((a, b));
         }
-        let context = a.context();
-        let (fa, fb) = (a.correction_factor(), b.correction_factor());
-        let relabel_a =
-            a.noise_estimate_bits() + EncodedPlaintext::factor_change_cost_bits(context, fa, fb)?;
-        let relabel_b =
-            b.noise_estimate_bits() + EncodedPlaintext::factor_change_cost_bits(context, fb, fa)?;
-        if relabel_a.max(b.noise_estimate_bits()) <= relabel_b.max(a.noise_estimate_bits()) {
-            let a = a.with_correction_factor(fb)?;
-            Ok((a, b))
+        let context = a[0].context().clone();
+        let noise = |group: &[Ciphertext]| {
+            group
+                .iter()
+                .map(Ciphertext::noise_estimate_bits)
+                .fold(f64::MIN, f64::max)
+        };
+        let (na, nb) = (noise(&a), noise(&b));
+        let relabel_a = na + EncodedPlaintext::factor_change_cost_bits(&context, &fa, &fb)?;
+        let relabel_b = nb + EncodedPlaintext::factor_change_cost_bits(&context, &fb, &fa)?;
+        let (target, from, to) = if relabel_a.max(nb) <= relabel_b.max(na) {
+            (&mut a, &fa, &fb)
         } else {
-            let b = b.with_correction_factor(fa)?;
-            Ok((a, b))
+            (&mut b, &fb, &fa)
+        };
+        let change = EncodedPlaintext::factor_change(&context, level, from, to)?;
+        for member in target.iter_mut() {
+            member.mul_plain_assign(&change)?;
         }
+        Ok((a, b))
     }
 }
 

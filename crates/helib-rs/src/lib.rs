@@ -83,6 +83,7 @@ pub use encoding::{BatchEncoder, CoefficientEncoder, FieldCoefficientEncoder, Sl
 pub use error::{Error, Result, Status};
 pub use galois_keys::GaloisKeys;
 pub use keys::{PublicKey, SecretKey};
+pub use modulus_chain::product_chain_bits;
 pub use multiply::ModSwitchPolicy;
 pub use params::{
     Parameters, ParametersBuilder, DEFAULT_KEY_SWITCHING_DIGITS, MAX_PRIMES, MAX_RING_DEGREE,
