@@ -33,7 +33,6 @@ pub fn plain_groth16_quotient<F: ark_ff::FftField>(
     b: &[F],
     c: &[F],
 ) -> Vec<F> {
-    use ark_ff::Field;
     use ark_poly::EvaluationDomain;
     let coset = domain
         .get_coset(F::GENERATOR)
