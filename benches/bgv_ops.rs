@@ -2,8 +2,8 @@
 //!
 //! Parameter sets (both with a ~850-bit chain of 14 × 61-bit primes and the
 //! default special primes for 3 key-switching digits):
-//! - N = 2^16: log2(QP) ≈ 1140 ≤ 1772, 128-bit secure;
-//! - N = 2^15: log2(QP) ≈ 1140 > 881, **insecure**, benchmarked only to compare
+//! - N = 2^16: log2(QP) ≈ 1140 ≤ 1747, 128-bit secure;
+//! - N = 2^15: log2(QP) ≈ 1140 > 868, **insecure**, benchmarked only to compare
 //!   with published figures at this ring size (built with `allow_insecure()`).
 //!
 //! Every operation is measured with 1 and 2 engine threads. Run with

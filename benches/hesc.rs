@@ -6,9 +6,9 @@
 //! caveat for EC-ElGamal, about 100–110 bits):
 //! - Goldwasser–Micali, 3072-bit modulus;
 //! - lifted EC-ElGamal on BN254 G1 (decryption table up to 1024);
-//! - BGV bit mode: t = 2, N = 2^11, one 54-bit prime (log2 QP = 54);
+//! - BGV bit mode: t = 2, N = 2^11, one 53-bit prime (log2 QP = 53);
 //! - packed BGV: t = 65537, N = 2^14 (log2 QP = 154), 16384 bits per ciphertext;
-//! - packed BGV: t = 12289, N = 2^11 (log2 QP = 54), 2048 bits per ciphertext.
+//! - packed BGV: t = 12289, N = 2^11 (log2 QP = 53), 2048 bits per ciphertext.
 //!
 //! Throughput is set to the number of stochastic bits each iteration
 //! handles, so criterion's "thrpt" is bits per second (µs per bit = 10^6 / thrpt).

@@ -4,7 +4,9 @@
 //! secure parameters with enough noise budget), generates exactly the Galois
 //! keys the plan needs, runs the FFT homomorphically, decrypts and checks the
 //! result against ark-poly's `Radix2EvaluationDomain`, printing every phase's
-//! time and the peak memory.
+//! time, and the plan's memory estimate (made before anything is encoded; a
+//! plan over the available memory, or over `--memory-limit`, is refused) next
+//! to the measured peak.
 //!
 //! ```text
 //! cargo run --release --example encrypted_fft -- --n 1024
@@ -12,6 +14,7 @@
 //! cargo run --release --example encrypted_fft -- --n 256 --strategy dense
 //! cargo run --release --example encrypted_fft -- --n 4096 --inverse --coset --json
 //! cargo run --release --example encrypted_fft -- --n 131072 --max-baby-steps 8   # fewer keys
+//! cargo run --release --example encrypted_fft -- --n 65536 --memory-limit 4       # GiB
 //! ```
 
 use ark_bn254::Fr;
@@ -19,7 +22,8 @@ use ark_ff::FftField;
 use ark_poly::{EvaluationDomain, Radix2EvaluationDomain};
 use ark_std::UniformRand;
 use he_fft::{
-    bit_reverse_permute, suggest_parameters, Direction, FftPlan, KeyMode, Order, Strategy,
+    bit_reverse_permute, suggest_parameters, Direction, FftPlan, KeyMode, MemoryEstimate, Order,
+    Strategy,
 };
 use helib_rs::{Context, SecretKey};
 use std::io::Write;
@@ -39,7 +43,8 @@ fn main() {
 }
 
 const USAGE: &str = "usage: encrypted_fft [--n N] [--strategy factored|dense] [--levels K] \
-[--threads T] [--inverse] [--coset] [--key-mode fast|minimal] [--max-baby-steps B] [--json]";
+[--threads T] [--inverse] [--coset] [--key-mode fast|minimal] [--max-baby-steps B] \
+[--memory-limit GIB] [--json]";
 
 fn run(o: &Options) -> Result<bool, Box<dyn std::error::Error>> {
     let mut phases: Vec<(&str, Duration)> = Vec::new();
@@ -53,7 +58,13 @@ fn run(o: &Options) -> Result<bool, Box<dyn std::error::Error>> {
             levels: Some(levels),
         },
     };
-    let params = suggest_parameters::<Fr>(levels, o.threads)?;
+    let mut params = suggest_parameters::<Fr>(levels, o.threads)?;
+    // Beyond two ciphertexts (or beyond one with a coset) the products across
+    // ciphertexts take one more level.
+    let across = |ring: usize| o.n > ring && (o.n / ring > 2 || o.coset);
+    if strategy != Strategy::Dense && across(params.ring_degree()) {
+        params = suggest_parameters::<Fr>(levels + 1, o.threads)?;
+    }
     let log_q = params.chain_bits().iter().sum::<u32>();
     let log_p = params.special_bits().iter().sum::<u32>();
     if !o.json {
@@ -72,23 +83,31 @@ fn run(o: &Options) -> Result<bool, Box<dyn std::error::Error>> {
     })?;
     let pk = sk.public_key()?;
     let coset = o.coset.then_some(Fr::GENERATOR);
+    let mut builder = FftPlan::<Fr>::builder(&context, o.n)
+        .direction(o.direction)
+        .strategy(strategy)
+        .key_mode(o.key_mode);
+    if let Some(max) = o.max_baby_steps {
+        builder = builder.max_baby_steps(max);
+    }
+    if let Some(g) = coset {
+        builder = builder.coset(g);
+    }
+    if let Some(gib) = o.memory_limit_gib {
+        builder = builder.memory_limit((gib * GIB) as usize);
+    }
+    // Known before anything is encoded; `build` refuses the plan if it is
+    // over the limit (by default the memory the system has available).
+    let estimate = builder.memory_estimate()?;
+    if !o.json {
+        println!("  memory estimate: {}", describe_estimate(&estimate));
+    }
+    let resident_before_plan = resident_bytes();
     let plan = phase(
         o,
         &mut phases,
         "plan build (factor + encode diagonals)",
-        || {
-            let mut b = FftPlan::<Fr>::builder(&context, o.n)
-                .direction(o.direction)
-                .strategy(strategy)
-                .key_mode(o.key_mode);
-            if let Some(max) = o.max_baby_steps {
-                b = b.max_baby_steps(max);
-            }
-            if let Some(g) = coset {
-                b = b.coset(g);
-            }
-            b.build()
-        },
+        || builder.build(),
     )?;
     let cost = plan.cost();
     let keys = phase(o, &mut phases, "Galois keys", || {
@@ -131,7 +150,10 @@ fn run(o: &Options) -> Result<bool, Box<dyn std::error::Error>> {
              \"key_mode\": \"{:?}\", \"threads\": {}, \"ring_degree\": {}, \"log2_q\": {log_q}, \"log2_p\": {log_p}, \
              \"security\": \"{:?}\", \"galois_keys\": {}, \"galois_key_bytes\": {}, \"rotations\": {}, \
              \"key_switches\": {}, \"plaintext_multiplications\": {}, \"seconds\": {{{}}}, \"plain_fft_seconds\": {:.6}, \
-             \"he_to_plain_ratio\": {:.1}, \"noise_budget_bits\": {budget:.1}, \"peak_memory_bytes\": {}, \"verified\": {verified}}}",
+             \"he_to_plain_ratio\": {:.1}, \"noise_budget_bits\": {budget:.1}, \"peak_memory_bytes\": {}, \
+             \"memory_before_plan_bytes\": {}, \"estimated_peak_memory_bytes\": {}, \"estimated_plan_bytes\": {}, \
+             \"estimated_build_bytes\": {}, \"estimated_galois_key_bytes\": {}, \"estimated_execution_bytes\": {}, \
+             \"verified\": {verified}}}",
             o.n,
             strategy,
             levels,
@@ -150,6 +172,12 @@ fn run(o: &Options) -> Result<bool, Box<dyn std::error::Error>> {
             plain.as_secs_f64(),
             fft_time.as_secs_f64() / plain.as_secs_f64().max(1e-9),
             peak.unwrap_or(0),
+            resident_before_plan.unwrap_or(0),
+            estimate.peak_bytes(),
+            estimate.plan_bytes,
+            estimate.build_bytes,
+            estimate.galois_key_bytes,
+            estimate.execution_bytes,
         );
     } else {
         println!(
@@ -169,10 +197,19 @@ fn run(o: &Options) -> Result<bool, Box<dyn std::error::Error>> {
             fft_time.as_secs_f64() / plain.as_secs_f64().max(1e-9)
         );
         if let Some(bytes) = peak {
-            println!(
-                "  peak memory: {:.2} GiB",
-                bytes as f64 / (1u64 << 30) as f64
-            );
+            println!("  peak memory: {:.2} GiB", bytes as f64 / GIB);
+            // The estimate covers what the plan adds to the process: compare
+            // it with the growth of the peak over the memory held before.
+            if let Some(before) = resident_before_plan {
+                let grown = bytes.saturating_sub(before);
+                println!(
+                    "  of which {:.2} GiB above the {:.2} GiB held before the plan; \
+                     estimate / measured = {:.2}",
+                    grown as f64 / GIB,
+                    before as f64 / GIB,
+                    estimate.peak_bytes() as f64 / (grown as f64).max(1.0)
+                );
+            }
         }
         println!(
             "{}",
@@ -184,6 +221,28 @@ fn run(o: &Options) -> Result<bool, Box<dyn std::error::Error>> {
         );
     }
     Ok(verified)
+}
+
+const GIB: f64 = (1u64 << 30) as f64;
+
+/// The estimate's parts, in GiB.
+fn describe_estimate(e: &MemoryEstimate) -> String {
+    format!(
+        "peak {:.2} GiB = plan {:.2} + max(build {:.2}, Galois keys {:.2} + execution {:.2})",
+        e.peak_bytes() as f64 / GIB,
+        e.plan_bytes as f64 / GIB,
+        e.build_bytes as f64 / GIB,
+        e.galois_key_bytes as f64 / GIB,
+        e.execution_bytes as f64 / GIB
+    )
+}
+
+/// Resident memory of this process now (Linux `VmRSS`), in bytes.
+fn resident_bytes() -> Option<u64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmRSS:"))?;
+    let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kib * 1024)
 }
 
 /// Factored levels by default: about five stages per level, at most three.
@@ -258,6 +317,7 @@ struct Options {
     coset: bool,
     key_mode: KeyMode,
     max_baby_steps: Option<usize>,
+    memory_limit_gib: Option<f64>,
     json: bool,
 }
 
@@ -271,6 +331,7 @@ impl Options {
             coset: false,
             key_mode: KeyMode::Fast,
             max_baby_steps: None,
+            memory_limit_gib: None,
             json: false,
         };
         let mut levels = None;
@@ -302,6 +363,15 @@ impl Options {
                         value()?
                             .parse()
                             .map_err(|_| "--max-baby-steps takes a number")?,
+                    )
+                }
+                "--memory-limit" => {
+                    o.memory_limit_gib = Some(
+                        value()?
+                            .parse()
+                            .ok()
+                            .filter(|g: &f64| g.is_finite() && *g >= 0.0)
+                            .ok_or("--memory-limit takes a number of GiB")?,
                     )
                 }
                 "--inverse" => o.direction = Direction::Inverse,

@@ -66,7 +66,7 @@ fn preset(name: &str) -> Result<Parameters, Error> {
         "n16" => Parameters::bn254_n16(),
         "n17" => Parameters::bn254_n17(),
         // One ct x ct product at N = 2^15 needs ~560 bits; 11 x 55 = 605,
-        // with P for 3 digits log2(QP) = 829 <= 881: 128-bit secure.
+        // with P for 3 digits log2(QP) = 829 <= 868: 128-bit secure.
         "n15" => Parameters::builder()
             .ring_degree(1 << 15)
             .plaintext_modulus_from_field::<Fr>()
@@ -78,7 +78,7 @@ fn preset(name: &str) -> Result<Parameters, Error> {
             .plaintext_modulus_from_field::<Fr>()
             .chain_bits(&[61; 14])
             .build()?,
-        // The same chain at N = 2^15: insecure (log2(QP) = 1163 > 881), only
+        // The same chain at N = 2^15: insecure (log2(QP) = 1163 > 868), only
         // for comparison with the benches.
         "bench15" => Parameters::builder()
             .ring_degree(1 << 15)

@@ -87,6 +87,7 @@ fn regenerate_bindings(header: &Path, out: &Path) {
         .header(header.to_string_lossy())
         .allowlist_function("helib_.*")
         .allowlist_type("helib_.*")
+        .allowlist_var("HELIB_.*")
         .prepend_enum_name(false)
         .opaque_type("helib_(context|secret_key|public_key|encoded_plaintext|ciphertext)")
         .layout_tests(false)

@@ -32,7 +32,7 @@ inline helib_context *small_context() {
         const uint64_t t = 65537;
         const uint32_t chain[] = {50, 50, 50}, special[] = {60};
         helib_context *c = nullptr;
-        require_ok(helib_context_new(1024, &t, 1, chain, 3, special, 1, 1, &c), "context");
+        require_ok(helib_context_new(1024, &t, 1, chain, 3, special, 1, 1, HELIB_CONTEXT_ALLOW_INSECURE, &c), "context");
         return c;
     }();
     return ctx;
@@ -44,7 +44,7 @@ inline helib_context *bn254_context() {
         const uint64_t t[] = {0x43e1f593f0000001, 0x2833e84879b97091, 0xb85045b68181585d, 0x30644e72e131a029};
         const uint32_t chain[] = {60, 60, 60, 60, 60, 60}, special[] = {60};
         helib_context *c = nullptr;
-        require_ok(helib_context_new(1024, t, 4, chain, 6, special, 1, 1, &c), "context");
+        require_ok(helib_context_new(1024, t, 4, chain, 6, special, 1, 1, HELIB_CONTEXT_ALLOW_INSECURE, &c), "context");
         return c;
     }();
     return ctx;

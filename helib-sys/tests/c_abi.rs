@@ -159,12 +159,24 @@ fn every_function_reports_null_pointers() {
             null(),
             0,
             1,
+            HELIB_CONTEXT_ALLOW_INSECURE,
             &mut ctx_out
         )
     );
     null_case!(
         "context_new chain_bits",
-        helib_context_new(1024, t.as_ptr(), 1, null(), 2, null(), 0, 1, &mut ctx_out)
+        helib_context_new(
+            1024,
+            t.as_ptr(),
+            1,
+            null(),
+            2,
+            null(),
+            0,
+            1,
+            HELIB_CONTEXT_ALLOW_INSECURE,
+            &mut ctx_out
+        )
     );
     null_case!(
         "context_new special_bits with special_len 1",
@@ -177,6 +189,7 @@ fn every_function_reports_null_pointers() {
             null(),
             1,
             1,
+            HELIB_CONTEXT_ALLOW_INSECURE,
             &mut ctx_out
         )
     );
@@ -191,6 +204,7 @@ fn every_function_reports_null_pointers() {
             special.as_ptr(),
             1,
             1,
+            HELIB_CONTEXT_ALLOW_INSECURE,
             null_mut()
         )
     );
@@ -561,6 +575,7 @@ fn null_special_bits_with_zero_length_is_accepted() {
             null(),
             0,
             1,
+            HELIB_CONTEXT_ALLOW_INSECURE,
             &mut out,
         )
     };
@@ -1856,6 +1871,7 @@ fn failed_constructors_leave_out_unchanged() {
             null(),
             0,
             1,
+            HELIB_CONTEXT_ALLOW_INSECURE,
             &mut out,
         )
     };

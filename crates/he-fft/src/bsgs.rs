@@ -17,10 +17,11 @@
 //! baby step costs an inner product rather than a rotation.
 
 use crate::error::{Error, Result};
+use crate::stages::Shape;
 use crate::transform::{signed, Shift, SlotTransform};
 use ark_ff::{FftField, PrimeField};
 use helib_rs::{BatchEncoder, Ciphertext, Context, EncodedPlaintext, GaloisKeys};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 /// How baby steps are computed, trading Galois-key memory for time.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -44,6 +45,11 @@ pub(crate) struct KeyPolicy {
 impl KeyPolicy {
     pub(crate) fn schedule<F: FftField>(&self, transform: &SlotTransform<F>) -> Schedule {
         Schedule::with_max_baby_steps(transform, self.mode, self.max_baby_steps)
+    }
+
+    /// The schedule of any transform with these shifts (see [`Shape`]).
+    pub(crate) fn schedule_for_shape(&self, row: usize, shape: &Shape) -> Schedule {
+        Schedule::for_shifts(row, shape, self.mode, self.max_baby_steps)
     }
 }
 
@@ -82,8 +88,32 @@ impl Schedule {
         mode: KeyMode,
         max_baby_steps: usize,
     ) -> Self {
-        let row = transform.row();
-        let steps = transform.signed_rotations();
+        Self::for_shifts(
+            transform.row(),
+            transform.diagonals().keys(),
+            mode,
+            max_baby_steps,
+        )
+    }
+
+    /// The schedule for a transform on rows of length `row` whose nonzero
+    /// diagonals sit at `shifts`: it depends on nothing else.
+    pub(crate) fn for_shifts<'a>(
+        row: usize,
+        shifts: impl IntoIterator<Item = &'a Shift>,
+        mode: KeyMode,
+        max_baby_steps: usize,
+    ) -> Self {
+        let mut uses_swap = false;
+        let mut steps: Vec<i64> = shifts
+            .into_iter()
+            .map(|s| {
+                uses_swap |= s.swap;
+                signed(s.rotation, row)
+            })
+            .collect();
+        steps.sort_unstable();
+        steps.dedup();
         let unit = steps
             .iter()
             .filter(|&&s| s != 0)
@@ -91,7 +121,6 @@ impl Schedule {
             .min()
             .unwrap_or(1)
             .min(row);
-        let uses_swap = transform.diagonals().keys().any(|s| s.swap);
         let units: Vec<i64> = steps.iter().map(|s| s / unit as i64).collect();
         let span =
             (units.last().copied().unwrap_or(0) - units.first().copied().unwrap_or(0) + 1) as usize;
@@ -159,6 +188,15 @@ impl Schedule {
             swap: shift.swap,
             baby: units.rem_euclid(self.baby as i64) as usize,
         }
+    }
+
+    /// For a transform with diagonals at `shape`: how many giant indices hold
+    /// a term and how many baby steps (row swap included) some term uses.
+    pub(crate) fn occupancy(&self, shape: &Shape) -> (usize, usize) {
+        let slots: Vec<Slot> = shape.iter().map(|&shift| self.place(shift)).collect();
+        let giants: BTreeSet<i64> = slots.iter().map(|s| s.giant).collect();
+        let babies: BTreeSet<(bool, usize)> = slots.iter().map(|s| (s.swap, s.baby)).collect();
+        (giants.len(), babies.len())
     }
 
     fn giant_step(&self) -> i64 {

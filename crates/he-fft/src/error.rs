@@ -44,6 +44,52 @@ pub enum Error {
         /// The ciphertext's level.
         got: usize,
     },
+    /// The coset offset is zero: `0 · ⟨ω⟩` is not a coset, and an inverse
+    /// transform would need 1/0.
+    #[error("the coset offset must be nonzero")]
+    InvalidCosetOffset,
+    /// `max_baby_steps(0)`: a schedule needs at least one baby step per level.
+    #[error("at most {0} baby steps per level requested; at least 1 is needed")]
+    InvalidMaxBabySteps(usize),
+    /// The requested input level is above the context's top level.
+    #[error("input level {level} requested, but the context's top level is {max}")]
+    InputLevelOutOfRange {
+        /// The requested level.
+        level: usize,
+        /// The context's top level.
+        max: usize,
+    },
+    /// The wrong number of output ciphertexts to decrypt.
+    #[error("expected {expected} output ciphertexts, got {got}")]
+    WrongOutputCount {
+        /// Ciphertexts per vector.
+        expected: usize,
+        /// Ciphertexts given.
+        got: usize,
+    },
+    /// A ciphertext or key belongs to another context than the plan.
+    #[error("a ciphertext or key belongs to a different context than the plan")]
+    ContextMismatch,
+    /// An input ciphertext has more than two parts (a product not yet relinearized).
+    #[error("input ciphertext has {parts} parts; relinearize it to 2 first")]
+    InputNotRelinearized {
+        /// Its number of parts.
+        parts: usize,
+    },
+    /// The plan would need more memory than the limit allows.
+    #[error(
+        "the plan needs an estimated {:.2} GiB ({estimated} bytes) at its peak, above the limit of {:.2} GiB ({limit} bytes)",
+        gib(*estimated),
+        gib(*limit)
+    )]
+    InsufficientMemory {
+        /// Estimated peak bytes of the plan: its encoded diagonals, its
+        /// Galois keys and one execution's working memory.
+        estimated: usize,
+        /// The limit: [`FftPlanBuilder::memory_limit`](crate::FftPlanBuilder::memory_limit),
+        /// or by default the memory the system reports available.
+        limit: usize,
+    },
     /// A Galois key the plan needs is not in the key set.
     #[error("missing Galois key for element {element} (generate the plan's required elements)")]
     MissingGaloisKey {
@@ -59,6 +105,10 @@ pub enum Error {
     /// An internal invariant failed (a bug).
     #[error("internal error: {0}")]
     Internal(&'static str),
+}
+
+fn gib(bytes: usize) -> f64 {
+    bytes as f64 / (1u64 << 30) as f64
 }
 
 /// Result alias.

@@ -39,10 +39,24 @@
 //!
 //! [`FftPlan::encrypt`] / [`FftPlan::decrypt`] pack and unpack vectors in the
 //! plan's orders so callers can compare with `Radix2EvaluationDomain` directly.
+//!
+//! # Memory
+//! [`FftPlanBuilder::memory_estimate`] computes, from the plan's shape alone,
+//! the bytes of its encoded diagonals, of the Galois keys it needs and of one
+//! execution ([`MemoryEstimate`]); [`FftPlanBuilder::build`] refuses a plan
+//! whose estimated peak exceeds [`FftPlanBuilder::memory_limit`] (by default
+//! the memory the system reports available) before encoding anything.
+//!
+//! # Errors
+//! Every bad setting or input is a typed [`Error`], checked before any work:
+//! sizes, zero coset offsets, level counts, levels, ciphertext counts (to
+//! [`FftPlan::execute`] and [`FftPlan::decrypt`] alike), contexts, unrelinearized
+//! inputs, missing keys, noise budget and memory.
 
 mod bsgs;
 mod error;
 mod layout;
+mod memory;
 mod params;
 mod plan;
 mod stages;
@@ -51,6 +65,7 @@ mod transform;
 pub use bsgs::{KeyMode, Schedule};
 pub use error::{Error, Result};
 pub use layout::Packing;
+pub use memory::{available_memory_bytes, MemoryEstimate};
 pub use params::{chain_bits_for_levels, suggest_parameters};
 pub use plan::{affordable_levels, Direction, FftPlan, FftPlanBuilder, PlanCost, Strategy};
 pub use stages::{bit_reverse, bit_reverse_permute, Order};

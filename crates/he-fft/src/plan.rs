@@ -1,9 +1,13 @@
 //! FFT plans: built once for (context, n, direction, coset, strategy), run many times.
 
-use crate::bsgs::{EncodedTransform, KeyMode, KeyPolicy};
+use crate::bsgs::{EncodedTransform, KeyMode, KeyPolicy, Schedule};
 use crate::error::{Error, Result};
 use crate::layout::Packing;
-use crate::stages::{bit_reversal, group_stages, radix2_stages, DenseDiagonals, Order};
+use crate::memory::{available_memory_bytes, LevelShape, MemoryEstimate, PlanShape};
+use crate::stages::{
+    bit_reversal, bit_reversal_shape, dense_shape, group_shapes, group_stages, radix2_shapes,
+    radix2_stages, DenseDiagonals, Order,
+};
 use crate::transform::SlotTransform;
 use ark_ff::{FftField, PrimeField};
 use ark_poly::{EvaluationDomain, Radix2EvaluationDomain};
@@ -48,6 +52,7 @@ pub struct FftPlan<F: PrimeField + FftField> {
     keys: KeyPolicy,
     level: usize,
     pipeline: Pipeline<F>,
+    memory: MemoryEstimate,
 }
 
 /// What one plan runs: per-ciphertext transforms and the cross-ciphertext part.
@@ -102,6 +107,7 @@ pub struct FftPlanBuilder<F: PrimeField + FftField> {
     keys: KeyPolicy,
     level: Option<usize>,
     natural_output: bool,
+    memory_limit: Option<usize>,
 }
 
 impl<F: PrimeField + FftField> FftPlan<F> {
@@ -122,6 +128,7 @@ impl<F: PrimeField + FftField> FftPlan<F> {
             },
             level: None,
             natural_output: false,
+            memory_limit: None,
         }
     }
 
@@ -170,15 +177,26 @@ impl<F: PrimeField + FftField> FftPlan<F> {
             Pipeline::Levels(levels) => sum(&mut levels.iter().map(of)),
             Pipeline::Split(split) => sum(&mut split.per_group.iter().flatten().map(of)),
             Pipeline::Dense(run) => {
-                let shape = dense_shape(run);
-                let schedule = self.keys.schedule(&shape);
+                let schedule = dense_schedule(run, self.keys);
                 PlanCost {
                     rotations: schedule.baby_rotations() + schedule.giant_rotations(),
                     key_switches: schedule.key_switches(),
-                    multiplications: shape.len(),
+                    multiplications: dense_shape(run.packing).len(),
                 }
             }
         }
+    }
+
+    /// The memory estimate [`FftPlanBuilder::build`] checked against its
+    /// limit (computed from the plan's shape before anything was encoded).
+    pub fn memory_estimate(&self) -> MemoryEstimate {
+        self.memory
+    }
+
+    /// The estimated peak bytes: [`MemoryEstimate::peak_bytes`] of
+    /// [`memory_estimate`](Self::memory_estimate).
+    pub fn estimated_memory_bytes(&self) -> usize {
+        self.memory.peak_bytes()
     }
 
     /// The order of the vector [`decrypt`](Self::decrypt) returns (and of the
@@ -211,7 +229,7 @@ impl<F: PrimeField + FftField> FftPlan<F> {
                 .iter()
                 .flat_map(|l| l.schedule().required_elements(&self.context))
                 .collect(),
-            Pipeline::Dense(run) => dense_schedule(run, self.keys, &self.context),
+            Pipeline::Dense(run) => dense_schedule(run, self.keys).required_elements(&self.context),
             Pipeline::Split(split) => split
                 .per_group
                 .iter()
@@ -234,7 +252,12 @@ impl<F: PrimeField + FftField> FftPlan<F> {
 
     /// Packs `values` (length n, in the plan's input order) into slot vectors
     /// and encrypts them at the plan's input level.
+    ///
+    /// # Errors
+    /// [`Error::WrongLength`] unless there are exactly n values;
+    /// [`Error::ContextMismatch`] for a key of another context.
     pub fn encrypt(&self, pk: &PublicKey, values: &[F]) -> Result<Vec<Ciphertext>> {
+        self.ensure_context(pk.context())?;
         self.input_slots(values)?
             .iter()
             .map(|slots| Ok(pk.encrypt_at_level(&self.encoder.encode(slots)?, self.level)?))
@@ -242,7 +265,22 @@ impl<F: PrimeField + FftField> FftPlan<F> {
     }
 
     /// Decrypts the outputs and unpacks them into a vector in the plan's output order.
+    ///
+    /// # Errors
+    /// [`Error::WrongOutputCount`] unless there are exactly
+    /// [`ciphertexts`](Self::ciphertexts) outputs; [`Error::ContextMismatch`]
+    /// for a key or ciphertext of another context.
     pub fn decrypt(&self, sk: &SecretKey, outputs: &[Ciphertext]) -> Result<Vec<F>> {
+        if outputs.len() != self.ciphertexts() {
+            return Err(Error::WrongOutputCount {
+                expected: self.ciphertexts(),
+                got: outputs.len(),
+            });
+        }
+        self.ensure_context(sk.context())?;
+        for ct in outputs {
+            self.ensure_context(ct.context())?;
+        }
         let slots: Vec<Vec<F>> = outputs
             .iter()
             .map(|ct| Ok(self.encoder.decode(&sk.decrypt(ct)?)?))
@@ -253,14 +291,26 @@ impl<F: PrimeField + FftField> FftPlan<F> {
     /// Runs the transform.
     ///
     /// # Errors
-    /// Wrong number of ciphertexts, ciphertexts not at the plan's input level,
-    /// missing Galois keys, or an exhausted noise budget.
+    /// Checked before any work, in this order: [`Error::WrongInputCount`]
+    /// unless there are exactly [`ciphertexts`](Self::ciphertexts) inputs;
+    /// [`Error::ContextMismatch`] for inputs or keys of another context;
+    /// [`Error::InputNotRelinearized`] for an input of more than two parts;
+    /// [`Error::WrongInputLevel`] for inputs not at the plan's input level;
+    /// [`Error::MissingGaloisKey`]; [`Error::InsufficientBudget`] when the
+    /// inputs' estimated noise budget is too small for the plan's depth.
     pub fn execute(&self, inputs: &[Ciphertext], keys: &GaloisKeys) -> Result<Vec<Ciphertext>> {
         if inputs.len() != self.ciphertexts() {
             return Err(Error::WrongInputCount {
                 expected: self.ciphertexts(),
                 got: inputs.len(),
             });
+        }
+        self.ensure_context(keys.context())?;
+        for ct in inputs {
+            self.ensure_context(ct.context())?;
+        }
+        if let Some(ct) = inputs.iter().find(|ct| ct.size() != 2) {
+            return Err(Error::InputNotRelinearized { parts: ct.size() });
         }
         if let Some(ct) = inputs.iter().find(|ct| ct.level() != self.level) {
             return Err(Error::WrongInputLevel {
@@ -301,6 +351,15 @@ impl<F: PrimeField + FftField> FftPlan<F> {
 
     fn row(&self) -> usize {
         self.context.ring_degree() / 2
+    }
+
+    /// `Ok` when `other` is the plan's context.
+    fn ensure_context(&self, other: &Context) -> Result<()> {
+        if self.context.same_as(other) {
+            Ok(())
+        } else {
+            Err(Error::ContextMismatch)
+        }
     }
 
     /// Slot vectors of the input: entries in the plan's input order.
@@ -438,30 +497,29 @@ fn dense_transform<F: PrimeField + FftField>(run: &DenseRun<F>) -> SlotTransform
         };
         powers[(i * j) % n]
     });
-    let mut t = SlotTransform::zero(run.packing.row());
+    // diag(out) ∘ (D ⊙ shift(·)) ∘ diag(in) = (out ⊙ D ⊙ shift(in)) ⊙ shift(·):
+    // the scalings go into each diagonal as it is made, so only one copy of
+    // the n diagonals is ever held.
+    let row = run.packing.row();
+    let mut t = SlotTransform::zero(row);
     for shift in matrix.shifts() {
-        t.add_term(shift, &matrix.diagonal(shift));
+        let scale_in = SlotTransform::shift_vector(row, &run.scale_in, shift);
+        let diagonal: Vec<F> = matrix
+            .diagonal(shift)
+            .into_iter()
+            .zip(scale_in)
+            .zip(&run.scale_out)
+            .map(|((d, a), b)| d * a * b)
+            .collect();
+        t.add_term(shift, &diagonal);
     }
-    t.after_scaling(&run.scale_in).then_scaling(&run.scale_out)
+    t
 }
 
-/// A transform with the dense matrix's shifts and all-one diagonals: the
-/// schedule depends only on which shifts occur.
-fn dense_shape<F: PrimeField + FftField>(run: &DenseRun<F>) -> SlotTransform<F> {
-    let mut shape = SlotTransform::<F>::zero(run.packing.row());
-    let ones = vec![F::one(); 2 * run.packing.row()];
-    for shift in DenseDiagonals::new(run.packing, |_, _| F::one()).shifts() {
-        shape.add_term(shift, &ones);
-    }
-    shape
-}
-
-fn dense_schedule<F: PrimeField + FftField>(
-    run: &DenseRun<F>,
-    keys: KeyPolicy,
-    context: &Context,
-) -> Vec<u64> {
-    keys.schedule(&dense_shape(run)).required_elements(context)
+/// The dense transform's schedule: it depends only on which shifts occur,
+/// so no diagonal is computed.
+fn dense_schedule<F: PrimeField + FftField>(run: &DenseRun<F>, keys: KeyPolicy) -> Schedule {
+    keys.schedule_for_shape(run.packing.row(), &dense_shape(run.packing))
 }
 
 /// Entry `c + C·bitrev(q)` of `values` to ciphertext c, slot q.
@@ -537,12 +595,22 @@ impl<F: PrimeField + FftField> FftPlanBuilder<F> {
         self
     }
 
-    /// At most `max` baby steps per level (values below 1 count as 1): fewer
-    /// Galois keys and more giant steps. The default leaves the choice to the
-    /// cost model, which in [`KeyMode::Fast`] favours many (cheap,
+    /// At most `max` baby steps per level (at least 1; `build` refuses 0):
+    /// fewer Galois keys and more giant steps. The default leaves the choice
+    /// to the cost model, which in [`KeyMode::Fast`] favours many (cheap,
     /// double-hoisted) baby steps and so many keys.
     pub fn max_baby_steps(mut self, max: usize) -> Self {
-        self.keys.max_baby_steps = max.max(1);
+        self.keys.max_baby_steps = max;
+        self
+    }
+
+    /// Refuse at [`build`](Self::build) a plan whose estimated peak memory
+    /// ([`memory_estimate`](Self::memory_estimate)) exceeds `bytes`. The
+    /// default limit is the memory the system reports available
+    /// ([`available_memory_bytes`](crate::available_memory_bytes)), and no
+    /// limit where it does not say; `usize::MAX` disables the check.
+    pub fn memory_limit(mut self, bytes: usize) -> Self {
+        self.memory_limit = Some(bytes);
         self
     }
 
@@ -552,74 +620,60 @@ impl<F: PrimeField + FftField> FftPlanBuilder<F> {
         self
     }
 
-    /// Builds the plan: factors the transform and encodes its diagonals.
+    /// The plan's estimated memory, from its shape alone (no diagonal is
+    /// computed or encoded): what [`build`](Self::build) compares with the
+    /// [`memory_limit`](Self::memory_limit).
     ///
     /// # Errors
-    /// n not a power of two ≥ 2, no root of unity of order n in F, t not F's
-    /// modulus (or no batching), bad level count, or an input level that
-    /// leaves too little noise budget for the plan's depth.
+    /// As for [`build`](Self::build), except the memory check.
+    pub fn memory_estimate(&self) -> Result<MemoryEstimate> {
+        let settings = self.settings()?;
+        self.estimate(&settings)
+    }
+
+    /// Builds the plan: checks the settings, estimates the plan's memory and
+    /// refuses it when over the limit, then factors the transform and encodes
+    /// its diagonals.
+    ///
+    /// # Errors
+    /// In this order: [`Error::InvalidSize`] for n not a power of two ≥ 2 or
+    /// without a root of unity of order n in F; [`Error::InvalidCosetOffset`]
+    /// for a zero coset offset; [`Error::InvalidMaxBabySteps`] for
+    /// `max_baby_steps(0)`; [`Error::InvalidLevels`] for a factored level
+    /// count outside 1..=4; [`Error::InputLevelOutOfRange`] for an input
+    /// level above the context's top; [`Error::Unsupported`] for a layout the
+    /// strategy cannot take; [`Error::He`] when t is not F's modulus (or there
+    /// is no batching); [`Error::InsufficientBudget`] when the input level
+    /// leaves too little noise budget for the plan's depth;
+    /// [`Error::InsufficientMemory`] when the estimated peak memory exceeds
+    /// the limit.
     pub fn build(self) -> Result<FftPlan<F>> {
-        let n = self.n;
-        if n < 2 || !n.is_power_of_two() {
-            return Err(Error::InvalidSize(n));
+        let settings = self.settings()?;
+        let memory = self.estimate(&settings)?;
+        if let Some(limit) = self.memory_limit.or_else(available_memory_bytes) {
+            if memory.peak_bytes() > limit {
+                return Err(Error::InsufficientMemory {
+                    estimated: memory.peak_bytes(),
+                    limit,
+                });
+            }
         }
-        let encoder = BatchEncoder::<F>::new(&self.context)?;
+        let Settings {
+            encoder,
+            level,
+            chosen,
+            permute,
+            output_order,
+            omega,
+        } = settings;
+        let n = self.n;
         let slots = self.context.ring_degree();
         let row = slots / 2;
-        let level = self.level.unwrap_or(self.context.max_level());
-        if level > self.context.max_level() {
-            return Err(Error::WrongInputLevel {
-                expected: self.context.max_level(),
-                got: level,
-            });
-        }
-        let domain = Radix2EvaluationDomain::<F>::new(n).ok_or(Error::InvalidSize(n))?;
-        let forward = self.direction == Direction::Forward;
-        let omega = if forward {
-            domain.group_gen
-        } else {
-            domain.group_gen_inv
-        };
-        let levels_wanted = match self.strategy {
-            Strategy::Factored { levels: Some(k) } if !(1..=4).contains(&k) => {
-                return Err(Error::InvalidLevels(k))
-            }
-            Strategy::Factored { levels: Some(k) } => Some(k),
-            Strategy::Factored { levels: None } => None,
-            Strategy::Dense => Some(1),
-        };
-        let budget_levels = affordable_levels(&self.context, level);
-        let chosen = levels_wanted
-            .unwrap_or_else(|| budget_levels.clamp(1, 4).min(n.trailing_zeros() as usize));
-        let output_order = if n > slots
-            || self.strategy == Strategy::Dense
-            || self.natural_output
-            || self.order == Order::BitReversed
-        {
-            Order::Natural
-        } else {
-            Order::BitReversed
-        };
-        let permute = self.natural_output
-            && self.order == Order::Natural
-            && n <= slots
-            && matches!(self.strategy, Strategy::Factored { .. });
-        let extra = usize::from(n > slots && (n / slots > 2 || self.coset.is_some()))
-            + usize::from(permute);
-        if n > slots && self.order != Order::Natural {
-            return Err(Error::Unsupported(
-                "for n > N the input layout is fixed: natural chunks forward, the forward output layout inverse",
-            ));
-        }
-        if chosen + extra > budget_levels {
-            return Err(Error::InsufficientBudget {
-                needed: chosen + extra,
-                available: budget_levels,
-            });
-        }
         let pipeline = if n <= slots {
             let packing = Packing::for_length(n, row).ok_or(Error::InvalidSize(n))?;
-            let output_order = match (self.strategy, self.order) {
+            // The order the scalings see: the transform's own output, before
+            // any bit-reversal permutation.
+            let scaled_order = match (self.strategy, self.order) {
                 (Strategy::Dense, _) | (_, Order::BitReversed) => Order::Natural,
                 (_, Order::Natural) => Order::BitReversed,
             };
@@ -628,9 +682,9 @@ impl<F: PrimeField + FftField> FftPlanBuilder<F> {
                 self.direction,
                 self.coset,
                 self.order,
-                output_order,
+                scaled_order,
                 n,
-            );
+            )?;
             match self.strategy {
                 Strategy::Dense => Pipeline::Dense(DenseRun {
                     packing,
@@ -673,8 +727,182 @@ impl<F: PrimeField + FftField> FftPlanBuilder<F> {
             keys: self.keys,
             level,
             pipeline,
+            memory,
         })
     }
+
+    /// Checks every setting (in the order [`build`](Self::build) documents)
+    /// and derives what the plan's shape depends on.
+    fn settings(&self) -> Result<Settings<F>> {
+        let n = self.n;
+        if n < 2 || !n.is_power_of_two() {
+            return Err(Error::InvalidSize(n));
+        }
+        let domain = Radix2EvaluationDomain::<F>::new(n).ok_or(Error::InvalidSize(n))?;
+        if self.coset.is_some_and(|g| g.is_zero()) {
+            return Err(Error::InvalidCosetOffset);
+        }
+        if self.keys.max_baby_steps == 0 {
+            return Err(Error::InvalidMaxBabySteps(0));
+        }
+        let levels_wanted = match self.strategy {
+            Strategy::Factored { levels: Some(k) } if !(1..=4).contains(&k) => {
+                return Err(Error::InvalidLevels(k))
+            }
+            Strategy::Factored { levels: Some(k) } => Some(k),
+            Strategy::Factored { levels: None } => None,
+            Strategy::Dense => Some(1),
+        };
+        let max = self.context.max_level();
+        let level = self.level.unwrap_or(max);
+        if level > max {
+            return Err(Error::InputLevelOutOfRange { level, max });
+        }
+        let slots = self.context.ring_degree();
+        if n > slots && self.order != Order::Natural {
+            return Err(Error::Unsupported(
+                "for n > N the input layout is fixed: natural chunks forward, the forward output layout inverse",
+            ));
+        }
+        if n > slots && self.strategy == Strategy::Dense {
+            return Err(Error::Unsupported(
+                "the dense strategy handles n ≤ N; use the factored strategy for n > N",
+            ));
+        }
+        // Refuses a t other than F's modulus (or without batching).
+        let encoder = BatchEncoder::<F>::new(&self.context)?;
+        let budget_levels = affordable_levels(&self.context, level);
+        let output_order = if n > slots
+            || self.strategy == Strategy::Dense
+            || self.natural_output
+            || self.order == Order::BitReversed
+        {
+            Order::Natural
+        } else {
+            Order::BitReversed
+        };
+        let permute = self.natural_output
+            && self.order == Order::Natural
+            && n <= slots
+            && matches!(self.strategy, Strategy::Factored { .. });
+        // Levels beyond the per-ciphertext transforms: the scalar products
+        // across ciphertexts and the bit-reversal permutation.
+        let extra = usize::from(n > slots && (n / slots > 2 || self.coset.is_some()))
+            + usize::from(permute);
+        // A ciphertext's transform has log2(min(n, N)) stages, so no more levels.
+        let stages = n.min(slots).trailing_zeros() as usize;
+        let chosen = match levels_wanted {
+            Some(k) => k.min(stages),
+            None => budget_levels.saturating_sub(extra).clamp(1, 4).min(stages),
+        };
+        if chosen + extra > budget_levels {
+            return Err(Error::InsufficientBudget {
+                needed: chosen + extra,
+                available: budget_levels,
+            });
+        }
+        let omega = match self.direction {
+            Direction::Forward => domain.group_gen,
+            Direction::Inverse => domain.group_gen_inv,
+        };
+        Ok(Settings {
+            encoder,
+            level,
+            chosen,
+            permute,
+            output_order,
+            omega,
+        })
+    }
+
+    /// The memory estimate for checked settings.
+    fn estimate(&self, settings: &Settings<F>) -> Result<MemoryEstimate> {
+        let shape = self.shape(settings);
+        crate::memory::estimate(
+            &shape,
+            &self.context,
+            self.keys,
+            settings.level,
+            std::mem::size_of::<F>(),
+        )
+    }
+
+    /// What the plan will encode and run, without any values: mirrors
+    /// `build`'s choices (a unit test checks they agree).
+    fn shape(&self, settings: &Settings<F>) -> PlanShape {
+        let slots = self.context.ring_degree();
+        let row = slots / 2;
+        let at_levels = |shapes: Vec<crate::stages::Shape>| -> Vec<LevelShape> {
+            shapes
+                .into_iter()
+                .enumerate()
+                .map(|(i, shape)| LevelShape {
+                    shape,
+                    level: level_after(&self.context, settings.level, i),
+                })
+                .collect()
+        };
+        // Stage diagonals, grouped ones and the largest group's intermediate
+        // product, all alive while the stages are grouped, plus the scalings.
+        let field_diagonals = |stages: &[crate::stages::Shape], grouped: &[LevelShape]| {
+            stages.iter().map(|s| s.len()).sum::<usize>()
+                + grouped.iter().map(|l| l.shape.len()).sum::<usize>()
+                + grouped.iter().map(|l| l.shape.len()).max().unwrap_or(0)
+                + 2
+        };
+        if self.n <= slots {
+            let packing = Packing::for_length(self.n, row).unwrap_or(Packing::Full { row });
+            if self.strategy == Strategy::Dense {
+                let levels = at_levels(vec![dense_shape(packing)]);
+                // The dense diagonals, one being summed in, and the scalings.
+                let field_diagonals = levels[0].shape.len() + 3;
+                return PlanShape {
+                    levels,
+                    ciphertexts: 1,
+                    per_execution: true,
+                    field_diagonals,
+                };
+            }
+            let stages = radix2_shapes(packing, self.order);
+            let mut grouped = group_shapes(&stages, settings.chosen, row);
+            if settings.permute {
+                grouped.push(bit_reversal_shape(packing));
+            }
+            let levels = at_levels(grouped);
+            let field_diagonals = field_diagonals(&stages, &levels);
+            PlanShape {
+                levels,
+                ciphertexts: 1,
+                per_execution: false,
+                field_diagonals,
+            }
+        } else {
+            let packing = Packing::Full { row };
+            let order = match self.direction {
+                Direction::Forward => Order::Natural,
+                Direction::Inverse => Order::BitReversed,
+            };
+            let stages = radix2_shapes(packing, order);
+            let levels = at_levels(group_shapes(&stages, settings.chosen, row));
+            let field_diagonals = field_diagonals(&stages, &levels);
+            PlanShape {
+                levels,
+                ciphertexts: self.n / slots,
+                per_execution: false,
+                field_diagonals,
+            }
+        }
+    }
+}
+
+/// Checked builder settings.
+struct Settings<F: PrimeField + FftField> {
+    encoder: BatchEncoder<F>,
+    level: usize,
+    chosen: usize,
+    permute: bool,
+    output_order: Order,
+    omega: F,
 }
 
 /// How many plaintext-multiplication levels fit the budget at `level`: each
@@ -707,6 +935,9 @@ fn log2_biguint(x: &num_bigint::BigUint) -> f64 {
 /// coset powers g^i (forward, on the input) or g^-i (inverse, on the output),
 /// and 1/n for the inverse; in the packing's slot order (bit-reversed when the
 /// corresponding side is).
+///
+/// # Errors
+/// [`Error::InvalidCosetOffset`] for a zero offset.
 #[allow(clippy::too_many_arguments)]
 fn scalings<F: PrimeField + FftField>(
     packing: Packing,
@@ -715,7 +946,7 @@ fn scalings<F: PrimeField + FftField>(
     input_order: Order,
     output_order: Order,
     n: usize,
-) -> (Vec<F>, Vec<F>) {
+) -> Result<(Vec<F>, Vec<F>)> {
     let bits = n.trailing_zeros();
     let slots = 2 * packing.row();
     let input_index = |p: usize| {
@@ -735,7 +966,10 @@ fn scalings<F: PrimeField + FftField>(
         }
     };
     let ones = vec![F::one(); slots];
-    match direction {
+    if coset.is_some_and(|g| g.is_zero()) {
+        return Err(Error::InvalidCosetOffset);
+    }
+    Ok(match direction {
         Direction::Forward => {
             let scale_in = match coset {
                 Some(g) => (0..slots).map(|p| g.pow([input_index(p) as u64])).collect(),
@@ -747,7 +981,7 @@ fn scalings<F: PrimeField + FftField>(
             let n_inv = F::from(n as u64).inverse().unwrap_or(F::one());
             let scale_out = match coset {
                 Some(g) => {
-                    let g_inv = g.inverse().unwrap_or(F::one());
+                    let g_inv = g.inverse().ok_or(Error::InvalidCosetOffset)?;
                     (0..slots)
                         .map(|p| g_inv.pow([output_index(p) as u64]) * n_inv)
                         .collect()
@@ -756,7 +990,7 @@ fn scalings<F: PrimeField + FftField>(
             };
             (ones, scale_out)
         }
-    }
+    })
 }
 
 /// The radix-2 stages with the scalings folded in, grouped into `levels`.
@@ -844,9 +1078,7 @@ fn split_run<F: PrimeField + FftField>(
     };
     let g = match (coset, forward) {
         (Some(g), true) => g,
-        (Some(g), false) => g
-            .inverse()
-            .ok_or(Error::Unsupported("the coset offset must be nonzero"))?,
+        (Some(g), false) => g.inverse().ok_or(Error::InvalidCosetOffset)?,
         (None, _) => F::one(),
     };
     let omega_c = omega.pow([slots as u64]);
@@ -892,4 +1124,89 @@ fn split_run<F: PrimeField + FftField>(
         across_scalars,
         per_group,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::memory::Sizes;
+    use ark_bn254::Fr;
+    use helib_rs::Parameters;
+
+    /// The bytes of the diagonals a built plan actually holds.
+    fn held_bytes(plan: &FftPlan<Fr>) -> usize {
+        let sizes = Sizes::new(&plan.context).unwrap();
+        let extended = plan.keys.mode == KeyMode::Fast;
+        let of = |t: &EncodedTransform| t.multiplications() * sizes.encoded(t.level(), extended);
+        match &plan.pipeline {
+            Pipeline::Levels(levels) => levels.iter().map(of).sum(),
+            Pipeline::Dense(_) => 0,
+            Pipeline::Split(split) => split.per_group.iter().flatten().map(of).sum(),
+        }
+    }
+
+    /// The estimate, made from shapes before anything is encoded, counts
+    /// exactly the diagonals and Galois keys the built plan has.
+    #[test]
+    fn estimates_count_what_the_plan_holds() {
+        let params = Parameters::builder()
+            .ring_degree(1 << 10)
+            .plaintext_modulus_from_field::<Fr>()
+            .chain_bits(&[60; 19])
+            .allow_insecure()
+            .build()
+            .unwrap();
+        let context = Context::new(&params).unwrap();
+        let sizes = Sizes::new(&context).unwrap();
+        let factored = |levels| Strategy::Factored {
+            levels: Some(levels),
+        };
+        let cases = [
+            (8, factored(1), Order::Natural, KeyMode::Fast, false),
+            (64, factored(2), Order::BitReversed, KeyMode::Fast, false),
+            (64, factored(2), Order::Natural, KeyMode::Fast, true),
+            (
+                256,
+                factored(3),
+                Order::Natural,
+                KeyMode::MinimalKeys,
+                false,
+            ),
+            (1024, factored(3), Order::Natural, KeyMode::Fast, false),
+            (2048, factored(2), Order::Natural, KeyMode::Fast, false),
+            (32, Strategy::Dense, Order::Natural, KeyMode::Fast, false),
+        ];
+        for (n, strategy, order, mode, natural_output) in cases {
+            for direction in [Direction::Forward, Direction::Inverse] {
+                let mut builder = FftPlan::<Fr>::builder(&context, n)
+                    .direction(direction)
+                    .strategy(strategy)
+                    .input_order(order)
+                    .key_mode(mode)
+                    .coset(Fr::from(5u64));
+                if natural_output {
+                    builder = builder.natural_output();
+                }
+                let before = builder.memory_estimate().unwrap();
+                let plan = builder.build().unwrap();
+                let what = plan.describe();
+                assert_eq!(plan.memory_estimate(), before, "{what}");
+                assert_eq!(before.plan_bytes, held_bytes(&plan), "{what}");
+                assert_eq!(
+                    before.galois_key_bytes,
+                    plan.required_galois_elements().len() * sizes.galois_key(),
+                    "{what}"
+                );
+                assert!(before.execution_bytes > 0 && before.build_bytes < before.peak_bytes());
+                if strategy == Strategy::Dense {
+                    assert_eq!(before.plan_bytes, 0);
+                    // Its diagonals are encoded at every execution instead.
+                    assert!(
+                        before.execution_bytes > n * sizes.encoded(plan.level, true),
+                        "{what}"
+                    );
+                }
+            }
+        }
+    }
 }

@@ -11,6 +11,7 @@
 use crate::layout::Packing;
 use crate::transform::{Shift, SlotTransform};
 use ark_ff::FftField;
+use std::collections::BTreeSet;
 
 /// The order of a vector's entries.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -119,19 +120,102 @@ pub fn group_stages<F: FftField>(
     stages: &[SlotTransform<F>],
     levels: usize,
 ) -> Vec<SlotTransform<F>> {
-    let levels = levels.clamp(1, stages.len().max(1));
+    group_bounds(stages.len(), levels)
+        .into_iter()
+        .map(|range| {
+            let mut product = stages[range.start].clone();
+            for stage in &stages[range.start + 1..range.end] {
+                product = stage.after(&product);
+            }
+            product
+        })
+        .collect()
+}
+
+/// Which consecutive stages (of `stages` in all) each of `levels` groups
+/// takes: nearly equal runs, at most one group per stage, none empty.
+fn group_bounds(stages: usize, levels: usize) -> Vec<std::ops::Range<usize>> {
+    let levels = levels.clamp(1, stages.max(1));
     let mut out = Vec::with_capacity(levels);
     let mut start = 0;
     for level in 0..levels {
-        let end = start + (stages.len() - start) / (levels - level);
-        let mut product = stages[start].clone();
-        for stage in &stages[start + 1..end] {
-            product = stage.after(&product);
-        }
-        out.push(product);
+        let end = start + (stages - start) / (levels - level);
+        out.push(start..end);
         start = end;
     }
     out
+}
+
+/// The shifts (nonzero diagonals) a slot transform has, without its values:
+/// what memory estimates and schedules need before anything is encoded.
+pub type Shape = BTreeSet<Shift>;
+
+/// The shape of [`butterfly_stage`] for span `h`: the identity and the shift
+/// bringing each slot's partner `i XOR h` to it.
+fn butterfly_shape(packing: Packing, h: usize) -> Shape {
+    let mut shape = Shape::new();
+    shape.insert(Shift {
+        swap: false,
+        rotation: 0,
+    });
+    for p in 0..2 * packing.row() {
+        shape.insert(packing.shift_between(p, packing.index_of(p) ^ h));
+    }
+    shape
+}
+
+/// The shapes of [`radix2_stages`], in the same order.
+pub fn radix2_shapes(packing: Packing, input_order: Order) -> Vec<Shape> {
+    let n = packing.len();
+    let spans: Vec<usize> = std::iter::successors(Some(1usize), |h| Some(2 * h))
+        .take_while(|&h| h < n)
+        .collect();
+    let spans: Vec<usize> = match input_order {
+        Order::Natural => spans.into_iter().rev().collect(),
+        Order::BitReversed => spans,
+    };
+    spans
+        .into_iter()
+        .map(|h| butterfly_shape(packing, h))
+        .collect()
+}
+
+/// The shape of `outer ∘ inner`: every sum of a shift of each (rotations
+/// add, swaps cancel in pairs). It contains the composite's shifts; it could
+/// only be larger if some diagonal cancelled to zero.
+pub fn compose_shapes(outer: &Shape, inner: &Shape, row: usize) -> Shape {
+    let mut out = Shape::new();
+    for o in outer {
+        for i in inner {
+            out.insert(Shift {
+                swap: o.swap ^ i.swap,
+                rotation: (o.rotation + i.rotation) % row,
+            });
+        }
+    }
+    out
+}
+
+/// The shapes of [`group_stages`] for stage shapes `stages`.
+pub fn group_shapes(stages: &[Shape], levels: usize, row: usize) -> Vec<Shape> {
+    group_bounds(stages.len(), levels)
+        .into_iter()
+        .map(|range| {
+            stages[range.start + 1..range.end]
+                .iter()
+                .fold(stages[range.start].clone(), |product, stage| {
+                    compose_shapes(stage, &product, row)
+                })
+        })
+        .collect()
+}
+
+/// The shape of [`bit_reversal`].
+pub fn bit_reversal_shape(packing: Packing) -> Shape {
+    let bits = packing.len().trailing_zeros();
+    (0..2 * packing.row())
+        .map(|p| packing.shift_between(p, bit_reverse(packing.index_of(p), bits)))
+        .collect()
 }
 
 /// The permutation `y_i = x_(bitrev(i))` as a slot transform (up to n diagonals).
@@ -152,6 +236,23 @@ pub fn bit_reversal<F: FftField>(packing: Packing) -> SlotTransform<F> {
     t
 }
 
+/// The shifts of a dense n×n matrix in `packing`: every rotation of the
+/// vector, plus the swapped ones for a two-row packing.
+pub fn dense_shape(packing: Packing) -> Shape {
+    match packing {
+        Packing::Row { n, .. } => (0..n)
+            .map(|rotation| Shift {
+                swap: false,
+                rotation,
+            })
+            .collect(),
+        Packing::Full { row } => [false, true]
+            .into_iter()
+            .flat_map(|swap| (0..row).map(move |rotation| Shift { swap, rotation }))
+            .collect(),
+    }
+}
+
 /// The diagonals of a dense n×n matrix `M[i][i'] = entry(i, i')`, produced
 /// one at a time (a dense FFT has n of them, each as long as the slots).
 pub struct DenseDiagonals<'a, F> {
@@ -168,21 +269,9 @@ impl<'a, F: FftField> DenseDiagonals<'a, F> {
         }
     }
 
-    /// The shifts with (possibly) nonzero diagonals: every rotation of the
-    /// vector, plus the swapped ones for a two-row packing.
+    /// The shifts with (possibly) nonzero diagonals: [`dense_shape`].
     pub fn shifts(&self) -> Vec<Shift> {
-        match self.packing {
-            Packing::Row { n, .. } => (0..n)
-                .map(|rotation| Shift {
-                    swap: false,
-                    rotation,
-                })
-                .collect(),
-            Packing::Full { row } => [false, true]
-                .into_iter()
-                .flat_map(|swap| (0..row).map(move |rotation| Shift { swap, rotation }))
-                .collect(),
-        }
+        dense_shape(self.packing).into_iter().collect()
     }
 
     /// The diagonal for `shift`: slot p gets `M[i][source]` where the shift
@@ -257,6 +346,50 @@ mod tests {
     fn stages_compute_the_fft_in_every_packing() {
         for (n, row) in [(2, 8), (8, 8), (4, 16), (16, 8), (32, 16)] {
             check_fft(n, row);
+        }
+    }
+
+    fn shape_of(t: &SlotTransform<Fr>) -> Shape {
+        t.diagonals().keys().copied().collect()
+    }
+
+    /// The value-free shapes name exactly the diagonals the transforms get.
+    #[test]
+    fn shapes_match_the_transforms() {
+        for (n, row) in [
+            (2, 8),
+            (8, 8),
+            (4, 16),
+            (16, 8),
+            (32, 16),
+            (64, 64),
+            (128, 64),
+        ] {
+            let packing = Packing::for_length(n, row).unwrap();
+            let omega = Radix2EvaluationDomain::<Fr>::new(n).unwrap().group_gen;
+            for order in [Order::Natural, Order::BitReversed] {
+                let stages = radix2_stages(packing, omega, order);
+                let shapes = radix2_shapes(packing, order);
+                assert_eq!(
+                    stages.iter().map(shape_of).collect::<Vec<_>>(),
+                    shapes,
+                    "n={n} row={row} {order:?}"
+                );
+                for levels in 1..=5 {
+                    assert_eq!(
+                        group_stages(&stages, levels)
+                            .iter()
+                            .map(shape_of)
+                            .collect::<Vec<_>>(),
+                        group_shapes(&shapes, levels, row),
+                        "n={n} row={row} {order:?} levels={levels}"
+                    );
+                }
+            }
+            assert_eq!(
+                shape_of(&bit_reversal::<Fr>(packing)),
+                bit_reversal_shape(packing)
+            );
         }
     }
 

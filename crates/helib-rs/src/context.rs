@@ -60,6 +60,11 @@ impl Context {
     /// Builds the engine context for `params`, generating the primes
     /// (deterministically from their bit sizes).
     ///
+    /// The engine enforces the 128-bit floor itself: it is told to accept
+    /// parameters below it only when they were built with
+    /// [`allow_insecure`](crate::ParametersBuilder::allow_insecure) (or loaded
+    /// with [`Parameters::from_bytes_allow_insecure`]).
+    ///
     /// # Errors
     /// [`Error::InvalidArgument`] when the engine refuses the parameters, e.g.
     /// when t is not coprime to a generated prime or not enough primes of a
@@ -67,6 +72,11 @@ impl Context {
     pub fn new(params: &Parameters) -> Result<Self> {
         let t = limbs::from_biguint(params.plaintext_modulus());
         let ring_degree = params.ring_degree() as u64;
+        let flags = if params.insecure_allowed() {
+            sys::HELIB_CONTEXT_ALLOW_INSECURE
+        } else {
+            0
+        };
         let raw = Owned::create(|out| {
             // SAFETY: every pointer/length pair describes a live slice, and
             // `out` is a valid place for the result.
@@ -80,6 +90,7 @@ impl Context {
                     params.special_bits().as_ptr(),
                     params.special_bits().len(),
                     params.threads(),
+                    flags,
                     out,
                 )
             }
@@ -147,6 +158,27 @@ impl Context {
         // SAFETY: the context handle is live and `threads` is a valid out-pointer.
         check(unsafe { sys::helib_context_threads(self.as_ptr(), &mut threads) })?;
         Ok(threads)
+    }
+
+    /// The number of key-switching digits: a Galois or relinearization key
+    /// holds two polynomials modulo Q·P per digit (0 without special primes).
+    ///
+    /// ```
+    /// use helib_rs::{Context, Parameters, RelinKey, SecretKey};
+    ///
+    /// let context = Context::new(&Parameters::for_tests())?;
+    /// let digits = context.key_switching_digits()?;
+    /// let primes = context.chain_primes().len() + context.special_primes().len();
+    /// let rk = RelinKey::generate(&SecretKey::generate(&context)?)?;
+    /// assert_eq!(rk.size_bytes(), digits * 2 * context.ring_degree() * primes * 8);
+    /// # Ok::<(), helib_rs::Error>(())
+    /// ```
+    ///
+    /// # Errors
+    /// Only if the engine fails internally ([`Error::Engine`]).
+    pub fn key_switching_digits(&self) -> Result<usize> {
+        // SAFETY: the context handle is live and `out` is a valid out-pointer.
+        query(|out| unsafe { sys::helib_context_key_switching_digits(self.as_ptr(), out) })
     }
 
     /// Resizes the engine's worker pool (0 = one per hardware thread). Safe to

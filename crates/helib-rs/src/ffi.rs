@@ -18,6 +18,8 @@ pub(crate) fn check(status: sys::helib_status) -> Result<()> {
     let message = last_error_message();
     Err(match status {
         sys::HELIB_ERR_INVALID_ARGUMENT => Error::InvalidArgument(message),
+        // Only the context constructor reports it; the message has the numbers.
+        sys::HELIB_ERR_INSECURE_PARAMETERS => Error::InvalidParameters(message),
         sys::HELIB_ERR_CONTEXT_MISMATCH => Error::ContextMismatch,
         sys::HELIB_ERR_FACTOR_MISMATCH => Error::CorrectionFactorMismatch,
         sys::HELIB_ERR_NOISE_BUDGET_EXHAUSTED => Error::NoiseBudgetExhausted,

@@ -27,10 +27,10 @@ pub const DEFAULT_KEY_SWITCHING_DIGITS: usize = 3;
 ///
 /// | preset | N | t | chain Q | special P | log2(Q·P) | security |
 /// |---|---|---|---|---|---|---|
-/// | [`bn254_n15`](Self::bn254_n15) | 2^15 | BN254 Fr | 547 bits (10 primes), depth 1 | 224 bits | 771 ≤ 881 | 128 |
-/// | [`bn254_n16`](Self::bn254_n16) | 2^16 | BN254 Fr | 818 bits (14 primes), depth 2 | 299 bits | 1117 ≤ 1228 | 192 |
+/// | [`bn254_n15`](Self::bn254_n15) | 2^15 | BN254 Fr | 547 bits (10 primes), depth 1 | 224 bits | 771 ≤ 868 | 128 |
+/// | [`bn254_n16`](Self::bn254_n16) | 2^16 | BN254 Fr | 818 bits (14 primes), depth 2 | 299 bits | 1117 ≤ 1199 | 192 |
 /// | [`bn254_n17`](Self::bn254_n17) | 2^17 | BN254 Fr | 2444 bits (41 primes), depth 8 | 844 bits | 3288 ≤ 3523 | 128 |
-/// | [`t65537_n14`](Self::t65537_n14) | 2^14 | 65537 | 280 bits (5 primes), depth 8 | 116 bits | 396 ≤ 438 | 128 |
+/// | [`t65537_n14`](Self::t65537_n14) | 2^14 | 65537 | 280 bits (5 primes), depth 8 | 116 bits | 396 ≤ 430 | 128 |
 /// | [`for_tests`](Self::for_tests) | 2^12 | BN254 Fr | 543 bits (10 primes), depth 1 | 223 bits | 766 | none |
 ///
 /// "Depth k" means k ciphertext × plaintext multiplications under the noise
@@ -55,7 +55,7 @@ impl Parameters {
     /// N = 2^15, t = the BN254 scalar field modulus, depth 1, 128-bit security.
     ///
     /// Chain Q: 547 bits in 10 primes of 54–55 bits; special P: 224 bits in 4
-    /// primes; log2(Q·P) = 771 ≤ 881.
+    /// primes; log2(Q·P) = 771 ≤ 868.
     pub fn bn254_n15() -> Self {
         Self::derived(1 << 15, bn254_modulus(), 1)
     }
@@ -63,7 +63,7 @@ impl Parameters {
     /// N = 2^16, t = the BN254 scalar field modulus, depth 2, 192-bit security.
     ///
     /// Chain Q: 818 bits in 14 primes of 58–59 bits; special P: 299 bits in 5
-    /// primes; log2(Q·P) = 1117 ≤ 1228 (192 bits; 128 bits would allow 1772,
+    /// primes; log2(Q·P) = 1117 ≤ 1199 (192 bits; 128 bits would allow 1747,
     /// enough for depth 3 through the builder).
     pub fn bn254_n16() -> Self {
         Self::derived(1 << 16, bn254_modulus(), 2)
@@ -81,7 +81,7 @@ impl Parameters {
     /// N = 2^14, t = 65537, depth 8, 128-bit security.
     ///
     /// Chain Q: 280 bits in 5 primes of 56 bits; special P: 116 bits in 2
-    /// primes; log2(Q·P) = 396 ≤ 438. 65537 ≡ 1 mod 2N, so batching gives 2^14 slots.
+    /// primes; log2(Q·P) = 396 ≤ 430. 65537 ≡ 1 mod 2N, so batching gives 2^14 slots.
     pub fn t65537_n14() -> Self {
         Self::derived(1 << 14, BigUint::from(65537u32), 8)
     }
@@ -547,7 +547,7 @@ mod tests {
             Err(Error::InsecureParameters {
                 ring_degree: 4096,
                 log_qp: 150,
-                max_log_qp: 109
+                max_log_qp: 106
             })
         );
         let params = builder.allow_insecure().build().unwrap();

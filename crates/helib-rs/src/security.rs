@@ -1,25 +1,24 @@
-//! Security estimates from the HomomorphicEncryption.org standard.
+//! Security estimates, read from the engine's table.
 //!
-//! The table is the one of the Homomorphic Encryption Security Standard
-//! (Albrecht et al., 2018) for a ternary secret (uniform in {-1, 0, 1}) against
-//! classical attacks: for each ring degree N it gives the largest bit size of
-//! the key modulus that still reaches a security level. The key modulus is the
-//! whole modulus a key lives under: the ciphertext chain Q **and** the special
-//! primes P used for key switching, so the table is read with log2(Q·P).
+//! The engine (`helib-sys`, `cpp/src/security.cpp`) owns the table and the
+//! 128-bit floor that [`Context::new`](crate::Context::new) enforces; this
+//! module only asks it. For each ring degree N the table gives the largest bit
+//! size of the key modulus that still reaches a security level against
+//! classical attacks with a ternary secret (uniform in {-1, 0, 1}): the
+//! 128-bit row of the 2024 HomomorphicEncryption.org guidelines (Bossuat et
+//! al., "Security Guidelines for Implementing Homomorphic Encryption", IACR
+//! ePrint 2024/463) and the 192- and 256-bit rows of OpenFHE's current table.
+//! The key modulus is the whole modulus a key lives under: the ciphertext
+//! chain Q **and** the special primes P used for key switching, so the table
+//! is read with log2(Q·P).
 
 use std::fmt;
 
-/// Ring degrees covered by the table: 2^10 ..= 2^17.
-const LOG_DEGREES: std::ops::RangeInclusive<u32> = 10..=17;
+use helib_sys as sys;
 
-/// Largest log2(Q·P) for 128-bit security, N = 2^10 ..= 2^17.
-const MAX_LOG_QP_128: [u32; 8] = [27, 54, 109, 218, 438, 881, 1772, 3523];
-/// Largest log2(Q·P) for 192-bit security, N = 2^10 ..= 2^17.
-const MAX_LOG_QP_192: [u32; 8] = [19, 37, 75, 152, 305, 611, 1228, 2411];
-/// Largest log2(Q·P) for 256-bit security, N = 2^10 ..= 2^17.
-const MAX_LOG_QP_256: [u32; 8] = [14, 29, 58, 118, 237, 476, 956, 1866];
+use crate::ffi::query;
 
-/// A security level in bits, as estimated from the HomomorphicEncryption.org table.
+/// A security level in bits, as estimated from the engine's table.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum SecurityLevel {
     /// Less than 128 bits: for tests only.
@@ -37,21 +36,25 @@ impl SecurityLevel {
     /// `log_qp` bits (log2 of Q·P, chain and special primes together).
     ///
     /// Ring degrees outside the table (not a power of two in 2^10 ..= 2^17)
-    /// are reported as [`SecurityLevel::Below128`].
+    /// and a `log_qp` that is not a number are reported as
+    /// [`SecurityLevel::Below128`].
     ///
     /// ```
     /// use helib_rs::SecurityLevel;
-    /// assert_eq!(SecurityLevel::estimate(1 << 15, 881.0), SecurityLevel::Bits128);
-    /// assert_eq!(SecurityLevel::estimate(1 << 15, 882.0), SecurityLevel::Below128);
+    /// assert_eq!(SecurityLevel::estimate(1 << 15, 868.0), SecurityLevel::Bits128);
+    /// assert_eq!(SecurityLevel::estimate(1 << 15, 869.0), SecurityLevel::Below128);
     /// assert_eq!(SecurityLevel::estimate(1 << 16, 1000.0), SecurityLevel::Bits192);
     /// ```
     pub fn estimate(ring_degree: usize, log_qp: f64) -> Self {
-        [Self::Bits256, Self::Bits192, Self::Bits128]
-            .into_iter()
-            .find(|&level| {
-                max_log_qp(ring_degree, level).is_some_and(|max| log_qp <= f64::from(max))
-            })
-            .unwrap_or(Self::Below128)
+        let Ok(n) = u64::try_from(ring_degree) else {
+            return Self::Below128;
+        };
+        // SAFETY: the function reads only its scalar arguments and writes the
+        // level through `out`, a valid place.
+        let bits = query(|out| unsafe { sys::helib_security_estimate(n, log_qp, out) });
+        // The call cannot fail with a valid out-pointer; were it to, the
+        // conservative answer is "not secure".
+        Self::from_bits(bits.unwrap_or(0))
     }
 
     /// The number of bits of security this level guarantees (0 for [`Below128`](Self::Below128)).
@@ -61,6 +64,16 @@ impl SecurityLevel {
             Self::Bits128 => 128,
             Self::Bits192 => 192,
             Self::Bits256 => 256,
+        }
+    }
+
+    /// The level guaranteeing `bits` bits: the highest one not above it.
+    fn from_bits(bits: u32) -> Self {
+        match bits {
+            256.. => Self::Bits256,
+            192.. => Self::Bits192,
+            128.. => Self::Bits128,
+            _ => Self::Below128,
         }
     }
 }
@@ -81,37 +94,35 @@ impl fmt::Display for SecurityLevel {
 ///
 /// ```
 /// use helib_rs::{max_log_qp, SecurityLevel};
-/// assert_eq!(max_log_qp(1 << 16, SecurityLevel::Bits128), Some(1772));
+/// assert_eq!(max_log_qp(1 << 16, SecurityLevel::Bits128), Some(1747));
 /// assert_eq!(max_log_qp(1000, SecurityLevel::Bits128), None);
 /// ```
 pub fn max_log_qp(ring_degree: usize, level: SecurityLevel) -> Option<u32> {
-    if !ring_degree.is_power_of_two() {
+    if level == SecurityLevel::Below128 {
         return None;
     }
-    let log_n = ring_degree.trailing_zeros();
-    if !LOG_DEGREES.contains(&log_n) {
-        return None;
-    }
-    let table = match level {
-        SecurityLevel::Below128 => return None,
-        SecurityLevel::Bits128 => &MAX_LOG_QP_128,
-        SecurityLevel::Bits192 => &MAX_LOG_QP_192,
-        SecurityLevel::Bits256 => &MAX_LOG_QP_256,
-    };
-    table.get((log_n - LOG_DEGREES.start()) as usize).copied()
+    let n = u64::try_from(ring_degree).ok()?;
+    let bits = level.bits();
+    // SAFETY: the function reads only its scalar arguments and writes the
+    // bound through `out`, a valid place.
+    query(|out| unsafe { sys::helib_security_max_log_qp(n, bits, out) }).ok()
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
+    const LEVELS: [SecurityLevel; 3] = [
+        SecurityLevel::Bits128,
+        SecurityLevel::Bits192,
+        SecurityLevel::Bits256,
+    ];
+
     #[test]
     fn bounds_are_inclusive_and_levels_nest() {
         for log_n in 10..=17u32 {
             let n = 1usize << log_n;
-            let m128 = max_log_qp(n, SecurityLevel::Bits128).unwrap();
-            let m192 = max_log_qp(n, SecurityLevel::Bits192).unwrap();
-            let m256 = max_log_qp(n, SecurityLevel::Bits256).unwrap();
+            let [m128, m192, m256] = LEVELS.map(|level| max_log_qp(n, level).unwrap());
             assert!(m256 < m192 && m192 < m128);
             assert_eq!(
                 SecurityLevel::estimate(n, f64::from(m256)),
@@ -133,6 +144,10 @@ mod tests {
                 SecurityLevel::estimate(n, f64::from(m128) + 1.0),
                 SecurityLevel::Below128
             );
+            assert_eq!(
+                SecurityLevel::estimate(n, f64::NAN),
+                SecurityLevel::Below128
+            );
         }
     }
 
@@ -145,15 +160,35 @@ mod tests {
             SecurityLevel::Below128
         );
         assert_eq!(max_log_qp(0, SecurityLevel::Bits128), None);
+        assert_eq!(max_log_qp(usize::MAX, SecurityLevel::Bits128), None);
         assert_eq!(max_log_qp(1 << 12, SecurityLevel::Below128), None);
     }
 
+    /// The current table (ternary secret, classical): the 2024 guidelines'
+    /// 128-bit row and OpenFHE's 192- and 256-bit rows, N = 2^10 ..= 2^17.
     #[test]
-    fn table_matches_the_standard() {
-        assert_eq!(max_log_qp(1 << 10, SecurityLevel::Bits128), Some(27));
-        assert_eq!(max_log_qp(1 << 17, SecurityLevel::Bits128), Some(3523));
-        assert_eq!(max_log_qp(1 << 14, SecurityLevel::Bits192), Some(305));
-        assert_eq!(max_log_qp(1 << 17, SecurityLevel::Bits256), Some(1866));
+    fn table_is_the_current_one() {
+        let rows = LEVELS.map(|level| {
+            (10..=17u32)
+                .map(|log_n| max_log_qp(1 << log_n, level).unwrap())
+                .collect::<Vec<_>>()
+        });
+        assert_eq!(rows[0], [26, 53, 106, 214, 430, 868, 1747, 3523]);
+        assert_eq!(rows[1], [19, 37, 75, 152, 305, 611, 1199, 2411]);
+        assert_eq!(rows[2], [14, 29, 58, 118, 237, 476, 929, 1866]);
+        // The 2018 N = 2^16 bounds no longer hold.
+        assert_eq!(
+            SecurityLevel::estimate(1 << 16, 1772.0),
+            SecurityLevel::Below128
+        );
+        assert_eq!(
+            SecurityLevel::estimate(1 << 16, 1228.0),
+            SecurityLevel::Bits128
+        );
+        assert_eq!(
+            SecurityLevel::estimate(1 << 16, 956.0),
+            SecurityLevel::Bits192
+        );
         assert!(SecurityLevel::Below128 < SecurityLevel::Bits128);
     }
 }

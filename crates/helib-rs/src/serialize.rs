@@ -20,8 +20,14 @@
 //! ```
 //! use helib_rs::{Ciphertext, Context, Parameters, Plaintext, PublicKey, SecretKey};
 //!
+//! // These test parameters are below 128-bit security, so loading them needs
+//! // the caller's explicit opt-in (the bytes alone cannot give it).
 //! let params = Parameters::for_tests();
-//! let context = Context::new(&Parameters::from_bytes(&params.to_bytes()?)?)?;
+//! assert!(matches!(
+//!     Parameters::from_bytes(&params.to_bytes()?),
+//!     Err(helib_rs::Error::InsecureParameters { .. })
+//! ));
+//! let context = Context::new(&Parameters::from_bytes_allow_insecure(&params.to_bytes()?)?)?;
 //! let sk = SecretKey::generate(&context)?;
 //! let pk = PublicKey::from_bytes(&context, &sk.public_key()?.to_bytes()?)?;
 //!
@@ -56,9 +62,6 @@ use crate::relin_key::RelinKey;
 
 /// Bytes of a [context fingerprint](Context::fingerprint).
 pub const FINGERPRINT_BYTES: usize = 32;
-
-/// The parameter flag for parameters below 128-bit security (`HELIB_PARAMETERS_INSECURE`).
-const FLAG_INSECURE: u32 = 1;
 
 /// Runs an engine serializer with the two-call protocol.
 fn two_call(mut call: impl FnMut(*mut u8, *mut usize) -> sys::helib_status) -> Result<Vec<u8>> {
@@ -102,7 +105,7 @@ impl Parameters {
     pub fn to_bytes(&self) -> Result<Vec<u8>> {
         let t = limbs::from_biguint(self.plaintext_modulus());
         let flags = if self.insecure_allowed() {
-            FLAG_INSECURE
+            sys::HELIB_PARAMETERS_INSECURE
         } else {
             0
         };
@@ -127,14 +130,39 @@ impl Parameters {
 
     /// Loads parameters serialized by [`to_bytes`](Self::to_bytes) and
     /// validates them as [`ParametersBuilder::build`](crate::ParametersBuilder::build)
-    /// does. The thread count is 0 (one per hardware thread).
+    /// does, 128-bit floor included. The thread count is 0 (one per hardware
+    /// thread).
+    ///
+    /// The bytes record whether their writer allowed insecure parameters, but
+    /// that record is not consent: bytes can come from anyone, so parameters
+    /// below 128-bit security are refused here whatever the bytes say. Use
+    /// [`from_bytes_allow_insecure`](Self::from_bytes_allow_insecure) to load
+    /// them on purpose.
     ///
     /// # Errors
     /// [`Error::Malformed`] when the bytes are not serialized parameters;
-    /// [`Error::InvalidParameters`] or [`Error::InsecureParameters`] when the
-    /// stored parameters do not validate.
+    /// [`Error::InvalidParameters`] when the stored parameters do not validate;
+    /// [`Error::InsecureParameters`] when they are below 128-bit security.
     pub fn from_bytes(bytes: &[u8]) -> Result<Self> {
-        let (mut ring_degree, mut flags) = (0u64, 0u32);
+        Self::load(bytes, false)
+    }
+
+    /// As [`from_bytes`](Self::from_bytes), but accepts parameters below
+    /// 128-bit security, as [`ParametersBuilder::allow_insecure`](crate::ParametersBuilder::allow_insecure)
+    /// does: the caller's explicit opt-in, for tests and benchmarks only. The
+    /// result reports [`insecure_allowed`](Self::insecure_allowed).
+    ///
+    /// # Errors
+    /// [`Error::Malformed`] when the bytes are not serialized parameters;
+    /// [`Error::InvalidParameters`] when the stored parameters do not validate.
+    pub fn from_bytes_allow_insecure(bytes: &[u8]) -> Result<Self> {
+        Self::load(bytes, true)
+    }
+
+    /// Reads and validates serialized parameters; only `allow_insecure`, never
+    /// the stored flag, lifts the security floor.
+    fn load(bytes: &[u8], allow_insecure: bool) -> Result<Self> {
+        let (mut ring_degree, mut stored_flags) = (0u64, 0u32);
         let mut t = [0u64; 64];
         let mut chain = [0u32; MAX_PRIMES];
         let mut special = [0u32; MAX_PRIMES];
@@ -152,20 +180,21 @@ impl Parameters {
                 &mut chain_len,
                 special.as_mut_ptr(),
                 &mut special_len,
-                &mut flags,
+                &mut stored_flags,
             )
         })?;
         let ring_degree = usize::try_from(ring_degree)
             .map_err(|_| Error::Malformed(format!("ring degree {ring_degree} does not fit")))?;
-        let mut builder = Parameters::builder()
+        let builder = Parameters::builder()
             .ring_degree(ring_degree)
             .plaintext_modulus(limbs::to_biguint(&t[..t_len]))
             .chain_bits(&chain[..chain_len])
             .special_bits(&special[..special_len]);
-        if flags & FLAG_INSECURE != 0 {
-            builder = builder.allow_insecure();
+        if allow_insecure {
+            builder.allow_insecure().build()
+        } else {
+            builder.build()
         }
-        builder.build()
     }
 }
 

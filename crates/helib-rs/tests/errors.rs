@@ -269,9 +269,9 @@ fn insecure_parameters_need_consent() {
         Err(Error::InsecureParameters {
             ring_degree: 1024,
             log_qp,
-            max_log_qp: 27,
+            max_log_qp: 26,
         }) => {
-            assert!(log_qp > 27)
+            assert!(log_qp > 26)
         }
         other => panic!("{other:?}"),
     }

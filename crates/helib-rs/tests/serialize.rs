@@ -59,16 +59,21 @@ fn parameters_round_trip() {
         Parameters::bn254_n16(),
         Parameters::bn254_n17(),
         Parameters::t65537_n14(),
-        Parameters::for_tests(),
     ] {
         let bytes = params.to_bytes().unwrap();
         assert_eq!(&bytes[..4], b"HBGV");
         assert_eq!(Parameters::from_bytes(&bytes).unwrap(), params);
     }
+    let for_tests = Parameters::for_tests();
+    let bytes = for_tests.to_bytes().unwrap();
+    assert_eq!(
+        Parameters::from_bytes_allow_insecure(&bytes).unwrap(),
+        for_tests
+    );
     // The thread count is not stored.
     let threaded = params(1024, &t65537(), 1);
     assert_eq!(threaded.threads(), 2);
-    let back = Parameters::from_bytes(&threaded.to_bytes().unwrap()).unwrap();
+    let back = Parameters::from_bytes_allow_insecure(&threaded.to_bytes().unwrap()).unwrap();
     assert_eq!(back.threads(), 0);
     assert_eq!(back.chain_bits(), threaded.chain_bits());
     assert_eq!(back.special_bits(), threaded.special_bits());
@@ -77,23 +82,48 @@ fn parameters_round_trip() {
     assert_eq!(Parameters::bn254_n16().to_bytes().unwrap().len(), 144);
 
     let bytes = Parameters::for_tests().to_bytes().unwrap();
-    assert_refuses_damage(&bytes, "parameters", Parameters::from_bytes);
-    assert_malformed(Parameters::from_bytes(&[]), "empty");
-    assert_malformed(Parameters::from_bytes(&[0u8; 4096]), "zeros");
+    assert_refuses_damage(&bytes, "parameters", Parameters::from_bytes_allow_insecure);
+    assert_refuses_damage(
+        &Parameters::bn254_n15().to_bytes().unwrap(),
+        "parameters",
+        Parameters::from_bytes,
+    );
+    for load in [
+        Parameters::from_bytes,
+        Parameters::from_bytes_allow_insecure,
+    ] {
+        assert_malformed(load(&[]), "empty");
+        assert_malformed(load(&[0u8; 4096]), "zeros");
+    }
 }
 
 #[test]
-fn insecure_parameters_stay_refused_unless_allowed_when_stored() {
-    // Stored with the insecure flag: loads. The same parameters without the
-    // flag cannot be built, so they cannot be stored without it either.
+fn insecure_parameters_need_the_callers_opt_in_not_the_bytes() {
+    // The bytes of insecure parameters carry the flag their writer set, but
+    // bytes can come from anyone: loading them without the caller's own
+    // opt-in is refused with the structured error.
     let insecure = Parameters::for_tests();
     assert!(insecure.insecure_allowed());
-    let loaded = Parameters::from_bytes(&insecure.to_bytes().unwrap()).unwrap();
+    let bytes = insecure.to_bytes().unwrap();
+    assert_eq!(
+        Parameters::from_bytes(&bytes),
+        Err(Error::InsecureParameters {
+            ring_degree: 4096,
+            log_qp: insecure.log_qp_bound(),
+            max_log_qp: 106,
+        })
+    );
+    // The caller's explicit opt-in loads them.
+    let loaded = Parameters::from_bytes_allow_insecure(&bytes).unwrap();
     assert!(loaded.insecure_allowed());
-    // A secure preset keeps its flag cleared.
+    assert_eq!(loaded, insecure);
+    // A secure preset loads either way; only the caller's opt-in sets the flag.
     let secure = Parameters::bn254_n15();
-    let loaded = Parameters::from_bytes(&secure.to_bytes().unwrap()).unwrap();
-    assert!(!loaded.insecure_allowed());
+    let bytes = secure.to_bytes().unwrap();
+    assert!(!Parameters::from_bytes(&bytes).unwrap().insecure_allowed());
+    assert!(Parameters::from_bytes_allow_insecure(&bytes)
+        .unwrap()
+        .insecure_allowed());
 }
 
 #[test]

@@ -14,7 +14,7 @@ use crate::error::Result;
 ///
 /// Depth 2 covers one multiplexed addition followed by fusion. At
 /// N = 2^13 that is a 98-bit chain in two primes plus one 53-bit special
-/// prime: log2(Q·P) ≈ 151 ≤ 218, 128-bit secure.
+/// prime: log2(Q·P) ≈ 151 ≤ 214, 128-bit secure.
 ///
 /// # Errors
 /// [`Error::Bgv`](crate::Error::Bgv) when the set is invalid or below
@@ -27,9 +27,9 @@ pub fn t65537(log_n: u32, depth: usize) -> Result<Parameters> {
         .build()?)
 }
 
-/// The paper's plaintext modulus t = 12289 at N = 2^11 with one 54-bit prime
-/// and no special prime: log2(Q·P) = 54, exactly the 128-bit bound for
-/// N = 2^11. Its ~28-bit noise budget covers additions and fusion of 5.
+/// The paper's plaintext modulus t = 12289 at N = 2^11 with one 53-bit prime
+/// and no special prime: log2(Q·P) = 53, exactly the 128-bit bound for
+/// N = 2^11. Its ~27-bit noise budget covers additions and fusion of 5.
 ///
 /// # Errors
 /// [`Error::Bgv`](crate::Error::Bgv) if the engine refuses the set.
@@ -37,7 +37,7 @@ pub fn t12289_n11() -> Result<Parameters> {
     Ok(Parameters::builder()
         .ring_degree(1 << 11)
         .plaintext_modulus(BigUint::from(12289u32))
-        .chain_bits(&[54])
+        .chain_bits(&[53])
         .special_bits(&[])
         .build()?)
 }
@@ -68,7 +68,7 @@ mod tests {
         ] {
             assert!(p.security_level().bits() >= 128, "{p:?}");
         }
-        assert_eq!(t12289_n11().unwrap().log_qp_bound(), 54);
+        assert_eq!(t12289_n11().unwrap().log_qp_bound(), 53);
         assert!(t65537(11, 2).is_err());
         assert!(t65537_for_tests().unwrap().insecure_allowed());
     }

@@ -15,6 +15,11 @@
  *    polynomial is `n_coeffs * limbs_per_coeff` limbs, coefficient-major;
  *    `limbs_per_coeff` is whatever the caller uses (at least one), and every
  *    coefficient must be below t.
+ *  - Sizes: a count times a width (n_coeffs * limbs_per_coeff, N *
+ *    limbs_per_coeff) must not overflow size_t and must be the size of an
+ *    array that can exist (at most PTRDIFF_MAX bytes); an integer given as
+ *    limbs has at most 2^20 limbs. Larger values fail with
+ *    HELIB_ERR_INVALID_ARGUMENT before anything is read or written.
  *  - Levels: a context has chain primes q_0..q_L; a ciphertext at level l is
  *    defined modulo Q_l = q_0 * ... * q_l. Modulus switching drops q_l.
  *  - Operations writing to a `dst` handle allow `dst` to alias an input. A
@@ -63,7 +68,12 @@ typedef enum helib_status {
     /** A needed key (e.g. a Galois key for some element) is not in the key set. */
     HELIB_ERR_MISSING_KEY = 12,
     /** Bytes given to a decoder are not a valid encoding of the object asked for. */
-    HELIB_ERR_MALFORMED_INPUT = 13
+    HELIB_ERR_MALFORMED_INPUT = 13,
+    /**
+     * The parameters are below 128-bit security and the caller did not pass
+     * HELIB_CONTEXT_ALLOW_INSECURE.
+     */
+    HELIB_ERR_INSECURE_PARAMETERS = 14
 } helib_status;
 
 typedef struct helib_context helib_context;
@@ -82,6 +92,13 @@ const char *helib_last_error_message(void);
 /* ----------------------------------------------------------------- context */
 
 /**
+ * Context flag: accept parameters below 128-bit security. For tests and
+ * benchmarks only; it must come from the caller's own decision, never from
+ * data (see HELIB_PARAMETERS_INSECURE).
+ */
+#define HELIB_CONTEXT_ALLOW_INSECURE 1u
+
+/**
  * Builds a context: ring Z[X]/(X^N+1) with N = ring_degree (a power of two in
  * [2^10, 2^17]), plaintext modulus t (>= 2, coprime to every prime), a chain of
  * `chain_len` NTT-friendly primes whose bit sizes are `chain_bits` (each in
@@ -89,11 +106,17 @@ const char *helib_last_error_message(void);
  * bit sizes `special_bits` (may be 0 of them). Primes are generated
  * deterministically: the same arguments give the same primes. `threads` is the
  * size of the worker pool (0 = one per hardware thread).
+ *
+ * The parameters must reach 128-bit security: the sum of all prime sizes (a
+ * bound on log2(Q*P)) must not exceed helib_security_max_log_qp(N, 128).
+ * Otherwise the call fails with HELIB_ERR_INSECURE_PARAMETERS, unless `flags`
+ * is HELIB_CONTEXT_ALLOW_INSECURE. `flags` is 0 or that flag; other bits are
+ * HELIB_ERR_INVALID_ARGUMENT.
  */
 helib_status helib_context_new(uint64_t ring_degree, const uint64_t *t_limbs, size_t t_nlimbs,
                                const uint32_t *chain_bits, size_t chain_len,
                                const uint32_t *special_bits, size_t special_len, uint32_t threads,
-                               helib_context **out);
+                               uint32_t flags, helib_context **out);
 void helib_context_free(helib_context *ctx);
 helib_status helib_context_ring_degree(const helib_context *ctx, uint64_t *out);
 /** The top level L (number of chain primes minus one). */
@@ -118,6 +141,28 @@ helib_status helib_context_correction_factor(const helib_context *ctx, size_t le
 helib_status helib_context_threads(const helib_context *ctx, uint32_t *out);
 /** Resizes the worker pool (0 = one per hardware thread). Thread-safe. */
 helib_status helib_context_set_threads(const helib_context *ctx, uint32_t threads);
+
+/* ---------------------------------------------------------------- security */
+/*
+ * The engine's security table: for ring degree N, the largest log2(Q*P) (Q the
+ * chain, P the special primes) that reaches 128, 192 or 256 bits of security
+ * against classical attacks with a ternary secret, after the 2024
+ * HomomorphicEncryption.org guidelines and OpenFHE's table (the sources are
+ * cited in cpp/src/security.cpp).
+ */
+
+/**
+ * The largest log2(Q*P) reaching `security_bits` (128, 192 or 256) at ring
+ * degree N (a power of two in [2^10, 2^17]); anything else is
+ * HELIB_ERR_INVALID_ARGUMENT.
+ */
+helib_status helib_security_max_log_qp(uint64_t ring_degree, uint32_t security_bits, uint32_t *out);
+/**
+ * The security level log2(Q*P) = log2_qp reaches at ring degree N: 256, 192 or
+ * 128, or 0 below 128 bits (also for a ring degree outside the table and for
+ * a NaN).
+ */
+helib_status helib_security_estimate(uint64_t ring_degree, double log2_qp, uint32_t *out);
 
 /* -------------------------------------------------------------------- keys */
 
@@ -220,14 +265,14 @@ helib_status helib_ciphertext_sub_plain(const helib_ciphertext *a,
 helib_status helib_ciphertext_mul_plain(const helib_ciphertext *a,
                                         const helib_encoded_plaintext *p, helib_ciphertext *dst);
 /**
- * Adds the constant polynomial k (an integer, any size, reduced mod t) to the
+ * Adds the constant polynomial k (an integer of up to 2^20 limbs, reduced mod t) to the
  * plaintext: the ciphertext's correction factor is applied, so the result
  * decrypts to m + k. One pass over c_0, no encoding. Adds at most t/2 of noise.
  */
 helib_status helib_ciphertext_add_scalar(const helib_ciphertext *a, const uint64_t *k_limbs,
                                          size_t k_nlimbs, helib_ciphertext *dst);
 /**
- * Multiplies by the integer k mod t (k given as limbs, any size; reduced mod t,
+ * Multiplies by the integer k mod t (k given as up to 2^20 limbs; reduced mod t,
  * then centred, so the noise grows by at most t/2). Refuses
  * (HELIB_ERR_NOISE_BUDGET_EXHAUSTED) when the estimate says the result would
  * not decrypt.
@@ -414,7 +459,11 @@ helib_status helib_ring_multiply_mod_prime(const helib_context *ctx, size_t prim
 
 /** Bytes of a context fingerprint. */
 #define HELIB_FINGERPRINT_BYTES 32
-/** Parameter flag: parameters below 128-bit security were explicitly allowed. */
+/**
+ * Parameter flag: whoever serialized the parameters had allowed them to be
+ * below 128-bit security. It is a record, not consent: bytes can come from
+ * anyone, so a reader must not pass it on as HELIB_CONTEXT_ALLOW_INSECURE.
+ */
 #define HELIB_PARAMETERS_INSECURE 1u
 
 /**
@@ -435,7 +484,10 @@ helib_status helib_parameters_serialize(uint64_t ring_degree, const uint64_t *t_
                                         uint8_t *buf, size_t *len);
 /**
  * Reads serialized parameters. Each array comes with its capacity in `*..._len`,
- * which receives the count; 64 entries always suffice for each array.
+ * which receives the count; 64 entries always suffice for each array. `*flags`
+ * receives the stored flags, which are information only: building a context
+ * from the parameters goes through helib_context_new and its security floor,
+ * which only the caller's own HELIB_CONTEXT_ALLOW_INSECURE lifts.
  */
 helib_status helib_parameters_deserialize(const uint8_t *buf, size_t len, uint64_t *ring_degree,
                                           uint64_t *t_limbs, size_t *t_nlimbs, uint32_t *chain_bits,

@@ -2,6 +2,7 @@
 #include "bigint.hpp"
 
 #include <cmath>
+#include <string>
 
 #include "error.hpp"
 
@@ -10,6 +11,9 @@ namespace bgv {
 static_assert(sizeof(mp_limb_t) == sizeof(u64), "GMP limbs must be 64-bit");
 
 mpz_class mpz_from_limbs(const u64 *limbs, size_t count) {
+    require(count <= kMaxIntegerLimbs, HELIB_ERR_INVALID_ARGUMENT,
+            "an integer of " + std::to_string(count) + " limbs is longer than the " +
+                std::to_string(kMaxIntegerLimbs) + " limbs accepted");
     mpz_class out;
     mpz_import(out.get_mpz_t(), count, -1, sizeof(u64), 0, 0, limbs);
     return out;

@@ -11,7 +11,13 @@
 
 namespace bgv {
 
-/// Limbs (little endian) -> integer.
+/// The most limbs an integer given as a limb array may have (2^26 bits). GMP
+/// aborts on integers of more than about 2^31 limbs, and nothing the engine
+/// computes needs integers anywhere near this long.
+constexpr size_t kMaxIntegerLimbs = size_t{1} << 20;
+
+/// Limbs (little endian) -> integer; fails with HELIB_ERR_INVALID_ARGUMENT,
+/// before reading, when count exceeds kMaxIntegerLimbs.
 mpz_class mpz_from_limbs(const u64 *limbs, size_t count);
 /// Integer (>= 0) -> exactly `count` limbs; throws HELIB_ERR_BUFFER_TOO_SMALL if it does not fit.
 void mpz_to_limbs(const mpz_class &value, u64 *limbs, size_t count);

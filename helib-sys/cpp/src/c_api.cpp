@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "block_product.hpp"
+#include "checked_size.hpp"
 #include "error.hpp"
 #include "helib_c.h"
 #include "galois.hpp"
@@ -47,6 +48,7 @@ void write_primes(const std::vector<bgv::Modulus> &primes, size_t begin, size_t 
 template <typename Handle, typename Inner, typename Get>
 std::vector<Inner *> handle_array(Handle *const *handles, size_t count, const char *name, Get get) {
     require_out(handles, name);
+    bgv::caller_array_count(count, sizeof(Handle *), name);
     std::vector<Inner *> out;
     out.reserve(count);
     for (size_t i = 0; i < count; ++i) out.push_back(&get(deref_mut(handles[i], name)));
@@ -75,15 +77,18 @@ const char *helib_last_error_message(void) { return last_error.c_str(); }
 helib_status helib_context_new(uint64_t ring_degree, const uint64_t *t_limbs, size_t t_nlimbs,
                                const uint32_t *chain_bits, size_t chain_len,
                                const uint32_t *special_bits, size_t special_len, uint32_t threads,
-                               helib_context **out) {
+                               uint32_t flags, helib_context **out) {
     return guarded([&] {
         require_out(out, "out");
         check_parameter_arguments(t_limbs, t_nlimbs, chain_bits, chain_len, special_bits, special_len);
+        bgv::require((flags & ~HELIB_CONTEXT_ALLOW_INSECURE) == 0, HELIB_ERR_INVALID_ARGUMENT,
+                     "unknown context flags " + std::to_string(flags));
+        const bool allow_insecure = (flags & HELIB_CONTEXT_ALLOW_INSECURE) != 0;
         const mpz_class t = bgv::mpz_from_limbs(t_limbs, t_nlimbs);
         std::vector<unsigned> chain(chain_bits, chain_bits + chain_len);
         std::vector<unsigned> special(special_bits, special_bits + special_len);
         auto handle = std::make_unique<helib_context>();
-        handle->ctx = std::make_shared<const bgv::Context>(ring_degree, t, chain, special, threads);
+        handle->ctx = std::make_shared<const bgv::Context>(ring_degree, t, chain, special, threads, allow_insecure);
         *out = handle.release();
     });
 }
@@ -337,9 +342,10 @@ helib_status helib_decrypt(const helib_secret_key *sk, const helib_ciphertext *c
         const size_t pl = ctx.plain_limbs();
         bgv::require(limbs_per_coeff >= pl, HELIB_ERR_BUFFER_TOO_SMALL,
                      "limbs_per_coeff must be at least " + std::to_string(pl));
-        bgv::require(out_len >= ctx.n() * limbs_per_coeff, HELIB_ERR_BUFFER_TOO_SMALL,
-                     "output buffer has " + std::to_string(out_len) + " limbs, " +
-                         std::to_string(ctx.n() * limbs_per_coeff) + " are needed");
+        const size_t needed = bgv::caller_limb_count(ctx.n(), limbs_per_coeff, "N * limbs_per_coeff");
+        bgv::require(out_len >= needed, HELIB_ERR_BUFFER_TOO_SMALL,
+                     "output buffer has " + std::to_string(out_len) + " limbs, " + std::to_string(needed) +
+                         " are needed");
         const bgv::PlainCoeffs m = bgv::decrypt(key, c);
         for (size_t j = 0; j < ctx.n(); ++j) {
             for (size_t k = 0; k < limbs_per_coeff; ++k) out[j * limbs_per_coeff + k] = k < pl ? m[j * pl + k] : 0;
@@ -582,6 +588,7 @@ helib_status helib_ciphertext_apply_galois_hoisted(const helib_galois_keys *keys
         const auto &ct = input(a, "a");
         bgv::require(count == 0 || (elements != nullptr && dsts != nullptr), HELIB_ERR_NULL_POINTER,
                      "elements or dsts is NULL");
+        bgv::caller_array_count(count, sizeof(uint64_t), "count");
         std::vector<uint64_t> list(elements, elements + count);
         std::vector<bgv::Ciphertext *> outs;
         for (size_t i = 0; i < count; ++i) {
@@ -606,6 +613,8 @@ helib_status helib_ciphertext_linear_transform(const helib_galois_keys *keys, co
         auto &out = deref_mut(dst, "dst").ct;
         bgv::require((baby != nullptr || baby_count == 0) && (plains != nullptr || plain_count == 0),
                      HELIB_ERR_NULL_POINTER, "baby or plains is NULL");
+        bgv::caller_array_count(baby_count, sizeof(uint64_t), "baby_count");
+        bgv::caller_array_count(plain_count, sizeof(helib_encoded_plaintext *), "plain_count");
         const std::vector<uint64_t> babies(baby, baby + baby_count);
         std::vector<const bgv::EncodedPlaintext *> terms;
         for (size_t i = 0; i < plain_count; ++i) terms.push_back(plains[i] != nullptr ? &plains[i]->pt : nullptr);
@@ -623,6 +632,7 @@ helib_status helib_ring_to_rns(const helib_context *ctx, size_t level, const uin
         require_out(residues, "residues");
         c.check_level(level);
         bgv::require(limbs_per_coeff >= 1, HELIB_ERR_INVALID_ARGUMENT, "limbs_per_coeff must be at least 1");
+        bgv::caller_limb_count(c.n(), limbs_per_coeff, "N * limbs_per_coeff");
         bgv::require(residues_len >= c.n() * (level + 1), HELIB_ERR_BUFFER_TOO_SMALL,
                      "residue buffer needs N * (level + 1) entries");
         const auto &crt = c.level(level).crt;
@@ -651,6 +661,7 @@ helib_status helib_ring_from_rns(const helib_context *ctx, size_t level, const u
         const auto &crt = c.level(level).crt;
         bgv::require(limbs_per_coeff >= crt.limbs(), HELIB_ERR_BUFFER_TOO_SMALL,
                      "limbs_per_coeff must be at least " + std::to_string(crt.limbs()));
+        bgv::caller_limb_count(c.n(), limbs_per_coeff, "N * limbs_per_coeff");
         for (size_t i = 0; i <= level; ++i) {
             for (size_t j = 0; j < c.n(); ++j) {
                 bgv::require(residues[i * c.n() + j] < c.prime(i).value(), HELIB_ERR_INVALID_ARGUMENT,

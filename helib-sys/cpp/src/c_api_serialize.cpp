@@ -5,6 +5,7 @@
 #include <string>
 
 #include "c_api_internal.hpp"
+#include "checked_size.hpp"
 #include "serialize.hpp"
 
 using namespace helib_shim;
@@ -187,10 +188,10 @@ helib_status helib_plaintext_deserialize(const helib_context *ctx, const uint8_t
         const size_t pl = c.plain_limbs();
         bgv::require(limbs_per_coeff >= pl, HELIB_ERR_BUFFER_TOO_SMALL,
                      "limbs_per_coeff must be at least " + std::to_string(pl));
-        bgv::require(coeffs_len / limbs_per_coeff >= c.n(), HELIB_ERR_BUFFER_TOO_SMALL,
-                     "output buffer has " + std::to_string(coeffs_len) + " limbs, " +
-                         std::to_string(c.n()) + " coefficients of " + std::to_string(limbs_per_coeff) +
-                         " limbs are needed");
+        const size_t needed = bgv::caller_limb_count(c.n(), limbs_per_coeff, "N * limbs_per_coeff");
+        bgv::require(coeffs_len >= needed, HELIB_ERR_BUFFER_TOO_SMALL,
+                     "output buffer has " + std::to_string(coeffs_len) + " limbs, " + std::to_string(needed) +
+                         " (N coefficients of " + std::to_string(limbs_per_coeff) + " limbs) are needed");
         const bgv::PlainCoeffs m = bgv::serial::decode_plaintext(c, buf, len);
         for (size_t j = 0; j < c.n(); ++j) {
             for (size_t k = 0; k < limbs_per_coeff; ++k) coeffs[j * limbs_per_coeff + k] = k < pl ? m[j * pl + k] : 0;

@@ -7,6 +7,7 @@
 
 #include "error.hpp"
 #include "primes.hpp"
+#include "security.hpp"
 
 namespace bgv {
 namespace {
@@ -31,7 +32,7 @@ std::vector<u64> generate_primes(const std::vector<unsigned> &bits, uint64_t n) 
 }  // namespace
 
 Context::Context(uint64_t ring_degree, const mpz_class &t, const std::vector<unsigned> &chain_bits,
-                 const std::vector<unsigned> &special_bits, unsigned threads)
+                 const std::vector<unsigned> &special_bits, unsigned threads, bool allow_insecure)
     : n_(static_cast<size_t>(ring_degree)), t_(t), chain_size_(chain_bits.size()) {
     require(ring_degree >= (1ULL << kMinLogN) && ring_degree <= (1ULL << kMaxLogN) &&
                 (ring_degree & (ring_degree - 1)) == 0,
@@ -47,6 +48,7 @@ Context::Context(uint64_t ring_degree, const mpz_class &t, const std::vector<uns
         require(b >= kMinPrimeBits && b <= kMaxPrimeBits, HELIB_ERR_INVALID_ARGUMENT,
                 "prime bit sizes must be in [30, 61], got " + std::to_string(b));
     }
+    if (!allow_insecure) security::require_floor(ring_degree, chain_bits, special_bits);
 
     t_limbs_.assign(limbs_for(t_), 0);
     mpz_to_limbs(t_, t_limbs_.data(), t_limbs_.size());

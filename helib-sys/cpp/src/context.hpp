@@ -33,8 +33,10 @@ public:
     static constexpr size_t kMinLogN = 10, kMaxLogN = 17, kMaxPrimes = 64;
     static constexpr unsigned kMinPrimeBits = 30, kMaxPrimeBits = 61;
 
+    /// Fails with HELIB_ERR_INSECURE_PARAMETERS when the parameters are below
+    /// 128-bit security (see security.hpp) and `allow_insecure` is false.
     Context(uint64_t ring_degree, const mpz_class &t, const std::vector<unsigned> &chain_bits,
-            const std::vector<unsigned> &special_bits, unsigned threads);
+            const std::vector<unsigned> &special_bits, unsigned threads, bool allow_insecure);
 
     size_t n() const { return n_; }
     const mpz_class &t() const { return t_; }

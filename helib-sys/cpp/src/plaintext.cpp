@@ -4,6 +4,7 @@
 #include <cmath>
 #include <string>
 
+#include "checked_size.hpp"
 #include "error.hpp"
 
 namespace bgv {
@@ -15,6 +16,8 @@ PlainCoeffs load_plaintext(const Context &ctx, const u64 *coeffs, size_t n_coeff
     require(n_coeffs <= ctx.n(), HELIB_ERR_INVALID_ARGUMENT,
             "plaintext has " + std::to_string(n_coeffs) + " coefficients but the ring degree is " +
                 std::to_string(ctx.n()));
+    // The caller's array is n_coeffs * limbs_per_coeff limbs: that size must exist.
+    caller_limb_count(n_coeffs, limbs_per_coeff, "n_coeffs * limbs_per_coeff");
     const size_t pl = ctx.plain_limbs();
     const auto &t = ctx.t_limbs();
     PlainCoeffs out(ctx.n() * pl, 0);

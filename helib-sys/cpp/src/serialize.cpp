@@ -15,6 +15,7 @@
 #include <cstring>
 #include <string>
 
+#include "checked_size.hpp"
 #include "error.hpp"
 #include "scheme.hpp"
 
@@ -572,7 +573,9 @@ Ciphertext decode_ciphertext(const std::shared_ptr<const Context> &ctx_ptr, cons
     ct.noise_log2 = r.f64("noise estimate");
     if (!std::isfinite(ct.noise_log2)) malformed("the noise estimate is not a finite number");
     const size_t count = level + 1, one = poly_bytes(ctx, count);
-    r.expect_remaining(seeded ? one + sizeof(Seed) : parts * one, "the ciphertext's polynomials");
+    r.expect_remaining(seeded ? checked_add(one, sizeof(Seed), HELIB_ERR_MALFORMED_INPUT, "ciphertext size")
+                              : checked_mul(parts, one, HELIB_ERR_MALFORMED_INPUT, "ciphertext size"),
+                       "the ciphertext's polynomials");
     ct.parts.push_back(r.poly(ctx, count, false, "ciphertext"));
     if (seeded) {
         ct.c1_seed = r.seed("seed of c_1");
@@ -613,7 +616,9 @@ std::unique_ptr<GaloisKeys> decode_galois_keys(const std::shared_ptr<const Conte
     // There are N odd elements below 2N.
     if (count > ctx.n()) malformed(std::to_string(count) + " Galois keys, but only N elements exist");
     if (count != 0) require_key_switching(ctx, "Galois keys");
-    r.expect_remaining(count * (8 + key_switch_key_bytes(ctx)), "the Galois keys");
+    const size_t per_key = checked_add(8, key_switch_key_bytes(ctx), HELIB_ERR_MALFORMED_INPUT, "Galois key size");
+    r.expect_remaining(checked_mul(count, per_key, HELIB_ERR_MALFORMED_INPUT, "Galois keys size"),
+                       "the Galois keys");
     auto keys = std::make_unique<GaloisKeys>(ctx_ptr);
     u64 previous = 0;
     for (u64 k = 0; k < count; ++k) {
@@ -634,7 +639,9 @@ PlainCoeffs decode_plaintext(const Context &ctx, const uint8_t *data, size_t len
     const u64 count = r.uint(4, "coefficient count");
     if (count > ctx.n()) malformed(std::to_string(count) + " coefficients, more than N");
     const unsigned bits = plain_bits(ctx);
-    const size_t bytes = (count * bits + 7) / 8;
+    const size_t bytes =
+        checked_add(checked_mul(count, bits, HELIB_ERR_MALFORMED_INPUT, "plaintext size"), 7, HELIB_ERR_MALFORMED_INPUT,
+                    "plaintext size") / 8;
     r.expect_remaining(bytes, "the plaintext's coefficients");
     const size_t pl = ctx.plain_limbs();
     PlainCoeffs out(ctx.n() * pl, 0);

@@ -63,6 +63,8 @@ pub fn status_name(s: helib_status) -> &'static str {
         HELIB_ERR_OUT_OF_MEMORY => "HELIB_ERR_OUT_OF_MEMORY",
         HELIB_ERR_INTERNAL => "HELIB_ERR_INTERNAL",
         HELIB_ERR_MISSING_KEY => "HELIB_ERR_MISSING_KEY",
+        HELIB_ERR_MALFORMED_INPUT => "HELIB_ERR_MALFORMED_INPUT",
+        HELIB_ERR_INSECURE_PARAMETERS => "HELIB_ERR_INSECURE_PARAMETERS",
         _ => "<unknown status>",
     }
 }
@@ -286,14 +288,15 @@ impl Drop for Ctx {
     }
 }
 
-/// Raw `helib_context_new` with slices; returns the status and the handle
-/// (NULL unless OK).
-pub fn context_new_raw(
+/// Raw `helib_context_new` with slices and the given flags; returns the
+/// status and the handle (NULL unless OK).
+pub fn context_new_flags(
     n: u64,
     t_limbs: &[u64],
     chain: &[u32],
     special: &[u32],
     threads: u32,
+    flags: u32,
 ) -> (helib_status, *mut helib_context) {
     let mut out: *mut helib_context = ptr::null_mut();
     // SAFETY: every pointer comes from a live slice with the matching length
@@ -309,10 +312,31 @@ pub fn context_new_raw(
             special.as_ptr(),
             special.len(),
             threads,
+            flags,
             &mut out,
         )
     };
     (s, out)
+}
+
+/// Raw `helib_context_new` with slices, allowing parameters below 128-bit
+/// security (the tests use small rings); returns the status and the handle
+/// (NULL unless OK).
+pub fn context_new_raw(
+    n: u64,
+    t_limbs: &[u64],
+    chain: &[u32],
+    special: &[u32],
+    threads: u32,
+) -> (helib_status, *mut helib_context) {
+    context_new_flags(
+        n,
+        t_limbs,
+        chain,
+        special,
+        threads,
+        HELIB_CONTEXT_ALLOW_INSECURE,
+    )
 }
 
 impl Ctx {

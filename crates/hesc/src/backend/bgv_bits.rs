@@ -18,8 +18,8 @@ pub struct BgvBits {
 }
 
 impl BgvBits {
-    /// t = 2, N = 2^11, a single 54-bit chain prime and no special prime:
-    /// log2(Q·P) = 54, the 128-bit bound for N = 2^11.
+    /// t = 2, N = 2^11, a single 53-bit chain prime and no special prime:
+    /// log2(Q·P) = 53, the 128-bit bound for N = 2^11.
     ///
     /// # Errors
     /// Engine errors from building the context.
@@ -27,7 +27,7 @@ impl BgvBits {
         let params = Parameters::builder()
             .ring_degree(1 << 11)
             .plaintext_modulus(BigUint::from(2u32))
-            .chain_bits(&[54])
+            .chain_bits(&[53])
             .special_bits(&[])
             .build()?;
         Self::new(&params)

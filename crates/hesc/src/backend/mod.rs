@@ -8,7 +8,7 @@
 //! |---|---|---|---|
 //! | [`EcElGamal`] | Z_r, r = BN254 group order (254 bits) | point addition; decryption solves a small discrete log | BN254 G1 (about 100–110 bits because of the pairing; see its docs) |
 //! | [`GoldwasserMicali`] | Z_2 | modular product (XOR natively) | 3072-bit modulus |
-//! | [`BgvBits`] | Z_t (t = 2 by default) | BGV addition | N = 2^11, log2 Q = 54 |
+//! | [`BgvBits`] | Z_t (t = 2 by default) | BGV addition | N = 2^11, log2 Q = 53 |
 
 mod bgv_bits;
 mod ec_elgamal;

@@ -1,0 +1,239 @@
+//! Up-front memory estimates of FFT plans, and the memory the system has available.
+//!
+//! A plan's memory is dominated by engine polynomials: N residues of 8 bytes
+//! per prime. An encoded diagonal at level l has l + 1 primes (plus the K
+//! special primes when it is encoded for double-hoisted transforms), a
+//! ciphertext two polynomials of l + 1 primes, a Galois key two polynomials
+//! of all L + 1 + K primes per key-switching digit. The estimate counts those
+//! from the plan's shape (which diagonals each level has, at which level), so
+//! it is known before any diagonal is encoded.
+
+use crate::bsgs::{KeyMode, KeyPolicy};
+use crate::error::Result;
+use crate::stages::Shape;
+use helib_rs::Context;
+use std::collections::BTreeSet;
+
+/// Estimated bytes of a plan, from its shape alone.
+///
+/// The caller's context, secret and public keys are not included.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct MemoryEstimate {
+    /// The encoded diagonals the plan holds (none for [`Strategy::Dense`](crate::Strategy::Dense),
+    /// which encodes them at each execution).
+    pub plan_bytes: usize,
+    /// The field-element diagonals alive while the plan is built (freed when
+    /// `build` returns).
+    pub build_bytes: usize,
+    /// The Galois keys [`FftPlan::required_galois_elements`](crate::FftPlan::required_galois_elements) names.
+    pub galois_key_bytes: usize,
+    /// One execution's working memory: input, intermediate and output
+    /// ciphertexts and key-switching buffers (and, for the dense strategy,
+    /// its diagonals).
+    pub execution_bytes: usize,
+}
+
+impl MemoryEstimate {
+    /// The peak: the plan's diagonals, plus either what building it holds
+    /// or its Galois keys and one execution, whichever is more.
+    pub fn peak_bytes(&self) -> usize {
+        self.plan_bytes.saturating_add(
+            self.build_bytes
+                .max(self.galois_key_bytes.saturating_add(self.execution_bytes)),
+        )
+    }
+}
+
+/// The memory the system reports available (Linux: `MemAvailable` in
+/// `/proc/meminfo`), or `None` where it does not say.
+pub fn available_memory_bytes() -> Option<usize> {
+    let info = std::fs::read_to_string("/proc/meminfo").ok()?;
+    parse_mem_available(&info)
+}
+
+/// `MemAvailable` from the text of `/proc/meminfo`, in bytes.
+fn parse_mem_available(info: &str) -> Option<usize> {
+    let line = info.lines().find(|l| l.starts_with("MemAvailable:"))?;
+    let mut words = line.split_whitespace().skip(1);
+    let value: usize = words.next()?.parse().ok()?;
+    match words.next() {
+        Some("kB") => value.checked_mul(1024),
+        None => Some(value),
+        Some(_) => None,
+    }
+}
+
+/// One sparse transform as a plan will encode it: its diagonals' shifts and
+/// the level of the ciphertexts it runs on.
+pub(crate) struct LevelShape {
+    pub(crate) shape: Shape,
+    pub(crate) level: usize,
+}
+
+/// What a plan will hold and run, without any values.
+pub(crate) struct PlanShape {
+    /// The transforms one ciphertext goes through, in order.
+    pub(crate) levels: Vec<LevelShape>,
+    /// How many ciphertexts (each with its own copy of `levels`' diagonals).
+    pub(crate) ciphertexts: usize,
+    /// Whether the diagonals are built and encoded at each execution (the
+    /// dense strategy) instead of held by the plan.
+    pub(crate) per_execution: bool,
+    /// Field-element diagonals alive at once while building (or, for the
+    /// dense strategy, while running).
+    pub(crate) field_diagonals: usize,
+}
+
+/// Engine sizes of one context.
+pub(crate) struct Sizes {
+    ring_degree: usize,
+    chain: usize,
+    special: usize,
+    digits: usize,
+}
+
+const WORD: usize = std::mem::size_of::<u64>();
+
+impl Sizes {
+    pub(crate) fn new(context: &Context) -> Result<Self> {
+        Ok(Self {
+            ring_degree: context.ring_degree(),
+            chain: context.chain_primes().len(),
+            special: context.special_primes().len(),
+            digits: context.key_switching_digits()?,
+        })
+    }
+
+    /// One polynomial modulo `primes` primes.
+    fn poly(&self, primes: usize) -> usize {
+        self.ring_degree.saturating_mul(primes).saturating_mul(WORD)
+    }
+
+    /// A diagonal encoded at `level` (with the special primes when `extended`).
+    pub(crate) fn encoded(&self, level: usize, extended: bool) -> usize {
+        self.poly(level + 1 + if extended { self.special } else { 0 })
+    }
+
+    /// A size-2 ciphertext at `level`.
+    fn ciphertext(&self, level: usize) -> usize {
+        2 * self.poly(level + 1)
+    }
+
+    /// A polynomial in the key-switching basis Q_level · P.
+    fn extended(&self, level: usize) -> usize {
+        self.poly(level + 1 + self.special)
+    }
+
+    /// One Galois key.
+    pub(crate) fn galois_key(&self) -> usize {
+        self.digits
+            .saturating_mul(2)
+            .saturating_mul(self.poly(self.chain + self.special))
+    }
+}
+
+/// The estimate for a plan of this shape whose inputs are at `level`, with
+/// field elements of `field_bytes` bytes.
+pub(crate) fn estimate(
+    shape: &PlanShape,
+    context: &Context,
+    policy: KeyPolicy,
+    level: usize,
+    field_bytes: usize,
+) -> Result<MemoryEstimate> {
+    let sizes = Sizes::new(context)?;
+    let row = context.ring_degree() / 2;
+    let extended = policy.mode == KeyMode::Fast;
+    let mut elements = BTreeSet::new();
+    let mut encoded = 0usize;
+    let mut working = 0usize;
+    for l in &shape.levels {
+        let schedule = policy.schedule_for_shape(row, &l.shape);
+        elements.extend(schedule.required_elements(context));
+        encoded = encoded.saturating_add(
+            l.shape
+                .len()
+                .saturating_mul(sizes.encoded(l.level, extended)),
+        );
+        let (giants, babies) = schedule.occupancy(&l.shape);
+        let ext = sizes.extended(l.level);
+        let ct = sizes.ciphertext(l.level);
+        // Decomposition of the input (one extended polynomial per digit)
+        // and one key switch's inner products.
+        let key_switch = (sizes.digits + 2).saturating_mul(ext);
+        let level_working = match policy.mode {
+            // Per giant index, a ciphertext in Q·P; each baby step's slot
+            // permutation (4 bytes per slot); the accumulator and the result.
+            KeyMode::Fast => (2 * giants)
+                .saturating_mul(ext)
+                .saturating_add(key_switch)
+                .saturating_add(2 * ct)
+                .saturating_add((babies + 1).saturating_mul(4 * sizes.ring_degree)),
+            // Every baby step kept as a ciphertext, the accumulator, a product
+            // and the result.
+            KeyMode::MinimalKeys => (babies + 3).saturating_mul(ct).saturating_add(key_switch),
+        };
+        working = working.max(level_working);
+    }
+    let field = shape
+        .field_diagonals
+        .saturating_mul(2 * row)
+        .saturating_mul(field_bytes);
+    let per_ciphertext_plan = encoded;
+    let all_plan = per_ciphertext_plan.saturating_mul(shape.ciphertexts);
+    // Inputs, intermediates and outputs of every ciphertext, plus the two the
+    // cross-ciphertext sums hold.
+    let top = sizes.ciphertext(level);
+    let ciphertexts = (3 * shape.ciphertexts + 2).saturating_mul(top);
+    let execution = ciphertexts.saturating_add(working);
+    Ok(if shape.per_execution {
+        MemoryEstimate {
+            plan_bytes: 0,
+            build_bytes: 0,
+            galois_key_bytes: elements.len().saturating_mul(sizes.galois_key()),
+            execution_bytes: execution.saturating_add(all_plan).saturating_add(field),
+        }
+    } else {
+        MemoryEstimate {
+            plan_bytes: all_plan,
+            build_bytes: field,
+            galois_key_bytes: elements.len().saturating_mul(sizes.galois_key()),
+            execution_bytes: execution,
+        }
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn mem_available_is_read_in_bytes() {
+        let info = "MemTotal:       24684096 kB\nMemFree:  100 kB\nMemAvailable:   23429492 kB\n";
+        assert_eq!(parse_mem_available(info), Some(23429492 * 1024));
+        assert_eq!(parse_mem_available("MemTotal: 5 kB\n"), None);
+        assert_eq!(parse_mem_available("MemAvailable: lots kB\n"), None);
+        assert_eq!(parse_mem_available("MemAvailable: 5 MB\n"), None);
+    }
+
+    #[test]
+    fn the_peak_takes_the_larger_phase() {
+        let e = MemoryEstimate {
+            plan_bytes: 10,
+            build_bytes: 5,
+            galois_key_bytes: 3,
+            execution_bytes: 4,
+        };
+        assert_eq!(e.peak_bytes(), 17);
+        let e = MemoryEstimate {
+            build_bytes: 8,
+            ..e
+        };
+        assert_eq!(e.peak_bytes(), 18);
+        let huge = MemoryEstimate {
+            plan_bytes: usize::MAX,
+            ..e
+        };
+        assert_eq!(huge.peak_bytes(), usize::MAX);
+    }
+}
