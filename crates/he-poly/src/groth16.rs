@@ -21,8 +21,9 @@
 //! this reduction refuses before encrypting anything
 //! ([`Error::Unsatisfied`]), since nothing can be checked under encryption.
 //!
-//! [`QuotientKeys`] holds the client's keys and runs the steps, one method
-//! each, or all at once from the constraint matrices.
+//! [`witness_evaluations`] is step 1's first half; [`QuotientKeys`] holds
+//! the client's keys and runs the rest, one method per step, or everything
+//! at once from the constraint matrices.
 //! [`EncryptedReduction`] is the `R1CSToQAP` to prove with:
 //! `Groth16::<E, EncryptedReduction>`. Setup (the instance map and the h
 //! query) uses only public data and is `LibsnarkReduction`'s, so proving and
@@ -250,14 +251,21 @@ fn domain<F: PrimeField, D: EvaluationDomain<F>>(size: usize) -> Result<D> {
     })
 }
 
-/// a and b on the domain's first points as `LibsnarkReduction` forms them:
-/// the constraint rows on the assignment, then the public inputs in a
-/// (b = c = 0 there). Checks every constraint and every index first.
-fn witness_evaluations<F: PrimeField>(
+/// Client, step 0: the evaluations a and b on the domain's first points as
+/// [`LibsnarkReduction`] forms them — the constraint rows on
+/// `full_assignment` (instance ‖ witness), then the public inputs (the first
+/// `num_inputs` values) in a, with b = 0 there — after checking every
+/// constraint (a_i·b_i = c_i) and every variable index.
+///
+/// # Errors
+/// [`Error::Unsatisfied`] for the first violated constraint;
+/// [`Error::InvalidArgument`] for matrices without `num_constraints` rows,
+/// more inputs than values, or an index outside the assignment.
+pub fn witness_evaluations<F: PrimeField>(
     matrices: &ConstraintMatrices<F>,
     num_inputs: usize,
     num_constraints: usize,
-    assignment: &[F],
+    full_assignment: &[F],
 ) -> Result<[Vec<F>; 2]> {
     let rows = [&matrices.a, &matrices.b, &matrices.c];
     if rows.iter().any(|m| m.len() != num_constraints) {
@@ -268,19 +276,19 @@ fn witness_evaluations<F: PrimeField>(
             matrices.c.len()
         )));
     }
-    if num_inputs > assignment.len() {
+    if num_inputs > full_assignment.len() {
         return Err(Error::InvalidArgument(format!(
             "{num_inputs} public inputs but an assignment of {} values",
-            assignment.len()
+            full_assignment.len()
         )));
     }
     let evaluate = |row: &[(F, usize)]| -> Result<F> {
         row.iter()
             .try_fold(F::zero(), |sum, &(coefficient, index)| {
-                let value = assignment.get(index).ok_or_else(|| {
+                let value = full_assignment.get(index).ok_or_else(|| {
                     Error::InvalidArgument(format!(
                         "a constraint refers to variable {index}, the assignment has {}",
-                        assignment.len()
+                        full_assignment.len()
                     ))
                 })?;
                 Ok(sum + coefficient * value)
@@ -300,7 +308,7 @@ fn witness_evaluations<F: PrimeField>(
         a.push(ai);
         b.push(bi);
     }
-    a.extend_from_slice(&assignment[..num_inputs]);
+    a.extend_from_slice(&full_assignment[..num_inputs]);
     Ok([a, b])
 }
 

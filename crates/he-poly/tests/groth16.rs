@@ -15,7 +15,7 @@ use ark_relations::r1cs::{
     ConstraintSynthesizer, ConstraintSystem, ConstraintSystemRef, OptimizationGoal, SynthesisError,
 };
 use ark_snark::SNARK;
-use he_poly::groth16::{EncryptedReduction, QuotientKeys};
+use he_poly::groth16::{witness_evaluations, EncryptedReduction, QuotientKeys};
 use he_poly::Error;
 use rand::{rngs::StdRng, SeedableRng};
 
@@ -145,6 +145,11 @@ fn encrypted_quotient_equals_libsnark_reduction() {
         ]
         .concat()
     };
+    // a: the constraint rows, then the public inputs (1, k, y); b: the rows.
+    let [a, b] = witness_evaluations(&matrices, 3, 2 * ROUNDS, &assignment).unwrap();
+    assert_eq!(a.len(), 2 * ROUNDS + 3);
+    assert_eq!(a[2 * ROUNDS..], assignment[..3]);
+    assert_eq!(b.len(), 2 * ROUNDS);
     let h = keys()
         .witness_map_from_matrices::<Radix2EvaluationDomain<Fr>>(
             &matrices,
