@@ -58,6 +58,14 @@ pub enum Error {
         cut: usize,
     },
 
+    /// A witness does not satisfy a constraint (a_i·b_i ≠ c_i), so the
+    /// Groth16 quotient does not exist (see [`quotient`](crate::quotient)).
+    #[error("the witness does not satisfy constraint {constraint}")]
+    Unsatisfied {
+        /// The index of the first unsatisfied constraint.
+        constraint: usize,
+    },
+
     /// A malformed argument; the message says which and why.
     #[error("invalid argument: {0}")]
     InvalidArgument(String),
