@@ -1187,3 +1187,192 @@ fn hostile_fields_with_valid_checksums_are_refused() {
     reseal(&mut moved);
     expect_malformed(de_rk_raw(&no_special, &moved).0, "no special primes");
 }
+
+// ------------------------------------------------ loaded noise estimates
+
+/// Payload offset of the noise estimate of a `ks_ctx` ciphertext (after the
+/// level u32, the size u8, the flags u8 and the 3-byte factor).
+const NOISE_AT: usize = 9;
+
+/// `bytes` (a serialized `ks_ctx` ciphertext) claiming the noise estimate `noise`.
+fn with_noise_estimate(bytes: &[u8], noise: f64) -> Vec<u8> {
+    tamper(bytes, |p| {
+        p[NOISE_AT..NOISE_AT + 8].copy_from_slice(&noise.to_le_bytes())
+    })
+}
+
+/// `ct` reloaded with an estimate leaving it `budget` bits at its level.
+fn with_budget(ctx: &Ctx, ct: &Ct, budget: f64) -> Ct {
+    let mut log2_q = f64::NAN;
+    // SAFETY: live context, valid out pointer.
+    check(unsafe { helib_context_log2_modulus(ctx.ptr, ct.level(), &mut log2_q) });
+    let loaded = de_ct(
+        ctx,
+        &with_noise_estimate(&ser_ct(ct), log2_q - 1.0 - budget),
+    );
+    assert!((loaded.estimated_budget() - budget).abs() < 1e-9);
+    loaded
+}
+
+#[test]
+fn operations_refuse_results_beyond_the_estimated_budget() {
+    // Q_0 has 50 bits: every operation's added noise (a sum doubles, a key
+    // switch adds ~t * 2^6, a plaintext up to t/2) moves an estimate near
+    // Q_0 by far more than 1e-12 bits.
+    let ctx = ks_ctx();
+    let sk = SecretKey::generate(&ctx);
+    let pk = PublicKey::generate(&sk);
+    let rk = relin_key(&sk);
+    let mut g = 0u64;
+    // SAFETY: live context, valid out pointer.
+    check(unsafe { helib_galois_element_for_step(ctx.ptr, 1, &mut g) });
+    let gk = galois_keys(&ctx, &sk, &[g]);
+    let mut r = rng(21);
+    let m = rand_poly(&mut r, N, &ctx.t);
+    let fresh0 = encrypt_pk(&pk, &ctx, &m, 0);
+    let fresh1 = encrypt_pk(&pk, &ctx, &m, 1);
+    // A size-3 ciphertext at level 0: a product at the top, switched down.
+    let top = encrypt_pk(&pk, &ctx, &m, 2);
+    let size3 = multiply(&ctx, &top, &top);
+    // SAFETY: live handles; dst may alias the input.
+    check(unsafe { helib_ciphertext_mod_switch_to(size3.0, 0, size3.0) });
+    let factor = fresh0.factor(&ctx);
+    let p_add = encode(&ctx, &rand_poly(&mut r, N, &ctx.t), 0, Some(&factor));
+    let p_mul = encode(&ctx, &[BigUint::from(3u32)], 0, None);
+    // The constant added is k times the factor: make that t/2, the largest.
+    let inverse = factor.modpow(&(&ctx.t - 2u32), &ctx.t);
+    let k_add = [u64::try_from(inverse * 32768u32 % &ctx.t).unwrap()];
+    let k_mul = [2u64];
+
+    let run = |what: &str, a: &Ct, d: &Ct| -> helib_status {
+        let dsts = [d.0];
+        // SAFETY: every handle is live and `d` is distinct from the inputs;
+        // the scalar and element pointers point at live values of the
+        // lengths passed.
+        unsafe {
+            match what {
+                "add" => helib_ciphertext_add(a.0, a.0, d.0),
+                "sub" => helib_ciphertext_sub(a.0, a.0, d.0),
+                "add_plain" => helib_ciphertext_add_plain(a.0, p_add.0, d.0),
+                "sub_plain" => helib_ciphertext_sub_plain(a.0, p_add.0, d.0),
+                "mul_plain" => helib_ciphertext_mul_plain(a.0, p_mul.0, d.0),
+                "add_scalar" => helib_ciphertext_add_scalar(a.0, k_add.as_ptr(), 1, d.0),
+                "mul_scalar" => helib_ciphertext_mul_scalar(a.0, k_mul.as_ptr(), 1, d.0),
+                "multiply" => helib_ciphertext_multiply(a.0, a.0, d.0),
+                "mod_switch" => helib_ciphertext_mod_switch(a.0, d.0),
+                "mod_switch_to" => helib_ciphertext_mod_switch_to(a.0, 0, d.0),
+                "relinearize" => helib_ciphertext_relinearize(rk.0, a.0, d.0),
+                "apply_galois" => helib_ciphertext_apply_galois(gk.0, a.0, g, d.0),
+                "rotate_rows" => helib_ciphertext_rotate_rows(gk.0, a.0, 1, 0, d.0),
+                "apply_galois_hoisted" => {
+                    helib_ciphertext_apply_galois_hoisted(gk.0, a.0, &g, 1, dsts.as_ptr())
+                }
+                "add_public_key_mask" => helib_ciphertext_add_public_key_mask(pk.0, a.0, d.0),
+                other => unreachable!("no operation {other}"),
+            }
+        }
+    };
+    // Each operation with the input it applies to.
+    let cases: [(&str, &Ct); 15] = [
+        ("add", &fresh0),
+        ("sub", &fresh0),
+        ("add_plain", &fresh0),
+        ("sub_plain", &fresh0),
+        ("mul_plain", &fresh0),
+        ("add_scalar", &fresh0),
+        ("mul_scalar", &fresh0),
+        ("multiply", &top),
+        ("mod_switch", &fresh1),
+        ("mod_switch_to", &fresh1),
+        ("relinearize", &size3),
+        ("apply_galois", &fresh0),
+        ("rotate_rows", &fresh0),
+        ("apply_galois_hoisted", &fresh0),
+        ("add_public_key_mask", &fresh0),
+    ];
+    let mut accepted = Vec::new();
+    for (what, input) in cases {
+        // With the honest estimate the operation succeeds...
+        let dst = Ct::empty(&ctx);
+        check(run(what, input, &dst));
+        // ...and with one just above one bit it refuses, writing nothing.
+        let tight = with_budget(&ctx, input, 1.0 + 1e-12);
+        let sentinel = fresh1.dup(&ctx);
+        let status = run(what, &tight, &sentinel);
+        if status == HELIB_OK {
+            accepted.push(what);
+            continue;
+        }
+        expect_status(status, HELIB_ERR_NOISE_BUDGET_EXHAUSTED, what);
+        assert!(last_error().contains("refused"), "{what}: {}", last_error());
+        assert_eq!(sentinel.level(), 1, "{what}: dst untouched");
+        assert_poly_eq(&decrypt_ok(&sk, &ctx, &sentinel), &m, what);
+    }
+    assert!(
+        accepted.is_empty(),
+        "results beyond the budget from {accepted:?}"
+    );
+}
+
+#[test]
+fn loaded_noise_estimates_below_the_floor_are_raised_to_it() {
+    let ctx = ks_ctx();
+    let sk = SecretKey::generate(&ctx);
+    let pk = PublicKey::generate(&sk);
+    let mut r = rng(22);
+    let m = rand_poly(&mut r, N, &ctx.t);
+    let top = ctx.max_level();
+    // A fresh secret-key encryption carries the floor, the smallest estimate
+    // the engine assigns.
+    let floor_ct = encrypt_sk(&sk, &ctx, &m, top);
+    let floor = floor_ct.noise_estimate();
+    let fresh = encrypt_pk(&pk, &ctx, &m, top);
+    assert!(fresh.noise_estimate() > floor);
+    let bytes = ser_ct(&fresh);
+
+    for forged in [-1e300, f64::MIN, -5.0, 0.0, floor - 1e-9] {
+        let loaded = de_ct(&ctx, &with_noise_estimate(&bytes, forged));
+        assert_eq!(loaded.noise_estimate(), floor, "forged {forged:e}");
+        assert_eq!(
+            loaded.estimated_budget(),
+            floor_ct.estimated_budget(),
+            "forged {forged:e}: no more budget than a fresh encryption"
+        );
+    }
+    // Honest estimates and larger ones load unchanged; an exhausted one
+    // decrypts to nothing and feeds no operation.
+    for kept in [floor, fresh.noise_estimate(), 1e300] {
+        let loaded = de_ct(&ctx, &with_noise_estimate(&bytes, kept));
+        assert_eq!(loaded.noise_estimate(), kept);
+    }
+    let exhausted = de_ct(&ctx, &with_noise_estimate(&bytes, 1e300));
+    expect_status(
+        decrypt(&sk, &ctx, &exhausted).unwrap_err(),
+        HELIB_ERR_NOISE_BUDGET_EXHAUSTED,
+        "decrypt with an exhausted estimate",
+    );
+
+    // With a forged -1e300 the estimate used to stay near -1e300 through any
+    // chain of products, so nothing ever refused; now huge scalar products
+    // run out of (estimated) budget as for the honest ciphertext.
+    let loaded = de_ct(&ctx, &with_noise_estimate(&bytes, -1e300));
+    let k = (&ctx.t >> 1u32) - 3u32;
+    let k_limbs = k.to_u64_digits();
+    let mut expected = m.clone();
+    let mut products = 0;
+    loop {
+        // SAFETY: live handle (dst aliases the input); `k_limbs` is a live slice.
+        let status = unsafe {
+            helib_ciphertext_mul_scalar(loaded.0, k_limbs.as_ptr(), k_limbs.len(), loaded.0)
+        };
+        if status == HELIB_ERR_NOISE_BUDGET_EXHAUSTED {
+            break;
+        }
+        check(status);
+        products += 1;
+        expected = poly_scalar(&expected, &k, &ctx.t);
+        assert_poly_eq(&decrypt_ok(&sk, &ctx, &loaded), &expected, "product");
+        assert!(products < 20, "20 products by ~t/2 never refused");
+    }
+    assert!(products >= 5, "{products} products");
+}

@@ -42,6 +42,12 @@ type CtFn = unsafe extern "C" fn(*const RawCt, *mut RawCt) -> sys::helib_status;
 /// first, and the engine validates its arguments (including the noise budget)
 /// before it writes, so a failed `op_assign` leaves `self` as it was.
 ///
+/// No operation produces a ciphertext that might not decrypt: each one
+/// (additions, scalar and plaintext products, modulus switches, products,
+/// relinearization, rotations, linear transforms) refuses with
+/// [`Error::NoiseBudgetExhausted`] when the engine's key-free estimate says
+/// the result would keep less than one bit of [budget](Self::estimated_budget_bits).
+///
 /// The level, size, correction factor and noise estimate are read from the
 /// engine after every operation, so their accessors are free.
 pub struct Ciphertext {
@@ -262,11 +268,13 @@ impl Ciphertext {
         self.info.estimated_budget_bits
     }
 
-    /// `self + other`.
+    /// `self + other`. The noise estimate grows by at most one bit.
     ///
     /// # Errors
     /// [`Error::ContextMismatch`], [`Error::LevelMismatch`] or
-    /// [`Error::CorrectionFactorMismatch`] when the operands differ in those.
+    /// [`Error::CorrectionFactorMismatch`] when the operands differ in those;
+    /// [`Error::NoiseBudgetExhausted`] when the estimate says the sum would not
+    /// decrypt (as after many doublings).
     pub fn add(&self, other: &Ciphertext) -> Result<Self> {
         self.binary(other, sys::helib_ciphertext_add)
     }
@@ -317,7 +325,9 @@ impl Ciphertext {
     ///
     /// # Errors
     /// [`Error::ContextMismatch`]; [`Error::LevelMismatch`] when the plaintext
-    /// is encoded below the ciphertext's level; [`Error::CorrectionFactorMismatch`].
+    /// is encoded below the ciphertext's level; [`Error::CorrectionFactorMismatch`];
+    /// [`Error::NoiseBudgetExhausted`] when the estimate says the result would
+    /// not decrypt.
     pub fn add_plain(&self, plain: &EncodedPlaintext) -> Result<Self> {
         self.with_plain(plain, true, sys::helib_ciphertext_add_plain)
     }
@@ -372,8 +382,8 @@ impl Ciphertext {
     /// `k · self` for an integer k (taken mod t).
     ///
     /// # Errors
-    /// Only on engine failures such as [`Error::NoiseBudgetExhausted`] or
-    /// [`Error::OutOfMemory`].
+    /// [`Error::NoiseBudgetExhausted`] when the estimate says the product would
+    /// not decrypt; engine failures such as [`Error::OutOfMemory`].
     pub fn mul_scalar(&self, k: &BigUint) -> Result<Self> {
         let k = self.context.reduced_limbs(k);
         // SAFETY: both handles are live and `k` is a live slice of `k.len()` limbs.
@@ -400,7 +410,8 @@ impl Ciphertext {
     /// by at most t/2.
     ///
     /// # Errors
-    /// Engine failures.
+    /// [`Error::NoiseBudgetExhausted`] when the estimate says the result would
+    /// not decrypt; engine failures.
     pub fn add_scalar(&self, k: &BigUint) -> Result<Self> {
         let k = self.context.reduced_limbs(k);
         // SAFETY: both handles are live and `k` is a live slice of `k.len()` limbs.
@@ -426,7 +437,9 @@ impl Ciphertext {
     /// correction factor is multiplied by q_l^-1 mod t.
     ///
     /// # Errors
-    /// [`Error::ModulusChainExhausted`] at level 0.
+    /// [`Error::ModulusChainExhausted`] at level 0;
+    /// [`Error::NoiseBudgetExhausted`] when level l − 1 cannot hold the
+    /// switched noise (its modulus is too small, e.g. below t).
     pub fn mod_switch(&self) -> Result<Self> {
         self.ensure_not_level_zero()?;
         self.unary(sys::helib_ciphertext_mod_switch)
@@ -444,7 +457,10 @@ impl Ciphertext {
     /// Drops primes until the ciphertext is at `level` (a no-op at its own level).
     ///
     /// # Errors
-    /// [`Error::InvalidLevel`] when `level` is above the ciphertext's level.
+    /// [`Error::InvalidLevel`] when `level` is above the ciphertext's level;
+    /// [`Error::NoiseBudgetExhausted`] when `level` cannot hold the switched
+    /// noise: a modulus switch leaves noise of about t·√N, so a level whose
+    /// modulus Q_level is not well above that (e.g. below t) is refused.
     pub fn mod_switch_to(&self, level: usize) -> Result<Self> {
         self.ensure_at_most(level)?;
         // SAFETY: both handles are live; `f` takes them as documented.
@@ -467,7 +483,9 @@ impl Ciphertext {
     /// cheaper. Never goes below level 0; may drop none.
     ///
     /// # Errors
-    /// Only on engine failures such as [`Error::OutOfMemory`].
+    /// [`Error::NoiseBudgetExhausted`] when the estimate of the switched
+    /// ciphertext is exhausted (only if `self`'s already is); engine failures
+    /// such as [`Error::OutOfMemory`].
     pub fn mod_switch_reduce_noise(&self) -> Result<Self> {
         self.unary(sys::helib_ciphertext_mod_switch_reduce_noise)
     }

@@ -57,6 +57,11 @@ unsafe impl Send for ContextInner {}
 unsafe impl Sync for ContextInner {}
 
 impl Context {
+    /// The most worker threads a context may have (the calling thread
+    /// included); [`threads(0)`](crate::ParametersBuilder::threads), one per
+    /// hardware thread, is capped at this too.
+    pub const MAX_THREADS: u32 = sys::HELIB_MAX_THREADS;
+
     /// Builds the engine context for `params`, generating the primes
     /// (deterministically from their bit sizes).
     ///
@@ -66,10 +71,14 @@ impl Context {
     /// with [`Parameters::from_bytes_allow_insecure`]).
     ///
     /// # Errors
+    /// [`Error::TooManyThreads`] when `params` asks for more than
+    /// [`MAX_THREADS`](Self::MAX_THREADS) threads;
     /// [`Error::InvalidArgument`] when the engine refuses the parameters, e.g.
     /// when t is not coprime to a generated prime or not enough primes of a
-    /// requested size exist; [`Error::OutOfMemory`] when the tables do not fit.
+    /// requested size exist; [`Error::OutOfMemory`] when the tables do not fit
+    /// or the system cannot start the worker threads.
     pub fn new(params: &Parameters) -> Result<Self> {
+        check_thread_count(params.threads())?;
         let t = limbs::from_biguint(params.plaintext_modulus());
         let ring_degree = params.ring_degree() as u64;
         let flags = if params.insecure_allowed() {
@@ -182,11 +191,15 @@ impl Context {
     }
 
     /// Resizes the engine's worker pool (0 = one per hardware thread). Safe to
-    /// call while other threads use the context.
+    /// call while other threads use the context; it waits for a running
+    /// operation to finish.
     ///
     /// # Errors
-    /// [`Error::Engine`] or [`Error::OutOfMemory`] if the pool cannot be resized.
+    /// [`Error::TooManyThreads`] above [`MAX_THREADS`](Self::MAX_THREADS);
+    /// [`Error::OutOfMemory`] when the system cannot start the threads, in
+    /// which case the context keeps the threads it had.
     pub fn set_threads(&self, threads: u32) -> Result<()> {
+        check_thread_count(threads)?;
         // SAFETY: the context handle is live; the function is thread-safe.
         check(unsafe { sys::helib_context_set_threads(self.as_ptr(), threads) })
     }
@@ -234,6 +247,17 @@ impl Context {
         let _fits = limbs::write_biguint(&(value % self.plaintext_modulus()), &mut out);
         out
     }
+}
+
+/// `Ok` unless `threads` exceeds [`Context::MAX_THREADS`].
+fn check_thread_count(threads: u32) -> Result<()> {
+    if threads > Context::MAX_THREADS {
+        return Err(Error::TooManyThreads {
+            requested: threads,
+            max: Context::MAX_THREADS,
+        });
+    }
+    Ok(())
 }
 
 impl ContextInner {

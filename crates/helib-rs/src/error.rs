@@ -155,6 +155,16 @@ pub enum Error {
         element: u64,
     },
 
+    /// More worker threads were asked for than the engine supports
+    /// ([`Context::MAX_THREADS`](crate::Context::MAX_THREADS)).
+    #[error("{requested} worker threads were asked for; the engine supports at most {max}")]
+    TooManyThreads {
+        /// The thread count asked for.
+        requested: u32,
+        /// The most threads a context may have.
+        max: u32,
+    },
+
     /// Any other failure reported by the engine.
     #[error("engine error ({status:?}): {message}")]
     Engine {

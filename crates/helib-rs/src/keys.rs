@@ -130,10 +130,17 @@ impl SecretKey {
 
     /// Decrypts `ciphertext` (removing its correction factor).
     ///
+    /// A decryption that returns `Ok` is right: the engine refuses unless the
+    /// level's modulus Q_l is above the noise every ciphertext carries there,
+    /// the key-free estimate ([`Ciphertext::estimated_budget_bits`]) leaves at
+    /// least one bit, and the budget measured with the key does too. (The
+    /// measurement alone is not enough: it sees the noise only modulo Q_l,
+    /// where a structured wrap-around can look small.)
+    ///
     /// # Errors
     /// [`Error::NoiseBudgetExhausted`](crate::Error::NoiseBudgetExhausted)
-    /// when the noise is too large for the result to be right (the engine
-    /// checks this instead of returning garbage);
+    /// when correctness is not guaranteed by those checks (instead of
+    /// returning garbage);
     /// [`Error::ContextMismatch`](crate::Error::ContextMismatch) for a
     /// ciphertext of another context.
     pub fn decrypt(&self, ciphertext: &Ciphertext) -> Result<Plaintext> {
@@ -155,7 +162,9 @@ impl SecretKey {
     }
 
     /// The exact remaining noise budget of `ciphertext`, in bits (≥ 0),
-    /// measured with the secret key.
+    /// measured with the secret key; 0 whenever [`decrypt`](Self::decrypt)
+    /// refuses without the key (the level cannot hold any ciphertext, or the
+    /// estimate is exhausted), since the measurement cannot be trusted there.
     ///
     /// # Errors
     /// [`Error::ContextMismatch`](crate::Error::ContextMismatch) for a
@@ -243,6 +252,8 @@ impl PublicKey {
     /// # Errors
     /// [`Error::ContextMismatch`](crate::Error::ContextMismatch) when the
     /// ciphertext belongs to another context;
+    /// [`Error::NoiseBudgetExhausted`](crate::Error::NoiseBudgetExhausted)
+    /// when the estimate says the masked ciphertext would not decrypt;
     /// [`Error::Randomness`](crate::Error::Randomness) when the OS random
     /// source fails. On error the ciphertext is left as it was.
     pub fn add_mask_insecure(&self, ciphertext: &mut Ciphertext) -> Result<()> {

@@ -48,10 +48,26 @@
 //!
 //! Every ciphertext carries noise that grows with each operation; decryption
 //! fails with [`Error::NoiseBudgetExhausted`] (instead of returning garbage)
-//! once it is too large. [`Ciphertext::estimated_budget_bits`] tracks it
-//! without the key and [`SecretKey::noise_budget`] measures it exactly.
+//! once it is too large, and every operation refuses with the same error
+//! rather than produce a ciphertext that might not decrypt.
+//! [`Ciphertext::estimated_budget_bits`] tracks it without the key and
+//! [`SecretKey::noise_budget`] measures it exactly.
 //! [`ParametersBuilder::multiplicative_depth`] documents the noise model used
 //! to size the modulus chain.
+//!
+//! # Authenticity of serialized objects
+//!
+//! `to_bytes` / `from_bytes` use a versioned binary format with a SHA-256
+//! checksum. The checksum detects accidents (corruption, truncation); it is
+//! **not a MAC** and gives no authenticity: anyone who edits the bytes can
+//! recompute it. A loaded ciphertext's noise estimate is taken on trust,
+//! except that NaN and infinities are refused and an estimate below the noise
+//! floor every ciphertext carries (about log2 t + 4.7 bits, that of a fresh
+//! secret-key encryption) is raised to the floor. So bytes from an untrusted
+//! source can understate a ciphertext's noise, and a ciphertext crafted with
+//! structured noise can even pass decryption's exact check and decrypt to a
+//! wrong plaintext. Load objects only from sources you trust, or authenticate
+//! the bytes (a MAC or signature) before loading them.
 #![deny(missing_docs)]
 
 mod align;

@@ -100,7 +100,9 @@ impl Ciphertext {
     /// ```
     ///
     /// # Errors
-    /// [`Error::ContextMismatch`] when the key belongs to another context.
+    /// [`Error::ContextMismatch`] when the key belongs to another context;
+    /// [`Error::NoiseBudgetExhausted`] when the estimate says the result, with
+    /// the key-switching noise added, would not decrypt.
     pub fn relinearize(&self, rk: &RelinKey) -> Result<Ciphertext> {
         self.context().ensure_same(rk.context())?;
         let (key, src) = (rk.as_ptr(), self.as_ptr());

@@ -324,7 +324,9 @@ impl ParametersBuilder {
         self
     }
 
-    /// Sets the engine's worker threads (0, the default, means one per hardware thread).
+    /// Sets the engine's worker threads (0, the default, means one per hardware
+    /// thread); [`Context::new`](crate::Context::new) accepts at most
+    /// [`Context::MAX_THREADS`](crate::Context::MAX_THREADS).
     pub fn threads(mut self, threads: u32) -> Self {
         self.threads = threads;
         self

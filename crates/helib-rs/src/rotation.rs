@@ -61,7 +61,9 @@ impl Ciphertext {
     /// * [`Error::InvalidGaloisElement`] when g is even or not below 2N;
     /// * [`Error::InvalidCiphertextSize`] for a size-3 ciphertext (relinearize first);
     /// * [`Error::NoSpecialPrimes`] when the context cannot switch keys;
-    /// * [`Error::MissingGaloisKey`] (with `step: None`) when the key for g is missing.
+    /// * [`Error::MissingGaloisKey`] (with `step: None`) when the key for g is missing;
+    /// * [`Error::NoiseBudgetExhausted`] when the estimate says the result,
+    ///   with the key-switching noise added, would not decrypt.
     pub fn apply_galois(&self, g: u64, keys: &GaloisKeys) -> Result<Ciphertext> {
         if self.check_galois(keys, g)? {
             return self.try_clone();

@@ -17,6 +17,9 @@
 //! against what the context implies before anything is allocated, so hostile
 //! bytes cannot cause large allocations.
 //!
+//! The checksum detects accidents only; it is not a MAC (see the crate
+//! docs, [Authenticity](crate#authenticity-of-serialized-objects)).
+//!
 //! ```
 //! use helib_rs::{Ciphertext, Context, Parameters, Plaintext, PublicKey, SecretKey};
 //!
@@ -131,7 +134,8 @@ impl Parameters {
     /// Loads parameters serialized by [`to_bytes`](Self::to_bytes) and
     /// validates them as [`ParametersBuilder::build`](crate::ParametersBuilder::build)
     /// does, 128-bit floor included. The thread count is 0 (one per hardware
-    /// thread).
+    /// thread). The checksum only detects accidents: it is not a MAC (see
+    /// [Authenticity](crate#authenticity-of-serialized-objects)).
     ///
     /// The bytes record whether their writer allowed insecure parameters, but
     /// that record is not consent: bytes can come from anyone, so parameters
@@ -222,6 +226,8 @@ impl Plaintext {
     }
 
     /// Loads a plaintext of `context` serialized by [`to_bytes`](Self::to_bytes).
+    /// The checksum only detects accidents: it is not a MAC (see
+    /// [Authenticity](crate#authenticity-of-serialized-objects)).
     ///
     /// # Errors
     /// [`Error::Malformed`] when the bytes are not a serialized plaintext;
@@ -260,6 +266,13 @@ impl Ciphertext {
 
     /// Loads a ciphertext of `context` serialized by [`to_bytes`](Self::to_bytes).
     ///
+    /// The stored noise estimate is validated but cannot be verified: NaN and
+    /// infinities are refused, an estimate below the noise floor (the
+    /// estimate of a fresh secret-key encryption) is raised to it, and any
+    /// other is kept. The checksum only detects accidents: it is not a MAC, so
+    /// bytes from an untrusted source may understate the noise (see
+    /// [Authenticity](crate#authenticity-of-serialized-objects)).
+    ///
     /// # Errors
     /// [`Error::Malformed`] when the bytes are not a serialized ciphertext;
     /// [`Error::ContextMismatch`] when it was made under other parameters.
@@ -285,6 +298,8 @@ impl PublicKey {
     }
 
     /// Loads a public key of `context` serialized by [`to_bytes`](Self::to_bytes).
+    /// The checksum only detects accidents: it is not a MAC (see
+    /// [Authenticity](crate#authenticity-of-serialized-objects)).
     ///
     /// # Errors
     /// [`Error::Malformed`] when the bytes are not a serialized public key;
@@ -313,6 +328,8 @@ impl RelinKey {
     }
 
     /// Loads a relinearization key of `context` serialized by [`to_bytes`](Self::to_bytes).
+    /// The checksum only detects accidents: it is not a MAC (see
+    /// [Authenticity](crate#authenticity-of-serialized-objects)).
     ///
     /// # Errors
     /// [`Error::Malformed`] when the bytes are not a serialized
@@ -342,6 +359,8 @@ impl GaloisKeys {
     }
 
     /// Loads a Galois key set of `context` serialized by [`to_bytes`](Self::to_bytes).
+    /// The checksum only detects accidents: it is not a MAC (see
+    /// [Authenticity](crate#authenticity-of-serialized-objects)).
     ///
     /// # Errors
     /// [`Error::Malformed`] when the bytes are not serialized Galois keys;

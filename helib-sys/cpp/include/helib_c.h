@@ -61,7 +61,7 @@ typedef enum helib_status {
     HELIB_ERR_BUFFER_TOO_SMALL = 8,
     /** The operating system's random source failed. */
     HELIB_ERR_RANDOMNESS = 9,
-    /** Memory allocation failed. */
+    /** Memory allocation failed (or the system could not start a worker thread). */
     HELIB_ERR_OUT_OF_MEMORY = 10,
     /** An internal invariant failed (a bug: please report it). */
     HELIB_ERR_INTERNAL = 11,
@@ -99,13 +99,21 @@ const char *helib_last_error_message(void);
 #define HELIB_CONTEXT_ALLOW_INSECURE 1u
 
 /**
+ * The most threads a context's worker pool may have (the calling thread
+ * included); also the cap of "one per hardware thread".
+ */
+#define HELIB_MAX_THREADS 256u
+
+/**
  * Builds a context: ring Z[X]/(X^N+1) with N = ring_degree (a power of two in
  * [2^10, 2^17]), plaintext modulus t (>= 2, coprime to every prime), a chain of
  * `chain_len` NTT-friendly primes whose bit sizes are `chain_bits` (each in
  * [30, 61]; q_0 first) and `special_len` special primes for key switching with
  * bit sizes `special_bits` (may be 0 of them). Primes are generated
  * deterministically: the same arguments give the same primes. `threads` is the
- * size of the worker pool (0 = one per hardware thread).
+ * size of the worker pool (0 = one per hardware thread): more than
+ * HELIB_MAX_THREADS gives HELIB_ERR_INVALID_ARGUMENT, and a worker thread the
+ * system cannot start gives HELIB_ERR_OUT_OF_MEMORY (no thread is left behind).
  *
  * The parameters must reach 128-bit security: the sum of all prime sizes (a
  * bound on log2(Q*P)) must not exceed helib_security_max_log_qp(N, 128).
@@ -139,7 +147,13 @@ helib_status helib_context_correction_factor(const helib_context *ctx, size_t le
                                              uint64_t *out, size_t out_len);
 /** Number of worker threads used for work across RNS primes. */
 helib_status helib_context_threads(const helib_context *ctx, uint32_t *out);
-/** Resizes the worker pool (0 = one per hardware thread). Thread-safe. */
+/**
+ * Resizes the worker pool (0 = one per hardware thread; at most
+ * HELIB_MAX_THREADS, else HELIB_ERR_INVALID_ARGUMENT). Waits for a running
+ * operation to finish. Thread-safe. When the system cannot start a worker
+ * thread, fails with HELIB_ERR_OUT_OF_MEMORY and the pool keeps the threads it
+ * had (helib_context_threads reports them, and later resizes work).
+ */
 helib_status helib_context_set_threads(const helib_context *ctx, uint32_t threads);
 
 /* ---------------------------------------------------------------- security */
@@ -234,17 +248,31 @@ helib_status helib_encrypt_secret(const helib_secret_key *sk, const uint64_t *co
                                   helib_ciphertext *dst);
 /**
  * Decrypts into `out` (N * limbs_per_coeff limbs; limbs_per_coeff >= plain
- * limbs). Fails with HELIB_ERR_NOISE_BUDGET_EXHAUSTED exactly when the
- * measured budget (helib_noise_budget) is below one bit, i.e. when the noise
- * has reached or come within one bit of Q_l / 2, instead of returning garbage.
+ * limbs). Fails with HELIB_ERR_NOISE_BUDGET_EXHAUSTED instead of returning
+ * garbage unless all three hold: Q_l / 2 is above the noise every ciphertext
+ * carries (t times a fresh or modulus-switching error) with a bit to spare,
+ * the key-free estimate (helib_ciphertext_estimated_budget) leaves at least
+ * one bit, and so does the measured budget (helib_noise_budget). The
+ * measurement alone sees only v mod Q_l, which a structured wrap (t mod Q_l
+ * or 2^k mod Q small) can make look small.
  */
 helib_status helib_decrypt(const helib_secret_key *sk, const helib_ciphertext *ct, uint64_t *out,
                            size_t out_len, size_t limbs_per_coeff);
-/** Exact remaining noise budget in bits, measured with the secret key (>= 0). */
+/**
+ * Exact remaining noise budget in bits, measured with the secret key (>= 0);
+ * 0 whenever helib_decrypt refuses without looking at the key.
+ */
 helib_status helib_noise_budget(const helib_secret_key *sk, const helib_ciphertext *ct,
                                 double *out);
 
 /* --------------------------------------------------------------- evaluator */
+/*
+ * Every operation that produces a ciphertext (here and under key switching
+ * below) refuses with HELIB_ERR_NOISE_BUDGET_EXHAUSTED, before writing dst,
+ * when the key-free estimate says the result would keep less than one bit of
+ * budget; so does a modulus switch to a level whose Q_l cannot hold the
+ * switching noise (about t * sqrt(N), e.g. a level below t).
+ */
 
 helib_status helib_ciphertext_add(const helib_ciphertext *a, const helib_ciphertext *b,
                                   helib_ciphertext *dst);
@@ -439,7 +467,8 @@ helib_status helib_ring_multiply_mod_prime(const helib_context *ctx, size_t prim
  * A versioned, compact binary format, specified in helib-sys/cpp/SERIALIZATION.md:
  * a 48-byte header (magic "HBGV", format version 1, the object's kind, the
  * 32-byte fingerprint of the context's parameters, the payload length), the
- * payload, and a SHA-256 checksum of header and payload. Residues are stored
+ * payload, and a SHA-256 checksum of header and payload (it detects
+ * corruption; it is not a MAC and gives no authenticity). Residues are stored
  * in canonical form, packed at their prime's bit width; the uniform halves of
  * public keys, key-switching keys and secret-key ciphertexts are stored as
  * 32-byte seeds. Secret keys are never serialized.
@@ -515,7 +544,11 @@ helib_status helib_galois_keys_deserialize(const helib_context *ctx, const uint8
  * half the size); operations that change c_1 drop the seed.
  */
 helib_status helib_ciphertext_serialize(const helib_ciphertext *ct, uint8_t *buf, size_t *len);
-/** Reads a ciphertext of `ctx` into `dst` (which must belong to `ctx`). */
+/**
+ * Reads a ciphertext of `ctx` into `dst` (which must belong to `ctx`). A
+ * stored noise estimate below the noise floor every ciphertext carries is
+ * raised to it; a larger one is kept on trust (see SERIALIZATION.md).
+ */
 helib_status helib_ciphertext_deserialize(const helib_context *ctx, const uint8_t *buf, size_t len,
                                           helib_ciphertext *dst);
 

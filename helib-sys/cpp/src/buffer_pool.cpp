@@ -7,6 +7,9 @@
 // Buffers freed here wait, per exact size, for the next allocation of that
 // size; the total waiting is bounded. Under AddressSanitizer nothing is
 // kept, so every freed buffer stays poisoned and use-after-free is caught.
+// Buffers that held secret-dependent residues never arrive here unwiped:
+// their allocator wipes them first (Secrecy in rns_poly.hpp); public ones,
+// the vast majority, are kept as they are.
 #include "buffer_pool.hpp"
 
 #include <mutex>

@@ -170,7 +170,6 @@ helib_status helib_context_threads(const helib_context *ctx, uint32_t *out) {
 helib_status helib_context_set_threads(const helib_context *ctx, uint32_t threads) {
     return guarded([&] {
         const auto &c = *deref(ctx, "ctx").ctx;
-        bgv::require(threads <= 1024, HELIB_ERR_INVALID_ARGUMENT, "at most 1024 threads");
         c.pool().resize(threads);
     });
 }

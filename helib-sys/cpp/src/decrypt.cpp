@@ -5,25 +5,52 @@
 #include <string>
 
 #include "error.hpp"
+#include "noise.hpp"
 #include "scheme.hpp"
 
 namespace bgv {
 namespace {
 
-/// Minimum exact budget (bits) for a decryption to be trusted. A ciphertext
-/// whose noise has wrapped around Q has coefficients spread over (-Q/2, Q/2],
-/// so all N of them fall below Q/4 with probability 2^-N.
-constexpr double kMinBudgetBits = 1.0;
+/// Why a ciphertext cannot be trusted to decrypt without looking at the key,
+/// or an empty string. The exact measurement alone is not enough: it sees
+/// only v mod Q_level, and noise that wrapped around Q_level need not look
+/// random (t * e mod Q_level is small when t mod Q_level is; 2^k v mod Q is
+/// small after k doublings when 2^k mod Q is). The key-free estimate bounds
+/// the unreduced noise, so it catches those wraps; the level rule catches
+/// levels that no honest estimate fits in.
+std::string key_free_refusal(const Ciphertext &ct) {
+    const Context &ctx = *ct.ctx;
+    if (!noise::level_holds_floor(ctx, ct.level)) {
+        return "at level " + std::to_string(ct.level) + ", log2 Q = " +
+               std::to_string(ctx.level(ct.level).crt.log2_modulus()) +
+               " is not safely above the noise every ciphertext carries (" +
+               std::to_string(noise::floor_log2(ctx)) + " bits), so no ciphertext decrypts there";
+    }
+    const double estimated = noise::budget(ctx, ct.level, ct.noise_log2);
+    if (!(estimated >= noise::kMinBudgetBits)) {
+        return "the key-free noise estimate leaves " + std::to_string(estimated) +
+               " bits of budget: the noise may have wrapped around Q";
+    }
+    return {};
+}
 
-/// v = [sum_i c_i s^i]_Q in coefficient form, per prime.
+void check_decryptable_input(const SecretKey &sk, const Ciphertext &ct) {
+    check_nonempty(ct);
+    require(sk.context() == ct.ctx, HELIB_ERR_CONTEXT_MISMATCH,
+            "secret key and ciphertext belong to different contexts");
+}
+
+/// v = [sum_i c_i s^i]_Q in coefficient form, per prime. With the ciphertext,
+/// v gives s away, so it is a secret polynomial (wiped when released).
 RnsPoly decryption_residues(const SecretKey &sk, const Ciphertext &ct) {
     const Context &ctx = *ct.ctx;
     const size_t count = ct.count();
-    RnsPoly v = ct.parts[0];
+    RnsPoly v(ctx.n(), count, Secrecy::Secret);
     for_each_prime(ctx, count, [&](size_t i) {
         const Modulus &q = ctx.prime(i);
         const u64 *s = sk.ntt_montgomery().residues(i);
         u64 *acc = v.residues(i);
+        std::copy(ct.parts[0].residues(i), ct.parts[0].residues(i) + ctx.n(), acc);
         // acc = c_0 + c_1 s + c_2 s^2 + ..., powers of s kept in Montgomery form.
         WipedVector<u64> power(s, s + ctx.n());
         for (size_t k = 1; k < ct.parts.size(); ++k) {
@@ -99,13 +126,17 @@ void check_nonempty(const Ciphertext &ct) {
 }
 
 PlainCoeffs decrypt(const SecretKey &sk, const Ciphertext &ct) {
-    check_nonempty(ct);
-    require(sk.context() == ct.ctx, HELIB_ERR_CONTEXT_MISMATCH,
-            "secret key and ciphertext belong to different contexts");
+    check_decryptable_input(sk, ct);
+    const std::string refusal = key_free_refusal(ct);
+    require(refusal.empty(), HELIB_ERR_NOISE_BUDGET_EXHAUSTED,
+            "decryption refused, correctness is not guaranteed: " + refusal);
     const Context &ctx = *ct.ctx;
     Decoded decoded = reconstruct(ctx, decryption_residues(sk, ct), ct.level, true);
-    const double budget = ctx.level(ct.level).crt.log2_modulus() - 1.0 - decoded.log2_max_noise;
-    require(budget >= kMinBudgetBits, HELIB_ERR_NOISE_BUDGET_EXHAUSTED,
+    // Second opinion with the key: noise that wrapped at random leaves
+    // coefficients spread over (-Q/2, Q/2], all N of them below Q/4 with
+    // probability 2^-N (this also catches a wrong secret key).
+    const double budget = noise::budget(ctx, ct.level, decoded.log2_max_noise);
+    require(budget >= noise::kMinBudgetBits, HELIB_ERR_NOISE_BUDGET_EXHAUSTED,
             "noise budget exhausted: decryption would return garbage (measured budget " +
                 std::to_string(std::max(budget, 0.0)) + " bits)");
     if (ct.factor != 1) {
@@ -125,12 +156,13 @@ PlainCoeffs decrypt(const SecretKey &sk, const Ciphertext &ct) {
 }
 
 double noise_budget(const SecretKey &sk, const Ciphertext &ct) {
-    check_nonempty(ct);
-    require(sk.context() == ct.ctx, HELIB_ERR_CONTEXT_MISMATCH,
-            "secret key and ciphertext belong to different contexts");
+    check_decryptable_input(sk, ct);
+    // Where decryption refuses without the key, a measurement of v mod Q says
+    // nothing about the unreduced noise.
+    if (!key_free_refusal(ct).empty()) return 0.0;
     const Context &ctx = *ct.ctx;
     const Decoded decoded = reconstruct(ctx, decryption_residues(sk, ct), ct.level, false);
-    return std::max(0.0, ctx.level(ct.level).crt.log2_modulus() - 1.0 - decoded.log2_max_noise);
+    return std::max(0.0, noise::budget(ctx, ct.level, decoded.log2_max_noise));
 }
 
 }  // namespace bgv

@@ -30,7 +30,7 @@ PlainCoeffs load_for_level(const Context &ctx, const u64 *coeffs, size_t n_coeff
                            size_t limbs_per_coeff, size_t level, double noise_log2) {
     ctx.check_level(level);
     const double budget = noise::budget(ctx, level, noise_log2);
-    require(budget >= 1.0, HELIB_ERR_NOISE_BUDGET_EXHAUSTED,
+    require(budget >= noise::kMinBudgetBits, HELIB_ERR_NOISE_BUDGET_EXHAUSTED,
             "level " + std::to_string(level) + " is too low for a fresh encryption (estimated budget " +
                 std::to_string(budget) + " bits)");
     const mpz_class &factor = ctx.level(level).canonical_factor;
@@ -44,7 +44,7 @@ Ciphertext encrypt_public(const PublicKey &pk, const u64 *coeffs, size_t n_coeff
     const Context &ctx = *pk.context();
     const PlainCoeffs m = load_for_level(ctx, coeffs, n_coeffs, limbs_per_coeff, level, noise::fresh_public(ctx));
     const LiftedPlaintext lifted = lift_plaintext(ctx, m, level + 1, false);
-    Prng prng(os_seed());
+    Prng prng = Prng::from_os();
     // Ephemeral secrets: anyone who learns u can strip the encryption.
     const WipedVector<int8_t> u = sample_ternary(prng, ctx.n());
     const WipedVector<int32_t> e0 = sample_gaussian(prng, ctx.n());
@@ -83,7 +83,7 @@ Ciphertext encrypt_secret(const SecretKey &sk, const u64 *coeffs, size_t n_coeff
     const Context &ctx = *sk.context();
     const PlainCoeffs m = load_for_level(ctx, coeffs, n_coeffs, limbs_per_coeff, level, noise::fresh_secret(ctx));
     const LiftedPlaintext lifted = lift_plaintext(ctx, m, level + 1, false);
-    Prng prng(os_seed());
+    Prng prng = Prng::from_os();
     const WipedVector<int32_t> e = sample_gaussian(prng, ctx.n());
 
     Ciphertext ct;
@@ -115,11 +115,12 @@ void add_public_key_mask(const PublicKey &pk, const Ciphertext &a, Ciphertext &d
     require(pk.context() == a.ctx, HELIB_ERR_CONTEXT_MISMATCH,
             "public key and ciphertext belong to different contexts");
     const Context &ctx = *a.ctx;
-    Prng prng(os_seed());
+    Prng prng = Prng::from_os();
     const WipedVector<int8_t> xi = sample_ternary(prng, ctx.n());
     // b * xi + a_pk * xi * s = t * e * xi: the only noise added.
     const double noise = noise::add(a.noise_log2, ctx.log2_t() + std::log2(noise::kTail * kSigma *
                                                                        std::sqrt(2.0 * ctx.n() / 3.0)));
+    noise::require_budget(ctx, a.level, noise, "public-key mask");
     if (&dst != &a) dst = a;
     dst.c1_seed.reset();
     dst.noise_log2 = noise;

@@ -37,7 +37,9 @@ void check_plain(const Ciphertext &a, const EncodedPlaintext &p) {
 
 /// BGV modulus switching from a.level down to `level` in one exact division
 /// by the product D of the dropped primes: the message gains D^-1 mod t,
-/// tracked in the correction factor.
+/// tracked in the correction factor. Refused before any work when the result
+/// would not keep the budget (in particular at a level whose Q_l is not above
+/// the switching floor, such as one below t).
 void switch_down(const Ciphertext &a, size_t level, Ciphertext &dst) {
     const Context &ctx = *a.ctx;
     std::vector<size_t> dropped;
@@ -51,9 +53,10 @@ void switch_down(const Ciphertext &a, size_t level, Ciphertext &dst) {
         out.factor = out.factor * ctx.level(i).last_prime_inverse_mod_t % ctx.t();
         log2_dropped += std::log2(static_cast<double>(ctx.prime(i).value()));
     }
+    out.noise_log2 = noise::after_mod_switch(ctx, a.noise_log2, log2_dropped, a.parts.size());
+    noise::require_budget(ctx, level, out.noise_log2, "modulus switch to level " + std::to_string(level));
     out.parts.resize(a.parts.size());
     for (size_t k = 0; k < a.parts.size(); ++k) divide_by_primes(ctx, a.parts[k], level, dropped, out.parts[k]);
-    out.noise_log2 = noise::after_mod_switch(ctx, a.noise_log2, log2_dropped, a.parts.size());
     dst = std::move(out);
 }
 
@@ -79,6 +82,7 @@ void add_like(const Ciphertext &a, const Ciphertext &b, Ciphertext &dst, PolyOp 
     const size_t size_a = a.parts.size(), size_b = b.parts.size();
     const size_t parts = std::max(size_a, size_b), count = a.count();
     const double noise = noise::add(a.noise_log2, b.noise_log2);
+    require_budget(a, noise, negate_b ? "subtraction" : "addition");
     // Parts only one operand has are copied first, before dst (maybe a or b) is resized.
     std::vector<RnsPoly> extra;
     for (size_t k = std::min(size_a, size_b); k < parts; ++k) {
@@ -122,6 +126,7 @@ void add_plain_like(const Ciphertext &a, const EncodedPlaintext &p, Ciphertext &
             "plaintext was encoded with a correction factor different from the ciphertext's; "
             "encode it for addition to this ciphertext");
     const double noise = noise::add(a.noise_log2, p.log2_linf);
+    require_budget(a, noise, subtract ? "plaintext subtraction" : "plaintext addition");
     if (&dst != &a) dst = a;
     prepare(dst, a, a.parts.size(), a.factor, noise);
     if (subtract) {
@@ -156,7 +161,10 @@ void mul_scalar(const Ciphertext &a, const mpz_class &k, Ciphertext &dst) {
     if (centred < 0) centred += ctx.t();
     if (centred > ctx.t() / 2) centred -= ctx.t();
     const mpz_class magnitude = abs(centred);
-    const double noise_after = sgn(centred) == 0 ? 0.0 : a.noise_log2 + std::max(log2_mpz(magnitude), 0.0);
+    // A product by 0 is the all-zero ciphertext; it keeps the floor estimate,
+    // below which no estimate goes (see noise::floor_log2).
+    const double noise_after =
+        sgn(centred) == 0 ? noise::floor_log2(ctx) : a.noise_log2 + std::max(log2_mpz(magnitude), 0.0);
     require_budget(a, noise_after, "scalar multiplication");
     std::vector<u64> limbs(limbs_for(magnitude));
     mpz_to_limbs(magnitude, limbs.data(), limbs.size());
@@ -181,6 +189,7 @@ void add_scalar(const Ciphertext &a, const mpz_class &k, Ciphertext &dst) {
     std::vector<u64> limbs(limbs_for(magnitude));
     mpz_to_limbs(magnitude, limbs.data(), limbs.size());
     const double noise = noise::add(a.noise_log2, sgn(centred) == 0 ? -1e300 : log2_mpz(magnitude));
+    require_budget(a, noise, "scalar addition");
     if (&dst != &a) dst = a;
     dst.c1_seed.reset();
     dst.noise_log2 = noise;

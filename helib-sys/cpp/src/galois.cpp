@@ -71,10 +71,9 @@ void GaloisKeys::add(const SecretKey &sk, uint64_t g) {
     require(sk.context() == ctx_, HELIB_ERR_CONTEXT_MISMATCH, "secret key and Galois keys belong to different contexts");
     const Context &ctx = *ctx_;
     check_galois_element(ctx, g);
-    RnsPoly s_g;
+    RnsPoly s_g(Secrecy::Secret);  // s(X^g)
     permute_slots(ctx, sk.ntt_montgomery(), galois_permutation(ctx.n(), g), s_g, ctx.primes().size());
     KeySwitchKey key = make_key_switch_key(sk, s_g);
-    secure_wipe(s_g.data.data(), s_g.data.size() * sizeof(u64));
     keys_[g] = std::move(key);
 }
 
@@ -115,6 +114,7 @@ void apply_galois_hoisted(const GaloisKeys &keys, const Ciphertext &a, const std
         keys.key(g);           // every key must exist before any work is done
         any_key_switch = true;
     }
+    if (any_key_switch) noise::require_budget(ctx, a.level, noise_after_key_switch(a), "automorphism");
     const Decomposition dec = any_key_switch ? decompose(ctx, a.parts[1], a.level) : Decomposition{};
     std::vector<Ciphertext> results(elements.size());
     for (size_t e = 0; e < elements.size(); ++e) {

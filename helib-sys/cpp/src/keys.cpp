@@ -16,16 +16,21 @@ RnsPoly uniform_from_seed(const Context &ctx, const Seed &seed, size_t count) {
     return out;
 }
 
-SecretKey::SecretKey(std::shared_ptr<const Context> ctx) : ctx_(std::move(ctx)) {
-    Prng prng(os_seed());
-    coeffs_ = sample_ternary(prng, ctx_->n());
-    s_ntt_ = small_to_ntt(*ctx_, coeffs_, ctx_->primes().size());
-    to_montgomery(*ctx_, s_ntt_);
+namespace {
+
+std::vector<int8_t> sample_secret(size_t n) {
+    Prng prng = Prng::from_os();
+    return sample_ternary(prng, n);
 }
 
-SecretKey::~SecretKey() {
-    secure_wipe(coeffs_.data(), coeffs_.size());
-    secure_wipe(s_ntt_.data.data(), s_ntt_.data.size() * sizeof(u64));
+}  // namespace
+
+SecretKey::SecretKey(std::shared_ptr<const Context> ctx)
+    : ctx_(std::move(ctx)),
+      coeffs_(sample_secret(ctx_->n())),
+      s_ntt_(small_to_ntt(*ctx_, coeffs_, ctx_->primes().size())) {
+    ensure(s_ntt_.secret(), "the secret key's residues are wiped when released");
+    to_montgomery(*ctx_, s_ntt_);
 }
 
 PublicKey::PublicKey(const SecretKey &sk) : ctx_(sk.context()) {
@@ -33,8 +38,11 @@ PublicKey::PublicKey(const SecretKey &sk) : ctx_(sk.context()) {
     const size_t count = ctx.chain_size();
     a_seed_ = os_seed();
     a_ = uniform_from_seed(ctx, a_seed_, count);
-    Prng prng(os_seed());
+    Prng prng = Prng::from_os();
     const WipedVector<int32_t> e = sample_gaussian(prng, ctx.n());
+    // The buffer holds NTT(e) until b = t*e - a*s overwrites it below; it is
+    // secret, so no failure in between releases it unwiped (the key pays one
+    // memset when it is freed).
     b_ = small_to_ntt(ctx, e, count);
     // b = t*e - a*s
     for_each_prime(ctx, count, [&](size_t i) {

@@ -10,11 +10,11 @@
 namespace bgv {
 
 /// A ternary secret s, kept as coefficients and in NTT form modulo every
-/// prime (chain and special). Its memory is wiped on destruction.
+/// prime (chain and special). Both are wiped when they are released (the
+/// residues are a Secrecy::Secret polynomial), also if construction fails.
 class SecretKey {
 public:
     explicit SecretKey(std::shared_ptr<const Context> ctx);
-    ~SecretKey();
     SecretKey(const SecretKey &) = delete;
     SecretKey &operator=(const SecretKey &) = delete;
 
@@ -26,7 +26,7 @@ public:
 
 private:
     std::shared_ptr<const Context> ctx_;
-    std::vector<int8_t> coeffs_;
+    WipedVector<int8_t> coeffs_;
     RnsPoly s_ntt_;
 };
 

@@ -87,8 +87,9 @@ KeySwitchKey make_key_switch_key(const SecretKey &sk, const RnsPoly &s_prime) {
     for (const auto &[begin, end] : ctx.digits()) {
         key.a_seeds.push_back(os_seed());
         RnsPoly a = uniform_from_seed(ctx, key.a_seeds.back(), all);
-        Prng prng(os_seed());
+        Prng prng = Prng::from_os();
         const WipedVector<int32_t> e = sample_gaussian(prng, ctx.n());
+        // A secret buffer while it holds NTT(e), as for the public key.
         RnsPoly b = small_to_ntt(ctx, e, all);
         for_each_prime(ctx, all, [&, begin = begin, end = end](size_t i) {
             const Modulus &q = ctx.prime(i);

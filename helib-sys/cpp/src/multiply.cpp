@@ -12,12 +12,11 @@ namespace bgv {
 
 RelinKey make_relin_key(const SecretKey &sk) {
     const Context &ctx = *sk.context();
-    RnsPoly s2 = sk.ntt_montgomery();
+    RnsPoly s2 = sk.ntt_montgomery();  // a copy of a secret polynomial is secret
+    ensure(s2.secret(), "s^2 is wiped when released");
     // s~ * s~ * 2^-64 = s^2 * 2^64: s^2 in Montgomery form.
     poly_mul_montgomery(ctx, s2, sk.ntt_montgomery(), s2, ctx.primes().size());
-    RelinKey rk{make_key_switch_key(sk, s2)};
-    secure_wipe(s2.data.data(), s2.data.size() * sizeof(u64));
-    return rk;
+    return RelinKey{make_key_switch_key(sk, s2)};
 }
 
 namespace eval {
@@ -69,13 +68,15 @@ void relinearize(const RelinKey &rk, const Ciphertext &a, Ciphertext &dst) {
         return;
     }
     const Context &ctx = *a.ctx;
+    const double noise = noise::add(a.noise_log2, key_switch_noise_log2(ctx, a.level));
+    noise::require_budget(ctx, a.level, noise, "relinearization");
     RnsPoly k0, k1;
     key_switch(rk.key, decompose(ctx, a.parts[2], a.level), nullptr, k0, k1);
     Ciphertext out;
     out.ctx = a.ctx;
     out.level = a.level;
     out.factor = a.factor;
-    out.noise_log2 = noise::add(a.noise_log2, key_switch_noise_log2(ctx, a.level));
+    out.noise_log2 = noise;
     out.parts.resize(2);
     poly_add(ctx, a.parts[0], k0, out.parts[0], a.count());
     poly_add(ctx, a.parts[1], k1, out.parts[1], a.count());

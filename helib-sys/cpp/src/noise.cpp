@@ -19,7 +19,7 @@ double fresh_public(const Context &ctx) {
 
 void require_budget(const Context &ctx, size_t level, double noise_after, const std::string &operation) {
     const double left = budget(ctx, level, noise_after);
-    require(left >= 1.0, HELIB_ERR_NOISE_BUDGET_EXHAUSTED,
+    require(left >= kMinBudgetBits, HELIB_ERR_NOISE_BUDGET_EXHAUSTED,
             operation + " refused: the estimated noise budget would drop to " + std::to_string(left) +
                 " bits (switch modulus first, or use a longer chain)");
 }
@@ -45,6 +45,12 @@ double after_mod_switch(const Context &ctx, double noise, double log2_q, size_t 
 
 double budget(const Context &ctx, size_t level, double noise) {
     return ctx.level(level).crt.log2_modulus() - 1.0 - noise;
+}
+
+double floor_log2(const Context &ctx) { return std::min(fresh_secret(ctx), ctx.mod_switch_floor_log2()); }
+
+bool level_holds_floor(const Context &ctx, size_t level) {
+    return budget(ctx, level, floor_log2(ctx)) >= kMinBudgetBits;
 }
 
 }  // namespace noise

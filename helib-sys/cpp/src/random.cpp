@@ -44,10 +44,8 @@ struct GaussianTable {
     }
 };
 
-}  // namespace
-
-Seed os_seed() {
-    Seed seed{};
+/// Fills `seed` from the operating system's CSPRNG.
+void fill_from_os(Seed &seed) {
     size_t filled = 0;
     while (filled < seed.size()) {
         const ssize_t got = getrandom(seed.data() + filled, seed.size() - filled, 0);
@@ -57,10 +55,28 @@ Seed os_seed() {
         }
         filled += static_cast<size_t>(got);
     }
+}
+
+}  // namespace
+
+Seed os_seed() {
+    Seed seed{};
+    fill_from_os(seed);
     return seed;
 }
 
-Prng::Prng(const Seed &seed, uint64_t stream) {
+Prng::Prng(const Seed &seed, uint64_t stream) { key(seed, stream); }
+
+Prng::Prng(FromOs) {
+    Seed seed;
+    const ScopedWipe wipe(seed.data(), seed.size());
+    fill_from_os(seed);
+    key(seed, 0);
+}
+
+Prng Prng::from_os() { return Prng(FromOs{}); }
+
+void Prng::key(const Seed &seed, uint64_t stream) {
     key_state_ = {0x61707865u, 0x3320646eu, 0x79622d32u, 0x6b206574u};
     for (int i = 0; i < 8; ++i) {
         uint32_t word;
@@ -79,7 +95,11 @@ Prng::~Prng() {
 }
 
 void Prng::refill() {
+    // The permuted state gives the key back (the rounds are invertible): it
+    // is wiped, not left on the stack. (Running the rounds in block_ instead
+    // measured some 6% slower.)
     std::array<uint32_t, 16> x = key_state_;
+    const ScopedWipe wipe_x(x.data(), sizeof(x));
     for (int round = 0; round < 10; ++round) {
         quarter_round(x[0], x[4], x[8], x[12]);
         quarter_round(x[1], x[5], x[9], x[13]);
@@ -138,12 +158,6 @@ std::vector<int32_t> sample_gaussian(Prng &prng, size_t n) {
         out[i] = magnitude * (1 - 2 * sign);
     }
     return out;
-}
-
-void secure_wipe(void *data, size_t bytes) {
-    volatile unsigned char *p = static_cast<volatile unsigned char *>(data);
-    for (size_t i = 0; i < bytes; ++i) p[i] = 0;
-    __asm__ __volatile__("" : : "r"(data) : "memory");
 }
 
 }  // namespace bgv

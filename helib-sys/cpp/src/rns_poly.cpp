@@ -10,7 +10,7 @@ namespace {
 
 template <typename Int>
 RnsPoly small_to_ntt_impl(const Context &ctx, const std::vector<Int> &coeffs, size_t count) {
-    RnsPoly out(ctx.n(), count);
+    RnsPoly out(ctx.n(), count, Secrecy::Secret);
     for_each_prime(ctx, count, [&](size_t i) {
         const Modulus &q = ctx.prime(i);
         u64 *r = out.residues(i);

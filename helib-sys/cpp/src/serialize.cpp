@@ -17,6 +17,7 @@
 
 #include "checked_size.hpp"
 #include "error.hpp"
+#include "noise.hpp"
 #include "scheme.hpp"
 
 namespace bgv {
@@ -572,6 +573,12 @@ Ciphertext decode_ciphertext(const std::shared_ptr<const Context> &ctx_ptr, cons
     }
     ct.noise_log2 = r.f64("noise estimate");
     if (!std::isfinite(ct.noise_log2)) malformed("the noise estimate is not a finite number");
+    // The checksum is not a MAC: anyone can write any estimate. One below the
+    // floor that every ciphertext carries is raised to it, so a forged tiny
+    // estimate cannot pass budget checks by orders of magnitude; an estimate
+    // that understates real noise above the floor cannot be detected without
+    // the key (decryption's exact measurement still applies).
+    ct.noise_log2 = std::max(ct.noise_log2, noise::floor_log2(ctx));
     const size_t count = level + 1, one = poly_bytes(ctx, count);
     r.expect_remaining(seeded ? checked_add(one, sizeof(Seed), HELIB_ERR_MALFORMED_INPUT, "ciphertext size")
                               : checked_mul(parts, one, HELIB_ERR_MALFORMED_INPUT, "ciphertext size"),

@@ -1,6 +1,12 @@
 // thread_pool.cpp -- fork-join pool implementation.
 #include "thread_pool.hpp"
 
+#include <algorithm>
+#include <string>
+#include <system_error>
+
+#include "error.hpp"
+
 namespace bgv {
 
 /// One parallel_for: items are claimed from `next`; `finished` counts those done.
@@ -15,19 +21,54 @@ struct ThreadPool::Job {
     std::condition_variable *done = nullptr;
 };
 
+/// Exclusive use of the pool (busy_ set) for the scope, released on every
+/// path; whoever waits for the pool to become idle is woken.
+class ThreadPool::Claim {
+public:
+    /// Takes the pool, waiting for a running job to finish.
+    explicit Claim(ThreadPool &pool) : pool_(pool) {
+        std::unique_lock<std::mutex> lock(pool_.mutex_);
+        pool_.idle_.wait(lock, [&] {
+            bool expected = false;
+            return pool_.busy_.compare_exchange_strong(expected, true);
+        });
+    }
+    /// Adopts a claim already made with a compare-exchange on busy_.
+    Claim(ThreadPool &pool, std::adopt_lock_t) : pool_(pool) {}
+    ~Claim() {
+        {
+            std::lock_guard<std::mutex> lock(pool_.mutex_);
+            pool_.busy_.store(false);
+        }
+        pool_.idle_.notify_all();
+    }
+    Claim(const Claim &) = delete;
+    Claim &operator=(const Claim &) = delete;
+
+private:
+    ThreadPool &pool_;
+};
+
 namespace {
 
 unsigned resolve_threads(unsigned threads) {
+    require(threads <= ThreadPool::kMaxThreads, HELIB_ERR_INVALID_ARGUMENT,
+            std::to_string(threads) + " threads asked for; at most " + std::to_string(ThreadPool::kMaxThreads) +
+                " are supported (0 = one per hardware thread)");
     if (threads != 0) return threads;
     const unsigned hw = std::thread::hardware_concurrency();
-    return hw == 0 ? 1 : hw;
+    return hw == 0 ? 1 : std::min(hw, ThreadPool::kMaxThreads);
 }
 
 }  // namespace
 
-ThreadPool::ThreadPool(unsigned threads) { start(resolve_threads(threads)); }
+ThreadPool::ThreadPool(unsigned threads) {
+    const unsigned total = resolve_threads(threads);
+    grow(total - 1);
+    total_threads_ = total;
+}
 
-ThreadPool::~ThreadPool() { stop(); }
+ThreadPool::~ThreadPool() { shrink(0); }
 
 unsigned ThreadPool::size() const {
     std::lock_guard<std::mutex> lock(mutex_);
@@ -35,33 +76,58 @@ unsigned ThreadPool::size() const {
 }
 
 void ThreadPool::resize(unsigned threads) {
+    const unsigned total = resolve_threads(threads);
     std::lock_guard<std::mutex> resize_lock(resize_mutex_);
-    // Claim the pool so no job runs while workers are replaced.
-    bool expected = false;
-    while (!busy_.compare_exchange_weak(expected, true)) {
-        expected = false;
-        std::this_thread::yield();
+    // No job runs while workers are added or removed.
+    const Claim claim(*this);
+    if (total - 1 > workers_.size()) {
+        try {
+            grow(total - 1);
+        } catch (const Error &e) {
+            fail(e.status(), std::string(e.what()) + "; the pool keeps its " + std::to_string(workers_.size() + 1) +
+                                 " thread(s)");
+        }
+    } else {
+        shrink(total - 1);
     }
-    stop();
-    start(resolve_threads(threads));
-    busy_.store(false);
-}
-
-void ThreadPool::start(unsigned threads) {
     std::lock_guard<std::mutex> lock(mutex_);
-    stopping_ = false;
-    total_threads_ = threads;
-    for (unsigned i = 1; i < threads; ++i) workers_.emplace_back([this] { worker_loop(); });
+    total_threads_ = total;
 }
 
-void ThreadPool::stop() {
+void ThreadPool::grow(unsigned workers) {
+    const unsigned before = static_cast<unsigned>(workers_.size());
+    workers_.reserve(workers);
+    unsigned long generation;
     {
         std::lock_guard<std::mutex> lock(mutex_);
-        stopping_ = true;
+        active_workers_ = workers;
+        generation = generation_;
+    }
+    try {
+        for (unsigned index = before; index < workers; ++index) {
+            workers_.emplace_back([this, index, generation] { worker_loop(index, generation); });
+        }
+    } catch (const std::system_error &e) {
+        const unsigned started = static_cast<unsigned>(workers_.size());
+        shrink(before);
+        fail(HELIB_ERR_OUT_OF_MEMORY, "could not start worker thread " + std::to_string(started + 2) + " of " +
+                                          std::to_string(workers + 1) + " (" + e.what() + ")");
+    } catch (...) {
+        shrink(before);
+        throw;
+    }
+}
+
+void ThreadPool::shrink(unsigned workers) {
+    {
+        std::lock_guard<std::mutex> lock(mutex_);
+        active_workers_ = workers;
     }
     wake_.notify_all();
-    for (auto &w : workers_) w.join();
-    workers_.clear();
+    while (workers_.size() > workers) {
+        workers_.back().join();
+        workers_.pop_back();
+    }
 }
 
 void ThreadPool::run_items(Job &job) {
@@ -81,14 +147,13 @@ void ThreadPool::run_items(Job &job) {
     }
 }
 
-void ThreadPool::worker_loop() {
-    unsigned long seen = 0;
+void ThreadPool::worker_loop(unsigned index, unsigned long seen) {
     for (;;) {
         std::shared_ptr<Job> job;
         {
             std::unique_lock<std::mutex> lock(mutex_);
-            wake_.wait(lock, [&] { return stopping_ || generation_ != seen; });
-            if (stopping_) return;
+            wake_.wait(lock, [&] { return index >= active_workers_ || generation_ != seen; });
+            if (index >= active_workers_) return;
             seen = generation_;
             job = job_;
         }
@@ -103,24 +168,25 @@ void ThreadPool::parallel_for(size_t count, const std::function<void(size_t)> &b
         for (size_t i = 0; i < count; ++i) body(i);
         return;
     }
-    auto job = std::make_shared<Job>();
-    job->body = &body;
-    job->count = count;
-    job->pool_mutex = &mutex_;
-    job->done = &done_;
+    std::shared_ptr<Job> job;
     {
-        std::lock_guard<std::mutex> lock(mutex_);
-        job_ = job;
-        ++generation_;
-    }
-    wake_.notify_all();
-    run_items(*job);
-    {
+        const Claim claim(*this, std::adopt_lock);
+        job = std::make_shared<Job>();
+        job->body = &body;
+        job->count = count;
+        job->pool_mutex = &mutex_;
+        job->done = &done_;
+        {
+            std::lock_guard<std::mutex> lock(mutex_);
+            job_ = job;
+            ++generation_;
+        }
+        wake_.notify_all();
+        run_items(*job);
         std::unique_lock<std::mutex> lock(mutex_);
         done_.wait(lock, [&] { return job->finished.load() == count; });
         job_.reset();
     }
-    busy_.store(false);
     if (job->error) std::rethrow_exception(job->error);
 }
 
