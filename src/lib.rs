@@ -21,3 +21,32 @@ pub fn exit_with(outcome: Result<bool, Box<dyn std::error::Error>>) -> ! {
         }
     }
 }
+
+/// The Groth16 quotient in the clear, as ark-groth16's reduction computes it:
+/// the interpolants of a, b, c on the domain (3 iffts), their values on the
+/// coset g·H (3 coset ffts), (A·B − C)/Z_H there (pointwise; Z_H is constant
+/// on the coset), and back to coefficients (coset ifft). Returns h with the
+/// domain's size of coefficients (the last is 0 for a valid witness).
+pub fn plain_groth16_quotient<F: ark_ff::FftField>(
+    domain: &ark_poly::Radix2EvaluationDomain<F>,
+    a: &[F],
+    b: &[F],
+    c: &[F],
+) -> Vec<F> {
+    use ark_poly::EvaluationDomain;
+    let coset = domain
+        .get_coset(F::GENERATOR)
+        .expect("the multiplicative generator spans a coset of a radix-2 domain");
+    let evaluations = [a, b, c].map(|v| coset.fft(&domain.ifft(v)));
+    let z_inverse = domain
+        .evaluate_vanishing_polynomial(F::GENERATOR)
+        .inverse()
+        .expect("the generator is outside the domain");
+    let quotient: Vec<F> = evaluations[0]
+        .iter()
+        .zip(&evaluations[1])
+        .zip(&evaluations[2])
+        .map(|((x, y), z)| (*x * y - z) * z_inverse)
+        .collect();
+    coset.ifft(&quotient)
+}

@@ -479,6 +479,38 @@ extern "C" {
     ) -> helib_status;
 }
 extern "C" {
+    #[doc = " Block product of two polynomials held as blocks A = sum_i A_i X^(i s) and\n B = sum_j B_j X^(j s), one size-2 ciphertext per block (the blocks of one\n operand share a level and a correction factor; both operands one level):\n dsts[k] receives D_(first + k) = sum_(i + j = first + k) A_i * B_j, a size-3\n ciphertext, for k < dst_count. Computed exactly by an NTT across the blocks\n (a_count + b_count - 1 <= N). dsts must not alias an input. Refuses\n (HELIB_ERR_NOISE_BUDGET_EXHAUSTED) before any work when the estimate says a\n result would not decrypt."]
+    pub fn helib_ciphertext_multiply_blocks(
+        a: *const *const helib_ciphertext,
+        a_count: usize,
+        b: *const *const helib_ciphertext,
+        b_count: usize,
+        first: usize,
+        dsts: *const *mut helib_ciphertext,
+        dst_count: usize,
+    ) -> helib_status;
+}
+extern "C" {
+    #[doc = " As helib_ciphertext_multiply_blocks with encoded plaintext blocks b (encoded\n at or above the ciphertexts' level, one correction factor): size-2 results."]
+    pub fn helib_ciphertext_multiply_plain_blocks(
+        a: *const *const helib_ciphertext,
+        a_count: usize,
+        b: *const *const helib_encoded_plaintext,
+        b_count: usize,
+        first: usize,
+        dsts: *const *mut helib_ciphertext,
+        dst_count: usize,
+    ) -> helib_status;
+}
+extern "C" {
+    #[doc = " dst = a * X^k for 0 <= k < 2N (X^N = -1): the plaintext's coefficients are\n shifted and negated where they wrap; the noise's norm is unchanged and no\n key is needed."]
+    pub fn helib_ciphertext_mul_monomial(
+        a: *const helib_ciphertext,
+        k: u64,
+        dst: *mut helib_ciphertext,
+    ) -> helib_status;
+}
+extern "C" {
     #[doc = " Size 3 -> size 2 with the relinearization key (a size-2 input is copied)."]
     pub fn helib_ciphertext_relinearize(
         rk: *const helib_relin_key,

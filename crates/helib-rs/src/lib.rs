@@ -70,6 +70,8 @@
 //! the bytes (a MAC or signature) before loading them.
 #![deny(missing_docs)]
 
+mod align;
+mod block_product;
 mod ciphertext;
 mod context;
 mod encoded;
@@ -93,10 +95,11 @@ mod serialize;
 pub use ciphertext::Ciphertext;
 pub use context::Context;
 pub use encoded::EncodedPlaintext;
-pub use encoding::{BatchEncoder, CoefficientEncoder, SlotLayout};
+pub use encoding::{BatchEncoder, CoefficientEncoder, FieldCoefficientEncoder, SlotLayout};
 pub use error::{Error, Result, Status};
 pub use galois_keys::GaloisKeys;
 pub use keys::{PublicKey, SecretKey};
+pub use modulus_chain::product_chain_bits;
 pub use multiply::ModSwitchPolicy;
 pub use params::{
     Parameters, ParametersBuilder, DEFAULT_KEY_SWITCHING_DIGITS, MAX_PRIMES, MAX_RING_DEGREE,

@@ -16,6 +16,8 @@
 //! at most 60 bits, as equal as possible. [`special_bits_for_digits`] sizes the
 //! special modulus P for key switching with `dnum` digits.
 
+use num_bigint::BigUint;
+
 /// Standard deviation of the discrete Gaussian error.
 pub(crate) const ERROR_STD_DEV: f64 = 3.2;
 /// Safety margin added to every derived chain.
@@ -60,6 +62,47 @@ pub(crate) fn chain_bits_for_depth(ring_degree: usize, log_t: f64, depth: usize)
     split_bits(total)
 }
 
+/// Total chain size, in bits, for `products` sequential ciphertext ×
+/// ciphertext products whose results are sums of up to `terms` products
+/// (block convolutions) — the chain of coefficient-form polynomial products.
+///
+/// The first product of fresh operands leaves about
+/// `2·fresh + log2 N + log2 terms` bits of noise; each further one, after a
+/// modulus switch back to about a fresh noise and a relinearization (its
+/// key-switching noise is of the same size), adds
+/// `fresh + log2 N + log2 terms + 1`.
+pub(crate) fn product_chain_total_bits(
+    ring_degree: usize,
+    log_t: f64,
+    products: usize,
+    terms: usize,
+) -> f64 {
+    let fresh = fresh_noise_bits(ring_degree, log_t);
+    let per_product = (ring_degree as f64).log2() + (terms.max(1) as f64).log2();
+    let first = 2.0 * fresh + per_product;
+    let further = products.saturating_sub(1) as f64 * (fresh + per_product + 1.0);
+    first + further + MARGIN_BITS + DECRYPTION_BITS
+}
+
+/// Prime sizes (q_0 first) for the chain of [`product_chain_total_bits`].
+///
+/// ```
+/// // One product of fresh BN254-sized ciphertexts at N = 2^15, 64 terms per block.
+/// let t = num_bigint::BigUint::from(1u32) << 254u32;
+/// let bits = helib_rs::product_chain_bits(1 << 15, &t, 1, 64);
+/// let total: u32 = bits.iter().sum();
+/// assert!((560..620).contains(&total));
+/// ```
+pub fn product_chain_bits(
+    ring_degree: usize,
+    t: &BigUint,
+    products: usize,
+    terms: usize,
+) -> Vec<u32> {
+    let log_t = crate::params::log2(t);
+    split_bits(product_chain_total_bits(ring_degree, log_t, products, terms).ceil() as u32)
+}
+
 /// Prime sizes for a special modulus P suited to `digits` key-switching digits.
 ///
 /// The chain is cut into `digits` groups of `ceil(len / digits)` consecutive
@@ -94,6 +137,17 @@ pub(crate) fn split_bits(total: u32) -> Vec<u32> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn product_chains_grow_by_a_fresh_noise_per_further_product() {
+        let one = product_chain_total_bits(1 << 15, 254.0, 1, 1);
+        assert!((one - (2.0 * fresh_noise_bits(1 << 15, 254.0) + 15.0 + 11.0)).abs() < 1e-9);
+        let two = product_chain_total_bits(1 << 15, 254.0, 2, 4);
+        let expected = one + 2.0 + fresh_noise_bits(1 << 15, 254.0) + 15.0 + 2.0 + 1.0;
+        assert!((two - expected).abs() < 1e-9);
+        let t = BigUint::from(1u32) << 254u32;
+        assert!(product_chain_bits(1 << 15, &t, 1, 1).iter().sum::<u32>() as f64 >= one);
+    }
 
     #[test]
     fn split_is_balanced_and_bounded() {

@@ -374,6 +374,32 @@ helib_status helib_galois_element_row_swap(const helib_context *ctx, uint64_t *o
  */
 helib_status helib_ciphertext_multiply(const helib_ciphertext *a, const helib_ciphertext *b,
                                        helib_ciphertext *dst);
+/**
+ * Block product of two polynomials held as blocks A = sum_i A_i X^(i s) and
+ * B = sum_j B_j X^(j s), one size-2 ciphertext per block (the blocks of one
+ * operand share a level and a correction factor; both operands one level):
+ * dsts[k] receives D_(first + k) = sum_(i + j = first + k) A_i * B_j, a size-3
+ * ciphertext, for k < dst_count. Computed exactly by an NTT across the blocks
+ * (a_count + b_count - 1 <= N). dsts must not alias an input. Refuses
+ * (HELIB_ERR_NOISE_BUDGET_EXHAUSTED) before any work when the estimate says a
+ * result would not decrypt.
+ */
+helib_status helib_ciphertext_multiply_blocks(const helib_ciphertext *const *a, size_t a_count,
+                                              const helib_ciphertext *const *b, size_t b_count, size_t first,
+                                              helib_ciphertext *const *dsts, size_t dst_count);
+/**
+ * As helib_ciphertext_multiply_blocks with encoded plaintext blocks b (encoded
+ * at or above the ciphertexts' level, one correction factor): size-2 results.
+ */
+helib_status helib_ciphertext_multiply_plain_blocks(const helib_ciphertext *const *a, size_t a_count,
+                                                    const helib_encoded_plaintext *const *b, size_t b_count,
+                                                    size_t first, helib_ciphertext *const *dsts, size_t dst_count);
+/**
+ * dst = a * X^k for 0 <= k < 2N (X^N = -1): the plaintext's coefficients are
+ * shifted and negated where they wrap; the noise's norm is unchanged and no
+ * key is needed.
+ */
+helib_status helib_ciphertext_mul_monomial(const helib_ciphertext *a, uint64_t k, helib_ciphertext *dst);
 /** Size 3 -> size 2 with the relinearization key (a size-2 input is copied). */
 helib_status helib_ciphertext_relinearize(const helib_relin_key *rk, const helib_ciphertext *a,
                                           helib_ciphertext *dst);

@@ -3,7 +3,9 @@
 #include <cstring>
 #include <new>
 #include <string>
+#include <vector>
 
+#include "block_product.hpp"
 #include "checked_size.hpp"
 #include "error.hpp"
 #include "helib_c.h"
@@ -40,6 +42,28 @@ void write_primes(const std::vector<bgv::Modulus> &primes, size_t begin, size_t 
                  "buffer holds " + std::to_string(*len) + " primes, " + std::to_string(count) + " needed");
     for (size_t i = 0; i < count; ++i) buf[i] = primes[begin + i].value();
     *len = count;
+}
+
+/// The caller's array of `count` handles as engine pointers (each checked non-NULL).
+template <typename Handle, typename Inner, typename Get>
+std::vector<Inner *> handle_array(Handle *const *handles, size_t count, const char *name, Get get) {
+    require_out(handles, name);
+    bgv::caller_array_count(count, sizeof(Handle *), name);
+    std::vector<Inner *> out;
+    out.reserve(count);
+    for (size_t i = 0; i < count; ++i) out.push_back(&get(deref_mut(handles[i], name)));
+    return out;
+}
+
+std::vector<const bgv::Ciphertext *> ciphertext_inputs(const helib_ciphertext *const *handles, size_t count,
+                                                      const char *name) {
+    return handle_array<const helib_ciphertext, const bgv::Ciphertext>(
+        handles, count, name, [](const helib_ciphertext &h) -> const bgv::Ciphertext & { return h.ct; });
+}
+
+std::vector<bgv::Ciphertext *> ciphertext_outputs(helib_ciphertext *const *handles, size_t count) {
+    return handle_array<helib_ciphertext, bgv::Ciphertext>(
+        handles, count, "dsts", [](helib_ciphertext &h) -> bgv::Ciphertext & { return h.ct; });
 }
 
 }  // namespace
@@ -510,6 +534,30 @@ helib_status helib_galois_element_row_swap(const helib_context *ctx, uint64_t *o
 
 helib_status helib_ciphertext_multiply(const helib_ciphertext *a, const helib_ciphertext *b, helib_ciphertext *dst) {
     return guarded([&] { bgv::eval::multiply(input(a, "a"), input(b, "b"), deref_mut(dst, "dst").ct); });
+}
+
+helib_status helib_ciphertext_multiply_blocks(const helib_ciphertext *const *a, size_t a_count,
+                                              const helib_ciphertext *const *b, size_t b_count, size_t first,
+                                              helib_ciphertext *const *dsts, size_t dst_count) {
+    return guarded([&] {
+        bgv::eval::multiply_blocks(ciphertext_inputs(a, a_count, "a"), ciphertext_inputs(b, b_count, "b"), first,
+                                   ciphertext_outputs(dsts, dst_count));
+    });
+}
+
+helib_status helib_ciphertext_multiply_plain_blocks(const helib_ciphertext *const *a, size_t a_count,
+                                                    const helib_encoded_plaintext *const *b, size_t b_count,
+                                                    size_t first, helib_ciphertext *const *dsts, size_t dst_count) {
+    return guarded([&] {
+        const auto plain = handle_array<const helib_encoded_plaintext, const bgv::EncodedPlaintext>(
+            b, b_count, "b", [](const helib_encoded_plaintext &h) -> const bgv::EncodedPlaintext & { return h.pt; });
+        bgv::eval::multiply_plain_blocks(ciphertext_inputs(a, a_count, "a"), plain, first,
+                                         ciphertext_outputs(dsts, dst_count));
+    });
+}
+
+helib_status helib_ciphertext_mul_monomial(const helib_ciphertext *a, uint64_t k, helib_ciphertext *dst) {
+    return guarded([&] { bgv::eval::mul_monomial(input(a, "a"), k, deref_mut(dst, "dst").ct); });
 }
 
 helib_status helib_ciphertext_relinearize(const helib_relin_key *rk, const helib_ciphertext *a, helib_ciphertext *dst) {

@@ -89,4 +89,41 @@ void NttTables::inverse(u64 *a) const {
     kernels::scale(a, n_, n_inv_, n_inv_shoup_, modulus_);
 }
 
+void NttTables::forward_rows(u64 *rows, size_t width) const {
+    const u64 q = modulus_.value(), two_q = 2 * q;
+    size_t t = n_;
+    // The butterflies of forward(), each between two rows instead of two words.
+    for (size_t m = 1; m < n_; m <<= 1) {
+        t >>= 1;
+        for (size_t i = 0; i < m; ++i) {
+            for (size_t j = 0; j < t; ++j) {
+                u64 *x = rows + (2 * i * t + j) * width;
+                kernels::forward_block(x, x + t * width, width, roots_[m + i], roots_shoup_[m + i], modulus_);
+            }
+        }
+    }
+    for (size_t k = 0; k < n_ * width; ++k) {
+        u64 v = rows[k];
+        v = v >= two_q ? v - two_q : v;
+        rows[k] = v >= q ? v - q : v;
+    }
+}
+
+void NttTables::inverse_rows(u64 *rows, size_t width, u64 extra) const {
+    size_t t = 1;
+    for (size_t m = n_; m > 1; m >>= 1) {
+        const size_t h = m >> 1;
+        for (size_t i = 0; i < h; ++i) {
+            for (size_t j = 0; j < t; ++j) {
+                u64 *x = rows + (2 * i * t + j) * width;
+                kernels::inverse_block(x, x + t * width, width, inv_roots_[h + i], inv_roots_shoup_[h + i],
+                                       modulus_);
+            }
+        }
+        t <<= 1;
+    }
+    const u64 factor = modulus_.mul(n_inv_, modulus_.reduce(extra));
+    kernels::scale(rows, n_ * width, factor, modulus_.shoup(factor), modulus_);
+}
+
 }  // namespace bgv

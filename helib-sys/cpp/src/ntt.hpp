@@ -26,6 +26,16 @@ public:
     /// In place; input and output in [0, q).
     void inverse(u64 *values) const;
 
+    /// The forward transform applied to `width` interleaved sequences at once:
+    /// `rows` holds n rows of `width` words, and column j (rows[k * width + j],
+    /// k < n) is transformed. In place; input and output in [0, q); `width` is
+    /// a multiple of 8.
+    void forward_rows(u64 *rows, size_t width) const;
+    /// The inverse of forward_rows, with every output also multiplied by
+    /// `extra` (a residue; 1 for the plain inverse). Input in [0, 2q), output
+    /// in [0, q).
+    void inverse_rows(u64 *rows, size_t width, u64 extra) const;
+
 private:
     size_t n_;
     Modulus modulus_;

@@ -48,15 +48,9 @@ impl<F: PrimeField + FftField> BatchEncoder<F> {
     /// [`Error::BatchingUnsupported`] when t is not F's modulus or 2N does not
     /// divide t − 1.
     pub fn new(context: &Context) -> Result<Self> {
+        field_limbs::check_modulus::<F>(context)
+            .map_err(|reason| Error::BatchingUnsupported { reason })?;
         let t = context.plaintext_modulus();
-        let modulus: BigUint = F::MODULUS.into();
-        if *t != modulus {
-            return Err(Error::BatchingUnsupported {
-                reason: format!(
-                    "the plaintext modulus t = {t} is not the field's modulus {modulus}"
-                ),
-            });
-        }
         let two_n = 2 * context.ring_degree();
         if (t - 1u32) % two_n != BigUint::default() {
             return Err(Error::BatchingUnsupported {
@@ -92,17 +86,7 @@ impl<F: PrimeField + FftField> BatchEncoder<F> {
     /// [`Error::InvalidPlaintext`] for more than N values.
     pub fn encode(&self, values: &[F]) -> Result<Plaintext> {
         let coefficients = self.layout.slots_to_coefficients(values)?;
-        let context = &self.context;
-        let width = context.plain_limbs();
-        let mut limbs = vec![0u64; coefficients.len() * width];
-        for (&c, out) in coefficients.iter().zip(limbs.chunks_exact_mut(width)) {
-            if !field_limbs::write(c, out) {
-                return Err(Error::InvalidPlaintext(
-                    "a field element does not fit the plaintext limbs".into(),
-                ));
-            }
-        }
-        Ok(Plaintext::from_engine_limbs(context, limbs))
+        field_limbs::to_plaintext(&self.context, &coefficients)
     }
 
     /// Encodes two rows of up to N/2 values each (missing ones are zero).
@@ -130,14 +114,7 @@ impl<F: PrimeField + FftField> BatchEncoder<F> {
     /// [`Error::ContextMismatch`] for a plaintext of another context.
     pub fn decode(&self, plaintext: &Plaintext) -> Result<Vec<F>> {
         self.context.ensure_same(plaintext.context())?;
-        let coefficients = plaintext
-            .coefficient_limbs()
-            .map(|limbs| {
-                field_limbs::read::<F>(limbs).ok_or_else(|| {
-                    Error::InvalidPlaintext("a coefficient is not a field element".into())
-                })
-            })
-            .collect::<Result<Vec<F>>>()?;
+        let coefficients = field_limbs::from_plaintext::<F>(plaintext)?;
         self.layout.coefficients_to_slots(&coefficients)
     }
 

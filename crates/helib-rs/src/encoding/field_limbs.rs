@@ -1,6 +1,61 @@
 //! Prime-field elements ↔ the engine's little-endian coefficient limbs.
 
 use ark_ff::PrimeField;
+use num_bigint::BigUint;
+
+use crate::context::Context;
+use crate::error::{Error, Result};
+use crate::plaintext::Plaintext;
+
+/// `Err(reason)` unless t is F's modulus.
+pub(crate) fn check_modulus<F: PrimeField>(context: &Context) -> std::result::Result<(), String> {
+    let t = context.plaintext_modulus();
+    let modulus: BigUint = F::MODULUS.into();
+    if *t == modulus {
+        Ok(())
+    } else {
+        Err(format!(
+            "the plaintext modulus t = {t} is not the field's modulus {modulus}"
+        ))
+    }
+}
+
+/// The plaintext with coefficients `coefficients` (at most N; the rest zero),
+/// for a context whose t is F's modulus.
+pub(crate) fn to_plaintext<F: PrimeField>(
+    context: &Context,
+    coefficients: &[F],
+) -> Result<Plaintext> {
+    let n = context.ring_degree();
+    if coefficients.len() > n {
+        return Err(Error::InvalidPlaintext(format!(
+            "{} values were given but the ring degree is {n}",
+            coefficients.len()
+        )));
+    }
+    let width = context.plain_limbs();
+    let mut limbs = vec![0u64; n * width];
+    for (&c, out) in coefficients.iter().zip(limbs.chunks_exact_mut(width)) {
+        if !write(c, out) {
+            return Err(Error::InvalidPlaintext(
+                "a field element does not fit the plaintext limbs".into(),
+            ));
+        }
+    }
+    Ok(Plaintext::from_engine_limbs(context, limbs))
+}
+
+/// The N coefficients of `plaintext` as field elements.
+pub(crate) fn from_plaintext<F: PrimeField>(plaintext: &Plaintext) -> Result<Vec<F>> {
+    plaintext
+        .coefficient_limbs()
+        .map(|limbs| {
+            read::<F>(limbs).ok_or_else(|| {
+                Error::InvalidPlaintext("a coefficient is not a field element".into())
+            })
+        })
+        .collect()
+}
 
 /// Writes the canonical integer of `value` into `out`, zero-padded.
 ///

@@ -1,17 +1,8 @@
-//! The FFT pipeline of a Groth16 prover's quotient polynomial, on encrypted
-//! witness-dependent vectors.
-//!
-//! In QAP form the prover holds the evaluations a, b, c of its three witness
-//! polynomials on the domain H = ⟨ω⟩ of size n, with a ∘ b = c on H. It computes
-//!
-//! 1. `A = iFFT(a)`, `B = iFFT(b)`, `C = iFFT(c)` (coefficients),
-//! 2. `A' = cosetFFT(A)`, … on the coset gH (g = `Fr::GENERATOR`),
-//! 3. `h' = (A' ∘ B' − C') / Z_H(g)` — Z_H(x) = xⁿ − 1 is the constant gⁿ − 1 on gH,
-//! 4. `h = cosetIFFT(h')`, the quotient with `h · Z_H = A·B − C`.
-//!
-//! Here a client encrypts a, b and c; a server runs steps 1–4 on the
-//! ciphertexts with he-fft plans and helib-rs products; the client decrypts h,
-//! which is checked against ark-poly and for exactness (`h · Z_H = A·B − C`).
+//! Evaluation input with the FFT method: the client encrypts a, b, c in
+//! slots and the server runs the quotient's FFT pipeline under encryption —
+//! `A = iFFT(a)`, … (coefficients), `A' = cosetFFT(A)`, … on gH,
+//! `h' = (A' ∘ B' − C') / Z_H(g)`, `h = cosetIFFT(h')` — with he-fft plans,
+//! Galois keys and a relinearization key.
 //!
 //! # Noise accounting and the split
 //!
@@ -45,50 +36,19 @@
 //! Galois keys default to he-fft's minimal-key mode: at N = 2^17 a key is
 //! about 300 MiB, and the fast mode's 18 keys (n = 256) need 5.4 GiB.
 //!
-//! Flags: `--n` (power of two, default 256), `--ring-log` (log2 N, default
-//! 17), `--levels` (factored levels per FFT, default ⌈log2 n / 5⌉ ≤ 3),
-//! `--digits` (key-switching digits, default: the fewest that fit), `--threads`
-//! (engine threads, default all), `--key-mode fast|minimal`, `--seed`,
-//! `--json` (one JSON object: parameters, security, schedule, every phase's
-//! wall and CPU time, level and budgets, key sizes, peak memory, verified).
-//!
-//! ```text
-//! cargo run --release --example groth16_quotient                 # n = 256, N = 2^17
-//! cargo run --release --example groth16_quotient -- --n 1024 --threads 2
-//! cargo run --release --example groth16_quotient -- --n 256 --ring-log 16   # split into phases
-//! cargo run --release --example groth16_quotient -- --n 64 --json
-//! ```
 
 use ark_bn254::Fr;
 use ark_ff::{FftField, Field, PrimeField};
-use ark_poly::univariate::DensePolynomial;
-use ark_poly::{DenseUVPolynomial, EvaluationDomain, Radix2EvaluationDomain};
-use ark_std::UniformRand;
+use ark_poly::{EvaluationDomain, Radix2EvaluationDomain};
 use he_fft::{bit_reverse_permute, FftPlan, FftPlanBuilder, KeyMode, Order, Strategy};
 use helib_rs::{
     Ciphertext, Context, EncodedPlaintext, GaloisKeys, ModSwitchPolicy, Parameters, Plaintext,
     PublicKey, RelinKey, SecretKey,
 };
 use num_bigint::BigUint;
-use rand::SeedableRng;
-use std::error::Error;
 use std::time::{Duration, Instant};
 
-type Result<T> = std::result::Result<T, Box<dyn Error>>;
-
-const USAGE: &str = "usage: groth16_quotient [--n N] [--ring-log 12..17] [--levels K] \
-[--digits D] [--threads T] [--key-mode fast|minimal] [--seed S] [--json]";
-
-fn main() {
-    let options = match Options::parse(std::env::args().skip(1)) {
-        Ok(o) => o,
-        Err(message) => {
-            eprintln!("{message}\n\n{USAGE}");
-            std::process::exit(2);
-        }
-    };
-    big_t_bgv::exit_with(run(&options));
-}
+use crate::{Options, Result, Summary, Witness};
 
 /// One step of the server's pipeline.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -430,7 +390,7 @@ impl Run<'_> {
             .strategy(Strategy::Factored {
                 levels: Some(self.model.levels),
             })
-            .key_mode(self.o.key_mode)
+            .key_mode(self.o.key_mode.into())
             .input_level(level);
         match step {
             // Natural evaluations in, bit-reversed coefficients out (free).
@@ -621,35 +581,7 @@ fn big(f: Fr) -> BigUint {
     f.into_bigint().into()
 }
 
-/// The plaintext pipeline with ark-poly: (h in natural coefficient order, seconds).
-fn plain_pipeline(n: usize, g: Fr, a: &[Fr], b: &[Fr], c: &[Fr]) -> (Vec<Fr>, f64) {
-    let start = Instant::now();
-    let domain = Radix2EvaluationDomain::<Fr>::new(n).expect("power of two");
-    let coset = domain.get_coset(g).expect("coset");
-    let [a2, b2, c2] = [a, b, c].map(|v| coset.fft(&domain.ifft(v)));
-    let z_inv = domain
-        .evaluate_vanishing_polynomial(g)
-        .inverse()
-        .expect("g is not in H");
-    let h_coset: Vec<Fr> = (0..n).map(|i| (a2[i] * b2[i] - c2[i]) * z_inv).collect();
-    let h = coset.ifft(&h_coset);
-    (h, start.elapsed().as_secs_f64())
-}
-
-/// Whether h · Z_H = A·B − C as polynomials (the quotient is exact).
-fn quotient_is_exact(n: usize, a: &[Fr], b: &[Fr], c: &[Fr], h: &[Fr]) -> bool {
-    let domain = Radix2EvaluationDomain::<Fr>::new(n).expect("power of two");
-    let poly = |v: &[Fr]| DensePolynomial::from_coefficients_vec(domain.ifft(v));
-    let lhs = &(&poly(a) * &poly(b)) - &poly(c);
-    let mut hz = vec![Fr::from(0u64); 2 * n];
-    for (i, hi) in h.iter().enumerate() {
-        hz[i + n] += hi;
-        hz[i] -= hi;
-    }
-    lhs == DensePolynomial::from_coefficients_vec(hz)
-}
-
-fn run(o: &Options) -> Result<bool> {
+pub fn run(o: &Options, w: &Witness) -> Result<Summary> {
     if o.n < 2 || !o.n.is_power_of_two() {
         return Err(format!("--n {} is not a power of two ≥ 2", o.n).into());
     }
@@ -760,10 +692,7 @@ fn run(o: &Options) -> Result<bool> {
     let rk = RelinKey::generate(&sk)?;
     timed(&mut records, "relinearization key", "client", start.stop());
 
-    let mut rng = rand::rngs::StdRng::seed_from_u64(o.seed);
-    let a: Vec<Fr> = (0..o.n).map(|_| Fr::rand(&mut rng)).collect();
-    let b: Vec<Fr> = (0..o.n).map(|_| Fr::rand(&mut rng)).collect();
-    let c: Vec<Fr> = a.iter().zip(&b).map(|(x, y)| *x * y).collect();
+    let (a, b, c) = (&w.a, &w.b, &w.c);
 
     let mut run = Run {
         o,
@@ -784,11 +713,16 @@ fn run(o: &Options) -> Result<bool> {
     let first_plan = run.builder(Step::Ifft, first_level).build()?;
     run.record("plan build: ifft", "server", start.stop(), None)?;
     let start = Timer::start();
-    let inputs = [&a, &b, &c]
+    let inputs = [a, b, c]
         .iter()
         .map(|v| first_plan.encrypt(&run.pk, v))
         .collect::<std::result::Result<Vec<_>, _>>()?;
     run.record("encrypt a, b, c", "client", start.stop(), Some(&inputs))?;
+    let upload_bytes = inputs
+        .iter()
+        .flatten()
+        .map(ciphertext_bytes)
+        .sum::<Result<usize>>()?;
 
     // Server: the pipeline, with refreshes where the schedule cuts it.
     let refresh_before = |step: Step| phases.iter().skip(1).any(|p| p[0] == step);
@@ -815,195 +749,99 @@ fn run(o: &Options) -> Result<bool> {
     run.record("decrypt h", "client", start.stop(), None)?;
     drop(last_plan);
 
-    let (want, plain_seconds) = plain_pipeline(o.n, run.g, &a, &b, &c);
-    let verified = h == want;
-    let exact = quotient_is_exact(o.n, &a, &b, &c, &h);
     let final_budget = run.records.iter().rev().find_map(|r| r.budget);
-    let sum = |planning: bool, cpu: bool| -> f64 {
+    let sum = |keep: &dyn Fn(&Record) -> bool| -> f64 {
         run.records
             .iter()
-            .filter(|r| r.role == "server" && r.name.starts_with("plan build") == planning)
-            .map(|r| if cpu { r.cpu_seconds } else { r.seconds })
+            .filter(|r| keep(r))
+            .map(|r| r.seconds)
             .sum()
     };
-    let (server_seconds, server_cpu) = (sum(false, false), sum(false, true));
-    let (plan_seconds, plan_cpu) = (sum(true, false), sum(true, true));
-    let peak = big_t_bgv::peak_memory_bytes();
-
-    if o.json {
-        let phases_json: Vec<String> = run
-            .records
-            .iter()
-            .map(|r| {
-                format!(
-                    "{{\"name\": \"{}\", \"role\": \"{}\", \"seconds\": {:.6}, \"cpu_seconds\": {:.2}, \
-                     \"level\": {}, \"budget_bits\": {}, \"estimated_budget_bits\": {}}}",
-                    r.name.replace('"', "'"),
-                    r.role,
-                    r.seconds,
-                    r.cpu_seconds,
-                    json_opt(r.level.map(|l| l as f64), 0),
-                    json_opt(r.budget, 1),
-                    json_opt(r.estimated, 1)
-                )
-            })
-            .collect();
-        let schedule_json: Vec<String> = phases
-            .iter()
-            .map(|p| {
-                let names: Vec<String> = p.iter().map(|s| format!("\"{}\"", s.short())).collect();
-                format!("[{}]", names.join(", "))
-            })
-            .collect();
-        let refreshes_json: Vec<String> = run
-            .refreshes
-            .iter()
-            .map(|r| format!("\"{}\"", r.replace('"', "'")))
-            .collect();
+    let is_key = |r: &Record| r.name.contains("key");
+    let server_s = sum(&|r| r.role == "server" && !r.name.starts_with("plan build"));
+    let plan_s = sum(&|r| r.role == "server" && r.name.starts_with("plan build"));
+    let client_offline_s = sum(&|r| r.role != "server" && is_key(r));
+    let client_online_s = sum(&|r| r.role == "client" && !is_key(r));
+    let download_bytes = h_ct
+        .iter()
+        .flatten()
+        .map(ciphertext_bytes)
+        .sum::<Result<usize>>()?;
+    if !o.json {
         println!(
-            "{{\"n\": {}, \"ring_degree\": {ring}, \"log2_q\": {log_q}, \"log2_p\": {log_p}, \
-             \"chain_primes\": {}, \"key_switching_digits\": {digits}, \"security\": \"{}\", \
-             \"threads\": {}, \"levels_per_fft\": {levels}, \"key_mode\": \"{:?}\", \
-             \"schedule\": [{}], \"refreshes\": [{}], \"galois_keys\": {}, \
-             \"galois_key_bytes\": {}, \"relin_key_bytes\": {}, \"phases\": [{}], \
-             \"server_seconds\": {server_seconds:.6}, \"server_cpu_seconds\": {server_cpu:.2}, \
-             \"plan_build_seconds\": {plan_seconds:.6}, \"plan_build_cpu_seconds\": {plan_cpu:.2}, \
-             \"plain_seconds\": {plain_seconds:.6}, \
-             \"final_budget_bits\": {}, \"peak_memory_bytes\": {}, \"verified\": {verified}, \
-             \"quotient_exact\": {exact}}}",
-            o.n,
-            params.chain_bits().len(),
-            params.security_level(),
-            o.threads,
-            o.key_mode,
-            schedule_json.join(", "),
-            refreshes_json.join(", "),
-            run.keys.len(),
-            run.keys.size_bytes(),
-            run.rk.size_bytes(),
-            phases_json.join(", "),
-            json_opt(final_budget, 1),
-            peak.unwrap_or(0),
-        );
-    } else {
-        println!(
-            "  keys: {} Galois keys ({:.0} MiB, {:?} mode), relinearization key {:.0} MiB",
+            "  keys: {} Galois keys ({:.0} MiB, {:?} mode), relinearization key {:.0} MiB; \
+             client refreshes: {}; plan builds {plan_s:.1} s",
             run.keys.len(),
             run.keys.size_bytes() as f64 / f64::from(1 << 20),
             o.key_mode,
-            run.rk.size_bytes() as f64 / f64::from(1 << 20)
-        );
-        println!(
-            "  client refreshes: {}",
-            if run.refreshes.is_empty() {
-                "none — the whole pipeline ran under one encryption".to_string()
-            } else {
-                run.refreshes.len().to_string()
-            }
-        );
-        println!(
-            "  server: plan builds {plan_seconds:.1} s (CPU {plan_cpu:.1} s), pipeline {server_seconds:.1} s \
-             (CPU {server_cpu:.1} s); plain pipeline (ark-poly) {:.3} ms; HE / plain = {:.0}×",
-            plain_seconds * 1e3,
-            server_seconds / plain_seconds.max(1e-9)
-        );
-        if let Some(bytes) = peak {
-            println!(
-                "  peak memory: {:.2} GiB",
-                bytes as f64 / f64::from(1u32 << 30)
-            );
-        }
-        println!(
-            "{}",
-            if verified {
-                "verified: the decrypted h equals ark-poly's quotient"
-            } else {
-                "MISMATCH: the decrypted h differs from ark-poly's quotient"
-            }
-        );
-        println!(
-            "{}",
-            if exact {
-                "exact: h · Z_H = A·B − C as polynomials"
-            } else {
-                "NOT EXACT: h · Z_H ≠ A·B − C"
-            }
+            run.rk.size_bytes() as f64 / f64::from(1 << 20),
+            run.refreshes.len(),
         );
     }
-    Ok(verified && exact)
+    let schedule: Vec<Vec<&str>> = phases
+        .iter()
+        .map(|p| p.iter().map(|s| s.short()).collect())
+        .collect();
+    let phase_records: Vec<serde_json::Value> = run
+        .records
+        .iter()
+        .map(|r| {
+            serde_json::json!({
+                "name": r.name, "role": r.role, "seconds": r.seconds, "cpu_seconds": r.cpu_seconds,
+                "level": r.level, "budget_bits": r.budget, "estimated_budget_bits": r.estimated,
+            })
+        })
+        .collect();
+    Ok(Summary {
+        h,
+        server_s,
+        client_online_s,
+        client_offline_s,
+        upload_bytes,
+        download_bytes,
+        security_bits: params.security_level().bits(),
+        details: serde_json::json!({
+            "ring_degree": ring,
+            "log2_q": log_q,
+            "log2_p": log_p,
+            "key_switching_digits": digits,
+            "levels_per_fft": levels,
+            "key_mode": format!("{:?}", o.key_mode).to_lowercase(),
+            "schedule": schedule,
+            "refreshes": run.refreshes,
+            "galois_keys": run.keys.len(),
+            "galois_key_bytes": run.keys.size_bytes(),
+            "relin_key_bytes": run.rk.size_bytes(),
+            "plan_s": plan_s,
+            "final_budget_bits": final_budget,
+            "phases": phase_records,
+        }),
+    })
 }
 
-fn json_opt(v: Option<f64>, decimals: usize) -> String {
-    match v {
-        Some(x) if x.is_finite() => format!("{x:.decimals$}"),
-        _ => "null".to_string(),
+fn ciphertext_bytes(ct: &Ciphertext) -> Result<usize> {
+    Ok(ct.to_bytes()?.len())
+}
+
+/// Galois keys per level, as the `--key-mode` flag names them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Keys {
+    /// Keys for every baby and giant step (fewer key switches).
+    Fast,
+    /// O(1) keys per level (iterated rotations).
+    Minimal,
+}
+
+impl From<Keys> for KeyMode {
+    fn from(keys: Keys) -> Self {
+        match keys {
+            Keys::Fast => KeyMode::Fast,
+            Keys::Minimal => KeyMode::MinimalKeys,
+        }
     }
 }
 
 /// Factored levels per FFT by default: about five stages per level, at most three.
 fn default_levels(n: usize) -> usize {
     (n.trailing_zeros() as usize).div_ceil(5).clamp(1, 3)
-}
-
-struct Options {
-    n: usize,
-    ring_log: u32,
-    levels: Option<usize>,
-    digits: Option<usize>,
-    threads: u32,
-    key_mode: KeyMode,
-    seed: u64,
-    json: bool,
-}
-
-impl Options {
-    fn parse(mut args: impl Iterator<Item = String>) -> std::result::Result<Self, String> {
-        let mut o = Options {
-            n: 256,
-            ring_log: 17,
-            levels: None,
-            digits: None,
-            threads: 0,
-            key_mode: KeyMode::MinimalKeys,
-            seed: 1,
-            json: false,
-        };
-        while let Some(arg) = args.next() {
-            let mut value = || args.next().ok_or(format!("{arg} needs a value"));
-            let number = |s: String| {
-                s.parse::<u64>()
-                    .map_err(|_| "expected a number".to_string())
-            };
-            match arg.as_str() {
-                "--n" => o.n = number(value()?)? as usize,
-                "--ring-log" => {
-                    o.ring_log = number(value()?)? as u32;
-                    if !(12..=17).contains(&o.ring_log) {
-                        return Err("--ring-log takes 12..=17".into());
-                    }
-                }
-                "--levels" => {
-                    let k = number(value()?)? as usize;
-                    if !(1..=4).contains(&k) {
-                        return Err("--levels takes 1..=4".into());
-                    }
-                    o.levels = Some(k);
-                }
-                "--digits" => o.digits = Some(number(value()?)? as usize),
-                "--threads" => o.threads = number(value()?)? as u32,
-                "--seed" => o.seed = number(value()?)?,
-                "--key-mode" => {
-                    o.key_mode = match value()?.as_str() {
-                        "fast" => KeyMode::Fast,
-                        "minimal" => KeyMode::MinimalKeys,
-                        other => return Err(format!("unknown key mode {other:?}")),
-                    }
-                }
-                "--json" => o.json = true,
-                "--help" | "-h" => return Err("help".into()),
-                other => return Err(format!("unknown flag {other:?}")),
-            }
-        }
-        Ok(o)
-    }
 }

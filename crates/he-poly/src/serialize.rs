@@ -1,0 +1,140 @@
+//! Bytes of encrypted polynomials: the layout, then each block's engine bytes.
+//!
+//! Layout (little-endian): the magic `b"HEPOLY\0\x01"`, then `stride`,
+//! `width`, `origin` (i64), `len` and the block count as 8-byte integers,
+//! then per block its byte length (8 bytes) and the ciphertext bytes of
+//! [`Ciphertext::to_bytes`]. Loading checks everything against the context
+//! before keeping it: each block through [`Ciphertext::from_bytes`], the
+//! layout for consistency, the blocks for a common level and factor.
+
+use std::marker::PhantomData;
+
+use ark_ff::PrimeField;
+use helib_rs::{Ciphertext, Context};
+
+use crate::error::{Error, Result};
+use crate::layout::BlockLayout;
+use crate::polynomial::{encoder, EncryptedPolynomial};
+
+const MAGIC: &[u8; 8] = b"HEPOLY\0\x01";
+
+impl<F: PrimeField> EncryptedPolynomial<F> {
+    /// The serialized polynomial (see the module docs).
+    ///
+    /// # Errors
+    /// Engine failures.
+    pub fn to_bytes(&self) -> Result<Vec<u8>> {
+        let mut out = MAGIC.to_vec();
+        let l = &self.layout;
+        for value in [
+            l.stride as u64,
+            l.width as u64,
+            l.origin as u64,
+            l.len as u64,
+            self.blocks.len() as u64,
+        ] {
+            out.extend_from_slice(&value.to_le_bytes());
+        }
+        for block in &self.blocks {
+            let bytes = block.to_bytes()?;
+            out.extend_from_slice(&(bytes.len() as u64).to_le_bytes());
+            out.extend_from_slice(&bytes);
+        }
+        Ok(out)
+    }
+
+    /// Loads a polynomial of `context` from [`to_bytes`](Self::to_bytes).
+    ///
+    /// # Errors
+    /// [`Error::Malformed`] for bytes that do not hold a consistent
+    /// polynomial; [`Error::Engine`] for a block the engine rejects;
+    /// [`Error::FieldMismatch`] when t is not F's modulus.
+    pub fn from_bytes(context: &Context, bytes: &[u8]) -> Result<Self> {
+        encoder::<F>(context)?;
+        let mut reader = Reader { bytes, at: 0 };
+        if reader.take(MAGIC.len())? != MAGIC {
+            return Err(malformed("wrong magic or version"));
+        }
+        let stride = reader.size()?;
+        let width = reader.size()?;
+        let origin = reader.u64()? as i64;
+        let len = reader.size()?;
+        let count = reader.size()?;
+        let n = context.ring_degree();
+        if stride == 0 || stride > n || width == 0 || width > n {
+            return Err(malformed(format!(
+                "stride {stride} or width {width} outside 1..={n}"
+            )));
+        }
+        if count == 0 || count > n || origin > 0 || origin < -(n as i64) * (count as i64) {
+            return Err(malformed(format!("{count} blocks from exponent {origin}")));
+        }
+        let layout = BlockLayout {
+            stride,
+            width,
+            origin,
+            len,
+        };
+        let covered = layout.block_exponent(count - 1) + width as i64;
+        if covered < len as i64 {
+            return Err(malformed(format!(
+                "{count} blocks cover {covered} coefficients, not {len}"
+            )));
+        }
+        let mut blocks = Vec::with_capacity(count);
+        for _ in 0..count {
+            let size = reader.size()?;
+            blocks.push(Ciphertext::from_bytes(context, reader.take(size)?)?);
+        }
+        if reader.at != bytes.len() {
+            return Err(malformed("trailing bytes"));
+        }
+        for block in &blocks[1..] {
+            if block.level() != blocks[0].level()
+                || block.correction_factor() != blocks[0].correction_factor()
+                || block.size() != blocks[0].size()
+            {
+                return Err(malformed(
+                    "the blocks differ in level, correction factor or size",
+                ));
+            }
+        }
+        Ok(Self {
+            blocks,
+            layout,
+            field: PhantomData,
+        })
+    }
+}
+
+fn malformed(reason: impl Into<String>) -> Error {
+    Error::Malformed(reason.into())
+}
+
+struct Reader<'a> {
+    bytes: &'a [u8],
+    at: usize,
+}
+
+impl<'a> Reader<'a> {
+    fn take(&mut self, count: usize) -> Result<&'a [u8]> {
+        let end = self
+            .at
+            .checked_add(count)
+            .filter(|&end| end <= self.bytes.len());
+        let end = end.ok_or_else(|| malformed("truncated"))?;
+        let slice = &self.bytes[self.at..end];
+        self.at = end;
+        Ok(slice)
+    }
+
+    fn u64(&mut self) -> Result<u64> {
+        let mut word = [0u8; 8];
+        word.copy_from_slice(self.take(8)?);
+        Ok(u64::from_le_bytes(word))
+    }
+
+    fn size(&mut self) -> Result<usize> {
+        usize::try_from(self.u64()?).map_err(|_| malformed("a size does not fit this machine"))
+    }
+}
