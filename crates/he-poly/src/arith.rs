@@ -129,7 +129,11 @@ impl<F: PrimeField> EncryptedPolynomial<F> {
     /// [`Error::InvalidArgument`] when nothing is left.
     pub fn div_by_monomial(&self, cut: usize) -> Result<Self> {
         let (first, layout) = self.layout.cut_below(cut)?;
-        Ok(Self::from_parts(self.blocks[first..].to_vec(), layout))
+        let kept = self.blocks.get(first..).filter(|kept| !kept.is_empty());
+        let kept = kept.ok_or_else(|| {
+            Error::InvalidArgument(format!("no block reaches X^{cut} ({})", self.layout))
+        })?;
+        Ok(Self::from_parts(kept.to_vec(), layout))
     }
 
     fn product_blocks(
