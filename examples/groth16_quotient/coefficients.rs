@@ -31,14 +31,19 @@ pub fn run(o: &Options, w: &Witness) -> Result<Summary> {
 
     // Client, online: interpolate a and b, encrypt A and B from the pool.
     let online = Instant::now();
-    let a = EncryptedPolynomial::encrypt_with(&pool, &w.domain.ifft(&w.a), params.stride())?;
-    let b = EncryptedPolynomial::encrypt_with(&pool, &w.domain.ifft(&w.b), params.stride())?;
+    let (interpolant_a, interpolant_b) = (w.domain.ifft(&w.a), w.domain.ifft(&w.b));
+    let ifft_s = online.elapsed().as_secs_f64();
+    let a = EncryptedPolynomial::encrypt_with(&pool, &interpolant_a, params.stride())?;
+    let b = EncryptedPolynomial::encrypt_with(&pool, &interpolant_b, params.stride())?;
     let mut client_online_s = online.elapsed().as_secs_f64();
+    let encrypt_s = client_online_s - ifft_s;
     let upload_bytes = a.size_bytes()? + b.size_bytes()?;
 
     // Server: one product, only the blocks from X^n on, switched down for the download.
     let server = Instant::now();
-    let h = EncryptedPolynomial::groth16_quotient(&a, &b, n)?.mod_switch_reduce_noise()?;
+    let product = EncryptedPolynomial::groth16_quotient(&a, &b, n)?;
+    let product_s = server.elapsed().as_secs_f64();
+    let h = product.mod_switch_reduce_noise()?;
     let server_s = server.elapsed().as_secs_f64();
     let download_bytes = h.size_bytes()?;
     let budget = h.estimated_budget_bits();
@@ -47,7 +52,8 @@ pub fn run(o: &Options, w: &Witness) -> Result<Summary> {
     // Client, online: decrypt h.
     let decrypt = Instant::now();
     let coefficients = h.decrypt(&sk)?;
-    client_online_s += decrypt.elapsed().as_secs_f64();
+    let decrypt_s = decrypt.elapsed().as_secs_f64();
+    client_online_s += decrypt_s;
 
     let p = params.parameters();
     if !o.json {
@@ -81,6 +87,11 @@ pub fn run(o: &Options, w: &Witness) -> Result<Summary> {
             "h_blocks": h.blocks().len(),
             "h_level": level,
             "estimated_budget_bits": budget,
+            "client_ifft_s": ifft_s,
+            "client_encrypt_s": encrypt_s,
+            "server_product_s": product_s,
+            "server_mod_switch_s": server_s - product_s,
+            "client_decrypt_s": decrypt_s,
         }),
     })
 }

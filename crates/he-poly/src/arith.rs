@@ -1,6 +1,8 @@
 //! Arithmetic on encrypted polynomials: sums, scalar and plaintext products,
 //! ciphertext products and quotients by powers of X.
 
+use std::borrow::Cow;
+
 use ark_ff::PrimeField;
 use helib_rs::{Ciphertext, EncodedPlaintext};
 use num_bigint::BigUint;
@@ -167,10 +169,14 @@ impl<F: PrimeField> EncryptedPolynomial<F> {
     }
 }
 
-/// The blocks switched down to `level` (borrowed when already there).
-fn at_level(blocks: &[Ciphertext], level: usize) -> Result<Vec<Ciphertext>> {
-    Ok(blocks
+/// The blocks at `level`: borrowed when they are there already, else switched down.
+fn at_level(blocks: &[Ciphertext], level: usize) -> Result<Cow<'_, [Ciphertext]>> {
+    if blocks.iter().all(|b| b.level() == level) {
+        return Ok(Cow::Borrowed(blocks));
+    }
+    let switched = blocks
         .iter()
         .map(|b| b.mod_switch_to(level))
-        .collect::<helib_rs::Result<Vec<_>>>()?)
+        .collect::<helib_rs::Result<Vec<_>>>()?;
+    Ok(Cow::Owned(switched))
 }

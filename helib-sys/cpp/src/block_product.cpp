@@ -15,8 +15,9 @@ namespace bgv {
 namespace eval {
 namespace {
 
-/// Words of scratch one work item may use for its matrices (2 MiB).
-constexpr size_t kScratchWords = size_t{1} << 18;
+/// Words of scratch one work item may use for its matrices (512 KiB: the
+/// matrices stay in a core's L2 cache through all the stages).
+constexpr size_t kScratchWords = size_t{1} << 16;
 
 /// One operand of a convolution: per block, the residue polynomials of its parts.
 struct Operand {
@@ -92,8 +93,8 @@ void convolve(const Context &ctx, size_t primes, const Operand &a, const Operand
         for (size_t p = 0; p < a.parts; ++p) load(a, p, i, j0, width, length, am[p]);
         for (size_t p = 0; p < b.parts; ++p) load(b, p, i, j0, width, length, bm[p]);
         if (length > 1) {
-            for (size_t p = 0; p < a.parts; ++p) tables[i]->forward_rows(am[p], width);
-            for (size_t p = 0; p < b.parts; ++p) tables[i]->forward_rows(bm[p], width);
+            for (size_t p = 0; p < a.parts; ++p) tables[i]->forward_rows(am[p], width, a.blocks.size());
+            for (size_t p = 0; p < b.parts; ++p) tables[i]->forward_rows(bm[p], width, b.blocks.size());
         }
         tensor(am[0], am[1], bm[0], b.parts == 2 ? bm[1] : nullptr, block, cross, q);
         u64 *results[3] = {am[0], am[1], b.parts == 2 ? bm[1] : nullptr};

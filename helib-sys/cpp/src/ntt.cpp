@@ -1,6 +1,8 @@
 // ntt.cpp -- lazy Harvey butterflies for the negacyclic NTT.
 #include "ntt.hpp"
 
+#include <algorithm>
+
 
 #include "error.hpp"
 #include "ntt_kernels.hpp"
@@ -89,11 +91,17 @@ void NttTables::inverse(u64 *a) const {
     kernels::scale(a, n_, n_inv_, n_inv_shoup_, modulus_);
 }
 
-void NttTables::forward_rows(u64 *rows, size_t width) const {
-    const u64 q = modulus_.value(), two_q = 2 * q;
+void NttTables::forward_rows(u64 *rows, size_t width, size_t nonzero_rows) const {
     size_t t = n_;
+    size_t m = 1;
+    if (nonzero_rows <= n_ / 2) {
+        // First stage with a zero second half: x + w*0 = x - w*0 = x.
+        t >>= 1;
+        std::copy(rows, rows + t * width, rows + t * width);
+        m = 2;
+    }
     // The butterflies of forward(), each between two rows instead of two words.
-    for (size_t m = 1; m < n_; m <<= 1) {
+    for (; m < n_; m <<= 1) {
         t >>= 1;
         for (size_t i = 0; i < m; ++i) {
             for (size_t j = 0; j < t; ++j) {
@@ -102,11 +110,7 @@ void NttTables::forward_rows(u64 *rows, size_t width) const {
             }
         }
     }
-    for (size_t k = 0; k < n_ * width; ++k) {
-        u64 v = rows[k];
-        v = v >= two_q ? v - two_q : v;
-        rows[k] = v >= q ? v - q : v;
-    }
+    kernels::reduce_from_4q(rows, n_ * width, modulus_);
 }
 
 void NttTables::inverse_rows(u64 *rows, size_t width, u64 extra) const {

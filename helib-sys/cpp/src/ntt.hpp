@@ -28,9 +28,10 @@ public:
 
     /// The forward transform applied to `width` interleaved sequences at once:
     /// `rows` holds n rows of `width` words, and column j (rows[k * width + j],
-    /// k < n) is transformed. In place; input and output in [0, q); `width` is
-    /// a multiple of 8.
-    void forward_rows(u64 *rows, size_t width) const;
+    /// k < n) is transformed. Rows from `nonzero_rows` on must be zero (zero
+    /// padding; the first stage then only copies). In place; input and output
+    /// in [0, q); `width` is a multiple of 8.
+    void forward_rows(u64 *rows, size_t width, size_t nonzero_rows) const;
     /// The inverse of forward_rows, with every output also multiplied by
     /// `extra` (a residue; 1 for the plain inverse). Input in [0, 2q), output
     /// in [0, q).

@@ -106,6 +106,16 @@ inline void inverse_block(u64 *__restrict x, u64 *__restrict y, size_t t, u64 w,
     }
 }
 
+/// values[j] in [0, 4q) -> values[j] mod q, for n % 8 == 0.
+inline void reduce_from_4q(u64 *values, size_t n, const Modulus &mod) {
+    const __m512i q = _mm512_set1_epi64(static_cast<long long>(mod.value()));
+    const __m512i two_q = _mm512_add_epi64(q, q);
+    for (size_t j = 0; j < n; j += 8) {
+        const __m512i v = reduce_once(_mm512_loadu_si512(values + j), two_q);
+        _mm512_storeu_si512(values + j, reduce_once(v, q));
+    }
+}
+
 /// values[j] = values[j] * w mod q in [0, q), for inputs below 2^64 and n % 8 == 0.
 inline void scale(u64 *values, size_t n, u64 w, u64 ws, const Modulus &mod) {
     const __m512i q = _mm512_set1_epi64(static_cast<long long>(mod.value()));
@@ -263,6 +273,15 @@ inline void multiply_montgomery(u64 *out, const u64 *a, const u64 *b, size_t n, 
 }
 
 #else
+
+inline void reduce_from_4q(u64 *values, size_t n, const Modulus &mod) {
+    const u64 q = mod.value(), two_q = 2 * q;
+    for (size_t j = 0; j < n; ++j) {
+        u64 v = values[j];
+        v = v >= two_q ? v - two_q : v;
+        values[j] = v >= q ? v - q : v;
+    }
+}
 
 inline void multiply_montgomery(u64 *out, const u64 *a, const u64 *b, size_t n, const Modulus &mod, bool accumulate) {
     for (size_t j = 0; j < n; ++j) {
