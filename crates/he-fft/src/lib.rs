@@ -54,19 +54,23 @@
 //! inputs, missing keys, noise budget and memory.
 
 mod bsgs;
+mod conversion;
 mod error;
 mod layout;
 mod memory;
 mod params;
 mod plan;
+mod special;
 mod stages;
 mod transform;
 
 pub use bsgs::{KeyMode, Schedule};
+pub use conversion::{ConversionPlan, ConversionPlanBuilder};
 pub use error::{Error, Result};
 pub use layout::Packing;
 pub use memory::{available_memory_bytes, MemoryEstimate};
 pub use params::{chain_bits_for_levels, suggest_parameters};
 pub use plan::{affordable_levels, Direction, FftPlan, FftPlanBuilder, PlanCost, Strategy};
+pub use special::{Conversion, SlotForm};
 pub use stages::{bit_reverse, bit_reverse_permute, Order};
 pub use transform::{Shift, SlotTransform};
