@@ -190,6 +190,31 @@ impl Schedule {
         }
     }
 
+    /// `rot_(-g·j)(D)` for the diagonal D placed at `slot`: the giant steps
+    /// that follow rotate it back into place.
+    fn pre_rotated<F: FftField>(&self, row: usize, slot: Slot, diagonal: &[F]) -> Vec<F> {
+        // A left rotation by -g·j, taken mod R.
+        let back = (-(self.giant_step() * slot.giant)).rem_euclid(row as i64) as usize;
+        SlotTransform::shift_vector(
+            row,
+            diagonal,
+            Shift {
+                swap: false,
+                rotation: back,
+            },
+        )
+    }
+
+    /// The final alignment rotation, when negative giant indices need one.
+    fn align(&self, acc: Ciphertext, keys: &GaloisKeys) -> Result<Ciphertext> {
+        if self.giant_min == 0 {
+            return Ok(acc);
+        }
+        let element =
+            GaloisKeys::element_for_step(acc.context(), self.giant_step() * self.giant_min);
+        Ok(acc.apply_galois(element, keys)?)
+    }
+
     /// For a transform with diagonals at `shape`: how many giant indices hold
     /// a term and how many baby steps (row swap included) some term uses.
     pub(crate) fn occupancy(&self, shape: &Shape) -> (usize, usize) {
@@ -301,16 +326,7 @@ impl EncodedTransform {
         let mut terms = BTreeMap::new();
         for (shift, diagonal) in transform.diagonals() {
             let slot = schedule.place(*shift);
-            // rot_(-g·j)(D): left rotation by -g·j, taken mod R.
-            let back = (-(schedule.giant_step() * slot.giant)).rem_euclid(row as i64) as usize;
-            let moved = SlotTransform::shift_vector(
-                row,
-                diagonal,
-                Shift {
-                    swap: false,
-                    rotation: back,
-                },
-            );
+            let moved = schedule.pre_rotated(row, slot, diagonal);
             let encoded = match mode {
                 KeyMode::Fast => encoder.encode_for_linear_transform(&moved, level)?,
                 KeyMode::MinimalKeys => encoder.encode_for_multiplication(&moved, level)?,
@@ -346,11 +362,7 @@ impl EncodedTransform {
             KeyMode::Fast => self.apply_hoisted(x, keys)?,
             KeyMode::MinimalKeys => self.apply_iterated(x, keys)?,
         };
-        if s.giant_min == 0 {
-            return Ok(acc);
-        }
-        let align = GaloisKeys::element_for_step(x.context(), s.giant_step() * s.giant_min);
-        Ok(acc.apply_galois(align, keys)?)
+        s.align(acc, keys)
     }
 
     /// The baby-step pairs (swap, k) some diagonal uses, sorted.
@@ -418,40 +430,114 @@ impl EncodedTransform {
         acc.ok_or(Error::Internal("transform has no diagonals"))
     }
 
-    /// `rot_(u·k)(swap^s(x))` for every (s, k) some diagonal uses, by
-    /// repeated rotations by the unit step.
+    /// `rot_(u·k)(swap^s(x))` for every (s, k) some diagonal uses.
     fn baby_steps(
         &self,
         x: &Ciphertext,
         keys: &GaloisKeys,
     ) -> Result<BTreeMap<(bool, usize), Ciphertext>> {
-        let context = x.context();
-        let needed = self.needed_babies();
-        let unit = GaloisKeys::element_for_step(context, self.schedule.unit as i64);
-        let mut out = BTreeMap::new();
-        for sw in [false, true] {
-            let Some(max) = needed
-                .iter()
-                .filter(|(w, _)| *w == sw)
-                .map(|(_, k)| *k)
-                .max()
-            else {
-                continue;
-            };
-            let mut current = if sw {
-                x.apply_galois(GaloisKeys::row_swap_element(context), keys)?
-            } else {
-                x.clone()
-            };
-            for k in 0..=max {
-                if k > 0 {
-                    current = current.apply_galois(unit, keys)?;
-                }
-                if needed.contains(&(sw, k)) {
-                    out.insert((sw, k), current.clone());
-                }
+        iterated_baby_steps(&self.schedule, &self.needed_babies(), x, keys)
+    }
+}
+
+/// `rot_(u·k)(swap^s(x))` for every (s, k) in `needed`, by repeated
+/// rotations by the unit step.
+fn iterated_baby_steps(
+    schedule: &Schedule,
+    needed: &[(bool, usize)],
+    x: &Ciphertext,
+    keys: &GaloisKeys,
+) -> Result<BTreeMap<(bool, usize), Ciphertext>> {
+    let context = x.context();
+    let unit = GaloisKeys::element_for_step(context, schedule.unit as i64);
+    let mut out = BTreeMap::new();
+    for sw in [false, true] {
+        let Some(max) = needed
+            .iter()
+            .filter(|(w, _)| *w == sw)
+            .map(|(_, k)| *k)
+            .max()
+        else {
+            continue;
+        };
+        let mut current = if sw {
+            x.apply_galois(GaloisKeys::row_swap_element(context), keys)?
+        } else {
+            x.clone()
+        };
+        for k in 0..=max {
+            if k > 0 {
+                current = current.apply_galois(unit, keys)?;
+            }
+            if needed.contains(&(sw, k)) {
+                out.insert((sw, k), current.clone());
             }
         }
-        Ok(out)
     }
+    Ok(out)
+}
+
+/// Evaluates `transform` on `x` with iterated baby steps and Horner giant
+/// steps ([`KeyMode::MinimalKeys`]), encoding each diagonal just before its
+/// product: only one encoded diagonal is alive at a time, at the price of
+/// encoding them at every evaluation.
+///
+/// # Errors
+/// [`Error::Internal`] for a policy in another key mode; the encoder's and
+/// the ciphertext operations' errors.
+pub(crate) fn apply_streamed<F: PrimeField + FftField>(
+    transform: &SlotTransform<F>,
+    policy: KeyPolicy,
+    encoder: &BatchEncoder<F>,
+    x: &Ciphertext,
+    keys: &GaloisKeys,
+) -> Result<Ciphertext> {
+    if policy.mode != KeyMode::MinimalKeys {
+        return Err(Error::Internal(
+            "streamed transforms iterate their baby steps",
+        ));
+    }
+    let schedule = policy.schedule(transform);
+    let row = transform.row();
+    let terms: BTreeMap<Slot, &Vec<F>> = transform
+        .diagonals()
+        .iter()
+        .map(|(shift, diagonal)| (schedule.place(*shift), diagonal))
+        .collect();
+    let mut needed: Vec<(bool, usize)> = terms.keys().map(|t| (t.swap, t.baby)).collect();
+    needed.sort_unstable();
+    needed.dedup();
+    let babies = iterated_baby_steps(&schedule, &needed, x, keys)?;
+    let giant = GaloisKeys::element_for_step(x.context(), schedule.giant_step());
+    let mut acc: Option<Ciphertext> = None;
+    for j in (schedule.giant_min..=schedule.giant_max).rev() {
+        if let Some(a) = acc.as_mut() {
+            *a = a.apply_galois(giant, keys)?;
+        }
+        let range = Slot {
+            giant: j,
+            swap: false,
+            baby: 0,
+        }..=Slot {
+            giant: j,
+            swap: true,
+            baby: usize::MAX,
+        };
+        for (slot, diagonal) in terms.range(range) {
+            let moved = schedule.pre_rotated(row, *slot, diagonal);
+            let plain = encoder.encode_for_multiplication(&moved, x.level())?;
+            let term = babies
+                .get(&(slot.swap, slot.baby))
+                .ok_or(Error::Internal("baby step missing"))?
+                .mul_plain(&plain)?;
+            match acc.as_mut() {
+                Some(a) => a.add_assign(&term)?,
+                None => acc = Some(term),
+            }
+        }
+    }
+    schedule.align(
+        acc.ok_or(Error::Internal("transform has no diagonals"))?,
+        keys,
+    )
 }

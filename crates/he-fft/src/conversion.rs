@@ -1,6 +1,6 @@
 //! Plans converting a ciphertext between slot form and coefficient form.
 
-use crate::bsgs::{EncodedTransform, KeyMode, KeyPolicy};
+use crate::bsgs::{apply_streamed, EncodedTransform, KeyMode, KeyPolicy};
 use crate::error::{Error, Result};
 use crate::memory::{available_memory_bytes, LevelShape, MemoryEstimate, PlanShape, Sizes};
 use crate::plan::{affordable_levels, level_after, level_cost_bits, run_levels, PlanCost};
@@ -306,9 +306,15 @@ impl<F: PrimeField + FftField> ConversionPlan<F> {
                     if current.level() > *level {
                         current.mod_switch_to_assign(*level)?;
                     }
-                    let encoded =
-                        EncodedTransform::new(transform, self.keys, &self.encoder, *level)?;
-                    current = encoded.apply(&current, keys)?;
+                    current = match self.keys.mode {
+                        KeyMode::MinimalKeys => {
+                            apply_streamed(transform, self.keys, &self.encoder, &current, keys)?
+                        }
+                        KeyMode::Fast => {
+                            EncodedTransform::new(transform, self.keys, &self.encoder, *level)?
+                                .apply(&current, keys)?
+                        }
+                    };
                 }
                 current
             }
@@ -375,10 +381,11 @@ impl<F: PrimeField + FftField> ConversionPlanBuilder<F> {
         self
     }
 
-    /// Keep the diagonals as field elements and encode each level when it
-    /// runs: the plan holds about N·32 bytes per diagonal instead of N·8 bytes
-    /// per prime, and an execution one level's encodings at a time, at the
-    /// price of encoding them at every execution.
+    /// Keep the diagonals as field elements and encode them when they run:
+    /// the plan holds about N·32 bytes per diagonal instead of N·8 bytes per
+    /// prime, and an execution one level's encodings at a time (in
+    /// [`KeyMode::MinimalKeys`], one diagonal at a time), at the price of
+    /// encoding them at every execution.
     pub fn encode_per_execution(mut self) -> Self {
         self.per_execution = true;
         self
@@ -575,16 +582,16 @@ impl<F: PrimeField + FftField> ConversionPlanBuilder<F> {
             return Ok(held);
         }
         // The plan holds the field diagonals; an execution encodes one level
-        // at a time.
+        // at a time (fast keys: one engine call takes them all) or one
+        // diagonal at a time (minimal keys).
         let sizes = Sizes::new(&self.context)?;
         let extended = self.keys.mode == KeyMode::Fast;
         let one_level = shape
             .levels
             .iter()
             .map(|l| {
-                l.shape
-                    .len()
-                    .saturating_mul(sizes.encoded(l.level, extended))
+                let alive = if extended { l.shape.len() } else { 1 };
+                alive.saturating_mul(sizes.encoded(l.level, extended))
             })
             .max()
             .unwrap_or(0);
