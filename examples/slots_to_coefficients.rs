@@ -130,6 +130,13 @@ fn run(o: &Options) -> Result<bool, Box<dyn std::error::Error>> {
     let keys = timed(o, &mut phases, "Galois keys", || {
         plan.generate_galois_keys(&sk)
     })?;
+    say(o, || {
+        format!(
+            "  {} Galois keys, {:.2} GiB",
+            keys.len(),
+            keys.size_bytes() as f64 / GIB
+        )
+    });
     let mut rng = ark_std::rand::thread_rng();
     let a: Vec<Fr> = (0..o.n).map(|_| Fr::rand(&mut rng)).collect();
     let domain = Radix2EvaluationDomain::<Fr>::new(o.n).ok_or("n has no domain")?;

@@ -20,7 +20,7 @@ use crate::error::{Error, Result};
 use crate::stages::Shape;
 use crate::transform::{signed, Shift, SlotTransform};
 use ark_ff::{FftField, PrimeField};
-use helib_rs::{BatchEncoder, Ciphertext, Context, EncodedPlaintext, GaloisKeys};
+use helib_rs::{BatchEncoder, Ciphertext, Context, EncodedPlaintext, GaloisKeys, Plaintext};
 use std::collections::{BTreeMap, BTreeSet};
 
 /// How baby steps are computed, trading Galois-key memory for time.
@@ -477,67 +477,116 @@ fn iterated_baby_steps(
     Ok(out)
 }
 
-/// Evaluates `transform` on `x` with iterated baby steps and Horner giant
-/// steps ([`KeyMode::MinimalKeys`]), encoding each diagonal just before its
-/// product: only one encoded diagonal is alive at a time, at the price of
-/// encoding them at every evaluation.
-///
-/// # Errors
-/// [`Error::Internal`] for a policy in another key mode; the encoder's and
-/// the ciphertext operations' errors.
-pub(crate) fn apply_streamed<F: PrimeField + FftField>(
-    transform: &SlotTransform<F>,
-    policy: KeyPolicy,
-    encoder: &BatchEncoder<F>,
-    x: &Ciphertext,
-    keys: &GaloisKeys,
-) -> Result<Ciphertext> {
-    if policy.mode != KeyMode::MinimalKeys {
-        return Err(Error::Internal(
-            "streamed transforms iterate their baby steps",
-        ));
+/// A transform whose diagonals are kept as plaintext polynomials (pre-rotated
+/// for the giant steps, not yet in the engine's RNS form) and encoded at
+/// each evaluation: a plaintext holds N·⌈log2 t / 64⌉ words against N words
+/// per prime for an encoding, and the costly transform from slots to
+/// coefficients is paid once, when the transform is built.
+pub(crate) struct PlainTransform {
+    level: usize,
+    schedule: Schedule,
+    terms: BTreeMap<Slot, Plaintext>,
+}
+
+impl PlainTransform {
+    /// `transform`'s diagonals as plaintexts, for ciphertexts at `level`.
+    pub(crate) fn new<F: PrimeField + FftField>(
+        transform: &SlotTransform<F>,
+        policy: KeyPolicy,
+        encoder: &BatchEncoder<F>,
+        level: usize,
+    ) -> Result<Self> {
+        let schedule = policy.schedule(transform);
+        let row = transform.row();
+        let terms = transform
+            .diagonals()
+            .iter()
+            .map(|(shift, diagonal)| {
+                let slot = schedule.place(*shift);
+                let moved = schedule.pre_rotated(row, slot, diagonal);
+                Ok((slot, encoder.encode(&moved)?))
+            })
+            .collect::<Result<_>>()?;
+        Ok(Self {
+            level,
+            schedule,
+            terms,
+        })
     }
-    let schedule = policy.schedule(transform);
-    let row = transform.row();
-    let terms: BTreeMap<Slot, &Vec<F>> = transform
-        .diagonals()
-        .iter()
-        .map(|(shift, diagonal)| (schedule.place(*shift), diagonal))
-        .collect();
-    let mut needed: Vec<(bool, usize)> = terms.keys().map(|t| (t.swap, t.baby)).collect();
-    needed.sort_unstable();
-    needed.dedup();
-    let babies = iterated_baby_steps(&schedule, &needed, x, keys)?;
-    let giant = GaloisKeys::element_for_step(x.context(), schedule.giant_step());
-    let mut acc: Option<Ciphertext> = None;
-    for j in (schedule.giant_min..=schedule.giant_max).rev() {
-        if let Some(a) = acc.as_mut() {
-            *a = a.apply_galois(giant, keys)?;
+
+    /// The level of the ciphertexts it runs on.
+    pub(crate) fn level(&self) -> usize {
+        self.level
+    }
+
+    /// The schedule.
+    pub(crate) fn schedule(&self) -> &Schedule {
+        &self.schedule
+    }
+
+    /// Plaintext multiplications per evaluation.
+    pub(crate) fn multiplications(&self) -> usize {
+        self.terms.len()
+    }
+
+    /// Evaluates the transform on `x`. With iterated baby steps
+    /// ([`KeyMode::MinimalKeys`]) each diagonal is encoded just before its
+    /// product, so one encoding is alive at a time; the double-hoisted
+    /// engine call of [`KeyMode::Fast`] takes the whole level's encodings.
+    pub(crate) fn apply(&self, x: &Ciphertext, keys: &GaloisKeys) -> Result<Ciphertext> {
+        let schedule = &self.schedule;
+        if schedule.mode == KeyMode::Fast {
+            let terms = self
+                .terms
+                .iter()
+                .map(|(slot, plain)| {
+                    Ok((
+                        *slot,
+                        EncodedPlaintext::for_linear_transform(plain, self.level)?,
+                    ))
+                })
+                .collect::<Result<_>>()?;
+            let encoded = EncodedTransform {
+                level: self.level,
+                schedule: schedule.clone(),
+                terms,
+            };
+            return encoded.apply(x, keys);
         }
-        let range = Slot {
-            giant: j,
-            swap: false,
-            baby: 0,
-        }..=Slot {
-            giant: j,
-            swap: true,
-            baby: usize::MAX,
-        };
-        for (slot, diagonal) in terms.range(range) {
-            let moved = schedule.pre_rotated(row, *slot, diagonal);
-            let plain = encoder.encode_for_multiplication(&moved, x.level())?;
-            let term = babies
-                .get(&(slot.swap, slot.baby))
-                .ok_or(Error::Internal("baby step missing"))?
-                .mul_plain(&plain)?;
-            match acc.as_mut() {
-                Some(a) => a.add_assign(&term)?,
-                None => acc = Some(term),
+        let mut needed: Vec<(bool, usize)> = self.terms.keys().map(|t| (t.swap, t.baby)).collect();
+        needed.sort_unstable();
+        needed.dedup();
+        let babies = iterated_baby_steps(schedule, &needed, x, keys)?;
+        let giant = GaloisKeys::element_for_step(x.context(), schedule.giant_step());
+        let mut acc: Option<Ciphertext> = None;
+        for j in (schedule.giant_min..=schedule.giant_max).rev() {
+            if let Some(a) = acc.as_mut() {
+                *a = a.apply_galois(giant, keys)?;
+            }
+            let range = Slot {
+                giant: j,
+                swap: false,
+                baby: 0,
+            }..=Slot {
+                giant: j,
+                swap: true,
+                baby: usize::MAX,
+            };
+            for (slot, plain) in self.terms.range(range) {
+                let encoded = EncodedPlaintext::for_multiplication(plain, x.level())?;
+                let term = babies
+                    .get(&(slot.swap, slot.baby))
+                    .ok_or(Error::Internal("baby step missing"))?
+                    .mul_plain(&encoded)?;
+                match acc.as_mut() {
+                    Some(a) => a.add_assign(&term)?,
+                    None => acc = Some(term),
+                }
             }
         }
+        schedule.align(
+            acc.ok_or(Error::Internal("transform has no diagonals"))?,
+            keys,
+        )
     }
-    schedule.align(
-        acc.ok_or(Error::Internal("transform has no diagonals"))?,
-        keys,
-    )
 }

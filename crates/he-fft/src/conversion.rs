@@ -1,6 +1,6 @@
 //! Plans converting a ciphertext between slot form and coefficient form.
 
-use crate::bsgs::{apply_streamed, EncodedTransform, KeyMode, KeyPolicy};
+use crate::bsgs::{EncodedTransform, KeyMode, KeyPolicy, PlainTransform};
 use crate::error::{Error, Result};
 use crate::memory::{available_memory_bytes, LevelShape, MemoryEstimate, PlanShape, Sizes};
 use crate::plan::{affordable_levels, level_after, level_cost_bits, run_levels, PlanCost};
@@ -40,16 +40,16 @@ pub struct ConversionPlan<F: PrimeField + FftField> {
     order: Order,
     keys: KeyPolicy,
     level: usize,
-    levels: Levels<F>,
+    levels: Levels,
     elements: Vec<u64>,
     memory: MemoryEstimate,
 }
 
-/// The plan's levels: encoded once, or kept as field elements and encoded at
-/// each execution (one level alive at a time).
-enum Levels<F: PrimeField + FftField> {
+/// The plan's levels: encoded once, or kept as plaintexts and encoded at
+/// each execution.
+enum Levels {
     Encoded(Vec<EncodedTransform>),
-    PerExecution(Vec<(SlotTransform<F>, usize)>),
+    PerExecution(Vec<PlainTransform>),
 }
 
 /// Builder for [`ConversionPlan`].
@@ -155,7 +155,7 @@ impl<F: PrimeField + FftField> ConversionPlan<F> {
     pub fn diagonals_per_level(&self) -> Vec<usize> {
         match &self.levels {
             Levels::Encoded(levels) => levels.iter().map(|l| l.multiplications()).collect(),
-            Levels::PerExecution(levels) => levels.iter().map(|(t, _)| t.len()).collect(),
+            Levels::PerExecution(levels) => levels.iter().map(|l| l.multiplications()).collect(),
         }
     }
 
@@ -168,7 +168,7 @@ impl<F: PrimeField + FftField> ConversionPlan<F> {
                 .collect(),
             Levels::PerExecution(levels) => levels
                 .iter()
-                .map(|(t, _)| (self.keys.schedule(t), t.len()))
+                .map(|l| (l.schedule().clone(), l.multiplications()))
                 .collect(),
         };
         schedules
@@ -302,19 +302,11 @@ impl<F: PrimeField + FftField> ConversionPlan<F> {
             Levels::Encoded(levels) => run_levels(levels, input, keys)?,
             Levels::PerExecution(levels) => {
                 let mut current = input.clone();
-                for (transform, level) in levels {
-                    if current.level() > *level {
-                        current.mod_switch_to_assign(*level)?;
+                for transform in levels {
+                    if current.level() > transform.level() {
+                        current.mod_switch_to_assign(transform.level())?;
                     }
-                    current = match self.keys.mode {
-                        KeyMode::MinimalKeys => {
-                            apply_streamed(transform, self.keys, &self.encoder, &current, keys)?
-                        }
-                        KeyMode::Fast => {
-                            EncodedTransform::new(transform, self.keys, &self.encoder, *level)?
-                                .apply(&current, keys)?
-                        }
-                    };
+                    current = transform.apply(&current, keys)?;
                 }
                 current
             }
@@ -381,11 +373,11 @@ impl<F: PrimeField + FftField> ConversionPlanBuilder<F> {
         self
     }
 
-    /// Keep the diagonals as field elements and encode them when they run:
-    /// the plan holds about N·32 bytes per diagonal instead of N·8 bytes per
-    /// prime, and an execution one level's encodings at a time (in
-    /// [`KeyMode::MinimalKeys`], one diagonal at a time), at the price of
-    /// encoding them at every execution.
+    /// Keep the diagonals as plaintext polynomials and encode them (into the
+    /// engine's RNS form) when they run: the plan holds N·⌈log2 t / 64⌉
+    /// words per diagonal instead of N words per prime, and an execution one
+    /// level's encodings at a time (in [`KeyMode::MinimalKeys`], one diagonal
+    /// at a time), at the price of that encoding at every execution.
     pub fn encode_per_execution(mut self) -> Self {
         self.per_execution = true;
         self
@@ -443,13 +435,11 @@ impl<F: PrimeField + FftField> ConversionPlanBuilder<F> {
         elements.sort_unstable();
         elements.dedup();
         let levels = if self.per_execution {
-            Levels::PerExecution(
-                transforms
-                    .into_iter()
-                    .enumerate()
-                    .map(|(i, t)| (t, at(i)))
-                    .collect(),
-            )
+            let mut plain = Vec::with_capacity(transforms.len());
+            for (i, t) in transforms.into_iter().enumerate() {
+                plain.push(PlainTransform::new(&t, self.keys, &encoder, at(i))?);
+            }
+            Levels::PerExecution(plain)
         } else {
             // Encode level by level, dropping each level's field elements.
             let mut encoded = Vec::with_capacity(transforms.len());
@@ -581,7 +571,7 @@ impl<F: PrimeField + FftField> ConversionPlanBuilder<F> {
         if !self.per_execution {
             return Ok(held);
         }
-        // The plan holds the field diagonals; an execution encodes one level
+        // The plan holds plaintext diagonals; an execution encodes one level
         // at a time (fast keys: one engine call takes them all) or one
         // diagonal at a time (minimal keys).
         let sizes = Sizes::new(&self.context)?;
@@ -595,9 +585,11 @@ impl<F: PrimeField + FftField> ConversionPlanBuilder<F> {
             })
             .max()
             .unwrap_or(0);
-        let slots = self.context.ring_degree();
+        // A plaintext coefficient takes whole 64-bit words of t.
+        let words = self.context.plaintext_modulus().bits().div_ceil(64) as usize;
+        let plain = self.context.ring_degree().saturating_mul(8 * words);
         Ok(MemoryEstimate {
-            plan_bytes: total.saturating_mul(slots).saturating_mul(field_bytes),
+            plan_bytes: total.saturating_mul(plain),
             build_bytes: held.build_bytes,
             galois_key_bytes: held.galois_key_bytes,
             execution_bytes: held.execution_bytes.saturating_add(one_level),

@@ -82,8 +82,11 @@
 //! diagonals each (1 for n ≤ 256, 3 for n = 1,024, 5 for n = 2^16) and
 //! [`suggest_conversion_parameters`] the smallest ≥128-bit ring N ≥ 2n whose
 //! chain holds them plus the products that follow ([`product_bits`] each).
-//! Measured on 1 thread: n = 256, N = 2^16, one level (256 products, 7 full
-//! key switches): 2.6 s; see the README for n = 2^16.
+//! Measured on 1 thread: n = 256 at N = 2^16, one level (256 products, 7
+//! full key switches): 2.6–2.8 s; n = 2^16 at N = 2^17, five levels with
+//! [`KeyMode::MinimalKeys`] and
+//! [`encode_per_execution`](ConversionPlanBuilder::encode_per_execution)
+//! (the default fast keys would need about 32 GiB there): 59 s in 5.9 GiB.
 //!
 //! The input must be in the `Row` packing (every copy along both rows, as
 //! [`ConversionPlan::encrypt`] and the single-ciphertext FFT plans produce

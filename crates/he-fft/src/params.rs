@@ -45,7 +45,10 @@ pub fn suggest_parameters_at_least<F: PrimeField + FftField>(
     extra_bits: impl Fn(u32) -> f64,
     threads: u32,
 ) -> Result<Parameters> {
-    let min_log_n = min_ring_degree.next_power_of_two().trailing_zeros().max(12);
+    let min_log_n = min_ring_degree
+        .checked_next_power_of_two()
+        .map_or(u32::MAX, usize::trailing_zeros)
+        .max(12);
     let log_t = F::MODULUS_BIT_SIZE as f64;
     smallest_ring::<F>(min_log_n, threads, |log_n| {
         Some(chain_bits_for_levels(log_t, log_n, levels) + extra_bits(log_n))
@@ -54,8 +57,10 @@ pub fn suggest_parameters_at_least<F: PrimeField + FftField>(
 
 /// The fewest levels whose estimated diagonals stay at most 256 per level
 /// for a length-`n` conversion in a ring of degree `ring_degree`: what
-/// [`ConversionPlanBuilder`](crate::ConversionPlanBuilder) chooses when the
-/// input's budget allows it (1 for n ≤ 256; 5 for n = 2^16 at N = 2^17).
+/// [`ConversionPlanBuilder`](crate::ConversionPlanBuilder) chooses for
+/// evaluations in natural order when the input's budget allows it (1 for
+/// n ≤ 256; 3 for n = 1,024; 5 for n = 2^16 at N = 2^17). Other forms and
+/// orders route their bits differently and may take a level more.
 ///
 /// # Errors
 /// [`Error::InvalidSize`] for n not a power of two ≥ 2 or F without the
@@ -68,7 +73,7 @@ pub fn conversion_levels<F: PrimeField + FftField>(
     if n < 2 || !n.is_power_of_two() {
         return Err(Error::InvalidSize(n));
     }
-    if 2 * n > ring_degree {
+    if n > ring_degree / 2 {
         return Err(Error::ConversionSize {
             n,
             max: ring_degree / 2,
@@ -135,7 +140,7 @@ pub fn suggest_conversion_parameters<F: PrimeField + FftField>(
     if n < 2 || !n.is_power_of_two() {
         return Err(Error::InvalidSize(n));
     }
-    let min_log_n = (2 * n).trailing_zeros().max(12);
+    let min_log_n = (n.trailing_zeros() + 1).max(12);
     if min_log_n > 17 {
         return Err(Error::ConversionSize { n, max: 1 << 16 });
     }

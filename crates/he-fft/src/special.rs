@@ -175,7 +175,7 @@ impl<F: PrimeField + FftField> Geometry<F> {
     /// in a ring of `slots` = N slots, or `None` when the sizes are out of
     /// range or F lacks the roots of unity.
     pub(crate) fn new(slots: usize, n: usize, form: SlotForm, order: Order) -> Option<Self> {
-        if !n.is_power_of_two() || n < 2 || 2 * n > slots || !slots.is_power_of_two() {
+        if !n.is_power_of_two() || n < 2 || n > slots / 2 || !slots.is_power_of_two() {
             return None;
         }
         let layout = SlotLayout::<F>::new(slots).ok()?;
@@ -293,15 +293,26 @@ impl<F: PrimeField + FftField> Geometry<F> {
                 continue;
             }
             let (from, to) = (at[u as usize], target(u));
-            let other = (0..m)
-                .find(|&v| at[v as usize] == to)
-                .expect("an occupied target holds a coefficient bit");
-            stages.push(Stage {
-                op: Op::Swap,
-                read: from,
-                write: to,
-            });
-            at[other as usize] = from;
+            // The target is occupied, so it holds another coefficient bit
+            // (occupied column bits are exactly those): exchange the two.
+            match (0..m).find(|&v| at[v as usize] == to) {
+                Some(other) => {
+                    stages.push(Stage {
+                        op: Op::Swap,
+                        read: from,
+                        write: to,
+                    });
+                    at[other as usize] = from;
+                }
+                None => {
+                    stages.push(Stage {
+                        op: Op::Move,
+                        read: from,
+                        write: to,
+                    });
+                    occupied = (occupied & !(1u64 << from)) | (1u64 << to);
+                }
+            }
             at[u as usize] = to;
         }
         for y in (l - m)..l {

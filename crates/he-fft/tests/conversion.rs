@@ -8,7 +8,8 @@ use ark_ff::{Fp64, MontBackend, MontConfig, PrimeField};
 use ark_poly::univariate::DensePolynomial;
 use ark_poly::{DenseUVPolynomial, EvaluationDomain, Radix2EvaluationDomain};
 use he_fft::{
-    bit_reverse, Conversion, ConversionPlan, ConversionPlanBuilder, Error, KeyMode, Order, SlotForm,
+    bit_reverse, Conversion, ConversionPlan, ConversionPlanBuilder, Error, FftPlan, KeyMode, Order,
+    SlotForm, Strategy,
 };
 use helib_rs::{BatchEncoder, Ciphertext, Context, Parameters, Plaintext, PublicKey, SecretKey};
 use num_bigint::BigUint;
@@ -303,10 +304,15 @@ fn minimal_keys_and_per_execution_encoding_agree() {
         .levels(3)
         .key_mode(KeyMode::MinimalKeys)
         .encode_per_execution();
+    let fast_per_execution = ConversionPlan::<Fr>::slots_to_coefficients(&s.context, n)
+        .levels(3)
+        .encode_per_execution();
     let (fast_plan, fast_out) = run(s, fast, &input);
     let (minimal_plan, minimal_out) = run(s, minimal, &input);
+    let (_, fast_per_execution_out) = run(s, fast_per_execution, &input);
     assert!(decrypt_coefficients::<Fr>(s, &fast_out) == want);
     assert!(decrypt_coefficients::<Fr>(s, &minimal_out) == want);
+    assert!(decrypt_coefficients::<Fr>(s, &fast_per_execution_out) == want);
     assert_eq!(
         fast_plan.diagonals_per_level(),
         minimal_plan.diagonals_per_level()
@@ -450,4 +456,84 @@ fn bad_settings_and_inputs_are_typed_errors() {
         plan.execute(&spent, &keys),
         Err(Error::InsufficientBudget { needed: 2, .. })
     ));
+}
+
+/// A factored `ifft` leaves bit-reversed coefficients in the slots; a
+/// coefficient-form conversion in that order takes them as they are.
+#[test]
+fn an_ifft_plans_output_converts_without_permutation() {
+    let s = bn254();
+    let n = 32;
+    let ifft = FftPlan::<Fr>::builder(&s.context, n)
+        .inverse()
+        .strategy(Strategy::Factored { levels: Some(1) })
+        .build()
+        .unwrap();
+    assert_eq!(ifft.output_order(), Order::BitReversed);
+    let a: Vec<Fr> = random(n, 21);
+    let coefficients = ifft
+        .execute(
+            &ifft.encrypt(&s.pk, &a).unwrap(),
+            &ifft.generate_galois_keys(&s.sk).unwrap(),
+        )
+        .unwrap()
+        .remove(0);
+    let to_polynomial = ConversionPlan::<Fr>::slots_to_coefficients(&s.context, n)
+        .form(SlotForm::Coefficients)
+        .order(ifft.output_order())
+        .levels(1)
+        .input_level(coefficients.level())
+        .build()
+        .unwrap();
+    let out = to_polynomial
+        .execute(
+            &coefficients,
+            &to_polynomial.generate_galois_keys(&s.sk).unwrap(),
+        )
+        .unwrap();
+    assert!(decrypt_coefficients::<Fr>(s, &out) == padded(&interpolant(&a)));
+}
+
+#[test]
+fn parameter_helpers() {
+    use he_fft::{
+        conversion_levels, product_bits, suggest_conversion_parameters, suggest_parameters_at_least,
+    };
+    let to = Conversion::SlotsToCoefficients;
+    let back = Conversion::CoefficientsToSlots;
+    assert_eq!(conversion_levels::<Fr>(1 << 16, 256, to).unwrap(), 1);
+    assert_eq!(conversion_levels::<Fr>(1 << 17, 1 << 16, to).unwrap(), 5);
+    // One level cannot bring a full row back.
+    assert!(conversion_levels::<Fr>(1 << 12, 1 << 11, back).unwrap() >= 2);
+    assert!(matches!(
+        conversion_levels::<Fr>(1 << 12, 12, to),
+        Err(Error::InvalidSize(12))
+    ));
+    assert!(matches!(
+        conversion_levels::<Fr>(1 << 12, 1 << 12, to),
+        Err(Error::ConversionSize { .. })
+    ));
+    assert!(matches!(
+        conversion_levels::<Fr>(1 << 12, 1 << 63, to),
+        Err(Error::ConversionSize { .. })
+    ));
+    // n = 2^16 needs N = 2^17; the chain holds five levels and a product.
+    let params = suggest_conversion_parameters::<Fr>(1 << 16, to, 1, 1).unwrap();
+    assert_eq!(params.ring_degree(), 1 << 17);
+    assert!(params.security_level().bits() >= 128);
+    let chain: u32 = params.chain_bits().iter().sum();
+    let levels = he_fft::chain_bits_for_levels(254.0, 17, 5) + product_bits(254.0, 17);
+    assert!(f64::from(chain) >= levels);
+    for n in [1usize << 17, 1 << 63] {
+        assert!(matches!(
+            suggest_conversion_parameters::<Fr>(n, to, 1, 1),
+            Err(Error::ConversionSize { .. })
+        ));
+    }
+    assert!(matches!(
+        suggest_parameters_at_least::<Fr>(usize::MAX, 1, |_| 0.0, 1),
+        Err(Error::Unsupported(_))
+    ));
+    let at_least = suggest_parameters_at_least::<Fr>(1 << 15, 1, |_| 0.0, 1).unwrap();
+    assert!(at_least.ring_degree() >= 1 << 15);
 }
