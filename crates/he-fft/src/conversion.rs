@@ -387,16 +387,21 @@ impl<F: PrimeField + FftField> ConversionPlanBuilder<F> {
     /// elements) to know their positions, but nothing is encoded.
     ///
     /// # Errors
-    /// As for [`build`](Self::build), except the memory check.
+    /// As for [`build`](Self::build), except that the memory check only
+    /// covers computing the diagonals: [`Error::InsufficientMemory`] when
+    /// even their field elements would exceed the limit.
     pub fn memory_estimate(&self) -> Result<MemoryEstimate> {
         let settings = self.settings()?;
+        self.check_field_bytes(&settings)?;
         let transforms = settings.geometry.levels(settings.levels, self.conversion);
         self.estimate(&settings, &transforms)
     }
 
-    /// Builds the plan: checks the settings, computes the levels' diagonals,
-    /// estimates the plan's memory and refuses it when over the limit, then
-    /// encodes the diagonals (unless [`encode_per_execution`](Self::encode_per_execution)).
+    /// Builds the plan: checks the settings, computes the levels' diagonals
+    /// (after checking that their field elements, counted from the levels'
+    /// structure, fit the limit), estimates the plan's memory and refuses it
+    /// when over the limit, then encodes the diagonals (unless
+    /// [`encode_per_execution`](Self::encode_per_execution)).
     ///
     /// # Errors
     /// In this order: [`Error::InvalidSize`] for n not a power of two ≥ 2;
@@ -411,9 +416,10 @@ impl<F: PrimeField + FftField> ConversionPlanBuilder<F> {
     /// estimated peak exceeds the limit.
     pub fn build(self) -> Result<ConversionPlan<F>> {
         let settings = self.settings()?;
+        self.check_field_bytes(&settings)?;
         let transforms = settings.geometry.levels(settings.levels, self.conversion);
         let memory = self.estimate(&settings, &transforms)?;
-        if let Some(limit) = self.memory_limit.or_else(available_memory_bytes) {
+        if let Some(limit) = self.limit() {
             if memory.peak_bytes() > limit {
                 return Err(Error::InsufficientMemory {
                     estimated: memory.peak_bytes(),
@@ -531,6 +537,32 @@ impl<F: PrimeField + FftField> ConversionPlanBuilder<F> {
             level,
             levels,
         })
+    }
+
+    /// The memory limit: the one set, or the memory the system reports available.
+    fn limit(&self) -> Option<usize> {
+        self.memory_limit.or_else(available_memory_bytes)
+    }
+
+    /// Refuses settings whose field-element diagonals alone, counted from the
+    /// levels' structure before any is computed, would exceed the limit.
+    fn check_field_bytes(&self, settings: &Settings<F>) -> Result<()> {
+        let counts = settings.geometry.estimate(settings.levels, self.conversion);
+        let largest = counts.iter().copied().max().unwrap_or(0);
+        let diagonals = counts
+            .iter()
+            .fold(2usize, |a, &c| a.saturating_add(c))
+            .saturating_add(largest.saturating_mul(2));
+        let bytes = diagonals
+            .saturating_mul(self.context.ring_degree())
+            .saturating_mul(std::mem::size_of::<F>());
+        match self.limit() {
+            Some(limit) if bytes > limit => Err(Error::InsufficientMemory {
+                estimated: bytes,
+                limit,
+            }),
+            _ => Ok(()),
+        }
     }
 
     /// The memory estimate of a plan with these levels.

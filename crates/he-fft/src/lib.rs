@@ -6,6 +6,8 @@
 //! optional coset offset (`coset_fft` / `coset_ifft`) and a [`Strategy`]; it
 //! factors the transform into slot transforms, encodes their diagonals and
 //! names the Galois keys it needs ([`FftPlan::required_galois_elements`]).
+//! A [`ConversionPlan`] moves a ciphertext between slot form and coefficient
+//! form (see "Slots and coefficients" below).
 //!
 //! # Strategies
 //! - [`Strategy::Dense`]: the n×n matrix by the diagonal method with
@@ -89,9 +91,13 @@
 //! (the default fast keys would need about 32 GiB there): 59 s in 5.9 GiB.
 //!
 //! The input must be in the `Row` packing (every copy along both rows, as
-//! [`ConversionPlan::encrypt`] and the single-ciphertext FFT plans produce
-//! it): a vector in the first n slots with zeros elsewhere is a different
-//! plaintext. The coefficients-to-slots direction assumes degree < n.
+//! [`ConversionPlan::encrypt`] and the FFT plans with n ≤ N/2 produce it):
+//! a vector in the first n slots with zeros elsewhere is a different
+//! plaintext. A factored `ifft` plan leaves bit-reversed coefficients, which
+//! a plan with [`SlotForm::Coefficients`] and
+//! [`Order::BitReversed`](ConversionPlanBuilder::order) takes as they are
+//! (though the fused [`SlotForm::Evaluations`] plan on the `ifft`'s input is
+//! cheaper). The coefficients-to-slots direction assumes degree < n.
 //!
 //! # Memory
 //! [`FftPlanBuilder::memory_estimate`] computes, from the plan's shape alone,

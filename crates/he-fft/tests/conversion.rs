@@ -537,3 +537,42 @@ fn parameter_helpers() {
     let at_least = suggest_parameters_at_least::<Fr>(1 << 15, 1, |_| 0.0, 1).unwrap();
     assert!(at_least.ring_degree() >= 1 << 15);
 }
+
+/// A plan whose diagonals alone would not fit is refused before any is
+/// computed (one level at n = 2^15 would be 2^15 diagonals of 2^16 slots).
+#[test]
+fn oversized_plans_are_refused_before_computing_diagonals() {
+    let params = Parameters::builder()
+        .ring_degree(1 << 16)
+        .plaintext_modulus_from_field::<Fr>()
+        .chain_bits(&[60; 12])
+        .allow_insecure()
+        .build()
+        .unwrap();
+    let context = Context::new(&params).unwrap();
+    let limit = 16usize << 30;
+    let start = std::time::Instant::now();
+    let builder = || {
+        ConversionPlan::<Fr>::slots_to_coefficients(&context, 1 << 15)
+            .levels(1)
+            .memory_limit(limit)
+    };
+    for result in [
+        builder().memory_estimate().map(|_| ()),
+        builder().build().map(|_| ()),
+    ] {
+        match result {
+            Err(Error::InsufficientMemory {
+                estimated,
+                limit: l,
+            }) => {
+                assert_eq!(l, limit);
+                // 2^15 diagonals of 2^16 field elements of 32 bytes, and more.
+                assert!(estimated >= (1usize << 15) * (1 << 16) * 32);
+            }
+            Err(other) => panic!("unexpected error {other}"),
+            Ok(()) => panic!("an oversized plan was accepted"),
+        }
+    }
+    assert!(start.elapsed() < std::time::Duration::from_secs(20));
+}
