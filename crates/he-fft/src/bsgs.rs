@@ -367,10 +367,7 @@ impl EncodedTransform {
 
     /// The baby-step pairs (swap, k) some diagonal uses, sorted.
     fn needed_babies(&self) -> Vec<(bool, usize)> {
-        let mut needed: Vec<(bool, usize)> = self.terms.keys().map(|t| (t.swap, t.baby)).collect();
-        needed.sort_unstable();
-        needed.dedup();
-        needed
+        needed_babies(&self.terms)
     }
 
     /// The sum before its final alignment, as one double-hoisted engine call.
@@ -398,46 +395,58 @@ impl EncodedTransform {
     /// The sum before its final alignment from iterated baby steps and
     /// Horner giant steps, rotation by rotation.
     fn apply_iterated(&self, x: &Ciphertext, keys: &GaloisKeys) -> Result<Ciphertext> {
-        let s = &self.schedule;
-        let babies = self.baby_steps(x, keys)?;
-        let giant = GaloisKeys::element_for_step(x.context(), s.giant_step());
-        let mut acc: Option<Ciphertext> = None;
-        for j in (s.giant_min..=s.giant_max).rev() {
-            if let Some(a) = acc.as_mut() {
-                *a = a.apply_galois(giant, keys)?;
-            }
-            for (slot, plain) in self.terms.range(
-                Slot {
-                    giant: j,
-                    swap: false,
-                    baby: 0,
-                }..=Slot {
-                    giant: j,
-                    swap: true,
-                    baby: usize::MAX,
-                },
-            ) {
-                let term = babies
-                    .get(&(slot.swap, slot.baby))
-                    .ok_or(Error::Internal("baby step missing"))?
-                    .mul_plain(plain)?;
-                match acc.as_mut() {
-                    Some(a) => a.add_assign(&term)?,
-                    None => acc = Some(term),
-                }
+        iterated_sum(&self.schedule, &self.terms, x, keys, |baby, plain| {
+            Ok(baby.mul_plain(plain)?)
+        })
+    }
+}
+
+/// The baby-step pairs (swap, k) some term uses, sorted.
+fn needed_babies<T>(terms: &BTreeMap<Slot, T>) -> Vec<(bool, usize)> {
+    let mut needed: Vec<(bool, usize)> = terms.keys().map(|t| (t.swap, t.baby)).collect();
+    needed.sort_unstable();
+    needed.dedup();
+    needed
+}
+
+/// The sum before its final alignment from iterated baby steps and Horner
+/// giant steps, rotation by rotation; `product` multiplies a baby step by
+/// a term's diagonal.
+fn iterated_sum<T>(
+    schedule: &Schedule,
+    terms: &BTreeMap<Slot, T>,
+    x: &Ciphertext,
+    keys: &GaloisKeys,
+    product: impl Fn(&Ciphertext, &T) -> Result<Ciphertext>,
+) -> Result<Ciphertext> {
+    let babies = iterated_baby_steps(schedule, &needed_babies(terms), x, keys)?;
+    let giant = GaloisKeys::element_for_step(x.context(), schedule.giant_step());
+    let mut acc: Option<Ciphertext> = None;
+    for j in (schedule.giant_min..=schedule.giant_max).rev() {
+        if let Some(a) = acc.as_mut() {
+            *a = a.apply_galois(giant, keys)?;
+        }
+        let range = Slot {
+            giant: j,
+            swap: false,
+            baby: 0,
+        }..=Slot {
+            giant: j,
+            swap: true,
+            baby: usize::MAX,
+        };
+        for (slot, term) in terms.range(range) {
+            let baby = babies
+                .get(&(slot.swap, slot.baby))
+                .ok_or(Error::Internal("baby step missing"))?;
+            let term = product(baby, term)?;
+            match acc.as_mut() {
+                Some(a) => a.add_assign(&term)?,
+                None => acc = Some(term),
             }
         }
-        acc.ok_or(Error::Internal("transform has no diagonals"))
     }
-
-    /// `rot_(u·k)(swap^s(x))` for every (s, k) some diagonal uses.
-    fn baby_steps(
-        &self,
-        x: &Ciphertext,
-        keys: &GaloisKeys,
-    ) -> Result<BTreeMap<(bool, usize), Ciphertext>> {
-        iterated_baby_steps(&self.schedule, &self.needed_babies(), x, keys)
-    }
+    acc.ok_or(Error::Internal("transform has no diagonals"))
 }
 
 /// `rot_(u·k)(swap^s(x))` for every (s, k) in `needed`, by repeated
@@ -553,40 +562,10 @@ impl PlainTransform {
             };
             return encoded.apply(x, keys);
         }
-        let mut needed: Vec<(bool, usize)> = self.terms.keys().map(|t| (t.swap, t.baby)).collect();
-        needed.sort_unstable();
-        needed.dedup();
-        let babies = iterated_baby_steps(schedule, &needed, x, keys)?;
-        let giant = GaloisKeys::element_for_step(x.context(), schedule.giant_step());
-        let mut acc: Option<Ciphertext> = None;
-        for j in (schedule.giant_min..=schedule.giant_max).rev() {
-            if let Some(a) = acc.as_mut() {
-                *a = a.apply_galois(giant, keys)?;
-            }
-            let range = Slot {
-                giant: j,
-                swap: false,
-                baby: 0,
-            }..=Slot {
-                giant: j,
-                swap: true,
-                baby: usize::MAX,
-            };
-            for (slot, plain) in self.terms.range(range) {
-                let encoded = EncodedPlaintext::for_multiplication(plain, x.level())?;
-                let term = babies
-                    .get(&(slot.swap, slot.baby))
-                    .ok_or(Error::Internal("baby step missing"))?
-                    .mul_plain(&encoded)?;
-                match acc.as_mut() {
-                    Some(a) => a.add_assign(&term)?,
-                    None => acc = Some(term),
-                }
-            }
-        }
-        schedule.align(
-            acc.ok_or(Error::Internal("transform has no diagonals"))?,
-            keys,
-        )
+        let acc = iterated_sum(schedule, &self.terms, x, keys, |baby, plain| {
+            let encoded = EncodedPlaintext::for_multiplication(plain, baby.level())?;
+            Ok(baby.mul_plain(&encoded)?)
+        })?;
+        schedule.align(acc, keys)
     }
 }
