@@ -20,7 +20,7 @@ use crate::error::{Error, Result};
 use crate::stages::Shape;
 use crate::transform::{signed, Shift, SlotTransform};
 use ark_ff::{FftField, PrimeField};
-use helib_rs::{BatchEncoder, Ciphertext, Context, EncodedPlaintext, GaloisKeys};
+use helib_rs::{BatchEncoder, Ciphertext, Context, EncodedPlaintext, GaloisKeys, Plaintext};
 use std::collections::{BTreeMap, BTreeSet};
 
 /// How baby steps are computed, trading Galois-key memory for time.
@@ -190,6 +190,31 @@ impl Schedule {
         }
     }
 
+    /// `rot_(-g·j)(D)` for the diagonal D placed at `slot`: the giant steps
+    /// that follow rotate it back into place.
+    fn pre_rotated<F: FftField>(&self, row: usize, slot: Slot, diagonal: &[F]) -> Vec<F> {
+        // A left rotation by -g·j, taken mod R.
+        let back = (-(self.giant_step() * slot.giant)).rem_euclid(row as i64) as usize;
+        SlotTransform::shift_vector(
+            row,
+            diagonal,
+            Shift {
+                swap: false,
+                rotation: back,
+            },
+        )
+    }
+
+    /// The final alignment rotation, when negative giant indices need one.
+    fn align(&self, acc: Ciphertext, keys: &GaloisKeys) -> Result<Ciphertext> {
+        if self.giant_min == 0 {
+            return Ok(acc);
+        }
+        let element =
+            GaloisKeys::element_for_step(acc.context(), self.giant_step() * self.giant_min);
+        Ok(acc.apply_galois(element, keys)?)
+    }
+
     /// For a transform with diagonals at `shape`: how many giant indices hold
     /// a term and how many baby steps (row swap included) some term uses.
     pub(crate) fn occupancy(&self, shape: &Shape) -> (usize, usize) {
@@ -301,16 +326,7 @@ impl EncodedTransform {
         let mut terms = BTreeMap::new();
         for (shift, diagonal) in transform.diagonals() {
             let slot = schedule.place(*shift);
-            // rot_(-g·j)(D): left rotation by -g·j, taken mod R.
-            let back = (-(schedule.giant_step() * slot.giant)).rem_euclid(row as i64) as usize;
-            let moved = SlotTransform::shift_vector(
-                row,
-                diagonal,
-                Shift {
-                    swap: false,
-                    rotation: back,
-                },
-            );
+            let moved = schedule.pre_rotated(row, slot, diagonal);
             let encoded = match mode {
                 KeyMode::Fast => encoder.encode_for_linear_transform(&moved, level)?,
                 KeyMode::MinimalKeys => encoder.encode_for_multiplication(&moved, level)?,
@@ -346,19 +362,12 @@ impl EncodedTransform {
             KeyMode::Fast => self.apply_hoisted(x, keys)?,
             KeyMode::MinimalKeys => self.apply_iterated(x, keys)?,
         };
-        if s.giant_min == 0 {
-            return Ok(acc);
-        }
-        let align = GaloisKeys::element_for_step(x.context(), s.giant_step() * s.giant_min);
-        Ok(acc.apply_galois(align, keys)?)
+        s.align(acc, keys)
     }
 
     /// The baby-step pairs (swap, k) some diagonal uses, sorted.
     fn needed_babies(&self) -> Vec<(bool, usize)> {
-        let mut needed: Vec<(bool, usize)> = self.terms.keys().map(|t| (t.swap, t.baby)).collect();
-        needed.sort_unstable();
-        needed.dedup();
-        needed
+        needed_babies(&self.terms)
     }
 
     /// The sum before its final alignment, as one double-hoisted engine call.
@@ -386,72 +395,177 @@ impl EncodedTransform {
     /// The sum before its final alignment from iterated baby steps and
     /// Horner giant steps, rotation by rotation.
     fn apply_iterated(&self, x: &Ciphertext, keys: &GaloisKeys) -> Result<Ciphertext> {
-        let s = &self.schedule;
-        let babies = self.baby_steps(x, keys)?;
-        let giant = GaloisKeys::element_for_step(x.context(), s.giant_step());
-        let mut acc: Option<Ciphertext> = None;
-        for j in (s.giant_min..=s.giant_max).rev() {
-            if let Some(a) = acc.as_mut() {
-                *a = a.apply_galois(giant, keys)?;
-            }
-            for (slot, plain) in self.terms.range(
-                Slot {
-                    giant: j,
-                    swap: false,
-                    baby: 0,
-                }..=Slot {
-                    giant: j,
-                    swap: true,
-                    baby: usize::MAX,
-                },
-            ) {
-                let term = babies
-                    .get(&(slot.swap, slot.baby))
-                    .ok_or(Error::Internal("baby step missing"))?
-                    .mul_plain(plain)?;
-                match acc.as_mut() {
-                    Some(a) => a.add_assign(&term)?,
-                    None => acc = Some(term),
-                }
+        iterated_sum(&self.schedule, &self.terms, x, keys, |baby, plain| {
+            Ok(baby.mul_plain(plain)?)
+        })
+    }
+}
+
+/// The baby-step pairs (swap, k) some term uses, sorted.
+fn needed_babies<T>(terms: &BTreeMap<Slot, T>) -> Vec<(bool, usize)> {
+    let mut needed: Vec<(bool, usize)> = terms.keys().map(|t| (t.swap, t.baby)).collect();
+    needed.sort_unstable();
+    needed.dedup();
+    needed
+}
+
+/// The sum before its final alignment from iterated baby steps and Horner
+/// giant steps, rotation by rotation; `product` multiplies a baby step by
+/// a term's diagonal.
+fn iterated_sum<T>(
+    schedule: &Schedule,
+    terms: &BTreeMap<Slot, T>,
+    x: &Ciphertext,
+    keys: &GaloisKeys,
+    product: impl Fn(&Ciphertext, &T) -> Result<Ciphertext>,
+) -> Result<Ciphertext> {
+    let babies = iterated_baby_steps(schedule, &needed_babies(terms), x, keys)?;
+    let giant = GaloisKeys::element_for_step(x.context(), schedule.giant_step());
+    let mut acc: Option<Ciphertext> = None;
+    for j in (schedule.giant_min..=schedule.giant_max).rev() {
+        if let Some(a) = acc.as_mut() {
+            *a = a.apply_galois(giant, keys)?;
+        }
+        let range = Slot {
+            giant: j,
+            swap: false,
+            baby: 0,
+        }..=Slot {
+            giant: j,
+            swap: true,
+            baby: usize::MAX,
+        };
+        for (slot, term) in terms.range(range) {
+            let baby = babies
+                .get(&(slot.swap, slot.baby))
+                .ok_or(Error::Internal("baby step missing"))?;
+            let term = product(baby, term)?;
+            match acc.as_mut() {
+                Some(a) => a.add_assign(&term)?,
+                None => acc = Some(term),
             }
         }
-        acc.ok_or(Error::Internal("transform has no diagonals"))
+    }
+    acc.ok_or(Error::Internal("transform has no diagonals"))
+}
+
+/// `rot_(u·k)(swap^s(x))` for every (s, k) in `needed`, by repeated
+/// rotations by the unit step.
+fn iterated_baby_steps(
+    schedule: &Schedule,
+    needed: &[(bool, usize)],
+    x: &Ciphertext,
+    keys: &GaloisKeys,
+) -> Result<BTreeMap<(bool, usize), Ciphertext>> {
+    let context = x.context();
+    let unit = GaloisKeys::element_for_step(context, schedule.unit as i64);
+    let mut out = BTreeMap::new();
+    for sw in [false, true] {
+        let Some(max) = needed
+            .iter()
+            .filter(|(w, _)| *w == sw)
+            .map(|(_, k)| *k)
+            .max()
+        else {
+            continue;
+        };
+        let mut current = if sw {
+            x.apply_galois(GaloisKeys::row_swap_element(context), keys)?
+        } else {
+            x.clone()
+        };
+        for k in 0..=max {
+            if k > 0 {
+                current = current.apply_galois(unit, keys)?;
+            }
+            if needed.contains(&(sw, k)) {
+                out.insert((sw, k), current.clone());
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// A transform whose diagonals are kept as plaintext polynomials (pre-rotated
+/// for the giant steps, not yet in the engine's RNS form) and encoded at
+/// each evaluation: a plaintext holds N·⌈log2 t / 64⌉ words against N words
+/// per prime for an encoding, and the costly transform from slots to
+/// coefficients is paid once, when the transform is built.
+pub(crate) struct PlainTransform {
+    level: usize,
+    schedule: Schedule,
+    terms: BTreeMap<Slot, Plaintext>,
+}
+
+impl PlainTransform {
+    /// `transform`'s diagonals as plaintexts, for ciphertexts at `level`.
+    pub(crate) fn new<F: PrimeField + FftField>(
+        transform: &SlotTransform<F>,
+        policy: KeyPolicy,
+        encoder: &BatchEncoder<F>,
+        level: usize,
+    ) -> Result<Self> {
+        let schedule = policy.schedule(transform);
+        let row = transform.row();
+        let terms = transform
+            .diagonals()
+            .iter()
+            .map(|(shift, diagonal)| {
+                let slot = schedule.place(*shift);
+                let moved = schedule.pre_rotated(row, slot, diagonal);
+                Ok((slot, encoder.encode(&moved)?))
+            })
+            .collect::<Result<_>>()?;
+        Ok(Self {
+            level,
+            schedule,
+            terms,
+        })
     }
 
-    /// `rot_(u·k)(swap^s(x))` for every (s, k) some diagonal uses, by
-    /// repeated rotations by the unit step.
-    fn baby_steps(
-        &self,
-        x: &Ciphertext,
-        keys: &GaloisKeys,
-    ) -> Result<BTreeMap<(bool, usize), Ciphertext>> {
-        let context = x.context();
-        let needed = self.needed_babies();
-        let unit = GaloisKeys::element_for_step(context, self.schedule.unit as i64);
-        let mut out = BTreeMap::new();
-        for sw in [false, true] {
-            let Some(max) = needed
+    /// The level of the ciphertexts it runs on.
+    pub(crate) fn level(&self) -> usize {
+        self.level
+    }
+
+    /// The schedule.
+    pub(crate) fn schedule(&self) -> &Schedule {
+        &self.schedule
+    }
+
+    /// Plaintext multiplications per evaluation.
+    pub(crate) fn multiplications(&self) -> usize {
+        self.terms.len()
+    }
+
+    /// Evaluates the transform on `x`. With iterated baby steps
+    /// ([`KeyMode::MinimalKeys`]) each diagonal is encoded just before its
+    /// product, so one encoding is alive at a time; the double-hoisted
+    /// engine call of [`KeyMode::Fast`] takes the whole level's encodings.
+    pub(crate) fn apply(&self, x: &Ciphertext, keys: &GaloisKeys) -> Result<Ciphertext> {
+        let schedule = &self.schedule;
+        if schedule.mode == KeyMode::Fast {
+            let terms = self
+                .terms
                 .iter()
-                .filter(|(w, _)| *w == sw)
-                .map(|(_, k)| *k)
-                .max()
-            else {
-                continue;
+                .map(|(slot, plain)| {
+                    Ok((
+                        *slot,
+                        EncodedPlaintext::for_linear_transform(plain, self.level)?,
+                    ))
+                })
+                .collect::<Result<_>>()?;
+            let encoded = EncodedTransform {
+                level: self.level,
+                schedule: schedule.clone(),
+                terms,
             };
-            let mut current = if sw {
-                x.apply_galois(GaloisKeys::row_swap_element(context), keys)?
-            } else {
-                x.clone()
-            };
-            for k in 0..=max {
-                if k > 0 {
-                    current = current.apply_galois(unit, keys)?;
-                }
-                if needed.contains(&(sw, k)) {
-                    out.insert((sw, k), current.clone());
-                }
-            }
+            return encoded.apply(x, keys);
         }
-        Ok(out)
+        let acc = iterated_sum(schedule, &self.terms, x, keys, |baby, plain| {
+            let encoded = EncodedPlaintext::for_multiplication(plain, baby.level())?;
+            Ok(baby.mul_plain(&encoded)?)
+        })?;
+        schedule.align(acc, keys)
     }
 }

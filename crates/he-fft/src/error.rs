@@ -44,6 +44,24 @@ pub enum Error {
         /// The ciphertext's level.
         got: usize,
     },
+    /// A conversion between slots and coefficients takes 2 ≤ n ≤ N/2.
+    #[error(
+        "a conversion between slots and coefficients takes n ≤ N/2 = {max} values, got n = {n}"
+    )]
+    ConversionSize {
+        /// The requested length.
+        n: usize,
+        /// N/2 for the context.
+        max: usize,
+    },
+    /// A conversion level count outside what its butterflies allow.
+    #[error("{levels} levels requested; this conversion takes 1 to {max}")]
+    InvalidConversionLevels {
+        /// The requested count.
+        levels: usize,
+        /// Its number of butterfly stages.
+        max: usize,
+    },
     /// The coset offset is zero: `0 · ⟨ω⟩` is not a coset, and an inverse
     /// transform would need 1/0.
     #[error("the coset offset must be nonzero")]

@@ -6,6 +6,8 @@
 //! optional coset offset (`coset_fft` / `coset_ifft`) and a [`Strategy`]; it
 //! factors the transform into slot transforms, encodes their diagonals and
 //! names the Galois keys it needs ([`FftPlan::required_galois_elements`]).
+//! A [`ConversionPlan`] moves a ciphertext between slot form and coefficient
+//! form (see "Slots and coefficients" below).
 //!
 //! # Strategies
 //! - [`Strategy::Dense`]: the n×n matrix by the diagonal method with
@@ -40,6 +42,63 @@
 //! [`FftPlan::encrypt`] / [`FftPlan::decrypt`] pack and unpack vectors in the
 //! plan's orders so callers can compare with `Radix2EvaluationDomain` directly.
 //!
+//! # Slots and coefficients
+//! A plaintext polynomial and its slots are two views of one ring element:
+//! slot j holds the polynomial's value at the evaluation point ψ^(±3^j)
+//! ([`helib_rs::SlotLayout`]). A [`ConversionPlan`] moves a ciphertext from
+//! one view to the other:
+//! - [`Conversion::SlotsToCoefficients`]: slots holding the values a of a
+//!   polynomial on H = ⟨ω⟩, |H| = n ≤ N/2, in the `Row` packing the plans
+//!   above use ([`SlotForm::Evaluations`]; or holding its coefficients,
+//!   [`SlotForm::Coefficients`]) become a ciphertext whose plaintext
+//!   polynomial is the interpolant A (n coefficients, the rest zero). Its
+//!   slots then hold A at all N points, so the product of two converted
+//!   ciphertexts ([`Ciphertext::multiply`](helib_rs::Ciphertext::multiply))
+//!   decrypts to the coefficients of A·B (of degree < 2n − 1 ≤ N − 1: no
+//!   wrap-around), with no further rotation or key.
+//! - [`Conversion::CoefficientsToSlots`]: a plaintext polynomial of degree
+//!   < n back to its values on H (or its coefficients) in the slots.
+//!
+//! **When it is free.** Whoever encrypts chooses the view: a client that
+//! holds its values interpolates them in the clear (one `ifft`, 18 ms at
+//! n = 2^16 with ark-poly) and encrypts the coefficients directly
+//! (`Plaintext::from_biguints`, or [`ConversionPlan::encrypt`] of a
+//! coefficients-to-slots plan). The server then gets coefficient form with
+//! no work, no keys and no noise; likewise a client reading a result
+//! decrypts once and reads whichever view it needs (coefficients, or
+//! [`BatchEncoder::decode`](helib_rs::BatchEncoder::decode)). Choose this
+//! whenever the data's owner encrypts it.
+//!
+//! **When the server needs it.** Data that is already encrypted in slots:
+//! the output of slot-wise computation (the FFT plans above, products and
+//! sums of batched ciphertexts, `hesc`), or evaluations that other parties
+//! encrypted and cannot re-encode (e.g. several parties each contributing
+//! evaluations of their share, or a protocol fixing the batched encoding).
+//! Then the conversion is a linear map of the slots like the FFT: the
+//! log2(n) steps of the inverse FFT on H fused with log2(n) butterflies of
+//! the special FFT of CKKS bootstrapping (three diagonals each, rotations
+//! by ±2^i inside the rows), merged into [`ConversionPlan::depth`] levels;
+//! one level is the dense map with n diagonals. Each level is a plaintext
+//! product of about log2 t + log2 N bits of budget (≈ 270 bits for BN254),
+//! so [`conversion_levels`] chooses the fewest levels with at most 256
+//! diagonals each (1 for n ≤ 256, 3 for n = 1,024, 5 for n = 2^16) and
+//! [`suggest_conversion_parameters`] the smallest ≥128-bit ring N ≥ 2n whose
+//! chain holds them plus the products that follow ([`product_bits`] each).
+//! Measured on 1 thread: n = 256 at N = 2^16, one level (256 products, 7
+//! full key switches): 2.6–2.8 s; n = 2^16 at N = 2^17, five levels with
+//! [`KeyMode::MinimalKeys`] and
+//! [`encode_per_execution`](ConversionPlanBuilder::encode_per_execution)
+//! (the default fast keys would need about 32 GiB there): 59 s in 5.9 GiB.
+//!
+//! The input must be in the `Row` packing (every copy along both rows, as
+//! [`ConversionPlan::encrypt`] and the FFT plans with n ≤ N/2 produce it):
+//! a vector in the first n slots with zeros elsewhere is a different
+//! plaintext. A factored `ifft` plan leaves bit-reversed coefficients, which
+//! a plan with [`SlotForm::Coefficients`] and
+//! [`Order::BitReversed`](ConversionPlanBuilder::order) takes as they are
+//! (though the fused [`SlotForm::Evaluations`] plan on the `ifft`'s input is
+//! cheaper). The coefficients-to-slots direction assumes degree < n.
+//!
 //! # Memory
 //! [`FftPlanBuilder::memory_estimate`] computes, from the plan's shape alone,
 //! the bytes of its encoded diagonals, of the Galois keys it needs and of one
@@ -54,19 +113,26 @@
 //! inputs, missing keys, noise budget and memory.
 
 mod bsgs;
+mod conversion;
 mod error;
 mod layout;
 mod memory;
 mod params;
 mod plan;
+mod special;
 mod stages;
 mod transform;
 
 pub use bsgs::{KeyMode, Schedule};
+pub use conversion::{ConversionPlan, ConversionPlanBuilder};
 pub use error::{Error, Result};
 pub use layout::Packing;
 pub use memory::{available_memory_bytes, MemoryEstimate};
-pub use params::{chain_bits_for_levels, suggest_parameters};
+pub use params::{
+    chain_bits_for_levels, conversion_levels, product_bits, suggest_conversion_parameters,
+    suggest_parameters, suggest_parameters_at_least,
+};
 pub use plan::{affordable_levels, Direction, FftPlan, FftPlanBuilder, PlanCost, Strategy};
+pub use special::{Conversion, SlotForm};
 pub use stages::{bit_reverse, bit_reverse_permute, Order};
 pub use transform::{Shift, SlotTransform};

@@ -1,6 +1,8 @@
 //! Choosing parameters for a plan: the smallest secure ring whose chain holds its levels.
 
 use crate::error::{Error, Result};
+use crate::special::{Conversion, Geometry, SlotForm, AUTOMATIC_DIAGONALS};
+use crate::stages::Order;
 use ark_ff::{FftField, PrimeField};
 use helib_rs::{Parameters, SecurityLevel};
 
@@ -25,12 +27,148 @@ pub fn suggest_parameters<F: PrimeField + FftField>(
     threads: u32,
 ) -> Result<Parameters> {
     let log_t = F::MODULUS_BIT_SIZE as f64;
+    smallest_ring::<F>(12, threads, |log_n| {
+        Some(chain_bits_for_levels(log_t, log_n, levels))
+    })
+}
+
+/// [`suggest_parameters`] among ring degrees N ≥ `min_ring_degree` only
+/// (e.g. N ≥ 2n for a conversion of n values with a chosen level count),
+/// with `extra_bits` of budget on top of the levels (e.g. `k ·`
+/// [`product_bits`] for k ciphertext products afterwards).
+///
+/// # Errors
+/// [`Error::Unsupported`] when no ring from `min_ring_degree` up to 2^17 fits.
+pub fn suggest_parameters_at_least<F: PrimeField + FftField>(
+    min_ring_degree: usize,
+    levels: usize,
+    extra_bits: impl Fn(u32) -> f64,
+    threads: u32,
+) -> Result<Parameters> {
+    let min_log_n = min_ring_degree
+        .checked_next_power_of_two()
+        .map_or(u32::MAX, usize::trailing_zeros)
+        .max(12);
+    let log_t = F::MODULUS_BIT_SIZE as f64;
+    smallest_ring::<F>(min_log_n, threads, |log_n| {
+        Some(chain_bits_for_levels(log_t, log_n, levels) + extra_bits(log_n))
+    })
+}
+
+/// The fewest levels whose estimated diagonals stay at most 256 per level
+/// for a length-`n` conversion in a ring of degree `ring_degree`: what
+/// [`ConversionPlanBuilder`](crate::ConversionPlanBuilder) chooses for
+/// evaluations in natural order when the input's budget allows it (1 for
+/// n ≤ 256; 3 for n = 1,024; 5 for n = 2^16 at N = 2^17). Other forms and
+/// orders route their bits differently and may take a level more.
+///
+/// # Errors
+/// [`Error::InvalidSize`] for n not a power of two ≥ 2 or F without the
+/// roots of unity; [`Error::ConversionSize`] for n > N/2.
+pub fn conversion_levels<F: PrimeField + FftField>(
+    ring_degree: usize,
+    n: usize,
+    conversion: Conversion,
+) -> Result<usize> {
+    if n < 2 || !n.is_power_of_two() {
+        return Err(Error::InvalidSize(n));
+    }
+    if n > ring_degree / 2 {
+        return Err(Error::ConversionSize {
+            n,
+            max: ring_degree / 2,
+        });
+    }
+    let geometry = Geometry::<F>::new(ring_degree, n, SlotForm::Evaluations, Order::Natural)
+        .ok_or(Error::InvalidSize(n))?;
+    let lowest = if geometry.dense_supported(conversion) {
+        1
+    } else {
+        2
+    };
+    let stages = geometry.stage_count();
+    Ok((lowest..=stages)
+        .find(|&k| {
+            geometry
+                .estimate(k, conversion)
+                .iter()
+                .all(|&d| d <= AUTOMATIC_DIAGONALS)
+        })
+        .unwrap_or(stages))
+}
+
+/// Noise budget, in bits, to reserve for one ciphertext × ciphertext
+/// product of two converted ciphertexts with t of `log_t` bits at ring
+/// degree 2^`log_n`: log2 t + 2·log2 N + 30. A product of two ciphertexts at
+/// their noise floor really costs about log2 t + 1.5·log2 N + 20 bits
+/// (297.5 measured for BN254 at N = 2^16), but the engine refuses it unless
+/// its key-free estimate, which runs about 12 bits above the real noise
+/// after a conversion, leaves a bit; the difference is that margin.
+pub fn product_bits(log_t: f64, log_n: u32) -> f64 {
+    log_t + 2.0 * f64::from(log_n) + 30.0
+}
+
+/// Parameters for a length-`n` conversion followed by `products`
+/// sequential ciphertext × ciphertext products of converted ciphertexts
+/// (1 for the product A·B of two interpolants): the smallest ring
+/// N ≥ max(2n, 2^12) with 2N | p − 1 whose chain holds
+/// [`conversion_levels`] levels ([`chain_bits_for_levels`]) and
+/// `products` × [`product_bits`] within the 128-bit bound, with special
+/// primes for 3 key-switching digits. A plan on them with the default level
+/// choice (evaluations in natural order) takes `conversion_levels` levels.
+///
+/// ```
+/// use ark_bn254::Fr;
+/// use he_fft::{conversion_levels, suggest_conversion_parameters, Conversion};
+///
+/// let to = Conversion::SlotsToCoefficients;
+/// let params = suggest_conversion_parameters::<Fr>(256, to, 1, 1)?;
+/// assert_eq!(params.ring_degree(), 1 << 16);
+/// assert_eq!(conversion_levels::<Fr>(1 << 16, 256, to)?, 1);
+/// # Ok::<(), he_fft::Error>(())
+/// ```
+///
+/// # Errors
+/// As for [`conversion_levels`]; [`Error::Unsupported`] when no ring up to
+/// 2^17 fits.
+pub fn suggest_conversion_parameters<F: PrimeField + FftField>(
+    n: usize,
+    conversion: Conversion,
+    products: usize,
+    threads: u32,
+) -> Result<Parameters> {
+    if n < 2 || !n.is_power_of_two() {
+        return Err(Error::InvalidSize(n));
+    }
+    let min_log_n = (n.trailing_zeros() + 1).max(12);
+    if min_log_n > 17 {
+        return Err(Error::ConversionSize { n, max: 1 << 16 });
+    }
+    let log_t = F::MODULUS_BIT_SIZE as f64;
+    smallest_ring::<F>(min_log_n, threads, |log_n| {
+        let levels = conversion_levels::<F>(1 << log_n, n, conversion).ok()?;
+        Some(
+            chain_bits_for_levels(log_t, log_n, levels)
+                + products as f64 * product_bits(log_t, log_n),
+        )
+    })
+}
+
+/// The first ring degree 2^log_n, from `min_log_n` up to 2^17, whose chain
+/// of `bits(log_n)` bits is 128-bit secure.
+fn smallest_ring<F: PrimeField + FftField>(
+    min_log_n: u32,
+    threads: u32,
+    bits: impl Fn(u32) -> Option<f64>,
+) -> Result<Parameters> {
     let two_adicity = F::TWO_ADICITY;
-    for log_n in 12..=17u32 {
+    for log_n in min_log_n..=17u32 {
         if log_n + 1 > two_adicity {
             break;
         }
-        let bits = chain_bits_for_levels(log_t, log_n, levels);
+        let Some(bits) = bits(log_n) else {
+            continue;
+        };
         let primes = (bits / 60.0).ceil() as usize;
         let per_prime = (bits / primes as f64).ceil() as u32;
         let chain = vec![per_prime.max(40); primes];

@@ -466,7 +466,7 @@ fn scale(ct: &Ciphertext, k: &num_bigint::BigUint, t: &num_bigint::BigUint) -> R
     }
 }
 
-fn run_levels(
+pub(crate) fn run_levels(
     levels: &[EncodedTransform],
     x: &Ciphertext,
     keys: &GaloisKeys,
@@ -918,7 +918,7 @@ pub fn affordable_levels(context: &Context, level: usize) -> usize {
 
 /// Noise budget one FFT level costs: a product with a dense plaintext
 /// (log2 t + log2 N bits) plus a little for sums and rotations.
-fn level_cost_bits(context: &Context) -> f64 {
+pub(crate) fn level_cost_bits(context: &Context) -> f64 {
     log2_biguint(context.plaintext_modulus()) + (context.ring_degree() as f64).log2() + 2.0
 }
 
@@ -1031,7 +1031,7 @@ fn encode_all<F: PrimeField + FftField>(
 /// The level for the input of transform `i` of a plan starting at `level`:
 /// each earlier level grew the noise by at least log2(t) + log2(N) - 10 bits,
 /// so that many bits of modulus can be dropped without losing budget.
-fn level_after(context: &Context, level: usize, i: usize) -> usize {
+pub(crate) fn level_after(context: &Context, level: usize, i: usize) -> usize {
     let log_t = log2_biguint(context.plaintext_modulus());
     let log_n = (context.ring_degree() as f64).log2();
     let top = context.log2_modulus(level).unwrap_or(0.0);

@@ -1,0 +1,630 @@
+//! Plans converting a ciphertext between slot form and coefficient form.
+
+use crate::bsgs::{EncodedTransform, KeyMode, KeyPolicy, PlainTransform};
+use crate::error::{Error, Result};
+use crate::memory::{available_memory_bytes, LevelShape, MemoryEstimate, PlanShape, Sizes};
+use crate::plan::{affordable_levels, level_after, level_cost_bits, run_levels, PlanCost};
+use crate::special::{Conversion, Geometry, SlotForm, AUTOMATIC_DIAGONALS};
+use crate::stages::Order;
+use crate::transform::SlotTransform;
+use ark_ff::{FftField, PrimeField};
+use helib_rs::{BatchEncoder, Ciphertext, Context, GaloisKeys, Plaintext, PublicKey, SecretKey};
+use num_bigint::BigUint;
+
+/// A conversion of one ciphertext between slot form and coefficient form,
+/// built once for (context, n, direction, slot form, order, levels) and run
+/// many times (see the crate docs, "Slots and coefficients").
+///
+/// - [`Conversion::SlotsToCoefficients`]: the input's slots hold a length-n
+///   vector in `Row` packing (repeated along both rows, in the plan's
+///   [`order`](ConversionPlanBuilder::order)); the output's plaintext
+///   polynomial is A with n coefficients (the rest zero): the interpolant on
+///   H of the vector for [`SlotForm::Evaluations`], the vector itself for
+///   [`SlotForm::Coefficients`]. Its slots then hold A at all N evaluation
+///   points, so products of such ciphertexts multiply the polynomials.
+/// - [`Conversion::CoefficientsToSlots`]: the inverse. The input's plaintext
+///   polynomial must have degree < n; the output's slots hold its values on
+///   H (or its coefficients) in `Row` packing.
+///
+/// The map is the composition of log2(n) steps of the inverse FFT on H
+/// (or bit moves, for coefficients) with log2(n) butterflies of the special
+/// FFT, grouped into [`depth`](Self::depth) multiplication levels; one level
+/// is the dense map with n diagonals.
+pub struct ConversionPlan<F: PrimeField + FftField> {
+    context: Context,
+    encoder: BatchEncoder<F>,
+    geometry: Geometry<F>,
+    n: usize,
+    conversion: Conversion,
+    form: SlotForm,
+    order: Order,
+    keys: KeyPolicy,
+    level: usize,
+    levels: Levels,
+    elements: Vec<u64>,
+    memory: MemoryEstimate,
+}
+
+/// The plan's levels: encoded once, or kept as plaintexts and encoded at
+/// each execution.
+enum Levels {
+    Encoded(Vec<EncodedTransform>),
+    PerExecution(Vec<PlainTransform>),
+}
+
+/// Builder for [`ConversionPlan`].
+pub struct ConversionPlanBuilder<F: PrimeField + FftField> {
+    context: Context,
+    n: usize,
+    conversion: Conversion,
+    form: SlotForm,
+    order: Order,
+    levels: Option<usize>,
+    keys: KeyPolicy,
+    level: Option<usize>,
+    memory_limit: Option<usize>,
+    per_execution: bool,
+    field: std::marker::PhantomData<F>,
+}
+
+/// Checked builder settings.
+struct Settings<F: PrimeField + FftField> {
+    encoder: BatchEncoder<F>,
+    geometry: Geometry<F>,
+    level: usize,
+    levels: usize,
+}
+
+impl<F: PrimeField + FftField> ConversionPlan<F> {
+    /// A builder for a length-`n` conversion in `context` (defaults:
+    /// [`SlotForm::Evaluations`], natural order, levels chosen automatically,
+    /// fast keys, inputs at the top level, diagonals encoded once).
+    pub fn builder(
+        context: &Context,
+        n: usize,
+        conversion: Conversion,
+    ) -> ConversionPlanBuilder<F> {
+        ConversionPlanBuilder {
+            context: context.clone(),
+            n,
+            conversion,
+            form: SlotForm::Evaluations,
+            order: Order::Natural,
+            levels: None,
+            keys: KeyPolicy {
+                mode: KeyMode::Fast,
+                max_baby_steps: usize::MAX,
+            },
+            level: None,
+            memory_limit: None,
+            per_execution: false,
+            field: std::marker::PhantomData,
+        }
+    }
+
+    /// [`builder`](Self::builder) for [`Conversion::SlotsToCoefficients`].
+    pub fn slots_to_coefficients(context: &Context, n: usize) -> ConversionPlanBuilder<F> {
+        Self::builder(context, n, Conversion::SlotsToCoefficients)
+    }
+
+    /// [`builder`](Self::builder) for [`Conversion::CoefficientsToSlots`].
+    pub fn coefficients_to_slots(context: &Context, n: usize) -> ConversionPlanBuilder<F> {
+        Self::builder(context, n, Conversion::CoefficientsToSlots)
+    }
+
+    /// The vector length n.
+    pub fn len(&self) -> usize {
+        self.n
+    }
+
+    /// Whether the vector is empty (never: n ≥ 2).
+    pub fn is_empty(&self) -> bool {
+        self.n == 0
+    }
+
+    /// The direction.
+    pub fn conversion(&self) -> Conversion {
+        self.conversion
+    }
+
+    /// What the slot side holds.
+    pub fn slot_form(&self) -> SlotForm {
+        self.form
+    }
+
+    /// The order of the slot-side vector.
+    pub fn order(&self) -> Order {
+        self.order
+    }
+
+    /// The level input ciphertexts must have.
+    pub fn input_level(&self) -> usize {
+        self.level
+    }
+
+    /// Multiplication levels the plan consumes (each a plaintext product
+    /// costing about log2(t) + log2(N) bits of noise budget).
+    pub fn depth(&self) -> usize {
+        match &self.levels {
+            Levels::Encoded(levels) => levels.len(),
+            Levels::PerExecution(levels) => levels.len(),
+        }
+    }
+
+    /// Nonzero diagonals (plaintext products) per level.
+    pub fn diagonals_per_level(&self) -> Vec<usize> {
+        match &self.levels {
+            Levels::Encoded(levels) => levels.iter().map(|l| l.multiplications()).collect(),
+            Levels::PerExecution(levels) => levels.iter().map(|l| l.multiplications()).collect(),
+        }
+    }
+
+    /// Key switches and plaintext products one execution performs.
+    pub fn cost(&self) -> PlanCost {
+        let schedules: Vec<(crate::Schedule, usize)> = match &self.levels {
+            Levels::Encoded(levels) => levels
+                .iter()
+                .map(|l| (l.schedule().clone(), l.multiplications()))
+                .collect(),
+            Levels::PerExecution(levels) => levels
+                .iter()
+                .map(|l| (l.schedule().clone(), l.multiplications()))
+                .collect(),
+        };
+        schedules
+            .iter()
+            .fold(PlanCost::default(), |acc, (s, products)| PlanCost {
+                rotations: acc.rotations + s.baby_rotations() + s.giant_rotations(),
+                key_switches: acc.key_switches + s.key_switches(),
+                multiplications: acc.multiplications + products,
+            })
+    }
+
+    /// The memory estimate [`ConversionPlanBuilder::build`] checked against
+    /// its limit (made before anything was encoded).
+    pub fn memory_estimate(&self) -> MemoryEstimate {
+        self.memory
+    }
+
+    /// A one-line description of the plan.
+    pub fn describe(&self) -> String {
+        format!(
+            "{:?} {:?} n={} order={:?} keys={:?} depth={} diagonals={:?}",
+            self.conversion,
+            self.form,
+            self.n,
+            self.order,
+            self.keys.mode,
+            self.depth(),
+            self.diagonals_per_level()
+        )
+    }
+
+    /// The Galois elements whose keys the plan needs: generate exactly these.
+    pub fn required_galois_elements(&self) -> Vec<u64> {
+        self.elements.clone()
+    }
+
+    /// Generates the Galois keys [`required_galois_elements`](Self::required_galois_elements) names.
+    ///
+    /// # Errors
+    /// [`Error::He`] when key generation fails.
+    pub fn generate_galois_keys(&self, sk: &SecretKey) -> Result<GaloisKeys> {
+        Ok(GaloisKeys::for_elements(sk, &self.elements)?)
+    }
+
+    /// Encrypts an input at the plan's input level: for
+    /// [`Conversion::SlotsToCoefficients`] the slot-side vector (natural
+    /// order, n values) packed into the slots; for
+    /// [`Conversion::CoefficientsToSlots`] the n coefficients of the
+    /// plaintext polynomial (which is how a client that holds its values
+    /// gets coefficient form for free).
+    ///
+    /// # Errors
+    /// [`Error::WrongLength`] unless there are exactly n values;
+    /// [`Error::ContextMismatch`] for a key of another context.
+    pub fn encrypt(&self, pk: &PublicKey, values: &[F]) -> Result<Ciphertext> {
+        self.ensure_context(pk.context())?;
+        if values.len() != self.n {
+            return Err(Error::WrongLength {
+                expected: self.n,
+                got: values.len(),
+            });
+        }
+        let plaintext = match self.conversion {
+            Conversion::SlotsToCoefficients => self.encoder.encode(&self.geometry.pack(values))?,
+            Conversion::CoefficientsToSlots => {
+                let big: Vec<BigUint> = values.iter().map(|v| v.into_bigint().into()).collect();
+                Plaintext::from_biguints(&self.context, &big)?
+            }
+        };
+        Ok(pk.encrypt_at_level(&plaintext, self.level)?)
+    }
+
+    /// Decrypts an output: for [`Conversion::SlotsToCoefficients`] the first
+    /// n coefficients of its plaintext polynomial; for
+    /// [`Conversion::CoefficientsToSlots`] the slot-side vector (natural order).
+    ///
+    /// # Errors
+    /// [`Error::ContextMismatch`] for a key or ciphertext of another context.
+    pub fn decrypt(&self, sk: &SecretKey, output: &Ciphertext) -> Result<Vec<F>> {
+        self.ensure_context(sk.context())?;
+        self.ensure_context(output.context())?;
+        let plaintext = sk.decrypt(output)?;
+        Ok(match self.conversion {
+            Conversion::SlotsToCoefficients => plaintext
+                .coefficients()
+                .into_iter()
+                .take(self.n)
+                .map(F::from)
+                .collect(),
+            Conversion::CoefficientsToSlots => {
+                self.geometry.unpack(&self.encoder.decode(&plaintext)?)
+            }
+        })
+    }
+
+    /// Runs the conversion.
+    ///
+    /// # Errors
+    /// Checked before any work, in this order: [`Error::ContextMismatch`]
+    /// for an input or keys of another context; [`Error::InputNotRelinearized`]
+    /// for an input of more than two parts; [`Error::WrongInputLevel`] for an
+    /// input not at the plan's input level; [`Error::MissingGaloisKey`];
+    /// [`Error::InsufficientBudget`] when the input's estimated noise budget
+    /// is too small for the plan's depth.
+    pub fn execute(&self, input: &Ciphertext, keys: &GaloisKeys) -> Result<Ciphertext> {
+        self.ensure_context(keys.context())?;
+        self.ensure_context(input.context())?;
+        if input.size() != 2 {
+            return Err(Error::InputNotRelinearized {
+                parts: input.size(),
+            });
+        }
+        if input.level() != self.level {
+            return Err(Error::WrongInputLevel {
+                expected: self.level,
+                got: input.level(),
+            });
+        }
+        if let Some(&element) = self.elements.iter().find(|&&e| !keys.contains(e)) {
+            return Err(Error::MissingGaloisKey { element });
+        }
+        let per_level = level_cost_bits(&self.context);
+        let available = (input.estimated_budget_bits() / per_level).floor().max(0.0) as usize;
+        if available < self.depth() {
+            return Err(Error::InsufficientBudget {
+                needed: self.depth(),
+                available,
+            });
+        }
+        let mut output = match &self.levels {
+            Levels::Encoded(levels) => run_levels(levels, input, keys)?,
+            Levels::PerExecution(levels) => {
+                let mut current = input.clone();
+                for transform in levels {
+                    if current.level() > transform.level() {
+                        current.mod_switch_to_assign(transform.level())?;
+                    }
+                    current = transform.apply(&current, keys)?;
+                }
+                current
+            }
+        };
+        output.mod_switch_reduce_noise_assign()?;
+        Ok(output)
+    }
+
+    fn ensure_context(&self, other: &Context) -> Result<()> {
+        if self.context.same_as(other) {
+            Ok(())
+        } else {
+            Err(Error::ContextMismatch)
+        }
+    }
+}
+
+impl<F: PrimeField + FftField> ConversionPlanBuilder<F> {
+    /// What the slot side holds (default [`SlotForm::Evaluations`]).
+    pub fn form(mut self, form: SlotForm) -> Self {
+        self.form = form;
+        self
+    }
+
+    /// The order of the slot-side vector in every copy of the `Row` packing
+    /// (default natural: slot column c holds entry c mod n; bit-reversed:
+    /// entry bitrev(c mod n), as he-fft's factored `ifft` leaves its output).
+    pub fn order(mut self, order: Order) -> Self {
+        self.order = order;
+        self
+    }
+
+    /// The number of multiplication levels (1 to the number of butterfly
+    /// stages, about 2·log2(n)). By default the fewest levels whose estimated
+    /// diagonals stay at most 256 per level, within the input's budget.
+    pub fn levels(mut self, levels: usize) -> Self {
+        self.levels = Some(levels);
+        self
+    }
+
+    /// Galois-key memory mode.
+    pub fn key_mode(mut self, mode: KeyMode) -> Self {
+        self.keys.mode = mode;
+        self
+    }
+
+    /// At most `max` baby steps per level (at least 1): fewer Galois keys,
+    /// more giant steps.
+    pub fn max_baby_steps(mut self, max: usize) -> Self {
+        self.keys.max_baby_steps = max;
+        self
+    }
+
+    /// The level of input ciphertexts (default: the top level).
+    pub fn input_level(mut self, level: usize) -> Self {
+        self.level = Some(level);
+        self
+    }
+
+    /// Refuse at [`build`](Self::build) a plan whose estimated peak memory
+    /// exceeds `bytes` (default: the memory the system reports available).
+    pub fn memory_limit(mut self, bytes: usize) -> Self {
+        self.memory_limit = Some(bytes);
+        self
+    }
+
+    /// Keep the diagonals as plaintext polynomials and encode them (into the
+    /// engine's RNS form) when they run: the plan holds N·⌈log2 t / 64⌉
+    /// words per diagonal instead of N words per prime, and an execution one
+    /// level's encodings at a time (in [`KeyMode::MinimalKeys`], one diagonal
+    /// at a time), at the price of that encoding at every execution.
+    pub fn encode_per_execution(mut self) -> Self {
+        self.per_execution = true;
+        self
+    }
+
+    /// The plan's estimated memory. The diagonals are computed (as field
+    /// elements) to know their positions, but nothing is encoded.
+    ///
+    /// # Errors
+    /// As for [`build`](Self::build), except that the memory check only
+    /// covers computing the diagonals: [`Error::InsufficientMemory`] when
+    /// even their field elements would exceed the limit.
+    pub fn memory_estimate(&self) -> Result<MemoryEstimate> {
+        let settings = self.settings()?;
+        self.check_field_bytes(&settings)?;
+        let transforms = settings.geometry.levels(settings.levels, self.conversion);
+        self.estimate(&settings, &transforms)
+    }
+
+    /// Builds the plan: checks the settings, computes the levels' diagonals
+    /// (after checking that their field elements, counted from the levels'
+    /// structure, fit the limit), estimates the plan's memory and refuses it
+    /// when over the limit, then encodes the diagonals (unless
+    /// [`encode_per_execution`](Self::encode_per_execution)).
+    ///
+    /// # Errors
+    /// In this order: [`Error::InvalidSize`] for n not a power of two ≥ 2;
+    /// [`Error::ConversionSize`] for n > N/2; [`Error::He`] when t is not
+    /// F's modulus (or there is no batching); [`Error::InvalidMaxBabySteps`]
+    /// for `max_baby_steps(0)`; [`Error::InvalidConversionLevels`] for a level
+    /// count of 0 or more than the conversion's butterfly stages;
+    /// [`Error::Unsupported`] for one level converting n = N/2 coefficients
+    /// back to slots; [`Error::InputLevelOutOfRange`];
+    /// [`Error::InsufficientBudget`] when the input level affords fewer
+    /// levels than the plan needs; [`Error::InsufficientMemory`] when the
+    /// estimated peak exceeds the limit.
+    pub fn build(self) -> Result<ConversionPlan<F>> {
+        let settings = self.settings()?;
+        self.check_field_bytes(&settings)?;
+        let transforms = settings.geometry.levels(settings.levels, self.conversion);
+        let memory = self.estimate(&settings, &transforms)?;
+        if let Some(limit) = self.limit() {
+            if memory.peak_bytes() > limit {
+                return Err(Error::InsufficientMemory {
+                    estimated: memory.peak_bytes(),
+                    limit,
+                });
+            }
+        }
+        let Settings {
+            encoder,
+            geometry,
+            level,
+            ..
+        } = settings;
+        let at = |i: usize| level_after(&self.context, level, i);
+        let mut elements: Vec<u64> = transforms
+            .iter()
+            .flat_map(|t| self.keys.schedule(t).required_elements(&self.context))
+            .collect();
+        elements.sort_unstable();
+        elements.dedup();
+        let levels = if self.per_execution {
+            let mut plain = Vec::with_capacity(transforms.len());
+            for (i, t) in transforms.into_iter().enumerate() {
+                plain.push(PlainTransform::new(&t, self.keys, &encoder, at(i))?);
+            }
+            Levels::PerExecution(plain)
+        } else {
+            // Encode level by level, dropping each level's field elements.
+            let mut encoded = Vec::with_capacity(transforms.len());
+            for (i, t) in transforms.into_iter().enumerate() {
+                encoded.push(EncodedTransform::new(&t, self.keys, &encoder, at(i))?);
+            }
+            Levels::Encoded(encoded)
+        };
+        Ok(ConversionPlan {
+            context: self.context,
+            encoder,
+            geometry,
+            n: self.n,
+            conversion: self.conversion,
+            form: self.form,
+            order: self.order,
+            keys: self.keys,
+            level,
+            levels,
+            elements,
+            memory,
+        })
+    }
+
+    /// Checks every setting (in the order [`build`](Self::build) documents)
+    /// and chooses the level count.
+    fn settings(&self) -> Result<Settings<F>> {
+        let n = self.n;
+        if n < 2 || !n.is_power_of_two() {
+            return Err(Error::InvalidSize(n));
+        }
+        let row = self.context.ring_degree() / 2;
+        if n > row {
+            return Err(Error::ConversionSize { n, max: row });
+        }
+        let encoder = BatchEncoder::<F>::new(&self.context)?;
+        let geometry = Geometry::<F>::new(self.context.ring_degree(), n, self.form, self.order)
+            .ok_or(Error::InvalidSize(n))?;
+        if self.keys.max_baby_steps == 0 {
+            return Err(Error::InvalidMaxBabySteps(0));
+        }
+        let stages = geometry.stage_count();
+        let dense = geometry.dense_supported(self.conversion);
+        if let Some(k) = self.levels {
+            if k == 0 || k > stages {
+                return Err(Error::InvalidConversionLevels {
+                    levels: k,
+                    max: stages,
+                });
+            }
+            if k == 1 && !dense {
+                return Err(Error::Unsupported(
+                    "one level converts at most N/4 coefficients back to slots; use two or more",
+                ));
+            }
+        }
+        let max = self.context.max_level();
+        let level = self.level.unwrap_or(max);
+        if level > max {
+            return Err(Error::InputLevelOutOfRange { level, max });
+        }
+        let budget = affordable_levels(&self.context, level);
+        let lowest = if dense { 1 } else { 2 };
+        let levels = match self.levels {
+            Some(k) => k,
+            None => {
+                let top = budget.min(stages);
+                if top < lowest {
+                    lowest
+                } else {
+                    (lowest..=top)
+                        .find(|&k| {
+                            let estimate = geometry.estimate(k, self.conversion);
+                            estimate.iter().all(|&d| d <= AUTOMATIC_DIAGONALS)
+                        })
+                        .unwrap_or(top)
+                }
+            }
+        };
+        if levels > budget {
+            return Err(Error::InsufficientBudget {
+                needed: levels,
+                available: budget,
+            });
+        }
+        Ok(Settings {
+            encoder,
+            geometry,
+            level,
+            levels,
+        })
+    }
+
+    /// The memory limit: the one set, or the memory the system reports available.
+    fn limit(&self) -> Option<usize> {
+        self.memory_limit.or_else(available_memory_bytes)
+    }
+
+    /// Refuses settings whose field-element diagonals alone, counted from the
+    /// levels' structure before any is computed, would exceed the limit.
+    fn check_field_bytes(&self, settings: &Settings<F>) -> Result<()> {
+        let counts = settings.geometry.estimate(settings.levels, self.conversion);
+        let largest = counts.iter().copied().max().unwrap_or(0);
+        let diagonals = counts
+            .iter()
+            .fold(2usize, |a, &c| a.saturating_add(c))
+            .saturating_add(largest.saturating_mul(2));
+        let bytes = diagonals
+            .saturating_mul(self.context.ring_degree())
+            .saturating_mul(std::mem::size_of::<F>());
+        match self.limit() {
+            Some(limit) if bytes > limit => Err(Error::InsufficientMemory {
+                estimated: bytes,
+                limit,
+            }),
+            _ => Ok(()),
+        }
+    }
+
+    /// The memory estimate of a plan with these levels.
+    fn estimate(
+        &self,
+        settings: &Settings<F>,
+        transforms: &[SlotTransform<F>],
+    ) -> Result<MemoryEstimate> {
+        let levels: Vec<LevelShape> = transforms
+            .iter()
+            .enumerate()
+            .map(|(i, t)| LevelShape {
+                shape: t.diagonals().keys().copied().collect(),
+                level: level_after(&self.context, settings.level, i),
+            })
+            .collect();
+        let counts: Vec<usize> = transforms.iter().map(|t| t.len()).collect();
+        let total: usize = counts.iter().sum();
+        let largest = counts.iter().copied().max().unwrap_or(0);
+        // All levels' diagonals, the largest being composed (its
+        // accumulator and its previous stage) and a stage's two coefficient
+        // vectors.
+        let field_diagonals = total + 2 * largest + 2;
+        let shape = PlanShape {
+            levels,
+            ciphertexts: 1,
+            per_execution: false,
+            field_diagonals,
+        };
+        let field_bytes = std::mem::size_of::<F>();
+        let held = crate::memory::estimate(
+            &shape,
+            &self.context,
+            self.keys,
+            settings.level,
+            field_bytes,
+        )?;
+        if !self.per_execution {
+            return Ok(held);
+        }
+        // The plan holds plaintext diagonals; an execution encodes one level
+        // at a time (fast keys: one engine call takes them all) or one
+        // diagonal at a time (minimal keys).
+        let sizes = Sizes::new(&self.context)?;
+        let extended = self.keys.mode == KeyMode::Fast;
+        let one_level = shape
+            .levels
+            .iter()
+            .map(|l| {
+                let alive = if extended { l.shape.len() } else { 1 };
+                alive.saturating_mul(sizes.encoded(l.level, extended))
+            })
+            .max()
+            .unwrap_or(0);
+        // A plaintext coefficient takes whole 64-bit words of t.
+        let words = self.context.plaintext_modulus().bits().div_ceil(64) as usize;
+        let plain = self.context.ring_degree().saturating_mul(8 * words);
+        Ok(MemoryEstimate {
+            plan_bytes: total.saturating_mul(plain),
+            build_bytes: held.build_bytes,
+            galois_key_bytes: held.galois_key_bytes,
+            execution_bytes: held.execution_bytes.saturating_add(one_level),
+        })
+    }
+}
