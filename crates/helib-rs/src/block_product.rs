@@ -115,23 +115,14 @@ impl Ciphertext {
             });
         }
         check_outputs(context, a.len(), b.len(), &outputs)?;
-        let a_raw: Vec<_> = a.iter().map(Ciphertext::as_ptr).collect();
         let b_raw: Vec<_> = b.iter().map(Ciphertext::as_ptr).collect();
-        Ciphertext::produce_many(context, outputs.len(), |dsts| {
-            // SAFETY: every handle is live; the outputs are new handles that
-            // alias no input; the counts match the arrays.
-            unsafe {
-                sys::helib_ciphertext_multiply_blocks(
-                    a_raw.as_ptr(),
-                    a_raw.len(),
-                    b_raw.as_ptr(),
-                    b_raw.len(),
-                    outputs.start,
-                    dsts.as_ptr(),
-                    dsts.len(),
-                )
-            }
-        })
+        convolve(
+            context,
+            a,
+            &b_raw,
+            outputs,
+            sys::helib_ciphertext_multiply_blocks,
+        )
     }
 
     /// As [`multiply_blocks`](Self::multiply_blocks) with plaintext blocks
@@ -157,23 +148,55 @@ impl Ciphertext {
             }
         }
         check_outputs(context, a.len(), b.len(), &outputs)?;
-        let a_raw: Vec<_> = a.iter().map(Ciphertext::as_ptr).collect();
         let b_raw: Vec<_> = b.iter().map(EncodedPlaintext::as_ptr).collect();
-        Ciphertext::produce_many(context, outputs.len(), |dsts| {
-            // SAFETY: as in `multiply_blocks`.
-            unsafe {
-                sys::helib_ciphertext_multiply_plain_blocks(
-                    a_raw.as_ptr(),
-                    a_raw.len(),
-                    b_raw.as_ptr(),
-                    b_raw.len(),
-                    outputs.start,
-                    dsts.as_ptr(),
-                    dsts.len(),
-                )
-            }
-        })
+        convolve(
+            context,
+            a,
+            &b_raw,
+            outputs,
+            sys::helib_ciphertext_multiply_plain_blocks,
+        )
     }
+}
+
+/// An engine block convolution `f(a, b, first, dsts)` of ciphertext blocks
+/// `a` with blocks `b` of handle type `B`.
+type BlockFn<B> = unsafe extern "C" fn(
+    *const *const sys::helib_ciphertext,
+    usize,
+    *const *const B,
+    usize,
+    usize,
+    *const *mut sys::helib_ciphertext,
+    usize,
+) -> sys::helib_status;
+
+/// Runs the checked block convolution `f` of `a` and the handles `b` into
+/// new ciphertexts for the product blocks `outputs`.
+fn convolve<B>(
+    context: &Context,
+    a: &[Ciphertext],
+    b: &[*const B],
+    outputs: Range<usize>,
+    f: BlockFn<B>,
+) -> Result<Vec<Ciphertext>> {
+    let a_raw: Vec<_> = a.iter().map(Ciphertext::as_ptr).collect();
+    Ciphertext::produce_many(context, outputs.len(), |dsts| {
+        // SAFETY: every handle is live (borrowed from `a` and from the
+        // caller's `b`); the outputs are new handles that alias no input; the
+        // counts match the arrays.
+        unsafe {
+            f(
+                a_raw.as_ptr(),
+                a_raw.len(),
+                b.as_ptr(),
+                b.len(),
+                outputs.start,
+                dsts.as_ptr(),
+                dsts.len(),
+            )
+        }
+    })
 }
 
 /// `exponent` mod 2N, as the engine takes it.
