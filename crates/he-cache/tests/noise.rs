@@ -15,13 +15,19 @@ fn budget(keyed: &Keyed, encryptor: &dyn Encryptor, value: &BigUint) -> f64 {
     keyed.sk.noise_budget(&ct).unwrap()
 }
 
+/// The mean budget of `samples` encryptions of `value`: one measurement
+/// varies by about a bit with the random noise.
+fn mean_budget(keyed: &Keyed, encryptor: &dyn Encryptor, value: &BigUint, samples: usize) -> f64 {
+    (0..samples)
+        .map(|_| budget(keyed, encryptor, value))
+        .sum::<f64>()
+        / samples as f64
+}
+
 /// The mean budget of a few fresh encryptions (pivots are fresh encryptions).
 fn fresh_budget(keyed: &Keyed) -> f64 {
     let fresh = FreshEncryptor::new(keyed.pk.clone());
-    (0..4)
-        .map(|_| budget(keyed, &fresh, &BigUint::from(7u32)))
-        .sum::<f64>()
-        / 4.0
+    mean_budget(keyed, &fresh, &BigUint::from(7u32), 4)
 }
 
 fn smuche(keyed: &Keyed) -> InsecureSmuche {
@@ -79,7 +85,7 @@ fn pool_and_fresh_have_the_same_budget_and_rache_pays_for_its_additions() {
         // each zero 17× a fresh noise: at most log2(16·k + 17·k) ≈ 9.4 bits for k = 20.
         let radix = Radix::covering(16, keyed.t()).unwrap();
         let rache = InsecureRache::new(Engine::new(keyed.pk.clone()), radix).unwrap();
-        let cost = fresh - budget(keyed, &rache, &value);
+        let cost = fresh - mean_budget(keyed, &rache, &value, 4);
         let bound = (33.0 * radix.pivots() as f64).log2() + 3.0;
         assert!(
             cost > 1.0 && cost < bound,
