@@ -71,7 +71,11 @@ struct Decoded {
 };
 
 /// CRT-reconstructs the centred v, measures max |v| and reduces v mod t.
-Decoded reconstruct(const Context &ctx, const RnsPoly &v, size_t level, bool want_message) {
+/// With `scale` (limbs of an integer below t), each message coefficient is
+/// multiplied by it mod t on the way out: decryption folds the inverse of the
+/// correction factor in here rather than in a second pass over big integers.
+Decoded reconstruct(const Context &ctx, const RnsPoly &v, size_t level, bool want_message,
+                    const std::vector<mp_limb_t> *scale = nullptr) {
     const CrtBasis &crt = ctx.level(level).crt;
     const size_t n = ctx.n(), nl = crt.limbs(), pl = ctx.plain_limbs();
     const auto *q_limbs = reinterpret_cast<const mp_limb_t *>(crt.modulus_limbs().data());
@@ -85,7 +89,7 @@ Decoded reconstruct(const Context &ctx, const RnsPoly &v, size_t level, bool wan
     std::vector<double> chunk_max(chunks, -1e300);
     ctx.pool().parallel_for(chunks, [&](size_t chunk) {
         std::array<mp_limb_t, CrtBasis::kMaxLimbs + 1> value{}, quotient{};
-        std::vector<mp_limb_t> remainder(pl);
+        std::vector<mp_limb_t> remainder(pl), product(2 * pl), product_quotient(pl + 1);
         const size_t begin = chunk * n / chunks, end = (chunk + 1) * n / chunks;
         double local_max = -1e300;
         for (size_t j = begin; j < end; ++j) {
@@ -112,6 +116,13 @@ Decoded reconstruct(const Context &ctx, const RnsPoly &v, size_t level, bool wan
                 mpn_sub_n(reinterpret_cast<mp_limb_t *>(m), t_limbs, reinterpret_cast<const mp_limb_t *>(m),
                           static_cast<mp_size_t>(pl));
             }
+            if (scale != nullptr) {
+                // m <- m * scale mod t, both below t: a 2pl-limb product, one division.
+                mpn_mul_n(product.data(), reinterpret_cast<const mp_limb_t *>(m), scale->data(),
+                          static_cast<mp_size_t>(pl));
+                mpn_tdiv_qr(product_quotient.data(), reinterpret_cast<mp_limb_t *>(m), 0, product.data(),
+                            static_cast<mp_size_t>(2 * pl), t_limbs, static_cast<mp_size_t>(pl));
+            }
         }
         chunk_max[chunk] = local_max;
     });
@@ -131,7 +142,15 @@ PlainCoeffs decrypt(const SecretKey &sk, const Ciphertext &ct) {
     require(refusal.empty(), HELIB_ERR_NOISE_BUDGET_EXHAUSTED,
             "decryption refused, correctness is not guaranteed: " + refusal);
     const Context &ctx = *ct.ctx;
-    Decoded decoded = reconstruct(ctx, decryption_residues(sk, ct), ct.level, true);
+    std::vector<mp_limb_t> factor_inverse;
+    if (ct.factor != 1) {
+        mpz_class inverse;
+        mpz_invert(inverse.get_mpz_t(), ct.factor.get_mpz_t(), ctx.t().get_mpz_t());
+        factor_inverse.resize(ctx.plain_limbs());
+        mpz_to_limbs(inverse, reinterpret_cast<u64 *>(factor_inverse.data()), factor_inverse.size());
+    }
+    Decoded decoded = reconstruct(ctx, decryption_residues(sk, ct), ct.level, true,
+                                  factor_inverse.empty() ? nullptr : &factor_inverse);
     // Second opinion with the key: noise that wrapped at random leaves
     // coefficients spread over (-Q/2, Q/2], all N of them below Q/4 with
     // probability 2^-N (this also catches a wrong secret key).
@@ -139,19 +158,6 @@ PlainCoeffs decrypt(const SecretKey &sk, const Ciphertext &ct) {
     require(budget >= noise::kMinBudgetBits, HELIB_ERR_NOISE_BUDGET_EXHAUSTED,
             "noise budget exhausted: decryption would return garbage (measured budget " +
                 std::to_string(std::max(budget, 0.0)) + " bits)");
-    if (ct.factor != 1) {
-        mpz_class inverse;
-        mpz_invert(inverse.get_mpz_t(), ct.factor.get_mpz_t(), ctx.t().get_mpz_t());
-        const size_t pl = ctx.plain_limbs();
-        ctx.pool().parallel_for(64, [&](size_t chunk) {
-            mpz_class value;
-            for (size_t j = chunk * ctx.n() / 64; j < (chunk + 1) * ctx.n() / 64; ++j) {
-                value = mpz_from_limbs(decoded.message.data() + j * pl, pl);
-                value = value * inverse % ctx.t();
-                mpz_to_limbs(value, decoded.message.data() + j * pl, pl);
-            }
-        });
-    }
     return std::move(decoded.message);
 }
 
