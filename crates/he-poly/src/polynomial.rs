@@ -102,6 +102,42 @@ impl<F: PrimeField> EncryptedPolynomial<F> {
         })
     }
 
+    /// A polynomial from ciphertexts that already hold its blocks in
+    /// coefficient form — for example the output of a he-fft
+    /// `ConversionPlan` from slots to coefficients, which is one block of
+    /// `BlockLayout::fresh(N / 2, n)` (N the ring degree).
+    ///
+    /// ```
+    /// use ark_bn254::Fr;
+    /// use he_poly::{BlockLayout, EncryptedPolynomial};
+    /// use helib_rs::{Context, FieldCoefficientEncoder, Parameters, SecretKey};
+    ///
+    /// let context = Context::new(&Parameters::for_tests())?; // N = 4096
+    /// let sk = SecretKey::generate(&context)?;
+    /// let encoder = FieldCoefficientEncoder::<Fr>::new(&context)?;
+    /// let a: Vec<Fr> = (1..=100u64).map(Fr::from).collect();
+    /// let block = sk.public_key()?.encrypt(&encoder.encode(&a)?)?;
+    /// let polynomial = EncryptedPolynomial::<Fr>::from_blocks(vec![block], BlockLayout::fresh(2048, 100))?;
+    /// assert_eq!(polynomial.decrypt(&sk)?, a);
+    /// # Ok::<(), he_poly::Error>(())
+    /// ```
+    ///
+    /// # Errors
+    /// [`Error::InvalidArgument`] when the layout does not fit the ring or
+    /// the blocks (too few to cover `len`, a stride or width above N), or the
+    /// blocks differ in context, level, correction factor or size;
+    /// [`Error::FieldMismatch`] when t is not F's modulus.
+    pub fn from_blocks(blocks: Vec<Ciphertext>, layout: BlockLayout) -> Result<Self> {
+        let first = blocks.first().ok_or_else(|| {
+            Error::InvalidArgument("a polynomial needs at least one block".into())
+        })?;
+        encoder::<F>(first.context())?;
+        if let Some(reason) = inconsistency(&blocks, &layout) {
+            return Err(Error::InvalidArgument(reason));
+        }
+        Ok(Self::from_parts(blocks, layout))
+    }
+
     /// Wraps blocks produced by an operation, with their layout.
     pub(crate) fn from_parts(blocks: Vec<Ciphertext>, layout: BlockLayout) -> Self {
         Self {
@@ -236,4 +272,38 @@ impl<F: PrimeField> EncryptedPolynomial<F> {
 /// The coefficient encoder of `context` for F.
 pub(crate) fn encoder<F: PrimeField>(context: &Context) -> Result<FieldCoefficientEncoder<F>> {
     FieldCoefficientEncoder::new(context).map_err(|_| Error::FieldMismatch)
+}
+
+/// Why `blocks` cannot hold a polynomial laid out as `layout`, or `None`:
+/// the layout must fit the ring and cover `len` with the blocks given, and
+/// the blocks must agree in context, level, correction factor and size.
+pub(crate) fn inconsistency(blocks: &[Ciphertext], layout: &BlockLayout) -> Option<String> {
+    let first = blocks.first()?;
+    let n = first.context().ring_degree();
+    let count = blocks.len();
+    let BlockLayout {
+        stride,
+        width,
+        origin,
+        len,
+    } = *layout;
+    if stride == 0 || stride > n || width == 0 || width > n {
+        return Some(format!("stride {stride} or width {width} outside 1..={n}"));
+    }
+    if count > n || origin > 0 || origin < -(n as i64) * (count as i64) {
+        return Some(format!("{count} blocks from exponent {origin}"));
+    }
+    let covered = layout.block_exponent(count - 1) + width as i64;
+    if covered < len as i64 {
+        return Some(format!(
+            "{count} blocks cover {covered} coefficients, not {len}"
+        ));
+    }
+    let consistent = blocks.iter().all(|block| {
+        block.context().same_as(first.context())
+            && block.level() == first.level()
+            && block.correction_factor() == first.correction_factor()
+            && block.size() == first.size()
+    });
+    (!consistent).then(|| "the blocks differ in context, level, correction factor or size".into())
 }

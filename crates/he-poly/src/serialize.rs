@@ -7,14 +7,12 @@
 //! before keeping it: each block through [`Ciphertext::from_bytes`], the
 //! layout for consistency, the blocks for a common level and factor.
 
-use std::marker::PhantomData;
-
 use ark_ff::PrimeField;
 use helib_rs::{Ciphertext, Context};
 
 use crate::error::{Error, Result};
 use crate::layout::BlockLayout;
-use crate::polynomial::{encoder, EncryptedPolynomial};
+use crate::polynomial::{encoder, inconsistency, EncryptedPolynomial};
 
 const MAGIC: &[u8; 8] = b"HEPOLY\0\x01";
 
@@ -60,14 +58,8 @@ impl<F: PrimeField> EncryptedPolynomial<F> {
         let origin = reader.u64()? as i64;
         let len = reader.size()?;
         let count = reader.size()?;
-        let n = context.ring_degree();
-        if stride == 0 || stride > n || width == 0 || width > n {
-            return Err(malformed(format!(
-                "stride {stride} or width {width} outside 1..={n}"
-            )));
-        }
-        if count == 0 || count > n || origin > 0 || origin < -(n as i64) * (count as i64) {
-            return Err(malformed(format!("{count} blocks from exponent {origin}")));
+        if count == 0 || count > context.ring_degree() {
+            return Err(malformed(format!("{count} blocks")));
         }
         let layout = BlockLayout {
             stride,
@@ -75,12 +67,6 @@ impl<F: PrimeField> EncryptedPolynomial<F> {
             origin,
             len,
         };
-        let covered = layout.block_exponent(count - 1) + width as i64;
-        if covered < len as i64 {
-            return Err(malformed(format!(
-                "{count} blocks cover {covered} coefficients, not {len}"
-            )));
-        }
         let mut blocks = Vec::with_capacity(count);
         for _ in 0..count {
             let size = reader.size()?;
@@ -89,21 +75,10 @@ impl<F: PrimeField> EncryptedPolynomial<F> {
         if reader.at != bytes.len() {
             return Err(malformed("trailing bytes"));
         }
-        for block in &blocks[1..] {
-            if block.level() != blocks[0].level()
-                || block.correction_factor() != blocks[0].correction_factor()
-                || block.size() != blocks[0].size()
-            {
-                return Err(malformed(
-                    "the blocks differ in level, correction factor or size",
-                ));
-            }
+        if let Some(reason) = inconsistency(&blocks, &layout) {
+            return Err(malformed(reason));
         }
-        Ok(Self {
-            blocks,
-            layout,
-            field: PhantomData,
-        })
+        Ok(Self::from_parts(blocks, layout))
     }
 }
 

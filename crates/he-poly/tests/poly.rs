@@ -371,3 +371,41 @@ fn suggested_small_parameters_work_end_to_end() {
     );
     let _ = F::rand(&mut rng);
 }
+
+#[test]
+fn from_blocks_accepts_consistent_blocks_and_rejects_the_rest() {
+    let k = keys();
+    let mut rng = StdRng::seed_from_u64(11);
+    let a = random::<Fr>(3000, &mut rng);
+    let encrypted = EncryptedPolynomial::encrypt(&k.pk, &a, STRIDE).unwrap();
+    let blocks = encrypted.blocks().to_vec();
+    let layout = *encrypted.layout();
+    let rebuilt = EncryptedPolynomial::<Fr>::from_blocks(blocks.clone(), layout).unwrap();
+    assert_eq!(rebuilt.decrypt(&k.sk).unwrap(), a);
+    // The product of rebuilt polynomials is the product of the originals.
+    let want = padded(&poly(&a) * &poly(&a), 5999);
+    assert_eq!(rebuilt.mul(&rebuilt).unwrap().decrypt(&k.sk).unwrap(), want);
+
+    let invalid = |blocks: Vec<helib_rs::Ciphertext>, layout: he_poly::BlockLayout| {
+        matches!(
+            EncryptedPolynomial::<Fr>::from_blocks(blocks, layout),
+            Err(Error::InvalidArgument(_))
+        )
+    };
+    assert!(invalid(Vec::new(), layout));
+    // One block cannot cover 3000 coefficients in blocks of 2048.
+    assert!(invalid(blocks[..1].to_vec(), layout));
+    let mut wide = layout;
+    wide.stride = 4097;
+    assert!(invalid(blocks.clone(), wide));
+    let mut positive_origin = layout;
+    positive_origin.origin = 1;
+    assert!(invalid(blocks.clone(), positive_origin));
+    // Blocks at different levels or from different contexts.
+    let lower = vec![blocks[0].clone(), blocks[1].mod_switch().unwrap()];
+    assert!(invalid(lower, layout));
+    let other = keys();
+    let foreign = EncryptedPolynomial::encrypt(&other.pk, &a, STRIDE).unwrap();
+    let mixed = vec![blocks[0].clone(), foreign.blocks()[1].clone()];
+    assert!(invalid(mixed, layout));
+}
