@@ -390,7 +390,7 @@ impl Run<'_> {
             .strategy(Strategy::Factored {
                 levels: Some(self.model.levels),
             })
-            .key_mode(self.o.key_mode.into())
+            .key_mode(self.o.fft_key_mode().into())
             .input_level(level);
         match step {
             // Natural evaluations in, bit-reversed coefficients out (free).
@@ -773,7 +773,7 @@ pub fn run(o: &Options, w: &Witness) -> Result<Summary> {
              client refreshes: {}; plan builds {plan_s:.1} s",
             run.keys.len(),
             run.keys.size_bytes() as f64 / f64::from(1 << 20),
-            o.key_mode,
+            o.fft_key_mode(),
             run.rk.size_bytes() as f64 / f64::from(1 << 20),
             run.refreshes.len(),
         );
@@ -806,7 +806,7 @@ pub fn run(o: &Options, w: &Witness) -> Result<Summary> {
             "log2_p": log_p,
             "key_switching_digits": digits,
             "levels_per_fft": levels,
-            "key_mode": format!("{:?}", o.key_mode).to_lowercase(),
+            "key_mode": format!("{:?}", o.fft_key_mode()).to_lowercase(),
             "schedule": schedule,
             "refreshes": run.refreshes,
             "galois_keys": run.keys.len(),

@@ -15,12 +15,18 @@
 //!   h = ⌊A·B / X^n⌋ with one polynomial product (he-poly: one block
 //!   convolution, no rotation, no key) and switches the result down to its
 //!   smallest level for the download. C is not needed.
+//! * `--input evaluations` (method `convert`): the client encrypts its
+//!   evaluations a and b in slots (as data from other parties would
+//!   arrive); the server turns each ciphertext into coefficient form with a
+//!   he-fft `ConversionPlan` (the inverse FFT on H fused with the slot
+//!   layout's special FFT, one Galois-key set, built once per context and
+//!   n) and then computes the same single product. n ≤ 2^16 (the converted
+//!   polynomial must fit in half a ring of degree ≤ 2^17).
 //! * `--input evaluations --method fft`: the client encrypts a, b, c in
 //!   slots and the server runs the whole FFT pipeline (ifft, coset fft,
 //!   (A'∘B' − C')/Z_H(g), coset ifft) with he-fft plans and Galois keys —
 //!   the approach the project started from, kept for comparison (its own
-//!   flags are listed under `--help`). Converting slot evaluations to
-//!   coefficient form on the server is not part of this example yet.
+//!   flags are listed under `--help`).
 //!
 //! `--json` prints one object with (at least) `verified`, `server_s`,
 //! `plain_s` (ark-poly's quotient — 3 ifft, 3 coset fft, pointwise, coset
@@ -30,10 +36,12 @@
 //! ```text
 //! cargo run --release --example groth16_quotient -- --n 16384 --threads 1
 //! cargo run --release --example groth16_quotient -- --n 1048576 --threads 1 --json
+//! cargo run --release --example groth16_quotient -- --input evaluations --n 256 --threads 1
 //! cargo run --release --example groth16_quotient -- --input evaluations --method fft --n 256
 //! ```
 
 mod coefficients;
+mod evaluations;
 mod fft_pipeline;
 
 use ark_bn254::Fr;
@@ -55,11 +63,13 @@ enum Input {
     Evaluations,
 }
 
-/// How the server computes h from evaluations.
+/// How the server computes h.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 enum Method {
     /// One polynomial product (coefficient input).
     Product,
+    /// Slots to coefficient form, then one polynomial product (evaluation input).
+    Convert,
     /// The encrypted FFT pipeline (evaluation input).
     Fft,
 }
@@ -74,7 +84,7 @@ struct Options {
     /// What the client sends.
     #[arg(long, value_enum, default_value_t = Input::Coefficients)]
     input: Input,
-    /// How the server computes h (default: product for coefficients, fft for evaluations).
+    /// How the server computes h (default: product for coefficients, convert for evaluations).
     #[arg(long, value_enum)]
     method: Option<Method>,
     /// Engine threads (0: one per core).
@@ -95,9 +105,17 @@ struct Options {
     /// FFT method only: key-switching digits (default: the fewest that fit).
     #[arg(long)]
     digits: Option<usize>,
-    /// FFT method only: Galois keys per level, fast (more keys) or minimal.
-    #[arg(long, value_enum, default_value_t = fft_pipeline::Keys::Minimal)]
-    key_mode: fft_pipeline::Keys,
+    /// Convert and fft methods: Galois keys per level, fast (more keys) or minimal
+    /// (default: minimal for fft; for convert, fast up to n = 4096, minimal above).
+    #[arg(long, value_enum)]
+    key_mode: Option<fft_pipeline::Keys>,
+}
+
+impl Options {
+    /// The FFT pipeline's key mode: minimal unless asked otherwise.
+    fn fft_key_mode(&self) -> fft_pipeline::Keys {
+        self.key_mode.unwrap_or(fft_pipeline::Keys::Minimal)
+    }
 }
 
 /// A valid random witness on H: a, b and c = a ∘ b.
@@ -163,16 +181,16 @@ fn run(o: &Options) -> Result<bool> {
     let witness = Witness::random(o.n, o.seed)?;
     let method = o.method.unwrap_or(match o.input {
         Input::Coefficients => Method::Product,
-        Input::Evaluations => Method::Fft,
+        Input::Evaluations => Method::Convert,
     });
     let summary = match (o.input, method) {
         (Input::Coefficients, Method::Product) => coefficients::run(o, &witness)?,
+        (Input::Evaluations, Method::Convert) => evaluations::run(o, &witness)?,
         (Input::Evaluations, Method::Fft) => fft_pipeline::run(o, &witness)?,
         (input, method) => {
             return Err(format!(
                 "--input {input:?} with --method {method:?} is not available: coefficients go with \
-                 product, evaluations with fft (server-side conversion of evaluations to \
-                 coefficients is not in this example yet)"
+                 product, evaluations with convert or fft"
             )
             .to_lowercase()
             .into())
