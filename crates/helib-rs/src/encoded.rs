@@ -6,14 +6,13 @@ use helib_sys as sys;
 use num_bigint::BigUint;
 use num_traits::{One, Zero};
 
-use crate::ciphertext::Ciphertext;
 use crate::context::Context;
 use crate::error::{Error, Result};
 use crate::ffi::Owned;
 use crate::plaintext::Plaintext;
 
-/// A plaintext prepared for [`Ciphertext::mul_plain`] or
-/// [`Ciphertext::add_plain`]: its polynomial in RNS and NTT form modulo
+/// A plaintext prepared for [`Ciphertext::mul_plain`](crate::Ciphertext::mul_plain) or
+/// [`Ciphertext::add_plain`](crate::Ciphertext::add_plain): its polynomial in RNS and NTT form modulo
 /// Q_level, scaled by a correction factor. It can be used with ciphertexts at
 /// its level or below.
 ///
@@ -81,9 +80,9 @@ impl EncodedPlaintext {
     }
 
     /// Encodes `plaintext` at `level` with factor 1, also modulo the special
-    /// primes: the *extended* form [`Ciphertext::linear_transform`] multiplies
+    /// primes: the *extended* form [`Ciphertext::linear_transform`](crate::Ciphertext::linear_transform) multiplies
     /// by (in the key-switching basis). It serves
-    /// [`Ciphertext::mul_plain`] too; it takes about K/(level + 1) more
+    /// [`Ciphertext::mul_plain`](crate::Ciphertext::mul_plain) too; it takes about K/(level + 1) more
     /// memory, K the number of special primes.
     ///
     /// # Errors
@@ -108,20 +107,6 @@ impl EncodedPlaintext {
                 max: context.max_level(),
             })?;
         Self::with_factor(plaintext, level, factor)
-    }
-
-    /// Encodes `plaintext` at the level and with the correction factor of
-    /// `ciphertext`, for addition to it.
-    ///
-    /// # Errors
-    /// [`Error::ContextMismatch`] when the two belong to different contexts.
-    pub fn for_addition_to(plaintext: &Plaintext, ciphertext: &Ciphertext) -> Result<Self> {
-        plaintext.context().ensure_same(ciphertext.context())?;
-        Self::with_factor(
-            plaintext,
-            ciphertext.level(),
-            ciphertext.correction_factor(),
-        )
     }
 
     /// Encodes `plaintext` at `level` scaled by `factor` (taken mod t).

@@ -1,5 +1,6 @@
 // c_api.cpp -- the C shim: argument checks, calls into the engine, and error
 // translation. No exception crosses this file's functions.
+#include <algorithm>
 #include <cstring>
 #include <new>
 #include <string>
@@ -308,6 +309,46 @@ helib_status helib_ciphertext_estimated_budget(const helib_ciphertext *ct, doubl
         *out = bgv::noise::budget(*c.ctx, c.level, c.noise_log2);
     });
 }
+
+/* ------------------------------------------------- structured results */
+
+helib_status helib_ciphertext_get_info(const helib_ciphertext *ct, helib_ciphertext_info *out, uint64_t *factor,
+                                       size_t factor_len) {
+    return guarded([&] {
+        const auto &c = input(ct, "ct");
+        require_out(out, "out");
+        write_limbs(c.factor, factor, factor_len, c.ctx->plain_limbs());
+        out->level = c.level;
+        out->size = c.parts.size();
+        out->noise_estimate_bits = c.noise_log2;
+        out->estimated_budget_bits = bgv::noise::budget(*c.ctx, c.level, c.noise_log2);
+    });
+}
+
+helib_status helib_last_error_detail(helib_error_detail *out) {
+    if (out == nullptr) return HELIB_ERR_NULL_POINTER;  // keeps the recorded detail
+    *out = last_detail;
+    return HELIB_OK;
+}
+
+helib_status helib_rotation_terms(const helib_context *ctx, int64_t step, int64_t *buf, size_t *len) {
+    return guarded([&] {
+        const auto &c = *deref(ctx, "ctx").ctx;
+        require_out(len, "len");
+        const std::vector<int64_t> terms = bgv::rotation_terms(c.n(), step);
+        if (buf == nullptr) {
+            *len = terms.size();
+            return;
+        }
+        bgv::require(*len >= terms.size(), HELIB_ERR_BUFFER_TOO_SMALL,
+                     "buffer holds " + std::to_string(*len) + " terms, " + std::to_string(terms.size()) +
+                         " needed");
+        std::copy(terms.begin(), terms.end(), buf);
+        *len = terms.size();
+    });
+}
+
+/* --------------------------------------------- end structured results */
 
 helib_status helib_encrypt_public(const helib_public_key *pk, const uint64_t *coeffs, size_t n_coeffs,
                                   size_t limbs_per_coeff, size_t level, helib_ciphertext *dst) {
