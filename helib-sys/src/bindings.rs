@@ -325,6 +325,16 @@ extern "C" {
     ) -> helib_status;
 }
 extern "C" {
+    #[doc = " The residues of polynomial `part` (below the ciphertext's size) modulo chain\n prime `prime` (at most its level), in the engine's evaluation form: N values\n in [0, q), value j being the polynomial at psi^(2 bitrev(j) + 1) mod q for\n the engine's primitive 2N-th root of unity psi mod q, so that ring products\n are value by value. Written to `out` (out_len >= N). A prime above the level\n is HELIB_ERR_INVALID_LEVEL (detail HELIB_DETAIL_LEVEL_OUT_OF_RANGE), a part\n beyond the size HELIB_ERR_INVALID_ARGUMENT."]
+    pub fn helib_ciphertext_residues(
+        ct: *const helib_ciphertext,
+        part: usize,
+        prime: usize,
+        out: *mut u64,
+        out_len: usize,
+    ) -> helib_status;
+}
+extern "C" {
     #[doc = " Public-key encryption of a plaintext polynomial at `level`. Below the top\n level the message is scaled so that the ciphertext carries the level's\n canonical correction factor (as if it had been switched down from the top),\n which makes it addable to ciphertexts switched down to that level."]
     pub fn helib_encrypt_public(
         pk: *const helib_public_key,

@@ -298,6 +298,18 @@ helib_status helib_last_error_detail(helib_error_detail *out);
  */
 helib_status helib_rotation_terms(const helib_context *ctx, int64_t step, int64_t *buf, size_t *len);
 
+/**
+ * The residues of polynomial `part` (below the ciphertext's size) modulo chain
+ * prime `prime` (at most its level), in the engine's evaluation form: N values
+ * in [0, q), value j being the polynomial at psi^(2 bitrev(j) + 1) mod q for
+ * the engine's primitive 2N-th root of unity psi mod q, so that ring products
+ * are value by value. Written to `out` (out_len >= N). A prime above the level
+ * is HELIB_ERR_INVALID_LEVEL (detail HELIB_DETAIL_LEVEL_OUT_OF_RANGE), a part
+ * beyond the size HELIB_ERR_INVALID_ARGUMENT.
+ */
+helib_status helib_ciphertext_residues(const helib_ciphertext *ct, size_t part, size_t prime, uint64_t *out,
+                                       size_t out_len);
+
 /* ================================================= end structured results */
 
 /**

@@ -348,6 +348,27 @@ helib_status helib_rotation_terms(const helib_context *ctx, int64_t step, int64_
     });
 }
 
+helib_status helib_ciphertext_residues(const helib_ciphertext *ct, size_t part, size_t prime, uint64_t *out,
+                                       size_t out_len) {
+    return guarded([&] {
+        const auto &c = input(ct, "ct");
+        require_out(out, "out");
+        bgv::require(part < c.parts.size(), HELIB_ERR_INVALID_ARGUMENT,
+                     "part " + std::to_string(part) + " of a ciphertext with " + std::to_string(c.parts.size()) +
+                         " polynomials");
+        if (prime > c.level)
+            bgv::fail_level_out_of_range(prime, c.level,
+                                         "prime " + std::to_string(prime) + " is above the ciphertext's level " +
+                                             std::to_string(c.level));
+        const size_t n = c.ctx->n();
+        bgv::require(out_len >= n, HELIB_ERR_BUFFER_TOO_SMALL,
+                     "output buffer holds " + std::to_string(out_len) + " values, " + std::to_string(n) +
+                         " are needed");
+        const uint64_t *residues = c.parts[part].residues(prime);
+        std::copy(residues, residues + n, out);
+    });
+}
+
 /* --------------------------------------------- end structured results */
 
 helib_status helib_encrypt_public(const helib_public_key *pk, const uint64_t *coeffs, size_t n_coeffs,
