@@ -409,7 +409,8 @@ helib_status helib_ciphertext_mod_switch_reduce_noise(const helib_ciphertext *a,
  * the "constant-time randomization" of the Smuche caching scheme, exposed so
  * that scheme can be implemented faithfully and studied. It is NOT a secure
  * re-randomization: the result stays linearly related to `a` (see the
- * he-cache crate's security analysis). Use a fresh encryption of zero instead.
+ * he-cache-analysis crate). Use a fresh encryption of zero instead.
+ * Implemented, isolated, in cpp/src/smuche_mask.cpp.
  */
 helib_status helib_ciphertext_add_public_key_mask(const helib_public_key *pk,
                                                   const helib_ciphertext *a,

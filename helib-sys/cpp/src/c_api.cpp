@@ -493,13 +493,6 @@ helib_status helib_ciphertext_mod_switch_reduce_noise(const helib_ciphertext *a,
     return guarded([&] { bgv::eval::mod_switch_reduce_noise(input(a, "a"), deref_mut(dst, "dst").ct); });
 }
 
-helib_status helib_ciphertext_add_public_key_mask(const helib_public_key *pk, const helib_ciphertext *a,
-                                                  helib_ciphertext *dst) {
-    return guarded([&] {
-        bgv::eval::add_public_key_mask(*deref(pk, "pk").key, input(a, "a"), deref_mut(dst, "dst").ct);
-    });
-}
-
 /* ---------------------------------------------------------- key switching */
 
 helib_status helib_context_key_switching_digits(const helib_context *ctx, size_t *out) {
