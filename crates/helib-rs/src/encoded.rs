@@ -4,7 +4,7 @@ use std::fmt;
 
 use helib_sys as sys;
 use num_bigint::BigUint;
-use num_traits::{One, Zero};
+use num_traits::One;
 
 use crate::context::Context;
 use crate::error::{Error, Result};
@@ -124,14 +124,9 @@ impl EncodedPlaintext {
         factor: &BigUint,
         extended: bool,
     ) -> Result<Self> {
+        // The engine checks the level and that the factor is invertible mod t.
         let context = plaintext.context();
-        context.ensure_level(level)?;
         let factor = factor % context.plaintext_modulus();
-        if factor.is_zero() {
-            return Err(Error::InvalidArgument(
-                "the correction factor is 0 mod t".into(),
-            ));
-        }
         let factor_limbs = context.reduced_limbs(&factor);
         // Factor 1 is passed as NULL, as the interface suggests.
         let (factor_ptr, factor_len) = if factor.is_one() {
