@@ -20,9 +20,9 @@ use std::time::{Duration, Instant};
 
 use ark_ff::{FftField, PrimeField};
 use helib_rs::{Context, Parameters, PublicKey, SecretKey};
-use hesc::apps::iris::{self, sc, Dataset, Network, Normalizer, TrainConfig, INPUTS, OUTPUTS};
 use hesc::fields::{Fp12289, Fp65537};
 use hesc::{params, FusionCapacity, PackedHesc};
+use hesc_apps::iris::{self, sc, Dataset, Network, Normalizer, TrainConfig, INPUTS, OUTPUTS};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 

@@ -24,9 +24,9 @@ use helib_rs::{
     Ciphertext, CoefficientEncoder, Context, EncodedPlaintext, ModSwitchPolicy, Parameters,
     RelinKey, SecretKey,
 };
-use hesc::apps::polynomial::{self, Addition};
 use hesc::fields::{Fp12289, Fp65537};
 use hesc::{params, B2s, PackedHesc, Selection};
+use hesc_apps::polynomial::{self, Addition};
 use num_bigint::{BigInt, BigUint};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;

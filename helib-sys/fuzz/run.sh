@@ -3,12 +3,14 @@
 # for a bounded time on a seed corpus of valid, truncated and tweaked encodings.
 # The C++ decoders are fuzzed against contexts with t = 65537 and t = BN254 Fr
 # (multi-limb correction factors). The `wire` target fuzzes the Rust reader
-# he_cache::analysis::WireCiphertext::parse: crates/he-cache/fuzz, a libFuzzer
+# he_cache_analysis::WireCiphertext::parse (the engine's decoder, checksum
+# checked, then the residue accessor): crates/he-cache-analysis/fuzz, a libFuzzer
 # harness (libfuzzer-sys) built by stable cargo with rustc's SanitizerCoverage
 # pass (-Cpasses=sancov-module), the instrumentation cargo-fuzz uses, so the
 # fuzzing is coverage-guided without a nightly toolchain (no ASan on the Rust
-# side, which needs nightly; the reader is safe Rust, so panics and overflows
-# are what there is to find, and overflow checks are on).
+# side, which needs nightly; the Rust code is safe, so panics and overflows
+# are what there is to find there, and overflow checks are on; the engine's
+# decoder it calls is fuzzed under the sanitizers by the `ciphertext` target).
 #
 #   helib-sys/fuzz/run.sh [SECONDS]     # per target; default 120
 #   helib-sys/fuzz/run.sh --short       # 15 s per target, for CI
@@ -67,11 +69,11 @@ for pid in $(jobs -p); do wait "$pid"; done
 build_rust() {
     local host
     host=$(rustc -vV | sed -n 's/^host: //p')
-    echo "fuzz: building the Rust harness (crates/he-cache/fuzz)" >&2
+    echo "fuzz: building the Rust harness (crates/he-cache-analysis/fuzz)" >&2
     RUSTFLAGS="-Cpasses=sancov-module -Cllvm-args=-sanitizer-coverage-level=4 \
 -Cllvm-args=-sanitizer-coverage-inline-8bit-counters -Cllvm-args=-sanitizer-coverage-pc-table \
 -Cllvm-args=-sanitizer-coverage-trace-compares --cfg fuzzing" \
-        cargo build --quiet --locked --release --manifest-path "$root/../crates/he-cache/fuzz/Cargo.toml" \
+        cargo build --quiet --locked --release --manifest-path "$root/../crates/he-cache-analysis/fuzz/Cargo.toml" \
         --target "$host" --target-dir "$out/rust" >&2
     cp "$out/rust/$host/release/fuzz_$1" "$out/bin/fuzz_$1"
 }

@@ -265,6 +265,75 @@ extern "C" {
         out: *mut f64,
     ) -> helib_status;
 }
+#[doc = " What the engine tracks about a written ciphertext (see helib_ciphertext_info)."]
+#[repr(C)]
+#[derive(Debug, Copy, Clone)]
+pub struct helib_ciphertext_info {
+    #[doc = " The level l."]
+    pub level: usize,
+    #[doc = " The number of polynomials."]
+    pub size: usize,
+    #[doc = " As helib_ciphertext_noise_estimate."]
+    pub noise_estimate_bits: f64,
+    #[doc = " As helib_ciphertext_estimated_budget."]
+    pub estimated_budget_bits: f64,
+}
+extern "C" {
+    #[doc = " Fills `*out` and writes the correction factor to `factor` (factor_len >=\n plain limbs, zero-padded) in one call: the same values as the five getters\n above."]
+    pub fn helib_ciphertext_get_info(
+        ct: *const helib_ciphertext,
+        out: *mut helib_ciphertext_info,
+        factor: *mut u64,
+        factor_len: usize,
+    ) -> helib_status;
+}
+#[doc = " The failure carries no detail beyond its status and message."]
+pub const HELIB_DETAIL_NONE: helib_error_detail_kind = 0;
+#[doc = " HELIB_ERR_MISSING_KEY: the key for Galois element `element` is missing;\n when `has_step` is nonzero, it is the key rotating the rows by `step`."]
+pub const HELIB_DETAIL_MISSING_GALOIS_KEY: helib_error_detail_kind = 1;
+#[doc = " HELIB_ERR_LEVEL_MISMATCH: the operands are at `left` and `right`."]
+pub const HELIB_DETAIL_LEVEL_MISMATCH: helib_error_detail_kind = 2;
+#[doc = " HELIB_ERR_INVALID_LEVEL: `left` was asked for and `right` is the highest allowed there."]
+pub const HELIB_DETAIL_LEVEL_OUT_OF_RANGE: helib_error_detail_kind = 3;
+#[doc = " HELIB_ERR_INVALID_LEVEL: a modulus switch at level 0 (no prime left to drop)."]
+pub const HELIB_DETAIL_CHAIN_EXHAUSTED: helib_error_detail_kind = 4;
+#[doc = " Which fields of a helib_error_detail are meaningful."]
+pub type helib_error_detail_kind = ::std::os::raw::c_uint;
+#[doc = " The typed detail of a failure (fields not named by `kind` are 0)."]
+#[repr(C)]
+#[derive(Debug, Copy, Clone)]
+pub struct helib_error_detail {
+    pub status: helib_status,
+    pub kind: helib_error_detail_kind,
+    pub element: u64,
+    pub step: i64,
+    pub has_step: ::std::os::raw::c_int,
+    pub left: usize,
+    pub right: usize,
+}
+extern "C" {
+    #[doc = " The detail of the last failed call on this thread (kind HELIB_DETAIL_NONE\n and status HELIB_OK if none); thread-local like the message."]
+    pub fn helib_last_error_detail(out: *mut helib_error_detail) -> helib_status;
+}
+extern "C" {
+    #[doc = " The steps a rotation by `step` is composed of under\n helib_ciphertext_rotate_rows with `compose` when its own key is missing:\n signed powers of two, the non-adjacent form of k = step mod N/2 or of\n k - N/2, whichever has fewer terms (k's on a tie); none for k = 0.\n Two-call protocol."]
+    pub fn helib_rotation_terms(
+        ctx: *const helib_context,
+        step: i64,
+        buf: *mut i64,
+        len: *mut usize,
+    ) -> helib_status;
+}
+extern "C" {
+    #[doc = " The residues of polynomial `part` (below the ciphertext's size) modulo chain\n prime `prime` (at most its level), in the engine's evaluation form: N values\n in [0, q), value j being the polynomial at psi^(2 bitrev(j) + 1) mod q for\n the engine's primitive 2N-th root of unity psi mod q, so that ring products\n are value by value. Written to `out` (out_len >= N). A prime above the level\n is HELIB_ERR_INVALID_LEVEL (detail HELIB_DETAIL_LEVEL_OUT_OF_RANGE), a part\n beyond the size HELIB_ERR_INVALID_ARGUMENT."]
+    pub fn helib_ciphertext_residues(
+        ct: *const helib_ciphertext,
+        part: usize,
+        prime: usize,
+        out: *mut u64,
+        out_len: usize,
+    ) -> helib_status;
+}
 extern "C" {
     #[doc = " Public-key encryption of a plaintext polynomial at `level`. Below the top\n level the message is scaled so that the ciphertext carries the level's\n canonical correction factor (as if it had been switched down from the top),\n which makes it addable to ciphertexts switched down to that level."]
     pub fn helib_encrypt_public(
@@ -389,7 +458,7 @@ extern "C" {
     ) -> helib_status;
 }
 extern "C" {
-    #[doc = " dst = a + (b * xi, a_pk * xi) for the public key (b, a_pk) and a fresh\n ternary xi: an encryption of zero WITHOUT fresh error terms added. This is\n the \"constant-time randomization\" of the Smuche caching scheme, exposed so\n that scheme can be implemented faithfully and studied. It is NOT a secure\n re-randomization: the result stays linearly related to `a` (see the\n he-cache crate's security analysis). Use a fresh encryption of zero instead."]
+    #[doc = " dst = a + (b * xi, a_pk * xi) for the public key (b, a_pk) and a fresh\n ternary xi: an encryption of zero WITHOUT fresh error terms added. This is\n the \"constant-time randomization\" of the Smuche caching scheme, exposed so\n that scheme can be implemented faithfully and studied. It is NOT a secure\n re-randomization: the result stays linearly related to `a` (see the\n he-cache-analysis crate). Use a fresh encryption of zero instead.\n Implemented, isolated, in cpp/src/smuche_mask.cpp."]
     pub fn helib_ciphertext_add_public_key_mask(
         pk: *const helib_public_key,
         a: *const helib_ciphertext,

@@ -4,7 +4,7 @@
 //! Rache, Smuche and the pool's online step are generic over [`Algebra`], so
 //! the very same construction code runs on the engine (through
 //! [`Engine`]) and on the transparent model of the security analysis
-//! ([`analysis::ToyBgv`](crate::analysis::ToyBgv)), whose ciphertext
+//! (`ToyBgv` in the `he-cache-analysis` crate), whose ciphertext
 //! polynomials an attacker can read.
 
 use std::sync::Arc;

@@ -12,8 +12,8 @@
 //! | [`InsecureSmuche`] | a cached pivot times a scalar, plus the public-key mask (Zhao 2023) | **broken**: two outputs reveal their plaintext ratio |
 //! | [`InsecureRache`] | radix pivots added digit by digit, plus cached encryptions of zero (Tawose et al. 2023) | **broken**: outputs span k + 1 dimensions; k + 1 known plaintexts decrypt the rest |
 //!
-//! The insecure constructions are kept for comparison; [`analysis`] shows,
-//! in code, how they fail. [`params::cached_encryption`] gives 128-bit-secure
+//! The insecure constructions are kept for comparison; the
+//! `he-cache-analysis` crate shows, in code, how they fail. [`params::cached_encryption`] gives 128-bit-secure
 //! parameter sets for them.
 //!
 //! ```
@@ -38,7 +38,6 @@
 #![deny(missing_docs)]
 
 mod algebra;
-pub mod analysis;
 mod encryptor;
 mod error;
 mod fresh;

@@ -30,7 +30,7 @@ use crate::radix::Radix;
 /// **Not IND-CPA secure.** No fresh randomness enters an encryption: every
 /// output is a small-integer combination of the same k + 1 cached
 /// ciphertexts. Anyone holding the public key can map ciphertexts to a
-/// (k + 1)-dimensional space (see [`analysis`](crate::analysis)), which
+/// (k + 1)-dimensional space (see the `he-cache-analysis` crate), which
 /// tells Rache outputs from fresh ones once k + 2 of them are seen, and after
 /// k + 1 known plaintexts decrypts every further output.
 #[derive(Debug)]

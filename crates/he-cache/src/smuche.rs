@@ -30,7 +30,7 @@ use crate::radix::Radix;
 /// P(c0, c1) = c0·a − c1·b kills it, so every output satisfies
 /// P(ct) = z · P(c_i). One ciphertext of 0 is recognized (P = 0), and two
 /// ciphertexts built from the same pivot reveal z1/z2 mod q — the plaintext
-/// ratio, exactly, for small messages. See [`analysis`](crate::analysis).
+/// ratio, exactly, for small messages. See the `he-cache-analysis` crate.
 #[derive(Debug)]
 pub struct InsecureSmuche<A: Algebra = Engine> {
     algebra: A,

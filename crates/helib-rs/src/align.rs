@@ -16,7 +16,7 @@ use crate::ciphertext::Ciphertext;
 use crate::context::Context;
 use crate::encoded::EncodedPlaintext;
 use crate::error::{Error, Result};
-use crate::params::log2;
+use crate::limbs::log2;
 use crate::plaintext::Plaintext;
 
 impl EncodedPlaintext {

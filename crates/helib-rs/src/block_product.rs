@@ -108,12 +108,6 @@ impl Ciphertext {
         let context = check_blocks(a)?;
         check_blocks(b)?;
         context.ensure_same(b[0].context())?;
-        if a[0].level() != b[0].level() {
-            return Err(Error::LevelMismatch {
-                left: a[0].level(),
-                right: b[0].level(),
-            });
-        }
         check_outputs(context, a.len(), b.len(), &outputs)?;
         let b_raw: Vec<_> = b.iter().map(Ciphertext::as_ptr).collect();
         convolve(
@@ -137,16 +131,12 @@ impl Ciphertext {
         outputs: Range<usize>,
     ) -> Result<Vec<Ciphertext>> {
         let context = check_blocks(a)?;
-        let factor = b
-            .first()
-            .ok_or_else(|| Error::InvalidArgument("the plaintext operand has no blocks".into()))?
-            .correction_factor();
-        for p in b {
-            a[0].ensure_plain(p, false)?;
-            if p.correction_factor() != factor {
-                return Err(Error::CorrectionFactorMismatch);
-            }
+        if b.is_empty() {
+            return Err(Error::InvalidArgument(
+                "the plaintext operand has no blocks".into(),
+            ));
         }
+        // The engine checks each block's context, level and correction factor.
         check_outputs(context, a.len(), b.len(), &outputs)?;
         let b_raw: Vec<_> = b.iter().map(EncodedPlaintext::as_ptr).collect();
         convolve(
@@ -206,7 +196,8 @@ fn monomial_exponent(context: &Context, exponent: i64) -> u64 {
     (i128::from(exponent).rem_euclid(two_n)) as u64
 }
 
-/// The blocks of one operand agree: non-empty, one context, level and factor, size 2.
+/// The blocks of one operand are non-empty, of one context and of size 2
+/// (the engine checks that they share a level and a correction factor).
 fn check_blocks(blocks: &[Ciphertext]) -> Result<&Context> {
     let head = blocks
         .first()
@@ -214,15 +205,6 @@ fn check_blocks(blocks: &[Ciphertext]) -> Result<&Context> {
     for block in blocks {
         head.context().ensure_same(block.context())?;
         block.ensure_size(2)?;
-        if block.level() != head.level() {
-            return Err(Error::LevelMismatch {
-                left: head.level(),
-                right: block.level(),
-            });
-        }
-        if block.correction_factor() != head.correction_factor() {
-            return Err(Error::CorrectionFactorMismatch);
-        }
     }
     Ok(head.context())
 }

@@ -7,9 +7,12 @@ use num_bigint::BigUint;
 
 use crate::context::Context;
 use crate::encoded::EncodedPlaintext;
-use crate::error::{Error, Result};
+#[cfg(doc)]
+use crate::error::Error;
+use crate::error::Result;
 use crate::ffi::{check, Owned};
 use crate::limbs;
+use crate::plaintext::Plaintext;
 
 type RawCt = sys::helib_ciphertext;
 type RawPt = sys::helib_encoded_plaintext;
@@ -26,21 +29,21 @@ type CtFn = unsafe extern "C" fn(*const RawCt, *mut RawCt) -> sys::helib_status;
 /// correction factor c (see [`EncodedPlaintext`]): it decrypts to c·m mod t,
 /// and [`SecretKey::decrypt`](crate::SecretKey::decrypt) divides c out again.
 ///
-/// Every operation returns a `Result` and checks on the Rust side, before
-/// calling the engine, that the operands share a context
-/// ([`Error::ContextMismatch`]), a level ([`Error::LevelMismatch`]; an
-/// encoded plaintext may also be at a *higher* level than the ciphertext, and
-/// only its residues for the ciphertext's primes are used) and, for
-/// additions, a correction factor ([`Error::CorrectionFactorMismatch`]).
+/// Every operation returns a `Result`. The engine checks that the operands
+/// share a context ([`Error::ContextMismatch`]), a level
+/// ([`Error::LevelMismatch`]; an encoded plaintext may also be at a *higher*
+/// level than the ciphertext, and only its residues for the ciphertext's
+/// primes are used) and, for additions, a correction factor
+/// ([`Error::CorrectionFactorMismatch`]), and reports each as typed detail.
 /// Each operation `op` comes as `op(&self, …) -> Result<Ciphertext>` and
 /// `op_assign(&mut self, …) -> Result<()>`, which writes into `self` without
 /// allocating a new ciphertext. The arithmetic operators on references
 /// (`&a + &b`, `&a - &b`, `-&a`, `&a * &p`, `&a + &p`, `&a - &p`) do the same
 /// with `Output = Result<Ciphertext>`.
 ///
-/// When an operation fails, nothing is written: the Rust-side checks come
-/// first, and the engine validates its arguments (including the noise budget)
-/// before it writes, so a failed `op_assign` leaves `self` as it was.
+/// When an operation fails, nothing is written: the engine validates its
+/// arguments (including the noise budget) before it writes, so a failed
+/// `op_assign` leaves `self` as it was.
 ///
 /// No operation produces a ciphertext that might not decrypt: each one
 /// (additions, scalar and plaintext products, modulus switches, products,
@@ -49,7 +52,7 @@ type CtFn = unsafe extern "C" fn(*const RawCt, *mut RawCt) -> sys::helib_status;
 /// the result would keep less than one bit of [budget](Self::estimated_budget_bits).
 ///
 /// The level, size, correction factor and noise estimate are read from the
-/// engine after every operation, so their accessors are free.
+/// engine in one call after every operation, so their accessors are free.
 pub struct Ciphertext {
     raw: Owned<RawCt>,
     context: Context,
@@ -152,28 +155,24 @@ impl Ciphertext {
     }
 
     fn binary(&self, other: &Ciphertext, f: CtCtFn) -> Result<Self> {
-        self.ensure_addable(other)?;
         let b = other.as_ptr();
         // SAFETY: all three handles are live; `f` takes them as documented.
         self.compute(|a, dst| unsafe { f(a, b, dst) })
     }
 
     fn binary_assign(&mut self, other: &Ciphertext, f: CtCtFn) -> Result<()> {
-        self.ensure_addable(other)?;
         let b = other.as_ptr();
         // SAFETY: both handles are live; `dst` may alias `a` per the header.
         self.compute_assign(|a, dst| unsafe { f(a, b, dst) })
     }
 
-    fn with_plain(&self, plain: &EncodedPlaintext, add: bool, f: CtPtFn) -> Result<Self> {
-        self.ensure_plain(plain, add)?;
+    fn with_plain(&self, plain: &EncodedPlaintext, f: CtPtFn) -> Result<Self> {
         let p = plain.as_ptr();
         // SAFETY: all three handles are live; `f` takes them as documented.
         self.compute(|a, dst| unsafe { f(a, p, dst) })
     }
 
-    fn with_plain_assign(&mut self, plain: &EncodedPlaintext, add: bool, f: CtPtFn) -> Result<()> {
-        self.ensure_plain(plain, add)?;
+    fn with_plain_assign(&mut self, plain: &EncodedPlaintext, f: CtPtFn) -> Result<()> {
         let p = plain.as_ptr();
         // SAFETY: both handles are live; `dst` may alias `a` per the header.
         self.compute_assign(|a, dst| unsafe { f(a, p, dst) })
@@ -187,43 +186,6 @@ impl Ciphertext {
     fn unary_assign(&mut self, f: CtFn) -> Result<()> {
         // SAFETY: the handle is live; `dst` may alias `a` per the header.
         self.compute_assign(|a, dst| unsafe { f(a, dst) })
-    }
-
-    /// Same context, same level and same correction factor.
-    fn ensure_addable(&self, other: &Ciphertext) -> Result<()> {
-        self.context.ensure_same(&other.context)?;
-        self.ensure_level_is(other.level())?;
-        if self.info.correction_factor != other.info.correction_factor {
-            return Err(Error::CorrectionFactorMismatch);
-        }
-        Ok(())
-    }
-
-    /// Same context, a plaintext level at least the ciphertext's, and for
-    /// additions the same correction factor.
-    pub(crate) fn ensure_plain(&self, plain: &EncodedPlaintext, add: bool) -> Result<()> {
-        self.context.ensure_same(plain.context())?;
-        if plain.level() < self.level() {
-            return Err(Error::LevelMismatch {
-                left: self.level(),
-                right: plain.level(),
-            });
-        }
-        if add && self.info.correction_factor != *plain.correction_factor() {
-            return Err(Error::CorrectionFactorMismatch);
-        }
-        Ok(())
-    }
-
-    fn ensure_level_is(&self, level: usize) -> Result<()> {
-        if self.level() == level {
-            Ok(())
-        } else {
-            Err(Error::LevelMismatch {
-                left: self.level(),
-                right: level,
-            })
-        }
     }
 
     /// Like [`Clone::clone`] but reporting a failure instead of panicking.
@@ -329,7 +291,7 @@ impl Ciphertext {
     /// [`Error::NoiseBudgetExhausted`] when the estimate says the result would
     /// not decrypt.
     pub fn add_plain(&self, plain: &EncodedPlaintext) -> Result<Self> {
-        self.with_plain(plain, true, sys::helib_ciphertext_add_plain)
+        self.with_plain(plain, sys::helib_ciphertext_add_plain)
     }
 
     /// `self += plain`; see [`add_plain`](Self::add_plain).
@@ -337,7 +299,7 @@ impl Ciphertext {
     /// # Errors
     /// As for [`add_plain`](Self::add_plain).
     pub fn add_plain_assign(&mut self, plain: &EncodedPlaintext) -> Result<()> {
-        self.with_plain_assign(plain, true, sys::helib_ciphertext_add_plain)
+        self.with_plain_assign(plain, sys::helib_ciphertext_add_plain)
     }
 
     /// `self - plain`; see [`add_plain`](Self::add_plain).
@@ -345,7 +307,7 @@ impl Ciphertext {
     /// # Errors
     /// As for [`add_plain`](Self::add_plain).
     pub fn sub_plain(&self, plain: &EncodedPlaintext) -> Result<Self> {
-        self.with_plain(plain, true, sys::helib_ciphertext_sub_plain)
+        self.with_plain(plain, sys::helib_ciphertext_sub_plain)
     }
 
     /// `self -= plain`; see [`add_plain`](Self::add_plain).
@@ -353,7 +315,7 @@ impl Ciphertext {
     /// # Errors
     /// As for [`add_plain`](Self::add_plain).
     pub fn sub_plain_assign(&mut self, plain: &EncodedPlaintext) -> Result<()> {
-        self.with_plain_assign(plain, true, sys::helib_ciphertext_sub_plain)
+        self.with_plain_assign(plain, sys::helib_ciphertext_sub_plain)
     }
 
     /// `self · plain` (negacyclic polynomial product). The plaintext must be
@@ -368,7 +330,7 @@ impl Ciphertext {
     /// [`Error::NoiseBudgetExhausted`] when the engine's estimate says the
     /// product would no longer decrypt (mod-switch first, or use bigger parameters).
     pub fn mul_plain(&self, plain: &EncodedPlaintext) -> Result<Self> {
-        self.with_plain(plain, false, sys::helib_ciphertext_mul_plain)
+        self.with_plain(plain, sys::helib_ciphertext_mul_plain)
     }
 
     /// `self *= plain`; see [`mul_plain`](Self::mul_plain).
@@ -376,7 +338,7 @@ impl Ciphertext {
     /// # Errors
     /// As for [`mul_plain`](Self::mul_plain).
     pub fn mul_plain_assign(&mut self, plain: &EncodedPlaintext) -> Result<()> {
-        self.with_plain_assign(plain, false, sys::helib_ciphertext_mul_plain)
+        self.with_plain_assign(plain, sys::helib_ciphertext_mul_plain)
     }
 
     /// `k · self` for an integer k (taken mod t).
@@ -441,7 +403,6 @@ impl Ciphertext {
     /// [`Error::NoiseBudgetExhausted`] when level l − 1 cannot hold the
     /// switched noise (its modulus is too small, e.g. below t).
     pub fn mod_switch(&self) -> Result<Self> {
-        self.ensure_not_level_zero()?;
         self.unary(sys::helib_ciphertext_mod_switch)
     }
 
@@ -450,7 +411,6 @@ impl Ciphertext {
     /// # Errors
     /// As for [`mod_switch`](Self::mod_switch).
     pub fn mod_switch_assign(&mut self) -> Result<()> {
-        self.ensure_not_level_zero()?;
         self.unary_assign(sys::helib_ciphertext_mod_switch)
     }
 
@@ -462,7 +422,6 @@ impl Ciphertext {
     /// noise: a modulus switch leaves noise of about t·√N, so a level whose
     /// modulus Q_level is not well above that (e.g. below t) is refused.
     pub fn mod_switch_to(&self, level: usize) -> Result<Self> {
-        self.ensure_at_most(level)?;
         // SAFETY: both handles are live; `f` takes them as documented.
         self.compute(|a, dst| unsafe { sys::helib_ciphertext_mod_switch_to(a, level, dst) })
     }
@@ -472,7 +431,6 @@ impl Ciphertext {
     /// # Errors
     /// As for [`mod_switch_to`](Self::mod_switch_to).
     pub fn mod_switch_to_assign(&mut self, level: usize) -> Result<()> {
-        self.ensure_at_most(level)?;
         // SAFETY: the handle is live and `dst` may alias `a` per the header.
         self.compute_assign(|a, dst| unsafe { sys::helib_ciphertext_mod_switch_to(a, level, dst) })
     }
@@ -497,45 +455,45 @@ impl Ciphertext {
     pub fn mod_switch_reduce_noise_assign(&mut self) -> Result<()> {
         self.unary_assign(sys::helib_ciphertext_mod_switch_reduce_noise)
     }
+}
 
-    fn ensure_not_level_zero(&self) -> Result<()> {
-        if self.level() == 0 {
-            Err(Error::ModulusChainExhausted)
-        } else {
-            Ok(())
-        }
-    }
-
-    fn ensure_at_most(&self, level: usize) -> Result<()> {
-        if level <= self.level() {
-            Ok(())
-        } else {
-            Err(Error::InvalidLevel {
-                level,
-                max: self.level(),
-            })
-        }
+impl EncodedPlaintext {
+    /// Encodes `plaintext` at the level and with the correction factor of
+    /// `ciphertext`, for addition to it.
+    ///
+    /// # Errors
+    /// [`Error::ContextMismatch`] when the two belong to different contexts.
+    pub fn for_addition_to(plaintext: &Plaintext, ciphertext: &Ciphertext) -> Result<Self> {
+        plaintext.context().ensure_same(ciphertext.context())?;
+        Self::with_factor(
+            plaintext,
+            ciphertext.level(),
+            ciphertext.correction_factor(),
+        )
     }
 }
 
-/// Reads the tracked information of a written ciphertext.
+/// Reads the tracked information of a written ciphertext, in one engine call.
 fn read_info(ct: *const RawCt, plain_limbs: usize) -> Result<Info> {
-    let mut info = Info::default();
+    let mut raw = sys::helib_ciphertext_info {
+        level: 0,
+        size: 0,
+        noise_estimate_bits: 0.0,
+        estimated_budget_bits: 0.0,
+    };
     let mut factor = vec![0u64; plain_limbs];
-    // SAFETY: `ct` is a live, written ciphertext handle; each out-pointer is valid.
-    check(unsafe { sys::helib_ciphertext_level(ct, &mut info.level) })?;
-    // SAFETY: as above.
-    check(unsafe { sys::helib_ciphertext_size(ct, &mut info.size) })?;
-    // SAFETY: as above; `factor` holds `plain_limbs` limbs, as the engine needs.
+    // SAFETY: `ct` is a live, written ciphertext handle; `raw` is a valid
+    // out-pointer and `factor` holds `plain_limbs` limbs, as the engine needs.
     check(unsafe {
-        sys::helib_ciphertext_correction_factor(ct, factor.as_mut_ptr(), factor.len())
+        sys::helib_ciphertext_get_info(ct, &mut raw, factor.as_mut_ptr(), factor.len())
     })?;
-    // SAFETY: as above.
-    check(unsafe { sys::helib_ciphertext_noise_estimate(ct, &mut info.noise_estimate_bits) })?;
-    // SAFETY: as above.
-    check(unsafe { sys::helib_ciphertext_estimated_budget(ct, &mut info.estimated_budget_bits) })?;
-    info.correction_factor = limbs::to_biguint(&factor);
-    Ok(info)
+    Ok(Info {
+        level: raw.level,
+        size: raw.size,
+        correction_factor: limbs::to_biguint(&factor),
+        noise_estimate_bits: raw.noise_estimate_bits,
+        estimated_budget_bits: raw.estimated_budget_bits,
+    })
 }
 
 impl Clone for Ciphertext {

@@ -228,18 +228,6 @@ impl Context {
         }
     }
 
-    /// `Ok` if `level` is at most the top level, else [`Error::InvalidLevel`].
-    pub(crate) fn ensure_level(&self, level: usize) -> Result<()> {
-        if level <= self.max_level() {
-            Ok(())
-        } else {
-            Err(Error::InvalidLevel {
-                level,
-                max: self.max_level(),
-            })
-        }
-    }
-
     /// Reduces `value` mod t and writes it as the engine's plain limbs.
     pub(crate) fn reduced_limbs(&self, value: &BigUint) -> Vec<u64> {
         let mut out = vec![0u64; self.plain_limbs()];

@@ -4,16 +4,15 @@ use std::fmt;
 
 use helib_sys as sys;
 use num_bigint::BigUint;
-use num_traits::{One, Zero};
+use num_traits::One;
 
-use crate::ciphertext::Ciphertext;
 use crate::context::Context;
 use crate::error::{Error, Result};
 use crate::ffi::Owned;
 use crate::plaintext::Plaintext;
 
-/// A plaintext prepared for [`Ciphertext::mul_plain`] or
-/// [`Ciphertext::add_plain`]: its polynomial in RNS and NTT form modulo
+/// A plaintext prepared for [`Ciphertext::mul_plain`](crate::Ciphertext::mul_plain) or
+/// [`Ciphertext::add_plain`](crate::Ciphertext::add_plain): its polynomial in RNS and NTT form modulo
 /// Q_level, scaled by a correction factor. It can be used with ciphertexts at
 /// its level or below.
 ///
@@ -81,9 +80,9 @@ impl EncodedPlaintext {
     }
 
     /// Encodes `plaintext` at `level` with factor 1, also modulo the special
-    /// primes: the *extended* form [`Ciphertext::linear_transform`] multiplies
+    /// primes: the *extended* form [`Ciphertext::linear_transform`](crate::Ciphertext::linear_transform) multiplies
     /// by (in the key-switching basis). It serves
-    /// [`Ciphertext::mul_plain`] too; it takes about K/(level + 1) more
+    /// [`Ciphertext::mul_plain`](crate::Ciphertext::mul_plain) too; it takes about K/(level + 1) more
     /// memory, K the number of special primes.
     ///
     /// # Errors
@@ -110,20 +109,6 @@ impl EncodedPlaintext {
         Self::with_factor(plaintext, level, factor)
     }
 
-    /// Encodes `plaintext` at the level and with the correction factor of
-    /// `ciphertext`, for addition to it.
-    ///
-    /// # Errors
-    /// [`Error::ContextMismatch`] when the two belong to different contexts.
-    pub fn for_addition_to(plaintext: &Plaintext, ciphertext: &Ciphertext) -> Result<Self> {
-        plaintext.context().ensure_same(ciphertext.context())?;
-        Self::with_factor(
-            plaintext,
-            ciphertext.level(),
-            ciphertext.correction_factor(),
-        )
-    }
-
     /// Encodes `plaintext` at `level` scaled by `factor` (taken mod t).
     ///
     /// # Errors
@@ -139,14 +124,9 @@ impl EncodedPlaintext {
         factor: &BigUint,
         extended: bool,
     ) -> Result<Self> {
+        // The engine checks the level and that the factor is invertible mod t.
         let context = plaintext.context();
-        context.ensure_level(level)?;
         let factor = factor % context.plaintext_modulus();
-        if factor.is_zero() {
-            return Err(Error::InvalidArgument(
-                "the correction factor is 0 mod t".into(),
-            ));
-        }
         let factor_limbs = context.reduced_limbs(&factor);
         // Factor 1 is passed as NULL, as the interface suggests.
         let (factor_ptr, factor_len) = if factor.is_one() {

@@ -7,14 +7,16 @@ use helib_sys as sys;
 
 use crate::error::{Error, Result, Status};
 
-/// Turns an engine status into a `Result`, reading the engine's message on failure.
+/// Turns an engine status into a `Result`, reading the engine's typed detail
+/// and message on failure.
 ///
-/// The message is copied at once: it lives in thread-local storage of the
-/// engine and is overwritten by the next call on this thread.
+/// Both are copied at once: they live in thread-local storage of the engine
+/// and are overwritten by the next failing call on this thread.
 pub(crate) fn check(status: sys::helib_status) -> Result<()> {
     if status == sys::HELIB_OK {
         return Ok(());
     }
+    let detail = last_error_detail().filter(|detail| detail.status == status);
     let message = last_error_message();
     Err(match status {
         sys::HELIB_ERR_INVALID_ARGUMENT => Error::InvalidArgument(message),
@@ -31,40 +33,57 @@ pub(crate) fn check(status: sys::helib_status) -> Result<()> {
                 .unwrap_or(&message)
                 .to_owned(),
         ),
-        // The safe API checks for missing keys itself; this names the element
-        // when the engine finds one missing all the same.
-        sys::HELIB_ERR_MISSING_KEY => match named_element(&message) {
-            Some(element) => Error::MissingGaloisKey {
-                step: None,
-                element,
-            },
+        other => match detail.and_then(typed) {
+            Some(error) => error,
             None => Error::Engine {
-                status: Status::Unknown(status),
+                status: match other {
+                    sys::HELIB_ERR_NULL_POINTER => Status::NullPointer,
+                    sys::HELIB_ERR_INVALID_LEVEL => Status::InvalidLevel,
+                    sys::HELIB_ERR_LEVEL_MISMATCH => Status::LevelMismatch,
+                    sys::HELIB_ERR_BUFFER_TOO_SMALL => Status::BufferTooSmall,
+                    sys::HELIB_ERR_INTERNAL => Status::Internal,
+                    unknown => Status::Unknown(unknown),
+                },
                 message,
             },
-        },
-        other => Error::Engine {
-            status: match other {
-                sys::HELIB_ERR_NULL_POINTER => Status::NullPointer,
-                sys::HELIB_ERR_INVALID_LEVEL => Status::InvalidLevel,
-                sys::HELIB_ERR_LEVEL_MISMATCH => Status::LevelMismatch,
-                sys::HELIB_ERR_BUFFER_TOO_SMALL => Status::BufferTooSmall,
-                sys::HELIB_ERR_INTERNAL => Status::Internal,
-                unknown => Status::Unknown(unknown),
-            },
-            message,
         },
     })
 }
 
-/// The Galois element a missing-key message names: the number after its
-/// last "element " (the engine names the missing key last).
-fn named_element(message: &str) -> Option<u64> {
-    let (_, rest) = message.rsplit_once("element ")?;
-    let digits = rest
-        .find(|c: char| !c.is_ascii_digit())
-        .unwrap_or(rest.len());
-    rest[..digits].parse().ok()
+/// The typed error an engine failure's detail describes, if it has one.
+fn typed(detail: sys::helib_error_detail) -> Option<Error> {
+    Some(match detail.kind {
+        sys::HELIB_DETAIL_MISSING_GALOIS_KEY => Error::MissingGaloisKey {
+            step: (detail.has_step != 0).then_some(detail.step),
+            element: detail.element,
+        },
+        sys::HELIB_DETAIL_LEVEL_MISMATCH => Error::LevelMismatch {
+            left: detail.left,
+            right: detail.right,
+        },
+        sys::HELIB_DETAIL_LEVEL_OUT_OF_RANGE => Error::InvalidLevel {
+            level: detail.left,
+            max: detail.right,
+        },
+        sys::HELIB_DETAIL_CHAIN_EXHAUSTED => Error::ModulusChainExhausted,
+        _ => return None,
+    })
+}
+
+/// A copy of the engine's typed detail of the last failure on this thread.
+fn last_error_detail() -> Option<sys::helib_error_detail> {
+    let mut detail = sys::helib_error_detail {
+        status: sys::HELIB_OK,
+        kind: sys::HELIB_DETAIL_NONE,
+        element: 0,
+        step: 0,
+        has_step: 0,
+        left: 0,
+        right: 0,
+    };
+    // SAFETY: `detail` is a valid, writable out-pointer for the call.
+    let status = unsafe { sys::helib_last_error_detail(&mut detail) };
+    (status == sys::HELIB_OK).then_some(detail)
 }
 
 /// A copy of the engine's last error message on this thread.
@@ -148,13 +167,13 @@ impl<T: RawObject> Drop for Owned<T> {
     }
 }
 
-/// Reads a variable-length `u64` list with the engine's two-call protocol.
-pub(crate) fn read_list(
-    mut call: impl FnMut(*mut u64, *mut usize) -> sys::helib_status,
-) -> Result<Vec<u64>> {
+/// Reads a variable-length list with the engine's two-call protocol.
+pub(crate) fn read_list<T: Default + Clone>(
+    mut call: impl FnMut(*mut T, *mut usize) -> sys::helib_status,
+) -> Result<Vec<T>> {
     let mut len = 0usize;
     check(call(std::ptr::null_mut(), &mut len))?;
-    let mut buf = vec![0u64; len];
+    let mut buf = vec![T::default(); len];
     check(call(buf.as_mut_ptr(), &mut len))?;
     buf.truncate(len);
     Ok(buf)
@@ -170,17 +189,139 @@ pub(crate) fn query<T: Default>(call: impl FnOnce(*mut T) -> sys::helib_status) 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::{Ciphertext, Context, GaloisKeys, Parameters, Plaintext, SecretKey};
+
+    /// N = 1024, t = 65537, three 50-bit chain primes (level 0 holds a
+    /// switched ciphertext) and one special prime; insecure, for speed.
+    fn small_context() -> Context {
+        let params = Parameters::builder()
+            .ring_degree(1024)
+            .plaintext_modulus(65537u32.into())
+            .chain_bits(&[50, 50, 50])
+            .special_bits(&[60])
+            .threads(1)
+            .allow_insecure()
+            .build()
+            .unwrap();
+        Context::new(&params).unwrap()
+    }
+
+    fn fresh(context: &Context, sk: &SecretKey) -> Ciphertext {
+        sk.encrypt(&Plaintext::from_u64s(context, &[1, 2]).unwrap())
+            .unwrap()
+    }
+
+    /// Runs an engine call writing into a new ciphertext and translates its status.
+    fn run(
+        context: &Context,
+        call: impl FnOnce(*mut sys::helib_ciphertext) -> sys::helib_status,
+    ) -> Result<()> {
+        Ciphertext::produce(context, call).map(drop)
+    }
+
+    // Each engine call below goes straight to the C interface, past every
+    // check of the safe API, so the error comes from the engine's own detail.
 
     #[test]
-    fn missing_key_messages_name_the_last_element() {
-        assert_eq!(named_element("no Galois key for element 81"), Some(81));
+    fn engine_level_errors_arrive_typed() {
+        let context = small_context();
+        let sk = SecretKey::generate(&context).unwrap();
+        let top = fresh(&context, &sk);
+        let lower = top.mod_switch().unwrap();
+        let (a, b) = (top.as_ptr(), lower.as_ptr());
+        // SAFETY: all handles are live; the engine only reads `a` and `b`.
+        let mismatch = run(&context, |dst| unsafe {
+            sys::helib_ciphertext_add(a, b, dst)
+        });
         assert_eq!(
-            named_element(
-                "cannot compose a rotation by 5: no Galois key for the step 4 (element 81)"
-            ),
-            Some(81)
+            mismatch,
+            Err(Error::LevelMismatch {
+                left: top.level(),
+                right: lower.level(),
+            })
         );
-        assert_eq!(named_element("no Galois key"), None);
-        assert_eq!(named_element("element x"), None);
+        let bottom = top.mod_switch_to(0).unwrap();
+        let z = bottom.as_ptr();
+        // SAFETY: as above.
+        let exhausted = run(&context, |dst| unsafe {
+            sys::helib_ciphertext_mod_switch(z, dst)
+        });
+        assert_eq!(exhausted, Err(Error::ModulusChainExhausted));
+        // SAFETY: as above.
+        let above = run(&context, |dst| unsafe {
+            sys::helib_ciphertext_mod_switch_to(b, 5, dst)
+        });
+        assert_eq!(
+            above,
+            Err(Error::InvalidLevel {
+                level: 5,
+                max: lower.level(),
+            })
+        );
+    }
+
+    #[test]
+    fn engine_missing_keys_arrive_typed_with_their_step() {
+        let context = small_context();
+        let sk = SecretKey::generate(&context).unwrap();
+        let ct = fresh(&context, &sk);
+        // Only the key for -1: a rotation by 7 = 8 - 1 lacks the one for 8.
+        let keys = GaloisKeys::for_steps(&sk, &[-1]).unwrap();
+        let (k, a) = (keys.as_ptr(), ct.as_ptr());
+        // SAFETY: all handles are live; the engine only reads `k` and `a`.
+        let composed = run(&context, |dst| unsafe {
+            sys::helib_ciphertext_rotate_rows(k, a, 7, 1, dst)
+        });
+        assert_eq!(
+            composed,
+            Err(Error::MissingGaloisKey {
+                step: Some(8),
+                element: GaloisKeys::element_for_step(&context, 8),
+            })
+        );
+        // SAFETY: as above.
+        let exact = run(&context, |dst| unsafe {
+            sys::helib_ciphertext_rotate_rows(k, a, 7, 0, dst)
+        });
+        assert_eq!(
+            exact,
+            Err(Error::MissingGaloisKey {
+                step: Some(7),
+                element: GaloisKeys::element_for_step(&context, 7),
+            })
+        );
+        // SAFETY: as above.
+        let direct = run(&context, |dst| unsafe {
+            sys::helib_ciphertext_apply_galois(k, a, 5, dst)
+        });
+        assert_eq!(
+            direct,
+            Err(Error::MissingGaloisKey {
+                step: None,
+                element: 5,
+            })
+        );
+    }
+
+    #[test]
+    fn failures_without_detail_keep_their_status() {
+        let context = small_context();
+        let sk = SecretKey::generate(&context).unwrap();
+        let ct = fresh(&context, &sk);
+        let a = ct.as_ptr();
+        // A typed failure first, then one without detail: the stale detail must not leak.
+        // SAFETY: the handle is live; the engine only reads it.
+        let _ = run(&context, |dst| unsafe {
+            sys::helib_ciphertext_mod_switch_to(a, 99, dst)
+        });
+        // SAFETY: a null destination is refused before anything is read or written.
+        let null = check(unsafe { sys::helib_ciphertext_copy(a, std::ptr::null_mut()) });
+        assert!(matches!(
+            null,
+            Err(Error::Engine {
+                status: Status::NullPointer,
+                ..
+            })
+        ));
     }
 }

@@ -7,7 +7,7 @@ use helib_sys as sys;
 
 use crate::context::Context;
 use crate::error::{Error, Result};
-use crate::ffi::{check, query, Owned};
+use crate::ffi::{check, query, read_list, Owned};
 use crate::keys::SecretKey;
 use crate::relin_key::ensure_key_switching;
 
@@ -211,7 +211,7 @@ impl GaloisKeys {
         let handle = raw.as_ptr();
         // SAFETY: the key set handle is live; `buf`/`len` come from `read_list`.
         let list = |buf, len| unsafe { sys::helib_galois_keys_elements(handle, buf, len) };
-        let elements = crate::ffi::read_list(list)?.into_iter().collect();
+        let elements = read_list(list)?.into_iter().collect();
         // SAFETY: the key set handle is live and `out` is a valid out-pointer.
         let size_bytes = query(|out| unsafe { sys::helib_galois_keys_size_bytes(handle, out) })?;
         Ok(Self {
@@ -273,7 +273,13 @@ impl GaloisKeys {
     /// # Ok::<(), helib_rs::Error>(())
     /// ```
     pub fn element_for_step(context: &Context, step: i64) -> u64 {
-        element_for_step(context.ring_degree(), step)
+        let ctx = context.as_ptr();
+        // SAFETY: the context handle is live and `out` is a valid out-pointer.
+        match query(|out| unsafe { sys::helib_galois_element_for_step(ctx, step, out) }) {
+            Ok(element) => element,
+            // The engine fails only on a null handle, which a `Context` never holds.
+            Err(error) => unreachable!("the engine refused a live context: {error}"),
+        }
     }
 
     /// The Galois element 2N − 1 swapping the two slot rows.
@@ -322,29 +328,20 @@ impl GaloisKeys {
     /// # Ok::<(), helib_rs::Error>(())
     /// ```
     pub fn composition(context: &Context, step: i64) -> Vec<i64> {
-        crate::rotation::composition(context.ring_degree(), step)
+        let ctx = context.as_ptr();
+        // SAFETY: the context handle is live; `buf`/`len` come from `read_list`.
+        let terms = |buf, len| unsafe { sys::helib_rotation_terms(ctx, step, buf, len) };
+        match read_list(terms) {
+            Ok(terms) => terms,
+            // The engine fails only on a null handle, which a `Context` never holds.
+            Err(error) => unreachable!("the engine refused a live context: {error}"),
+        }
     }
 
     /// The engine handle.
     pub(crate) fn as_ptr(&self) -> *const sys::helib_galois_keys {
         self.raw.as_ptr()
     }
-}
-
-/// 3^(step mod N/2) mod 2N, as the engine computes it.
-pub(crate) fn element_for_step(ring_degree: usize, step: i64) -> u64 {
-    let half = (ring_degree / 2) as i64;
-    let two_n = 2 * ring_degree as u64;
-    let mut exponent = step.rem_euclid(half) as u64;
-    let (mut base, mut element) = (3u64, 1u64);
-    while exponent > 0 {
-        if exponent & 1 == 1 {
-            element = element * base % two_n;
-        }
-        base = base * base % two_n;
-        exponent >>= 1;
-    }
-    element
 }
 
 /// `Ok` if `element` is odd and below 2N, else [`Error::InvalidGaloisElement`].
@@ -370,8 +367,7 @@ impl fmt::Debug for GaloisKeys {
 mod tests {
     use super::*;
 
-    #[test]
-    fn elements_match_the_engine() {
+    fn small_context() -> Context {
         let params = crate::Parameters::builder()
             .ring_degree(1024)
             .plaintext_modulus(65537u32.into())
@@ -380,18 +376,52 @@ mod tests {
             .allow_insecure()
             .build()
             .unwrap();
-        let context = Context::new(&params).unwrap();
-        for step in (-1030..1030).chain([i64::MIN, i64::MAX, i64::MIN + 1]) {
-            let ctx = context.as_ptr();
-            // SAFETY: the context handle is live and `out` a valid out-pointer.
-            let engine =
-                query(|out| unsafe { sys::helib_galois_element_for_step(ctx, step, out) }).unwrap();
-            assert_eq!(element_for_step(1024, step), engine, "step {step}");
+        Context::new(&params).unwrap()
+    }
+
+    #[test]
+    fn elements_are_powers_of_three_modulo_2n() {
+        let context = small_context();
+        // 3 generates a subgroup of order N/2 in (Z/2N)^*; walk it step by step.
+        let mut power = 1u64;
+        for step in 0..600i64 {
+            assert_eq!(
+                GaloisKeys::element_for_step(&context, step),
+                power,
+                "step {step}"
+            );
+            assert_eq!(
+                GaloisKeys::element_for_step(&context, step - 512),
+                power,
+                "step {}",
+                step - 512
+            );
+            power = power * 3 % 2048;
         }
-        let ctx = context.as_ptr();
-        // SAFETY: as above.
-        let swap = query(|out| unsafe { sys::helib_galois_element_row_swap(ctx, out) }).unwrap();
-        assert_eq!(GaloisKeys::row_swap_element(&context), swap);
+        for step in [i64::MIN, i64::MAX, i64::MIN + 1] {
+            let element = GaloisKeys::element_for_step(&context, step);
+            let back = GaloisKeys::element_for_step(&context, step.rem_euclid(512));
+            assert_eq!(element, back, "step {step}");
+        }
+        assert_eq!(GaloisKeys::row_swap_element(&context), 2047);
+    }
+
+    #[test]
+    fn compositions_add_up_to_the_step() {
+        let context = small_context();
+        for step in (-600..600).chain([i64::MIN, i64::MAX]) {
+            let terms = GaloisKeys::composition(&context, step);
+            let sum: i64 = terms.iter().sum();
+            assert_eq!(sum.rem_euclid(512), step.rem_euclid(512), "step {step}");
+            for term in &terms {
+                assert!(term.unsigned_abs().is_power_of_two() && term.unsigned_abs() <= 256);
+            }
+            assert!(terms.len() <= 6, "step {step}: {terms:?}");
+        }
+        assert_eq!(GaloisKeys::composition(&context, 3), vec![-1, 4]);
+        assert_eq!(GaloisKeys::composition(&context, 11), vec![-1, -4, 16]);
+        assert_eq!(GaloisKeys::composition(&context, 507), vec![-1, -4]);
+        assert!(GaloisKeys::composition(&context, 512).is_empty());
     }
 
     #[test]

@@ -276,7 +276,7 @@ fn encrypt<K>(
     level: usize,
 ) -> Result<Ciphertext> {
     context.ensure_same(plaintext.context())?;
-    context.ensure_level(level)?;
+    // The engine checks the level.
     let coeffs = plaintext.limbs();
     let (n, width) = (context.ring_degree(), context.plain_limbs());
     // SAFETY: `key` is a live key handle of `context` (its owner borrows it

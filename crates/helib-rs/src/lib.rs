@@ -73,6 +73,7 @@
 mod align;
 mod block_product;
 mod ciphertext;
+mod components;
 mod context;
 mod encoded;
 mod encoding;

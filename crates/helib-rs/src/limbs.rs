@@ -1,4 +1,5 @@
-//! Conversions between big integers and the engine's little-endian 64-bit limbs.
+//! Big integers: conversions to and from the engine's little-endian 64-bit
+//! limbs, and their size in bits.
 
 use num_bigint::BigUint;
 
@@ -34,6 +35,22 @@ pub(crate) fn from_biguint(value: &BigUint) -> Vec<u64> {
     digits
 }
 
+/// log2 of a positive big integer (0 for zero).
+pub(crate) fn log2(value: &BigUint) -> f64 {
+    let bits = value.bits();
+    if bits <= 64 {
+        let small = value.iter_u64_digits().next().unwrap_or(0);
+        return if small == 0 {
+            0.0
+        } else {
+            (small as f64).log2()
+        };
+    }
+    let shift = bits - 64;
+    let top = (value >> shift).iter_u64_digits().next().unwrap_or(0);
+    (top as f64).log2() + shift as f64
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -50,5 +67,23 @@ mod tests {
         assert_eq!(to_biguint(&padded), value);
         assert!(!write_biguint(&value, &mut [0u64; 2]));
         assert_eq!(from_biguint(&BigUint::default()), vec![0]);
+    }
+
+    #[test]
+    fn log2_of_big_values() {
+        assert_eq!(log2(&BigUint::from(1u32)), 0.0);
+        assert_eq!(log2(&BigUint::from(65536u32)), 16.0);
+        assert!((log2(&(BigUint::from(3u32) << 200u32)) - (200.0 + 3f64.log2())).abs() < 1e-12);
+        assert!(
+            (log2(
+                &BigUint::parse_bytes(
+                    b"30644e72e131a029b85045b68181585d2833e84879b9709143e1f593f0000001",
+                    16,
+                )
+                .unwrap()
+            ) - 253.6)
+                .abs()
+                < 0.1
+        );
     }
 }

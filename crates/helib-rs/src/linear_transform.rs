@@ -89,8 +89,8 @@ impl Ciphertext {
         if diagonals.len() > baby.len() {
             self.check_galois(keys, giant)?;
         }
+        // The engine checks each diagonal's context, level and factor.
         for plain in diagonals.iter().flatten() {
-            self.ensure_plain(plain, false)?;
             if !plain.is_extended() {
                 return Err(Error::InvalidArgument(
                     "linear_transform needs diagonals encoded with EncodedPlaintext::for_linear_transform".into(),

@@ -99,7 +99,7 @@ pub fn product_chain_bits(
     products: usize,
     terms: usize,
 ) -> Vec<u32> {
-    let log_t = crate::params::log2(t);
+    let log_t = crate::limbs::log2(t);
     split_bits(product_chain_total_bits(ring_degree, log_t, products, terms).ceil() as u32)
 }
 

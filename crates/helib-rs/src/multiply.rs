@@ -200,18 +200,11 @@ impl Ciphertext {
         }
     }
 
-    /// Same context, same level, both of size 2.
+    /// Same context, both of size 2 (the engine checks the levels).
     fn ensure_multipliable(&self, other: &Ciphertext) -> Result<()> {
         self.context().ensure_same(other.context())?;
         self.ensure_size(2)?;
-        other.ensure_size(2)?;
-        if self.level() != other.level() {
-            return Err(Error::LevelMismatch {
-                left: self.level(),
-                right: other.level(),
-            });
-        }
-        Ok(())
+        other.ensure_size(2)
     }
 }
 

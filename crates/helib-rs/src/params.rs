@@ -4,6 +4,7 @@ use ark_ff::PrimeField;
 use num_bigint::BigUint;
 
 use crate::error::{Error, Result};
+use crate::limbs::log2;
 use crate::modulus_chain::{
     chain_bits_for_depth, chain_total_bits, special_bits_for_digits, MAX_DERIVED_PRIME_BITS,
     MAX_PRIME_BITS, MIN_PRIME_BITS,
@@ -407,22 +408,6 @@ fn derived_chain(ring_degree: usize, t: &BigUint, depth: usize) -> Result<Vec<u3
     Ok(chain_bits_for_depth(n, log2(t), depth))
 }
 
-/// log2 of a positive big integer (0 for zero).
-pub(crate) fn log2(value: &BigUint) -> f64 {
-    let bits = value.bits();
-    if bits <= 64 {
-        let small = value.iter_u64_digits().next().unwrap_or(0);
-        return if small == 0 {
-            0.0
-        } else {
-            (small as f64).log2()
-        };
-    }
-    let shift = bits - 64;
-    let top = (value >> shift).iter_u64_digits().next().unwrap_or(0);
-    (top as f64).log2() + shift as f64
-}
-
 /// The BN254 scalar field modulus (the order of the BN254 G1 group).
 fn bn254_modulus() -> BigUint {
     ark_bn254::Fr::MODULUS.into()
@@ -573,13 +558,5 @@ mod tests {
         assert_eq!(params.special_bits(), &[40]);
         assert_eq!(params.threads(), 2);
         assert_eq!(params.max_level(), 1);
-    }
-
-    #[test]
-    fn log2_of_big_values() {
-        assert_eq!(log2(&BigUint::from(1u32)), 0.0);
-        assert_eq!(log2(&BigUint::from(65536u32)), 16.0);
-        assert!((log2(&(BigUint::from(3u32) << 200u32)) - (200.0 + 3f64.log2())).abs() < 1e-12);
-        assert!((log2(&bn254_modulus()) - 253.6).abs() < 0.1);
     }
 }

@@ -4,7 +4,7 @@ use helib_sys as sys;
 
 use crate::ciphertext::Ciphertext;
 use crate::error::{Error, Result};
-use crate::galois_keys::{element_for_step, ensure_valid_element, GaloisKeys};
+use crate::galois_keys::{ensure_valid_element, GaloisKeys};
 use crate::relin_key::ensure_key_switching;
 
 /// What [`Ciphertext::rotate_rows`] does when the key for the step is missing.
@@ -127,9 +127,7 @@ impl Ciphertext {
         keys: &GaloisKeys,
         policy: RotationPolicy,
     ) -> Result<Ciphertext> {
-        if self.check_rotation(keys, step, policy)? {
-            return self.try_clone();
-        }
+        self.ensure_galois_input(keys)?;
         let (k, src, compose) = (keys.as_ptr(), self.as_ptr(), compose_flag(policy));
         // SAFETY: all three handles are live; the engine only reads `k` and `src`.
         Ciphertext::produce(self.context(), |dst| unsafe {
@@ -147,9 +145,7 @@ impl Ciphertext {
         keys: &GaloisKeys,
         policy: RotationPolicy,
     ) -> Result<()> {
-        if self.check_rotation(keys, step, policy)? {
-            return Ok(());
-        }
+        self.ensure_galois_input(keys)?;
         let (k, compose) = (keys.as_ptr(), compose_flag(policy));
         // SAFETY: both handles are live; `dst` may alias `a` per the header.
         self.compute_assign(|a, dst| unsafe {
@@ -223,18 +219,28 @@ impl Ciphertext {
     /// [`Error::MissingGaloisKey`] naming the first step whose key is
     /// missing; otherwise as for [`apply_galois`](Self::apply_galois).
     pub fn rotate_rows_hoisted(&self, steps: &[i64], keys: &GaloisKeys) -> Result<Vec<Ciphertext>> {
-        let n = self.context().ring_degree();
-        let elements: Vec<u64> = steps.iter().map(|&s| element_for_step(n, s)).collect();
+        let context = self.context();
+        let elements: Vec<u64> = steps
+            .iter()
+            .map(|&s| GaloisKeys::element_for_step(context, s))
+            .collect();
         self.ensure_galois_input(keys)?;
-        for (&step, &element) in steps.iter().zip(&elements) {
-            if element != 1 && !keys.contains(element) {
-                return Err(Error::MissingGaloisKey {
-                    step: Some(step),
-                    element,
-                });
-            }
-        }
+        // The engine names the first missing element; this names its step.
         self.galois_hoisted(&elements, keys)
+            .map_err(|error| match error {
+                Error::MissingGaloisKey {
+                    step: None,
+                    element,
+                } => Error::MissingGaloisKey {
+                    step: steps
+                        .iter()
+                        .zip(&elements)
+                        .find(|&(_, &g)| g == element)
+                        .map(|(&step, _)| step),
+                    element,
+                },
+                other => other,
+            })
     }
 
     /// The automorphisms X ↦ X^g for each of `elements`, hoisted; see
@@ -291,49 +297,11 @@ impl Ciphertext {
     }
 
     /// Checks an automorphism by g; `Ok(true)` when it is the identity.
+    /// Whether the key is present is the engine's check.
     pub(crate) fn check_galois(&self, keys: &GaloisKeys, g: u64) -> Result<bool> {
         self.ensure_galois_input(keys)?;
         ensure_valid_element(self.context(), g)?;
-        if g == 1 {
-            return Ok(true);
-        }
-        if !keys.contains(g) {
-            return Err(Error::MissingGaloisKey {
-                step: None,
-                element: g,
-            });
-        }
-        Ok(false)
-    }
-
-    /// Checks a rotation by `step` under `policy`, naming any missing key the
-    /// way the engine would meet it; `Ok(true)` when it is the identity.
-    fn check_rotation(&self, keys: &GaloisKeys, step: i64, policy: RotationPolicy) -> Result<bool> {
-        self.ensure_galois_input(keys)?;
-        let n = self.context().ring_degree();
-        let direct = element_for_step(n, step);
-        if direct == 1 {
-            return Ok(true);
-        }
-        if keys.contains(direct) {
-            return Ok(false);
-        }
-        if policy == RotationPolicy::Exact {
-            return Err(Error::MissingGaloisKey {
-                step: Some(step),
-                element: direct,
-            });
-        }
-        for term in composition(n, step) {
-            let element = element_for_step(n, term);
-            if !keys.contains(element) {
-                return Err(Error::MissingGaloisKey {
-                    step: Some(term),
-                    element,
-                });
-            }
-        }
-        Ok(false)
+        Ok(g == 1)
     }
 
     /// Same context as the keys, key switching available, size 2.
@@ -348,73 +316,5 @@ fn compose_flag(policy: RotationPolicy) -> i32 {
     match policy {
         RotationPolicy::Exact => 0,
         RotationPolicy::Compose => 1,
-    }
-}
-
-/// The signed powers of two the engine composes a rotation by `step` from:
-/// the non-adjacent form of k = step mod N/2 or of k − N/2, whichever has
-/// fewer terms (k's on a tie).
-pub(crate) fn composition(ring_degree: usize, step: i64) -> Vec<i64> {
-    let half = (ring_degree / 2) as i64;
-    let k = step.rem_euclid(half);
-    let (direct, wrapped) = (non_adjacent_form(k), non_adjacent_form(k - half));
-    if wrapped.len() < direct.len() {
-        wrapped
-    } else {
-        direct
-    }
-}
-
-/// The non-adjacent form of `value`: signed powers of two, no two adjacent.
-fn non_adjacent_form(mut value: i64) -> Vec<i64> {
-    let mut terms = Vec::new();
-    let mut bit = 1i64;
-    while value != 0 {
-        if value & 1 == 1 {
-            let digit = 2 - value.rem_euclid(4);
-            terms.push(digit * bit);
-            value -= digit;
-        }
-        value /= 2;
-        bit <<= 1;
-    }
-    terms
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn compositions_add_up_and_use_small_powers_of_two() {
-        for log_n in 10..=17u32 {
-            let n = 1usize << log_n;
-            let half = (n / 2) as i64;
-            for step in (0..half)
-                .step_by(((half / 4096) as usize).max(1))
-                .chain([-1, -3])
-            {
-                let terms = composition(n, step);
-                let sum: i64 = terms.iter().sum();
-                assert_eq!(sum.rem_euclid(half), step.rem_euclid(half), "step {step}");
-                for term in &terms {
-                    assert!(term.unsigned_abs().is_power_of_two(), "{term}");
-                    assert!(term.unsigned_abs() <= (n / 4) as u64, "{term}");
-                }
-                assert!(
-                    terms.len() as u32 <= log_n / 2 + 1,
-                    "step {step}: {terms:?}"
-                );
-            }
-        }
-    }
-
-    #[test]
-    fn non_adjacent_forms() {
-        assert_eq!(non_adjacent_form(0), Vec::<i64>::new());
-        assert_eq!(non_adjacent_form(3), vec![-1, 4]);
-        assert_eq!(non_adjacent_form(7), vec![-1, 8]);
-        assert_eq!(non_adjacent_form(-5), vec![-1, -4]);
-        assert_eq!(non_adjacent_form(11), vec![-1, -4, 16]);
     }
 }

@@ -23,7 +23,9 @@
 //!   streams, "lanes") into the slots of a ciphertext; fusion and separation
 //!   ([`PackedHesc::fuse`], [`FusionCapacity`]) cut the ciphertexts to decrypt.
 //! * [`params`]: secure BGV parameter sets; [`fields`]: small batching fields.
-//! * [`apps`]: the paper's applications, Σ xⁱ and oblivious Iris inference.
+//!
+//! The paper's applications (Σ xⁱ and oblivious Iris inference) are in the
+//! `hesc-apps` crate, built on this crate's public API.
 //!
 //! ```
 //! use hesc::fields::Fp65537;
@@ -93,7 +95,6 @@
 //!   not a table lookup.
 #![deny(missing_docs)]
 
-pub mod apps;
 pub mod backend;
 mod basic;
 mod bits;

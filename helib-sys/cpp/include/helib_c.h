@@ -230,6 +230,88 @@ helib_status helib_ciphertext_noise_estimate(const helib_ciphertext *ct, double 
 /** Estimated remaining budget in bits: log2(Q_l / 2) - noise estimate. */
 helib_status helib_ciphertext_estimated_budget(const helib_ciphertext *ct, double *out);
 
+/* ===================================================== structured results
+ * One call for everything the engine tracks about a ciphertext, and the
+ * typed detail of the last failure, so that callers never parse messages.
+ */
+
+/** What the engine tracks about a written ciphertext (see helib_ciphertext_info). */
+typedef struct helib_ciphertext_info {
+    /** The level l. */
+    size_t level;
+    /** The number of polynomials. */
+    size_t size;
+    /** As helib_ciphertext_noise_estimate. */
+    double noise_estimate_bits;
+    /** As helib_ciphertext_estimated_budget. */
+    double estimated_budget_bits;
+} helib_ciphertext_info;
+
+/**
+ * Fills `*out` and writes the correction factor to `factor` (factor_len >=
+ * plain limbs, zero-padded) in one call: the same values as the five getters
+ * above.
+ */
+helib_status helib_ciphertext_get_info(const helib_ciphertext *ct, helib_ciphertext_info *out,
+                                       uint64_t *factor, size_t factor_len);
+
+/** Which fields of a helib_error_detail are meaningful. */
+typedef enum helib_error_detail_kind {
+    /** The failure carries no detail beyond its status and message. */
+    HELIB_DETAIL_NONE = 0,
+    /**
+     * HELIB_ERR_MISSING_KEY: the key for Galois element `element` is missing;
+     * when `has_step` is nonzero, it is the key rotating the rows by `step`.
+     */
+    HELIB_DETAIL_MISSING_GALOIS_KEY = 1,
+    /** HELIB_ERR_LEVEL_MISMATCH: the operands are at `left` and `right`. */
+    HELIB_DETAIL_LEVEL_MISMATCH = 2,
+    /** HELIB_ERR_INVALID_LEVEL: `left` was asked for and `right` is the highest allowed there. */
+    HELIB_DETAIL_LEVEL_OUT_OF_RANGE = 3,
+    /** HELIB_ERR_INVALID_LEVEL: a modulus switch at level 0 (no prime left to drop). */
+    HELIB_DETAIL_CHAIN_EXHAUSTED = 4
+} helib_error_detail_kind;
+
+/** The typed detail of a failure (fields not named by `kind` are 0). */
+typedef struct helib_error_detail {
+    helib_status status;
+    helib_error_detail_kind kind;
+    uint64_t element;
+    int64_t step;
+    int has_step;
+    size_t left;
+    size_t right;
+} helib_error_detail;
+
+/**
+ * The detail of the last failed call on this thread (kind HELIB_DETAIL_NONE
+ * and status HELIB_OK if none); thread-local like the message.
+ */
+helib_status helib_last_error_detail(helib_error_detail *out);
+
+/**
+ * The steps a rotation by `step` is composed of under
+ * helib_ciphertext_rotate_rows with `compose` when its own key is missing:
+ * signed powers of two, the non-adjacent form of k = step mod N/2 or of
+ * k - N/2, whichever has fewer terms (k's on a tie); none for k = 0.
+ * Two-call protocol.
+ */
+helib_status helib_rotation_terms(const helib_context *ctx, int64_t step, int64_t *buf, size_t *len);
+
+/**
+ * The residues of polynomial `part` (below the ciphertext's size) modulo chain
+ * prime `prime` (at most its level), in the engine's evaluation form: N values
+ * in [0, q), value j being the polynomial at psi^(2 bitrev(j) + 1) mod q for
+ * the engine's primitive 2N-th root of unity psi mod q, so that ring products
+ * are value by value. Written to `out` (out_len >= N). A prime above the level
+ * is HELIB_ERR_INVALID_LEVEL (detail HELIB_DETAIL_LEVEL_OUT_OF_RANGE), a part
+ * beyond the size HELIB_ERR_INVALID_ARGUMENT.
+ */
+helib_status helib_ciphertext_residues(const helib_ciphertext *ct, size_t part, size_t prime, uint64_t *out,
+                                       size_t out_len);
+
+/* ================================================= end structured results */
+
 /**
  * Public-key encryption of a plaintext polynomial at `level`. Below the top
  * level the message is scaled so that the ciphertext carries the level's
@@ -327,7 +409,8 @@ helib_status helib_ciphertext_mod_switch_reduce_noise(const helib_ciphertext *a,
  * the "constant-time randomization" of the Smuche caching scheme, exposed so
  * that scheme can be implemented faithfully and studied. It is NOT a secure
  * re-randomization: the result stays linearly related to `a` (see the
- * he-cache crate's security analysis). Use a fresh encryption of zero instead.
+ * he-cache-analysis crate). Use a fresh encryption of zero instead.
+ * Implemented, isolated, in cpp/src/smuche_mask.cpp.
  */
 helib_status helib_ciphertext_add_public_key_mask(const helib_public_key *pk,
                                                   const helib_ciphertext *a,

@@ -122,8 +122,8 @@ void check_ciphertext_blocks(const std::vector<const Ciphertext *> &blocks, cons
         const Ciphertext &head = *blocks.front();
         require(c->ctx == head.ctx, HELIB_ERR_CONTEXT_MISMATCH,
                 std::string("the blocks of ") + name + " belong to different contexts");
-        require(c->level == head.level, HELIB_ERR_LEVEL_MISMATCH,
-                std::string("the blocks of ") + name + " are at different levels");
+        if (c->level != head.level)
+            fail_level_mismatch(head.level, c->level, std::string("the blocks of ") + name + " are at different levels");
         require(c->factor == head.factor, HELIB_ERR_FACTOR_MISMATCH,
                 std::string("the blocks of ") + name + " carry different correction factors");
         require(c->parts.size() == 2, HELIB_ERR_INVALID_ARGUMENT,
@@ -177,9 +177,10 @@ void multiply_blocks(const std::vector<const Ciphertext *> &a, const std::vector
     check_ciphertext_blocks(b, "b");
     const Ciphertext &head = *a.front();
     require(b.front()->ctx == head.ctx, HELIB_ERR_CONTEXT_MISMATCH, "operands belong to different contexts");
-    require(b.front()->level == head.level, HELIB_ERR_LEVEL_MISMATCH,
-            "operands are at different levels (" + std::to_string(head.level) + " and " +
-                std::to_string(b.front()->level) + "); switch the higher one down first");
+    if (b.front()->level != head.level)
+        fail_level_mismatch(head.level, b.front()->level,
+                            "operands are at different levels (" + std::to_string(head.level) + " and " +
+                                std::to_string(b.front()->level) + "); switch the higher one down first");
     const Context &ctx = *head.ctx;
     check_outputs(dst, first, a.size(), b.size(), ctx);
     // Each output block sums at most min(c_a, c_b) products, each bounded by
@@ -206,9 +207,10 @@ void multiply_plain_blocks(const std::vector<const Ciphertext *> &a, const std::
     for (const EncodedPlaintext *p : b) {
         require(p != nullptr, HELIB_ERR_NULL_POINTER, "a block of b is NULL");
         require(p->ctx == head.ctx, HELIB_ERR_CONTEXT_MISMATCH, "operands belong to different contexts");
-        require(p->level >= head.level, HELIB_ERR_LEVEL_MISMATCH,
-                "a plaintext block is encoded at level " + std::to_string(p->level) +
-                    ", below the ciphertexts' level " + std::to_string(head.level));
+        if (p->level < head.level)
+            fail_level_mismatch(head.level, p->level,
+                                "a plaintext block is encoded at level " + std::to_string(p->level) +
+                                    ", below the ciphertexts' level " + std::to_string(head.level));
         require(p->factor == b.front()->factor, HELIB_ERR_FACTOR_MISMATCH,
                 "the plaintext blocks carry different correction factors");
         plain.blocks.push_back({&p->poly});

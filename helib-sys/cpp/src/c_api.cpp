@@ -1,5 +1,6 @@
 // c_api.cpp -- the C shim: argument checks, calls into the engine, and error
 // translation. No exception crosses this file's functions.
+#include <algorithm>
 #include <cstring>
 #include <new>
 #include <string>
@@ -309,6 +310,67 @@ helib_status helib_ciphertext_estimated_budget(const helib_ciphertext *ct, doubl
     });
 }
 
+/* ------------------------------------------------- structured results */
+
+helib_status helib_ciphertext_get_info(const helib_ciphertext *ct, helib_ciphertext_info *out, uint64_t *factor,
+                                       size_t factor_len) {
+    return guarded([&] {
+        const auto &c = input(ct, "ct");
+        require_out(out, "out");
+        write_limbs(c.factor, factor, factor_len, c.ctx->plain_limbs());
+        out->level = c.level;
+        out->size = c.parts.size();
+        out->noise_estimate_bits = c.noise_log2;
+        out->estimated_budget_bits = bgv::noise::budget(*c.ctx, c.level, c.noise_log2);
+    });
+}
+
+helib_status helib_last_error_detail(helib_error_detail *out) {
+    if (out == nullptr) return HELIB_ERR_NULL_POINTER;  // keeps the recorded detail
+    *out = last_detail;
+    return HELIB_OK;
+}
+
+helib_status helib_rotation_terms(const helib_context *ctx, int64_t step, int64_t *buf, size_t *len) {
+    return guarded([&] {
+        const auto &c = *deref(ctx, "ctx").ctx;
+        require_out(len, "len");
+        const std::vector<int64_t> terms = bgv::rotation_terms(c.n(), step);
+        if (buf == nullptr) {
+            *len = terms.size();
+            return;
+        }
+        bgv::require(*len >= terms.size(), HELIB_ERR_BUFFER_TOO_SMALL,
+                     "buffer holds " + std::to_string(*len) + " terms, " + std::to_string(terms.size()) +
+                         " needed");
+        std::copy(terms.begin(), terms.end(), buf);
+        *len = terms.size();
+    });
+}
+
+helib_status helib_ciphertext_residues(const helib_ciphertext *ct, size_t part, size_t prime, uint64_t *out,
+                                       size_t out_len) {
+    return guarded([&] {
+        const auto &c = input(ct, "ct");
+        require_out(out, "out");
+        bgv::require(part < c.parts.size(), HELIB_ERR_INVALID_ARGUMENT,
+                     "part " + std::to_string(part) + " of a ciphertext with " + std::to_string(c.parts.size()) +
+                         " polynomials");
+        if (prime > c.level)
+            bgv::fail_level_out_of_range(prime, c.level,
+                                         "prime " + std::to_string(prime) + " is above the ciphertext's level " +
+                                             std::to_string(c.level));
+        const size_t n = c.ctx->n();
+        bgv::require(out_len >= n, HELIB_ERR_BUFFER_TOO_SMALL,
+                     "output buffer holds " + std::to_string(out_len) + " values, " + std::to_string(n) +
+                         " are needed");
+        const uint64_t *residues = c.parts[part].residues(prime);
+        std::copy(residues, residues + n, out);
+    });
+}
+
+/* --------------------------------------------- end structured results */
+
 helib_status helib_encrypt_public(const helib_public_key *pk, const uint64_t *coeffs, size_t n_coeffs,
                                   size_t limbs_per_coeff, size_t level, helib_ciphertext *dst) {
     return guarded([&] {
@@ -429,13 +491,6 @@ helib_status helib_ciphertext_mod_switch_to(const helib_ciphertext *a, size_t le
 
 helib_status helib_ciphertext_mod_switch_reduce_noise(const helib_ciphertext *a, helib_ciphertext *dst) {
     return guarded([&] { bgv::eval::mod_switch_reduce_noise(input(a, "a"), deref_mut(dst, "dst").ct); });
-}
-
-helib_status helib_ciphertext_add_public_key_mask(const helib_public_key *pk, const helib_ciphertext *a,
-                                                  helib_ciphertext *dst) {
-    return guarded([&] {
-        bgv::eval::add_public_key_mask(*deref(pk, "pk").key, input(a, "a"), deref_mut(dst, "dst").ct);
-    });
 }
 
 /* ---------------------------------------------------------- key switching */

@@ -39,6 +39,14 @@ namespace helib_shim {
 
 /// The message of the last failed call on this thread.
 inline thread_local std::string last_error;
+/// The typed detail of the last failed call on this thread.
+inline thread_local helib_error_detail last_detail{};
+
+/// Records a failure without typed detail.
+inline void record_plain_failure(helib_status status) noexcept {
+    last_detail = helib_error_detail{};
+    last_detail.status = status;
+}
 
 /// Runs `body`, mapping every exception to a status code and a message.
 template <typename Body>
@@ -48,15 +56,19 @@ inline helib_status guarded(Body &&body) noexcept {
         return HELIB_OK;
     } catch (const bgv::Error &e) {
         try { last_error = e.what(); } catch (...) {}
+        last_detail = e.detail();
         return e.status();
     } catch (const std::bad_alloc &) {
         try { last_error = "out of memory"; } catch (...) {}
+        record_plain_failure(HELIB_ERR_OUT_OF_MEMORY);
         return HELIB_ERR_OUT_OF_MEMORY;
     } catch (const std::exception &e) {
         try { last_error = std::string("internal error: ") + e.what(); } catch (...) {}
+        record_plain_failure(HELIB_ERR_INTERNAL);
         return HELIB_ERR_INTERNAL;
     } catch (...) {
         try { last_error = "internal error: unknown exception"; } catch (...) {}
+        record_plain_failure(HELIB_ERR_INTERNAL);
         return HELIB_ERR_INTERNAL;
     }
 }

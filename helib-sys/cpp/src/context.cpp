@@ -124,8 +124,10 @@ Context::Context(uint64_t ring_degree, const mpz_class &t, const std::vector<uns
 }
 
 void Context::check_level(size_t l) const {
-    require(l <= max_level(), HELIB_ERR_INVALID_LEVEL,
-            "level " + std::to_string(l) + " is above the top level " + std::to_string(max_level()));
+    if (l > max_level())
+        fail_level_out_of_range(l, max_level(),
+                                "level " + std::to_string(l) + " is above the top level " +
+                                    std::to_string(max_level()));
 }
 
 }  // namespace bgv

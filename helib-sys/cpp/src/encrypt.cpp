@@ -94,38 +94,6 @@ Ciphertext encrypt_secret(const SecretKey &sk, const u64 *coeffs, size_t n_coeff
     return ct;
 }
 
-namespace eval {
-
-void add_public_key_mask(const PublicKey &pk, const Ciphertext &a, Ciphertext &dst) {
-    check_nonempty(a);
-    require(pk.context() == a.ctx, HELIB_ERR_CONTEXT_MISMATCH,
-            "public key and ciphertext belong to different contexts");
-    const Context &ctx = *a.ctx;
-    Prng prng = Prng::from_os();
-    const WipedVector<int8_t> xi = sample_ternary(prng, ctx.n());
-    // b * xi + a_pk * xi * s = t * e * xi: the only noise added.
-    const double noise = noise::add(a.noise_log2, ctx.log2_t() + std::log2(noise::kTail * kSigma *
-                                                                       std::sqrt(2.0 * ctx.n() / 3.0)));
-    noise::require_budget(ctx, a.level, noise, "public-key mask");
-    if (&dst != &a) dst = a;
-    dst.c1_seed.reset();
-    dst.noise_log2 = noise;
-    for_each_prime(ctx, a.count(), [&](size_t i) {
-        const Modulus &q = ctx.prime(i);
-        WipedVector<u64> xi_ntt(ctx.n());
-        for (size_t j = 0; j < ctx.n(); ++j) xi_ntt[j] = q.from_small(xi[j]);
-        ctx.ntt(i).forward(xi_ntt.data());
-        u64 *c0 = dst.parts[0].residues(i), *c1 = dst.parts[1].residues(i);
-        const u64 *b = pk.b().residues(i), *pa = pk.a().residues(i);
-        for (size_t j = 0; j < ctx.n(); ++j) {
-            c0[j] = q.add(c0[j], q.mul_montgomery(xi_ntt[j], b[j]));
-            c1[j] = q.add(c1[j], q.mul_montgomery(xi_ntt[j], pa[j]));
-        }
-    });
-}
-
-}  // namespace eval
-
 EncodedPlaintext encode_plaintext(std::shared_ptr<const Context> ctx_ptr, const u64 *coeffs,
                                   size_t n_coeffs, size_t limbs_per_coeff, size_t level,
                                   const mpz_class &factor, bool extended) {

@@ -20,9 +20,10 @@ void check_binary(const Ciphertext &a, const Ciphertext &b) {
     check_nonempty(a);
     check_nonempty(b);
     check_same_context(a.ctx, b.ctx);
-    require(a.level == b.level, HELIB_ERR_LEVEL_MISMATCH,
-            "operands are at different levels (" + std::to_string(a.level) + " and " +
-                std::to_string(b.level) + "); switch the higher one down first");
+    if (a.level != b.level)
+        fail_level_mismatch(a.level, b.level,
+                            "operands are at different levels (" + std::to_string(a.level) + " and " +
+                                std::to_string(b.level) + "); switch the higher one down first");
     require(a.factor == b.factor, HELIB_ERR_FACTOR_MISMATCH,
             "operands carry different plaintext correction factors");
 }
@@ -30,9 +31,10 @@ void check_binary(const Ciphertext &a, const Ciphertext &b) {
 void check_plain(const Ciphertext &a, const EncodedPlaintext &p) {
     check_nonempty(a);
     check_same_context(a.ctx, p.ctx);
-    require(p.level >= a.level, HELIB_ERR_LEVEL_MISMATCH,
-            "plaintext is encoded at level " + std::to_string(p.level) +
-                ", below the ciphertext's level " + std::to_string(a.level));
+    if (p.level < a.level)
+        fail_level_mismatch(a.level, p.level,
+                            "plaintext is encoded at level " + std::to_string(p.level) +
+                                ", below the ciphertext's level " + std::to_string(a.level));
 }
 
 /// BGV modulus switching from a.level down to `level` in one exact division
@@ -205,15 +207,21 @@ void add_scalar(const Ciphertext &a, const mpz_class &k, Ciphertext &dst) {
 
 void mod_switch(const Ciphertext &a, Ciphertext &dst) {
     check_nonempty(a);
-    require(a.level >= 1, HELIB_ERR_INVALID_LEVEL, "cannot switch modulus below level 0");
+    if (a.level == 0) {
+        helib_error_detail detail{};
+        detail.status = HELIB_ERR_INVALID_LEVEL;
+        detail.kind = HELIB_DETAIL_CHAIN_EXHAUSTED;
+        throw Error(detail, "cannot switch modulus below level 0");
+    }
     switch_down(a, a.level - 1, dst);
 }
 
 void mod_switch_to(const Ciphertext &a, size_t level, Ciphertext &dst) {
     check_nonempty(a);
-    require(level <= a.level, HELIB_ERR_INVALID_LEVEL,
-            "target level " + std::to_string(level) + " is above the ciphertext's level " +
-                std::to_string(a.level));
+    if (level > a.level)
+        fail_level_out_of_range(level, a.level,
+                                "target level " + std::to_string(level) + " is above the ciphertext's level " +
+                                    std::to_string(a.level));
     if (level == a.level) {
         if (&dst != &a) dst = a;
         return;

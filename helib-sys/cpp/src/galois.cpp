@@ -56,10 +56,34 @@ uint64_t galois_element_for_step(size_t n, int64_t step) {
     const int64_t half = static_cast<int64_t>(n / 2);
     int64_t k = step % half;
     if (k < 0) k += half;
-    const uint64_t two_n = 2 * n;
-    uint64_t g = 1;
-    for (int64_t i = 0; i < k; ++i) g = g * 3 % two_n;
+    const uint64_t two_n = 2 * n;  // at most 2^18, so products fit 64 bits
+    uint64_t g = 1, base = 3;
+    for (uint64_t e = static_cast<uint64_t>(k); e != 0; e >>= 1) {
+        if (e & 1) g = g * base % two_n;
+        base = base * base % two_n;
+    }
     return g;
+}
+
+std::vector<int64_t> rotation_terms(size_t n, int64_t step) {
+    const int64_t half = static_cast<int64_t>(n / 2);
+    int64_t k = step % half;
+    if (k < 0) k += half;
+    // Non-adjacent form: signed powers of two, no two adjacent.
+    auto naf = [](int64_t v) {
+        std::vector<int64_t> terms;
+        for (int64_t bit = 1; v != 0; bit <<= 1, v /= 2) {
+            if (v & 1) {
+                const int64_t digit = 2 - (((v % 4) + 4) % 4);  // +1 or -1
+                terms.push_back(digit * bit);
+                v -= digit;
+            }
+        }
+        return terms;
+    };
+    std::vector<int64_t> terms = naf(k), other = naf(k - half);
+    if (other.size() < terms.size()) terms = std::move(other);
+    return terms;
 }
 
 void check_galois_element(const Context &ctx, uint64_t g) {
@@ -79,7 +103,7 @@ void GaloisKeys::add(const SecretKey &sk, uint64_t g) {
 
 const KeySwitchKey &GaloisKeys::key(uint64_t g) const {
     const auto it = keys_.find(g);
-    require(it != keys_.end(), HELIB_ERR_MISSING_KEY, "no Galois key for element " + std::to_string(g));
+    if (it == keys_.end()) fail_missing_galois_key(g, nullptr, "no Galois key for element " + std::to_string(g));
     return it->second;
 }
 
@@ -150,27 +174,18 @@ void rotate_rows(const GaloisKeys &keys, const Ciphertext &a, int64_t step, bool
         apply_galois(keys, a, direct, dst);
         return;
     }
-    require(compose, HELIB_ERR_MISSING_KEY,
-            "no Galois key for a rotation by " + std::to_string(step) + " (element " + std::to_string(direct) + ")");
-    // Non-adjacent form of k (or of k - N/2, whichever has fewer terms): signed powers of two.
-    auto naf = [](int64_t v) {
-        std::vector<int64_t> terms;
-        for (int64_t bit = 1; v != 0; bit <<= 1, v /= 2) {
-            if (v & 1) {
-                const int64_t digit = 2 - (((v % 4) + 4) % 4);  // +1 or -1
-                terms.push_back(digit * bit);
-                v -= digit;
-            }
-        }
-        return terms;
-    };
-    std::vector<int64_t> terms = naf(k), other = naf(k - half);
-    if (other.size() < terms.size()) terms = other;
+    if (!compose)
+        fail_missing_galois_key(direct, &step,
+                                "no Galois key for a rotation by " + std::to_string(step) + " (element " +
+                                    std::to_string(direct) + ")");
+    const std::vector<int64_t> terms = rotation_terms(ctx.n(), k);
     for (int64_t term : terms) {
         const uint64_t g = galois_element_for_step(ctx.n(), term);
-        require(keys.contains(g), HELIB_ERR_MISSING_KEY,
-                "cannot compose a rotation by " + std::to_string(step) + ": no Galois key for the step " +
-                    std::to_string(term) + " (element " + std::to_string(g) + ")");
+        if (!keys.contains(g))
+            fail_missing_galois_key(g, &term,
+                                    "cannot compose a rotation by " + std::to_string(step) +
+                                        ": no Galois key for the step " + std::to_string(term) + " (element " +
+                                        std::to_string(g) + ")");
     }
     Ciphertext current = a;
     for (int64_t term : terms) apply_galois(keys, current, galois_element_for_step(ctx.n(), term), current);

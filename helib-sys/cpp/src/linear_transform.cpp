@@ -171,9 +171,10 @@ mpz_class check_plaintexts(const Ciphertext &a, const std::vector<const EncodedP
         require(p->ctx == a.ctx, HELIB_ERR_CONTEXT_MISMATCH, "a plaintext belongs to a different context");
         require(p->extended, HELIB_ERR_INVALID_ARGUMENT,
                 "hoisted linear transforms need plaintexts encoded with the special primes (extended encoding)");
-        require(p->level >= a.level, HELIB_ERR_LEVEL_MISMATCH,
-                "a plaintext is encoded at level " + std::to_string(p->level) + ", below the ciphertext's level " +
-                    std::to_string(a.level));
+        if (p->level < a.level)
+            fail_level_mismatch(a.level, p->level,
+                                "a plaintext is encoded at level " + std::to_string(p->level) +
+                                    ", below the ciphertext's level " + std::to_string(a.level));
         if (first == nullptr) first = p;
         require(p->factor == first->factor, HELIB_ERR_FACTOR_MISMATCH,
                 "the plaintexts of a linear transform must share one correction factor");

@@ -25,9 +25,10 @@ void multiply(const Ciphertext &a, const Ciphertext &b, Ciphertext &dst) {
     check_nonempty(a);
     check_nonempty(b);
     require(a.ctx == b.ctx, HELIB_ERR_CONTEXT_MISMATCH, "operands belong to different contexts");
-    require(a.level == b.level, HELIB_ERR_LEVEL_MISMATCH,
-            "operands are at different levels (" + std::to_string(a.level) + " and " + std::to_string(b.level) +
-                "); switch the higher one down first");
+    if (a.level != b.level)
+        fail_level_mismatch(a.level, b.level,
+                            "operands are at different levels (" + std::to_string(a.level) + " and " +
+                                std::to_string(b.level) + "); switch the higher one down first");
     require(a.parts.size() == 2 && b.parts.size() == 2, HELIB_ERR_INVALID_ARGUMENT,
             "multiply needs size-2 ciphertexts: relinearize first");
     const Context &ctx = *a.ctx;

@@ -35,8 +35,6 @@ void add_scalar(const Ciphertext &a, const mpz_class &k, Ciphertext &dst);
 void mod_switch(const Ciphertext &a, Ciphertext &dst);
 void mod_switch_to(const Ciphertext &a, size_t level, Ciphertext &dst);
 void mod_switch_reduce_noise(const Ciphertext &a, Ciphertext &dst);
-/// dst = a + (b * xi, a_pk * xi), xi fresh ternary, no error terms (Smuche's randomization).
-void add_public_key_mask(const PublicKey &pk, const Ciphertext &a, Ciphertext &dst);
 }  // namespace eval
 
 /// Throws unless the ciphertext has been written.

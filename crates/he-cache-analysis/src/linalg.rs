@@ -1,7 +1,7 @@
 //! Linear algebra over Z_q for the attacks: rank, solving in a span, and
 //! rational reconstruction.
 
-use super::ring::{add_mod, mul_mod, pow_mod};
+use crate::ring::{add_mod, mul_mod, pow_mod};
 
 /// Row-reduces `rows` (each of equal length) mod q in place; returns the
 /// pivot column of each nonzero row, in order.

@@ -1,8 +1,8 @@
 //! The attacks: what the public key and ciphertexts alone reveal about cached encryptions.
 
-use super::linalg::{rank, rational_reconstruction, solve_in_span};
-use super::model::{ToyCiphertext, ToyPublicKey};
-use super::ring::{mul_mod, pow_mod, Poly, ToyRing};
+use crate::linalg::{rank, rational_reconstruction, solve_in_span};
+use crate::model::{ToyCiphertext, ToyPublicKey};
+use crate::ring::{mul_mod, pow_mod, Poly, ToyRing};
 
 /// The mask-killing projection P(c0, c1) = c0·a − c1·b for the public key (b, a).
 ///

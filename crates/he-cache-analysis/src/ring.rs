@@ -1,7 +1,7 @@
 //! A transparent ring Z_q\[X\]/(X^N + 1) for one NTT-friendly prime q: the
 //! arithmetic of the security model, with every coefficient in view.
 
-use crate::error::{Error, Result};
+use he_cache::{Error, Result};
 
 /// A polynomial of the model ring: N coefficients in [0, q).
 pub type Poly = Vec<u64>;

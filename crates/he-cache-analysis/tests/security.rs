@@ -9,14 +9,16 @@
 //! * Rache: the pairwise attack finds nothing, but k + 2 outputs are always
 //!   linearly dependent and k + 1 known pairs decrypt every further output.
 
+// The keyed fixtures are shared with he-cache's own tests.
+#[path = "../../he-cache/tests/common/mod.rs"]
 mod common;
 
 use common::bn254;
-use he_cache::analysis::{
+use he_cache::{Algebra, InsecureRache, InsecureSmuche, Prepared, Radix};
+use he_cache_analysis::{
     is_masked_zero, projection_rank, smuche_ratio, span_decrypt, Ratio, ToyBgv, ToyCiphertext,
     ToyRing,
 };
-use he_cache::{Algebra, InsecureRache, InsecureSmuche, Prepared, Radix};
 use helib_rs::{Context, Parameters};
 use num_bigint::BigUint;
 use rand::Rng;

@@ -1,10 +1,14 @@
-//! Security analysis of the cached constructions, in code.
+//! Security analysis of he-cache's cached constructions, in code.
+//!
+//! An application of `he-cache` and `helib-rs`, kept out of both libraries:
+//! it uses only their public API — engine ciphertexts are read through the
+//! documented accessor `Ciphertext::residues`, never by byte offsets.
 //!
 //! The attacks use only what an adversary holds: the public key and
 //! ciphertexts. They run twice:
 //!
-//! * on **engine ciphertexts**, read from their serialized bytes
-//!   ([`WireCiphertext`], `Ciphertext::to_bytes`), with a public-key mask
+//! * on **engine ciphertexts**, as they travel ([`WireCiphertext`]: the
+//!   residues of a ciphertext, or of its `Ciphertext::to_bytes`), with a public-key mask
 //!   made by public operations standing in for the key ([`public_mask`]) —
 //!   see `tests/engine_attack.rs`;
 //! * on [`ToyBgv`], the engine's public-key BGV written out on one NTT prime
@@ -12,7 +16,7 @@
 //!   structure, where the secret key is in sight too and every step can be
 //!   checked in the coefficient domain — see `tests/security.rs`.
 //!
-//! Rache and Smuche are generic over [`Algebra`](crate::Algebra), so both
+//! Rache and Smuche are generic over [`Algebra`](he_cache::Algebra), so both
 //! runs attack *the same construction code*.
 //!
 //! # Findings
@@ -44,17 +48,19 @@
 //!   are proportional, any set of them is linearly independent, and the
 //!   attacks above all return `None`.
 
+#![deny(missing_docs)]
+
 mod attack;
+mod engine;
 mod linalg;
 mod model;
 mod ring;
-mod wire;
 
 pub use attack::{
     is_masked_zero, projection, projection_rank, ratio_of_projections, smuche_ratio, span_decrypt,
     span_decrypt_projections, Ratio,
 };
+pub use engine::{public_mask, wire_projection, WireCiphertext};
 pub use linalg::{rank, rational_reconstruction, solve_in_span};
 pub use model::{ToyBgv, ToyCiphertext, ToyPublicKey};
 pub use ring::{Poly, ToyRing};
-pub use wire::{public_mask, wire_projection, WireCiphertext};

@@ -10,12 +10,12 @@ use ark_ff::{FftField, PrimeField};
 use helib_rs::{PublicKey, SecretKey};
 use rand::Rng;
 
-use crate::bits::BitStream;
-use crate::error::{Error, Result};
-use crate::model;
-use crate::number::{B2s, Encoding, StochasticNumber};
-use crate::packed::{PackedHesc, PackedStream};
-use crate::selection::Selection;
+use hesc::model;
+use hesc::BitStream;
+use hesc::Selection;
+use hesc::{B2s, Encoding, StochasticNumber};
+use hesc::{Error, Result};
+use hesc::{PackedHesc, PackedStream};
 
 const IBP: Encoding = Encoding::InvertedBipolar;
 

@@ -1,6 +1,7 @@
 //! The distinguishers against real engine ciphertexts, with public
 //! operations only: the public key (through `add_mask_insecure`, which any
-//! key holder may call) and the ciphertexts' bytes (`to_bytes`).
+//! key holder may call) and the ciphertexts' residues (`Ciphertext::residues`,
+//! the values `to_bytes` carries).
 //!
 //! * Smuche: two ciphertexts of small unknown messages from one pivot give
 //!   away their plaintext ratio; an encryption of 0 is recognized alone; one
@@ -9,15 +10,17 @@
 //! * Rache: the pairwise attack finds nothing, but k + 2 outputs are
 //!   linearly dependent and k + 1 known pairs decrypt the rest.
 
+// The keyed fixtures are shared with he-cache's own tests.
+#[path = "../../he-cache/tests/common/mod.rs"]
 mod common;
 
 use common::{bn254_keyed, t65537_keyed, Keyed};
-use he_cache::analysis::{
-    public_mask, rank, ratio_of_projections, span_decrypt_projections, wire_projection, Ratio,
-    WireCiphertext,
-};
 use he_cache::{
     Encryptor, Engine, FreshEncryptor, InsecureRache, InsecureSmuche, PoolConfig, Radix, SecurePool,
+};
+use he_cache_analysis::{
+    public_mask, rank, ratio_of_projections, span_decrypt_projections, wire_projection, Ratio,
+    WireCiphertext,
 };
 use num_bigint::BigUint;
 use rand::Rng;
@@ -201,7 +204,11 @@ fn malformed_bytes_are_refused() {
         .encrypt_value(&BigUint::from(3u32))
         .unwrap();
     let bytes = ct.to_bytes().unwrap();
-    assert!(WireCiphertext::parse(&keyed.context, &bytes).is_ok());
+    // The bytes that travel and the ciphertext itself give the same view.
+    assert_eq!(
+        WireCiphertext::parse(&keyed.context, &bytes).unwrap(),
+        WireCiphertext::of(&ct).unwrap()
+    );
     for bad in [&bytes[..10], &bytes[..bytes.len() - 40], &[0u8; 200][..]] {
         assert!(matches!(
             WireCiphertext::parse(&keyed.context, bad),

@@ -1,9 +1,9 @@
 //! The all-ones polynomial over packed BGV gives the plaintext model's bits.
 
 use helib_rs::{Context, SecretKey};
-use hesc::apps::polynomial::{self, Addition};
 use hesc::fields::Fp65537;
 use hesc::{params, B2s, PackedHesc, Selection, StochasticNumber};
+use hesc_apps::polynomial::{self, Addition};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 

@@ -2,9 +2,9 @@
 //! SC accuracy, and encrypted inference whose bits equal the plaintext model's.
 
 use helib_rs::{Context, SecretKey};
-use hesc::apps::iris::{self, sc, Dataset, Normalizer, TrainConfig};
 use hesc::fields::Fp65537;
 use hesc::{params, PackedHesc};
+use hesc_apps::iris::{self, sc, Dataset, Normalizer, TrainConfig};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 

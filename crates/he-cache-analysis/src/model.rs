@@ -6,9 +6,9 @@ use num_bigint::BigUint;
 use num_traits::ToPrimitive;
 use rand::{rngs::OsRng, RngCore};
 
-use super::ring::{Poly, ToyRing};
-use crate::algebra::Algebra;
-use crate::error::{Error, Result};
+use crate::ring::{Poly, ToyRing};
+use he_cache::Algebra;
+use he_cache::{Error, Result};
 
 /// Variance of the error distribution: a centred binomial with 21 coin pairs
 /// has variance 10.5 ≈ 3.2², the engine's Gaussian σ.

@@ -20,7 +20,7 @@ use rand::seq::SliceRandom;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
-use crate::error::{Error, Result};
+use hesc::{Error, Result};
 
 /// Labelled samples with four features each.
 #[derive(Debug, Clone, Default, PartialEq)]
