@@ -719,6 +719,14 @@ extern "C" {
     ) -> helib_status;
 }
 extern "C" {
+    #[doc = " A 32-byte digest identifying a ciphertext (level, size, correction factor\n and a polynomial hash of every residue), to bind shares to the ciphertext\n they were computed on; out_len must be 32. Not a commitment against a\n party choosing colliding ciphertexts on purpose."]
+    pub fn helib_threshold_ciphertext_digest(
+        ct: *const helib_ciphertext,
+        out: *mut u8,
+        out_len: usize,
+    ) -> helib_status;
+}
+extern "C" {
     #[doc = " The residues of one key share of `ctx` (fails without special primes)."]
     pub fn helib_threshold_key_share_len(
         ctx: *const helib_context,

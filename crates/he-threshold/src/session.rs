@@ -109,12 +109,13 @@ impl Session {
         h.finalize().into()
     }
 
-    /// The SHA-256 digest of a ciphertext's encoding, to which shares on it are bound.
+    /// The digest of a ciphertext to which shares on it are bound (see
+    /// [`helib_rs::threshold::ciphertext_digest`]).
     ///
     /// # Errors
-    /// [`Error::Engine`] when the ciphertext cannot be encoded.
+    /// [`Error::Engine`] for an empty ciphertext.
     pub fn ciphertext_digest(ciphertext: &Ciphertext) -> Result<[u8; 32]> {
-        Ok(Sha256::digest(ciphertext.to_bytes()?).into())
+        Ok(engine::ciphertext_digest(ciphertext)?)
     }
 
     /// The binding of a share for `step` of `run` on `ciphertext`.

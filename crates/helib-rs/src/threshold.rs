@@ -117,6 +117,20 @@ fn add_blocks(n: usize, moduli: &[u64], acc: &mut [u64], share: &[u64]) -> Resul
     Ok(())
 }
 
+/// A 32-byte digest identifying `ciphertext` (level, size, correction factor
+/// and a polynomial hash of every residue), to bind shares to the ciphertext
+/// they were computed on. It tells ciphertexts apart; it is not a commitment
+/// against someone building colliding ciphertexts on purpose.
+///
+/// # Errors
+/// The engine's error for an empty ciphertext.
+pub fn ciphertext_digest(ciphertext: &Ciphertext) -> Result<[u8; 32]> {
+    let mut out = [0u8; 32];
+    // SAFETY: the ciphertext handle is live and `out` holds 32 bytes.
+    check(unsafe { sys::helib_threshold_ciphertext_digest(ciphertext.as_ptr(), out.as_mut_ptr(), out.len()) })?;
+    Ok(out)
+}
+
 /// A party's share of the collective public key: `-a·s_i + t·e_i`, `a` from `seed`.
 ///
 /// # Errors

@@ -592,6 +592,13 @@ helib_status helib_plaintext_deserialize(const helib_context *ctx, const uint8_t
 /** Bytes of a common reference seed. */
 #define HELIB_THRESHOLD_SEED_BYTES 32u
 
+/**
+ * A 32-byte digest identifying a ciphertext (level, size, correction factor
+ * and a polynomial hash of every residue), to bind shares to the ciphertext
+ * they were computed on; out_len must be 32. Not a commitment against a
+ * party choosing colliding ciphertexts on purpose.
+ */
+helib_status helib_threshold_ciphertext_digest(const helib_ciphertext *ct, uint8_t *out, size_t out_len);
 /** The residues of one key share of `ctx` (fails without special primes). */
 helib_status helib_threshold_key_share_len(const helib_context *ctx, size_t *out);
 /** A chain share (top level) of the public key: -a s_i + t e_i, a from `seed`. */

@@ -77,9 +77,10 @@ RnsPoly load_residues(const Context &ctx, const uint64_t *buf, size_t primes, co
         const u64 q = ctx.prime(i).value();
         const uint64_t *src = buf + i * ctx.n();
         for (size_t j = 0; j < ctx.n(); ++j) {
-            bgv::require(src[j] < q, HELIB_ERR_INVALID_ARGUMENT,
-                         std::string(name) + ": residue " + std::to_string(j) + " of prime " + std::to_string(i) +
-                             " is not reduced");
+            if (src[j] >= q) {
+                bgv::fail(HELIB_ERR_INVALID_ARGUMENT, std::string(name) + ": residue " + std::to_string(j) +
+                                                          " of prime " + std::to_string(i) + " is not reduced");
+            }
         }
         std::copy(src, src + ctx.n(), out.residues(i));
     }
@@ -214,15 +215,24 @@ void sample_mod_t(const Context &ctx, bgv::Prng &prng, u64 *out) {
     }
 }
 
-/// The key-switching key share of `sk` for s' (Montgomery residues, all primes)
-/// with common a_d = uniform(derive_seed(seed, tag, g, d)).
-void key_switch_share(const bgv::SecretKey &sk, const RnsPoly &s_prime, const Seed &seed, const char *tag,
-                      uint64_t g, uint64_t *out) {
+/// The common a_d = uniform(derive_seed(seed, tag, g, d)) of a key share, per digit.
+std::vector<RnsPoly> common_polys(const Context &ctx, const Seed &seed, const char *tag, uint64_t g) {
+    std::vector<RnsPoly> out;
+    for (size_t d = 0; d < ctx.digits().size(); ++d) {
+        out.push_back(bgv::uniform_from_seed(ctx, derive_seed(seed, tag, g, d), ctx.primes().size()));
+    }
+    return out;
+}
+
+/// The key-switching key share of `sk` for s' (Montgomery residues, all
+/// primes) with the common polynomials a_d: -a_d s + t e + P g_d s' per digit.
+void key_switch_share(const bgv::SecretKey &sk, const RnsPoly &s_prime, const std::vector<RnsPoly> &common,
+                      uint64_t *out) {
     const Context &ctx = *sk.context();
     const size_t all = ctx.primes().size();
     for (size_t d = 0; d < ctx.digits().size(); ++d) {
         const auto [begin, end] = ctx.digits()[d];
-        const RnsPoly a = bgv::uniform_from_seed(ctx, derive_seed(seed, tag, g, d), all);
+        const RnsPoly &a = common[d];
         bgv::Prng prng = bgv::Prng::from_os();
         const bgv::WipedVector<int32_t> e = bgv::sample_gaussian(prng, ctx.n());
         RnsPoly b = bgv::small_to_ntt(ctx, e, all);
@@ -281,6 +291,44 @@ helib_status helib_threshold_key_share_len(const helib_context *ctx, size_t *out
     });
 }
 
+helib_status helib_threshold_ciphertext_digest(const helib_ciphertext *ct, uint8_t *out, size_t out_len) {
+    return guarded([&] {
+        const bgv::Ciphertext &c = input(ct, "ct");
+        require_out(out, "out");
+        check_len(out_len, 32, "out");
+        const Context &ctx = *c.ctx;
+        // Per part and prime, the residues as a polynomial evaluated at a
+        // fixed point x_i (four interleaved Horner chains): distinct
+        // ciphertexts collide with probability about N / q_i per prime.
+        const size_t count = c.count(), parts = c.parts.size();
+        std::vector<u64> evaluations(parts * count);
+        bgv::for_each_prime(ctx, count, [&](size_t i) {
+            const Modulus &q = ctx.prime(i);
+            const u64 x = q.reduce(0x9e3779b97f4a7c15ull + i), x4 = q.mul(q.mul(x, x), q.mul(x, x));
+            for (size_t k = 0; k < parts; ++k) {
+                const u64 *r = c.parts[k].residues(i);
+                u64 lane[4] = {0, 0, 0, 0};
+                for (size_t j = 0; j + 4 <= ctx.n(); j += 4) {
+                    for (size_t l = 0; l < 4; ++l) lane[l] = q.add(q.mul(lane[l], x4), r[j + l]);
+                }
+                u64 h = 0;
+                for (size_t l = 0; l < 4; ++l) h = q.add(q.mul(h, x), lane[l]);
+                evaluations[k * count + i] = h;
+            }
+        });
+        bgv::Sha256 h;
+        const uint8_t tag[] = "he-threshold ciphertext digest";
+        h.update(tag, sizeof tag);
+        const u64 header[3] = {static_cast<u64>(c.level), static_cast<u64>(parts), static_cast<u64>(ctx.n())};
+        h.update(reinterpret_cast<const uint8_t *>(header), sizeof header);
+        const std::string factor = c.factor.get_str(16);
+        h.update(reinterpret_cast<const uint8_t *>(factor.data()), factor.size());
+        h.update(reinterpret_cast<const uint8_t *>(evaluations.data()), evaluations.size() * sizeof(u64));
+        const bgv::Digest d = h.finish();
+        std::copy(d.begin(), d.end(), out);
+    });
+}
+
 helib_status helib_threshold_public_key_share(const helib_secret_key *sk, const uint8_t *seed, uint64_t *out,
                                               size_t out_len) {
     return guarded([&] {
@@ -324,7 +372,7 @@ helib_status helib_threshold_galois_key_share(const helib_secret_key *sk, uint64
         check_len(out_len, key_share_len(ctx), "out");
         RnsPoly s_g(Secrecy::Secret);
         bgv::permute_slots(ctx, key.ntt_montgomery(), bgv::galois_permutation(ctx.n(), g), s_g, ctx.primes().size());
-        key_switch_share(key, s_g, s, "galois", g, out);
+        key_switch_share(key, s_g, common_polys(ctx, s, "galois", g), out);
     });
 }
 
@@ -336,12 +384,9 @@ helib_status helib_threshold_galois_keys_insert(helib_galois_keys *keys, uint64_
         const Seed s = load_seed(seed);
         bgv::check_galois_element(*c, g);
         std::vector<RnsPoly> bs = load_key_share(*c, b, len, "b");
-        std::vector<RnsPoly> as;
+        std::vector<RnsPoly> as = common_polys(*c, s, "galois", g);
         std::vector<Seed> seeds;
-        for (size_t d = 0; d < c->digits().size(); ++d) {
-            seeds.push_back(derive_seed(s, "galois", g, d));
-            as.push_back(bgv::uniform_from_seed(*c, seeds.back(), c->primes().size()));
-        }
+        for (size_t d = 0; d < c->digits().size(); ++d) seeds.push_back(derive_seed(s, "galois", g, d));
         set.insert(g, assemble_key(c, std::move(bs), std::move(as), std::move(seeds)));
     });
 }
@@ -358,12 +403,12 @@ helib_status helib_threshold_relin_key_round1(const helib_secret_key *sk, const 
         require_out(h1, "h1");
         check_len(len, key_share_len(ctx), "h0 and h1");
         // h0_d = -u a_d + P g_d s + t e0: a key-switching share from s under u.
-        key_switch_share(u, key.ntt_montgomery(), s, "relin", 0, h0);
+        const std::vector<RnsPoly> common = common_polys(ctx, s, "relin", 0);
+        key_switch_share(u, key.ntt_montgomery(), common, h0);
         // h1_d = s a_d + t e1.
         const size_t all = ctx.primes().size();
         for (size_t d = 0; d < ctx.digits().size(); ++d) {
-            const RnsPoly a = bgv::uniform_from_seed(ctx, derive_seed(s, "relin", 0, d), all);
-            RnsPoly v = times_secret(ctx, a, key, all);
+            RnsPoly v = times_secret(ctx, common[d], key, all);
             bgv::Prng prng = bgv::Prng::from_os();
             add_t_gaussian(ctx, prng, v, all);
             store(v, h1 + d * all * ctx.n());
