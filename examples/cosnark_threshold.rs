@@ -35,9 +35,7 @@ use ark_relations::r1cs::{
 use ark_snark::SNARK;
 use he_poly::{EncryptedPolynomial, PolyParameters};
 use he_threshold::{AdditiveShare, Aggregate, Aggregator, Party, Session, ShareMessage, Step};
-use helib_rs::{
-    Context, FieldCoefficientEncoder, Parameters, PublicKey, RelinKey, SecretKey,
-};
+use helib_rs::{Context, FieldCoefficientEncoder, Parameters, PublicKey, RelinKey, SecretKey};
 use rand::{rngs::StdRng, Rng, SeedableRng};
 
 type Result<T> = std::result::Result<T, Box<dyn Error>>;
@@ -229,7 +227,11 @@ fn parameters(n: usize) -> Result<(Parameters, usize)> {
             .chain_bits(&chain)
             .key_switching_digits(2)
             .threads(1);
-        match he_threshold::with_smudging_room(builder, PARTIES, he_threshold::DEFAULT_SECURITY_BITS) {
+        match he_threshold::with_smudging_room(
+            builder,
+            PARTIES,
+            he_threshold::DEFAULT_SECURITY_BITS,
+        ) {
             Ok(p) => return Ok((p, stride)),
             Err(e) => reasons.push(format!("N = {ring}: {e}")),
         }
@@ -252,14 +254,23 @@ fn run(steps: usize) -> Result<bool> {
     circuit.clone().generate_constraints(cs.clone())?;
     cs.finalize();
     let (num_constraints, num_inputs) = (cs.num_constraints(), cs.num_instance_variables());
-    let domain = Domain::new(num_constraints + num_inputs).ok_or("no evaluation domain that large")?;
+    let domain =
+        Domain::new(num_constraints + num_inputs).ok_or("no evaluation domain that large")?;
     let n = domain.size();
-    let matrices = cs.to_matrices().ok_or("the constraint system has no matrices")?;
+    let matrices = cs
+        .to_matrices()
+        .ok_or("the constraint system has no matrices")?;
     let assignment = {
         let cs = cs.borrow().ok_or("no constraint system")?;
-        [cs.instance_assignment.as_slice(), cs.witness_assignment.as_slice()].concat()
+        [
+            cs.instance_assignment.as_slice(),
+            cs.witness_assignment.as_slice(),
+        ]
+        .concat()
     };
-    println!("circuit: {num_constraints} constraints, {num_inputs} instance variables; domain n = {n}");
+    println!(
+        "circuit: {num_constraints} constraints, {num_inputs} instance variables; domain n = {n}"
+    );
 
     let (params, stride) = parameters(n)?;
     let context = Context::new(&params)?;
@@ -316,7 +327,8 @@ fn run(steps: usize) -> Result<bool> {
     let (collective_rk, t_rk) = timed(|| session.relin_key(&r1_agg, &r2_agg));
     let collective_rk = collective_rk?;
     println!("  server assembles the keys          {}", ms(t + t_rk));
-    let per_party_keygen = setup_each + pk_round.max_party() + r1_round.max_party() + r2_round.max_party();
+    let per_party_keygen =
+        setup_each + pk_round.max_party() + r1_round.max_party() + r2_round.max_party();
     println!(
         "  per party {} vs single-party key generation {} (secret, public and relinearization key): {:.2}x",
         ms(per_party_keygen),
@@ -327,7 +339,17 @@ fn run(steps: usize) -> Result<bool> {
     // Each party's share of the full assignment (instance || witness): party
     // 0 holds the public part, the witness is split into three random shares.
     let mut z_shares: Vec<Vec<Fr>> = (1..PARTIES)
-        .map(|_| (0..assignment.len()).map(|i| if i < num_inputs { Fr::ZERO } else { Fr::rand(&mut rng) }).collect())
+        .map(|_| {
+            (0..assignment.len())
+                .map(|i| {
+                    if i < num_inputs {
+                        Fr::ZERO
+                    } else {
+                        Fr::rand(&mut rng)
+                    }
+                })
+                .collect()
+        })
         .collect();
     let first: Vec<Fr> = (0..assignment.len())
         .map(|i| assignment[i] - z_shares.iter().map(|z| z[i]).sum::<Fr>())
@@ -353,7 +375,11 @@ fn run(steps: usize) -> Result<bool> {
     }
     println!(
         "  parties: 2 iffts + encrypt A_i, B_i  [{}], {} each",
-        encrypt_times.iter().map(|t| ms(*t)).collect::<Vec<_>>().join(", "),
+        encrypt_times
+            .iter()
+            .map(|t| ms(*t))
+            .collect::<Vec<_>>()
+            .join(", "),
         kib(encrypt_bytes)
     );
 
@@ -382,7 +408,7 @@ fn run(steps: usize) -> Result<bool> {
     // Encryption to shares, block by block: every party ends with additive
     // shares of the block plaintexts, placed by the layout into shares of h.
     let encoder = FieldCoefficientEncoder::<Fr>::new(&context)?;
-    let layout = h.layout().clone();
+    let layout = *h.layout();
     let mut h_shares = vec![vec![Fr::ZERO; n]; PARTIES as usize];
     let mut e2s = Round {
         party_time: vec![Duration::ZERO; PARTIES as usize],
@@ -452,9 +478,11 @@ fn run(steps: usize) -> Result<bool> {
         num_constraints,
         &assignment,
     )?;
-    let reconstructed: Vec<Fr> = (0..n).map(|i| h_shares.iter().map(|s| s[i]).sum()).collect();
+    let reconstructed: Vec<Fr> = (0..n)
+        .map(|i| h_shares.iter().map(|s| s[i]).sum())
+        .collect();
     let same = reconstructed == plain;
-    let revealing = h_shares.iter().any(|s| *s == plain);
+    let revealing = h_shares.contains(&plain);
     println!("h from the shares equals LibsnarkReduction's: {same}; a single share equals h: {revealing}");
 
     // Prove with that h (the shares would go to a collaborative prover; here
@@ -510,7 +538,9 @@ impl R1CSToQAP for GivenQuotient {
         _full_assignment: &[F],
     ) -> std::result::Result<Vec<F>, SynthesisError> {
         // Only ever used with F = Fr (BN254): the values cross as bytes.
-        let h = GIVEN.with(|g| g.borrow().clone()).ok_or(SynthesisError::AssignmentMissing)?;
+        let h = GIVEN
+            .with(|g| g.borrow().clone())
+            .ok_or(SynthesisError::AssignmentMissing)?;
         Ok(h.iter()
             .map(|x| F::from_le_bytes_mod_order(&x.into_bigint().to_bytes_le()))
             .collect())

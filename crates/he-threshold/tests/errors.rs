@@ -24,7 +24,9 @@ fn context() -> Context {
 
 fn session(context: &Context, id: u8) -> (Session, Vec<Party>) {
     let session = Session::new(context, [id; 32], PARTIES).unwrap();
-    let parties = (0..PARTIES).map(|i| Party::new(&session, i).unwrap()).collect();
+    let parties = (0..PARTIES)
+        .map(|i| Party::new(&session, i).unwrap())
+        .collect();
     (session, parties)
 }
 
@@ -59,13 +61,21 @@ fn a_duplicated_share_names_its_sender() {
     let (session, parties) = session(&context, 2);
     let pk = public_key(&session, &parties);
     let ct = pk.encrypt(&message(&context)).unwrap();
-    let mut agg = session.ciphertext_aggregator(5, Step::Decrypt, &ct).unwrap();
+    let mut agg = session
+        .ciphertext_aggregator(5, Step::Decrypt, &ct)
+        .unwrap();
     let share = parties[1].decryption_share(5, &ct).unwrap();
     agg.add(&share).unwrap();
-    assert!(matches!(agg.add(&share), Err(Error::DuplicateShare { party: 1 })));
+    assert!(matches!(
+        agg.add(&share),
+        Err(Error::DuplicateShare { party: 1 })
+    ));
     // A second, fresh share of the same party is a duplicate too.
     let again = parties[1].decryption_share(5, &ct).unwrap();
-    assert!(matches!(agg.add(&again), Err(Error::DuplicateShare { party: 1 })));
+    assert!(matches!(
+        agg.add(&again),
+        Err(Error::DuplicateShare { party: 1 })
+    ));
 }
 
 #[test]
@@ -75,29 +85,43 @@ fn shares_arrive_in_any_order_but_not_from_another_step() {
     let pk = public_key(&session, &parties);
     let ct = pk.encrypt(&message(&context)).unwrap();
     // Arrival order does not matter.
-    let mut agg = session.ciphertext_aggregator(7, Step::Decrypt, &ct).unwrap();
+    let mut agg = session
+        .ciphertext_aggregator(7, Step::Decrypt, &ct)
+        .unwrap();
     for p in parties.iter().rev() {
         agg.add(&p.decryption_share(7, &ct).unwrap()).unwrap();
     }
-    assert_eq!(session.decrypt(&ct, &agg.finish().unwrap()).unwrap(), message(&context));
+    assert_eq!(
+        session.decrypt(&ct, &agg.finish().unwrap()).unwrap(),
+        message(&context)
+    );
 
     // A round-1 share given to round 2, a round-2 share before its round 1,
     // and a share of another run: each is refused, naming the sender.
     let r1 = parties[0].relin_key_round1(9).unwrap();
     let mut round2 = session.key_aggregator(9, Step::RelinRound2).unwrap();
-    assert!(matches!(round2.add(&r1), Err(Error::RoundMismatch { party: 0, .. })));
+    assert!(matches!(
+        round2.add(&r1),
+        Err(Error::RoundMismatch { party: 0, .. })
+    ));
     let mut round1 = session.key_aggregator(9, Step::RelinRound1).unwrap();
     round1.add(&r1).unwrap();
     let r1b = parties[1].relin_key_round1(9).unwrap();
     round1.add(&r1b).unwrap();
     let other_run = parties[2].relin_key_round1(10).unwrap();
-    assert!(matches!(round1.add(&other_run), Err(Error::RoundMismatch { party: 2, .. })));
+    assert!(matches!(
+        round1.add(&other_run),
+        Err(Error::RoundMismatch { party: 2, .. })
+    ));
     // Round 2 of party 2 with no round 1 of this run in progress.
     let r1c = parties[2].relin_key_round1(9).unwrap();
     round1.add(&r1c).unwrap();
     let a1 = round1.finish().unwrap();
     assert!(parties[2].relin_key_round2(&a1).is_ok());
-    assert!(matches!(parties[2].relin_key_round2(&a1), Err(Error::InvalidArgument(_))));
+    assert!(matches!(
+        parties[2].relin_key_round2(&a1),
+        Err(Error::InvalidArgument(_))
+    ));
 }
 
 #[test]
@@ -107,10 +131,16 @@ fn a_share_for_another_ciphertext_is_refused() {
     let pk = public_key(&session, &parties);
     let ct = pk.encrypt(&message(&context)).unwrap();
     let other = pk.encrypt(&message(&context)).unwrap();
-    let mut agg = session.ciphertext_aggregator(3, Step::Decrypt, &ct).unwrap();
-    agg.add(&parties[0].decryption_share(3, &ct).unwrap()).unwrap();
+    let mut agg = session
+        .ciphertext_aggregator(3, Step::Decrypt, &ct)
+        .unwrap();
+    agg.add(&parties[0].decryption_share(3, &ct).unwrap())
+        .unwrap();
     let wrong = parties[1].decryption_share(3, &other).unwrap();
-    assert!(matches!(agg.add(&wrong), Err(Error::RoundMismatch { party: 1, .. })));
+    assert!(matches!(
+        agg.add(&wrong),
+        Err(Error::RoundMismatch { party: 1, .. })
+    ));
 }
 
 #[test]
@@ -127,37 +157,74 @@ fn forged_shares_give_errors_never_a_wrong_plaintext() {
     let primes = context.chain_primes().to_vec();
     let n = context.ring_degree();
     for (i, x) in forged.polynomials[0].iter_mut().enumerate() {
-        *x = (*x).wrapping_mul(6364136223846793005).wrapping_add(i as u64) % primes[i / n];
+        *x = (*x)
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(i as u64)
+            % primes[i / n];
     }
-    let mut agg = session.ciphertext_aggregator(4, Step::Decrypt, &ct).unwrap();
-    agg.add(&parties[0].decryption_share(4, &ct).unwrap()).unwrap();
-    agg.add(&parties[1].decryption_share(4, &ct).unwrap()).unwrap();
+    let mut agg = session
+        .ciphertext_aggregator(4, Step::Decrypt, &ct)
+        .unwrap();
+    agg.add(&parties[0].decryption_share(4, &ct).unwrap())
+        .unwrap();
+    agg.add(&parties[1].decryption_share(4, &ct).unwrap())
+        .unwrap();
     agg.add(&forged).unwrap();
-    assert!(matches!(session.decrypt(&ct, &agg.finish().unwrap()), Err(Error::InconsistentShares(_))));
+    assert!(matches!(
+        session.decrypt(&ct, &agg.finish().unwrap()),
+        Err(Error::InconsistentShares(_))
+    ));
 
     // The same for encryption to shares: no opening is released.
-    let mut agg = session.ciphertext_aggregator(6, Step::EncryptionToShares, &ct).unwrap();
-    agg.add(&parties[0].encryption_to_shares(6, &ct).unwrap().1).unwrap();
-    agg.add(&parties[1].encryption_to_shares(6, &ct).unwrap().1).unwrap();
+    let mut agg = session
+        .ciphertext_aggregator(6, Step::EncryptionToShares, &ct)
+        .unwrap();
+    agg.add(&parties[0].encryption_to_shares(6, &ct).unwrap().1)
+        .unwrap();
+    agg.add(&parties[1].encryption_to_shares(6, &ct).unwrap().1)
+        .unwrap();
     let mut bad = parties[2].encryption_to_shares(6, &ct).unwrap().1;
-    bad.polynomials[0].iter_mut().zip(0u64..).for_each(|(x, i)| *x = i % 1000);
+    bad.polynomials[0]
+        .iter_mut()
+        .zip(0u64..)
+        .for_each(|(x, i)| *x = i % 1000);
     agg.add(&bad).unwrap();
-    assert!(matches!(session.open_masked(&ct, &agg.finish().unwrap()), Err(Error::InconsistentShares(_))));
+    assert!(matches!(
+        session.open_masked(&ct, &agg.finish().unwrap()),
+        Err(Error::InconsistentShares(_))
+    ));
 
     // A forged party index, and an unreduced residue.
     let mut outsider = parties[0].decryption_share(8, &ct).unwrap();
     outsider.party = 7;
-    let mut agg = session.ciphertext_aggregator(8, Step::Decrypt, &ct).unwrap();
-    assert!(matches!(agg.add(&outsider), Err(Error::UnknownParty { party: 7, parties: 3 })));
+    let mut agg = session
+        .ciphertext_aggregator(8, Step::Decrypt, &ct)
+        .unwrap();
+    assert!(matches!(
+        agg.add(&outsider),
+        Err(Error::UnknownParty {
+            party: 7,
+            parties: 3
+        })
+    ));
     let mut unreduced = parties[0].decryption_share(8, &ct).unwrap();
     unreduced.polynomials[0][0] = u64::MAX;
-    assert!(matches!(agg.add(&unreduced), Err(Error::MalformedShare { party: 0, .. })));
+    assert!(matches!(
+        agg.add(&unreduced),
+        Err(Error::MalformedShare { party: 0, .. })
+    ));
     let mut short = parties[0].decryption_share(8, &ct).unwrap();
     short.polynomials[0].pop();
-    assert!(matches!(agg.add(&short), Err(Error::MalformedShare { party: 0, .. })));
+    assert!(matches!(
+        agg.add(&short),
+        Err(Error::MalformedShare { party: 0, .. })
+    ));
     let mut extra = parties[0].decryption_share(8, &ct).unwrap();
     extra.polynomials.push(vec![0; n]);
-    assert!(matches!(agg.add(&extra), Err(Error::MalformedShare { party: 0, .. })));
+    assert!(matches!(
+        agg.add(&extra),
+        Err(Error::MalformedShare { party: 0, .. })
+    ));
 }
 
 #[test]
@@ -170,10 +237,19 @@ fn corrupted_bytes_are_refused() {
     for position in [0, 5, 40, 100, bytes.len() / 2, bytes.len() - 1] {
         let mut flipped = bytes.clone();
         flipped[position] ^= 1;
-        assert!(matches!(ShareMessage::from_bytes(&flipped), Err(Error::MalformedMessage(_))));
+        assert!(matches!(
+            ShareMessage::from_bytes(&flipped),
+            Err(Error::MalformedMessage(_))
+        ));
     }
-    assert!(matches!(ShareMessage::from_bytes(&bytes[..bytes.len() - 1]), Err(Error::MalformedMessage(_))));
-    assert!(matches!(ShareMessage::from_bytes(&[]), Err(Error::MalformedMessage(_))));
+    assert!(matches!(
+        ShareMessage::from_bytes(&bytes[..bytes.len() - 1]),
+        Err(Error::MalformedMessage(_))
+    ));
+    assert!(matches!(
+        ShareMessage::from_bytes(&[]),
+        Err(Error::MalformedMessage(_))
+    ));
 }
 
 #[test]
@@ -195,8 +271,17 @@ fn shares_of_other_parameters_or_sessions_are_refused() {
     // Nothing was added: the aggregator still misses everyone.
     assert_eq!(agg.missing(), vec![0, 1, 2]);
     // A wrong number of parties.
-    assert!(matches!(Session::new(&context, [0; 32], 1), Err(Error::InvalidArgument(_))));
-    assert!(matches!(Party::new(&session, 3), Err(Error::UnknownParty { party: 3, parties: 3 })));
+    assert!(matches!(
+        Session::new(&context, [0; 32], 1),
+        Err(Error::InvalidArgument(_))
+    ));
+    assert!(matches!(
+        Party::new(&session, 3),
+        Err(Error::UnknownParty {
+            party: 3,
+            parties: 3
+        })
+    ));
     // An aggregate given to the wrong finishing step.
     let (session, parties) = self::session(&context, 9);
     let mut agg = session.key_aggregator(1, Step::PublicKey).unwrap();
@@ -206,7 +291,10 @@ fn shares_of_other_parameters_or_sessions_are_refused() {
     let aggregate = agg.finish().unwrap();
     let pk = session.public_key(&aggregate).unwrap();
     let ct = pk.encrypt(&message(&context)).unwrap();
-    assert!(matches!(session.decrypt(&ct, &aggregate), Err(Error::InvalidArgument(_))));
+    assert!(matches!(
+        session.decrypt(&ct, &aggregate),
+        Err(Error::InvalidArgument(_))
+    ));
 }
 
 #[test]
@@ -224,7 +312,9 @@ fn smudging_that_does_not_fit_is_refused_before_any_share() {
     let context = Context::new(&params).unwrap();
     let (session, parties) = session(&context, 10);
     let pk = public_key(&session, &parties);
-    let ct = pk.encrypt(&Plaintext::from_u64s(&context, &[5]).unwrap()).unwrap();
+    let ct = pk
+        .encrypt(&Plaintext::from_u64s(&context, &[5]).unwrap())
+        .unwrap();
     // The lowest level the ciphertext reaches still decrypts with one key, but
     // has no room for the smudging.
     let low = (0..context.max_level())
@@ -236,18 +326,27 @@ fn smudging_that_does_not_fit_is_refused_before_any_share() {
         .unwrap()
         .encrypt_at_level(&Plaintext::from_u64s(&context, &[5]).unwrap(), low.level())
         .unwrap();
-    assert_eq!(single.decrypt(&single_ct).unwrap(), Plaintext::from_u64s(&context, &[5]).unwrap());
+    assert_eq!(
+        single.decrypt(&single_ct).unwrap(),
+        Plaintext::from_u64s(&context, &[5]).unwrap()
+    );
     for result in [
         parties[0].decryption_share(1, &low).map(|_| ()),
         parties[0].encryption_to_shares(1, &low).map(|_| ()),
         parties[0].key_switch_share(1, &low, &pk).map(|_| ()),
     ] {
         assert!(
-            matches!(result, Err(Error::Engine(helib_rs::Error::NoiseBudgetExhausted))),
+            matches!(
+                result,
+                Err(Error::Engine(helib_rs::Error::NoiseBudgetExhausted))
+            ),
             "{result:?}"
         );
     }
-    let strict = Session::new(&context, [10; 32], PARTIES).unwrap().with_security_bits(128).unwrap();
+    let strict = Session::new(&context, [10; 32], PARTIES)
+        .unwrap()
+        .with_security_bits(128)
+        .unwrap();
     let strict_party = Party::new(&strict, 0).unwrap();
     // The top level holds the default 40-bit smudging.
     assert!(parties[0].decryption_share(2, &ct).is_ok());
@@ -256,7 +355,9 @@ fn smudging_that_does_not_fit_is_refused_before_any_share() {
         Err(Error::Engine(helib_rs::Error::NoiseBudgetExhausted))
     ));
     assert!(matches!(
-        Session::new(&context, [0; 32], 3).unwrap().with_security_bits(0),
+        Session::new(&context, [0; 32], 3)
+            .unwrap()
+            .with_security_bits(0),
         Err(Error::InvalidArgument(_))
     ));
 }

@@ -123,7 +123,7 @@ impl Net {
         self.session.decrypt(ct, &agg.finish().unwrap()).unwrap()
     }
 
-    fn to_shares(&mut self, ct: &Ciphertext) -> Vec<AdditiveShare> {
+    fn encryption_to_shares(&mut self, ct: &Ciphertext) -> Vec<AdditiveShare> {
         let run = self.next_run();
         let mut agg = self
             .session
@@ -145,7 +145,7 @@ impl Net {
         shares
     }
 
-    fn from_shares(&mut self, level: usize, shares: &[AdditiveShare]) -> Ciphertext {
+    fn shares_to_encryption(&mut self, level: usize, shares: &[AdditiveShare]) -> Ciphertext {
         let run = self.next_run();
         let mut agg = self
             .session
@@ -217,13 +217,13 @@ fn every_protocol_matches_single_key(t: &BigUint) {
     assert_eq!(net.decrypt(&rot), sk1.decrypt(&rot1).unwrap());
 
     // Encryption to shares: the shares sum to the plaintext, and none is it.
-    let shares = net.to_shares(&prod);
+    let shares = net.encryption_to_shares(&prod);
     assert_eq!(AdditiveShare::reconstruct(&shares).unwrap(), expected);
     assert!(shares.iter().all(|s| *s.plaintext() != expected));
 
     // Shares to encryption: a fresh ciphertext of the sum, which computes on.
     let level = context.max_level();
-    let back = net.from_shares(level, &shares);
+    let back = net.shares_to_encryption(level, &shares);
     assert_eq!(net.decrypt(&back), expected);
     let again = back.add(&ca).unwrap();
     let sum1 = pk1

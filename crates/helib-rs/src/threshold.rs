@@ -127,7 +127,9 @@ fn add_blocks(n: usize, moduli: &[u64], acc: &mut [u64], share: &[u64]) -> Resul
 pub fn ciphertext_digest(ciphertext: &Ciphertext) -> Result<[u8; 32]> {
     let mut out = [0u8; 32];
     // SAFETY: the ciphertext handle is live and `out` holds 32 bytes.
-    check(unsafe { sys::helib_threshold_ciphertext_digest(ciphertext.as_ptr(), out.as_mut_ptr(), out.len()) })?;
+    check(unsafe {
+        sys::helib_threshold_ciphertext_digest(ciphertext.as_ptr(), out.as_mut_ptr(), out.len())
+    })?;
     Ok(out)
 }
 
