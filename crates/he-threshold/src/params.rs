@@ -40,3 +40,39 @@ pub fn with_smudging_room(
     chain.extend_from_slice(base.chain_bits());
     Ok(builder.chain_bits(&chain).build()?)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use num_bigint::BigUint;
+
+    #[test]
+    fn the_smudging_room_is_added_at_the_bottom_of_the_chain() {
+        let builder = Parameters::builder()
+            .ring_degree(1024)
+            .plaintext_modulus(BigUint::from(65537u32))
+            .multiplicative_depth(1)
+            .allow_insecure();
+        let base = builder.clone().build().unwrap();
+        let extra = smudging_extra_bits(1024, 3, 40);
+        assert_eq!(extra, 40 + 10 + 2 + 2);
+        let params = with_smudging_room(builder, 3, 40).unwrap();
+        let (room, rest) = params
+            .chain_bits()
+            .split_at(params.chain_bits().len() - base.chain_bits().len());
+        assert_eq!(rest, base.chain_bits());
+        assert_eq!(room.iter().sum::<u32>(), extra);
+        // More than one prime when the room exceeds 60 bits.
+        let wide = with_smudging_room(
+            Parameters::builder()
+                .ring_degree(1024)
+                .plaintext_modulus(BigUint::from(65537u32))
+                .multiplicative_depth(1)
+                .allow_insecure(),
+            3,
+            80,
+        )
+        .unwrap();
+        assert_eq!(wide.chain_bits().len(), base.chain_bits().len() + 2);
+    }
+}

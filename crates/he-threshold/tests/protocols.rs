@@ -182,6 +182,12 @@ fn every_protocol_matches_single_key(t: &BigUint) {
     let mut rng = StdRng::seed_from_u64(11);
     let pk = net.public_key();
     let rk = net.relin_key();
+    // Its a polynomials are not expanded from seeds: serializing it is refused
+    // (a seed-based encoding would read back as another key).
+    assert!(matches!(
+        rk.to_bytes(),
+        Err(helib_rs::Error::InvalidArgument(_))
+    ));
     let g = GaloisKeys::element_for_step(&context, 1);
     let gk = net.galois_keys(&[g]);
 
