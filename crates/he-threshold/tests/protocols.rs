@@ -217,8 +217,13 @@ fn every_protocol_matches_single_key(t: &BigUint) {
     let expected = sk1.decrypt(&prod1).unwrap();
     assert_eq!(net.decrypt(&prod), expected);
 
+    // The collective public and Galois keys serialize like any others (their
+    // common polynomials come from seeds) and read back as the same keys.
+    let pk = PublicKey::from_bytes(&context, &pk.to_bytes().unwrap()).unwrap();
+    let gk = GaloisKeys::from_bytes(&context, &gk.to_bytes().unwrap()).unwrap();
+
     // Rotation.
-    let rot = ca.apply_galois(g, &gk).unwrap();
+    let rot = pk.encrypt(&a).unwrap().apply_galois(g, &gk).unwrap();
     let rot1 = pk1.encrypt(&a).unwrap().apply_galois(g, &gk1).unwrap();
     assert_eq!(net.decrypt(&rot), sk1.decrypt(&rot1).unwrap());
 
