@@ -128,8 +128,11 @@ unsigned smudging_bits(const bgv::Ciphertext &ct, uint32_t parties, uint32_t lam
     return bits;
 }
 
-/// acc += t * E, E uniform in [-2^bits, 2^bits), in NTT form over `count` primes.
-void add_t_smudging(const Context &ctx, bgv::Prng &prng, unsigned bits, RnsPoly &acc, size_t count) {
+/// acc += t * E - w, E uniform in [-2^bits, 2^bits), in NTT form over `count`
+/// primes; `minus` is w in coefficient form (or nullptr for w = 0), so that
+/// both terms share one forward NTT.
+void add_t_smudging(const Context &ctx, bgv::Prng &prng, unsigned bits, RnsPoly &acc, size_t count,
+                    const RnsPoly *minus = nullptr) {
     const size_t n = ctx.n(), limbs = (bits + 1 + 63) / 64;
     const unsigned top_bits = (bits + 1) % 64;
     const u64 top_mask = top_bits == 0 ? ~u64{0} : (u64{1} << top_bits) - 1;
@@ -153,10 +156,15 @@ void add_t_smudging(const Context &ctx, bgv::Prng &prng, unsigned bits, RnsPoly 
             }
             r[j] = q.sub(acc_r, offset);
         }
-        ctx.ntt(i).forward(r);
         const u64 t = ctx.t_mod(i), ts = q.shoup(t);
+        for (size_t j = 0; j < n; ++j) r[j] = q.mul_shoup(r[j], t, ts);
+        if (minus != nullptr) {
+            const u64 *w = minus->residues(i);
+            for (size_t j = 0; j < n; ++j) r[j] = q.sub(r[j], w[j]);
+        }
+        ctx.ntt(i).forward(r);
         u64 *a = acc.residues(i);
-        for (size_t j = 0; j < n; ++j) a[j] = q.add(a[j], q.mul_shoup(r[j], t, ts));
+        for (size_t j = 0; j < n; ++j) a[j] = q.add(a[j], r[j]);
     });
 }
 
@@ -179,13 +187,14 @@ void same_context(const std::shared_ptr<const Context> &a, const std::shared_ptr
     bgv::require(a == b, HELIB_ERR_CONTEXT_MISMATCH, std::string(what) + " belong to different contexts");
 }
 
-/// The lift of f * S mod t (S a plaintext polynomial of the caller) in NTT form
-/// modulo q_0..q_level; the intermediate copies of S are wiped.
+/// The lift of f * S mod t (S a plaintext polynomial of the caller) modulo
+/// q_0..q_level, in NTT form or (with `ntt` false) coefficient form; the
+/// intermediate copies of S are wiped.
 RnsPoly lift_scaled(const Context &ctx, const uint64_t *coeffs, size_t n_coeffs, size_t limbs, size_t level,
-                    const mpz_class &factor) {
+                    const mpz_class &factor, bool ntt) {
     bgv::PlainCoeffs scaled = bgv::load_plaintext(ctx, coeffs, n_coeffs, limbs, &factor);
     bgv::ScopedWipe wipe_scaled(scaled.data(), scaled.size() * sizeof(u64));
-    bgv::LiftedPlaintext lifted = bgv::lift_plaintext(ctx, scaled, level + 1, true);
+    bgv::LiftedPlaintext lifted = bgv::lift_plaintext(ctx, scaled, level + 1, ntt);
     RnsPoly out(ctx.n(), level + 1, Secrecy::Secret);
     std::copy(lifted.poly.data.begin(), lifted.poly.data.end(), out.data.begin());
     bgv::secure_wipe(lifted.poly.data.data(), lifted.poly.data.size() * sizeof(u64));
@@ -507,11 +516,11 @@ helib_status helib_threshold_e2s_share(const helib_secret_key *sk, const helib_c
         bgv::Prng prng = bgv::Prng::from_os();
         bgv::WipedVector<u64> s_mask(mask_len);
         sample_mod_t(ctx, prng, s_mask.data());
-        const RnsPoly lifted = lift_scaled(ctx, s_mask.data(), ctx.n(), ctx.plain_limbs(), c.level, c.factor);
+        const RnsPoly lifted =
+            lift_scaled(ctx, s_mask.data(), ctx.n(), ctx.plain_limbs(), c.level, c.factor, false);
         // h = c1 s_i + t E - lift(f S_i): the combination decodes to m - sum S_i.
         RnsPoly d = times_secret(ctx, c.parts[1], key, c.count());
-        bgv::poly_sub(ctx, d, lifted, d, c.count());
-        add_t_smudging(ctx, prng, bits, d, c.count());
+        add_t_smudging(ctx, prng, bits, d, c.count(), &lifted);
         store(d, out);
         std::copy(s_mask.begin(), s_mask.end(), mask);
     });
@@ -557,7 +566,7 @@ helib_status helib_threshold_s2e_share(const helib_secret_key *sk, const uint8_t
         bgv::caller_limb_count(n_coeffs, limbs_per_coeff, "share");
         check_len(out_len, share_len(ctx, level + 1), "out");
         const RnsPoly lifted =
-            lift_scaled(ctx, share, n_coeffs, limbs_per_coeff, level, ctx.level(level).canonical_factor);
+            lift_scaled(ctx, share, n_coeffs, limbs_per_coeff, level, ctx.level(level).canonical_factor, true);
         const RnsPoly a = bgv::uniform_from_seed(ctx, derive_seed(s, "s2e", level, 0), level + 1);
         // h = -a s_i + t e + lift(f S_i)
         RnsPoly h = times_secret(ctx, a, key, level + 1);
