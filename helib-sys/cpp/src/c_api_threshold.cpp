@@ -235,10 +235,11 @@ std::vector<RnsPoly> common_polys(const Context &ctx, const Seed &seed, const ch
 
 /// The key-switching key share of `sk` for s' (Montgomery residues, all
 /// primes) with the common polynomials a_d: -a_d s + t e + P g_d s' per digit.
-void key_switch_share(const bgv::SecretKey &sk, const RnsPoly &s_prime, const std::vector<RnsPoly> &common,
-                      uint64_t *out) {
+std::vector<RnsPoly> key_switch_share(const bgv::SecretKey &sk, const RnsPoly &s_prime,
+                                      const std::vector<RnsPoly> &common) {
     const Context &ctx = *sk.context();
     const size_t all = ctx.primes().size();
+    std::vector<RnsPoly> out;
     for (size_t d = 0; d < ctx.digits().size(); ++d) {
         const auto [begin, end] = ctx.digits()[d];
         const RnsPoly &a = common[d];
@@ -258,8 +259,15 @@ void key_switch_share(const bgv::SecretKey &sk, const RnsPoly &s_prime, const st
                 bi[j] = v;
             }
         });
-        store(b, out + d * all * ctx.n());
+        out.push_back(std::move(b));
     }
+    return out;
+}
+
+/// Writes one polynomial per digit (all primes each) to a key share buffer,
+/// once everything is computed (a call that fails leaves its output untouched).
+void store_digits(const std::vector<RnsPoly> &polys, uint64_t *out) {
+    for (size_t d = 0; d < polys.size(); ++d) store(polys[d], out + d * polys[d].data.size());
 }
 
 /// Builds a key-switching key from summed shares b_d and common a_d (both
@@ -381,7 +389,7 @@ helib_status helib_threshold_galois_key_share(const helib_secret_key *sk, uint64
         check_len(out_len, key_share_len(ctx), "out");
         RnsPoly s_g(Secrecy::Secret);
         bgv::permute_slots(ctx, key.ntt_montgomery(), bgv::galois_permutation(ctx.n(), g), s_g, ctx.primes().size());
-        key_switch_share(key, s_g, common_polys(ctx, s, "galois", g), out);
+        store_digits(key_switch_share(key, s_g, common_polys(ctx, s, "galois", g)), out);
     });
 }
 
@@ -413,15 +421,18 @@ helib_status helib_threshold_relin_key_round1(const helib_secret_key *sk, const 
         check_len(len, key_share_len(ctx), "h0 and h1");
         // h0_d = -u a_d + P g_d s + t e0: a key-switching share from s under u.
         const std::vector<RnsPoly> common = common_polys(ctx, s, "relin", 0);
-        key_switch_share(u, key.ntt_montgomery(), common, h0);
+        const std::vector<RnsPoly> first = key_switch_share(u, key.ntt_montgomery(), common);
         // h1_d = s a_d + t e1.
         const size_t all = ctx.primes().size();
+        std::vector<RnsPoly> second;
         for (size_t d = 0; d < ctx.digits().size(); ++d) {
             RnsPoly v = times_secret(ctx, common[d], key, all);
             bgv::Prng prng = bgv::Prng::from_os();
             add_t_gaussian(ctx, prng, v, all);
-            store(v, h1 + d * all * ctx.n());
+            second.push_back(std::move(v));
         }
+        store_digits(first, h0);
+        store_digits(second, h1);
     });
 }
 
@@ -438,6 +449,7 @@ helib_status helib_threshold_relin_key_round2(const helib_secret_key *sk, const 
         require_out(out, "out");
         check_len(out_len, len, "out");
         const size_t all = ctx.primes().size();
+        std::vector<RnsPoly> shares;
         for (size_t d = 0; d < h0.size(); ++d) {
             // s h0_d + (u - s) h1_d + t e2
             RnsPoly v(ctx.n(), all, Secrecy::Secret);
@@ -452,8 +464,9 @@ helib_status helib_threshold_relin_key_round2(const helib_secret_key *sk, const 
             });
             bgv::Prng prng = bgv::Prng::from_os();
             add_t_gaussian(ctx, prng, v, all);
-            store(v, out + d * all * ctx.n());
+            shares.push_back(std::move(v));
         }
+        store_digits(shares, out);
     });
 }
 
