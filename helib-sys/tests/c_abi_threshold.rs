@@ -361,3 +361,172 @@ fn bad_arguments_give_status_codes() {
 fn ctx_other() -> Ctx {
     Ctx::new(N as u64, &t65537(), &[55, 55, 55], &[60])
 }
+
+/// Sums the parties' key shares residue-wise.
+fn key_sum(ctx: &Ctx, len: usize, shares: &[Vec<u64>]) -> Vec<u64> {
+    let mut moduli = ctx.primes();
+    moduli.extend(ctx.special_primes());
+    let mut sum = vec![0u64; len];
+    for s in shares {
+        add_mod(&mut sum, s, &moduli);
+    }
+    sum
+}
+
+/// Collective decryption of `ct` by both parties.
+fn collective_decrypt(ctx: &Ctx, parties: [&SecretKey; 2], ct: &Ct) -> Vec<BigUint> {
+    let len = chain_len(ctx, ct.level());
+    let primes = ctx.primes();
+    let mut agg = vec![0u64; len];
+    for sk in parties {
+        let (s, share) = decrypt_share(sk, ct, len);
+        check(s);
+        add_mod(&mut agg, &share, &primes);
+    }
+    let pl = ctx.plain_limbs();
+    let mut out = vec![0u64; N * pl];
+    // SAFETY: live ciphertext; `agg` and `out` hold as many values as their lengths say.
+    check(unsafe {
+        helib_threshold_decrypt_combine(ct.0, 2, 40, agg.as_ptr(), len, out.as_mut_ptr(), out.len())
+    });
+    poly_from_limbs(&out, pl)
+}
+
+#[test]
+fn two_parties_relinearization_and_galois_keys_work() {
+    let ctx = ctx();
+    let parties = [SecretKey::generate(&ctx), SecretKey::generate(&ctx)];
+    let ephemeral = [SecretKey::generate(&ctx), SecretKey::generate(&ctx)];
+    let seed = [3u8; 32];
+    let top = ctx.max_level();
+    let mut key_len = 0usize;
+    // SAFETY: live context; valid out-pointer.
+    check(unsafe { helib_threshold_key_share_len(ctx.ptr, &mut key_len) });
+
+    // The collective public key.
+    let len = chain_len(&ctx, top);
+    let mut pk_shares = Vec::new();
+    for sk in &parties {
+        let mut share = vec![0u64; len];
+        // SAFETY: live handle; the seed has 32 bytes; `share` holds `len` values.
+        check(unsafe {
+            helib_threshold_public_key_share(sk.0, seed.as_ptr(), share.as_mut_ptr(), len)
+        });
+        pk_shares.push(share);
+    }
+    let mut pk_sum = vec![0u64; len];
+    for s in &pk_shares {
+        add_mod(&mut pk_sum, s, &ctx.primes());
+    }
+    let mut pk = null_mut();
+    // SAFETY: live context; `pk_sum` holds `len` values; `pk` is an out-pointer.
+    check(unsafe {
+        helib_threshold_public_key_assemble(ctx.ptr, seed.as_ptr(), pk_sum.as_ptr(), len, &mut pk)
+    });
+    let pk = PublicKey(pk);
+
+    // Relinearization key, two rounds.
+    let (mut h0s, mut h1s) = (Vec::new(), Vec::new());
+    for (sk, u) in parties.iter().zip(&ephemeral) {
+        let (mut h0, mut h1) = (vec![0u64; key_len], vec![0u64; key_len]);
+        // SAFETY: live handles; h0 and h1 hold `key_len` values.
+        check(unsafe {
+            helib_threshold_relin_key_round1(
+                sk.0,
+                u.0,
+                seed.as_ptr(),
+                h0.as_mut_ptr(),
+                h1.as_mut_ptr(),
+                key_len,
+            )
+        });
+        h0s.push(h0);
+        h1s.push(h1);
+    }
+    let (h0_sum, h1_sum) = (key_sum(&ctx, key_len, &h0s), key_sum(&ctx, key_len, &h1s));
+    let mut round2 = Vec::new();
+    for (sk, u) in parties.iter().zip(&ephemeral) {
+        let mut out = vec![0u64; key_len];
+        // SAFETY: live handles; the sums and `out` hold `key_len` values.
+        check(unsafe {
+            helib_threshold_relin_key_round2(
+                sk.0,
+                u.0,
+                h0_sum.as_ptr(),
+                h1_sum.as_ptr(),
+                key_len,
+                out.as_mut_ptr(),
+                key_len,
+            )
+        });
+        round2.push(out);
+    }
+    let b_sum = key_sum(&ctx, key_len, &round2);
+    let mut rk = null_mut();
+    // SAFETY: live context; the sums hold `key_len` values; `rk` is an out-pointer.
+    check(unsafe {
+        helib_threshold_relin_key_assemble(
+            ctx.ptr,
+            b_sum.as_ptr(),
+            h1_sum.as_ptr(),
+            key_len,
+            &mut rk,
+        )
+    });
+    let rk = RelinKey(rk);
+
+    // A Galois key.
+    let g = 5u64;
+    let mut g_shares = Vec::new();
+    for sk in &parties {
+        let mut share = vec![0u64; key_len];
+        // SAFETY: live handle; `share` holds `key_len` values.
+        check(unsafe {
+            helib_threshold_galois_key_share(sk.0, g, seed.as_ptr(), share.as_mut_ptr(), key_len)
+        });
+        g_shares.push(share);
+    }
+    let g_sum = key_sum(&ctx, key_len, &g_shares);
+    let keys = GaloisKeys::empty(&ctx);
+    // SAFETY: live key set; `g_sum` holds `key_len` values.
+    check(unsafe {
+        helib_threshold_galois_keys_insert(keys.0, g, seed.as_ptr(), g_sum.as_ptr(), key_len)
+    });
+
+    // A product, relinearized, and an automorphism, against the plaintext model.
+    let mut r = rng(4);
+    let a = rand_poly(&mut r, N, &ctx.t);
+    let b = rand_poly(&mut r, N, &ctx.t);
+    let (ca, cb) = (
+        encrypt_pk(&pk, &ctx, &a, top),
+        encrypt_pk(&pk, &ctx, &b, top),
+    );
+    let product = Ct::empty(&ctx);
+    let relinearized = Ct::empty(&ctx);
+    let rotated = Ct::empty(&ctx);
+    // SAFETY: live handles; distinct destinations.
+    unsafe {
+        check(helib_ciphertext_multiply(ca.0, cb.0, product.0));
+        check(helib_ciphertext_relinearize(
+            rk.0,
+            product.0,
+            relinearized.0,
+        ));
+        check(helib_ciphertext_apply_galois(keys.0, ca.0, g, rotated.0));
+    }
+    let want = poly_mul(&a, &b, &ctx.t);
+    let got = collective_decrypt(&ctx, [&parties[0], &parties[1]], &relinearized);
+    assert_poly_eq(&got, &want, "relinearized product");
+    // X -> X^5 on a: coefficient i goes to 5i mod 2N, negated past N.
+    let mut automorphism = vec![BigUint::from(0u32); N];
+    for (i, c) in a.iter().enumerate() {
+        let e = (5 * i) % (2 * N);
+        automorphism[e % N] = if e < N {
+            c.clone()
+        } else {
+            (&ctx.t - c) % &ctx.t
+        };
+    }
+    let got = collective_decrypt(&ctx, [&parties[0], &parties[1]], &rotated);
+    assert_poly_eq(&got, &automorphism, "automorphism");
+}
