@@ -6,6 +6,7 @@ pub const HELIB_CONTEXT_ALLOW_INSECURE: u32 = 1;
 pub const HELIB_MAX_THREADS: u32 = 256;
 pub const HELIB_FINGERPRINT_BYTES: u32 = 32;
 pub const HELIB_PARAMETERS_INSECURE: u32 = 1;
+pub const HELIB_THRESHOLD_SEED_BYTES: u32 = 32;
 pub const HELIB_OK: helib_status = 0;
 #[doc = " A required pointer argument was NULL."]
 pub const HELIB_ERR_NULL_POINTER: helib_status = 1;
@@ -784,5 +785,187 @@ extern "C" {
         coeffs: *mut u64,
         coeffs_len: usize,
         limbs_per_coeff: usize,
+    ) -> helib_status;
+}
+extern "C" {
+    #[doc = " A 32-byte digest identifying a ciphertext (level, size, correction factor\n and a polynomial hash of every residue), to bind shares to the ciphertext\n they were computed on; out_len must be 32. Not a commitment against a\n party choosing colliding ciphertexts on purpose."]
+    pub fn helib_threshold_ciphertext_digest(
+        ct: *const helib_ciphertext,
+        out: *mut u8,
+        out_len: usize,
+    ) -> helib_status;
+}
+extern "C" {
+    #[doc = " The residues of one key share of `ctx` (fails without special primes)."]
+    pub fn helib_threshold_key_share_len(
+        ctx: *const helib_context,
+        out: *mut usize,
+    ) -> helib_status;
+}
+extern "C" {
+    #[doc = " A chain share (top level) of the public key: -a s_i + t e_i, a from `seed`."]
+    pub fn helib_threshold_public_key_share(
+        sk: *const helib_secret_key,
+        seed: *const u8,
+        out: *mut u64,
+        out_len: usize,
+    ) -> helib_status;
+}
+extern "C" {
+    #[doc = " The collective public key (sum of the shares, a from `seed`)."]
+    pub fn helib_threshold_public_key_assemble(
+        ctx: *const helib_context,
+        seed: *const u8,
+        b: *const u64,
+        len: usize,
+        out: *mut *mut helib_public_key,
+    ) -> helib_status;
+}
+extern "C" {
+    #[doc = " A key share of the Galois key for element g: -a_d s_i + t e + P g_d s_i(X^g) per digit d."]
+    pub fn helib_threshold_galois_key_share(
+        sk: *const helib_secret_key,
+        g: u64,
+        seed: *const u8,
+        out: *mut u64,
+        out_len: usize,
+    ) -> helib_status;
+}
+extern "C" {
+    #[doc = " Inserts the collective Galois key for g (sum of the shares) into `keys`."]
+    pub fn helib_threshold_galois_keys_insert(
+        keys: *mut helib_galois_keys,
+        g: u64,
+        seed: *const u8,
+        b: *const u64,
+        len: usize,
+    ) -> helib_status;
+}
+extern "C" {
+    #[doc = " Round 1 of the relinearization key: with a fresh ephemeral secret u_i (a\n secret key the party keeps until round 2), h0 = -u_i a_d + P g_d s_i + t e,\n h1 = s_i a_d + t e' (two key shares of `len` residues)."]
+    pub fn helib_threshold_relin_key_round1(
+        sk: *const helib_secret_key,
+        ephemeral: *const helib_secret_key,
+        seed: *const u8,
+        h0: *mut u64,
+        h1: *mut u64,
+        len: usize,
+    ) -> helib_status;
+}
+extern "C" {
+    #[doc = " Round 2: s_i h0 + (u_i - s_i) h1 + t e for the round-1 sums (key shares)."]
+    pub fn helib_threshold_relin_key_round2(
+        sk: *const helib_secret_key,
+        ephemeral: *const helib_secret_key,
+        h0_sum: *const u64,
+        h1_sum: *const u64,
+        len: usize,
+        out: *mut u64,
+        out_len: usize,
+    ) -> helib_status;
+}
+extern "C" {
+    #[doc = " The collective relinearization key (b = sum of round-2 shares, a = h1_sum).\n Its a is not expanded from a seed, so helib_relin_key_serialize refuses it."]
+    pub fn helib_threshold_relin_key_assemble(
+        ctx: *const helib_context,
+        b_sum: *const u64,
+        h1_sum: *const u64,
+        len: usize,
+        out: *mut *mut helib_relin_key,
+    ) -> helib_status;
+}
+extern "C" {
+    #[doc = " The smudging width k for `ct` (size 2), `parties` in [1, 4096] and lambda in [1, 128]."]
+    pub fn helib_threshold_smudging_bits(
+        ct: *const helib_ciphertext,
+        parties: u32,
+        security_bits: u32,
+        out: *mut u32,
+    ) -> helib_status;
+}
+extern "C" {
+    #[doc = " A decryption share c_1 s_i + t E (chain share at ct's level)."]
+    pub fn helib_threshold_decrypt_share(
+        sk: *const helib_secret_key,
+        ct: *const helib_ciphertext,
+        parties: u32,
+        security_bits: u32,
+        out: *mut u64,
+        out_len: usize,
+    ) -> helib_status;
+}
+extern "C" {
+    #[doc = " An encryption-to-shares share: samples the party's additive share S_i\n uniform mod t into `mask` (N * plain_limbs limbs, secret) and writes\n c_1 s_i + t E - f S_i into `out` (chain share at ct's level)."]
+    pub fn helib_threshold_e2s_share(
+        sk: *const helib_secret_key,
+        ct: *const helib_ciphertext,
+        parties: u32,
+        security_bits: u32,
+        mask: *mut u64,
+        mask_len: usize,
+        out: *mut u64,
+        out_len: usize,
+    ) -> helib_status;
+}
+extern "C" {
+    #[doc = " Decodes c_0 + `sum` into N coefficients of plain_limbs limbs: the plaintext\n for decryption shares, m - sum S_i for encryption-to-shares shares. Fails\n with HELIB_ERR_MALFORMED_INPUT when the combined noise exceeds what\n `parties` honest shares can leave (a share missing, repeated or random)."]
+    pub fn helib_threshold_decrypt_combine(
+        ct: *const helib_ciphertext,
+        parties: u32,
+        security_bits: u32,
+        sum: *const u64,
+        len: usize,
+        out: *mut u64,
+        out_len: usize,
+    ) -> helib_status;
+}
+extern "C" {
+    #[doc = " A shares-to-encryption share of the party's additive share (a plaintext): -a s_i + t e + f S_i."]
+    pub fn helib_threshold_s2e_share(
+        sk: *const helib_secret_key,
+        seed: *const u8,
+        level: usize,
+        share: *const u64,
+        n_coeffs: usize,
+        limbs_per_coeff: usize,
+        out: *mut u64,
+        out_len: usize,
+    ) -> helib_status;
+}
+extern "C" {
+    #[doc = " The ciphertext (sum, a) of the sum of the parties' shares at `level`."]
+    pub fn helib_threshold_s2e_assemble(
+        ctx: *const helib_context,
+        seed: *const u8,
+        level: usize,
+        parties: u32,
+        sum: *const u64,
+        len: usize,
+        dst: *mut helib_ciphertext,
+    ) -> helib_status;
+}
+extern "C" {
+    #[doc = " A collective key-switching share towards `target` = (b', a'): with fresh\n ternary u_i, h0 = s_i c_1 + u_i b' + t E, h1 = u_i a' + t e (chain shares)."]
+    pub fn helib_threshold_key_switch_share(
+        sk: *const helib_secret_key,
+        ct: *const helib_ciphertext,
+        target: *const helib_public_key,
+        parties: u32,
+        security_bits: u32,
+        h0: *mut u64,
+        h1: *mut u64,
+        len: usize,
+    ) -> helib_status;
+}
+extern "C" {
+    #[doc = " The ciphertext (c_0 + h0_sum, h1_sum) under the target key."]
+    pub fn helib_threshold_key_switch_assemble(
+        ct: *const helib_ciphertext,
+        parties: u32,
+        security_bits: u32,
+        h0_sum: *const u64,
+        h1_sum: *const u64,
+        len: usize,
+        dst: *mut helib_ciphertext,
     ) -> helib_status;
 }

@@ -206,6 +206,21 @@ impl GaloisKeys {
         outcome
     }
 
+    /// Lets the engine insert the key for `element` through `write`, then
+    /// records it (collective key generation).
+    pub(crate) fn insert_with(
+        &mut self,
+        element: u64,
+        write: impl FnOnce(*mut sys::helib_galois_keys) -> sys::helib_status,
+    ) -> Result<()> {
+        check(write(self.raw.as_mut_ptr()))?;
+        self.elements.insert(element);
+        let handle = self.raw.as_ptr();
+        // SAFETY: the key set handle is live and `out` is a valid out-pointer.
+        self.size_bytes = query(|out| unsafe { sys::helib_galois_keys_size_bytes(handle, out) })?;
+        Ok(())
+    }
+
     /// Wraps a key set handle of `context` made by the engine (e.g. by a decoder).
     pub(crate) fn from_raw(raw: Owned<sys::helib_galois_keys>, context: &Context) -> Result<Self> {
         let handle = raw.as_ptr();

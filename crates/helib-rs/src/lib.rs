@@ -92,6 +92,7 @@ mod relin_key;
 mod rotation;
 mod security;
 mod serialize;
+pub mod threshold;
 
 pub use ciphertext::Ciphertext;
 pub use context::Context;

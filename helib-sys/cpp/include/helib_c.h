@@ -649,6 +649,112 @@ helib_status helib_plaintext_serialize(const helib_context *ctx, const uint64_t 
 helib_status helib_plaintext_deserialize(const helib_context *ctx, const uint8_t *buf, size_t len,
                                          uint64_t *coeffs, size_t coeffs_len, size_t limbs_per_coeff);
 
+/* --------------------------------------------------------------- threshold */
+/*
+ * N-out-of-N threshold BGV (Mouchet et al., "Multiparty homomorphic encryption
+ * from RLWE"). Each party holds an ordinary secret key s_i; the collective
+ * secret is s = s_1 + ... + s_N and is never formed. A share is a polynomial
+ * as residues in NTT form (standard representation, each below its prime),
+ * prime-major: a "chain share" at level l is (l + 1) * N residues modulo
+ * q_0..q_l; a "key share" is digits * (L + 1 + K) * N residues, one
+ * polynomial modulo every prime (chain, then special) per key-switching digit
+ * (helib_threshold_key_share_len). The caller sums the parties' shares
+ * residue-wise modulo each prime and passes the sums on. Common reference
+ * polynomials are expanded from a 32-byte seed the parties agree on
+ * (HELIB_THRESHOLD_SEED_BYTES). Every buffer length is checked exactly, and
+ * every input residue must be reduced (HELIB_ERR_INVALID_ARGUMENT otherwise).
+ *
+ * Smudging: decryption, encryption-to-shares and key-switching shares add
+ * t * E with E uniform in [-2^k, 2^k), where 2^k >= 2^lambda * N * ||e|| for
+ * the ciphertext's error bound ||e|| (from its noise estimate) and the
+ * statistical parameter lambda (`security_bits`, e.g. 40). When the noise of
+ * all `parties` smudging terms does not fit the ciphertext's level, the call
+ * fails with HELIB_ERR_NOISE_BUDGET_EXHAUSTED before any share is released.
+ */
+
+/** Bytes of a common reference seed. */
+#define HELIB_THRESHOLD_SEED_BYTES 32u
+
+/**
+ * A 32-byte digest identifying a ciphertext (level, size, correction factor
+ * and a polynomial hash of every residue), to bind shares to the ciphertext
+ * they were computed on; out_len must be 32. Not a commitment against a
+ * party choosing colliding ciphertexts on purpose.
+ */
+helib_status helib_threshold_ciphertext_digest(const helib_ciphertext *ct, uint8_t *out, size_t out_len);
+/** The residues of one key share of `ctx` (fails without special primes). */
+helib_status helib_threshold_key_share_len(const helib_context *ctx, size_t *out);
+/** A chain share (top level) of the public key: -a s_i + t e_i, a from `seed`. */
+helib_status helib_threshold_public_key_share(const helib_secret_key *sk, const uint8_t *seed, uint64_t *out,
+                                              size_t out_len);
+/** The collective public key (sum of the shares, a from `seed`). */
+helib_status helib_threshold_public_key_assemble(const helib_context *ctx, const uint8_t *seed, const uint64_t *b,
+                                                 size_t len, helib_public_key **out);
+/** A key share of the Galois key for element g: -a_d s_i + t e + P g_d s_i(X^g) per digit d. */
+helib_status helib_threshold_galois_key_share(const helib_secret_key *sk, uint64_t g, const uint8_t *seed,
+                                              uint64_t *out, size_t out_len);
+/** Inserts the collective Galois key for g (sum of the shares) into `keys`. */
+helib_status helib_threshold_galois_keys_insert(helib_galois_keys *keys, uint64_t g, const uint8_t *seed,
+                                                const uint64_t *b, size_t len);
+/**
+ * Round 1 of the relinearization key: with a fresh ephemeral secret u_i (a
+ * secret key the party keeps until round 2), h0 = -u_i a_d + P g_d s_i + t e,
+ * h1 = s_i a_d + t e' (two key shares of `len` residues).
+ */
+helib_status helib_threshold_relin_key_round1(const helib_secret_key *sk, const helib_secret_key *ephemeral,
+                                              const uint8_t *seed, uint64_t *h0, uint64_t *h1, size_t len);
+/** Round 2: s_i h0 + (u_i - s_i) h1 + t e for the round-1 sums (key shares). */
+helib_status helib_threshold_relin_key_round2(const helib_secret_key *sk, const helib_secret_key *ephemeral,
+                                              const uint64_t *h0_sum, const uint64_t *h1_sum, size_t len,
+                                              uint64_t *out, size_t out_len);
+/**
+ * The collective relinearization key (b = sum of round-2 shares, a = h1_sum).
+ * Its a is not expanded from a seed, so helib_relin_key_serialize refuses it.
+ */
+helib_status helib_threshold_relin_key_assemble(const helib_context *ctx, const uint64_t *b_sum,
+                                                const uint64_t *h1_sum, size_t len, helib_relin_key **out);
+/** The smudging width k for `ct` (size 2), `parties` in [1, 4096] and lambda in [1, 128]. */
+helib_status helib_threshold_smudging_bits(const helib_ciphertext *ct, uint32_t parties, uint32_t security_bits,
+                                           uint32_t *out);
+/** A decryption share c_1 s_i + t E (chain share at ct's level). */
+helib_status helib_threshold_decrypt_share(const helib_secret_key *sk, const helib_ciphertext *ct,
+                                           uint32_t parties, uint32_t security_bits, uint64_t *out,
+                                           size_t out_len);
+/**
+ * An encryption-to-shares share: samples the party's additive share S_i
+ * uniform mod t into `mask` (N * plain_limbs limbs, secret) and writes
+ * c_1 s_i + t E - f S_i into `out` (chain share at ct's level).
+ */
+helib_status helib_threshold_e2s_share(const helib_secret_key *sk, const helib_ciphertext *ct, uint32_t parties,
+                                       uint32_t security_bits, uint64_t *mask, size_t mask_len, uint64_t *out,
+                                       size_t out_len);
+/**
+ * Decodes c_0 + `sum` into N coefficients of plain_limbs limbs: the plaintext
+ * for decryption shares, m - sum S_i for encryption-to-shares shares. Fails
+ * with HELIB_ERR_MALFORMED_INPUT when the combined noise exceeds what
+ * `parties` honest shares can leave (a share missing, repeated or random).
+ */
+helib_status helib_threshold_decrypt_combine(const helib_ciphertext *ct, uint32_t parties, uint32_t security_bits,
+                                             const uint64_t *sum, size_t len, uint64_t *out, size_t out_len);
+/** A shares-to-encryption share of the party's additive share (a plaintext): -a s_i + t e + f S_i. */
+helib_status helib_threshold_s2e_share(const helib_secret_key *sk, const uint8_t *seed, size_t level,
+                                       const uint64_t *share, size_t n_coeffs, size_t limbs_per_coeff,
+                                       uint64_t *out, size_t out_len);
+/** The ciphertext (sum, a) of the sum of the parties' shares at `level`. */
+helib_status helib_threshold_s2e_assemble(const helib_context *ctx, const uint8_t *seed, size_t level,
+                                          uint32_t parties, const uint64_t *sum, size_t len, helib_ciphertext *dst);
+/**
+ * A collective key-switching share towards `target` = (b', a'): with fresh
+ * ternary u_i, h0 = s_i c_1 + u_i b' + t E, h1 = u_i a' + t e (chain shares).
+ */
+helib_status helib_threshold_key_switch_share(const helib_secret_key *sk, const helib_ciphertext *ct,
+                                              const helib_public_key *target, uint32_t parties,
+                                              uint32_t security_bits, uint64_t *h0, uint64_t *h1, size_t len);
+/** The ciphertext (c_0 + h0_sum, h1_sum) under the target key. */
+helib_status helib_threshold_key_switch_assemble(const helib_ciphertext *ct, uint32_t parties,
+                                                 uint32_t security_bits, const uint64_t *h0_sum,
+                                                 const uint64_t *h1_sum, size_t len, helib_ciphertext *dst);
+
 #ifdef __cplusplus
 }
 #endif

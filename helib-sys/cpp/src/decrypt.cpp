@@ -141,23 +141,30 @@ PlainCoeffs decrypt(const SecretKey &sk, const Ciphertext &ct) {
     const std::string refusal = key_free_refusal(ct);
     require(refusal.empty(), HELIB_ERR_NOISE_BUDGET_EXHAUSTED,
             "decryption refused, correctness is not guaranteed: " + refusal);
-    const Context &ctx = *ct.ctx;
-    std::vector<mp_limb_t> factor_inverse;
-    if (ct.factor != 1) {
-        mpz_class inverse;
-        mpz_invert(inverse.get_mpz_t(), ct.factor.get_mpz_t(), ctx.t().get_mpz_t());
-        factor_inverse.resize(ctx.plain_limbs());
-        mpz_to_limbs(inverse, reinterpret_cast<u64 *>(factor_inverse.data()), factor_inverse.size());
-    }
-    Decoded decoded = reconstruct(ctx, decryption_residues(sk, ct), ct.level, true,
-                                  factor_inverse.empty() ? nullptr : &factor_inverse);
+    double log2_noise = 0;
+    PlainCoeffs message = decode_decryption(*ct.ctx, decryption_residues(sk, ct), ct.level, ct.factor, log2_noise);
     // Second opinion with the key: noise that wrapped at random leaves
     // coefficients spread over (-Q/2, Q/2], all N of them below Q/4 with
     // probability 2^-N (this also catches a wrong secret key).
-    const double budget = noise::budget(ctx, ct.level, decoded.log2_max_noise);
+    const double budget = noise::budget(*ct.ctx, ct.level, log2_noise);
     require(budget >= noise::kMinBudgetBits, HELIB_ERR_NOISE_BUDGET_EXHAUSTED,
             "noise budget exhausted: decryption would return garbage (measured budget " +
                 std::to_string(std::max(budget, 0.0)) + " bits)");
+    return message;
+}
+
+PlainCoeffs decode_decryption(const Context &ctx, const RnsPoly &v, size_t level, const mpz_class &factor,
+                              double &log2_noise) {
+    ensure(v.n == ctx.n() && v.count == level + 1, "decryption residues span the level");
+    std::vector<mp_limb_t> factor_inverse;
+    if (factor != 1) {
+        mpz_class inverse;
+        mpz_invert(inverse.get_mpz_t(), factor.get_mpz_t(), ctx.t().get_mpz_t());
+        factor_inverse.resize(ctx.plain_limbs());
+        mpz_to_limbs(inverse, reinterpret_cast<u64 *>(factor_inverse.data()), factor_inverse.size());
+    }
+    Decoded decoded = reconstruct(ctx, v, level, true, factor_inverse.empty() ? nullptr : &factor_inverse);
+    log2_noise = decoded.log2_max_noise;
     return std::move(decoded.message);
 }
 

@@ -18,6 +18,12 @@ Ciphertext encrypt_secret(const SecretKey &sk, const u64 *coeffs, size_t n_coeff
 /// Decrypts into N coefficients of plain_limbs() limbs; throws
 /// HELIB_ERR_NOISE_BUDGET_EXHAUSTED when the noise has wrapped (budget < 1 bit).
 PlainCoeffs decrypt(const SecretKey &sk, const Ciphertext &ct);
+/// Decodes v = [c_0 + c_1 s + ...]_{Q_level} given in coefficient form
+/// (residues modulo q_0..q_level): the centred lift of v mod t times
+/// factor^-1 mod t, with log2 max |v| in `log2_noise`. No budget check: the
+/// caller decides what noise it accepts (decrypt, collective decryption).
+PlainCoeffs decode_decryption(const Context &ctx, const RnsPoly &v, size_t level, const mpz_class &factor,
+                              double &log2_noise);
 /// Exact remaining budget log2(Q/2) - log2 ||v||_inf, clamped at 0.
 double noise_budget(const SecretKey &sk, const Ciphertext &ct);
 

@@ -1,0 +1,98 @@
+//! The error type of this crate.
+
+/// The result type of every fallible operation in this crate.
+pub type Result<T, E = Error> = std::result::Result<T, E>;
+
+/// Everything that can go wrong in a threshold protocol. Every error is
+/// raised before anything is released: no key, plaintext or share is output
+/// from inputs that failed a check.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum Error {
+    /// The engine refused an operation (see the inner error).
+    #[error(transparent)]
+    Engine(#[from] helib_rs::Error),
+
+    /// A share was made for another context (parameters or ring).
+    #[error("party {party} sent a share for other parameters (context fingerprint mismatch)")]
+    ContextMismatch {
+        /// The sender.
+        party: u32,
+    },
+
+    /// A share belongs to another session.
+    #[error("party {party} sent a share of another session")]
+    SessionMismatch {
+        /// The sender.
+        party: u32,
+    },
+
+    /// A share belongs to another protocol or another run of it.
+    #[error("party {party} sent a share of {got}, expected {expected}")]
+    RoundMismatch {
+        /// The sender.
+        party: u32,
+        /// The protocol step the aggregator collects.
+        expected: String,
+        /// The protocol step of the share.
+        got: String,
+    },
+
+    /// A party index outside the session.
+    #[error("party {party} is not in this session of {parties} parties")]
+    UnknownParty {
+        /// The index in the share.
+        party: u32,
+        /// The session's number of parties.
+        parties: u32,
+    },
+
+    /// A second share from the same party.
+    #[error("party {party} sent more than one share")]
+    DuplicateShare {
+        /// The sender.
+        party: u32,
+    },
+
+    /// Not every party sent its share.
+    #[error("shares missing from parties {missing:?}")]
+    MissingShares {
+        /// The parties whose shares are missing.
+        missing: Vec<u32>,
+    },
+
+    /// A share of the right session and round whose contents are malformed
+    /// (wrong number or length of polynomials, unreduced residues).
+    #[error("party {party} sent a malformed share: {reason}")]
+    MalformedShare {
+        /// The sender.
+        party: u32,
+        /// What is wrong.
+        reason: String,
+    },
+
+    /// Bytes that are not a valid protocol message (truncated, corrupted,
+    /// wrong version).
+    #[error("malformed message: {0}")]
+    MalformedMessage(String),
+
+    /// The combined shares do not decrypt: with every share present and
+    /// well-formed, one of them was not computed honestly.
+    #[error("the combined shares are inconsistent: {0}")]
+    InconsistentShares(String),
+
+    /// A malformed argument; the message says which and why.
+    #[error("invalid argument: {0}")]
+    InvalidArgument(String),
+}
+
+impl Error {
+    /// Turns the engine's "the combined shares do not decrypt" into
+    /// [`Error::InconsistentShares`], other errors into [`Error::Engine`].
+    pub(crate) fn from_combine(e: helib_rs::Error) -> Self {
+        match e {
+            helib_rs::Error::Malformed(message) => Error::InconsistentShares(message),
+            other => Error::Engine(other),
+        }
+    }
+}

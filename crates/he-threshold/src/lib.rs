@@ -1,0 +1,71 @@
+//! N-out-of-N threshold BGV over the `helib-rs` engine.
+//!
+//! Each of N parties holds a secret share `s_i` of a collective secret
+//! `s = Σ s_i` that nobody ever forms. Following Mouchet, Troncoso-Pastoriza,
+//! Bossuat and Hubaux ("Multiparty homomorphic encryption from ring-learning-
+//! with-errors", PoPETs 2021), the parties jointly make
+//!
+//! - the collective **public key** (one round; the common polynomial comes
+//!   from a seed derived from the session id),
+//! - the collective **relinearization key** (two rounds) and **Galois keys**
+//!   (one round per element),
+//!
+//! all as ordinary [`helib_rs`] key objects, so any computation (`he-fft`,
+//! `he-poly`) runs on them unchanged, and then, on a ciphertext,
+//!
+//! - **collective decryption** ([`Party::decryption_share`], [`Session::decrypt`]),
+//! - **encryption to shares**: every party ends with an additive share in
+//!   `Z_t` of every coefficient, nobody learns the value
+//!   ([`Party::encryption_to_shares`], [`Session::open_masked`],
+//!   [`AdditiveShare::absorb_opening`]),
+//! - **shares to encryption** ([`Party::shares_to_encryption`], [`Session::shares_to_encryption`]),
+//! - **collective key switching** to another public key ([`Party::key_switch_share`], [`Session::key_switch`]).
+//!
+//! Shares that depend on a ciphertext carry **smudging noise** `t·E`, `E`
+//! uniform in `[-2^k, 2^k)` with `2^k ≥ 2^λ · N · ||e||` for the ciphertext's
+//! error bound `||e||` (from the engine's noise estimate) and the statistical
+//! parameter λ ([`DEFAULT_SECURITY_BITS`] = 40). When the smudging of all
+//! parties does not fit the ciphertext's modulus, no share is released;
+//! [`with_smudging_room`] sizes parameters with the extra modulus needed.
+//!
+//! Every share travels as a [`ShareMessage`] (checksummed wire format) bound
+//! to the context fingerprint, the session id, the party index, the protocol
+//! step, a run number and, where it applies, the digest of the ciphertext.
+//! An [`Aggregator`] checks each share before adding it and names the party
+//! at fault; a missing share is an error, and combined decryption shares that
+//! do not decrypt (a share computed dishonestly or on another ciphertext) are
+//! caught by the engine's noise check.
+//!
+//! # Security model
+//! Passive (honest-but-curious) parties, as in the paper: the checks above
+//! catch accidents, replays and random forgeries, but a malicious party that
+//! sends a well-formed share with a small deliberate offset can shift a
+//! decrypted value undetected (detecting that needs zero-knowledge proofs of
+//! correct share computation, which this crate does not have).
+//!
+//! # t-out-of-N
+//! Deferred: threshold (Shamir) sharing of `s` needs every party to
+//! multiply its share by a Lagrange coefficient mod Q for each set of
+//! participants, i.e. secret keys that are not ternary, whose larger norm
+//! changes the noise of every key the engine's noise model assumes; doing it
+//! without weakening the N-out-of-N path needs engine support that is not
+//! there yet.
+//!
+//! # Noise of collective keys
+//! The collective keys carry more noise than single-party ones (the errors of
+//! N parties add up, and the relinearization key's error is `s·e0 + u·e1 + e2`
+//! summed over the parties). The engine's key-free noise estimates assume
+//! single-party keys: the decryption paths measure the actual noise before
+//! releasing a result, so an underestimate gives an error, never a wrong value.
+
+mod error;
+mod message;
+mod params;
+mod party;
+mod session;
+
+pub use error::{Error, Result};
+pub use message::{Binding, ShareMessage, Step};
+pub use params::{smudging_extra_bits, with_smudging_room};
+pub use party::{AdditiveShare, Party};
+pub use session::{Aggregate, Aggregator, Session, DEFAULT_SECURITY_BITS, MAX_PARTIES};

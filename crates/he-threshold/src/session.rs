@@ -1,0 +1,534 @@
+//! A session: the parameters, parties and id every share is checked
+//! against, the common reference seeds, the aggregation of shares and the
+//! public finishing steps of each protocol.
+
+use std::collections::BTreeSet;
+
+use helib_rs::threshold as engine;
+use helib_rs::{Ciphertext, Context, GaloisKeys, Plaintext, PublicKey, RelinKey};
+use sha2::{Digest, Sha256};
+
+use crate::error::{Error, Result};
+use crate::message::{Binding, ShareMessage, Step};
+
+/// The default statistical security of the smudging noise: 40 bits (the
+/// distribution of a released share is within statistical distance 2^-40 of
+/// one that does not depend on the ciphertext's noise).
+pub const DEFAULT_SECURITY_BITS: u32 = 40;
+
+/// The most parties a session may have.
+pub const MAX_PARTIES: u32 = 4096;
+
+/// What every party and the aggregator agree on before a protocol runs: the
+/// context (checked by its fingerprint), a session id (fresh for every
+/// session, e.g. random), the number of parties and the statistical security
+/// parameter of the smudging noise.
+#[derive(Clone)]
+pub struct Session {
+    context: Context,
+    fingerprint: [u8; 32],
+    id: [u8; 32],
+    parties: u32,
+    security_bits: u32,
+}
+
+impl std::fmt::Debug for Session {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Session")
+            .field("parties", &self.parties)
+            .field("security_bits", &self.security_bits)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Session {
+    /// A session of `parties` parties (N-out-of-N) over `context`.
+    ///
+    /// # Errors
+    /// [`Error::InvalidArgument`] for fewer than 2 or more than
+    /// [`MAX_PARTIES`] parties.
+    pub fn new(context: &Context, id: [u8; 32], parties: u32) -> Result<Self> {
+        if !(2..=MAX_PARTIES).contains(&parties) {
+            return Err(Error::InvalidArgument(format!(
+                "a session has between 2 and {MAX_PARTIES} parties, not {parties}"
+            )));
+        }
+        Ok(Self {
+            context: context.clone(),
+            fingerprint: context.fingerprint()?,
+            id,
+            parties,
+            security_bits: DEFAULT_SECURITY_BITS,
+        })
+    }
+
+    /// Sets the statistical security parameter λ of the smudging noise (default 40).
+    ///
+    /// # Errors
+    /// [`Error::InvalidArgument`] outside `1..=128`.
+    pub fn with_security_bits(mut self, bits: u32) -> Result<Self> {
+        if !(1..=128).contains(&bits) {
+            return Err(Error::InvalidArgument(format!(
+                "the statistical security parameter must be in 1..=128 bits, not {bits}"
+            )));
+        }
+        self.security_bits = bits;
+        Ok(self)
+    }
+
+    /// The context.
+    pub fn context(&self) -> &Context {
+        &self.context
+    }
+    /// The number of parties.
+    pub fn parties(&self) -> u32 {
+        self.parties
+    }
+    /// The session id.
+    pub fn id(&self) -> &[u8; 32] {
+        &self.id
+    }
+    /// The context fingerprint every share must carry.
+    pub fn fingerprint(&self) -> &[u8; 32] {
+        &self.fingerprint
+    }
+    /// The statistical security parameter of the smudging noise.
+    pub fn security_bits(&self) -> u32 {
+        self.security_bits
+    }
+
+    /// The common reference seed of `run` and `step`: SHA-256 of the session
+    /// id, the run and the step. Public, and distinct for every run, so no
+    /// common polynomial is ever used twice.
+    pub fn crs_seed(&self, run: u64, step: Step) -> engine::Seed {
+        let mut h = Sha256::new();
+        h.update(b"he-threshold common reference seed");
+        h.update(self.id);
+        h.update(run.to_le_bytes());
+        h.update(step.id_bytes());
+        h.finalize().into()
+    }
+
+    /// The digest of a ciphertext to which shares on it are bound (see
+    /// [`helib_rs::threshold::ciphertext_digest`]).
+    ///
+    /// # Errors
+    /// [`Error::Engine`] for an empty ciphertext.
+    pub fn ciphertext_digest(ciphertext: &Ciphertext) -> Result<[u8; 32]> {
+        Ok(engine::ciphertext_digest(ciphertext)?)
+    }
+
+    /// The binding of a share for `step` of `run` on `ciphertext`.
+    pub(crate) fn binding_on(
+        &self,
+        run: u64,
+        step: Step,
+        ciphertext: &Ciphertext,
+    ) -> Result<Binding> {
+        Ok(Binding {
+            run,
+            step,
+            level: ciphertext.level() as u32,
+            subject: Self::ciphertext_digest(ciphertext)?,
+        })
+    }
+
+    /// The binding of a key-generation share.
+    pub(crate) fn binding_for_key(&self, run: u64, step: Step) -> Binding {
+        Binding {
+            run,
+            step,
+            level: self.context.max_level() as u32,
+            subject: [0u8; 32],
+        }
+    }
+
+    /// An aggregator for key-generation `step` of `run`.
+    ///
+    /// # Errors
+    /// [`Error::InvalidArgument`] when `step` is not a key-generation step.
+    pub fn key_aggregator(&self, run: u64, step: Step) -> Result<Aggregator> {
+        if !matches!(
+            step,
+            Step::PublicKey | Step::RelinRound1 | Step::RelinRound2 | Step::GaloisKey { .. }
+        ) {
+            return Err(Error::InvalidArgument(format!(
+                "{step:?} is not a key-generation step"
+            )));
+        }
+        Aggregator::new(self, self.binding_for_key(run, step))
+    }
+
+    /// An aggregator for `step` of `run` on `ciphertext` (decryption,
+    /// encryption to shares, key switching).
+    ///
+    /// # Errors
+    /// [`Error::InvalidArgument`] when `step` does not work on a ciphertext.
+    pub fn ciphertext_aggregator(
+        &self,
+        run: u64,
+        step: Step,
+        ciphertext: &Ciphertext,
+    ) -> Result<Aggregator> {
+        if !matches!(
+            step,
+            Step::Decrypt | Step::EncryptionToShares | Step::KeySwitch
+        ) {
+            return Err(Error::InvalidArgument(format!(
+                "{step:?} does not work on a ciphertext"
+            )));
+        }
+        self.context
+            .same_as(ciphertext.context())
+            .then_some(())
+            .ok_or(helib_rs::Error::ContextMismatch)?;
+        Aggregator::new(self, self.binding_on(run, step, ciphertext)?)
+    }
+
+    /// An aggregator for shares to encryption of `run` at `level`.
+    ///
+    /// # Errors
+    /// [`Error::InvalidArgument`] for a level above the top.
+    pub fn shares_to_encryption_aggregator(&self, run: u64, level: usize) -> Result<Aggregator> {
+        if level > self.context.max_level() {
+            return Err(Error::InvalidArgument(format!(
+                "level {level} is above the top level"
+            )));
+        }
+        Aggregator::new(
+            self,
+            Binding {
+                run,
+                step: Step::SharesToEncryption,
+                level: level as u32,
+                subject: [0u8; 32],
+            },
+        )
+    }
+
+    fn expect(&self, aggregate: &Aggregate, step: Step) -> Result<()> {
+        if aggregate.session != self.id || aggregate.fingerprint != self.fingerprint {
+            return Err(Error::InvalidArgument(
+                "the aggregate belongs to another session".into(),
+            ));
+        }
+        if aggregate.binding.step != step {
+            return Err(Error::InvalidArgument(format!(
+                "expected an aggregate of {step:?}, got one of {:?}",
+                aggregate.binding.step
+            )));
+        }
+        Ok(())
+    }
+
+    fn expect_on(&self, aggregate: &Aggregate, step: Step, ciphertext: &Ciphertext) -> Result<()> {
+        self.expect(aggregate, step)?;
+        let binding = self.binding_on(aggregate.binding.run, step, ciphertext)?;
+        if binding != aggregate.binding {
+            return Err(Error::InvalidArgument(format!(
+                "the aggregate is for {}, not for this ciphertext ({binding})",
+                aggregate.binding
+            )));
+        }
+        Ok(())
+    }
+
+    /// The collective public key.
+    ///
+    /// # Errors
+    /// [`Error::InvalidArgument`] for an aggregate of another step or session.
+    pub fn public_key(&self, aggregate: &Aggregate) -> Result<PublicKey> {
+        self.expect(aggregate, Step::PublicKey)?;
+        let seed = self.crs_seed(aggregate.binding.run, Step::PublicKey);
+        Ok(engine::public_key_assemble(
+            &self.context,
+            &seed,
+            &aggregate.sums[0],
+        )?)
+    }
+
+    /// The collective relinearization key from the aggregates of both rounds
+    /// (of the same run). It cannot be serialized (regenerate it, or keep the
+    /// transcript).
+    ///
+    /// # Errors
+    /// [`Error::InvalidArgument`] for aggregates of other steps, runs or sessions.
+    pub fn relin_key(&self, round1: &Aggregate, round2: &Aggregate) -> Result<RelinKey> {
+        self.expect(round1, Step::RelinRound1)?;
+        self.expect(round2, Step::RelinRound2)?;
+        if round1.binding.run != round2.binding.run {
+            return Err(Error::InvalidArgument(
+                "the two rounds belong to different runs".into(),
+            ));
+        }
+        Ok(engine::relin_key_assemble(
+            &self.context,
+            &round2.sums[0],
+            &round1.sums[1],
+        )?)
+    }
+
+    /// Adds the collective Galois key of an aggregate to `keys`.
+    ///
+    /// # Errors
+    /// [`Error::InvalidArgument`] for an aggregate of another step or session.
+    pub fn insert_galois_key(&self, keys: &mut GaloisKeys, aggregate: &Aggregate) -> Result<()> {
+        let Step::GaloisKey { element } = aggregate.binding.step else {
+            return Err(Error::InvalidArgument(
+                "not an aggregate of Galois key shares".into(),
+            ));
+        };
+        self.expect(aggregate, aggregate.binding.step)?;
+        self.context
+            .same_as(keys.context())
+            .then_some(())
+            .ok_or(helib_rs::Error::ContextMismatch)?;
+        let seed = self.crs_seed(aggregate.binding.run, aggregate.binding.step);
+        Ok(engine::galois_keys_insert(
+            keys,
+            element,
+            &seed,
+            &aggregate.sums[0],
+        )?)
+    }
+
+    /// The plaintext of `ciphertext` from the aggregate of decryption shares.
+    ///
+    /// # Errors
+    /// [`Error::InconsistentShares`] when the shares do not decrypt (one was
+    /// not computed honestly on this ciphertext); [`Error::InvalidArgument`]
+    /// for an aggregate of another step, ciphertext or session.
+    pub fn decrypt(&self, ciphertext: &Ciphertext, aggregate: &Aggregate) -> Result<Plaintext> {
+        self.expect_on(aggregate, Step::Decrypt, ciphertext)?;
+        engine::decrypt_combine(
+            ciphertext,
+            self.parties,
+            self.security_bits,
+            &aggregate.sums[0],
+        )
+        .map_err(Error::from_combine)
+    }
+
+    /// The public value `m − Σ S_i` of encryption to shares (uniformly
+    /// random to anyone without the parties' shares `S_i`); the designated
+    /// party adds it to its share with [`AdditiveShare::absorb_opening`](crate::AdditiveShare::absorb_opening).
+    ///
+    /// # Errors
+    /// As [`decrypt`](Self::decrypt).
+    pub fn open_masked(&self, ciphertext: &Ciphertext, aggregate: &Aggregate) -> Result<Plaintext> {
+        self.expect_on(aggregate, Step::EncryptionToShares, ciphertext)?;
+        engine::decrypt_combine(
+            ciphertext,
+            self.parties,
+            self.security_bits,
+            &aggregate.sums[0],
+        )
+        .map_err(Error::from_combine)
+    }
+
+    /// The fresh ciphertext (under the collective key) of the sum of the
+    /// parties' additive shares.
+    ///
+    /// # Errors
+    /// [`Error::InvalidArgument`] for an aggregate of another step or session.
+    pub fn shares_to_encryption(&self, aggregate: &Aggregate) -> Result<Ciphertext> {
+        self.expect(aggregate, Step::SharesToEncryption)?;
+        let seed = self.crs_seed(aggregate.binding.run, Step::SharesToEncryption);
+        Ok(engine::s2e_assemble(
+            &self.context,
+            &seed,
+            aggregate.binding.level as usize,
+            self.parties,
+            &aggregate.sums[0],
+        )?)
+    }
+
+    /// `ciphertext` re-encrypted under the target public key of the shares.
+    ///
+    /// # Errors
+    /// As [`decrypt`](Self::decrypt) for the aggregate; [`Error::Engine`] when
+    /// the result would not fit the noise budget.
+    pub fn key_switch(&self, ciphertext: &Ciphertext, aggregate: &Aggregate) -> Result<Ciphertext> {
+        self.expect_on(aggregate, Step::KeySwitch, ciphertext)?;
+        Ok(engine::key_switch_assemble(
+            ciphertext,
+            self.parties,
+            self.security_bits,
+            &aggregate.sums[0],
+            &aggregate.sums[1],
+        )?)
+    }
+}
+
+/// Collects the shares of one step from all parties, checking each one
+/// before it is added: context fingerprint, session, party index, binding
+/// (step, run, level, ciphertext), duplicates, number and length of the
+/// polynomials and the range of every residue.
+pub struct Aggregator {
+    session: [u8; 32],
+    fingerprint: [u8; 32],
+    parties: u32,
+    binding: Binding,
+    moduli: Vec<u64>,
+    ring_degree: usize,
+    seen: BTreeSet<u32>,
+    sums: Vec<Vec<u64>>,
+}
+
+impl Aggregator {
+    fn new(session: &Session, binding: Binding) -> Result<Self> {
+        let context = &session.context;
+        let mut moduli = Vec::new();
+        if binding.step.is_key_share() {
+            for _ in 0..context.key_switching_digits()? {
+                moduli.extend_from_slice(context.chain_primes());
+                moduli.extend_from_slice(context.special_primes());
+            }
+        } else {
+            moduli.extend_from_slice(&context.chain_primes()[..=binding.level as usize]);
+        }
+        let len = moduli.len() * context.ring_degree();
+        Ok(Self {
+            session: session.id,
+            fingerprint: session.fingerprint,
+            parties: session.parties,
+            binding,
+            moduli,
+            ring_degree: context.ring_degree(),
+            seen: BTreeSet::new(),
+            sums: vec![vec![0u64; len]; binding.step.polynomials()],
+        })
+    }
+
+    /// The binding of the shares this aggregator collects.
+    pub fn binding(&self) -> &Binding {
+        &self.binding
+    }
+
+    /// Checks a share and adds it. A share that fails a check changes nothing.
+    ///
+    /// # Errors
+    /// [`Error::ContextMismatch`], [`Error::SessionMismatch`],
+    /// [`Error::UnknownParty`], [`Error::RoundMismatch`],
+    /// [`Error::DuplicateShare`] or [`Error::MalformedShare`], each naming the sender.
+    pub fn add(&mut self, share: &ShareMessage) -> Result<()> {
+        let party = share.party;
+        if share.fingerprint != self.fingerprint {
+            return Err(Error::ContextMismatch { party });
+        }
+        if share.session != self.session {
+            return Err(Error::SessionMismatch { party });
+        }
+        if party >= self.parties {
+            return Err(Error::UnknownParty {
+                party,
+                parties: self.parties,
+            });
+        }
+        if share.binding != self.binding {
+            return Err(Error::RoundMismatch {
+                party,
+                expected: self.binding.to_string(),
+                got: share.binding.to_string(),
+            });
+        }
+        if self.seen.contains(&party) {
+            return Err(Error::DuplicateShare { party });
+        }
+        if share.polynomials.len() != self.sums.len() {
+            return Err(Error::MalformedShare {
+                party,
+                reason: format!(
+                    "{} polynomials, expected {}",
+                    share.polynomials.len(),
+                    self.sums.len()
+                ),
+            });
+        }
+        let n = self.ring_degree;
+        for p in &share.polynomials {
+            if p.len() != self.sums[0].len() {
+                return Err(Error::MalformedShare {
+                    party,
+                    reason: format!(
+                        "a polynomial of {} residues, expected {}",
+                        p.len(),
+                        self.sums[0].len()
+                    ),
+                });
+            }
+            let reduced = p
+                .chunks_exact(n)
+                .zip(&self.moduli)
+                .all(|(block, &q)| block.iter().all(|&x| x < q));
+            if !reduced {
+                return Err(Error::MalformedShare {
+                    party,
+                    reason: "a residue is not reduced modulo its prime".into(),
+                });
+            }
+        }
+        for (sum, p) in self.sums.iter_mut().zip(&share.polynomials) {
+            for ((block, share_block), &q) in sum
+                .chunks_exact_mut(n)
+                .zip(p.chunks_exact(n))
+                .zip(&self.moduli)
+            {
+                for (x, &y) in block.iter_mut().zip(share_block) {
+                    let s = *x + y;
+                    *x = if s >= q { s - q } else { s };
+                }
+            }
+        }
+        self.seen.insert(party);
+        Ok(())
+    }
+
+    /// The parties whose shares have not arrived.
+    pub fn missing(&self) -> Vec<u32> {
+        (0..self.parties)
+            .filter(|p| !self.seen.contains(p))
+            .collect()
+    }
+
+    /// The sum of all parties' shares.
+    ///
+    /// # Errors
+    /// [`Error::MissingShares`] unless every party's share was added.
+    pub fn finish(self) -> Result<Aggregate> {
+        let missing = self.missing();
+        if !missing.is_empty() {
+            return Err(Error::MissingShares { missing });
+        }
+        Ok(Aggregate {
+            session: self.session,
+            fingerprint: self.fingerprint,
+            binding: self.binding,
+            sums: self.sums,
+        })
+    }
+}
+
+/// The sum of every party's share of one step (public).
+#[derive(Clone, Debug)]
+pub struct Aggregate {
+    session: [u8; 32],
+    fingerprint: [u8; 32],
+    binding: Binding,
+    sums: Vec<Vec<u64>>,
+}
+
+impl Aggregate {
+    /// What the shares were for.
+    pub fn binding(&self) -> &Binding {
+        &self.binding
+    }
+    /// The summed polynomials (residues in NTT form).
+    pub fn sums(&self) -> &[Vec<u64>] {
+        &self.sums
+    }
+    /// Bytes of the summed polynomials (what a server broadcasts).
+    pub fn size_bytes(&self) -> usize {
+        self.sums.iter().map(|s| s.len() * 8).sum()
+    }
+}

@@ -1,0 +1,519 @@
+//! The engine's N-out-of-N threshold primitives: each party's shares of the
+//! collective keys, decryption and encryption-to-shares shares with smudging
+//! noise, shares-to-encryption and collective key switching.
+//!
+//! These are the single-party steps of the protocols of Mouchet et al.
+//! ("Multiparty homomorphic encryption from RLWE"); the `he-threshold` crate
+//! runs them as sessions with validated messages. A share is a polynomial as
+//! residues in NTT form, prime-major: a *chain share* at level `l` has
+//! `(l + 1) · N` residues modulo `q_0..q_l`
+//! ([`chain_share_len`]); a *key share* has one polynomial modulo every prime
+//! (chain, then special) per key-switching digit ([`key_share_len`]). Shares
+//! are summed residue-wise ([`add_chain_shares`], [`add_key_shares`]); the
+//! assembled keys are ordinary [`PublicKey`], [`RelinKey`] and [`GaloisKeys`].
+
+use helib_sys as sys;
+
+use crate::ciphertext::Ciphertext;
+use crate::context::Context;
+use crate::error::{Error, Result};
+use crate::ffi::{check, query, Owned};
+use crate::galois_keys::GaloisKeys;
+use crate::keys::{PublicKey, SecretKey};
+use crate::plaintext::Plaintext;
+use crate::relin_key::{ensure_key_switching, RelinKey};
+
+/// Bytes of a common reference seed.
+pub const SEED_BYTES: usize = sys::HELIB_THRESHOLD_SEED_BYTES as usize;
+
+/// A common reference seed the parties agree on (public).
+pub type Seed = [u8; SEED_BYTES];
+
+/// Residues of a chain share at `level`.
+pub fn chain_share_len(context: &Context, level: usize) -> usize {
+    context.ring_degree() * (level + 1)
+}
+
+/// Residues of a key share of `context`.
+///
+/// # Errors
+/// [`Error::InvalidParameters`] when the context has no special primes.
+pub fn key_share_len(context: &Context) -> Result<usize> {
+    ensure_key_switching(context)?;
+    let ctx = context.as_ptr();
+    // SAFETY: the context handle is live and `out` is a valid out-pointer.
+    query(|out| unsafe { sys::helib_threshold_key_share_len(ctx, out) })
+}
+
+/// The primes of residue block `i` of a share: chain primes `q_0..q_level`.
+fn chain_moduli(context: &Context, level: usize) -> Result<&[u64]> {
+    context
+        .chain_primes()
+        .get(..=level)
+        .ok_or(Error::InvalidLevel {
+            level,
+            max: context.max_level(),
+        })
+}
+
+/// Sums chain shares at `level` into `acc` residue-wise.
+///
+/// # Errors
+/// [`Error::InvalidArgument`] when a length is wrong or a residue is not reduced.
+pub fn add_chain_shares(
+    context: &Context,
+    level: usize,
+    acc: &mut [u64],
+    share: &[u64],
+) -> Result<()> {
+    let moduli = chain_moduli(context, level)?.to_vec();
+    add_blocks(context.ring_degree(), &moduli, acc, share)
+}
+
+/// Sums key shares into `acc` residue-wise.
+///
+/// # Errors
+/// [`Error::InvalidArgument`] when a length is wrong or a residue is not reduced.
+pub fn add_key_shares(context: &Context, acc: &mut [u64], share: &[u64]) -> Result<()> {
+    let mut moduli: Vec<u64> = Vec::new();
+    let digits = context.key_switching_digits()?;
+    for _ in 0..digits {
+        moduli.extend_from_slice(context.chain_primes());
+        moduli.extend_from_slice(context.special_primes());
+    }
+    add_blocks(context.ring_degree(), &moduli, acc, share)
+}
+
+/// Whether every residue of a share is below its prime (and its length fits).
+pub fn share_is_reduced(context: &Context, moduli_per_block: &[u64], share: &[u64]) -> bool {
+    let n = context.ring_degree();
+    share.len() == n * moduli_per_block.len()
+        && share
+            .chunks_exact(n)
+            .zip(moduli_per_block)
+            .all(|(block, &q)| block.iter().all(|&x| x < q))
+}
+
+fn add_blocks(n: usize, moduli: &[u64], acc: &mut [u64], share: &[u64]) -> Result<()> {
+    let expected = n * moduli.len();
+    if acc.len() != expected || share.len() != expected {
+        return Err(Error::InvalidArgument(format!(
+            "a share has {} residues and the sum {}, expected {expected}",
+            share.len(),
+            acc.len()
+        )));
+    }
+    for ((a, s), &q) in acc
+        .chunks_exact_mut(n)
+        .zip(share.chunks_exact(n))
+        .zip(moduli)
+    {
+        for (x, &y) in a.iter_mut().zip(s) {
+            if y >= q || *x >= q {
+                return Err(Error::InvalidArgument(
+                    "a share residue is not reduced modulo its prime".into(),
+                ));
+            }
+            // q < 2^62, so the sum cannot overflow.
+            let sum = *x + y;
+            *x = if sum >= q { sum - q } else { sum };
+        }
+    }
+    Ok(())
+}
+
+/// A 32-byte digest identifying `ciphertext` (level, size, correction factor
+/// and a polynomial hash of every residue), to bind shares to the ciphertext
+/// they were computed on. It tells ciphertexts apart; it is not a commitment
+/// against someone building colliding ciphertexts on purpose.
+///
+/// # Errors
+/// The engine's error for an empty ciphertext.
+pub fn ciphertext_digest(ciphertext: &Ciphertext) -> Result<[u8; 32]> {
+    let mut out = [0u8; 32];
+    // SAFETY: the ciphertext handle is live and `out` holds 32 bytes.
+    check(unsafe {
+        sys::helib_threshold_ciphertext_digest(ciphertext.as_ptr(), out.as_mut_ptr(), out.len())
+    })?;
+    Ok(out)
+}
+
+/// A party's share of the collective public key: `-a·s_i + t·e_i`, `a` from `seed`.
+///
+/// # Errors
+/// [`Error::Randomness`] when the OS random source fails.
+pub fn public_key_share(sk: &SecretKey, seed: &Seed) -> Result<Vec<u64>> {
+    let context = sk.context();
+    let mut out = vec![0u64; chain_share_len(context, context.max_level())];
+    // SAFETY: the key handle is live, the seed holds SEED_BYTES bytes and `out` holds `out.len()` values.
+    check(unsafe {
+        sys::helib_threshold_public_key_share(
+            sk.as_ptr(),
+            seed.as_ptr(),
+            out.as_mut_ptr(),
+            out.len(),
+        )
+    })?;
+    Ok(out)
+}
+
+/// The collective public key from the sum of all parties' shares.
+///
+/// # Errors
+/// [`Error::InvalidArgument`] for a wrong length or unreduced residues.
+pub fn public_key_assemble(context: &Context, seed: &Seed, sum: &[u64]) -> Result<PublicKey> {
+    let ctx = context.as_ptr();
+    // SAFETY: the context handle is live; `sum` holds `sum.len()` values; `out` is a valid out-pointer.
+    let raw = Owned::create(|out| unsafe {
+        sys::helib_threshold_public_key_assemble(ctx, seed.as_ptr(), sum.as_ptr(), sum.len(), out)
+    })?;
+    Ok(PublicKey::from_raw(raw, context))
+}
+
+/// A party's share of the Galois key for `element`.
+///
+/// # Errors
+/// [`Error::InvalidArgument`] for an invalid element; [`Error::InvalidParameters`]
+/// without special primes.
+pub fn galois_key_share(sk: &SecretKey, element: u64, seed: &Seed) -> Result<Vec<u64>> {
+    let mut out = vec![0u64; key_share_len(sk.context())?];
+    // SAFETY: the key handle is live, the seed holds SEED_BYTES bytes and `out` holds `out.len()` values.
+    check(unsafe {
+        sys::helib_threshold_galois_key_share(
+            sk.as_ptr(),
+            element,
+            seed.as_ptr(),
+            out.as_mut_ptr(),
+            out.len(),
+        )
+    })?;
+    Ok(out)
+}
+
+/// Inserts the collective Galois key for `element` (sum of the shares) into `keys`.
+///
+/// # Errors
+/// [`Error::InvalidArgument`] for a wrong length, unreduced residues or an invalid element.
+pub fn galois_keys_insert(
+    keys: &mut GaloisKeys,
+    element: u64,
+    seed: &Seed,
+    sum: &[u64],
+) -> Result<()> {
+    keys.insert_with(element, |raw| {
+        // SAFETY: `raw` is the live, exclusively borrowed key set; `sum` holds `sum.len()` values.
+        unsafe {
+            sys::helib_threshold_galois_keys_insert(
+                raw,
+                element,
+                seed.as_ptr(),
+                sum.as_ptr(),
+                sum.len(),
+            )
+        }
+    })
+}
+
+/// Round 1 of the collective relinearization key with the party's ephemeral
+/// secret `ephemeral` (kept until round 2): the shares `(h0, h1)`.
+///
+/// # Errors
+/// [`Error::ContextMismatch`] when the keys belong to different contexts.
+pub fn relin_key_round1(
+    sk: &SecretKey,
+    ephemeral: &SecretKey,
+    seed: &Seed,
+) -> Result<(Vec<u64>, Vec<u64>)> {
+    sk.context().ensure_same(ephemeral.context())?;
+    let len = key_share_len(sk.context())?;
+    let (mut h0, mut h1) = (vec![0u64; len], vec![0u64; len]);
+    // SAFETY: both key handles are live, the seed holds SEED_BYTES bytes, h0 and h1 hold `len` values.
+    check(unsafe {
+        sys::helib_threshold_relin_key_round1(
+            sk.as_ptr(),
+            ephemeral.as_ptr(),
+            seed.as_ptr(),
+            h0.as_mut_ptr(),
+            h1.as_mut_ptr(),
+            len,
+        )
+    })?;
+    Ok((h0, h1))
+}
+
+/// Round 2 of the collective relinearization key from the round-1 sums.
+///
+/// # Errors
+/// [`Error::InvalidArgument`] for wrong lengths or unreduced residues.
+pub fn relin_key_round2(
+    sk: &SecretKey,
+    ephemeral: &SecretKey,
+    h0_sum: &[u64],
+    h1_sum: &[u64],
+) -> Result<Vec<u64>> {
+    sk.context().ensure_same(ephemeral.context())?;
+    if h0_sum.len() != h1_sum.len() {
+        return Err(Error::InvalidArgument(
+            "the round-1 sums differ in length".into(),
+        ));
+    }
+    let mut out = vec![0u64; h0_sum.len()];
+    // SAFETY: both key handles are live; the sums hold `len` values each and `out` as many.
+    check(unsafe {
+        sys::helib_threshold_relin_key_round2(
+            sk.as_ptr(),
+            ephemeral.as_ptr(),
+            h0_sum.as_ptr(),
+            h1_sum.as_ptr(),
+            h0_sum.len(),
+            out.as_mut_ptr(),
+            out.len(),
+        )
+    })?;
+    Ok(out)
+}
+
+/// The collective relinearization key from the round-2 sum and the round-1 `h1` sum.
+///
+/// The key works like any other, but cannot be serialized (its `a` polynomials
+/// are not expanded from seeds).
+///
+/// # Errors
+/// [`Error::InvalidArgument`] for wrong lengths or unreduced residues.
+pub fn relin_key_assemble(context: &Context, b_sum: &[u64], h1_sum: &[u64]) -> Result<RelinKey> {
+    if b_sum.len() != h1_sum.len() {
+        return Err(Error::InvalidArgument(
+            "the key sums differ in length".into(),
+        ));
+    }
+    let ctx = context.as_ptr();
+    // SAFETY: the context handle is live; the sums hold `len` values each; `out` is a valid out-pointer.
+    let raw = Owned::create(|out| unsafe {
+        sys::helib_threshold_relin_key_assemble(
+            ctx,
+            b_sum.as_ptr(),
+            h1_sum.as_ptr(),
+            b_sum.len(),
+            out,
+        )
+    })?;
+    RelinKey::from_raw(raw, context)
+}
+
+/// The smudging width `k` (each party adds `t·E`, `E` uniform in `[-2^k, 2^k)`)
+/// for `ciphertext`, `parties` and the statistical parameter `security_bits`.
+///
+/// # Errors
+/// [`Error::NoiseBudgetExhausted`] when the smudging of all parties does not
+/// fit the ciphertext's level; [`Error::InvalidArgument`] for a ciphertext of
+/// size 3 or parameters out of range.
+pub fn smudging_bits(ciphertext: &Ciphertext, parties: u32, security_bits: u32) -> Result<u32> {
+    let ct = ciphertext.as_ptr();
+    // SAFETY: the ciphertext handle is live and `out` is a valid out-pointer.
+    query(|out| unsafe { sys::helib_threshold_smudging_bits(ct, parties, security_bits, out) })
+}
+
+/// A party's decryption share `c_1·s_i + t·E` (chain share at the ciphertext's level).
+///
+/// # Errors
+/// As [`smudging_bits`]; [`Error::ContextMismatch`] for another context.
+pub fn decrypt_share(
+    sk: &SecretKey,
+    ciphertext: &Ciphertext,
+    parties: u32,
+    security_bits: u32,
+) -> Result<Vec<u64>> {
+    sk.context().ensure_same(ciphertext.context())?;
+    let mut out = vec![0u64; chain_share_len(sk.context(), ciphertext.level())];
+    // SAFETY: both handles are live and `out` holds `out.len()` values.
+    check(unsafe {
+        sys::helib_threshold_decrypt_share(
+            sk.as_ptr(),
+            ciphertext.as_ptr(),
+            parties,
+            security_bits,
+            out.as_mut_ptr(),
+            out.len(),
+        )
+    })?;
+    Ok(out)
+}
+
+/// A party's encryption-to-shares step: its additive share `S_i` (uniform
+/// mod t, secret) and the public share `c_1·s_i + t·E − f·S_i`.
+///
+/// # Errors
+/// As [`decrypt_share`].
+pub fn e2s_share(
+    sk: &SecretKey,
+    ciphertext: &Ciphertext,
+    parties: u32,
+    security_bits: u32,
+) -> Result<(Plaintext, Vec<u64>)> {
+    let context = sk.context();
+    context.ensure_same(ciphertext.context())?;
+    let mut mask = vec![0u64; context.ring_degree() * context.plain_limbs()];
+    let mut out = vec![0u64; chain_share_len(context, ciphertext.level())];
+    // SAFETY: both handles are live; `mask` and `out` hold as many values as their lengths say.
+    check(unsafe {
+        sys::helib_threshold_e2s_share(
+            sk.as_ptr(),
+            ciphertext.as_ptr(),
+            parties,
+            security_bits,
+            mask.as_mut_ptr(),
+            mask.len(),
+            out.as_mut_ptr(),
+            out.len(),
+        )
+    })?;
+    Ok((Plaintext::from_engine_limbs(context, mask), out))
+}
+
+/// Decodes `c_0 + sum`: the plaintext for decryption shares, `m − Σ S_i` for
+/// encryption-to-shares shares.
+///
+/// # Errors
+/// [`Error::Malformed`] when the noise left is more than `parties` honest
+/// shares can leave (a share missing, repeated or forged); as [`smudging_bits`].
+pub fn decrypt_combine(
+    ciphertext: &Ciphertext,
+    parties: u32,
+    security_bits: u32,
+    sum: &[u64],
+) -> Result<Plaintext> {
+    let context = ciphertext.context();
+    let mut out = vec![0u64; context.ring_degree() * context.plain_limbs()];
+    // SAFETY: the ciphertext handle is live; `sum` and `out` hold as many values as their lengths say.
+    check(unsafe {
+        sys::helib_threshold_decrypt_combine(
+            ciphertext.as_ptr(),
+            parties,
+            security_bits,
+            sum.as_ptr(),
+            sum.len(),
+            out.as_mut_ptr(),
+            out.len(),
+        )
+    })?;
+    Ok(Plaintext::from_engine_limbs(context, out))
+}
+
+/// A party's shares-to-encryption share of its additive share `share` at `level`.
+///
+/// # Errors
+/// [`Error::ContextMismatch`] for a plaintext of another context; an invalid level.
+pub fn s2e_share(sk: &SecretKey, seed: &Seed, level: usize, share: &Plaintext) -> Result<Vec<u64>> {
+    let context = sk.context();
+    context.ensure_same(share.context())?;
+    chain_moduli(context, level)?;
+    let limbs = share.limbs();
+    let mut out = vec![0u64; chain_share_len(context, level)];
+    // SAFETY: the key handle is live; `limbs` holds N · plain_limbs values; `out` holds `out.len()`.
+    check(unsafe {
+        sys::helib_threshold_s2e_share(
+            sk.as_ptr(),
+            seed.as_ptr(),
+            level,
+            limbs.as_ptr(),
+            context.ring_degree(),
+            context.plain_limbs(),
+            out.as_mut_ptr(),
+            out.len(),
+        )
+    })?;
+    Ok(out)
+}
+
+/// The ciphertext of the sum of the parties' additive shares.
+///
+/// # Errors
+/// [`Error::InvalidArgument`] for a wrong length or unreduced residues.
+pub fn s2e_assemble(
+    context: &Context,
+    seed: &Seed,
+    level: usize,
+    parties: u32,
+    sum: &[u64],
+) -> Result<Ciphertext> {
+    chain_moduli(context, level)?;
+    let ctx = context.as_ptr();
+    Ciphertext::produce(context, |dst| {
+        // SAFETY: the context and destination handles are live; `sum` holds `sum.len()` values.
+        unsafe {
+            sys::helib_threshold_s2e_assemble(
+                ctx,
+                seed.as_ptr(),
+                level,
+                parties,
+                sum.as_ptr(),
+                sum.len(),
+                dst,
+            )
+        }
+    })
+}
+
+/// A party's collective key-switching shares `(h0, h1)` towards `target`.
+///
+/// # Errors
+/// As [`decrypt_share`].
+pub fn key_switch_share(
+    sk: &SecretKey,
+    ciphertext: &Ciphertext,
+    target: &PublicKey,
+    parties: u32,
+    security_bits: u32,
+) -> Result<(Vec<u64>, Vec<u64>)> {
+    sk.context().ensure_same(ciphertext.context())?;
+    sk.context().ensure_same(target.context())?;
+    let len = chain_share_len(sk.context(), ciphertext.level());
+    let (mut h0, mut h1) = (vec![0u64; len], vec![0u64; len]);
+    // SAFETY: all handles are live; h0 and h1 hold `len` values.
+    check(unsafe {
+        sys::helib_threshold_key_switch_share(
+            sk.as_ptr(),
+            ciphertext.as_ptr(),
+            target.as_ptr(),
+            parties,
+            security_bits,
+            h0.as_mut_ptr(),
+            h1.as_mut_ptr(),
+            len,
+        )
+    })?;
+    Ok((h0, h1))
+}
+
+/// The ciphertext under the target key from the sums of the key-switching shares.
+///
+/// # Errors
+/// [`Error::InvalidArgument`] for wrong lengths or unreduced residues; as [`smudging_bits`].
+pub fn key_switch_assemble(
+    ciphertext: &Ciphertext,
+    parties: u32,
+    security_bits: u32,
+    h0_sum: &[u64],
+    h1_sum: &[u64],
+) -> Result<Ciphertext> {
+    if h0_sum.len() != h1_sum.len() {
+        return Err(Error::InvalidArgument(
+            "the key-switching sums differ in length".into(),
+        ));
+    }
+    let ct = ciphertext.as_ptr();
+    Ciphertext::produce(ciphertext.context(), |dst| {
+        // SAFETY: both handles are live and distinct; the sums hold `len` values each.
+        unsafe {
+            sys::helib_threshold_key_switch_assemble(
+                ct,
+                parties,
+                security_bits,
+                h0_sum.as_ptr(),
+                h1_sum.as_ptr(),
+                h0_sum.len(),
+                dst,
+            )
+        }
+    })
+}

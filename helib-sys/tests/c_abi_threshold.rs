@@ -1,0 +1,532 @@
+//! Tests of the threshold part of the C ABI (`helib_c.h`, "threshold"): a
+//! two-party run of every entry point against the single-key results, and
+//! bad inputs (NULL, wrong lengths, unreduced residues, other contexts, size-3
+//! ciphertexts, smudging that does not fit, combinations that do not decrypt),
+//! each a status code with a message and no output written.
+
+mod common;
+
+use std::ptr::{null, null_mut};
+
+use common::*;
+use helib_sys::*;
+use num_bigint::BigUint;
+
+const N: usize = 1024;
+
+fn t65537() -> BigUint {
+    BigUint::from(65537u32)
+}
+
+/// Chain with room for smudging, one special prime.
+fn ctx() -> Ctx {
+    Ctx::new(N as u64, &t65537(), &[55, 55, 55], &[60])
+}
+
+fn add_mod(acc: &mut [u64], x: &[u64], moduli: &[u64]) {
+    for (k, (a, b)) in acc.iter_mut().zip(x).enumerate() {
+        let q = moduli[(k / N) % moduli.len()];
+        *a = (*a + *b) % q;
+    }
+}
+
+fn chain_len(ctx: &Ctx, level: usize) -> usize {
+    let _ = ctx;
+    N * (level + 1)
+}
+
+fn decrypt_share(sk: &SecretKey, ct: &Ct, len: usize) -> (helib_status, Vec<u64>) {
+    let mut out = vec![0u64; len];
+    // SAFETY: live handles; `out` holds `len` values.
+    let s =
+        unsafe { helib_threshold_decrypt_share(sk.0, ct.0, 2, 40, out.as_mut_ptr(), out.len()) };
+    (s, out)
+}
+
+#[test]
+fn two_parties_public_key_and_decryption_match_the_plaintext() {
+    let ctx = ctx();
+    let (s1, s2) = (SecretKey::generate(&ctx), SecretKey::generate(&ctx));
+    let seed = [9u8; 32];
+    let top = ctx.max_level();
+    let len = chain_len(&ctx, top);
+    let primes = ctx.primes();
+    let mut sum = vec![0u64; len];
+    for sk in [&s1, &s2] {
+        let mut share = vec![0u64; len];
+        // SAFETY: live handle; the seed has 32 bytes; `share` holds `len` values.
+        check(unsafe {
+            helib_threshold_public_key_share(sk.0, seed.as_ptr(), share.as_mut_ptr(), len)
+        });
+        add_mod(&mut sum, &share, &primes);
+    }
+    let mut pk = null_mut();
+    // SAFETY: live context; `sum` holds `len` values; `pk` is an out-pointer.
+    check(unsafe {
+        helib_threshold_public_key_assemble(ctx.ptr, seed.as_ptr(), sum.as_ptr(), len, &mut pk)
+    });
+    let pk = PublicKey(pk);
+    let m = rand_poly(&mut rng(1), N, &ctx.t);
+    let ct = encrypt_pk(&pk, &ctx, &m, top);
+    let mut agg = vec![0u64; len];
+    for sk in [&s1, &s2] {
+        let (s, share) = decrypt_share(sk, &ct, len);
+        check(s);
+        add_mod(&mut agg, &share, &primes);
+    }
+    let pl = ctx.plain_limbs();
+    let mut out = vec![0u64; N * pl];
+    // SAFETY: live ciphertext; `agg` and `out` hold as many values as their lengths say.
+    check(unsafe {
+        helib_threshold_decrypt_combine(ct.0, 2, 40, agg.as_ptr(), len, out.as_mut_ptr(), out.len())
+    });
+    assert_poly_eq(&poly_from_limbs(&out, pl), &m, "collective decryption");
+
+    // Only one party's share: the combination does not decrypt, and the output is untouched.
+    let (_, only) = decrypt_share(&s1, &ct, len);
+    let mut untouched = vec![7u64; N * pl];
+    // SAFETY: as above.
+    let s = unsafe {
+        helib_threshold_decrypt_combine(
+            ct.0,
+            2,
+            40,
+            only.as_ptr(),
+            len,
+            untouched.as_mut_ptr(),
+            untouched.len(),
+        )
+    };
+    let msg = expect_status(s, HELIB_ERR_MALFORMED_INPUT, "combine with a share missing");
+    assert!(msg.contains("missing, repeated or forged"), "{msg}");
+    assert!(untouched.iter().all(|&x| x == 7));
+}
+
+#[test]
+fn bad_arguments_give_status_codes() {
+    let ctx = ctx();
+    let other = ctx_other();
+    let sk = SecretKey::generate(&ctx);
+    let sk_other = SecretKey::generate(&other);
+    let seed = [1u8; 32];
+    let top = ctx.max_level();
+    let len = chain_len(&ctx, top);
+    let mut out = vec![0u64; len];
+
+    // SAFETY: in every call below, handles are live or NULL on purpose, and
+    // every buffer holds at least the length passed with it.
+    unsafe {
+        expect_status(
+            helib_threshold_public_key_share(null(), seed.as_ptr(), out.as_mut_ptr(), len),
+            HELIB_ERR_NULL_POINTER,
+            "NULL secret key",
+        );
+        expect_status(
+            helib_threshold_public_key_share(sk.0, null(), out.as_mut_ptr(), len),
+            HELIB_ERR_NULL_POINTER,
+            "NULL seed",
+        );
+        expect_status(
+            helib_threshold_public_key_share(sk.0, seed.as_ptr(), out.as_mut_ptr(), len - 1),
+            HELIB_ERR_INVALID_ARGUMENT,
+            "short output",
+        );
+        expect_status(
+            helib_threshold_public_key_share(sk.0, seed.as_ptr(), null_mut(), len),
+            HELIB_ERR_NULL_POINTER,
+            "NULL output",
+        );
+
+        // Unreduced residues are refused, naming the prime.
+        let mut bad = vec![0u64; len];
+        bad[N + 3] = u64::MAX;
+        let mut pk = null_mut();
+        let msg = expect_status(
+            helib_threshold_public_key_assemble(ctx.ptr, seed.as_ptr(), bad.as_ptr(), len, &mut pk),
+            HELIB_ERR_INVALID_ARGUMENT,
+            "unreduced residue",
+        );
+        assert!(
+            msg.contains("not reduced") && msg.contains("prime 1"),
+            "{msg}"
+        );
+        assert!(pk.is_null());
+        expect_status(
+            helib_threshold_public_key_assemble(
+                ctx.ptr,
+                seed.as_ptr(),
+                bad.as_ptr(),
+                len + N,
+                &mut pk,
+            ),
+            HELIB_ERR_INVALID_ARGUMENT,
+            "long sum",
+        );
+
+        // Key shares: invalid elements, wrong lengths, no special primes.
+        let mut key_len = 0usize;
+        check(helib_threshold_key_share_len(ctx.ptr, &mut key_len));
+        assert_eq!(key_len, 3 * 4 * N, "three digits of four primes");
+        let plain = Ctx::new(N as u64, &t65537(), &[55, 55], &[]);
+        let mut none = 0usize;
+        expect_status(
+            helib_threshold_key_share_len(plain.ptr, &mut none),
+            HELIB_ERR_INVALID_ARGUMENT,
+            "no special primes",
+        );
+        let mut key = vec![0u64; key_len];
+        expect_status(
+            helib_threshold_galois_key_share(sk.0, 2, seed.as_ptr(), key.as_mut_ptr(), key_len),
+            HELIB_ERR_INVALID_ARGUMENT,
+            "even Galois element",
+        );
+        expect_status(
+            helib_threshold_galois_key_share(sk.0, 3, seed.as_ptr(), key.as_mut_ptr(), key_len - 1),
+            HELIB_ERR_INVALID_ARGUMENT,
+            "short key share",
+        );
+        let mut h1 = vec![0u64; key_len];
+        expect_status(
+            helib_threshold_relin_key_round1(
+                sk.0,
+                sk_other.0,
+                seed.as_ptr(),
+                key.as_mut_ptr(),
+                h1.as_mut_ptr(),
+                key_len,
+            ),
+            HELIB_ERR_CONTEXT_MISMATCH,
+            "ephemeral secret of another context",
+        );
+        let mut rk = null_mut();
+        let mut unreduced = vec![0u64; key_len];
+        unreduced[key_len - 1] = u64::MAX;
+        expect_status(
+            helib_threshold_relin_key_assemble(
+                ctx.ptr,
+                unreduced.as_ptr(),
+                h1.as_ptr(),
+                key_len,
+                &mut rk,
+            ),
+            HELIB_ERR_INVALID_ARGUMENT,
+            "unreduced relinearization sum",
+        );
+        assert!(rk.is_null());
+
+        // Ciphertext-bound shares.
+        let pk = PublicKey::generate(&sk);
+        let m = rand_poly(&mut rng(2), N, &ctx.t);
+        let ct = encrypt_pk(&pk, &ctx, &m, top);
+        expect_status(
+            helib_threshold_decrypt_share(sk_other.0, ct.0, 2, 40, out.as_mut_ptr(), len),
+            HELIB_ERR_CONTEXT_MISMATCH,
+            "secret share of another context",
+        );
+        for (parties, lambda) in [(0, 40), (4097, 40), (2, 0), (2, 129)] {
+            expect_status(
+                helib_threshold_decrypt_share(sk.0, ct.0, parties, lambda, out.as_mut_ptr(), len),
+                HELIB_ERR_INVALID_ARGUMENT,
+                "parties or lambda out of range",
+            );
+        }
+        let empty = Ct::empty(&ctx);
+        expect_status(
+            helib_threshold_decrypt_share(sk.0, empty.0, 2, 40, out.as_mut_ptr(), len),
+            HELIB_ERR_INVALID_ARGUMENT,
+            "empty ciphertext",
+        );
+        let square = Ct::empty(&ctx);
+        check(helib_ciphertext_multiply(ct.0, ct.0, square.0));
+        let msg = expect_status(
+            helib_threshold_decrypt_share(sk.0, square.0, 2, 40, out.as_mut_ptr(), len),
+            HELIB_ERR_INVALID_ARGUMENT,
+            "size-3 ciphertext",
+        );
+        assert!(msg.contains("relinearize"), "{msg}");
+
+        // Smudging that does not fit: at level 0 there is no room for 2^-128.
+        let low = Ct::empty(&ctx);
+        check(helib_ciphertext_mod_switch_to(ct.0, 0, low.0));
+        let mut bits = 0u32;
+        let msg = expect_status(
+            helib_threshold_smudging_bits(low.0, 2, 128, &mut bits),
+            HELIB_ERR_NOISE_BUDGET_EXHAUSTED,
+            "smudging beyond the modulus",
+        );
+        assert!(msg.contains("does not fit"), "{msg}");
+        let mut low_out = vec![5u64; N];
+        expect_status(
+            helib_threshold_decrypt_share(sk.0, low.0, 2, 128, low_out.as_mut_ptr(), N),
+            HELIB_ERR_NOISE_BUDGET_EXHAUSTED,
+            "decryption share beyond the modulus",
+        );
+        assert!(low_out.iter().all(|&x| x == 5), "nothing released");
+        check(helib_threshold_smudging_bits(ct.0, 2, 40, &mut bits));
+        assert!(bits > 40 && bits < 100, "{bits}");
+
+        // Shares to encryption: level, lengths, limbs.
+        let share = vec![0u64; N];
+        expect_status(
+            helib_threshold_s2e_share(
+                sk.0,
+                seed.as_ptr(),
+                top + 1,
+                share.as_ptr(),
+                N,
+                1,
+                out.as_mut_ptr(),
+                len,
+            ),
+            HELIB_ERR_INVALID_LEVEL,
+            "level above the top",
+        );
+        expect_status(
+            helib_threshold_s2e_share(
+                sk.0,
+                seed.as_ptr(),
+                top,
+                share.as_ptr(),
+                N,
+                0,
+                out.as_mut_ptr(),
+                len,
+            ),
+            HELIB_ERR_INVALID_ARGUMENT,
+            "zero limbs per coefficient",
+        );
+        let too_big = vec![65537u64; N];
+        expect_status(
+            helib_threshold_s2e_share(
+                sk.0,
+                seed.as_ptr(),
+                top,
+                too_big.as_ptr(),
+                N,
+                1,
+                out.as_mut_ptr(),
+                len,
+            ),
+            HELIB_ERR_INVALID_ARGUMENT,
+            "share coefficient not below t",
+        );
+        let dst = Ct::empty(&ctx);
+        expect_status(
+            helib_threshold_s2e_assemble(ctx.ptr, seed.as_ptr(), top, 0, out.as_ptr(), len, dst.0),
+            HELIB_ERR_INVALID_ARGUMENT,
+            "zero parties",
+        );
+
+        // Key switching towards a key of another context.
+        let pk_other = PublicKey::generate(&sk_other);
+        let mut h1c = vec![0u64; len];
+        expect_status(
+            helib_threshold_key_switch_share(
+                sk.0,
+                ct.0,
+                pk_other.0,
+                2,
+                40,
+                out.as_mut_ptr(),
+                h1c.as_mut_ptr(),
+                len,
+            ),
+            HELIB_ERR_CONTEXT_MISMATCH,
+            "target key of another context",
+        );
+        let mut digest = [0u8; 32];
+        expect_status(
+            helib_threshold_ciphertext_digest(ct.0, digest.as_mut_ptr(), 31),
+            HELIB_ERR_INVALID_ARGUMENT,
+            "short digest buffer",
+        );
+        check(helib_threshold_ciphertext_digest(
+            ct.0,
+            digest.as_mut_ptr(),
+            32,
+        ));
+        let mut again = [0u8; 32];
+        check(helib_threshold_ciphertext_digest(
+            low.0,
+            again.as_mut_ptr(),
+            32,
+        ));
+        assert_ne!(
+            digest, again,
+            "different ciphertexts have different digests"
+        );
+    }
+}
+
+fn ctx_other() -> Ctx {
+    Ctx::new(N as u64, &t65537(), &[55, 55, 55], &[60])
+}
+
+/// Sums the parties' key shares residue-wise.
+fn key_sum(ctx: &Ctx, len: usize, shares: &[Vec<u64>]) -> Vec<u64> {
+    let mut moduli = ctx.primes();
+    moduli.extend(ctx.special_primes());
+    let mut sum = vec![0u64; len];
+    for s in shares {
+        add_mod(&mut sum, s, &moduli);
+    }
+    sum
+}
+
+/// Collective decryption of `ct` by both parties.
+fn collective_decrypt(ctx: &Ctx, parties: [&SecretKey; 2], ct: &Ct) -> Vec<BigUint> {
+    let len = chain_len(ctx, ct.level());
+    let primes = ctx.primes();
+    let mut agg = vec![0u64; len];
+    for sk in parties {
+        let (s, share) = decrypt_share(sk, ct, len);
+        check(s);
+        add_mod(&mut agg, &share, &primes);
+    }
+    let pl = ctx.plain_limbs();
+    let mut out = vec![0u64; N * pl];
+    // SAFETY: live ciphertext; `agg` and `out` hold as many values as their lengths say.
+    check(unsafe {
+        helib_threshold_decrypt_combine(ct.0, 2, 40, agg.as_ptr(), len, out.as_mut_ptr(), out.len())
+    });
+    poly_from_limbs(&out, pl)
+}
+
+#[test]
+fn two_parties_relinearization_and_galois_keys_work() {
+    let ctx = ctx();
+    let parties = [SecretKey::generate(&ctx), SecretKey::generate(&ctx)];
+    let ephemeral = [SecretKey::generate(&ctx), SecretKey::generate(&ctx)];
+    let seed = [3u8; 32];
+    let top = ctx.max_level();
+    let mut key_len = 0usize;
+    // SAFETY: live context; valid out-pointer.
+    check(unsafe { helib_threshold_key_share_len(ctx.ptr, &mut key_len) });
+
+    // The collective public key.
+    let len = chain_len(&ctx, top);
+    let mut pk_shares = Vec::new();
+    for sk in &parties {
+        let mut share = vec![0u64; len];
+        // SAFETY: live handle; the seed has 32 bytes; `share` holds `len` values.
+        check(unsafe {
+            helib_threshold_public_key_share(sk.0, seed.as_ptr(), share.as_mut_ptr(), len)
+        });
+        pk_shares.push(share);
+    }
+    let mut pk_sum = vec![0u64; len];
+    for s in &pk_shares {
+        add_mod(&mut pk_sum, s, &ctx.primes());
+    }
+    let mut pk = null_mut();
+    // SAFETY: live context; `pk_sum` holds `len` values; `pk` is an out-pointer.
+    check(unsafe {
+        helib_threshold_public_key_assemble(ctx.ptr, seed.as_ptr(), pk_sum.as_ptr(), len, &mut pk)
+    });
+    let pk = PublicKey(pk);
+
+    // Relinearization key, two rounds.
+    let (mut h0s, mut h1s) = (Vec::new(), Vec::new());
+    for (sk, u) in parties.iter().zip(&ephemeral) {
+        let (mut h0, mut h1) = (vec![0u64; key_len], vec![0u64; key_len]);
+        // SAFETY: live handles; h0 and h1 hold `key_len` values.
+        check(unsafe {
+            helib_threshold_relin_key_round1(
+                sk.0,
+                u.0,
+                seed.as_ptr(),
+                h0.as_mut_ptr(),
+                h1.as_mut_ptr(),
+                key_len,
+            )
+        });
+        h0s.push(h0);
+        h1s.push(h1);
+    }
+    let (h0_sum, h1_sum) = (key_sum(&ctx, key_len, &h0s), key_sum(&ctx, key_len, &h1s));
+    let mut round2 = Vec::new();
+    for (sk, u) in parties.iter().zip(&ephemeral) {
+        let mut out = vec![0u64; key_len];
+        // SAFETY: live handles; the sums and `out` hold `key_len` values.
+        check(unsafe {
+            helib_threshold_relin_key_round2(
+                sk.0,
+                u.0,
+                h0_sum.as_ptr(),
+                h1_sum.as_ptr(),
+                key_len,
+                out.as_mut_ptr(),
+                key_len,
+            )
+        });
+        round2.push(out);
+    }
+    let b_sum = key_sum(&ctx, key_len, &round2);
+    let mut rk = null_mut();
+    // SAFETY: live context; the sums hold `key_len` values; `rk` is an out-pointer.
+    check(unsafe {
+        helib_threshold_relin_key_assemble(
+            ctx.ptr,
+            b_sum.as_ptr(),
+            h1_sum.as_ptr(),
+            key_len,
+            &mut rk,
+        )
+    });
+    let rk = RelinKey(rk);
+
+    // A Galois key.
+    let g = 5u64;
+    let mut g_shares = Vec::new();
+    for sk in &parties {
+        let mut share = vec![0u64; key_len];
+        // SAFETY: live handle; `share` holds `key_len` values.
+        check(unsafe {
+            helib_threshold_galois_key_share(sk.0, g, seed.as_ptr(), share.as_mut_ptr(), key_len)
+        });
+        g_shares.push(share);
+    }
+    let g_sum = key_sum(&ctx, key_len, &g_shares);
+    let keys = GaloisKeys::empty(&ctx);
+    // SAFETY: live key set; `g_sum` holds `key_len` values.
+    check(unsafe {
+        helib_threshold_galois_keys_insert(keys.0, g, seed.as_ptr(), g_sum.as_ptr(), key_len)
+    });
+
+    // A product, relinearized, and an automorphism, against the plaintext model.
+    let mut r = rng(4);
+    let a = rand_poly(&mut r, N, &ctx.t);
+    let b = rand_poly(&mut r, N, &ctx.t);
+    let (ca, cb) = (
+        encrypt_pk(&pk, &ctx, &a, top),
+        encrypt_pk(&pk, &ctx, &b, top),
+    );
+    let product = Ct::empty(&ctx);
+    let relinearized = Ct::empty(&ctx);
+    let rotated = Ct::empty(&ctx);
+    // SAFETY: live handles; distinct destinations.
+    unsafe {
+        check(helib_ciphertext_multiply(ca.0, cb.0, product.0));
+        check(helib_ciphertext_relinearize(
+            rk.0,
+            product.0,
+            relinearized.0,
+        ));
+        check(helib_ciphertext_apply_galois(keys.0, ca.0, g, rotated.0));
+    }
+    let want = poly_mul(&a, &b, &ctx.t);
+    let got = collective_decrypt(&ctx, [&parties[0], &parties[1]], &relinearized);
+    assert_poly_eq(&got, &want, "relinearized product");
+    // X -> X^5 on a: coefficient i goes to 5i mod 2N, negated past N.
+    let mut automorphism = vec![BigUint::from(0u32); N];
+    for (i, c) in a.iter().enumerate() {
+        let e = (5 * i) % (2 * N);
+        automorphism[e % N] = if e < N {
+            c.clone()
+        } else {
+            (&ctx.t - c) % &ctx.t
+        };
+    }
+    let got = collective_decrypt(&ctx, [&parties[0], &parties[1]], &rotated);
+    assert_poly_eq(&got, &automorphism, "automorphism");
+}
