@@ -6,20 +6,25 @@
 //! cargo run --release --example quickstart                 # N = 2^16 preset
 //! cargo run --release --example quickstart -- --preset n15 # N = 2^15 preset
 //! cargo run --release --example quickstart -- --threads 1
+//! cargo run --release --example quickstart -- --preset n15 | head -2   # exits cleanly
 //! ```
 
 use ark_bn254::Fr;
 use ark_std::UniformRand;
+use big_t_bgv::outln;
+use clap::{Parser, ValueEnum};
 use helib_rs::{BatchEncoder, Ciphertext, Context, Parameters, SecretKey};
 use std::time::{Duration, Instant};
 
-fn main() -> Result<(), Box<dyn std::error::Error>> {
-    let options = Options::parse(std::env::args().skip(1))?;
-    let mut params = match options.preset.as_str() {
-        "n15" => Parameters::bn254_n15(),
-        "n16" => Parameters::bn254_n16(),
-        "n17" => Parameters::bn254_n17(),
-        other => return Err(format!("unknown preset {other:?} (n15, n16, n17)").into()),
+fn main() {
+    big_t_bgv::exit_with(run(&Options::parse()).map(|()| true));
+}
+
+fn run(options: &Options) -> Result<(), Box<dyn std::error::Error>> {
+    let mut params = match options.preset {
+        Preset::N15 => Parameters::bn254_n15(),
+        Preset::N16 => Parameters::bn254_n16(),
+        Preset::N17 => Parameters::bn254_n17(),
     };
     if let Some(threads) = options.threads {
         params = Parameters::builder()
@@ -31,9 +36,9 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             .build()?;
     }
 
-    println!("BGV quickstart, t = BN254 scalar field (254 bits)");
+    outln!("BGV quickstart, t = BN254 scalar field (254 bits)");
     let (context, took) = timed(|| Context::new(&params))?;
-    println!(
+    outln!(
         "  ring N = 2^{}, chain {} primes (log2 Q = {:.0}), special log2 P = {:.0}, \
          security: {:?}, threads: {}   [{}]",
         context.ring_degree().trailing_zeros(),
@@ -46,7 +51,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     );
     let (sk, took) = timed(|| SecretKey::generate(&context))?;
     let (pk, took_pk) = timed(|| sk.public_key())?;
-    println!("  keys generated   [{}]", ms(took + took_pk));
+    outln!("  keys generated   [{}]", ms(took + took_pk));
 
     let encoder = BatchEncoder::<Fr>::new(&context)?;
     let slots = context.ring_degree();
@@ -56,7 +61,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let w: Vec<Fr> = (0..slots).map(|_| Fr::rand(&mut rng)).collect();
 
     let (plain_a, took) = timed(|| encoder.encode(&a))?;
-    println!("  encode {slots} slots   [{}]", ms(took));
+    outln!("  encode {slots} slots   [{}]", ms(took));
     let plain_b = encoder.encode(&b)?;
     let (ct_a, took) = timed(|| pk.encrypt(&plain_a))?;
     let ct_b = pk.encrypt(&plain_b)?;
@@ -79,11 +84,11 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
 
     let (decrypted, took) = timed(|| sk.decrypt(&switched))?;
     let (result, took_decode) = timed(|| encoder.decode(&decrypted))?;
-    println!("  decrypt + decode   [{} + {}]", ms(took), ms(took_decode));
+    outln!("  decrypt + decode   [{} + {}]", ms(took), ms(took_decode));
 
     let expected: Vec<Fr> = (0..slots).map(|i| (a[i] + b[i]) * w[i]).collect();
     if result == expected {
-        println!("verified: all {slots} slots equal (a + b) * w computed in the clear");
+        outln!("verified: all {slots} slots equal (a + b) * w computed in the clear");
         Ok(())
     } else {
         let wrong = result.iter().zip(&expected).filter(|(x, y)| x != y).count();
@@ -93,7 +98,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
 
 /// Prints one step: its time, the ciphertext's level, and both budgets.
 fn report(step: &str, sk: &SecretKey, ct: &Ciphertext, took: Duration) -> helib_rs::Result<()> {
-    println!(
+    outln!(
         "  {step:<40} level {:>2}   budget {:>6.1} bits (estimate {:>6.1})   [{}]",
         ct.level(),
         sk.noise_budget(ct)?,
@@ -113,33 +118,23 @@ fn ms(d: Duration) -> String {
     format!("{:.1} ms", d.as_secs_f64() * 1e3)
 }
 
-/// Command-line flags.
+/// Encrypts two random BN254 vectors, computes (a + b) * w under
+/// encryption and checks the decryption against the clear computation.
+#[derive(Debug, Parser)]
+#[command(version)]
 struct Options {
-    preset: String,
+    /// Parameter preset: ring degree N = 2^15, 2^16 or 2^17 (BN254 t).
+    #[arg(long, value_enum, default_value_t = Preset::N16)]
+    preset: Preset,
+    /// Engine worker threads (0 = one per hardware thread) [default: the
+    /// preset's]
+    #[arg(long)]
     threads: Option<u32>,
 }
 
-impl Options {
-    fn parse(mut args: impl Iterator<Item = String>) -> Result<Self, String> {
-        let mut options = Options {
-            preset: "n16".into(),
-            threads: None,
-        };
-        while let Some(arg) = args.next() {
-            let mut value = || args.next().ok_or(format!("{arg} needs a value"));
-            match arg.as_str() {
-                "--preset" => options.preset = value()?,
-                "--threads" => {
-                    let v = value()?;
-                    options.threads =
-                        Some(v.parse().map_err(|_| format!("bad thread count {v:?}"))?)
-                }
-                "--help" | "-h" => {
-                    return Err("usage: quickstart [--preset n15|n16|n17] [--threads T]".into())
-                }
-                other => return Err(format!("unknown flag {other:?}")),
-            }
-        }
-        Ok(options)
-    }
+#[derive(Debug, Clone, Copy, ValueEnum)]
+enum Preset {
+    N15,
+    N16,
+    N17,
 }
