@@ -36,12 +36,11 @@ use ark_bn254::Fr;
 use ark_ff::FftField;
 use ark_poly::{EvaluationDomain, Radix2EvaluationDomain};
 use ark_std::UniformRand;
-use big_t_bgv::cli::{self, CommonArgs, Phases};
+use big_t_bgv::cli::{self, CommonArgs, KeyModeArg, Phases, GIB};
 use big_t_bgv::outln;
 use clap::{Parser, ValueEnum};
 use he_fft::{
-    bit_reverse_permute, suggest_parameters, Direction, FftPlan, KeyMode, MemoryEstimate, Order,
-    Strategy,
+    bit_reverse_permute, suggest_parameters, Direction, FftPlan, MemoryEstimate, Order, Strategy,
 };
 use helib_rs::{Context, SecretKey};
 use serde::Serialize;
@@ -73,12 +72,12 @@ fn run(o: &Options) -> Result<bool, Box<dyn std::error::Error>> {
             levels: Some(levels),
         },
     };
-    let mut params = suggest_parameters::<Fr>(levels, o.common.threads)?;
+    let mut params = suggest_parameters::<Fr>(levels, o.threads)?;
     // Beyond two ciphertexts (or beyond one with a coset) the products across
     // ciphertexts take one more level.
     let across = |ring: usize| o.n > ring && (o.n / ring > 2 || o.coset);
     if strategy != Strategy::Dense && across(params.ring_degree()) {
-        params = suggest_parameters::<Fr>(levels + 1, o.common.threads)?;
+        params = suggest_parameters::<Fr>(levels + 1, o.threads)?;
     }
     let log_q = params.chain_bits().iter().sum::<u32>();
     let log_p = params.special_bits().iter().sum::<u32>();
@@ -89,7 +88,7 @@ fn run(o: &Options) -> Result<bool, Box<dyn std::error::Error>> {
             params.ring_degree().trailing_zeros(),
             params.chain_bits().len(),
             params.security_level(),
-            if o.common.threads == 0 { "all".to_string() } else { o.common.threads.to_string() },
+            if o.threads == 0 { "all".to_string() } else { o.threads.to_string() },
         );
     }
     let context = phases.run(CONTEXT, || Context::new(&params))?;
@@ -102,7 +101,7 @@ fn run(o: &Options) -> Result<bool, Box<dyn std::error::Error>> {
     let mut builder = FftPlan::<Fr>::builder(&context, o.n)
         .direction(o.direction())
         .strategy(strategy)
-        .key_mode(o.key_mode());
+        .key_mode(o.key_mode.into());
     if let Some(max) = o.max_baby_steps {
         builder = builder.max_baby_steps(max);
     }
@@ -150,7 +149,7 @@ fn run(o: &Options) -> Result<bool, Box<dyn std::error::Error>> {
             strategy: o.strategy,
             levels,
             key_mode: o.key_mode,
-            threads: o.common.threads,
+            threads: o.threads,
             ring_degree: context.ring_degree(),
             log2_q: log_q,
             log2_p: log_p,
@@ -233,8 +232,6 @@ fn run(o: &Options) -> Result<bool, Box<dyn std::error::Error>> {
     }
     Ok(verified)
 }
-
-const GIB: f64 = (1u64 << 30) as f64;
 
 /// The estimate's parts, in GiB.
 fn describe_estimate(e: &MemoryEstimate) -> String {
@@ -346,17 +343,13 @@ struct Options {
     max_baby_steps: Option<usize>,
     /// Refuse plans whose memory estimate is over this many GiB [default:
     /// the memory the system has available]
-    #[arg(long, value_parser = non_negative_gib)]
+    #[arg(long, value_parser = cli::gib)]
     memory_limit: Option<f64>,
+    /// Engine worker threads (0 = one per hardware thread)
+    #[arg(long, default_value_t = 0)]
+    threads: u32,
     #[command(flatten)]
     common: CommonArgs,
-}
-
-fn non_negative_gib(text: &str) -> Result<f64, String> {
-    match text.parse::<f64>() {
-        Ok(g) if g.is_finite() && g >= 0.0 => Ok(g),
-        _ => Err(format!("{text:?} is not a number of GiB")),
-    }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum, Serialize)]
@@ -364,13 +357,6 @@ fn non_negative_gib(text: &str) -> Result<f64, String> {
 enum StrategyArg {
     Factored,
     Dense,
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum, Serialize)]
-#[serde(rename_all = "lowercase")]
-enum KeyModeArg {
-    Fast,
-    Minimal,
 }
 
 impl Options {
@@ -388,13 +374,6 @@ impl Options {
             Direction::Inverse
         } else {
             Direction::Forward
-        }
-    }
-
-    fn key_mode(&self) -> KeyMode {
-        match self.key_mode {
-            KeyModeArg::Fast => KeyMode::Fast,
-            KeyModeArg::Minimal => KeyMode::MinimalKeys,
         }
     }
 }

@@ -11,16 +11,52 @@ use std::fmt;
 use std::io::{self, Write};
 use std::time::{Duration, Instant};
 
-/// Flags every example accepts: `--json` and `--threads`.
+/// The flag every example with a machine-readable report accepts: `--json`.
+/// (Each example declares `--threads` itself: their defaults differ.)
 #[derive(Debug, Clone, clap::Args)]
 pub struct CommonArgs {
-    /// Print one JSON object on stdout instead of the text report (schema in
-    /// the example's documentation).
+    /// Print the report as JSON on stdout (schema in the example's
+    /// documentation)
     #[arg(long, default_value_t = false)]
     pub json: bool,
-    /// Worker threads of the engine (0 = one per hardware thread).
-    #[arg(long, default_value_t = 0)]
-    pub threads: u32,
+}
+
+/// Parses a positive integer (a `value_parser` for counts and lengths).
+pub fn positive(text: &str) -> Result<usize, String> {
+    match text.parse::<usize>() {
+        Ok(n) if n > 0 => Ok(n),
+        _ => Err(format!("{text:?} is not a positive integer")),
+    }
+}
+
+/// Bytes in a GiB.
+pub const GIB: f64 = (1u64 << 30) as f64;
+
+/// Parses a finite, non-negative number of GiB (`--memory-limit`).
+pub fn gib(text: &str) -> Result<f64, String> {
+    match text.parse::<f64>() {
+        Ok(g) if g.is_finite() && g >= 0.0 => Ok(g),
+        _ => Err(format!("{text:?} is not a number of GiB")),
+    }
+}
+
+/// `--key-mode` of the plans of he-fft.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum KeyModeArg {
+    /// One Galois key per rotation used (double-hoisted baby steps)
+    Fast,
+    /// The fewest Galois keys (more key switches)
+    Minimal,
+}
+
+impl From<KeyModeArg> for he_fft::KeyMode {
+    fn from(mode: KeyModeArg) -> Self {
+        match mode {
+            KeyModeArg::Fast => he_fft::KeyMode::Fast,
+            KeyModeArg::Minimal => he_fft::KeyMode::MinimalKeys,
+        }
+    }
 }
 
 /// Writes one line of the text report on stdout; see [`write_stdout`].
@@ -165,6 +201,23 @@ mod tests {
         assert_eq!(phases.get("missing"), Duration::ZERO);
         assert_eq!(phases.total(), phases.get("a") + phases.get("b"));
         assert_eq!(phases.all().len(), 2);
+    }
+
+    #[test]
+    fn positive_rejects_zero_and_junk() {
+        assert_eq!(positive("12"), Ok(12));
+        assert!(positive("0").is_err());
+        assert!(positive("-3").is_err());
+        assert!(positive("x").is_err());
+    }
+
+    #[test]
+    fn gib_accepts_only_finite_non_negative_numbers() {
+        assert_eq!(gib("1.5"), Ok(1.5));
+        assert_eq!(gib("0"), Ok(0.0));
+        assert!(gib("-1").is_err());
+        assert!(gib("inf").is_err());
+        assert!(gib("NaN").is_err());
     }
 
     #[test]
