@@ -223,8 +223,9 @@ mod tests {
     #[test]
     fn memory_is_reported_on_linux() {
         if cfg!(target_os = "linux") {
-            let peak = peak_memory_bytes().expect("VmHWM on Linux");
+            // Resident first: the peak read after it can only be larger.
             let now = resident_bytes().expect("VmRSS on Linux");
+            let peak = peak_memory_bytes().expect("VmHWM on Linux");
             assert!(peak >= now && now > 0);
         }
     }
