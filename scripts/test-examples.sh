@@ -38,6 +38,22 @@ for example in $examples; do
     pass=$((pass + 1))
 done
 
+# The demo script runs the encrypted FFT and hands it its flags.
+status=0
+PROFILE="$profile" scripts/demo.sh --help >"$tmp/out" 2>"$tmp/err" || status=$?
+if [ "$status" -eq 0 ] && grep -q -- '--n <N>' "$tmp/out" && grep -q -- '--inverse' "$tmp/out"; then
+    pass=$((pass + 1))
+else
+    fail "scripts/demo.sh --help: exit $status, not the encrypted_fft usage"
+fi
+status=0
+PROFILE="$profile" scripts/demo.sh --n 3 >"$tmp/out" 2>"$tmp/err" || status=$?
+if [ "$status" -ne 0 ] && grep -qi 'power of two' "$tmp/err" "$tmp/out"; then
+    pass=$((pass + 1))
+else
+    fail "scripts/demo.sh --n 3: exit $status; want encrypted_fft's error for n = 3: $(head -c 300 "$tmp/err")"
+fi
+
 # One small run of each cheap example into a pipe closed after two lines:
 # the example must exit 0 (not panic on the closed pipe).
 piped() {

@@ -68,6 +68,16 @@
 //! structured noise can even pass decryption's exact check and decrypt to a
 //! wrong plaintext. Load objects only from sources you trust, or authenticate
 //! the bytes (a MAC or signature) before loading them.
+//!
+//! # Serialization
+//!
+//! Besides `to_bytes` / `from_bytes`, [`Parameters`], [`Plaintext`],
+//! [`Ciphertext`], [`PublicKey`], [`RelinKey`] and [`GaloisKeys`] implement
+//! arkworks' `CanonicalSerialize` (ark-serialize 0.5, re-exported as
+//! [`ark_serialize`]), and with the `serde` feature serde's `Serialize`, over
+//! the same checked format. Objects that belong to a context deserialize as
+//! [`Unbound<T>`] and load with [`Unbound::bind`]; [`Parameters`] implement
+//! `CanonicalDeserialize` (and serde's `Deserialize`) directly.
 #![deny(missing_docs)]
 
 mod align;
@@ -79,6 +89,7 @@ mod encoding;
 mod error;
 mod ffi;
 mod galois_keys;
+mod interop;
 mod keys;
 mod limbs;
 mod linear_transform;
@@ -98,6 +109,7 @@ pub use encoded::EncodedPlaintext;
 pub use encoding::{BatchEncoder, CoefficientEncoder, FieldCoefficientEncoder, SlotLayout};
 pub use error::{Error, Result, Status};
 pub use galois_keys::GaloisKeys;
+pub use interop::{ContextBytes, Unbound};
 pub use keys::{PublicKey, SecretKey};
 pub use modulus_chain::product_chain_bits;
 pub use multiply::ModSwitchPolicy;
@@ -111,7 +123,23 @@ pub use rotation::RotationPolicy;
 pub use security::{max_log_qp, SecurityLevel};
 pub use serialize::FINGERPRINT_BYTES;
 
-/// The workspace README's Rust example, compiled and run as a doctest.
+/// The arkworks field crate this API is built on (ark-ff 0.5): use it, or
+/// pin `ark-ff = "0.5"`, so that your field types are the ones taken here.
+pub use ark_ff;
+
+/// The BN254 curve crate this API is built on (ark-bn254 0.5, feature
+/// `curve`): `helib_rs::ark_bn254::Fr` is the scalar field the presets use.
+pub use ark_bn254;
+
+/// The arkworks serialization crate whose traits this API implements
+/// (ark-serialize 0.5; see [`Unbound`]).
+pub use ark_serialize;
+
+/// The big-integer crate of the public API (plaintext moduli, coefficients).
+pub use num_bigint;
+
+/// The crate README's Rust examples, compiled and run as doctests (the file
+/// is inside the package, so this also runs from a packaged crate).
 #[cfg(doctest)]
-#[doc = include_str!("../../../README.md")]
+#[doc = include_str!("../README.md")]
 struct ReadmeDoctests;
