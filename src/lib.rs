@@ -4,6 +4,13 @@ pub mod cli;
 
 pub use cli::peak_memory_bytes;
 
+/// The workspace README's Rust examples, compiled and run as doctests
+/// (`scripts/test-outside-crate.sh` runs them again from a crate outside the
+/// workspace).
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;
+
 /// Ends a verifying example: exit status 0 when it ran and its result
 /// verified, 1 when the check failed or it returned an error (printed).
 pub fn exit_with(outcome: Result<bool, Box<dyn std::error::Error>>) -> ! {

@@ -69,6 +69,19 @@
 //! wrong plaintext. Load objects only from sources you trust, or authenticate
 //! the bytes (a MAC or signature) before loading them.
 //!
+//! # Batches and threads
+//!
+//! [`PublicKey::encrypt_many`], [`SecretKey::decrypt_many`],
+//! [`BatchEncoder::encode_many`] and [`BatchEncoder::decode_many`] run many
+//! independent operations on rayon's pool. The engine's own workers
+//! ([`Parameters::threads`]) split single operations, and the two pools do
+//! not coordinate: give the engine one thread when batching on all cores, or
+//! cap rayon (`RAYON_NUM_THREADS`) when the engine uses them.
+//!
+//! Long phases (context creation, key generation) are `tracing` spans
+//! (`helib.context_new`, `helib.relin_key_generate`,
+//! `helib.galois_keys_generate`, ...); the library prints nothing.
+//!
 //! # Serialization
 //!
 //! Besides `to_bytes` / `from_bytes`, [`Parameters`], [`Plaintext`],
@@ -81,6 +94,7 @@
 #![deny(missing_docs)]
 
 mod align;
+mod batch;
 mod block_product;
 mod ciphertext;
 mod context;
