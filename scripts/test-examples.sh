@@ -74,6 +74,8 @@ piped() {
 }
 piped quickstart --preset n15
 piped groth16_prove --constraints 3
+piped hesc_polynomial --len 64 --max-degree 2 --averaging 1 --runs 1
+piped cached_encryption --log-n 14 --limit 1
 
 # A JSON report is one valid JSON document with the documented keys.
 "$bin/quickstart" --preset n15 --json >"$tmp/json"
