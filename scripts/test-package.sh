@@ -49,5 +49,5 @@ for c in helib-rs he-fft; do
         fail "$c: the packaged crate's doctests"
 done
 
-echo "packages: $((${#crates[@]} - 0)) packaged, $failed problems"
+echo "packages: ${#crates[@]} packaged, $failed problems"
 [ "$failed" -eq 0 ]
