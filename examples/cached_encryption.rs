@@ -26,8 +26,19 @@
 //! cargo run --release --example cached_encryption -- --full       # whole series (~40 min at N = 2^14 on 2 busy cores)
 //! cargo run --release --example cached_encryption -- --log-n 15 --json
 //! ```
+//!
+//! With `--json`, stdout is one JSON array with one object per row:
+//! `series`, `encryptor` (its name), `secure` (bool), `values`,
+//! `ciphertexts`, `offline_ms`, `online_ms`, `us_per_value` (online time per
+//! value, µs) and `min_budget_bits` (least remaining noise budget of the
+//! checked outputs).
 
 use std::error::Error;
+
+use big_t_bgv::cli::{self, CommonArgs};
+use big_t_bgv::outln;
+use clap::Parser;
+use serde::Serialize;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -41,42 +52,31 @@ use helib_rs::{BatchEncoder, Ciphertext, Context, Plaintext, SecretKey};
 use num_bigint::BigUint;
 use rand::{rngs::StdRng, Rng, SeedableRng};
 
-/// Command-line options.
+/// Encrypts three synthetic series with every encryptor of he-cache (fresh,
+/// Rache, Smuche, the secure pool; then batched) and compares their speed.
+#[derive(Debug, Parser)]
+#[command(version)]
 struct Options {
+    /// log2 of the ring degree N
+    #[arg(long, default_value_t = 14, value_parser = clap::value_parser!(u32).range(10..=17))]
     log_n: u32,
-    limit: Option<usize>,
-    json: bool,
+    /// Values taken from the start of each series
+    #[arg(long, default_value_t = 256, conflicts_with = "full")]
+    limit: usize,
+    /// Whole series (instead of --limit)
+    #[arg(long, default_value_t = false)]
+    full: bool,
+    /// Engine worker threads (0 = one per hardware thread)
+    #[arg(long, default_value_t = 1)]
+    threads: u32,
+    #[command(flatten)]
+    common: CommonArgs,
 }
 
 impl Options {
-    fn parse() -> Result<Self, String> {
-        let mut options = Self {
-            log_n: 14,
-            limit: Some(256),
-            json: false,
-        };
-        let mut args = std::env::args().skip(1);
-        while let Some(arg) = args.next() {
-            match arg.as_str() {
-                "--log-n" => options.log_n = number(args.next())?,
-                "--limit" => options.limit = Some(number(args.next())?),
-                "--full" => options.limit = None,
-                "--json" => options.json = true,
-                other => {
-                    return Err(format!(
-                        "unknown argument {other}; use --log-n K, --limit N, --full, --json"
-                    ))
-                }
-            }
-        }
-        Ok(options)
+    fn limit(&self) -> Option<usize> {
+        (!self.full).then_some(self.limit)
     }
-}
-
-fn number<T: std::str::FromStr>(arg: Option<String>) -> Result<T, String> {
-    arg.as_deref()
-        .and_then(|a| a.parse().ok())
-        .ok_or_else(|| "a flag is missing its number".to_string())
 }
 
 /// A named synthetic series.
@@ -308,7 +308,7 @@ fn run_series(
 }
 
 fn print_table(rows: &[Row]) {
-    println!(
+    outln!(
         "{:<8} {:<24} {:>6} {:>7} {:>5} {:>11} {:>11} {:>10} {:>8} {:>7}",
         "series",
         "encryptor",
@@ -324,7 +324,7 @@ fn print_table(rows: &[Row]) {
     for group in rows.chunk_by(|a, b| a.series == b.series) {
         let fresh = group[0].per_value_us();
         for row in group {
-            println!(
+            outln!(
                 "{:<8} {:<24} {:>6} {:>7} {:>5} {:>11.1} {:>11.1} {:>10.1} {:>7.1}× {:>7.1}",
                 row.series,
                 row.encryptor,
@@ -341,25 +341,46 @@ fn print_table(rows: &[Row]) {
     }
 }
 
-fn print_json(rows: &[Row]) {
-    let items: Vec<String> = rows
-        .iter()
-        .map(|r| {
-            format!(
-                "{{\"series\":\"{}\",\"encryptor\":\"{}\",\"secure\":{},\"values\":{},\"ciphertexts\":{},\"offline_ms\":{:.3},\"online_ms\":{:.3},\"us_per_value\":{:.3},\"min_budget_bits\":{:.1}}}",
-                r.series, r.encryptor, r.secure, r.values, r.ciphertexts,
-                r.offline.as_secs_f64() * 1e3, r.online.as_secs_f64() * 1e3, r.per_value_us(), r.min_budget
-            )
-        })
-        .collect();
-    println!("[{}]", items.join(",\n "));
+/// One JSON object per row, in an array.
+#[derive(Serialize)]
+struct JsonRow<'a> {
+    series: &'a str,
+    encryptor: &'a str,
+    secure: bool,
+    values: usize,
+    ciphertexts: usize,
+    offline_ms: f64,
+    online_ms: f64,
+    us_per_value: f64,
+    min_budget_bits: f64,
 }
 
-fn main() -> Result<(), Box<dyn Error>> {
-    let options = Options::parse()?;
+fn print_json(rows: &[Row]) {
+    let items: Vec<JsonRow<'_>> = rows
+        .iter()
+        .map(|r| JsonRow {
+            series: r.series,
+            encryptor: &r.encryptor,
+            secure: r.secure,
+            values: r.values,
+            ciphertexts: r.ciphertexts,
+            offline_ms: r.offline.as_secs_f64() * 1e3,
+            online_ms: r.online.as_secs_f64() * 1e3,
+            us_per_value: r.per_value_us(),
+            min_budget_bits: r.min_budget,
+        })
+        .collect();
+    cli::print_json(&items);
+}
+
+fn main() {
+    big_t_bgv::exit_with(run(&Options::parse()).map(|()| true));
+}
+
+fn run(options: &Options) -> Result<(), Box<dyn Error>> {
     let bn254: BigUint = Fr::MODULUS.into();
     let params = params::cached_encryption(1 << options.log_n, bn254, 40)
-        .threads(1)
+        .threads(options.threads)
         .build()?;
     let context = Context::new(&params)?;
     let sk = SecretKey::generate(&context)?;
@@ -368,22 +389,22 @@ fn main() -> Result<(), Box<dyn Error>> {
         encoder: BatchEncoder::new(&context)?,
         sk,
     };
-    if !options.json {
+    if !options.common.json {
         let log_q = context.log2_modulus(context.max_level()).unwrap_or(0.0);
-        println!(
+        outln!(
             "t = BN254 Fr, N = 2^{}, log2 Q = {log_q:.0} ({} primes), {}-bit security; values per series: {}",
             options.log_n,
             context.max_level() + 1,
             params.security_level().bits(),
-            options.limit.map_or("all".to_string(), |l| format!("first {l}")),
+            options.limit().map_or("all".to_string(), |l| format!("first {l}")),
         );
-        println!("speedup = fresh µs/value ÷ this µs/value (online); budget = least remaining noise budget (bits) of the checked outputs\n");
+        outln!("speedup = fresh µs/value ÷ this µs/value (online); budget = least remaining noise budget (bits) of the checked outputs\n");
     }
     let mut rows = Vec::new();
     for series in workloads() {
-        rows.extend(run_series(&bench, &series, options.limit)?);
+        rows.extend(run_series(&bench, &series, options.limit())?);
     }
-    if options.json {
+    if options.common.json {
         print_json(&rows);
     } else {
         print_table(&rows);

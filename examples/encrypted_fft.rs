@@ -16,43 +16,57 @@
 //! cargo run --release --example encrypted_fft -- --n 131072 --max-baby-steps 8   # fewer keys
 //! cargo run --release --example encrypted_fft -- --n 65536 --memory-limit 4       # GiB
 //! ```
+//!
+//! With `--json`, stdout is one JSON object with these keys (times in
+//! seconds, sizes in bytes; new keys may be added, none is renamed):
+//!
+//! | key | meaning |
+//! | --- | --- |
+//! | `n`, `direction` (`"forward"`/`"inverse"`), `coset`, `strategy` (`"factored"`/`"dense"`), `levels`, `key_mode` (`"fast"`/`"minimal"`), `threads` | the run's settings |
+//! | `ring_degree`, `log2_q`, `log2_p`, `security` | the BGV parameters |
+//! | `context_s`, `keys_s`, `galois_keys_s`, `plan_s`, `encrypt_s`, `fft_s`, `decrypt_s`, `total_s` | phase times: `keys_s` covers the secret, public and Galois keys, `galois_keys_s` the Galois part of it, `total_s` all phases |
+//! | `plain_fft_s`, `he_to_plain_ratio` | ark-poly's FFT in the clear, and `fft_s` over it |
+//! | `galois_keys`, `galois_key_bytes`, `rotations`, `key_switches`, `plaintext_multiplications` | the plan's cost |
+//! | `noise_budget_bits` | smallest remaining budget of the outputs |
+//! | `peak_memory_bytes`, `memory_before_plan_bytes` | measured (null where unknown) |
+//! | `estimated_peak_memory_bytes`, `estimated_plan_bytes`, `estimated_build_bytes`, `estimated_galois_key_bytes`, `estimated_execution_bytes` | the plan's estimate |
+//! | `verified` | the decryption equals ark-poly's FFT |
 
 use ark_bn254::Fr;
 use ark_ff::FftField;
 use ark_poly::{EvaluationDomain, Radix2EvaluationDomain};
 use ark_std::UniformRand;
+use big_t_bgv::cli::{self, CommonArgs, KeyModeArg, Phases, GIB};
+use big_t_bgv::outln;
+use clap::{Parser, ValueEnum};
 use he_fft::{
-    bit_reverse_permute, suggest_parameters, Direction, FftPlan, KeyMode, MemoryEstimate, Order,
-    Strategy,
+    bit_reverse_permute, suggest_parameters, Direction, FftPlan, MemoryEstimate, Order, Strategy,
 };
 use helib_rs::{Context, SecretKey};
-use std::io::Write;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Arc;
-use std::time::{Duration, Instant};
+use serde::Serialize;
+use std::time::Instant;
 
 fn main() {
-    let options = match Options::parse(std::env::args().skip(1)) {
-        Ok(o) => o,
-        Err(message) => {
-            eprintln!("{message}\n\n{USAGE}");
-            std::process::exit(2);
-        }
-    };
+    let options = Options::parse();
     big_t_bgv::exit_with(run(&options));
 }
 
-const USAGE: &str = "usage: encrypted_fft [--n N] [--strategy factored|dense] [--levels K] \
-[--threads T] [--inverse] [--coset] [--key-mode fast|minimal] [--max-baby-steps B] \
-[--memory-limit GIB] [--json]";
+/// Phase names, shared by the text report and the JSON keys.
+const CONTEXT: &str = "context";
+const KEYS: &str = "secret + public key";
+const PLAN: &str = "plan build (factor + encode diagonals)";
+const GALOIS: &str = "Galois keys";
+const ENCRYPT: &str = "encrypt";
+const FFT: &str = "FFT (homomorphic)";
+const DECRYPT: &str = "decrypt + decode";
 
 fn run(o: &Options) -> Result<bool, Box<dyn std::error::Error>> {
-    let mut phases: Vec<(&str, Duration)> = Vec::new();
-    let levels = match o.strategy {
+    let mut phases = Phases::new(o.common.json);
+    let levels = match o.strategy() {
         Strategy::Dense => 1,
         Strategy::Factored { levels } => levels.unwrap_or_else(|| default_levels(o.n)),
     };
-    let strategy = match o.strategy {
+    let strategy = match o.strategy() {
         Strategy::Dense => Strategy::Dense,
         Strategy::Factored { .. } => Strategy::Factored {
             levels: Some(levels),
@@ -67,9 +81,9 @@ fn run(o: &Options) -> Result<bool, Box<dyn std::error::Error>> {
     }
     let log_q = params.chain_bits().iter().sum::<u32>();
     let log_p = params.special_bits().iter().sum::<u32>();
-    if !o.json {
-        println!("Encrypted FFT over BN254 Fr (254-bit prime), n = {}", o.n);
-        println!(
+    if !o.common.json {
+        outln!("Encrypted FFT over BN254 Fr (254-bit prime), n = {}", o.n);
+        outln!(
             "  parameters: N = 2^{}, log2 Q = {log_q} ({} primes), log2 P = {log_p}, security {:?}, threads {}",
             params.ring_degree().trailing_zeros(),
             params.chain_bits().len(),
@@ -77,110 +91,96 @@ fn run(o: &Options) -> Result<bool, Box<dyn std::error::Error>> {
             if o.threads == 0 { "all".to_string() } else { o.threads.to_string() },
         );
     }
-    let context = phase(o, &mut phases, "context", || Context::new(&params))?;
-    let sk = phase(o, &mut phases, "secret + public key", || {
-        SecretKey::generate(&context)
+    let context = phases.run(CONTEXT, || Context::new(&params))?;
+    let (sk, pk) = phases.run(KEYS, || -> helib_rs::Result<_> {
+        let sk = SecretKey::generate(&context)?;
+        let pk = sk.public_key()?;
+        Ok((sk, pk))
     })?;
-    let pk = sk.public_key()?;
     let coset = o.coset.then_some(Fr::GENERATOR);
     let mut builder = FftPlan::<Fr>::builder(&context, o.n)
-        .direction(o.direction)
+        .direction(o.direction())
         .strategy(strategy)
-        .key_mode(o.key_mode);
+        .key_mode(o.key_mode.into());
     if let Some(max) = o.max_baby_steps {
         builder = builder.max_baby_steps(max);
     }
     if let Some(g) = coset {
         builder = builder.coset(g);
     }
-    if let Some(gib) = o.memory_limit_gib {
+    if let Some(gib) = o.memory_limit {
         builder = builder.memory_limit((gib * GIB) as usize);
     }
     // Known before anything is encoded; `build` refuses the plan if it is
     // over the limit (by default the memory the system has available).
     let estimate = builder.memory_estimate()?;
-    if !o.json {
-        println!("  memory estimate: {}", describe_estimate(&estimate));
+    if !o.common.json {
+        outln!("  memory estimate: {}", describe_estimate(&estimate));
     }
-    let resident_before_plan = resident_bytes();
-    let plan = phase(
-        o,
-        &mut phases,
-        "plan build (factor + encode diagonals)",
-        || builder.build(),
-    )?;
+    let resident_before_plan = cli::resident_bytes();
+    let plan = phases.run(PLAN, || builder.build())?;
     let cost = plan.cost();
-    let keys = phase(o, &mut phases, "Galois keys", || {
-        plan.generate_galois_keys(&sk)
-    })?;
+    let keys = phases.run(GALOIS, || plan.generate_galois_keys(&sk))?;
     let mut rng = ark_std::rand::thread_rng();
     let x: Vec<Fr> = (0..o.n).map(|_| Fr::rand(&mut rng)).collect();
-    let inputs = phase(o, &mut phases, "encrypt", || plan.encrypt(&pk, &x))?;
-    let outputs = phase(o, &mut phases, "FFT (homomorphic)", || {
-        plan.execute(&inputs, &keys)
-    })?;
+    let inputs = phases.run(ENCRYPT, || plan.encrypt(&pk, &x))?;
+    let outputs = phases.run(FFT, || plan.execute(&inputs, &keys))?;
     let budget = outputs
         .iter()
         .map(|ct| sk.noise_budget(ct))
         .collect::<Result<Vec<_>, _>>()?
         .into_iter()
         .fold(f64::INFINITY, f64::min);
-    let got = phase(o, &mut phases, "decrypt + decode", || {
-        plan.decrypt(&sk, &outputs)
-    })?;
+    let got = phases.run(DECRYPT, || plan.decrypt(&sk, &outputs))?;
 
     let start = Instant::now();
-    let want = reference(o.n, o.direction, coset, &x, &plan);
+    let want = reference(o.n, o.direction(), coset, &x, &plan);
     let plain = start.elapsed();
     let verified = got == want;
-    let fft_time = phases
-        .iter()
-        .find(|(name, _)| name.starts_with("FFT"))
-        .map(|p| p.1)
-        .unwrap_or_default();
-    let peak = big_t_bgv::peak_memory_bytes();
+    let fft_time = phases.get(FFT);
+    let peak = cli::peak_memory_bytes();
 
-    if o.json {
-        let times: Vec<String> = phases
-            .iter()
-            .map(|(name, d)| format!("\"{}\": {:.6}", name, d.as_secs_f64()))
-            .collect();
-        println!(
-            "{{\"n\": {}, \"strategy\": \"{:?}\", \"levels\": {}, \"direction\": \"{:?}\", \"coset\": {}, \
-             \"key_mode\": \"{:?}\", \"threads\": {}, \"ring_degree\": {}, \"log2_q\": {log_q}, \"log2_p\": {log_p}, \
-             \"security\": \"{:?}\", \"galois_keys\": {}, \"galois_key_bytes\": {}, \"rotations\": {}, \
-             \"key_switches\": {}, \"plaintext_multiplications\": {}, \"seconds\": {{{}}}, \"plain_fft_seconds\": {:.6}, \
-             \"he_to_plain_ratio\": {:.1}, \"noise_budget_bits\": {budget:.1}, \"peak_memory_bytes\": {}, \
-             \"memory_before_plan_bytes\": {}, \"estimated_peak_memory_bytes\": {}, \"estimated_plan_bytes\": {}, \
-             \"estimated_build_bytes\": {}, \"estimated_galois_key_bytes\": {}, \"estimated_execution_bytes\": {}, \
-             \"verified\": {verified}}}",
-            o.n,
-            strategy,
+    if o.common.json {
+        let secs = |name: &str| phases.get(name).as_secs_f64();
+        cli::print_json(&Report {
+            n: o.n,
+            direction: if o.inverse { "inverse" } else { "forward" },
+            coset: o.coset,
+            strategy: o.strategy,
             levels,
-            o.direction,
-            o.coset,
-            o.key_mode,
-            o.threads,
-            context.ring_degree(),
-            params.security_level(),
-            keys.len(),
-            keys.size_bytes(),
-            cost.rotations,
-            cost.key_switches,
-            cost.multiplications,
-            times.join(", "),
-            plain.as_secs_f64(),
-            fft_time.as_secs_f64() / plain.as_secs_f64().max(1e-9),
-            peak.unwrap_or(0),
-            resident_before_plan.unwrap_or(0),
-            estimate.peak_bytes(),
-            estimate.plan_bytes,
-            estimate.build_bytes,
-            estimate.galois_key_bytes,
-            estimate.execution_bytes,
-        );
+            key_mode: o.key_mode,
+            threads: o.threads,
+            ring_degree: context.ring_degree(),
+            log2_q: log_q,
+            log2_p: log_p,
+            security: format!("{:?}", params.security_level()),
+            context_s: secs(CONTEXT),
+            keys_s: secs(KEYS) + secs(GALOIS),
+            galois_keys_s: secs(GALOIS),
+            plan_s: secs(PLAN),
+            encrypt_s: secs(ENCRYPT),
+            fft_s: secs(FFT),
+            decrypt_s: secs(DECRYPT),
+            total_s: phases.total().as_secs_f64(),
+            plain_fft_s: plain.as_secs_f64(),
+            he_to_plain_ratio: fft_time.as_secs_f64() / plain.as_secs_f64().max(1e-9),
+            galois_keys: keys.len(),
+            galois_key_bytes: keys.size_bytes(),
+            rotations: cost.rotations,
+            key_switches: cost.key_switches,
+            plaintext_multiplications: cost.multiplications,
+            noise_budget_bits: budget,
+            peak_memory_bytes: peak,
+            memory_before_plan_bytes: resident_before_plan,
+            estimated_peak_memory_bytes: estimate.peak_bytes(),
+            estimated_plan_bytes: estimate.plan_bytes,
+            estimated_build_bytes: estimate.build_bytes,
+            estimated_galois_key_bytes: estimate.galois_key_bytes,
+            estimated_execution_bytes: estimate.execution_bytes,
+            verified,
+        });
     } else {
-        println!(
+        outln!(
             "  plan: {} — {} rotations ({} of them full key switches), {} plaintext products; \
              {} Galois keys, {:.1} MiB",
             plan.describe(),
@@ -190,19 +190,19 @@ fn run(o: &Options) -> Result<bool, Box<dyn std::error::Error>> {
             keys.len(),
             keys.size_bytes() as f64 / (1 << 20) as f64
         );
-        println!("  remaining noise budget: {budget:.1} bits");
-        println!(
+        outln!("  remaining noise budget: {budget:.1} bits");
+        outln!(
             "  plain FFT (ark-poly): {:.3} ms; HE / plain = {:.0}×",
             plain.as_secs_f64() * 1e3,
             fft_time.as_secs_f64() / plain.as_secs_f64().max(1e-9)
         );
         if let Some(bytes) = peak {
-            println!("  peak memory: {:.2} GiB", bytes as f64 / GIB);
+            outln!("  peak memory: {:.2} GiB", bytes as f64 / GIB);
             // The estimate covers what the plan adds to the process: compare
             // it with the growth of the peak over the memory held before.
             if let Some(before) = resident_before_plan {
                 let grown = bytes.saturating_sub(before);
-                println!(
+                outln!(
                     "  of which {:.2} GiB above the {:.2} GiB held before the plan; \
                      estimate / measured = {:.2}",
                     grown as f64 / GIB,
@@ -211,7 +211,7 @@ fn run(o: &Options) -> Result<bool, Box<dyn std::error::Error>> {
                 );
             }
         }
-        println!(
+        outln!(
             "{}",
             if verified {
                 "verified: the decrypted FFT equals ark-poly's"
@@ -219,11 +219,19 @@ fn run(o: &Options) -> Result<bool, Box<dyn std::error::Error>> {
                 "MISMATCH: the decrypted FFT differs from ark-poly's"
             }
         );
+        outln!(
+            "  total {:.3} s (context {:.3}, keys {:.3}, plan {:.3}, encrypt {:.3}, FFT {:.3}, decrypt {:.3})",
+            phases.total().as_secs_f64(),
+            phases.get(CONTEXT).as_secs_f64(),
+            (phases.get(KEYS) + phases.get(GALOIS)).as_secs_f64(),
+            phases.get(PLAN).as_secs_f64(),
+            phases.get(ENCRYPT).as_secs_f64(),
+            fft_time.as_secs_f64(),
+            phases.get(DECRYPT).as_secs_f64(),
+        );
     }
     Ok(verified)
 }
-
-const GIB: f64 = (1u64 << 30) as f64;
 
 /// The estimate's parts, in GiB.
 fn describe_estimate(e: &MemoryEstimate) -> String {
@@ -235,14 +243,6 @@ fn describe_estimate(e: &MemoryEstimate) -> String {
         e.galois_key_bytes as f64 / GIB,
         e.execution_bytes as f64 / GIB
     )
-}
-
-/// Resident memory of this process now (Linux `VmRSS`), in bytes.
-fn resident_bytes() -> Option<u64> {
-    let status = std::fs::read_to_string("/proc/self/status").ok()?;
-    let line = status.lines().find(|l| l.starts_with("VmRSS:"))?;
-    let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
-    Some(kib * 1024)
 }
 
 /// Factored levels by default: about five stages per level, at most three.
@@ -272,120 +272,108 @@ fn reference(
     }
 }
 
-/// Runs one phase, showing elapsed seconds on stderr while it runs.
-fn phase<T, E>(
-    o: &Options,
-    phases: &mut Vec<(&'static str, Duration)>,
-    name: &'static str,
-    f: impl FnOnce() -> Result<T, E>,
-) -> Result<T, E> {
-    let done = Arc::new(AtomicBool::new(false));
-    let start = Instant::now();
-    let ticker = (!o.json).then(|| {
-        let done = done.clone();
-        std::thread::spawn(move || {
-            while !done.load(Ordering::Relaxed) {
-                std::thread::sleep(Duration::from_millis(250));
-                if start.elapsed() > Duration::from_secs(1) && !done.load(Ordering::Relaxed) {
-                    let bar = "#".repeat((start.elapsed().as_secs() as usize % 30) + 1);
-                    eprint!(
-                        "\r  {name:<40} {:>7.1} s [{bar:<30}]",
-                        start.elapsed().as_secs_f64()
-                    );
-                    let _ = std::io::stderr().flush();
-                }
-            }
-        })
-    });
-    let result = f();
-    let took = start.elapsed();
-    done.store(true, Ordering::Relaxed);
-    if let Some(t) = ticker {
-        let _ = t.join();
-        eprint!("\r{:<90}\r", "");
-        println!("  {name:<40} {:>10.1} ms", took.as_secs_f64() * 1e3);
-    }
-    phases.push((name, took));
-    result
+/// The `--json` report (schema in the module documentation).
+#[derive(Serialize)]
+struct Report {
+    n: usize,
+    direction: &'static str,
+    coset: bool,
+    strategy: StrategyArg,
+    levels: usize,
+    key_mode: KeyModeArg,
+    threads: u32,
+    ring_degree: usize,
+    log2_q: u32,
+    log2_p: u32,
+    security: String,
+    context_s: f64,
+    keys_s: f64,
+    galois_keys_s: f64,
+    plan_s: f64,
+    encrypt_s: f64,
+    fft_s: f64,
+    decrypt_s: f64,
+    total_s: f64,
+    plain_fft_s: f64,
+    he_to_plain_ratio: f64,
+    galois_keys: usize,
+    galois_key_bytes: usize,
+    rotations: usize,
+    key_switches: usize,
+    plaintext_multiplications: usize,
+    noise_budget_bits: f64,
+    peak_memory_bytes: Option<u64>,
+    memory_before_plan_bytes: Option<u64>,
+    estimated_peak_memory_bytes: usize,
+    estimated_plan_bytes: usize,
+    estimated_build_bytes: usize,
+    estimated_galois_key_bytes: usize,
+    estimated_execution_bytes: usize,
+    verified: bool,
 }
 
+/// Runs an FFT over the BN254 scalar field on encrypted data and checks the
+/// decryption against ark-poly's `Radix2EvaluationDomain`.
+#[derive(Debug, Parser)]
+#[command(version)]
 struct Options {
+    /// Transform size (a power of two)
+    #[arg(long, default_value_t = 1024)]
     n: usize,
-    strategy: Strategy,
-    threads: u32,
-    direction: Direction,
+    /// Plan strategy: factored (radix stages grouped into levels) or dense
+    /// (one level, one dense matrix)
+    #[arg(long, value_enum, default_value_t = StrategyArg::Factored)]
+    strategy: StrategyArg,
+    /// Multiplicative levels of a factored plan [default: about five stages
+    /// per level, at most 3]
+    #[arg(long)]
+    levels: Option<usize>,
+    /// Inverse FFT instead of the forward one
+    #[arg(long, default_value_t = false)]
+    inverse: bool,
+    /// Evaluate on the coset g·H (g the field's multiplicative generator)
+    #[arg(long, default_value_t = false)]
     coset: bool,
-    key_mode: KeyMode,
+    /// Galois keys: fast (one per rotation used) or minimal (fewest keys)
+    #[arg(long, value_enum, default_value_t = KeyModeArg::Fast)]
+    key_mode: KeyModeArg,
+    /// Cap on the baby steps of each baby-step/giant-step stage (fewer
+    /// keys, more rotations) [default: no cap]
+    #[arg(long)]
     max_baby_steps: Option<usize>,
-    memory_limit_gib: Option<f64>,
-    json: bool,
+    /// Refuse plans whose memory estimate is over this many GiB [default:
+    /// the memory the system has available]
+    #[arg(long, value_parser = cli::gib)]
+    memory_limit: Option<f64>,
+    /// Engine worker threads (0 = one per hardware thread)
+    #[arg(long, default_value_t = 0)]
+    threads: u32,
+    #[command(flatten)]
+    common: CommonArgs,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum, Serialize)]
+#[serde(rename_all = "lowercase")]
+enum StrategyArg {
+    Factored,
+    Dense,
 }
 
 impl Options {
-    fn parse(mut args: impl Iterator<Item = String>) -> Result<Self, String> {
-        let mut o = Options {
-            n: 1024,
-            strategy: Strategy::Factored { levels: None },
-            threads: 0,
-            direction: Direction::Forward,
-            coset: false,
-            key_mode: KeyMode::Fast,
-            max_baby_steps: None,
-            memory_limit_gib: None,
-            json: false,
-        };
-        let mut levels = None;
-        let mut dense = false;
-        while let Some(arg) = args.next() {
-            let mut value = || args.next().ok_or(format!("{arg} needs a value"));
-            match arg.as_str() {
-                "--n" => o.n = value()?.parse().map_err(|_| "--n takes a number")?,
-                "--levels" => {
-                    levels = Some(value()?.parse().map_err(|_| "--levels takes a number")?)
-                }
-                "--threads" => {
-                    o.threads = value()?.parse().map_err(|_| "--threads takes a number")?
-                }
-                "--strategy" => match value()?.as_str() {
-                    "dense" => dense = true,
-                    "factored" => dense = false,
-                    other => return Err(format!("unknown strategy {other:?}")),
-                },
-                "--key-mode" => {
-                    o.key_mode = match value()?.as_str() {
-                        "fast" => KeyMode::Fast,
-                        "minimal" => KeyMode::MinimalKeys,
-                        other => return Err(format!("unknown key mode {other:?}")),
-                    }
-                }
-                "--max-baby-steps" => {
-                    o.max_baby_steps = Some(
-                        value()?
-                            .parse()
-                            .map_err(|_| "--max-baby-steps takes a number")?,
-                    )
-                }
-                "--memory-limit" => {
-                    o.memory_limit_gib = Some(
-                        value()?
-                            .parse()
-                            .ok()
-                            .filter(|g: &f64| g.is_finite() && *g >= 0.0)
-                            .ok_or("--memory-limit takes a number of GiB")?,
-                    )
-                }
-                "--inverse" => o.direction = Direction::Inverse,
-                "--coset" => o.coset = true,
-                "--json" => o.json = true,
-                "--help" | "-h" => return Err("help".into()),
-                other => return Err(format!("unknown flag {other:?}")),
-            }
+    fn strategy(&self) -> Strategy {
+        match self.strategy {
+            StrategyArg::Dense => Strategy::Dense,
+            StrategyArg::Factored => Strategy::Factored {
+                levels: self.levels,
+            },
         }
-        o.strategy = if dense {
-            Strategy::Dense
+    }
+
+    fn direction(&self) -> Direction {
+        if self.inverse {
+            Direction::Inverse
         } else {
-            Strategy::Factored { levels }
-        };
-        Ok(o)
+            Direction::Forward
+        }
     }
 }

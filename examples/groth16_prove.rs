@@ -24,6 +24,9 @@
 //! ```
 
 use std::error::Error;
+
+use big_t_bgv::outln;
+use clap::Parser;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -44,37 +47,20 @@ use rand::{rngs::StdRng, SeedableRng};
 type Result<T> = std::result::Result<T, Box<dyn Error>>;
 type Domain = GeneralEvaluationDomain<Fr>;
 
-const USAGE: &str = "usage: groth16_prove [--constraints N]
-
-Proves knowledge of z0 with z_N = y (z_{i+1} = z_i^2 + c_i) with ark-groth16 over BN254,
-the quotient h computed under encryption, and verifies the proof.
-
-options:
-  --constraints N   R1CS constraints (steps of the chain), N >= 1 (default 500)
-  -h, --help        print this help";
-
-fn main() {
-    let mut args = std::env::args().skip(1);
-    let mut constraints = 500usize;
-    while let Some(arg) = args.next() {
-        match arg.as_str() {
-            "-h" | "--help" => {
-                println!("{USAGE}");
-                return;
-            }
-            "--constraints" => match args.next().and_then(|v| v.parse().ok()) {
-                Some(n) if n >= 1 => constraints = n,
-                _ => usage_error("--constraints takes an integer N >= 1"),
-            },
-            other => usage_error(&format!("unknown argument {other:?}")),
-        }
-    }
-    big_t_bgv::exit_with(run(constraints));
+/// Proves knowledge of z0 with z_N = y (z_{i+1} = z_i^2 + c_i) with
+/// ark-groth16 over BN254, the quotient h computed under encryption, and
+/// verifies the proof.
+#[derive(Debug, Parser)]
+#[command(version)]
+struct Options {
+    /// R1CS constraints (steps of the chain), at least 1
+    #[arg(long, default_value_t = 500, value_parser = clap::value_parser!(u64).range(1..=1 << 24))]
+    constraints: u64,
 }
 
-fn usage_error(message: &str) -> ! {
-    eprintln!("{message}\n\n{USAGE}");
-    std::process::exit(2);
+fn main() {
+    let options = Options::parse();
+    big_t_bgv::exit_with(run(options.constraints as usize));
 }
 
 /// z_{i+1} = z_i² + c_i for `steps` steps; z_steps is the public input.
@@ -161,14 +147,14 @@ fn run(steps: usize) -> Result<bool> {
     let n = Domain::new(num_constraints + num_inputs)
         .ok_or("no evaluation domain that large")?
         .size();
-    println!(
+    outln!(
         "circuit: {num_constraints} constraints, {num_inputs} instance variables; domain n = {n}"
     );
 
     let (keys, keygen) = timed(|| QuotientKeys::<Fr>::generate(n));
     let keys = Arc::new(keys?);
     let ring = keys.parameters().parameters();
-    println!(
+    outln!(
         "keys: N = {}, log2 Q = {:.0}, stride {}, {} bits of security ({})",
         ring.ring_degree(),
         ring.chain_bits().iter().sum::<u32>(),
@@ -228,26 +214,26 @@ fn run(steps: usize) -> Result<bool> {
     let [total, evaluate, encrypt, server, decrypt] =
         std::array::from_fn(|i| median(step_times.iter().map(|t| t[i]).collect()));
 
-    println!(
+    outln!(
         "quotient h ({} coefficients), median of {RUNS} runs:",
         plain.len()
     );
-    println!("  plain LibsnarkReduction witness map   {}", ms(plain_time));
-    println!("  encrypted, total                      {}", ms(total));
-    println!("    client: witness evaluations         {}", ms(evaluate));
-    println!("    client: 2 iffts + encrypt A, B      {}", ms(encrypt));
-    println!(
+    outln!("  plain LibsnarkReduction witness map   {}", ms(plain_time));
+    outln!("  encrypted, total                      {}", ms(total));
+    outln!("    client: witness evaluations         {}", ms(evaluate));
+    outln!("    client: 2 iffts + encrypt A, B      {}", ms(encrypt));
+    outln!(
         "    server: A·B / X^n                   {}  ({blocks} block{} per operand, \
          estimated budget left {budget:.0} bits)",
         ms(server),
         if blocks == 1 { "" } else { "s" },
     );
-    println!("    client: decrypt h                   {}", ms(decrypt));
-    println!(
+    outln!("    client: decrypt h                   {}", ms(decrypt));
+    outln!(
         "  encrypted / plain                     {:.1}×",
         total.as_secs_f64() / plain_time.as_secs_f64()
     );
-    println!("  h equals LibsnarkReduction's: {same}");
+    outln!("  h equals LibsnarkReduction's: {same}");
 
     // Setup (standard), proving with the encrypted reduction, standard verification.
     let setup_circuit = SquareChain {
@@ -275,13 +261,13 @@ fn run(steps: usize) -> Result<bool> {
     let (verified, verify) = timed(|| Groth16::<Bn254>::verify(&vk, &[image], &proof));
     let verified = verified?;
     let rejected = !Groth16::<Bn254>::verify(&vk, &[image + Fr::ONE], &proof)?;
-    println!(
+    outln!(
         "setup {}, prove (encrypted reduction, keys above) {}, verify {}",
         ms(setup),
         ms(prove),
         ms(verify)
     );
-    println!("wrong public input rejected: {rejected}");
-    println!("verified: {verified}");
+    outln!("wrong public input rejected: {rejected}");
+    outln!("verified: {verified}");
     Ok(verified && rejected && same)
 }

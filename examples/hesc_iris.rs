@@ -10,12 +10,20 @@
 //! cargo run --release --example hesc_iris -- --json            # also print a JSON summary
 //! ```
 //!
-//! Flags: `--lens L1,L2,…` stream lengths; `--trials T` SC repetitions
-//! averaged per accuracy; `--log-n K` ring degree 2^K for t = 65537 (13..15);
-//! `--epochs E` training steps; `--skip-bn254` / `--skip-12289` skip the
-//! fusion runs with those moduli; `--seed S` stream seed.
+//! Flags: see `--help`. With `--json` the last line of stdout is one JSON
+//! object after the text tables: `float_test` (float accuracy on the test
+//! set) and `rows`, one object per stream length with `L`, `float`,
+//! `conventional`, `concatenated`, `hesc` (test accuracies), the
+//! per-sample times `encrypt_ms`, `layer1_ms`, `layer2_ms`, `decrypt_ms`,
+//! `fuse_ms`, `decrypt_fused_ms`, and the ciphertext counts `output_cts`,
+//! `fused_cts`.
 
 use std::error::Error;
+
+use big_t_bgv::cli::{self, CommonArgs};
+use big_t_bgv::outln;
+use clap::Parser;
+use serde::Serialize;
 use std::time::{Duration, Instant};
 
 use ark_ff::{FftField, PrimeField};
@@ -26,8 +34,11 @@ use hesc_apps::iris::{self, sc, Dataset, Network, Normalizer, TrainConfig, INPUT
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
-fn main() -> Result<(), Box<dyn Error>> {
-    let opt = Options::parse(std::env::args().skip(1))?;
+fn main() {
+    big_t_bgv::exit_with(run(&Options::parse_and_apply_quick()).map(|()| true));
+}
+
+fn run(opt: &Options) -> Result<(), Box<dyn Error>> {
     let data = load_iris()?;
     let (train_raw, test_raw) = iris::stratified_split(&data, 10, 7);
     let normalizer = Normalizer::fit(&train_raw)?;
@@ -43,8 +54,8 @@ fn main() -> Result<(), Box<dyn Error>> {
     let net = iris::train(&train, &config);
     let float_train = iris::accuracy(&train, |x| Ok(net.forward(x)))?;
     let float_test = iris::accuracy(&test, |x| Ok(net.forward(x)))?;
-    println!("HESC oblivious inference on Iris (linfa-datasets, 150 samples)");
-    println!(
+    outln!("HESC oblivious inference on Iris (linfa-datasets, 150 samples)");
+    outln!(
         "  split 120/30 (stratified), features scaled to [-1, 1]; 4-4-3 network, x^2 activation, \
          weights in [-1, 1]; trained in {:.1} s ({} Adam steps, softmax scale {} + center loss weight {})",
         started.elapsed().as_secs_f64(),
@@ -52,7 +63,7 @@ fn main() -> Result<(), Box<dyn Error>> {
         config.scale,
         config.center_weight
     );
-    println!(
+    outln!(
         "  float accuracy: train {:.1} %, test {:.1} %",
         100.0 * float_train,
         100.0 * float_test
@@ -63,18 +74,18 @@ fn main() -> Result<(), Box<dyn Error>> {
         .zip(&test.labels)
         .map(|(x, &y)| margin(&net.forward(x), y))
         .fold(f64::INFINITY, f64::min);
-    println!("  smallest test margin o_y - max_(k != y) o_k: {min_margin:.4}\n");
+    outln!("  smallest test margin o_y - max_(k != y) o_k: {min_margin:.4}\n");
 
     // Packed HESC over BGV with t = 65537.
     let params65537 = params::t65537(opt.log_n, 2)?;
     let bgv = Bgv::<Fp65537>::new(&params65537)?;
-    println!("Encrypted HESC: {}", bgv.describe());
+    outln!("Encrypted HESC: {}", bgv.describe());
 
     let mut rng = ChaCha8Rng::seed_from_u64(opt.seed);
     let mut rows = Vec::new();
-    println!("\nTest accuracy (%) vs stream length L (SC columns: mean of {} trials; HESC: one encrypted run)", opt.trials);
-    println!("| L | float | conventional SC | concatenated SC | encrypted HESC | HESC = plaintext model bits |");
-    println!("|---:|---:|---:|---:|---:|:---:|");
+    outln!("\nTest accuracy (%) vs stream length L (SC columns: mean of {} trials; HESC: one encrypted run)", opt.trials);
+    outln!("| L | float | conventional SC | concatenated SC | encrypted HESC | HESC = plaintext model bits |");
+    outln!("|---:|---:|---:|---:|---:|:---:|");
     for &len in &opt.lens {
         let conventional = mean_accuracy(opt.trials, |_| {
             iris::accuracy(&test, |x| sc::conventional(&net, x, len, &mut rng))
@@ -84,7 +95,7 @@ fn main() -> Result<(), Box<dyn Error>> {
             Ok(hits(&outputs, &test.labels) as f64 / test.len() as f64)
         })?;
         let run = bgv.run(&net, &test, len, &mut rng, true)?;
-        println!(
+        outln!(
             "| {len} | {:.1} | {:.1} | {:.1} | {:.1} | {} |",
             100.0 * float_test,
             100.0 * conventional,
@@ -95,23 +106,23 @@ fn main() -> Result<(), Box<dyn Error>> {
         rows.push((len, conventional, concatenated, run));
     }
 
-    println!(
+    outln!(
         "\nPer-sample time (ms), t = 65537, N = 2^{} ({} samples, lanes = samples per ciphertext)",
         opt.log_n,
         test.len()
     );
-    println!("| L | lanes | model enc (offline) | encrypt | layer 1 | layer 2 | decrypt | fuse | decrypt fused | total w/o fusion | total w/ fusion | output cts | fused cts | decrypt speed-up |");
-    println!("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
+    outln!("| L | lanes | model enc (offline) | encrypt | layer 1 | layer 2 | decrypt | fuse | decrypt fused | total w/o fusion | total w/ fusion | output cts | fused cts | decrypt speed-up |");
+    outln!("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
     for (len, _, _, run) in &rows {
         run.print_timing_row(*len);
     }
 
-    println!(
+    outln!(
         "\nFusion capacity (radix W = 6: output slots hold up to 5) and the Iris output at L = {}",
         opt.fusion_len
     );
-    println!("| t | N | security | budget after layer 2 (bits) | max fused by t | by noise | output cts | fused cts | decrypt (ms/sample) | fused: fuse + decrypt (ms/sample) |");
-    println!("|---|---:|---|---:|---:|---:|---:|---:|---:|---:|");
+    outln!("| t | N | security | budget after layer 2 (bits) | max fused by t | by noise | output cts | fused cts | decrypt (ms/sample) | fused: fuse + decrypt (ms/sample) |");
+    outln!("|---|---:|---|---:|---:|---:|---:|---:|---:|---:|");
     if !opt.skip_12289 {
         let b = Bgv::<Fp12289>::new(&params::t12289_n11()?)?;
         let run = b.run(&net, &test, opt.fusion_len, &mut rng, false)?;
@@ -131,30 +142,27 @@ fn main() -> Result<(), Box<dyn Error>> {
         b.print_fusion_row("BN254 r (254 bits)", &run)?;
     }
 
-    if opt.json {
-        let items: Vec<String> = rows
+    if opt.common.json {
+        let rows = rows
             .iter()
-            .map(|(len, conv, cat, run)| {
-                format!(
-                    "{{\"L\":{len},\"float\":{float_test:.4},\"conventional\":{conv:.4},\"concatenated\":{cat:.4},\"hesc\":{:.4},\
-                     \"encrypt_ms\":{:.3},\"layer1_ms\":{:.3},\"layer2_ms\":{:.3},\"decrypt_ms\":{:.3},\"fuse_ms\":{:.3},\
-                     \"decrypt_fused_ms\":{:.3},\"output_cts\":{},\"fused_cts\":{}}}",
-                    run.accuracy,
-                    run.per_sample(run.times.encrypt),
-                    run.per_sample(run.times.layer1),
-                    run.per_sample(run.times.layer2),
-                    run.per_sample(run.times.decrypt),
-                    run.per_sample(run.times.fuse),
-                    run.per_sample(run.times.decrypt_fused),
-                    run.output_cts,
-                    run.fused_cts
-                )
+            .map(|(len, conv, cat, run)| SummaryRow {
+                len: *len,
+                float: float_test,
+                conventional: *conv,
+                concatenated: *cat,
+                hesc: run.accuracy,
+                encrypt_ms: run.per_sample(run.times.encrypt),
+                layer1_ms: run.per_sample(run.times.layer1),
+                layer2_ms: run.per_sample(run.times.layer2),
+                decrypt_ms: run.per_sample(run.times.decrypt),
+                fuse_ms: run.per_sample(run.times.fuse),
+                decrypt_fused_ms: run.per_sample(run.times.decrypt_fused),
+                output_cts: run.output_cts,
+                fused_cts: run.fused_cts,
             })
             .collect();
-        println!(
-            "\n{{\"float_test\":{float_test:.4},\"rows\":[{}]}}",
-            items.join(",")
-        );
+        outln!();
+        cli::print_json(&Summary { float_test, rows });
     }
     Ok(())
 }
@@ -234,7 +242,7 @@ impl Run {
         let t = &self.times;
         let ms = |d| self.per_sample(d);
         let common = ms(t.encrypt) + ms(t.layer1) + ms(t.layer2);
-        println!(
+        outln!(
             "| {len} | {} | {:.2} | {:.2} | {:.2} | {:.2} | {:.2} | {:.2} | {:.2} | {:.2} | {:.2} | {} | {} | {:.1}x |",
             self.lanes,
             ms(t.model),
@@ -354,7 +362,7 @@ impl<F: PrimeField + FftField> Bgv<F> {
     fn print_fusion_row(&self, name: &str, run: &Run) -> Result<(), Box<dyn Error>> {
         let p = self.hesc.context().parameters();
         let capacity = FusionCapacity::new(p.plaintext_modulus(), 6, run.budget_bits)?;
-        println!(
+        outln!(
             "| {name} | 2^{} | {} | {:.1} | {} | {} | {} | {} | {:.2} | {:.2} |",
             p.ring_degree().trailing_zeros(),
             p.security_level(),
@@ -370,62 +378,77 @@ impl<F: PrimeField + FftField> Bgv<F> {
     }
 }
 
+/// HESC oblivious inference on Iris: a 4-4-3 network with x² activation,
+/// in float, in stochastic computing, and on encrypted inputs.
+#[derive(Debug, Parser)]
+#[command(version)]
 struct Options {
+    /// Stream lengths L, comma-separated
+    #[arg(long, value_delimiter = ',', value_parser = cli::positive,
+          default_values_t = [64, 128, 256, 512, 1024, 2048, 4096])]
     lens: Vec<usize>,
+    /// Stochastic-computing repetitions averaged per accuracy
+    #[arg(long, default_value_t = 5, value_parser = cli::positive)]
     trials: usize,
+    /// Ring degree 2^K for t = 65537
+    #[arg(long, default_value_t = 14, value_parser = clap::value_parser!(u32).range(13..=15))]
     log_n: u32,
+    /// Training steps
+    #[arg(long, default_value_t = TrainConfig::default().epochs)]
     epochs: usize,
+    /// Stream length of the fusion runs
+    #[arg(long, default_value_t = 1024, value_parser = cli::positive)]
     fusion_len: usize,
+    /// Skip the fusion run with t = BN254 r
+    #[arg(long, default_value_t = false)]
     skip_bn254: bool,
+    /// Skip the fusion run with t = 12289
+    #[arg(long, default_value_t = false)]
     skip_12289: bool,
-    json: bool,
+    /// Quick run: L = 64, 256, 1024, 2 trials, no BN254 run (overrides
+    /// --lens and --trials)
+    #[arg(long, default_value_t = false)]
+    quick: bool,
+    /// Seed of the stochastic streams
+    #[arg(long, default_value_t = 1)]
     seed: u64,
+    #[command(flatten)]
+    common: CommonArgs,
 }
 
 impl Options {
-    fn parse(mut args: impl Iterator<Item = String>) -> Result<Self, String> {
-        let mut o = Options {
-            lens: vec![64, 128, 256, 512, 1024, 2048, 4096],
-            trials: 5,
-            log_n: 14,
-            epochs: TrainConfig::default().epochs,
-            fusion_len: 1024,
-            skip_bn254: false,
-            skip_12289: false,
-            json: false,
-            seed: 1,
-        };
-        while let Some(arg) = args.next() {
-            let mut value = || args.next().ok_or(format!("{arg} needs a value"));
-            let number = |v: String| v.parse::<usize>().map_err(|_| format!("bad number {v:?}"));
-            match arg.as_str() {
-                "--lens" => {
-                    o.lens = value()?.split(',').map(|s| number(s.to_string())).collect::<Result<_, _>>()?;
-                }
-                "--trials" => o.trials = number(value()?)?.max(1),
-                "--log-n" => o.log_n = number(value()?)? as u32,
-                "--epochs" => o.epochs = number(value()?)?,
-                "--fusion-len" => o.fusion_len = number(value()?)?,
-                "--seed" => o.seed = number(value()?)? as u64,
-                "--skip-bn254" => o.skip_bn254 = true,
-                "--skip-12289" => o.skip_12289 = true,
-                "--json" => o.json = true,
-                "--quick" => {
-                    o.lens = vec![64, 256, 1024];
-                    o.trials = 2;
-                    o.skip_bn254 = true;
-                }
-                "--help" | "-h" => {
-                    return Err("usage: hesc_iris [--lens L,..] [--trials T] [--log-n 13|14|15] [--epochs E] \
-                                [--fusion-len L] [--skip-bn254] [--skip-12289] [--quick] [--json] [--seed S]"
-                        .into())
-                }
-                other => return Err(format!("unknown flag {other:?}")),
-            }
+    fn parse_and_apply_quick() -> Self {
+        let mut o = Options::parse();
+        if o.quick {
+            o.lens = vec![64, 256, 1024];
+            o.trials = 2;
+            o.skip_bn254 = true;
         }
-        if o.lens.contains(&0) {
-            return Err("stream lengths must be positive".into());
-        }
-        Ok(o)
+        o
     }
+}
+
+/// The `--json` summary (see the module documentation).
+#[derive(Serialize)]
+struct Summary {
+    float_test: f64,
+    rows: Vec<SummaryRow>,
+}
+
+#[derive(Serialize)]
+struct SummaryRow {
+    #[serde(rename = "L")]
+    len: usize,
+    float: f64,
+    conventional: f64,
+    concatenated: f64,
+    hesc: f64,
+    encrypt_ms: f64,
+    layer1_ms: f64,
+    layer2_ms: f64,
+    decrypt_ms: f64,
+    fuse_ms: f64,
+    decrypt_fused_ms: f64,
+    output_cts: usize,
+    fused_cts: usize,
 }

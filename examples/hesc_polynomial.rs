@@ -8,6 +8,12 @@
 //! cargo run --release --example hesc_polynomial -- --json
 //! ```
 //!
+//! With `--json` the last line of stdout, after the tables, is one JSON
+//! object: `L` (stream length), `errors` (one object per degree `n` and
+//! averaging `A`: `conv_mean`, `conv_max`, `concat_mean`, `concat_max`),
+//! `hesc` (per degree `n` and `addition`: `encrypt_ms`, `server_ms`,
+//! `decrypt_ms`, `cts`, `fused_cts`) and `plain_bgv_ms`.
+//!
 //! Plain BGV evaluates the same polynomial on a fixed-point encoding
 //! X = round(x·2^k): the powers by ciphertext × ciphertext products with
 //! relinearization (depth ⌈log2 n⌉), then one scalar product per power that
@@ -18,6 +24,11 @@
 //! ⌈log2 n⌉ + 1 (the extra level pays for the alignment products).
 
 use std::error::Error;
+
+use big_t_bgv::cli::{self, CommonArgs};
+use big_t_bgv::outln;
+use clap::Parser;
+use serde::Serialize;
 use std::time::{Duration, Instant};
 
 use helib_rs::{
@@ -31,11 +42,14 @@ use num_bigint::{BigInt, BigUint};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-fn main() -> Result<(), Box<dyn Error>> {
-    let opt = Options::parse(std::env::args().skip(1))?;
+fn main() {
+    big_t_bgv::exit_with(run(&Options::parse()).map(|()| true));
+}
+
+fn run(opt: &Options) -> Result<(), Box<dyn Error>> {
     let mut rng = ChaCha8Rng::seed_from_u64(opt.seed);
-    println!("f(x) = sum_(i=0..n) x^i in inverted-bipolar SC, L = {}, x in [-1, 1] step 0.01 (201 points), Bernoulli B2S", opt.len);
-    println!("\nMean / max absolute error (averaged over A independent evaluations per point)");
+    outln!("f(x) = sum_(i=0..n) x^i in inverted-bipolar SC, L = {}, x in [-1, 1] step 0.01 (201 points), Bernoulli B2S", opt.len);
+    outln!("\nMean / max absolute error (averaged over A independent evaluations per point)");
     let mut header = String::from("| n |");
     let mut rule = String::from("|---:|");
     for a in &opt.averaging {
@@ -43,7 +57,7 @@ fn main() -> Result<(), Box<dyn Error>> {
             &format!(" conv mean A={a} | conv max A={a} | concat mean A={a} | concat max A={a} |");
         rule += "---:|---:|---:|---:|";
     }
-    println!("{header}\n{rule}");
+    outln!("{header}\n{rule}");
     let mut json_errors = Vec::new();
     for degree in 2..=opt.max_degree {
         let mut row = format!("| {degree} |");
@@ -68,38 +82,43 @@ fn main() -> Result<(), Box<dyn Error>> {
                 " {:.4} | {:.4} | {:.4} | {:.4} |",
                 conv.mean, conv.max, cat.mean, cat.max
             );
-            json_errors.push(format!(
-                "{{\"n\":{degree},\"A\":{a},\"conv_mean\":{:.5},\"conv_max\":{:.5},\"concat_mean\":{:.5},\"concat_max\":{:.5}}}",
-                conv.mean, conv.max, cat.mean, cat.max
-            ));
+            json_errors.push(ErrorRow {
+                n: degree,
+                averaging: a,
+                conv_mean: conv.mean,
+                conv_max: conv.max,
+                concat_mean: cat.mean,
+                concat_max: cat.max,
+            });
         }
-        println!("{row}");
+        outln!("{row}");
     }
 
     // Encrypted HESC timing.
-    println!(
+    outln!(
         "\nEncrypted HESC, one x per evaluation (ms, median of {} runs), L = {}",
-        opt.runs, opt.len
+        opt.runs,
+        opt.len
     );
     let hesc_params = match opt.hesc_t {
         12289 => params::t12289_n11()?,
         _ => params::t65537(12, 1)?,
     };
-    println!("  parameters: {}", describe(&hesc_params));
+    outln!("  parameters: {}", describe(&hesc_params));
     let context = Context::new(&hesc_params)?;
     let sk = SecretKey::generate(&context)?;
     let pk = sk.public_key()?;
     let hesc_rows = if opt.hesc_t == 12289 {
         let hesc = PackedHesc::<Fp12289>::new(&context)?;
-        time_hesc(&hesc, &sk, &pk, &opt, &mut rng)?
+        time_hesc(&hesc, &sk, &pk, opt, &mut rng)?
     } else {
         let hesc = PackedHesc::<Fp65537>::new(&context)?;
-        time_hesc(&hesc, &sk, &pk, &opt, &mut rng)?
+        time_hesc(&hesc, &sk, &pk, opt, &mut rng)?
     };
-    println!("| n | addition | client encrypt | server (powers + sum) | client decrypt | total | ciphertexts sent back | after fusion |");
-    println!("|---:|---|---:|---:|---:|---:|---:|---:|");
+    outln!("| n | addition | client encrypt | server (powers + sum) | client decrypt | total | ciphertexts sent back | after fusion |");
+    outln!("|---:|---|---:|---:|---:|---:|---:|---:|");
     for r in &hesc_rows {
-        println!(
+        outln!(
             "| {} | {} | {:.2} | {:.2} | {:.2} | {:.2} | {} | {} |",
             r.degree,
             r.addition,
@@ -126,18 +145,18 @@ fn main() -> Result<(), Box<dyn Error>> {
                 found = Some((params, extra, timing));
                 break;
             }
-            Err(e) => println!(
+            Err(e) => outln!(
                 "  (depth {} + {extra} levels: {e}; trying a longer chain)",
                 depth
             ),
         }
     }
     let (bgv_params, extra, bgv) = found.ok_or("no parameters up to depth + 4 worked")?;
-    println!(
+    outln!(
         "\nPlain BGV evaluation of the same polynomial (fixed point X = x·2^{}, constant-coefficient encoding)",
         opt.frac_bits
     );
-    println!(
+    outln!(
         "  n = {}: {} ct x ct products + relinearizations (depth {depth}), up to {} alignment plaintext products; \
          chain sized for depth {depth} + {extra} (the smallest that decrypts): {}",
         opt.max_degree,
@@ -145,7 +164,7 @@ fn main() -> Result<(), Box<dyn Error>> {
         opt.max_degree,
         describe(&bgv_params)
     );
-    println!(
+    outln!(
         "  per evaluation (median of {} runs): encrypt {:.2} ms, powers {:.2} ms, align + sum {:.2} ms, decrypt {:.2} ms, \
          total {:.2} ms (relinearization key: {:.0} ms once, {:.1} MB); max |error| vs exact fixed point: {}",
         opt.runs,
@@ -164,30 +183,33 @@ fn main() -> Result<(), Box<dyn Error>> {
         .map(|r| (r.encrypt + r.server + r.decrypt, r.addition))
         .min()
         .unwrap_or_default();
-    println!(
+    outln!(
         "  HESC degree {} ({}, with fusion): {:.2} ms; plain BGV / HESC = {:.1}x",
         opt.max_degree,
         hesc_top.1,
         ms(hesc_top.0),
         bgv.total().as_secs_f64() / hesc_top.0.as_secs_f64().max(1e-9)
     );
-    if opt.json {
-        let rows: Vec<String> = hesc_rows
+    if opt.common.json {
+        let hesc = hesc_rows
             .iter()
-            .map(|r| {
-                format!(
-                    "{{\"n\":{},\"addition\":\"{}\",\"encrypt_ms\":{:.3},\"server_ms\":{:.3},\"decrypt_ms\":{:.3},\"cts\":{},\"fused_cts\":{}}}",
-                    r.degree, r.addition, ms(r.encrypt), ms(r.server), ms(r.decrypt), r.cts, r.fused_cts
-                )
+            .map(|r| TimingRow {
+                n: r.degree,
+                addition: r.addition,
+                encrypt_ms: ms(r.encrypt),
+                server_ms: ms(r.server),
+                decrypt_ms: ms(r.decrypt),
+                cts: r.cts,
+                fused_cts: r.fused_cts,
             })
             .collect();
-        println!(
-            "\n{{\"L\":{},\"errors\":[{}],\"hesc\":[{}],\"plain_bgv_ms\":{:.3}}}",
-            opt.len,
-            json_errors.join(","),
-            rows.join(","),
-            ms(bgv.total())
-        );
+        outln!();
+        cli::print_json(&Report {
+            len: opt.len,
+            errors: json_errors,
+            hesc,
+            plain_bgv_ms: ms(bgv.total()),
+        });
     }
     Ok(())
 }
@@ -278,7 +300,7 @@ fn time_hesc<F: ark_ff::PrimeField + ark_ff::FftField>(
                 };
                 server.push(t.elapsed());
                 let t = Instant::now();
-                let value = polynomial::decrypt_packed(hesc, sk, &result, degree, opt.fuse)?;
+                let value = polynomial::decrypt_packed(hesc, sk, &result, degree, !opt.no_fuse)?;
                 dec.push(t.elapsed());
                 cts = result.ciphertext_count();
                 fused_cts = hesc.fuse(&[&result], None)?.ciphertext_count();
@@ -289,7 +311,7 @@ fn time_hesc<F: ark_ff::PrimeField + ark_ff::FftField>(
                 }
             }
             if let Some(e) = failed {
-                println!("  n = {degree}, {name}: not possible with these parameters ({e})");
+                outln!("  n = {degree}, {name}: not possible with these parameters ({e})");
                 continue;
             }
             rows.push(HescRow {
@@ -299,7 +321,7 @@ fn time_hesc<F: ark_ff::PrimeField + ark_ff::FftField>(
                 server: median(server),
                 decrypt: median(dec),
                 cts,
-                fused_cts: if opt.fuse { fused_cts } else { cts },
+                fused_cts: if !opt.no_fuse { fused_cts } else { cts },
             });
         }
     }
@@ -443,60 +465,84 @@ fn time_plain_bgv(
     })
 }
 
+/// HESC evaluation of f(x) = sum_(i=0..n) x^i: SC addition errors by
+/// degree, and encrypted HESC time against plain BGV.
+#[derive(Debug, Parser)]
+#[command(version)]
 struct Options {
+    /// Stream length L
+    #[arg(long, default_value_t = 2048, value_parser = cli::positive)]
     len: usize,
+    /// Largest degree n (2..=10)
+    #[arg(long, default_value_t = 10, value_parser = degree)]
     max_degree: usize,
+    /// Averaging counts A, comma-separated
+    #[arg(long, value_delimiter = ',', value_parser = cli::positive, default_values_t = [1, 10])]
     averaging: Vec<usize>,
+    /// Timed runs (the median is reported)
+    #[arg(long, default_value_t = 5, value_parser = cli::positive)]
     runs: usize,
+    /// Plaintext modulus of the HESC run (12289 or 65537)
+    #[arg(long, default_value_t = 12289, value_parser = hesc_modulus)]
     hesc_t: u32,
+    /// Fractional bits k of plain BGV's fixed-point encoding (1..=24)
+    #[arg(long, default_value_t = 8, value_parser = clap::value_parser!(u32).range(1..=24))]
     frac_bits: u32,
-    fuse: bool,
-    json: bool,
+    /// Do not fuse the output ciphertexts
+    #[arg(long, default_value_t = false)]
+    no_fuse: bool,
+    /// Seed of the stochastic streams
+    #[arg(long, default_value_t = 1)]
     seed: u64,
+    #[command(flatten)]
+    common: CommonArgs,
 }
 
-impl Options {
-    fn parse(mut args: impl Iterator<Item = String>) -> Result<Self, String> {
-        let mut o = Options {
-            len: 2048,
-            max_degree: 10,
-            averaging: vec![1, 10],
-            runs: 5,
-            hesc_t: 12289,
-            frac_bits: 8,
-            fuse: true,
-            json: false,
-            seed: 1,
-        };
-        while let Some(arg) = args.next() {
-            let mut value = || args.next().ok_or(format!("{arg} needs a value"));
-            let number = |v: String| v.parse::<usize>().map_err(|_| format!("bad number {v:?}"));
-            match arg.as_str() {
-                "--len" => o.len = number(value()?)?.max(1),
-                "--max-degree" => o.max_degree = number(value()?)?.clamp(2, 10),
-                "--averaging" => {
-                    o.averaging = value()?.split(',').map(|s| number(s.to_string()).map(|a| a.max(1))).collect::<Result<_, _>>()?;
-                }
-                "--runs" => o.runs = number(value()?)?.max(1),
-                "--hesc-t" => {
-                    o.hesc_t = match number(value()?)? {
-                        12289 => 12289,
-                        65537 => 65537,
-                        other => return Err(format!("--hesc-t {other}: use 12289 or 65537")),
-                    }
-                }
-                "--frac-bits" => o.frac_bits = number(value()?)?.clamp(1, 24) as u32,
-                "--no-fuse" => o.fuse = false,
-                "--json" => o.json = true,
-                "--seed" => o.seed = number(value()?)? as u64,
-                "--help" | "-h" => {
-                    return Err("usage: hesc_polynomial [--len L] [--max-degree n] [--averaging A1,A2] [--runs R] \
-                                [--hesc-t 12289|65537] [--frac-bits k] [--no-fuse] [--json] [--seed S]"
-                        .into())
-                }
-                other => return Err(format!("unknown flag {other:?}")),
-            }
-        }
-        Ok(o)
+fn degree(text: &str) -> Result<usize, String> {
+    match text.parse::<usize>() {
+        Ok(n) if (2..=10).contains(&n) => Ok(n),
+        _ => Err(format!("{text:?}: the degree goes from 2 to 10")),
     }
+}
+
+fn hesc_modulus(text: &str) -> Result<u32, String> {
+    match text {
+        "12289" => Ok(12289),
+        "65537" => Ok(65537),
+        _ => Err(format!("{text:?}: use 12289 or 65537")),
+    }
+}
+
+/// One row of the error table in the `--json` report.
+#[derive(Serialize)]
+struct ErrorRow {
+    n: usize,
+    #[serde(rename = "A")]
+    averaging: usize,
+    conv_mean: f64,
+    conv_max: f64,
+    concat_mean: f64,
+    concat_max: f64,
+}
+
+/// One HESC timing row in the `--json` report.
+#[derive(Serialize)]
+struct TimingRow {
+    n: usize,
+    addition: &'static str,
+    encrypt_ms: f64,
+    server_ms: f64,
+    decrypt_ms: f64,
+    cts: usize,
+    fused_cts: usize,
+}
+
+/// The `--json` report.
+#[derive(Serialize)]
+struct Report {
+    #[serde(rename = "L")]
+    len: usize,
+    errors: Vec<ErrorRow>,
+    hesc: Vec<TimingRow>,
+    plain_bgv_ms: f64,
 }

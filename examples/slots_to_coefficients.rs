@@ -15,59 +15,45 @@
 //!     --key-mode minimal --per-execution
 //! cargo run --release --example slots_to_coefficients -- --n 1024 --inverse   # coefficients → values on H
 //! ```
+//!
+//! With `--json` stdout is one JSON object: `conversion`, `n`,
+//! `ring_degree`, `log2_q`, `log2_p`, `security`, `levels`, `threads`,
+//! `key_mode`, `diagonals` (per level), `rotations`, `key_switches`,
+//! `plaintext_multiplications`, `galois_keys`, `seconds` (phase name →
+//! seconds), `total_s`, `server_seconds`, `product_seconds` (null without
+//! the product), `noise_budget_bits`, `estimated_peak_memory_bytes`,
+//! `peak_memory_bytes` (null where unknown) and `verified`.
 
 use ark_bn254::Fr;
 use ark_ff::PrimeField;
 use ark_poly::univariate::DensePolynomial;
 use ark_poly::{DenseUVPolynomial, EvaluationDomain, Radix2EvaluationDomain};
 use ark_std::UniformRand;
+use big_t_bgv::cli::{self, CommonArgs, KeyModeArg, Phases, GIB};
+use big_t_bgv::outln;
+use clap::Parser;
 use he_fft::{
     conversion_levels, product_bits, suggest_conversion_parameters, suggest_parameters_at_least,
-    Conversion, ConversionPlan, KeyMode, MemoryEstimate,
+    Conversion, ConversionPlan, MemoryEstimate,
 };
 use helib_rs::{Context, SecretKey};
-use std::time::{Duration, Instant};
-
-const USAGE: &str = "usage: slots_to_coefficients [--n N] [--levels K] [--threads T] [--inverse] \
-[--key-mode fast|minimal] [--max-baby-steps B] [--per-execution] [--no-product] \
-[--memory-limit GIB] [--json]
-
-  --n N               values (a power of two, at most N/2 of the ring chosen); default 256
-  --levels K          multiplication levels of the conversion; default: the fewest with at
-                      most 256 diagonals per level (he_fft::conversion_levels)
-  --threads T         engine threads (0 = all); default 1
-  --inverse           coefficients → values on H instead
-  --key-mode M        fast (default: double-hoisted baby steps) or minimal (fewer keys)
-  --max-baby-steps B  at most B baby steps per level
-  --per-execution     encode each level's diagonals when it runs (less memory)
-  --no-product        skip the product of two converted ciphertexts (one level less)
-  --memory-limit GIB  refuse a plan whose estimated peak is above GIB
-  --json              one JSON object on stdout instead of the report";
+use serde::Serialize;
+use std::collections::BTreeMap;
+use std::time::Instant;
 
 fn main() {
-    let options = match Options::parse(std::env::args().skip(1)) {
-        Ok(o) => o,
-        Err(message) if message == "help" => {
-            println!("{USAGE}");
-            return;
-        }
-        Err(message) => {
-            eprintln!("{message}\n\n{USAGE}");
-            std::process::exit(2);
-        }
-    };
-    big_t_bgv::exit_with(run(&options));
+    big_t_bgv::exit_with(run(&Options::parse()));
 }
 
 fn run(o: &Options) -> Result<bool, Box<dyn std::error::Error>> {
-    let mut phases: Vec<(&str, Duration)> = Vec::new();
+    let mut phases = Phases::new(o.common.json);
     let conversion = if o.inverse {
         Conversion::CoefficientsToSlots
     } else {
         Conversion::SlotsToCoefficients
     };
     // The product only follows the forward direction.
-    let after = usize::from(!o.inverse && o.product);
+    let after = usize::from(!o.inverse && !o.no_product);
     let params = match o.levels {
         Some(k) => suggest_parameters_at_least::<Fr>(
             2 * o.n,
@@ -95,26 +81,25 @@ fn run(o: &Options) -> Result<bool, Box<dyn std::error::Error>> {
             if o.threads == 0 { "all".to_string() } else { o.threads.to_string() }
         )
     });
-    let context = timed(o, &mut phases, "context", || Context::new(&params))?;
-    let sk = timed(o, &mut phases, "secret + public key", || {
-        SecretKey::generate(&context)
+    let context = phases.run("context", || Context::new(&params))?;
+    let (sk, pk) = phases.run("secret + public key", || -> helib_rs::Result<_> {
+        let sk = SecretKey::generate(&context)?;
+        let pk = sk.public_key()?;
+        Ok((sk, pk))
     })?;
-    let pk = sk.public_key()?;
     let mut builder = ConversionPlan::<Fr>::builder(&context, o.n, conversion)
         .levels(levels)
-        .key_mode(o.key_mode);
+        .key_mode(o.key_mode.into());
     if let Some(b) = o.max_baby_steps {
         builder = builder.max_baby_steps(b);
     }
     if o.per_execution {
         builder = builder.encode_per_execution();
     }
-    if let Some(gib) = o.memory_limit_gib {
+    if let Some(gib) = o.memory_limit {
         builder = builder.memory_limit((gib * GIB) as usize);
     }
-    let plan = timed(o, &mut phases, "plan (diagonals + encoding)", || {
-        builder.build()
-    })?;
+    let plan = phases.run("plan (diagonals + encoding)", || builder.build())?;
     let estimate = plan.memory_estimate();
     let cost = plan.cost();
     say(o, || {
@@ -127,9 +112,7 @@ fn run(o: &Options) -> Result<bool, Box<dyn std::error::Error>> {
             describe(&estimate)
         )
     });
-    let keys = timed(o, &mut phases, "Galois keys", || {
-        plan.generate_galois_keys(&sk)
-    })?;
+    let keys = phases.run("Galois keys", || plan.generate_galois_keys(&sk))?;
     say(o, || {
         format!(
             "  {} Galois keys, {:.2} GiB",
@@ -140,13 +123,11 @@ fn run(o: &Options) -> Result<bool, Box<dyn std::error::Error>> {
     let mut rng = ark_std::rand::thread_rng();
     let a: Vec<Fr> = (0..o.n).map(|_| Fr::rand(&mut rng)).collect();
     let domain = Radix2EvaluationDomain::<Fr>::new(o.n).ok_or("n has no domain")?;
-    let input = timed(o, &mut phases, "encrypt", || plan.encrypt(&pk, &a))?;
-    let output = timed(o, &mut phases, "conversion (server)", || {
-        plan.execute(&input, &keys)
-    })?;
-    let server = phases.last().map(|p| p.1).unwrap_or_default();
+    let input = phases.run("encrypt", || plan.encrypt(&pk, &a))?;
+    let output = phases.run(SERVER, || plan.execute(&input, &keys))?;
+    let server = phases.get(SERVER);
     let budget = sk.noise_budget(&output)?;
-    let got = timed(o, &mut phases, "decrypt", || plan.decrypt(&sk, &output))?;
+    let got = phases.run("decrypt", || plan.decrypt(&sk, &output))?;
     let want = match conversion {
         Conversion::SlotsToCoefficients => domain.ifft(&a),
         Conversion::CoefficientsToSlots => domain.fft(&a),
@@ -195,36 +176,39 @@ fn run(o: &Options) -> Result<bool, Box<dyn std::error::Error>> {
             )
         });
     }
-    let peak = big_t_bgv::peak_memory_bytes();
-    if o.json {
-        let times: Vec<String> = phases
+    let peak = cli::peak_memory_bytes();
+    if o.common.json {
+        let seconds = phases
+            .all()
             .iter()
-            .map(|(name, d)| format!("\"{name}\": {:.6}", d.as_secs_f64()))
+            .map(|(name, d)| (name.to_string(), d.as_secs_f64()))
             .collect();
-        println!(
-            "{{\"conversion\": \"{conversion:?}\", \"n\": {}, \"ring_degree\": {ring}, \"log2_q\": {log_q}, \
-             \"log2_p\": {log_p}, \"security\": \"{:?}\", \"levels\": {levels}, \"threads\": {}, \
-             \"key_mode\": \"{:?}\", \"diagonals\": {:?}, \"rotations\": {}, \"key_switches\": {}, \
-             \"plaintext_multiplications\": {}, \"galois_keys\": {}, \"seconds\": {{{}}}, \
-             \"server_seconds\": {:.6}, \"product_seconds\": {}, \"noise_budget_bits\": {budget:.1}, \
-             \"estimated_peak_memory_bytes\": {}, \"peak_memory_bytes\": {}, \"verified\": {verified}}}",
-            o.n,
-            params.security_level(),
-            o.threads,
-            o.key_mode,
-            plan.diagonals_per_level(),
-            cost.rotations,
-            cost.key_switches,
-            cost.multiplications,
-            keys.len(),
-            times.join(", "),
-            server.as_secs_f64(),
-            product_seconds.map_or("null".to_string(), |s| format!("{s:.6}")),
-            estimate.peak_bytes(),
-            peak.unwrap_or(0),
-        );
+        cli::print_json(&Report {
+            conversion: format!("{conversion:?}"),
+            n: o.n,
+            ring_degree: ring,
+            log2_q: log_q,
+            log2_p: log_p,
+            security: format!("{:?}", params.security_level()),
+            levels,
+            threads: o.threads,
+            key_mode: o.key_mode,
+            diagonals: plan.diagonals_per_level(),
+            rotations: cost.rotations,
+            key_switches: cost.key_switches,
+            plaintext_multiplications: cost.multiplications,
+            galois_keys: keys.len(),
+            seconds,
+            total_s: phases.total().as_secs_f64(),
+            server_seconds: server.as_secs_f64(),
+            product_seconds,
+            noise_budget_bits: budget,
+            estimated_peak_memory_bytes: estimate.peak_bytes(),
+            peak_memory_bytes: peak,
+            verified,
+        });
     } else {
-        println!(
+        outln!(
             "  server conversion time: {:.3} s; peak memory {:.2} GiB",
             server.as_secs_f64(),
             peak.unwrap_or(0) as f64 / GIB
@@ -232,8 +216,6 @@ fn run(o: &Options) -> Result<bool, Box<dyn std::error::Error>> {
     }
     Ok(verified)
 }
-
-const GIB: f64 = (1u64 << 30) as f64;
 
 fn describe(e: &MemoryEstimate) -> String {
     format!(
@@ -248,96 +230,75 @@ fn describe(e: &MemoryEstimate) -> String {
 
 /// Prints a report line unless the output is JSON.
 fn say(o: &Options, line: impl FnOnce() -> String) {
-    if !o.json {
-        println!("{}", line());
+    if !o.common.json {
+        outln!("{}", line());
     }
 }
 
-/// Runs and times one phase.
-fn timed<T, E>(
-    o: &Options,
-    phases: &mut Vec<(&'static str, Duration)>,
-    name: &'static str,
-    f: impl FnOnce() -> Result<T, E>,
-) -> Result<T, E> {
-    let start = Instant::now();
-    let result = f();
-    let took = start.elapsed();
-    say(o, || {
-        format!("  {name:<32} {:>10.1} ms", took.as_secs_f64() * 1e3)
-    });
-    phases.push((name, took));
-    result
-}
+/// The phase the server runs (timed apart in the report).
+const SERVER: &str = "conversion (server)";
 
-struct Options {
+/// The `--json` report (schema in the module documentation).
+#[derive(Serialize)]
+struct Report {
+    conversion: String,
     n: usize,
-    levels: Option<usize>,
+    ring_degree: usize,
+    log2_q: u32,
+    log2_p: u32,
+    security: String,
+    levels: usize,
     threads: u32,
-    inverse: bool,
-    key_mode: KeyMode,
-    max_baby_steps: Option<usize>,
-    per_execution: bool,
-    product: bool,
-    memory_limit_gib: Option<f64>,
-    json: bool,
+    key_mode: KeyModeArg,
+    diagonals: Vec<usize>,
+    rotations: usize,
+    key_switches: usize,
+    plaintext_multiplications: usize,
+    galois_keys: usize,
+    seconds: BTreeMap<String, f64>,
+    total_s: f64,
+    server_seconds: f64,
+    product_seconds: Option<f64>,
+    noise_budget_bits: f64,
+    estimated_peak_memory_bytes: usize,
+    peak_memory_bytes: Option<u64>,
+    verified: bool,
 }
 
-impl Options {
-    fn parse(mut args: impl Iterator<Item = String>) -> Result<Self, String> {
-        let mut o = Options {
-            n: 256,
-            levels: None,
-            threads: 1,
-            inverse: false,
-            key_mode: KeyMode::Fast,
-            max_baby_steps: None,
-            per_execution: false,
-            product: true,
-            memory_limit_gib: None,
-            json: false,
-        };
-        while let Some(arg) = args.next() {
-            let mut value = || args.next().ok_or(format!("{arg} needs a value"));
-            match arg.as_str() {
-                "--n" => o.n = value()?.parse().map_err(|_| "--n takes a number")?,
-                "--levels" => {
-                    o.levels = Some(value()?.parse().map_err(|_| "--levels takes a number")?)
-                }
-                "--threads" => {
-                    o.threads = value()?.parse().map_err(|_| "--threads takes a number")?
-                }
-                "--inverse" => o.inverse = true,
-                "--key-mode" => {
-                    o.key_mode = match value()?.as_str() {
-                        "fast" => KeyMode::Fast,
-                        "minimal" => KeyMode::MinimalKeys,
-                        other => return Err(format!("unknown key mode {other:?}")),
-                    }
-                }
-                "--max-baby-steps" => {
-                    o.max_baby_steps = Some(
-                        value()?
-                            .parse()
-                            .map_err(|_| "--max-baby-steps takes a number")?,
-                    )
-                }
-                "--per-execution" => o.per_execution = true,
-                "--no-product" => o.product = false,
-                "--memory-limit" => {
-                    o.memory_limit_gib = Some(
-                        value()?
-                            .parse()
-                            .ok()
-                            .filter(|g: &f64| g.is_finite() && *g >= 0.0)
-                            .ok_or("--memory-limit takes a number of GiB")?,
-                    )
-                }
-                "--json" => o.json = true,
-                "--help" | "-h" => return Err("help".into()),
-                other => return Err(format!("unknown flag {other:?}")),
-            }
-        }
-        Ok(o)
-    }
+/// Converts encrypted evaluations on H into coefficient form (or back) with
+/// he-fft's ConversionPlan and checks the result against ark-poly.
+#[derive(Debug, Parser)]
+#[command(version)]
+struct Options {
+    /// Values (a power of two, at most N/2 of the ring chosen)
+    #[arg(long, default_value_t = 256)]
+    n: usize,
+    /// Multiplication levels of the conversion [default: the fewest with at
+    /// most 256 diagonals per level (he_fft::conversion_levels)]
+    #[arg(long)]
+    levels: Option<usize>,
+    /// Engine worker threads (0 = one per hardware thread)
+    #[arg(long, default_value_t = 1)]
+    threads: u32,
+    /// Coefficients to values on H instead
+    #[arg(long, default_value_t = false)]
+    inverse: bool,
+    /// Galois keys: fast (double-hoisted baby steps) or minimal (fewer keys)
+    #[arg(long, value_enum, default_value_t = KeyModeArg::Fast)]
+    key_mode: KeyModeArg,
+    /// At most this many baby steps per level [default: no cap]
+    #[arg(long)]
+    max_baby_steps: Option<usize>,
+    /// Encode each level's diagonals when it runs (less memory)
+    #[arg(long, default_value_t = false)]
+    per_execution: bool,
+    /// Skip the product of two converted ciphertexts (one level less)
+    #[arg(long, default_value_t = false)]
+    no_product: bool,
+    /// Refuse a plan whose estimated peak is above this many GiB [default:
+    /// the memory the system has available]
+    #[arg(long, value_parser = cli::gib)]
+    memory_limit: Option<f64>,
+    #[command(flatten)]
+    common: CommonArgs,
 }

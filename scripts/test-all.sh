@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Runs every check CI runs: formatting, lints, the whole test suite, the
 # engine's tests again under AddressSanitizer + UndefinedBehaviorSanitizer,
-# a short libFuzzer run of every decoder, a memcheck test that the code on
+# the examples' command lines, the packages of the published crates, a crate
+# outside the workspace that runs the README, a short libFuzzer run of every
+# decoder, a memcheck test that the code on
 # secret errors is constant time, and a check that the committed bindgen
 # output matches the C header. Installs the few system packages it needs
 # (GMP; libclang for the bindings check; clang for the fuzzers; valgrind).
@@ -21,6 +23,18 @@ cargo clippy --workspace --all-targets --locked -- -D warnings
 
 step "cargo test (all crates, unit + integration + doc tests)"
 cargo test --workspace --locked
+
+step "examples: --help, unknown flags, piped runs, JSON, scripts/demo.sh"
+scripts/test-examples.sh
+
+step "cargo doc without warnings"
+RUSTDOCFLAGS="-D warnings" cargo doc --workspace --no-deps --locked
+
+step "packages of helib-sys, helib-rs, he-fft build and pass their doctests"
+scripts/test-package.sh
+
+step "a crate outside the workspace runs the README examples (cargo add --path)"
+scripts/test-outside-crate.sh
 
 step "engine tests under AddressSanitizer + UndefinedBehaviorSanitizer"
 # The C++ is built with -fsanitize=address,undefined (feature helib-sys/sanitize);

@@ -13,6 +13,9 @@
     missing_docs
 )]
 #![allow(clippy::undocumented_unsafe_blocks)]
+// The header's comments, copied into the bindings, use C notation such as
+// `dsts[i]`, which rustdoc would read as links.
+#![allow(rustdoc::broken_intra_doc_links)]
 
 include!("bindings.rs");
 

@@ -32,7 +32,7 @@ impl ToyRing {
         if n < 2 || !n.is_power_of_two() {
             return Err(invalid("N must be a power of two"));
         }
-        if !(3..1 << 62).contains(&q) || (q - 1) % (2 * n as u64) != 0 {
+        if !(3..1 << 62).contains(&q) || !(q - 1).is_multiple_of(2 * n as u64) {
             return Err(invalid("q must be below 2^62 with 2N | q - 1"));
         }
         let psi = (2..1000)

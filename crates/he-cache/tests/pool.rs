@@ -28,6 +28,25 @@ fn manual_fill_never_exceeds_the_capacity() {
 }
 
 #[test]
+fn parallel_fill_never_exceeds_the_capacity_and_each_item_encrypts() {
+    let keyed = t65537_keyed();
+    let pool = manual(keyed, 5, WhenDry::Fail);
+    assert_eq!(pool.fill_parallel(3).unwrap(), 3);
+    assert_eq!(pool.fill_parallel(9).unwrap(), 2);
+    assert_eq!(pool.fill_parallel(1).unwrap(), 0);
+    let stats = pool.stats();
+    assert_eq!((stats.available, stats.produced), (5, 5));
+    for value in 0..5u32 {
+        let ct = pool.encrypt_value(&BigUint::from(value)).unwrap();
+        keyed.assert_decrypts_to(&ct, &BigUint::from(value), "parallel pool");
+    }
+    assert_eq!(
+        pool.encrypt_value(&BigUint::from(9u32)).err(),
+        Some(Error::PoolDry)
+    );
+}
+
+#[test]
 fn a_dry_pool_fails_when_told_to() {
     let keyed = t65537_keyed();
     for policy in [WhenDry::Fail, WhenDry::Block] {

@@ -415,6 +415,7 @@ impl<F: PrimeField + FftField> ConversionPlanBuilder<F> {
     /// levels than the plan needs; [`Error::InsufficientMemory`] when the
     /// estimated peak exceeds the limit.
     pub fn build(self) -> Result<ConversionPlan<F>> {
+        let _span = tracing::info_span!("he_fft.conversion_plan_build", n = self.n).entered();
         let settings = self.settings()?;
         self.check_field_bytes(&settings)?;
         let transforms = settings.geometry.levels(settings.levels, self.conversion);

@@ -114,6 +114,7 @@
 
 mod bsgs;
 mod conversion;
+mod domain;
 mod error;
 mod layout;
 mod memory;
@@ -122,6 +123,10 @@ mod plan;
 mod special;
 mod stages;
 mod transform;
+
+/// The arkworks polynomial crate this API mirrors (ark-poly 0.5): use it,
+/// or pin `ark-poly = "0.5"`, so that domains and fields match.
+pub use ark_poly;
 
 pub use bsgs::{KeyMode, Schedule};
 pub use conversion::{ConversionPlan, ConversionPlanBuilder};
@@ -136,3 +141,8 @@ pub use plan::{affordable_levels, Direction, FftPlan, FftPlanBuilder, PlanCost, 
 pub use special::{Conversion, SlotForm};
 pub use stages::{bit_reverse, bit_reverse_permute, Order};
 pub use transform::{Shift, SlotTransform};
+
+/// The crate README's Rust examples, compiled and run as doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;

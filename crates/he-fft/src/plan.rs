@@ -648,6 +648,7 @@ impl<F: PrimeField + FftField> FftPlanBuilder<F> {
     /// [`Error::InsufficientMemory`] when the estimated peak memory exceeds
     /// the limit.
     pub fn build(self) -> Result<FftPlan<F>> {
+        let _span = tracing::info_span!("he_fft.plan_build", n = self.n).entered();
         let settings = self.settings()?;
         let memory = self.estimate(&settings)?;
         if let Some(limit) = self.memory_limit.or_else(available_memory_bytes) {

@@ -78,6 +78,8 @@ impl Context {
     /// requested size exist; [`Error::OutOfMemory`] when the tables do not fit
     /// or the system cannot start the worker threads.
     pub fn new(params: &Parameters) -> Result<Self> {
+        let _span =
+            tracing::info_span!("helib.context_new", ring_degree = params.ring_degree()).entered();
         check_thread_count(params.threads())?;
         let t = limbs::from_biguint(params.plaintext_modulus());
         let ring_degree = params.ring_degree() as u64;

@@ -192,6 +192,8 @@ impl GaloisKeys {
             return Ok(());
         }
         ensure_key_switching(&self.context)?;
+        let _span =
+            tracing::info_span!("helib.galois_keys_generate", keys = missing.len()).entered();
         let outcome = missing.iter().try_for_each(|&g| {
             let (keys, key) = (self.raw.as_mut_ptr(), sk.as_ptr());
             // SAFETY: both handles are live, `keys` is written through

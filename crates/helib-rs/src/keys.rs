@@ -67,6 +67,7 @@ impl SecretKey {
     /// # Errors
     /// [`Error::Randomness`](crate::Error::Randomness) when the OS random source fails.
     pub fn generate(context: &Context) -> Result<Self> {
+        let _span = tracing::debug_span!("helib.secret_key_generate").entered();
         // SAFETY: the context handle is live and `out` is a valid out-pointer.
         let raw =
             Owned::create(|out| unsafe { sys::helib_secret_key_generate(context.as_ptr(), out) })?;
@@ -81,6 +82,7 @@ impl SecretKey {
     /// # Errors
     /// [`Error::Randomness`](crate::Error::Randomness) when the OS random source fails.
     pub fn public_key(&self) -> Result<PublicKey> {
+        let _span = tracing::debug_span!("helib.public_key_generate").entered();
         // SAFETY: the key handle is live and `out` is a valid out-pointer.
         let raw =
             Owned::create(|out| unsafe { sys::helib_public_key_generate(self.raw.as_ptr(), out) })?;

@@ -68,9 +68,33 @@
 //! structured noise can even pass decryption's exact check and decrypt to a
 //! wrong plaintext. Load objects only from sources you trust, or authenticate
 //! the bytes (a MAC or signature) before loading them.
+//!
+//! # Batches and threads
+//!
+//! [`PublicKey::encrypt_many`], [`SecretKey::decrypt_many`],
+//! [`BatchEncoder::encode_many`] and [`BatchEncoder::decode_many`] run many
+//! independent operations on rayon's pool. The engine's own workers
+//! ([`Parameters::threads`]) split single operations, and the two pools do
+//! not coordinate: give the engine one thread when batching on all cores, or
+//! cap rayon (`RAYON_NUM_THREADS`) when the engine uses them.
+//!
+//! Long phases (context creation, key generation) are `tracing` spans
+//! (`helib.context_new`, `helib.relin_key_generate`,
+//! `helib.galois_keys_generate`, ...); the library prints nothing.
+//!
+//! # Serialization
+//!
+//! Besides `to_bytes` / `from_bytes`, [`Parameters`], [`Plaintext`],
+//! [`Ciphertext`], [`PublicKey`], [`RelinKey`] and [`GaloisKeys`] implement
+//! arkworks' `CanonicalSerialize` (ark-serialize 0.5, re-exported as
+//! [`ark_serialize`]), and with the `serde` feature serde's `Serialize`, over
+//! the same checked format. Objects that belong to a context deserialize as
+//! [`Unbound<T>`] and load with [`Unbound::bind`]; [`Parameters`] implement
+//! `CanonicalDeserialize` (and serde's `Deserialize`) directly.
 #![deny(missing_docs)]
 
 mod align;
+mod batch;
 mod block_product;
 mod ciphertext;
 mod components;
@@ -80,6 +104,7 @@ mod encoding;
 mod error;
 mod ffi;
 mod galois_keys;
+mod interop;
 mod keys;
 mod limbs;
 mod linear_transform;
@@ -100,6 +125,7 @@ pub use encoded::EncodedPlaintext;
 pub use encoding::{BatchEncoder, CoefficientEncoder, FieldCoefficientEncoder, SlotLayout};
 pub use error::{Error, Result, Status};
 pub use galois_keys::GaloisKeys;
+pub use interop::{ContextBytes, Unbound};
 pub use keys::{PublicKey, SecretKey};
 pub use modulus_chain::product_chain_bits;
 pub use multiply::ModSwitchPolicy;
@@ -113,7 +139,23 @@ pub use rotation::RotationPolicy;
 pub use security::{max_log_qp, SecurityLevel};
 pub use serialize::FINGERPRINT_BYTES;
 
-/// The workspace README's Rust example, compiled and run as a doctest.
+/// The arkworks field crate this API is built on (ark-ff 0.5): use it, or
+/// pin `ark-ff = "0.5"`, so that your field types are the ones taken here.
+pub use ark_ff;
+
+/// The BN254 curve crate this API is built on (ark-bn254 0.5, feature
+/// `curve`): `helib_rs::ark_bn254::Fr` is the scalar field the presets use.
+pub use ark_bn254;
+
+/// The arkworks serialization crate whose traits this API implements
+/// (ark-serialize 0.5; see [`Unbound`]).
+pub use ark_serialize;
+
+/// The big-integer crate of the public API (plaintext moduli, coefficients).
+pub use num_bigint;
+
+/// The crate README's Rust examples, compiled and run as doctests (the file
+/// is inside the package, so this also runs from a packaged crate).
 #[cfg(doctest)]
-#[doc = include_str!("../../../README.md")]
+#[doc = include_str!("../README.md")]
 struct ReadmeDoctests;

@@ -84,7 +84,7 @@ pub(crate) fn product_chain_total_bits(
     first + further + MARGIN_BITS + DECRYPTION_BITS
 }
 
-/// Prime sizes (q_0 first) for the chain of [`product_chain_total_bits`].
+/// Prime sizes (q_0 first) for the chain of `product_chain_total_bits`.
 ///
 /// ```
 /// // One product of fresh BN254-sized ciphertexts at N = 2^15, 64 terms per block.

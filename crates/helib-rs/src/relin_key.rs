@@ -56,6 +56,7 @@ impl RelinKey {
     /// [`Error::NoSpecialPrimes`] when the context has no special primes;
     /// [`Error::Randomness`] when the OS random source fails.
     pub fn generate(sk: &SecretKey) -> Result<Self> {
+        let _span = tracing::info_span!("helib.relin_key_generate").entered();
         let context = sk.context();
         ensure_key_switching(context)?;
         let key = sk.as_ptr();

@@ -156,7 +156,7 @@ impl BitStream {
         let start = self.len;
         self.len += other.len;
         self.words.resize(self.len.div_ceil(WORD), 0);
-        if start % WORD == 0 {
+        if start.is_multiple_of(WORD) {
             self.words[start / WORD..start / WORD + other.words.len()]
                 .copy_from_slice(&other.words);
         } else {
@@ -246,7 +246,7 @@ mod tests {
     use super::*;
 
     fn pattern(len: usize, seed: usize) -> BitStream {
-        BitStream::from_fn(len, |i| (i * 7 + seed) % 3 == 0)
+        BitStream::from_fn(len, |i| (i * 7 + seed).is_multiple_of(3))
     }
 
     #[test]

@@ -166,7 +166,7 @@ fn exact_counts(probabilities: &[f64], len: usize, rng: &mut impl Rng) -> Vec<u3
     let mut choices: Vec<u32> = counts
         .iter()
         .enumerate()
-        .flat_map(|(k, &c)| std::iter::repeat(k as u32).take(c))
+        .flat_map(|(k, &c)| std::iter::repeat_n(k as u32, c))
         .take(len)
         .collect();
     choices.shuffle(rng);

@@ -257,6 +257,35 @@ impl SecurePool {
         Ok(added)
     }
 
+    /// Like [`fill`](Self::fill), but prepares the items side by side on
+    /// rayon's thread pool: all the slots are reserved first, then each is
+    /// filled by one fresh encryption of zero. The engine's own threads
+    /// (`Parameters::threads`) work inside each encryption and do not
+    /// coordinate with rayon's: with several cores, give the engine one
+    /// thread and let rayon take the cores, or cap rayon
+    /// (`RAYON_NUM_THREADS`). The background workers keep running meanwhile.
+    ///
+    /// # Errors
+    /// [`Error::PoolStopped`] when preparing an item fails (the other
+    /// reserved slots are still filled or released).
+    pub fn fill_parallel(&self, count: usize) -> Result<usize> {
+        use rayon::prelude::*;
+        let reserved = {
+            let mut state = self.shared.lock();
+            let mut reserved = 0;
+            while reserved < count && Shared::reserve(&mut state, self.shared.capacity) {
+                reserved += 1;
+            }
+            reserved
+        };
+        let outcomes: Vec<Result<()>> = (0..reserved)
+            .into_par_iter()
+            .map(|_| self.shared.produce())
+            .collect();
+        outcomes.into_iter().collect::<Result<Vec<()>>>()?;
+        Ok(reserved)
+    }
+
     /// Blocks until the pool is full (returns at once without workers).
     ///
     /// # Errors

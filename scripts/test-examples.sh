@@ -1,0 +1,89 @@
+#!/usr/bin/env bash
+# Checks the command line of every example: `--help` exits 0 with the usage
+# on stdout (nothing on stderr), an unknown flag exits 2 with the error on
+# stderr, and the cheap examples exit cleanly (status 0, no panic) when the
+# reader of their output goes away early (`example | head -2`).
+# Builds the examples in the dev profile unless PROFILE=release.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+profile=${PROFILE:-dev}
+dir=debug
+[ "$profile" = release ] && dir=release
+cargo build --locked --profile "$profile" --examples
+bin="target/$dir/examples"
+
+examples=$(find examples -maxdepth 1 -name '*.rs' -printf '%f\n' | sed 's/\.rs$//'
+           find examples -mindepth 1 -maxdepth 1 -type d -printf '%f\n')
+failed=0
+pass=0
+fail() { echo "FAIL: $*"; failed=$((failed + 1)); }
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+for example in $examples; do
+    status=0
+    "$bin/$example" --help >"$tmp/out" 2>"$tmp/err" || status=$?
+    if [ "$status" -ne 0 ]; then fail "$example --help exited $status"; continue; fi
+    if [ ! -s "$tmp/out" ]; then fail "$example --help printed nothing on stdout"; continue; fi
+    if [ -s "$tmp/err" ]; then fail "$example --help wrote to stderr"; continue; fi
+    if ! grep -q -- '--help' "$tmp/out"; then fail "$example --help does not list its flags"; continue; fi
+    status=0
+    "$bin/$example" --no-such-flag >"$tmp/out" 2>"$tmp/err" || status=$?
+    if [ "$status" -ne 2 ] || [ ! -s "$tmp/err" ]; then
+        fail "$example --no-such-flag: exit $status (want 2 and a message on stderr)"
+        continue
+    fi
+    pass=$((pass + 1))
+done
+
+# The demo script runs the encrypted FFT and hands it its flags.
+status=0
+PROFILE="$profile" scripts/demo.sh --help >"$tmp/out" 2>"$tmp/err" || status=$?
+if [ "$status" -eq 0 ] && grep -q -- '--n <N>' "$tmp/out" && grep -q -- '--inverse' "$tmp/out"; then
+    pass=$((pass + 1))
+else
+    fail "scripts/demo.sh --help: exit $status, not the encrypted_fft usage"
+fi
+status=0
+PROFILE="$profile" scripts/demo.sh --n 3 >"$tmp/out" 2>"$tmp/err" || status=$?
+if [ "$status" -ne 0 ] && grep -qi 'power of two' "$tmp/err" "$tmp/out"; then
+    pass=$((pass + 1))
+else
+    fail "scripts/demo.sh --n 3: exit $status; want encrypted_fft's error for n = 3: $(head -c 300 "$tmp/err")"
+fi
+
+# One small run of each cheap example into a pipe closed after two lines:
+# the example must exit 0 (not panic on the closed pipe).
+piped() {
+    local name=$1
+    shift
+    local statuses
+    set +e
+    "$bin/$name" "$@" 2>"$tmp/err" | head -2 >"$tmp/out"
+    statuses=("${PIPESTATUS[@]}")
+    set -e
+    if [ "${statuses[0]}" -ne 0 ] || grep -q panicked "$tmp/err"; then
+        fail "$name $* | head -2: exit ${statuses[0]}: $(head -c 400 "$tmp/err")"
+    elif [ "$(wc -l <"$tmp/out")" -ne 2 ]; then
+        fail "$name $* | head -2: expected two lines"
+    else
+        pass=$((pass + 1))
+    fi
+}
+piped quickstart --preset n15
+piped groth16_prove --constraints 3
+piped hesc_polynomial --len 64 --max-degree 2 --averaging 1 --runs 1
+piped cached_encryption --log-n 14 --limit 1
+
+# A JSON report is one valid JSON document with the documented keys.
+"$bin/quickstart" --preset n15 --json >"$tmp/json"
+if python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["verified"] is True and d["total_s"] > 0' "$tmp/json"; then
+    pass=$((pass + 1))
+else
+    fail "quickstart --json: not the documented JSON"
+fi
+
+echo "examples: $pass passed, $failed failed"
+[ "$failed" -eq 0 ]

@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# Packages helib-sys, helib-rs and he-fft as they would be published and
+# checks the packages:
+#  - every package builds from its own contents: `cargo package` verifies
+#    each crate in the dependency chain against the packages made just before
+#    it (a temporary local registry), so nothing needs to be on crates.io;
+#  - helib-sys ships the engine's C++ sources, its header and the committed
+#    bindings (nothing is downloaded or generated at build time);
+#  - each package carries its README and both license files, and the README
+#    examples pass as doctests from inside the unpacked package (the
+#    dependencies of the chain point at their unpacked siblings).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+root=$(pwd)
+crates=(helib-sys helib-rs he-fft)
+version=$(cargo metadata --format-version 1 --no-deps --locked |
+          python3 -c 'import json,sys; print(next(p["version"] for p in json.load(sys.stdin)["packages"] if p["name"] == "helib-rs"))')
+
+args=()
+for c in "${crates[@]}"; do args+=(-p "$c"); done
+cargo package --locked --allow-dirty "${args[@]}"
+
+failed=0
+fail() { echo "FAIL: $*"; failed=$((failed + 1)); }
+for c in "${crates[@]}"; do
+    list=$(cargo package --locked --allow-dirty --list -p "$c")
+    for f in README.md LICENSE-MIT LICENSE-APACHE; do
+        grep -qx "$f" <<<"$list" || fail "$c: $f is not in the package"
+    done
+done
+list=$(cargo package --locked --allow-dirty --list -p helib-sys)
+for f in build.rs cpp/include/helib_c.h src/bindings.rs; do
+    grep -qx "$f" <<<"$list" || fail "helib-sys: $f is not in the package"
+done
+for f in helib-sys/cpp/src/*; do
+    grep -qx "${f#helib-sys/}" <<<"$list" || fail "helib-sys: ${f#helib-sys/} is not in the package"
+done
+
+# Doctests (README included) of the unpacked packages, the chain patched to
+# the unpacked siblings.
+unpacked="$root/target/package"
+patch=()
+for c in "${crates[@]}"; do
+    patch+=(--config "patch.crates-io.$c.path=\"$unpacked/$c-$version\"")
+done
+for c in helib-rs he-fft; do
+    (cd "$unpacked/$c-$version" &&
+        CARGO_TARGET_DIR="$unpacked/doctest-target" cargo test --offline --doc "${patch[@]}") ||
+        fail "$c: the packaged crate's doctests"
+done
+
+echo "packages: ${#crates[@]} packaged, $failed problems"
+[ "$failed" -eq 0 ]
