@@ -22,8 +22,8 @@ use ark_ff::FftField;
 use ark_poly::{EvaluationDomain, Radix2EvaluationDomain};
 use ark_std::UniformRand;
 use he_fft::{
-    bit_reverse_permute, suggest_parameters, Direction, FftPlan, KeyMode, MemoryEstimate, Order,
-    Strategy,
+    bit_reverse_permute, suggest_plan_parameters, Direction, FftPlan, KeyMode, MemoryEstimate,
+    Order, PlanOptions, Strategy,
 };
 use helib_rs::{Context, SecretKey};
 use std::io::Write;
@@ -48,23 +48,19 @@ const USAGE: &str = "usage: encrypted_fft [--n N] [--strategy factored|dense] [-
 
 fn run(o: &Options) -> Result<bool, Box<dyn std::error::Error>> {
     let mut phases: Vec<(&str, Duration)> = Vec::new();
-    let levels = match o.strategy {
-        Strategy::Dense => 1,
-        Strategy::Factored { levels } => levels.unwrap_or_else(|| default_levels(o.n)),
+    // The smallest ≥128-bit ring and chain holding the whole plan (its
+    // levels, and the products across ciphertexts for n > N).
+    let options = PlanOptions {
+        strategy: o.strategy,
+        coset: o.coset,
+        natural_output: false,
     };
-    let strategy = match o.strategy {
-        Strategy::Dense => Strategy::Dense,
-        Strategy::Factored { .. } => Strategy::Factored {
-            levels: Some(levels),
-        },
+    let suggested = suggest_plan_parameters::<Fr>(o.n, options, o.threads)?;
+    let (params, strategy) = (suggested.parameters, suggested.strategy);
+    let levels = match strategy {
+        Strategy::Factored { levels: Some(k) } => k,
+        _ => 1,
     };
-    let mut params = suggest_parameters::<Fr>(levels, o.threads)?;
-    // Beyond two ciphertexts (or beyond one with a coset) the products across
-    // ciphertexts take one more level.
-    let across = |ring: usize| o.n > ring && (o.n / ring > 2 || o.coset);
-    if strategy != Strategy::Dense && across(params.ring_degree()) {
-        params = suggest_parameters::<Fr>(levels + 1, o.threads)?;
-    }
     let log_q = params.chain_bits().iter().sum::<u32>();
     let log_p = params.special_bits().iter().sum::<u32>();
     if !o.json {
@@ -243,11 +239,6 @@ fn resident_bytes() -> Option<u64> {
     let line = status.lines().find(|l| l.starts_with("VmRSS:"))?;
     let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
     Some(kib * 1024)
-}
-
-/// Factored levels by default: about five stages per level, at most three.
-fn default_levels(n: usize) -> usize {
-    (n.trailing_zeros() as usize).div_ceil(5).clamp(1, 3)
 }
 
 /// ark-poly's result, arranged in the plan's output order.

@@ -68,13 +68,18 @@ fn parse_mem_available(info: &str) -> Option<usize> {
 pub(crate) struct LevelShape {
     pub(crate) shape: Shape,
     pub(crate) level: usize,
+    /// How many differently valued copies the plan encodes (one per
+    /// ciphertext for the twiddle-absorbing level of a four-step plan, one
+    /// for a level the ciphertexts share).
+    pub(crate) copies: usize,
 }
 
 /// What a plan will hold and run, without any values.
 pub(crate) struct PlanShape {
     /// The transforms one ciphertext goes through, in order.
     pub(crate) levels: Vec<LevelShape>,
-    /// How many ciphertexts (each with its own copy of `levels`' diagonals).
+    /// How many ciphertexts hold one vector (they run `levels` in parallel,
+    /// as many at once as the context has threads).
     pub(crate) ciphertexts: usize,
     /// Whether the diagonals are built and encoded at each execution (the
     /// dense strategy) instead of held by the plan.
@@ -153,6 +158,7 @@ pub(crate) fn estimate(
         encoded = encoded.saturating_add(
             l.shape
                 .len()
+                .saturating_mul(l.copies)
                 .saturating_mul(sizes.encoded(l.level, extended)),
         );
         let (giants, babies) = schedule.occupancy(&l.shape);
@@ -179,8 +185,10 @@ pub(crate) fn estimate(
         .field_diagonals
         .saturating_mul(2 * row)
         .saturating_mul(field_bytes);
-    let per_ciphertext_plan = encoded;
-    let all_plan = per_ciphertext_plan.saturating_mul(shape.ciphertexts);
+    let all_plan = encoded;
+    // Ciphertexts run in parallel, each with its own working memory.
+    let parallel = (context.threads()?.max(1) as usize).min(shape.ciphertexts.max(1));
+    let working = working.saturating_mul(parallel);
     // Inputs, intermediates and outputs of every ciphertext, plus the two the
     // cross-ciphertext sums hold.
     let top = sizes.ciphertext(level);

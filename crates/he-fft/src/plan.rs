@@ -4,14 +4,17 @@ use crate::bsgs::{EncodedTransform, KeyMode, KeyPolicy, Schedule};
 use crate::error::{Error, Result};
 use crate::layout::Packing;
 use crate::memory::{available_memory_bytes, LevelShape, MemoryEstimate, PlanShape};
+use crate::parallel::in_pool;
 use crate::stages::{
-    bit_reversal, bit_reversal_shape, dense_shape, group_shapes, group_stages, radix2_shapes,
-    radix2_stages, DenseDiagonals, Order,
+    bit_reversal, bit_reversal_shape, compose_stages, dense_shape, group_bounds,
+    group_bounds_short_last, group_shapes, group_shapes_in, group_stages, group_stages_in,
+    radix2_shapes, radix2_stages, DenseDiagonals, Order,
 };
 use crate::transform::SlotTransform;
 use ark_ff::{FftField, PrimeField};
 use ark_poly::{EvaluationDomain, Radix2EvaluationDomain};
 use helib_rs::{BatchEncoder, Ciphertext, Context, GaloisKeys, PublicKey, SecretKey};
+use rayon::prelude::*;
 
 /// Forward (`fft`) or inverse (`ifft`, including the 1/n factor).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -75,12 +78,42 @@ struct DenseRun<F: PrimeField + FftField> {
 
 /// Four-step FFT over C ciphertexts of N slots (n = C·N): a size-C DFT across
 /// ciphertexts (additions for C = 2, scalar products otherwise) and, per
-/// output group, a size-N transform with the twiddles folded in.
+/// group, a size-N transform with the twiddles folded in.
+///
+/// Only one level of the size-N transform depends on the group (the first
+/// going forward, the last going back: the one absorbing the twiddles); the
+/// others are encoded once and shared, so the plan holds C copies of one
+/// level and one copy of the rest.
 struct SplitRun {
     groups: usize,
     across_first: bool,
     across_scalars: Vec<Vec<num_bigint::BigUint>>,
-    per_group: Vec<Vec<EncodedTransform>>,
+    /// Per group, the level absorbing its twiddles.
+    twiddled: Vec<EncodedTransform>,
+    /// The levels every group shares, in order.
+    shared: Vec<EncodedTransform>,
+}
+
+impl SplitRun {
+    /// Group k's levels in the order they run.
+    fn levels(&self, k: usize) -> Vec<&EncodedTransform> {
+        let own = std::iter::once(&self.twiddled[k]);
+        if self.across_first {
+            own.chain(&self.shared).collect()
+        } else {
+            self.shared.iter().chain(own).collect()
+        }
+    }
+
+    /// Every encoded level once (shared ones once).
+    fn distinct(&self) -> impl Iterator<Item = &EncodedTransform> {
+        self.twiddled.iter().chain(&self.shared)
+    }
+
+    /// Levels one ciphertext goes through.
+    fn per_ciphertext_depth(&self) -> usize {
+        1 + self.shared.len()
+    }
 }
 
 /// Work one execution of a plan performs.
@@ -153,7 +186,7 @@ impl<F: PrimeField + FftField> FftPlan<F> {
             Pipeline::Levels(levels) => levels.len(),
             Pipeline::Dense(_) => 1,
             Pipeline::Split(split) => {
-                split.per_group[0].len() + usize::from(split.groups > 2 || self.coset.is_some())
+                split.per_ciphertext_depth() + usize::from(split.groups > 2 || self.coset.is_some())
             }
         }
     }
@@ -175,7 +208,9 @@ impl<F: PrimeField + FftField> FftPlan<F> {
         };
         match &self.pipeline {
             Pipeline::Levels(levels) => sum(&mut levels.iter().map(of)),
-            Pipeline::Split(split) => sum(&mut split.per_group.iter().flatten().map(of)),
+            Pipeline::Split(split) => {
+                sum(&mut (0..split.groups).flat_map(|k| split.levels(k)).map(of))
+            }
             Pipeline::Dense(run) => {
                 let schedule = dense_schedule(run, self.keys);
                 PlanCost {
@@ -231,9 +266,7 @@ impl<F: PrimeField + FftField> FftPlan<F> {
                 .collect(),
             Pipeline::Dense(run) => dense_schedule(run, self.keys).required_elements(&self.context),
             Pipeline::Split(split) => split
-                .per_group
-                .iter()
-                .flatten()
+                .distinct()
                 .flat_map(|l| l.schedule().required_elements(&self.context))
                 .collect(),
         };
@@ -340,7 +373,9 @@ impl<F: PrimeField + FftField> FftPlan<F> {
         let mut outputs = match &self.pipeline {
             Pipeline::Levels(levels) => vec![run_levels(levels, &inputs[0], keys)?],
             Pipeline::Dense(run) => vec![self.run_dense(run, &inputs[0], keys)?],
-            Pipeline::Split(split) => self.run_split(split, inputs, keys)?,
+            Pipeline::Split(split) => {
+                in_pool(&self.context, || self.run_split(split, inputs, keys))?
+            }
         };
         // Outputs leave with the primes their noise no longer needs dropped.
         for ct in &mut outputs {
@@ -412,6 +447,9 @@ impl<F: PrimeField + FftField> FftPlan<F> {
         encoded.apply(x, keys)
     }
 
+    /// The four-step execution: the groups' size-N transforms run in
+    /// parallel on the pool the caller installed, as do the sums across
+    /// ciphertexts (one per output).
     fn run_split(
         &self,
         split: &SplitRun,
@@ -420,6 +458,7 @@ impl<F: PrimeField + FftField> FftPlan<F> {
     ) -> Result<Vec<Ciphertext>> {
         let across = |cts: &[Ciphertext]| -> Result<Vec<Ciphertext>> {
             (0..split.groups)
+                .into_par_iter()
                 .map(|k| {
                     let mut acc: Option<Ciphertext> = None;
                     for (c, ct) in cts.iter().enumerate() {
@@ -437,20 +476,16 @@ impl<F: PrimeField + FftField> FftPlan<F> {
                 })
                 .collect()
         };
-        if split.across_first {
-            let mixed = across(inputs)?;
-            mixed
-                .iter()
-                .zip(&split.per_group)
-                .map(|(ct, levels)| run_levels(levels, ct, keys))
+        let per_group = |cts: &[Ciphertext]| -> Result<Vec<Ciphertext>> {
+            cts.par_iter()
+                .enumerate()
+                .map(|(k, ct)| run_levels(split.levels(k), ct, keys))
                 .collect()
+        };
+        if split.across_first {
+            per_group(&across(inputs)?)
         } else {
-            let transformed: Vec<Ciphertext> = inputs
-                .iter()
-                .zip(&split.per_group)
-                .map(|(ct, levels)| run_levels(levels, ct, keys))
-                .collect::<Result<_>>()?;
-            across(&transformed)
+            across(&per_group(inputs)?)
         }
     }
 }
@@ -466,8 +501,8 @@ fn scale(ct: &Ciphertext, k: &num_bigint::BigUint, t: &num_bigint::BigUint) -> R
     }
 }
 
-pub(crate) fn run_levels(
-    levels: &[EncodedTransform],
+pub(crate) fn run_levels<'a>(
+    levels: impl IntoIterator<Item = &'a EncodedTransform>,
     x: &Ciphertext,
     keys: &GaloisKeys,
 ) -> Result<Ciphertext> {
@@ -669,52 +704,56 @@ impl<F: PrimeField + FftField> FftPlanBuilder<F> {
         let n = self.n;
         let slots = self.context.ring_degree();
         let row = slots / 2;
-        let pipeline = if n <= slots {
-            let packing = Packing::for_length(n, row).ok_or(Error::InvalidSize(n))?;
-            // The order the scalings see: the transform's own output, before
-            // any bit-reversal permutation.
-            let scaled_order = match (self.strategy, self.order) {
-                (Strategy::Dense, _) | (_, Order::BitReversed) => Order::Natural,
-                (_, Order::Natural) => Order::BitReversed,
-            };
-            let (scale_in, scale_out) = scalings(
-                packing,
-                self.direction,
-                self.coset,
-                self.order,
-                scaled_order,
-                n,
-            )?;
-            match self.strategy {
-                Strategy::Dense => Pipeline::Dense(DenseRun {
+        let make = || -> Result<Pipeline<F>> {
+            Ok(if n <= slots {
+                let packing = Packing::for_length(n, row).ok_or(Error::InvalidSize(n))?;
+                // The order the scalings see: the transform's own output, before
+                // any bit-reversal permutation.
+                let scaled_order = match (self.strategy, self.order) {
+                    (Strategy::Dense, _) | (_, Order::BitReversed) => Order::Natural,
+                    (_, Order::Natural) => Order::BitReversed,
+                };
+                let (scale_in, scale_out) = scalings(
                     packing,
-                    omega,
-                    scale_in,
-                    scale_out,
-                    input_bit_reversed: self.order == Order::BitReversed,
-                }),
-                Strategy::Factored { .. } => {
-                    let mut transforms =
-                        factored(packing, omega, self.order, chosen, &scale_in, &scale_out);
-                    if permute {
-                        transforms.push(bit_reversal(packing));
+                    self.direction,
+                    self.coset,
+                    self.order,
+                    scaled_order,
+                    n,
+                )?;
+                match self.strategy {
+                    Strategy::Dense => Pipeline::Dense(DenseRun {
+                        packing,
+                        omega,
+                        scale_in,
+                        scale_out,
+                        input_bit_reversed: self.order == Order::BitReversed,
+                    }),
+                    Strategy::Factored { .. } => {
+                        let mut transforms =
+                            factored(packing, omega, self.order, chosen, &scale_in, &scale_out);
+                        if permute {
+                            transforms.push(bit_reversal(packing));
+                        }
+                        Pipeline::Levels(encode_all(&transforms, self.keys, &encoder, level)?)
                     }
-                    Pipeline::Levels(encode_all(&transforms, self.keys, &encoder, level)?)
                 }
-            }
-        } else {
-            Pipeline::Split(split_run(
-                &self.context,
-                &encoder,
-                n,
-                self.direction,
-                self.coset,
-                self.keys,
-                chosen,
-                level,
-                self.strategy,
-            )?)
+            } else {
+                Pipeline::Split(split_run(
+                    &self.context,
+                    &encoder,
+                    n,
+                    self.direction,
+                    self.coset,
+                    self.keys,
+                    chosen,
+                    level,
+                    self.strategy,
+                )?)
+            })
         };
+        // Field arithmetic and encodings in parallel, with the context's threads.
+        let pipeline = in_pool(&self.context, make)?;
         Ok(FftPlan {
             context: self.context,
             encoder,
@@ -839,6 +878,7 @@ impl<F: PrimeField + FftField> FftPlanBuilder<F> {
                 .map(|(i, shape)| LevelShape {
                     shape,
                     level: level_after(&self.context, settings.level, i),
+                    copies: 1,
                 })
                 .collect()
         };
@@ -883,7 +923,12 @@ impl<F: PrimeField + FftField> FftPlanBuilder<F> {
                 Direction::Inverse => Order::BitReversed,
             };
             let stages = radix2_shapes(packing, order);
-            let levels = at_levels(group_shapes(&stages, settings.chosen, row));
+            let forward = self.direction == Direction::Forward;
+            let ranges = split_ranges(stages.len(), settings.chosen, forward);
+            let mut levels = at_levels(group_shapes_in(&stages, &ranges, row));
+            // The twiddle-absorbing level is encoded once per ciphertext.
+            let own = if forward { 0 } else { levels.len() - 1 };
+            levels[own].copies = self.n / slots;
             let field_diagonals = field_diagonals(&stages, &levels);
             PlanShape {
                 levels,
@@ -1098,32 +1143,84 @@ fn split_run<F: PrimeField + FftField>(
         })
         .collect();
     let n_inv = F::from(n as u64).inverse().unwrap_or(F::one());
-    let per_group = (0..groups)
+    let stage_order = if forward {
+        Order::Natural
+    } else {
+        Order::BitReversed
+    };
+    let stages = radix2_stages(packing, omega_n, stage_order);
+    let ranges = split_ranges(stages.len(), levels, forward);
+    // The group's own level: the first going forward (DIF, twiddles on the
+    // input), the last going back (DIT, twiddles and 1/n on the output).
+    let (own, shared_ranges) = if forward {
+        (ranges[0].clone(), &ranges[1..])
+    } else {
+        (
+            ranges[ranges.len() - 1].clone(),
+            &ranges[..ranges.len() - 1],
+        )
+    };
+    let shared_offset = usize::from(forward);
+    let own_index = if forward { 0 } else { ranges.len() - 1 };
+    let shared = group_stages_in(&stages, shared_ranges)
+        .iter()
+        .enumerate()
+        .map(|(i, t)| {
+            EncodedTransform::new(
+                t,
+                keys,
+                encoder,
+                level_after(context, level, i + shared_offset),
+            )
+        })
+        .collect::<Result<Vec<_>>>()?;
+    let own_level = level_after(context, level, own_index);
+    // One group at a time (each in parallel inside), so the field diagonals
+    // of a single group are alive at once.
+    let twiddled = (0..groups)
         .map(|k| {
-            let twiddle: Vec<F> = (0..slots)
-                .map(|p| omega.pow([(p * k) as u64]) * g.pow([p as u64]))
-                .collect();
-            let mut stages = if forward {
-                radix2_stages(packing, omega_n, Order::Natural)
-            } else {
-                radix2_stages(packing, omega_n, Order::BitReversed)
-            };
+            let twiddle: Vec<F> = powers_times(omega.pow([k as u64]), g, slots);
+            let mut mine = stages[own.clone()].to_vec();
             if forward {
-                stages[0] = stages[0].after_scaling(&twiddle);
+                mine[0] = mine[0].after_scaling(&twiddle);
             } else {
-                let last = stages.len() - 1;
+                let last = mine.len() - 1;
                 let scale: Vec<F> = twiddle.iter().map(|w| *w * n_inv).collect();
-                stages[last] = stages[last].then_scaling(&scale);
+                mine[last] = mine[last].then_scaling(&scale);
             }
-            encode_all(&group_stages(&stages, levels), keys, encoder, level)
+            EncodedTransform::new(&compose_stages(&mine), keys, encoder, own_level)
         })
         .collect::<Result<Vec<_>>>()?;
     Ok(SplitRun {
         groups,
         across_first: forward,
         across_scalars,
-        per_group,
+        twiddled,
+        shared,
     })
+}
+
+/// `(a·g)^p` for p in 0..len: the twiddles `ω^(pk) g^p` of group k with a = ω^k.
+fn powers_times<F: FftField>(a: F, g: F, len: usize) -> Vec<F> {
+    let step = a * g;
+    std::iter::successors(Some(F::one()), |x| Some(*x * step))
+        .take(len)
+        .collect()
+}
+
+/// How the four-step plan groups a ciphertext's stages: the group made once
+/// per ciphertext (the first going forward, the last going back) is the
+/// shortest.
+pub(crate) fn split_ranges(
+    stages: usize,
+    levels: usize,
+    forward: bool,
+) -> Vec<std::ops::Range<usize>> {
+    if forward {
+        group_bounds(stages, levels)
+    } else {
+        group_bounds_short_last(stages, levels)
+    }
 }
 
 #[cfg(test)]
@@ -1141,7 +1238,7 @@ mod tests {
         match &plan.pipeline {
             Pipeline::Levels(levels) => levels.iter().map(of).sum(),
             Pipeline::Dense(_) => 0,
-            Pipeline::Split(split) => split.per_group.iter().flatten().map(of).sum(),
+            Pipeline::Split(split) => split.distinct().map(of).sum(),
         }
     }
 

@@ -376,3 +376,57 @@ fn bad_inputs_give_clear_errors() {
         Err(Error::WrongInputLevel { .. })
     ));
 }
+
+/// A four-step plan encodes the twiddle-absorbing level once per
+/// ciphertext and shares the others: doubling the ciphertexts adds only
+/// copies of that level (it used to double the whole plan).
+#[test]
+fn four_step_plans_share_all_but_one_level() {
+    let s = setup();
+    let estimate = |groups: usize, direction: Direction| {
+        FftPlan::<Fr>::builder(&s.context, groups << LOG_N)
+            .direction(direction)
+            .strategy(factored(3))
+            .memory_estimate()
+            .expect("estimate")
+            .plan_bytes
+    };
+    for direction in [Direction::Forward, Direction::Inverse] {
+        let (two, four) = (estimate(2, direction), estimate(4, direction));
+        assert!(two > 0);
+        assert!(
+            four < 2 * two - two / 4,
+            "{direction:?}: {four} bytes for 4 ciphertexts, {two} for 2"
+        );
+    }
+}
+
+/// A plan depends on the context, n and its options, not on keys: one plan
+/// serves clients with different secret keys (each bringing its own Galois
+/// keys), and may be shared between threads.
+#[test]
+fn one_plan_serves_several_clients() {
+    fn shareable<T: Send + Sync>(_: &T) {}
+    let s = setup();
+    let n = 2usize << LOG_N;
+    let plan = FftPlan::<Fr>::builder(&s.context, n)
+        .strategy(factored(2))
+        .build()
+        .expect("plan");
+    shareable(&plan);
+    let other = SecretKey::generate(&s.context).expect("second client's key");
+    let want = reference(n, Direction::Forward, None, &random_vector(n, 5));
+    std::thread::scope(|scope| {
+        for sk in [&s.sk, &other] {
+            let plan = &plan;
+            let want = &want;
+            scope.spawn(move || {
+                let pk = sk.public_key().expect("pk");
+                let keys = plan.generate_galois_keys(sk).expect("keys");
+                let inputs = plan.encrypt(&pk, &random_vector(n, 5)).expect("encrypt");
+                let outputs = plan.execute(&inputs, &keys).expect("execute");
+                assert_eq!(&plan.decrypt(sk, &outputs).expect("decrypt"), want);
+            });
+        }
+    });
+}
