@@ -94,7 +94,23 @@ fn run(o: &Options) -> Result<bool, Box<dyn std::error::Error>> {
     }
     // Known before anything is encoded; `build` refuses the plan if it is
     // over the limit (by default the memory the system has available).
-    let estimate = builder.memory_estimate()?;
+    let mut estimate = builder.memory_estimate()?;
+    // Over it with several ciphertexts: the lower-memory mode keeps each
+    // ciphertext's own level as plaintexts, encoded at each execution.
+    let limit = o
+        .memory_limit_gib
+        .map(|gib| (gib * GIB) as usize)
+        .or_else(he_fft::available_memory_bytes);
+    if o.n > params.ring_degree() && limit.is_some_and(|l| estimate.peak_bytes() > l) {
+        builder = builder.encode_per_execution();
+        if !o.json {
+            println!(
+                "  over the memory limit ({}): own levels encoded at each execution",
+                describe_estimate(&estimate)
+            );
+        }
+        estimate = builder.memory_estimate()?;
+    }
     if !o.json {
         println!("  memory estimate: {}", describe_estimate(&estimate));
     }

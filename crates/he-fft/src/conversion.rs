@@ -584,6 +584,7 @@ impl<F: PrimeField + FftField> ConversionPlanBuilder<F> {
                 shape: t.diagonals().keys().copied().collect(),
                 level: level_after(&self.context, settings.level, i),
                 copies: 1,
+                plain: false,
             })
             .collect();
         let counts: Vec<usize> = transforms.iter().map(|t| t.len()).collect();

@@ -1,6 +1,6 @@
 //! FFT plans: built once for (context, n, direction, coset, strategy), run many times.
 
-use crate::bsgs::{EncodedTransform, KeyMode, KeyPolicy, Schedule};
+use crate::bsgs::{EncodedTransform, KeyMode, KeyPolicy, PlainTransform, Schedule};
 use crate::error::{Error, Result};
 use crate::layout::Packing;
 use crate::memory::{available_memory_bytes, LevelShape, MemoryEstimate, PlanShape};
@@ -89,25 +89,46 @@ struct SplitRun {
     across_first: bool,
     across_scalars: Vec<Vec<num_bigint::BigUint>>,
     /// Per group, the level absorbing its twiddles.
-    twiddled: Vec<EncodedTransform>,
+    twiddled: Twiddled,
     /// The levels every group shares, in order.
     shared: Vec<EncodedTransform>,
 }
 
+/// The twiddle-absorbing levels of a four-step plan, one per group.
+enum Twiddled {
+    /// Encoded once, when the plan is built.
+    Encoded(Vec<EncodedTransform>),
+    /// Kept as plaintexts (about a seventh of the bytes for BN254) and
+    /// encoded at each execution ([`FftPlanBuilder::encode_per_execution`]).
+    Plain(Vec<PlainTransform>),
+}
+
 impl SplitRun {
-    /// Group k's levels in the order they run.
-    fn levels(&self, k: usize) -> Vec<&EncodedTransform> {
-        let own = std::iter::once(&self.twiddled[k]);
-        if self.across_first {
-            own.chain(&self.shared).collect()
-        } else {
-            self.shared.iter().chain(own).collect()
+    /// Group k's own level: its schedule and plaintext products.
+    fn own(&self, k: usize) -> (&Schedule, usize) {
+        match &self.twiddled {
+            Twiddled::Encoded(t) => (t[k].schedule(), t[k].multiplications()),
+            Twiddled::Plain(t) => (t[k].schedule(), t[k].multiplications()),
         }
     }
 
-    /// Every encoded level once (shared ones once).
-    fn distinct(&self) -> impl Iterator<Item = &EncodedTransform> {
-        self.twiddled.iter().chain(&self.shared)
+    /// Group k's size-N transform on `x`.
+    fn run_group(&self, k: usize, x: &Ciphertext, keys: &GaloisKeys) -> Result<Ciphertext> {
+        let own = |x: &Ciphertext| match &self.twiddled {
+            Twiddled::Encoded(t) => run_levels([&t[k]], x, keys),
+            Twiddled::Plain(t) => {
+                let mut x = x.clone();
+                if x.level() > t[k].level() {
+                    x.mod_switch_to_assign(t[k].level())?;
+                }
+                t[k].apply(&x, keys)
+            }
+        };
+        if self.across_first {
+            run_levels(&self.shared, &own(x)?, keys)
+        } else {
+            own(&run_levels(&self.shared, x, keys)?)
+        }
     }
 
     /// Levels one ciphertext goes through.
@@ -141,6 +162,7 @@ pub struct FftPlanBuilder<F: PrimeField + FftField> {
     level: Option<usize>,
     natural_output: bool,
     memory_limit: Option<usize>,
+    per_execution: bool,
 }
 
 impl<F: PrimeField + FftField> FftPlan<F> {
@@ -162,6 +184,7 @@ impl<F: PrimeField + FftField> FftPlan<F> {
             level: None,
             natural_output: false,
             memory_limit: None,
+            per_execution: false,
         }
     }
 
@@ -209,7 +232,21 @@ impl<F: PrimeField + FftField> FftPlan<F> {
         match &self.pipeline {
             Pipeline::Levels(levels) => sum(&mut levels.iter().map(of)),
             Pipeline::Split(split) => {
-                sum(&mut (0..split.groups).flat_map(|k| split.levels(k)).map(of))
+                let own = (0..split.groups).map(|k| {
+                    let (schedule, multiplications) = split.own(k);
+                    PlanCost {
+                        rotations: schedule.baby_rotations() + schedule.giant_rotations(),
+                        key_switches: schedule.key_switches(),
+                        multiplications,
+                    }
+                });
+                let once = sum(&mut split.shared.iter().map(of));
+                let all_shared = PlanCost {
+                    rotations: once.rotations * split.groups,
+                    key_switches: once.key_switches * split.groups,
+                    multiplications: once.multiplications * split.groups,
+                };
+                sum(&mut own.chain(std::iter::once(all_shared)))
             }
             Pipeline::Dense(run) => {
                 let schedule = dense_schedule(run, self.keys);
@@ -265,9 +302,10 @@ impl<F: PrimeField + FftField> FftPlan<F> {
                 .flat_map(|l| l.schedule().required_elements(&self.context))
                 .collect(),
             Pipeline::Dense(run) => dense_schedule(run, self.keys).required_elements(&self.context),
-            Pipeline::Split(split) => split
-                .distinct()
-                .flat_map(|l| l.schedule().required_elements(&self.context))
+            Pipeline::Split(split) => (0..split.groups)
+                .map(|k| split.own(k).0)
+                .chain(split.shared.iter().map(|l| l.schedule()))
+                .flat_map(|s| s.required_elements(&self.context))
                 .collect(),
         };
         out.sort_unstable();
@@ -479,7 +517,7 @@ impl<F: PrimeField + FftField> FftPlan<F> {
         let per_group = |cts: &[Ciphertext]| -> Result<Vec<Ciphertext>> {
             cts.par_iter()
                 .enumerate()
-                .map(|(k, ct)| run_levels(split.levels(k), ct, keys))
+                .map(|(k, ct)| split.run_group(k, ct, keys))
                 .collect()
         };
         if split.across_first {
@@ -649,6 +687,18 @@ impl<F: PrimeField + FftField> FftPlanBuilder<F> {
         self
     }
 
+    /// For n > N, keep each ciphertext's own level (the one absorbing its
+    /// twiddles; the others are shared) as plaintexts and encode it at each
+    /// execution: the lower-memory mode for the largest sizes. A plaintext
+    /// holds N·⌈log2 t / 64⌉ words against N words per prime for an
+    /// encoding (about a seventh for BN254 at N = 2^16), and an execution
+    /// encodes each ciphertext's level when it runs it (in parallel, one
+    /// level per thread alive). No effect for n ≤ N.
+    pub fn encode_per_execution(mut self) -> Self {
+        self.per_execution = true;
+        self
+    }
+
     /// The level of input ciphertexts (default: the top level).
     pub fn input_level(mut self, level: usize) -> Self {
         self.level = Some(level);
@@ -749,6 +799,7 @@ impl<F: PrimeField + FftField> FftPlanBuilder<F> {
                     chosen,
                     level,
                     self.strategy,
+                    self.per_execution,
                 )?)
             })
         };
@@ -879,6 +930,7 @@ impl<F: PrimeField + FftField> FftPlanBuilder<F> {
                     shape,
                     level: level_after(&self.context, settings.level, i),
                     copies: 1,
+                    plain: false,
                 })
                 .collect()
         };
@@ -924,11 +976,12 @@ impl<F: PrimeField + FftField> FftPlanBuilder<F> {
             };
             let stages = radix2_shapes(packing, order);
             let forward = self.direction == Direction::Forward;
-            let ranges = split_ranges(stages.len(), settings.chosen, forward);
+            let ranges = split_ranges(&stages, settings.chosen, forward, self.n / slots, row);
             let mut levels = at_levels(group_shapes_in(&stages, &ranges, row));
             // The twiddle-absorbing level is encoded once per ciphertext.
             let own = if forward { 0 } else { levels.len() - 1 };
             levels[own].copies = self.n / slots;
+            levels[own].plain = self.per_execution;
             let field_diagonals = field_diagonals(&stages, &levels);
             PlanShape {
                 levels,
@@ -1105,6 +1158,7 @@ fn split_run<F: PrimeField + FftField>(
     levels: usize,
     level: usize,
     strategy: Strategy,
+    per_execution: bool,
 ) -> Result<SplitRun> {
     if strategy == Strategy::Dense {
         return Err(Error::Unsupported(
@@ -1149,7 +1203,11 @@ fn split_run<F: PrimeField + FftField>(
         Order::BitReversed
     };
     let stages = radix2_stages(packing, omega_n, stage_order);
-    let ranges = split_ranges(stages.len(), levels, forward);
+    let shapes: Vec<crate::stages::Shape> = stages
+        .iter()
+        .map(|t| t.diagonals().keys().copied().collect())
+        .collect();
+    let ranges = split_ranges(&shapes, levels, forward, groups, slots / 2);
     // The group's own level: the first going forward (DIF, twiddles on the
     // input), the last going back (DIT, twiddles and 1/n on the output).
     let (own, shared_ranges) = if forward {
@@ -1175,22 +1233,33 @@ fn split_run<F: PrimeField + FftField>(
         })
         .collect::<Result<Vec<_>>>()?;
     let own_level = level_after(context, level, own_index);
+    let own_transform = |k: usize| {
+        let twiddle: Vec<F> = powers_times(omega.pow([k as u64]), g, slots);
+        let mut mine = stages[own.clone()].to_vec();
+        if forward {
+            mine[0] = mine[0].after_scaling(&twiddle);
+        } else {
+            let last = mine.len() - 1;
+            let scale: Vec<F> = twiddle.iter().map(|w| *w * n_inv).collect();
+            mine[last] = mine[last].then_scaling(&scale);
+        }
+        compose_stages(&mine)
+    };
     // One group at a time (each in parallel inside), so the field diagonals
     // of a single group are alive at once.
-    let twiddled = (0..groups)
-        .map(|k| {
-            let twiddle: Vec<F> = powers_times(omega.pow([k as u64]), g, slots);
-            let mut mine = stages[own.clone()].to_vec();
-            if forward {
-                mine[0] = mine[0].after_scaling(&twiddle);
-            } else {
-                let last = mine.len() - 1;
-                let scale: Vec<F> = twiddle.iter().map(|w| *w * n_inv).collect();
-                mine[last] = mine[last].then_scaling(&scale);
-            }
-            EncodedTransform::new(&compose_stages(&mine), keys, encoder, own_level)
-        })
-        .collect::<Result<Vec<_>>>()?;
+    let twiddled = if per_execution {
+        Twiddled::Plain(
+            (0..groups)
+                .map(|k| PlainTransform::new(&own_transform(k), keys, encoder, own_level))
+                .collect::<Result<Vec<_>>>()?,
+        )
+    } else {
+        Twiddled::Encoded(
+            (0..groups)
+                .map(|k| EncodedTransform::new(&own_transform(k), keys, encoder, own_level))
+                .collect::<Result<Vec<_>>>()?,
+        )
+    };
     Ok(SplitRun {
         groups,
         across_first: forward,
@@ -1208,19 +1277,66 @@ fn powers_times<F: FftField>(a: F, g: F, len: usize) -> Vec<F> {
         .collect()
 }
 
-/// How the four-step plan groups a ciphertext's stages: the group made once
-/// per ciphertext (the first going forward, the last going back) is the
-/// shortest.
+/// How the four-step plan groups a ciphertext's stages (of shapes
+/// `stages`) into `levels` levels: the group made once per ciphertext (the
+/// first going forward, the last going back) takes the number of stages
+/// that minimizes the diagonals the plan holds, `groups` copies of it plus
+/// one of the others (the rest split evenly); with many ciphertexts that is
+/// a shorter own group and longer shared ones.
 pub(crate) fn split_ranges(
-    stages: usize,
+    stages: &[crate::stages::Shape],
     levels: usize,
     forward: bool,
+    groups: usize,
+    row: usize,
 ) -> Vec<std::ops::Range<usize>> {
-    if forward {
-        group_bounds(stages, levels)
-    } else {
-        group_bounds_short_last(stages, levels)
+    let count = stages.len();
+    let levels = levels.clamp(1, count.max(1));
+    let arrange = |own: usize| -> Vec<std::ops::Range<usize>> {
+        // The own group first (forward) or last (inverse), the others even.
+        let rest = group_bounds(count - own, levels - 1);
+        if forward {
+            std::iter::once(0..own)
+                .chain(rest.into_iter().map(|r| r.start + own..r.end + own))
+                .collect()
+        } else {
+            rest.into_iter()
+                .chain(std::iter::once(count - own..count))
+                .collect()
+        }
+    };
+    if levels == 1 {
+        return vec![0..count];
     }
+    let balanced = if forward {
+        group_bounds(count, levels)
+    } else {
+        group_bounds_short_last(count, levels)
+    };
+    let balanced_own = if forward {
+        balanced[0].len()
+    } else {
+        balanced[levels - 1].len()
+    };
+    let held = |ranges: &[std::ops::Range<usize>]| -> usize {
+        let shapes = group_shapes_in(stages, ranges, row);
+        let own = if forward { 0 } else { shapes.len() - 1 };
+        shapes
+            .iter()
+            .enumerate()
+            .map(|(i, s)| s.len() * if i == own { groups } else { 1 })
+            .sum()
+    };
+    let mut best = (held(&balanced), balanced);
+    // Every other group keeps at least one stage.
+    for own in 1..balanced_own.min(count + 1 - levels) {
+        let ranges = arrange(own);
+        let bytes = held(&ranges);
+        if bytes < best.0 {
+            best = (bytes, ranges);
+        }
+    }
+    best.1
 }
 
 #[cfg(test)]
@@ -1238,7 +1354,16 @@ mod tests {
         match &plan.pipeline {
             Pipeline::Levels(levels) => levels.iter().map(of).sum(),
             Pipeline::Dense(_) => 0,
-            Pipeline::Split(split) => split.distinct().map(of).sum(),
+            Pipeline::Split(split) => {
+                let own: usize = match &split.twiddled {
+                    Twiddled::Encoded(t) => t.iter().map(of).sum(),
+                    Twiddled::Plain(t) => t
+                        .iter()
+                        .map(|t| t.multiplications() * sizes.plaintext())
+                        .sum(),
+                };
+                own + split.shared.iter().map(of).sum::<usize>()
+            }
         }
     }
 
@@ -1303,6 +1428,24 @@ mod tests {
                         "{what}"
                     );
                 }
+            }
+        }
+        // Four-step plans keeping their own levels as plaintexts: the
+        // estimate counts those plaintexts, a fraction of the encodings.
+        for groups in [2, 4] {
+            for direction in [Direction::Forward, Direction::Inverse] {
+                let builder = || {
+                    FftPlan::<Fr>::builder(&context, groups << 10)
+                        .direction(direction)
+                        .strategy(factored(2))
+                };
+                let encoded = builder().memory_estimate().unwrap();
+                let lean = builder().encode_per_execution();
+                let before = lean.memory_estimate().unwrap();
+                let plan = lean.build().unwrap();
+                assert_eq!(before.plan_bytes, held_bytes(&plan), "{}", plan.describe());
+                assert!(before.plan_bytes < encoded.plan_bytes);
+                assert!(before.execution_bytes > encoded.execution_bytes);
             }
         }
     }
