@@ -1306,7 +1306,7 @@ pub(crate) fn split_ranges(
         }
     };
     if levels == 1 {
-        return vec![0..count];
+        return std::iter::once(0..count).collect();
     }
     let balanced = if forward {
         group_bounds(count, levels)

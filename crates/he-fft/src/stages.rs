@@ -226,7 +226,6 @@ pub(crate) fn group_shapes_in(
 ) -> Vec<Shape> {
     ranges
         .iter()
-        .cloned()
         .map(|range| {
             stages[range.start + 1..range.end]
                 .iter()

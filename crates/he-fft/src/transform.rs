@@ -119,7 +119,7 @@ impl<F: Field> SlotTransform<F> {
     /// pool in use, with no intermediate products held.
     pub fn after(&self, first: &SlotTransform<F>) -> SlotTransform<F> {
         let row = self.row;
-        let mut pairs: BTreeMap<Shift, Vec<(Shift, &[F], &[F])>> = BTreeMap::new();
+        let mut pairs: BTreeMap<Shift, Vec<Pair<'_, F>>> = BTreeMap::new();
         for (outer, d_outer) in &self.diagonals {
             for (inner, d_inner) in &first.diagonals {
                 let shift = Shift {
@@ -171,6 +171,9 @@ impl<F: Field> SlotTransform<F> {
         steps
     }
 }
+
+/// One term of a composition: the outer shift and the outer and inner diagonals.
+type Pair<'a, F> = (Shift, &'a [F], &'a [F]);
 
 /// `sum += a ⊙ shift(b)` for slot vectors of rows of length `row`.
 fn add_product_shifted<F: Field>(sum: &mut [F], a: &[F], b: &[F], shift: Shift, row: usize) {
