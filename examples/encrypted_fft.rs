@@ -40,7 +40,8 @@ use big_t_bgv::cli::{self, CommonArgs, KeyModeArg, Phases, GIB};
 use big_t_bgv::outln;
 use clap::{Parser, ValueEnum};
 use he_fft::{
-    bit_reverse_permute, suggest_parameters, Direction, FftPlan, MemoryEstimate, Order, Strategy,
+    bit_reverse_permute, suggest_plan_parameters, Direction, FftPlan, MemoryEstimate, Order,
+    PlanOptions, Strategy,
 };
 use helib_rs::{Context, SecretKey};
 use serde::Serialize;
@@ -62,23 +63,19 @@ const DECRYPT: &str = "decrypt + decode";
 
 fn run(o: &Options) -> Result<bool, Box<dyn std::error::Error>> {
     let mut phases = Phases::new(o.common.json);
-    let levels = match o.strategy() {
-        Strategy::Dense => 1,
-        Strategy::Factored { levels } => levels.unwrap_or_else(|| default_levels(o.n)),
+    // The smallest ≥128-bit ring and chain holding the whole plan (its
+    // levels, and the products across ciphertexts for n > N).
+    let options = PlanOptions {
+        strategy: o.strategy(),
+        coset: o.coset,
+        natural_output: false,
     };
-    let strategy = match o.strategy() {
-        Strategy::Dense => Strategy::Dense,
-        Strategy::Factored { .. } => Strategy::Factored {
-            levels: Some(levels),
-        },
+    let suggested = suggest_plan_parameters::<Fr>(o.n, options, o.threads)?;
+    let (params, strategy) = (suggested.parameters, suggested.strategy);
+    let levels = match strategy {
+        Strategy::Factored { levels: Some(k) } => k,
+        _ => 1,
     };
-    let mut params = suggest_parameters::<Fr>(levels, o.threads)?;
-    // Beyond two ciphertexts (or beyond one with a coset) the products across
-    // ciphertexts take one more level.
-    let across = |ring: usize| o.n > ring && (o.n / ring > 2 || o.coset);
-    if strategy != Strategy::Dense && across(params.ring_degree()) {
-        params = suggest_parameters::<Fr>(levels + 1, o.threads)?;
-    }
     let log_q = params.chain_bits().iter().sum::<u32>();
     let log_p = params.special_bits().iter().sum::<u32>();
     if !o.common.json {
@@ -113,7 +110,23 @@ fn run(o: &Options) -> Result<bool, Box<dyn std::error::Error>> {
     }
     // Known before anything is encoded; `build` refuses the plan if it is
     // over the limit (by default the memory the system has available).
-    let estimate = builder.memory_estimate()?;
+    let mut estimate = builder.memory_estimate()?;
+    // Over it with several ciphertexts: the lower-memory mode keeps each
+    // ciphertext's own level as plaintexts, encoded at each execution.
+    let limit = o
+        .memory_limit
+        .map(|gib| (gib * GIB) as usize)
+        .or_else(he_fft::available_memory_bytes);
+    if o.n > params.ring_degree() && limit.is_some_and(|l| estimate.peak_bytes() > l) {
+        builder = builder.encode_per_execution();
+        if !o.common.json {
+            outln!(
+                "  over the memory limit ({}): own levels encoded at each execution",
+                describe_estimate(&estimate)
+            );
+        }
+        estimate = builder.memory_estimate()?;
+    }
     if !o.common.json {
         outln!("  memory estimate: {}", describe_estimate(&estimate));
     }
@@ -245,11 +258,6 @@ fn describe_estimate(e: &MemoryEstimate) -> String {
     )
 }
 
-/// Factored levels by default: about five stages per level, at most three.
-fn default_levels(n: usize) -> usize {
-    (n.trailing_zeros() as usize).div_ceil(5).clamp(1, 3)
-}
-
 /// ark-poly's result, arranged in the plan's output order.
 fn reference(
     n: usize,
@@ -324,8 +332,8 @@ struct Options {
     /// (one level, one dense matrix)
     #[arg(long, value_enum, default_value_t = StrategyArg::Factored)]
     strategy: StrategyArg,
-    /// Multiplicative levels of a factored plan [default: about five stages
-    /// per level, at most 3]
+    /// Multiplicative levels of a factored plan [default: the fewest the
+    /// smallest secure ring holds, he_fft::suggest_plan_parameters]
     #[arg(long)]
     levels: Option<usize>,
     /// Inverse FFT instead of the forward one

@@ -21,6 +21,7 @@ use crate::stages::Shape;
 use crate::transform::{signed, Shift, SlotTransform};
 use ark_ff::{FftField, PrimeField};
 use helib_rs::{BatchEncoder, Ciphertext, Context, EncodedPlaintext, GaloisKeys, Plaintext};
+use rayon::prelude::*;
 use std::collections::{BTreeMap, BTreeSet};
 
 /// How baby steps are computed, trading Galois-key memory for time.
@@ -323,16 +324,23 @@ impl EncodedTransform {
         let mode = policy.mode;
         let schedule = policy.schedule(transform);
         let row = transform.row();
-        let mut terms = BTreeMap::new();
-        for (shift, diagonal) in transform.diagonals() {
-            let slot = schedule.place(*shift);
-            let moved = schedule.pre_rotated(row, slot, diagonal);
-            let encoded = match mode {
-                KeyMode::Fast => encoder.encode_for_linear_transform(&moved, level)?,
-                KeyMode::MinimalKeys => encoder.encode_for_multiplication(&moved, level)?,
-            };
-            terms.insert(slot, encoded);
-        }
+        // Each diagonal independently: rotated, taken to coefficients and
+        // lifted, on the pool the caller installed.
+        let diagonals: Vec<(&Shift, &Vec<F>)> = transform.diagonals().iter().collect();
+        let terms = diagonals
+            .into_par_iter()
+            .map(|(shift, diagonal)| {
+                let slot = schedule.place(*shift);
+                let moved = schedule.pre_rotated(row, slot, diagonal);
+                let encoded = match mode {
+                    KeyMode::Fast => encoder.encode_for_linear_transform(&moved, level)?,
+                    KeyMode::MinimalKeys => encoder.encode_for_multiplication(&moved, level)?,
+                };
+                Ok((slot, encoded))
+            })
+            .collect::<Result<Vec<_>>>()?
+            .into_iter()
+            .collect();
         Ok(Self {
             level,
             schedule,
@@ -507,15 +515,17 @@ impl PlainTransform {
     ) -> Result<Self> {
         let schedule = policy.schedule(transform);
         let row = transform.row();
-        let terms = transform
-            .diagonals()
-            .iter()
+        let diagonals: Vec<(&Shift, &Vec<F>)> = transform.diagonals().iter().collect();
+        let terms = diagonals
+            .into_par_iter()
             .map(|(shift, diagonal)| {
                 let slot = schedule.place(*shift);
                 let moved = schedule.pre_rotated(row, slot, diagonal);
                 Ok((slot, encoder.encode(&moved)?))
             })
-            .collect::<Result<_>>()?;
+            .collect::<Result<Vec<_>>>()?
+            .into_iter()
+            .collect();
         Ok(Self {
             level,
             schedule,

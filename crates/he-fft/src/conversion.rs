@@ -3,6 +3,7 @@
 use crate::bsgs::{EncodedTransform, KeyMode, KeyPolicy, PlainTransform};
 use crate::error::{Error, Result};
 use crate::memory::{available_memory_bytes, LevelShape, MemoryEstimate, PlanShape, Sizes};
+use crate::parallel::in_pool;
 use crate::plan::{affordable_levels, level_after, level_cost_bits, run_levels, PlanCost};
 use crate::special::{Conversion, Geometry, SlotForm, AUTOMATIC_DIAGONALS};
 use crate::stages::Order;
@@ -418,7 +419,10 @@ impl<F: PrimeField + FftField> ConversionPlanBuilder<F> {
         let _span = tracing::info_span!("he_fft.conversion_plan_build", n = self.n).entered();
         let settings = self.settings()?;
         self.check_field_bytes(&settings)?;
-        let transforms = settings.geometry.levels(settings.levels, self.conversion);
+        // Field arithmetic and encodings run on the context's thread count.
+        let transforms = in_pool(&self.context, || {
+            Ok(settings.geometry.levels(settings.levels, self.conversion))
+        })?;
         let memory = self.estimate(&settings, &transforms)?;
         if let Some(limit) = self.limit() {
             if memory.peak_bytes() > limit {
@@ -441,20 +445,22 @@ impl<F: PrimeField + FftField> ConversionPlanBuilder<F> {
             .collect();
         elements.sort_unstable();
         elements.dedup();
-        let levels = if self.per_execution {
-            let mut plain = Vec::with_capacity(transforms.len());
-            for (i, t) in transforms.into_iter().enumerate() {
-                plain.push(PlainTransform::new(&t, self.keys, &encoder, at(i))?);
-            }
-            Levels::PerExecution(plain)
-        } else {
-            // Encode level by level, dropping each level's field elements.
-            let mut encoded = Vec::with_capacity(transforms.len());
-            for (i, t) in transforms.into_iter().enumerate() {
-                encoded.push(EncodedTransform::new(&t, self.keys, &encoder, at(i))?);
-            }
-            Levels::Encoded(encoded)
-        };
+        let levels = in_pool(&self.context, || {
+            Ok(if self.per_execution {
+                let mut plain = Vec::with_capacity(transforms.len());
+                for (i, t) in transforms.into_iter().enumerate() {
+                    plain.push(PlainTransform::new(&t, self.keys, &encoder, at(i))?);
+                }
+                Levels::PerExecution(plain)
+            } else {
+                // Encode level by level, dropping each level's field elements.
+                let mut encoded = Vec::with_capacity(transforms.len());
+                for (i, t) in transforms.into_iter().enumerate() {
+                    encoded.push(EncodedTransform::new(&t, self.keys, &encoder, at(i))?);
+                }
+                Levels::Encoded(encoded)
+            })
+        })?;
         Ok(ConversionPlan {
             context: self.context,
             encoder,
@@ -578,6 +584,8 @@ impl<F: PrimeField + FftField> ConversionPlanBuilder<F> {
             .map(|(i, t)| LevelShape {
                 shape: t.diagonals().keys().copied().collect(),
                 level: level_after(&self.context, settings.level, i),
+                copies: 1,
+                plain: false,
             })
             .collect();
         let counts: Vec<usize> = transforms.iter().map(|t| t.len()).collect();

@@ -114,6 +114,9 @@ pub enum Error {
         /// The Galois element.
         element: u64,
     },
+    /// The system could not start the worker threads the context asks for.
+    #[error("could not start the plan's worker threads: {0}")]
+    ThreadPool(String),
     /// A combination the plan does not support.
     #[error("unsupported: {0}")]
     Unsupported(&'static str),

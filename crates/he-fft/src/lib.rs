@@ -22,7 +22,12 @@
 //!   basis, and Horner giant steps with one division by P each.
 //!   [`KeyMode::MinimalKeys`] iterates unit rotations instead (O(1) keys per level).
 //! - n > N (several ciphertexts): a four-step split whose cross-ciphertext
-//!   stage uses additions (C = 2) or scalar products, never rotations.
+//!   stage uses additions (C = 2) or scalar products, never rotations, and
+//!   costs at most one level. Each ciphertext's size-N transform has its
+//!   twiddles folded into one level (the first going forward, the last
+//!   going back, made the shortest); that level is encoded once per
+//!   ciphertext and the others once for all, so the plan grows with C by
+//!   one level's diagonals. The ciphertexts run in parallel.
 //!
 //! # Layouts and orders
 //! - n ≤ N/2: the vector repeats along both slot rows.
@@ -99,6 +104,31 @@
 //! (though the fused [`SlotForm::Evaluations`] plan on the `ifft`'s input is
 //! cheaper). The coefficients-to-slots direction assumes degree < n.
 //!
+//! # Parameters
+//! [`suggest_plan_parameters`] picks, for any n from 2 to 2^22 and any
+//! [`PlanOptions`], the smallest ring (2^12..=2^17) and chain that hold the
+//! plan's whole depth ([`plan_depth`]: the per-ciphertext levels, the level
+//! across ciphertexts, the bit-reversal level) at ≥128-bit security, and the
+//! strategy with its level count made explicit to build the plan with.
+//!
+//! # Building, reuse and threads
+//! A plan depends on the context (ring, chain, plaintext modulus — so on
+//! the parameters, not on any key), the field, n, the direction, the coset
+//! offset, the strategy and level count, the input order and level, the key
+//! mode and the baby-step cap. It holds no key: one plan serves any number
+//! of executions and any number of clients of the same context, each
+//! bringing its own Galois keys to [`FftPlan::execute`], and it may be
+//! shared between threads (`FftPlan` is `Send + Sync`). Build it once per
+//! (context, options) and keep it.
+//!
+//! Building computes the radix-2 stages, composes them into levels and
+//! encodes each diagonal (slots to coefficients over F, then lifting to the
+//! engine's primes). All of it runs in parallel on a pool with as many
+//! threads as the context's engine (the lifting also uses the engine's own
+//! pool when it is free), so a context with `threads(1)` builds on one
+//! thread. A four-step plan composes the shared levels once and only the
+//! twiddle-absorbing level per ciphertext.
+//!
 //! # Memory
 //! [`FftPlanBuilder::memory_estimate`] computes, from the plan's shape alone,
 //! the bytes of its encoded diagonals, of the Galois keys it needs and of one
@@ -118,6 +148,7 @@ mod domain;
 mod error;
 mod layout;
 mod memory;
+mod parallel;
 mod params;
 mod plan;
 mod special;
@@ -134,8 +165,9 @@ pub use error::{Error, Result};
 pub use layout::Packing;
 pub use memory::{available_memory_bytes, MemoryEstimate};
 pub use params::{
-    chain_bits_for_levels, conversion_levels, product_bits, suggest_conversion_parameters,
-    suggest_parameters, suggest_parameters_at_least,
+    chain_bits_for_levels, conversion_levels, default_levels, plan_depth, product_bits,
+    suggest_conversion_parameters, suggest_parameters, suggest_parameters_at_least,
+    suggest_plan_parameters, PlanOptions, PlanParameters,
 };
 pub use plan::{affordable_levels, Direction, FftPlan, FftPlanBuilder, PlanCost, Strategy};
 pub use special::{Conversion, SlotForm};

@@ -68,13 +68,21 @@ fn parse_mem_available(info: &str) -> Option<usize> {
 pub(crate) struct LevelShape {
     pub(crate) shape: Shape,
     pub(crate) level: usize,
+    /// How many differently valued copies the plan encodes (one per
+    /// ciphertext for the twiddle-absorbing level of a four-step plan, one
+    /// for a level the ciphertexts share).
+    pub(crate) copies: usize,
+    /// Whether those copies are kept as plaintexts and encoded at each
+    /// execution.
+    pub(crate) plain: bool,
 }
 
 /// What a plan will hold and run, without any values.
 pub(crate) struct PlanShape {
     /// The transforms one ciphertext goes through, in order.
     pub(crate) levels: Vec<LevelShape>,
-    /// How many ciphertexts (each with its own copy of `levels`' diagonals).
+    /// How many ciphertexts hold one vector (they run `levels` in parallel,
+    /// as many at once as the context has threads).
     pub(crate) ciphertexts: usize,
     /// Whether the diagonals are built and encoded at each execution (the
     /// dense strategy) instead of held by the plan.
@@ -90,6 +98,7 @@ pub(crate) struct Sizes {
     chain: usize,
     special: usize,
     digits: usize,
+    plain_limbs: usize,
 }
 
 const WORD: usize = std::mem::size_of::<u64>();
@@ -101,6 +110,7 @@ impl Sizes {
             chain: context.chain_primes().len(),
             special: context.special_primes().len(),
             digits: context.key_switching_digits()?,
+            plain_limbs: (context.plaintext_modulus().bits() as usize).div_ceil(64),
         })
     }
 
@@ -112,6 +122,13 @@ impl Sizes {
     /// A diagonal encoded at `level` (with the special primes when `extended`).
     pub(crate) fn encoded(&self, level: usize, extended: bool) -> usize {
         self.poly(level + 1 + if extended { self.special } else { 0 })
+    }
+
+    /// A plaintext polynomial (coefficients mod t, not yet encoded).
+    pub(crate) fn plaintext(&self) -> usize {
+        self.ring_degree
+            .saturating_mul(self.plain_limbs)
+            .saturating_mul(WORD)
     }
 
     /// A size-2 ciphertext at `level`.
@@ -150,11 +167,21 @@ pub(crate) fn estimate(
     for l in &shape.levels {
         let schedule = policy.schedule_for_shape(row, &l.shape);
         elements.extend(schedule.required_elements(context));
-        encoded = encoded.saturating_add(
+        let one = if l.plain {
+            sizes.plaintext()
+        } else {
+            sizes.encoded(l.level, extended)
+        };
+        encoded =
+            encoded.saturating_add(l.shape.len().saturating_mul(l.copies).saturating_mul(one));
+        // A level kept as plaintexts is encoded whole while it runs.
+        let transient = if l.plain {
             l.shape
                 .len()
-                .saturating_mul(sizes.encoded(l.level, extended)),
-        );
+                .saturating_mul(sizes.encoded(l.level, extended))
+        } else {
+            0
+        };
         let (giants, babies) = schedule.occupancy(&l.shape);
         let ext = sizes.extended(l.level);
         let ct = sizes.ciphertext(l.level);
@@ -173,14 +200,16 @@ pub(crate) fn estimate(
             // and the result.
             KeyMode::MinimalKeys => (babies + 3).saturating_mul(ct).saturating_add(key_switch),
         };
-        working = working.max(level_working);
+        working = working.max(level_working.saturating_add(transient));
     }
     let field = shape
         .field_diagonals
         .saturating_mul(2 * row)
         .saturating_mul(field_bytes);
-    let per_ciphertext_plan = encoded;
-    let all_plan = per_ciphertext_plan.saturating_mul(shape.ciphertexts);
+    let all_plan = encoded;
+    // Ciphertexts run in parallel, each with its own working memory.
+    let parallel = (context.threads()?.max(1) as usize).min(shape.ciphertexts.max(1));
+    let working = working.saturating_mul(parallel);
     // Inputs, intermediates and outputs of every ciphertext, plus the two the
     // cross-ciphertext sums hold.
     let top = sizes.ciphertext(level);

@@ -1,6 +1,7 @@
 //! Choosing parameters for a plan: the smallest secure ring whose chain holds its levels.
 
 use crate::error::{Error, Result};
+use crate::plan::Strategy;
 use crate::special::{Conversion, Geometry, SlotForm, AUTOMATIC_DIAGONALS};
 use crate::stages::Order;
 use ark_ff::{FftField, PrimeField};
@@ -52,6 +53,127 @@ pub fn suggest_parameters_at_least<F: PrimeField + FftField>(
     let log_t = F::MODULUS_BIT_SIZE as f64;
     smallest_ring::<F>(min_log_n, threads, |log_n| {
         Some(chain_bits_for_levels(log_t, log_n, levels) + extra_bits(log_n))
+    })
+}
+
+/// The factored levels a plan takes by default for a transform of
+/// `stages` radix-2 stages per ciphertext: about five stages per level (at
+/// most 63 diagonals each), at most three levels.
+pub fn default_levels(stages: usize) -> usize {
+    stages.div_ceil(5).clamp(1, 3)
+}
+
+/// What an FFT plan asks of its parameters: the choices its depth depends on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PlanOptions {
+    /// The strategy; `Factored { levels: None }` takes [`default_levels`].
+    pub strategy: Strategy,
+    /// Whether the plan has a coset offset (one more level across
+    /// ciphertexts when n > N, even for two).
+    pub coset: bool,
+    /// [`FftPlanBuilder::natural_output`](crate::FftPlanBuilder::natural_output)
+    /// (one more level for n ≤ N).
+    pub natural_output: bool,
+}
+
+impl Default for PlanOptions {
+    fn default() -> Self {
+        Self {
+            strategy: Strategy::Factored { levels: None },
+            coset: false,
+            natural_output: false,
+        }
+    }
+}
+
+/// Parameters for a plan, with the strategy (its level count made explicit)
+/// to build it with and the depth it will have.
+#[derive(Debug, Clone)]
+pub struct PlanParameters {
+    /// The ring, chain and special primes.
+    pub parameters: Parameters,
+    /// The strategy to pass to [`FftPlanBuilder::strategy`](crate::FftPlanBuilder::strategy).
+    pub strategy: Strategy,
+    /// Multiplication levels the plan takes ([`FftPlan::depth`](crate::FftPlan::depth)).
+    pub depth: usize,
+}
+
+/// The multiplication levels a size-`n` plan with `options` takes in a ring
+/// of degree `ring_degree`, and its strategy with the level count explicit:
+/// the per-ciphertext levels, plus one for the products across ciphertexts
+/// (n > N with more than two ciphertexts or a coset) and one for a
+/// natural-order output. Computed from sizes alone, with no context.
+///
+/// # Errors
+/// [`Error::InvalidSize`] for n not a power of two ≥ 2 or beyond F's roots of
+/// unity; [`Error::InvalidLevels`] for a level count outside 1..=4;
+/// [`Error::Unsupported`] for the dense strategy with n > N.
+pub fn plan_depth<F: PrimeField + FftField>(
+    n: usize,
+    ring_degree: usize,
+    options: PlanOptions,
+) -> Result<(usize, Strategy)> {
+    if n < 2 || !n.is_power_of_two() || n.trailing_zeros() > F::TWO_ADICITY {
+        return Err(Error::InvalidSize(n));
+    }
+    if !ring_degree.is_power_of_two() || ring_degree < 2 {
+        return Err(Error::Unsupported("the ring degree must be a power of two"));
+    }
+    let stages = n.min(ring_degree).trailing_zeros() as usize;
+    let across = usize::from(n > ring_degree && (n / ring_degree > 2 || options.coset));
+    match options.strategy {
+        Strategy::Dense if n > ring_degree => Err(Error::Unsupported(
+            "the dense strategy handles n ≤ N; use the factored strategy for n > N",
+        )),
+        Strategy::Dense => Ok((1, Strategy::Dense)),
+        Strategy::Factored { levels: Some(k) } if !(1..=4).contains(&k) => {
+            Err(Error::InvalidLevels(k))
+        }
+        Strategy::Factored { levels } => {
+            let k = levels.unwrap_or_else(|| default_levels(stages)).min(stages);
+            let permute = usize::from(options.natural_output && n <= ring_degree);
+            Ok((k + across + permute, Strategy::Factored { levels: Some(k) }))
+        }
+    }
+}
+
+/// The smallest ring (2^12..=2^17, 2N | p − 1) and chain holding a size-`n`
+/// plan with `options` at ≥ 128-bit security, for every n from 2 to 2^22
+/// (beyond N the vector spans n/N ciphertexts): on each ring, the depth of
+/// [`plan_depth`] in [`chain_bits_for_levels`] bits, with 3 to 6
+/// key-switching digits (the fewest that fit). Plans built with the returned
+/// strategy at the top level of a context from these parameters afford
+/// their depth.
+///
+/// ```
+/// use ark_bn254::Fr;
+/// use he_fft::{suggest_plan_parameters, PlanOptions};
+///
+/// let p = suggest_plan_parameters::<Fr>(1 << 15, PlanOptions::default(), 1)?;
+/// assert_eq!((p.parameters.ring_degree(), p.depth), (1 << 16, 3));
+/// # Ok::<(), he_fft::Error>(())
+/// ```
+///
+/// # Errors
+/// As for [`plan_depth`]; [`Error::Unsupported`] when no ring up to 2^17 fits.
+pub fn suggest_plan_parameters<F: PrimeField + FftField>(
+    n: usize,
+    options: PlanOptions,
+    threads: u32,
+) -> Result<PlanParameters> {
+    // Checks n and the options once, on the largest ring (where a dense
+    // plan fits if it fits anywhere).
+    plan_depth::<F>(n, 1 << 17, options)?;
+    let log_t = F::MODULUS_BIT_SIZE as f64;
+    let parameters = smallest_ring_with_digits::<F>(12, threads, &[3, 4, 5, 6], |log_n| {
+        let (depth, _) = plan_depth::<F>(n, 1 << log_n, options).ok()?;
+        Some(chain_bits_for_levels(log_t, log_n, depth))
+    })?;
+    let (depth, strategy) = plan_depth::<F>(n, parameters.ring_degree(), options)?;
+    Ok(PlanParameters {
+        parameters,
+        strategy,
+        depth,
     })
 }
 
@@ -161,6 +283,21 @@ fn smallest_ring<F: PrimeField + FftField>(
     threads: u32,
     bits: impl Fn(u32) -> Option<f64>,
 ) -> Result<Parameters> {
+    smallest_ring_with_digits::<F>(min_log_n, threads, &[DEFAULT_DIGITS], bits)
+}
+
+/// The key-switching digits of [`suggest_parameters`].
+const DEFAULT_DIGITS: usize = 3;
+
+/// [`smallest_ring`] trying, on each ring, each of `digits` key-switching
+/// digit counts in turn (more digits: a smaller special modulus, so a
+/// longer chain fits the same security bound, for larger and slower keys).
+fn smallest_ring_with_digits<F: PrimeField + FftField>(
+    min_log_n: u32,
+    threads: u32,
+    digits: &[usize],
+    bits: impl Fn(u32) -> Option<f64>,
+) -> Result<Parameters> {
     let two_adicity = F::TWO_ADICITY;
     for log_n in min_log_n..=17u32 {
         if log_n + 1 > two_adicity {
@@ -172,15 +309,18 @@ fn smallest_ring<F: PrimeField + FftField>(
         let primes = (bits / 60.0).ceil() as usize;
         let per_prime = (bits / primes as f64).ceil() as u32;
         let chain = vec![per_prime.max(40); primes];
-        let built = Parameters::builder()
-            .ring_degree(1 << log_n)
-            .plaintext_modulus_from_field::<F>()
-            .chain_bits(&chain)
-            .threads(threads)
-            .build();
-        if let Ok(params) = built {
-            if params.security_level() != SecurityLevel::Below128 {
-                return Ok(params);
+        for &d in digits {
+            let built = Parameters::builder()
+                .ring_degree(1 << log_n)
+                .plaintext_modulus_from_field::<F>()
+                .chain_bits(&chain)
+                .key_switching_digits(d)
+                .threads(threads)
+                .build();
+            if let Ok(params) = built {
+                if params.security_level() != SecurityLevel::Below128 {
+                    return Ok(params);
+                }
             }
         }
     }

@@ -1,17 +1,20 @@
 //! FFT plans: built once for (context, n, direction, coset, strategy), run many times.
 
-use crate::bsgs::{EncodedTransform, KeyMode, KeyPolicy, Schedule};
+use crate::bsgs::{EncodedTransform, KeyMode, KeyPolicy, PlainTransform, Schedule};
 use crate::error::{Error, Result};
 use crate::layout::Packing;
 use crate::memory::{available_memory_bytes, LevelShape, MemoryEstimate, PlanShape};
+use crate::parallel::in_pool;
 use crate::stages::{
-    bit_reversal, bit_reversal_shape, dense_shape, group_shapes, group_stages, radix2_shapes,
-    radix2_stages, DenseDiagonals, Order,
+    bit_reversal, bit_reversal_shape, compose_stages, dense_shape, group_bounds,
+    group_bounds_short_last, group_shapes, group_shapes_in, group_stages, group_stages_in,
+    radix2_shapes, radix2_stages, DenseDiagonals, Order,
 };
 use crate::transform::SlotTransform;
 use ark_ff::{FftField, PrimeField};
 use ark_poly::{EvaluationDomain, Radix2EvaluationDomain};
 use helib_rs::{BatchEncoder, Ciphertext, Context, GaloisKeys, PublicKey, SecretKey};
+use rayon::prelude::*;
 
 /// Forward (`fft`) or inverse (`ifft`, including the 1/n factor).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -75,12 +78,63 @@ struct DenseRun<F: PrimeField + FftField> {
 
 /// Four-step FFT over C ciphertexts of N slots (n = C·N): a size-C DFT across
 /// ciphertexts (additions for C = 2, scalar products otherwise) and, per
-/// output group, a size-N transform with the twiddles folded in.
+/// group, a size-N transform with the twiddles folded in.
+///
+/// Only one level of the size-N transform depends on the group (the first
+/// going forward, the last going back: the one absorbing the twiddles); the
+/// others are encoded once and shared, so the plan holds C copies of one
+/// level and one copy of the rest.
 struct SplitRun {
     groups: usize,
     across_first: bool,
     across_scalars: Vec<Vec<num_bigint::BigUint>>,
-    per_group: Vec<Vec<EncodedTransform>>,
+    /// Per group, the level absorbing its twiddles.
+    twiddled: Twiddled,
+    /// The levels every group shares, in order.
+    shared: Vec<EncodedTransform>,
+}
+
+/// The twiddle-absorbing levels of a four-step plan, one per group.
+enum Twiddled {
+    /// Encoded once, when the plan is built.
+    Encoded(Vec<EncodedTransform>),
+    /// Kept as plaintexts (about a seventh of the bytes for BN254) and
+    /// encoded at each execution ([`FftPlanBuilder::encode_per_execution`]).
+    Plain(Vec<PlainTransform>),
+}
+
+impl SplitRun {
+    /// Group k's own level: its schedule and plaintext products.
+    fn own(&self, k: usize) -> (&Schedule, usize) {
+        match &self.twiddled {
+            Twiddled::Encoded(t) => (t[k].schedule(), t[k].multiplications()),
+            Twiddled::Plain(t) => (t[k].schedule(), t[k].multiplications()),
+        }
+    }
+
+    /// Group k's size-N transform on `x`.
+    fn run_group(&self, k: usize, x: &Ciphertext, keys: &GaloisKeys) -> Result<Ciphertext> {
+        let own = |x: &Ciphertext| match &self.twiddled {
+            Twiddled::Encoded(t) => run_levels([&t[k]], x, keys),
+            Twiddled::Plain(t) => {
+                let mut x = x.clone();
+                if x.level() > t[k].level() {
+                    x.mod_switch_to_assign(t[k].level())?;
+                }
+                t[k].apply(&x, keys)
+            }
+        };
+        if self.across_first {
+            run_levels(&self.shared, &own(x)?, keys)
+        } else {
+            own(&run_levels(&self.shared, x, keys)?)
+        }
+    }
+
+    /// Levels one ciphertext goes through.
+    fn per_ciphertext_depth(&self) -> usize {
+        1 + self.shared.len()
+    }
 }
 
 /// Work one execution of a plan performs.
@@ -108,6 +162,7 @@ pub struct FftPlanBuilder<F: PrimeField + FftField> {
     level: Option<usize>,
     natural_output: bool,
     memory_limit: Option<usize>,
+    per_execution: bool,
 }
 
 impl<F: PrimeField + FftField> FftPlan<F> {
@@ -129,6 +184,7 @@ impl<F: PrimeField + FftField> FftPlan<F> {
             level: None,
             natural_output: false,
             memory_limit: None,
+            per_execution: false,
         }
     }
 
@@ -153,7 +209,7 @@ impl<F: PrimeField + FftField> FftPlan<F> {
             Pipeline::Levels(levels) => levels.len(),
             Pipeline::Dense(_) => 1,
             Pipeline::Split(split) => {
-                split.per_group[0].len() + usize::from(split.groups > 2 || self.coset.is_some())
+                split.per_ciphertext_depth() + usize::from(split.groups > 2 || self.coset.is_some())
             }
         }
     }
@@ -175,7 +231,23 @@ impl<F: PrimeField + FftField> FftPlan<F> {
         };
         match &self.pipeline {
             Pipeline::Levels(levels) => sum(&mut levels.iter().map(of)),
-            Pipeline::Split(split) => sum(&mut split.per_group.iter().flatten().map(of)),
+            Pipeline::Split(split) => {
+                let own = (0..split.groups).map(|k| {
+                    let (schedule, multiplications) = split.own(k);
+                    PlanCost {
+                        rotations: schedule.baby_rotations() + schedule.giant_rotations(),
+                        key_switches: schedule.key_switches(),
+                        multiplications,
+                    }
+                });
+                let once = sum(&mut split.shared.iter().map(of));
+                let all_shared = PlanCost {
+                    rotations: once.rotations * split.groups,
+                    key_switches: once.key_switches * split.groups,
+                    multiplications: once.multiplications * split.groups,
+                };
+                sum(&mut own.chain(std::iter::once(all_shared)))
+            }
             Pipeline::Dense(run) => {
                 let schedule = dense_schedule(run, self.keys);
                 PlanCost {
@@ -230,11 +302,10 @@ impl<F: PrimeField + FftField> FftPlan<F> {
                 .flat_map(|l| l.schedule().required_elements(&self.context))
                 .collect(),
             Pipeline::Dense(run) => dense_schedule(run, self.keys).required_elements(&self.context),
-            Pipeline::Split(split) => split
-                .per_group
-                .iter()
-                .flatten()
-                .flat_map(|l| l.schedule().required_elements(&self.context))
+            Pipeline::Split(split) => (0..split.groups)
+                .map(|k| split.own(k).0)
+                .chain(split.shared.iter().map(|l| l.schedule()))
+                .flat_map(|s| s.required_elements(&self.context))
                 .collect(),
         };
         out.sort_unstable();
@@ -340,7 +411,9 @@ impl<F: PrimeField + FftField> FftPlan<F> {
         let mut outputs = match &self.pipeline {
             Pipeline::Levels(levels) => vec![run_levels(levels, &inputs[0], keys)?],
             Pipeline::Dense(run) => vec![self.run_dense(run, &inputs[0], keys)?],
-            Pipeline::Split(split) => self.run_split(split, inputs, keys)?,
+            Pipeline::Split(split) => {
+                in_pool(&self.context, || self.run_split(split, inputs, keys))?
+            }
         };
         // Outputs leave with the primes their noise no longer needs dropped.
         for ct in &mut outputs {
@@ -412,6 +485,9 @@ impl<F: PrimeField + FftField> FftPlan<F> {
         encoded.apply(x, keys)
     }
 
+    /// The four-step execution: the groups' size-N transforms run in
+    /// parallel on the pool the caller installed, as do the sums across
+    /// ciphertexts (one per output).
     fn run_split(
         &self,
         split: &SplitRun,
@@ -420,6 +496,7 @@ impl<F: PrimeField + FftField> FftPlan<F> {
     ) -> Result<Vec<Ciphertext>> {
         let across = |cts: &[Ciphertext]| -> Result<Vec<Ciphertext>> {
             (0..split.groups)
+                .into_par_iter()
                 .map(|k| {
                     let mut acc: Option<Ciphertext> = None;
                     for (c, ct) in cts.iter().enumerate() {
@@ -437,20 +514,16 @@ impl<F: PrimeField + FftField> FftPlan<F> {
                 })
                 .collect()
         };
-        if split.across_first {
-            let mixed = across(inputs)?;
-            mixed
-                .iter()
-                .zip(&split.per_group)
-                .map(|(ct, levels)| run_levels(levels, ct, keys))
+        let per_group = |cts: &[Ciphertext]| -> Result<Vec<Ciphertext>> {
+            cts.par_iter()
+                .enumerate()
+                .map(|(k, ct)| split.run_group(k, ct, keys))
                 .collect()
+        };
+        if split.across_first {
+            per_group(&across(inputs)?)
         } else {
-            let transformed: Vec<Ciphertext> = inputs
-                .iter()
-                .zip(&split.per_group)
-                .map(|(ct, levels)| run_levels(levels, ct, keys))
-                .collect::<Result<_>>()?;
-            across(&transformed)
+            across(&per_group(inputs)?)
         }
     }
 }
@@ -466,8 +539,8 @@ fn scale(ct: &Ciphertext, k: &num_bigint::BigUint, t: &num_bigint::BigUint) -> R
     }
 }
 
-pub(crate) fn run_levels(
-    levels: &[EncodedTransform],
+pub(crate) fn run_levels<'a>(
+    levels: impl IntoIterator<Item = &'a EncodedTransform>,
     x: &Ciphertext,
     keys: &GaloisKeys,
 ) -> Result<Ciphertext> {
@@ -614,6 +687,18 @@ impl<F: PrimeField + FftField> FftPlanBuilder<F> {
         self
     }
 
+    /// For n > N, keep each ciphertext's own level (the one absorbing its
+    /// twiddles; the others are shared) as plaintexts and encode it at each
+    /// execution: the lower-memory mode for the largest sizes. A plaintext
+    /// holds N·⌈log2 t / 64⌉ words against N words per prime for an
+    /// encoding (about a seventh for BN254 at N = 2^16), and an execution
+    /// encodes each ciphertext's level when it runs it (in parallel, one
+    /// level per thread alive). No effect for n ≤ N.
+    pub fn encode_per_execution(mut self) -> Self {
+        self.per_execution = true;
+        self
+    }
+
     /// The level of input ciphertexts (default: the top level).
     pub fn input_level(mut self, level: usize) -> Self {
         self.level = Some(level);
@@ -670,52 +755,57 @@ impl<F: PrimeField + FftField> FftPlanBuilder<F> {
         let n = self.n;
         let slots = self.context.ring_degree();
         let row = slots / 2;
-        let pipeline = if n <= slots {
-            let packing = Packing::for_length(n, row).ok_or(Error::InvalidSize(n))?;
-            // The order the scalings see: the transform's own output, before
-            // any bit-reversal permutation.
-            let scaled_order = match (self.strategy, self.order) {
-                (Strategy::Dense, _) | (_, Order::BitReversed) => Order::Natural,
-                (_, Order::Natural) => Order::BitReversed,
-            };
-            let (scale_in, scale_out) = scalings(
-                packing,
-                self.direction,
-                self.coset,
-                self.order,
-                scaled_order,
-                n,
-            )?;
-            match self.strategy {
-                Strategy::Dense => Pipeline::Dense(DenseRun {
+        let make = || -> Result<Pipeline<F>> {
+            Ok(if n <= slots {
+                let packing = Packing::for_length(n, row).ok_or(Error::InvalidSize(n))?;
+                // The order the scalings see: the transform's own output, before
+                // any bit-reversal permutation.
+                let scaled_order = match (self.strategy, self.order) {
+                    (Strategy::Dense, _) | (_, Order::BitReversed) => Order::Natural,
+                    (_, Order::Natural) => Order::BitReversed,
+                };
+                let (scale_in, scale_out) = scalings(
                     packing,
-                    omega,
-                    scale_in,
-                    scale_out,
-                    input_bit_reversed: self.order == Order::BitReversed,
-                }),
-                Strategy::Factored { .. } => {
-                    let mut transforms =
-                        factored(packing, omega, self.order, chosen, &scale_in, &scale_out);
-                    if permute {
-                        transforms.push(bit_reversal(packing));
+                    self.direction,
+                    self.coset,
+                    self.order,
+                    scaled_order,
+                    n,
+                )?;
+                match self.strategy {
+                    Strategy::Dense => Pipeline::Dense(DenseRun {
+                        packing,
+                        omega,
+                        scale_in,
+                        scale_out,
+                        input_bit_reversed: self.order == Order::BitReversed,
+                    }),
+                    Strategy::Factored { .. } => {
+                        let mut transforms =
+                            factored(packing, omega, self.order, chosen, &scale_in, &scale_out);
+                        if permute {
+                            transforms.push(bit_reversal(packing));
+                        }
+                        Pipeline::Levels(encode_all(&transforms, self.keys, &encoder, level)?)
                     }
-                    Pipeline::Levels(encode_all(&transforms, self.keys, &encoder, level)?)
                 }
-            }
-        } else {
-            Pipeline::Split(split_run(
-                &self.context,
-                &encoder,
-                n,
-                self.direction,
-                self.coset,
-                self.keys,
-                chosen,
-                level,
-                self.strategy,
-            )?)
+            } else {
+                Pipeline::Split(split_run(
+                    &self.context,
+                    &encoder,
+                    n,
+                    self.direction,
+                    self.coset,
+                    self.keys,
+                    chosen,
+                    level,
+                    self.strategy,
+                    self.per_execution,
+                )?)
+            })
         };
+        // Field arithmetic and encodings in parallel, with the context's threads.
+        let pipeline = in_pool(&self.context, make)?;
         Ok(FftPlan {
             context: self.context,
             encoder,
@@ -840,6 +930,8 @@ impl<F: PrimeField + FftField> FftPlanBuilder<F> {
                 .map(|(i, shape)| LevelShape {
                     shape,
                     level: level_after(&self.context, settings.level, i),
+                    copies: 1,
+                    plain: false,
                 })
                 .collect()
         };
@@ -884,7 +976,13 @@ impl<F: PrimeField + FftField> FftPlanBuilder<F> {
                 Direction::Inverse => Order::BitReversed,
             };
             let stages = radix2_shapes(packing, order);
-            let levels = at_levels(group_shapes(&stages, settings.chosen, row));
+            let forward = self.direction == Direction::Forward;
+            let ranges = split_ranges(&stages, settings.chosen, forward, self.n / slots, row);
+            let mut levels = at_levels(group_shapes_in(&stages, &ranges, row));
+            // The twiddle-absorbing level is encoded once per ciphertext.
+            let own = if forward { 0 } else { levels.len() - 1 };
+            levels[own].copies = self.n / slots;
+            levels[own].plain = self.per_execution;
             let field_diagonals = field_diagonals(&stages, &levels);
             PlanShape {
                 levels,
@@ -1061,6 +1159,7 @@ fn split_run<F: PrimeField + FftField>(
     levels: usize,
     level: usize,
     strategy: Strategy,
+    per_execution: bool,
 ) -> Result<SplitRun> {
     if strategy == Strategy::Dense {
         return Err(Error::Unsupported(
@@ -1099,32 +1198,146 @@ fn split_run<F: PrimeField + FftField>(
         })
         .collect();
     let n_inv = F::from(n as u64).inverse().unwrap_or(F::one());
-    let per_group = (0..groups)
-        .map(|k| {
-            let twiddle: Vec<F> = (0..slots)
-                .map(|p| omega.pow([(p * k) as u64]) * g.pow([p as u64]))
-                .collect();
-            let mut stages = if forward {
-                radix2_stages(packing, omega_n, Order::Natural)
-            } else {
-                radix2_stages(packing, omega_n, Order::BitReversed)
-            };
-            if forward {
-                stages[0] = stages[0].after_scaling(&twiddle);
-            } else {
-                let last = stages.len() - 1;
-                let scale: Vec<F> = twiddle.iter().map(|w| *w * n_inv).collect();
-                stages[last] = stages[last].then_scaling(&scale);
-            }
-            encode_all(&group_stages(&stages, levels), keys, encoder, level)
+    let stage_order = if forward {
+        Order::Natural
+    } else {
+        Order::BitReversed
+    };
+    let stages = radix2_stages(packing, omega_n, stage_order);
+    let shapes: Vec<crate::stages::Shape> = stages
+        .iter()
+        .map(|t| t.diagonals().keys().copied().collect())
+        .collect();
+    let ranges = split_ranges(&shapes, levels, forward, groups, slots / 2);
+    // The group's own level: the first going forward (DIF, twiddles on the
+    // input), the last going back (DIT, twiddles and 1/n on the output).
+    let (own, shared_ranges) = if forward {
+        (ranges[0].clone(), &ranges[1..])
+    } else {
+        (
+            ranges[ranges.len() - 1].clone(),
+            &ranges[..ranges.len() - 1],
+        )
+    };
+    let shared_offset = usize::from(forward);
+    let own_index = if forward { 0 } else { ranges.len() - 1 };
+    let shared = group_stages_in(&stages, shared_ranges)
+        .iter()
+        .enumerate()
+        .map(|(i, t)| {
+            EncodedTransform::new(
+                t,
+                keys,
+                encoder,
+                level_after(context, level, i + shared_offset),
+            )
         })
         .collect::<Result<Vec<_>>>()?;
+    let own_level = level_after(context, level, own_index);
+    let own_transform = |k: usize| {
+        let twiddle: Vec<F> = powers_times(omega.pow([k as u64]), g, slots);
+        let mut mine = stages[own.clone()].to_vec();
+        if forward {
+            mine[0] = mine[0].after_scaling(&twiddle);
+        } else {
+            let last = mine.len() - 1;
+            let scale: Vec<F> = twiddle.iter().map(|w| *w * n_inv).collect();
+            mine[last] = mine[last].then_scaling(&scale);
+        }
+        compose_stages(&mine)
+    };
+    // One group at a time (each in parallel inside), so the field diagonals
+    // of a single group are alive at once.
+    let twiddled = if per_execution {
+        Twiddled::Plain(
+            (0..groups)
+                .map(|k| PlainTransform::new(&own_transform(k), keys, encoder, own_level))
+                .collect::<Result<Vec<_>>>()?,
+        )
+    } else {
+        Twiddled::Encoded(
+            (0..groups)
+                .map(|k| EncodedTransform::new(&own_transform(k), keys, encoder, own_level))
+                .collect::<Result<Vec<_>>>()?,
+        )
+    };
     Ok(SplitRun {
         groups,
         across_first: forward,
         across_scalars,
-        per_group,
+        twiddled,
+        shared,
     })
+}
+
+/// `(a·g)^p` for p in 0..len: the twiddles `ω^(pk) g^p` of group k with a = ω^k.
+fn powers_times<F: FftField>(a: F, g: F, len: usize) -> Vec<F> {
+    let step = a * g;
+    std::iter::successors(Some(F::one()), |x| Some(*x * step))
+        .take(len)
+        .collect()
+}
+
+/// How the four-step plan groups a ciphertext's stages (of shapes
+/// `stages`) into `levels` levels: the group made once per ciphertext (the
+/// first going forward, the last going back) takes the number of stages
+/// that minimizes the diagonals the plan holds, `groups` copies of it plus
+/// one of the others (the rest split evenly); with many ciphertexts that is
+/// a shorter own group and longer shared ones.
+pub(crate) fn split_ranges(
+    stages: &[crate::stages::Shape],
+    levels: usize,
+    forward: bool,
+    groups: usize,
+    row: usize,
+) -> Vec<std::ops::Range<usize>> {
+    let count = stages.len();
+    let levels = levels.clamp(1, count.max(1));
+    let arrange = |own: usize| -> Vec<std::ops::Range<usize>> {
+        // The own group first (forward) or last (inverse), the others even.
+        let rest = group_bounds(count - own, levels - 1);
+        if forward {
+            std::iter::once(0..own)
+                .chain(rest.into_iter().map(|r| r.start + own..r.end + own))
+                .collect()
+        } else {
+            rest.into_iter()
+                .chain(std::iter::once(count - own..count))
+                .collect()
+        }
+    };
+    if levels == 1 {
+        return std::iter::once(0..count).collect();
+    }
+    let balanced = if forward {
+        group_bounds(count, levels)
+    } else {
+        group_bounds_short_last(count, levels)
+    };
+    let balanced_own = if forward {
+        balanced[0].len()
+    } else {
+        balanced[levels - 1].len()
+    };
+    let held = |ranges: &[std::ops::Range<usize>]| -> usize {
+        let shapes = group_shapes_in(stages, ranges, row);
+        let own = if forward { 0 } else { shapes.len() - 1 };
+        shapes
+            .iter()
+            .enumerate()
+            .map(|(i, s)| s.len() * if i == own { groups } else { 1 })
+            .sum()
+    };
+    let mut best = (held(&balanced), balanced);
+    // Every other group keeps at least one stage.
+    for own in 1..balanced_own.min(count + 1 - levels) {
+        let ranges = arrange(own);
+        let bytes = held(&ranges);
+        if bytes < best.0 {
+            best = (bytes, ranges);
+        }
+    }
+    best.1
 }
 
 #[cfg(test)]
@@ -1142,7 +1355,16 @@ mod tests {
         match &plan.pipeline {
             Pipeline::Levels(levels) => levels.iter().map(of).sum(),
             Pipeline::Dense(_) => 0,
-            Pipeline::Split(split) => split.per_group.iter().flatten().map(of).sum(),
+            Pipeline::Split(split) => {
+                let own: usize = match &split.twiddled {
+                    Twiddled::Encoded(t) => t.iter().map(of).sum(),
+                    Twiddled::Plain(t) => t
+                        .iter()
+                        .map(|t| t.multiplications() * sizes.plaintext())
+                        .sum(),
+                };
+                own + split.shared.iter().map(of).sum::<usize>()
+            }
         }
     }
 
@@ -1207,6 +1429,24 @@ mod tests {
                         "{what}"
                     );
                 }
+            }
+        }
+        // Four-step plans keeping their own levels as plaintexts: the
+        // estimate counts those plaintexts, a fraction of the encodings.
+        for groups in [2, 4] {
+            for direction in [Direction::Forward, Direction::Inverse] {
+                let builder = || {
+                    FftPlan::<Fr>::builder(&context, groups << 10)
+                        .direction(direction)
+                        .strategy(factored(2))
+                };
+                let encoded = builder().memory_estimate().unwrap();
+                let lean = builder().encode_per_execution();
+                let before = lean.memory_estimate().unwrap();
+                let plan = lean.build().unwrap();
+                assert_eq!(before.plan_bytes, held_bytes(&plan), "{}", plan.describe());
+                assert!(before.plan_bytes < encoded.plan_bytes);
+                assert!(before.execution_bytes > encoded.execution_bytes);
             }
         }
     }

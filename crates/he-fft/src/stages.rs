@@ -11,6 +11,7 @@
 use crate::layout::Packing;
 use crate::transform::{Shift, SlotTransform};
 use ark_ff::FftField;
+use rayon::prelude::*;
 use std::collections::BTreeSet;
 
 /// The order of a vector's entries.
@@ -78,41 +79,43 @@ pub fn radix2_stages<F: FftField>(
     let powers: Vec<F> = std::iter::successors(Some(F::one()), |w| Some(*w * omega))
         .take(n)
         .collect();
-    let mut stages = Vec::new();
-    match input_order {
-        Order::Natural => {
-            // DIF: spans n/2, ..., 1; the twiddle follows the subtraction.
-            let mut h = n / 2;
-            while h >= 1 {
-                let stride = n / (2 * h);
-                stages.push(butterfly_stage(packing, h, |i| {
+    let spans = stage_spans(n, input_order);
+    // The stages are independent: made in parallel on the pool in use.
+    spans
+        .into_par_iter()
+        .map(|h| {
+            let stride = n / (2 * h);
+            match input_order {
+                // DIF: spans n/2, ..., 1; the twiddle follows the subtraction.
+                Order::Natural => butterfly_stage(packing, h, |i| {
                     if i & h == 0 {
                         (F::one(), F::one())
                     } else {
                         let w = powers[stride * (i % (2 * h) - h)];
                         (-w, w)
                     }
-                }));
-                h /= 2;
-            }
-        }
-        Order::BitReversed => {
-            // DIT: spans 1, ..., n/2; the twiddle precedes the addition.
-            let mut h = 1;
-            while h < n {
-                let stride = n / (2 * h);
-                stages.push(butterfly_stage(packing, h, |i| {
+                }),
+                // DIT: spans 1, ..., n/2; the twiddle precedes the addition.
+                Order::BitReversed => butterfly_stage(packing, h, |i| {
                     if i & h == 0 {
                         (F::one(), powers[stride * (i % (2 * h))])
                     } else {
                         (-powers[stride * (i % (2 * h) - h)], F::one())
                     }
-                }));
-                h *= 2;
+                }),
             }
-        }
+        })
+        .collect()
+}
+
+/// The butterfly spans of a size-n FFT in the order its stages apply them:
+/// n/2, ..., 1 from natural input (DIF), 1, ..., n/2 from bit-reversed (DIT).
+fn stage_spans(n: usize, input_order: Order) -> Vec<usize> {
+    let spans = std::iter::successors(Some(1usize), |h| Some(2 * h)).take_while(|&h| h < n);
+    match input_order {
+        Order::Natural => spans.collect::<Vec<_>>().into_iter().rev().collect(),
+        Order::BitReversed => spans.collect(),
     }
-    stages
 }
 
 /// Groups consecutive stages into `levels` products of nearly equal length.
@@ -120,21 +123,43 @@ pub fn group_stages<F: FftField>(
     stages: &[SlotTransform<F>],
     levels: usize,
 ) -> Vec<SlotTransform<F>> {
-    group_bounds(stages.len(), levels)
+    group_stages_in(stages, &group_bounds(stages.len(), levels))
+}
+
+/// The products of the stages in each of `ranges` (consecutive, nonempty),
+/// made in parallel on the rayon pool in use.
+pub(crate) fn group_stages_in<F: FftField>(
+    stages: &[SlotTransform<F>],
+    ranges: &[std::ops::Range<usize>],
+) -> Vec<SlotTransform<F>> {
+    ranges
+        .par_iter()
+        .map(|range| compose_stages(&stages[range.clone()]))
+        .collect()
+}
+
+/// The product of consecutive stages (the first applied first).
+pub(crate) fn compose_stages<F: FftField>(stages: &[SlotTransform<F>]) -> SlotTransform<F> {
+    let mut product = stages[0].clone();
+    for stage in &stages[1..] {
+        product = stage.after(&product);
+    }
+    product
+}
+
+/// [`group_bounds`] with the shorter runs last instead of first (for the
+/// inverse four-step plan, whose last group is made once per ciphertext).
+pub(crate) fn group_bounds_short_last(stages: usize, levels: usize) -> Vec<std::ops::Range<usize>> {
+    group_bounds(stages, levels)
         .into_iter()
-        .map(|range| {
-            let mut product = stages[range.start].clone();
-            for stage in &stages[range.start + 1..range.end] {
-                product = stage.after(&product);
-            }
-            product
-        })
+        .rev()
+        .map(|r| stages - r.end..stages - r.start)
         .collect()
 }
 
 /// Which consecutive stages (of `stages` in all) each of `levels` groups
 /// takes: nearly equal runs, at most one group per stage, none empty.
-fn group_bounds(stages: usize, levels: usize) -> Vec<std::ops::Range<usize>> {
+pub(crate) fn group_bounds(stages: usize, levels: usize) -> Vec<std::ops::Range<usize>> {
     let levels = levels.clamp(1, stages.max(1));
     let mut out = Vec::with_capacity(levels);
     let mut start = 0;
@@ -166,15 +191,7 @@ fn butterfly_shape(packing: Packing, h: usize) -> Shape {
 
 /// The shapes of [`radix2_stages`], in the same order.
 pub fn radix2_shapes(packing: Packing, input_order: Order) -> Vec<Shape> {
-    let n = packing.len();
-    let spans: Vec<usize> = std::iter::successors(Some(1usize), |h| Some(2 * h))
-        .take_while(|&h| h < n)
-        .collect();
-    let spans: Vec<usize> = match input_order {
-        Order::Natural => spans.into_iter().rev().collect(),
-        Order::BitReversed => spans,
-    };
-    spans
+    stage_spans(packing.len(), input_order)
         .into_iter()
         .map(|h| butterfly_shape(packing, h))
         .collect()
@@ -198,8 +215,17 @@ pub fn compose_shapes(outer: &Shape, inner: &Shape, row: usize) -> Shape {
 
 /// The shapes of [`group_stages`] for stage shapes `stages`.
 pub fn group_shapes(stages: &[Shape], levels: usize, row: usize) -> Vec<Shape> {
-    group_bounds(stages.len(), levels)
-        .into_iter()
+    group_shapes_in(stages, &group_bounds(stages.len(), levels), row)
+}
+
+/// The shapes of [`group_stages_in`] for stage shapes `stages`.
+pub(crate) fn group_shapes_in(
+    stages: &[Shape],
+    ranges: &[std::ops::Range<usize>],
+    row: usize,
+) -> Vec<Shape> {
+    ranges
+        .iter()
         .map(|range| {
             stages[range.start + 1..range.end]
                 .iter()

@@ -9,6 +9,7 @@
 //! FFT factors into maps with few of them.
 
 use ark_ff::Field;
+use rayon::prelude::*;
 use std::collections::BTreeMap;
 
 /// Which generalized diagonal: input swapped or not, and the left rotation.
@@ -111,21 +112,41 @@ impl<F: Field> SlotTransform<F> {
     }
 
     /// `self ∘ first`: the map applying `first`, then `self`.
+    ///
+    /// `outer(D ⊙ inner(x)) = outer(D) ⊙ (outer ∘ inner)(x)`: shifts compose
+    /// additively. The pairs are sorted by the shift they make and each
+    /// resulting diagonal is summed on its own, in parallel on the rayon
+    /// pool in use, with no intermediate products held.
     pub fn after(&self, first: &SlotTransform<F>) -> SlotTransform<F> {
-        let mut out = SlotTransform::zero(self.row);
+        let row = self.row;
+        let mut pairs: BTreeMap<Shift, Vec<Pair<'_, F>>> = BTreeMap::new();
         for (outer, d_outer) in &self.diagonals {
             for (inner, d_inner) in &first.diagonals {
-                // outer(D ⊙ inner(x)) = outer(D) ⊙ (outer ∘ inner)(x); shifts compose additively.
-                let moved = Self::shift_vector(self.row, d_inner, *outer);
-                let product: Vec<F> = d_outer.iter().zip(&moved).map(|(a, b)| *a * b).collect();
                 let shift = Shift {
                     swap: outer.swap ^ inner.swap,
-                    rotation: (outer.rotation + inner.rotation) % self.row,
+                    rotation: (outer.rotation + inner.rotation) % row,
                 };
-                out.add_term(shift, &product);
+                pairs
+                    .entry(shift)
+                    .or_default()
+                    .push((*outer, d_outer, d_inner));
             }
         }
-        out
+        let diagonals: Vec<(Shift, Vec<F>)> = pairs
+            .into_par_iter()
+            .map(|(shift, terms)| {
+                let mut sum = vec![F::zero(); 2 * row];
+                for (outer, d_outer, d_inner) in terms {
+                    add_product_shifted(&mut sum, d_outer, d_inner, outer, row);
+                }
+                (shift, sum)
+            })
+            .filter(|(_, sum)| !sum.iter().all(|d| d.is_zero()))
+            .collect();
+        SlotTransform {
+            row,
+            diagonals: diagonals.into_iter().collect(),
+        }
     }
 
     /// `self ∘ diag(v)`: scales the input slot-wise first.
@@ -148,6 +169,29 @@ impl<F: Field> SlotTransform<F> {
         steps.sort_unstable();
         steps.dedup();
         steps
+    }
+}
+
+/// One term of a composition: the outer shift and the outer and inner diagonals.
+type Pair<'a, F> = (Shift, &'a [F], &'a [F]);
+
+/// `sum += a ⊙ shift(b)` for slot vectors of rows of length `row`.
+fn add_product_shifted<F: Field>(sum: &mut [F], a: &[F], b: &[F], shift: Shift, row: usize) {
+    let k = shift.rotation % row;
+    for r in 0..2 {
+        let source = if shift.swap { 1 - r } else { r };
+        let out = &mut sum[r * row..(r + 1) * row];
+        let a = &a[r * row..(r + 1) * row];
+        let b = &b[source * row..(source + 1) * row];
+        // Entry j takes b[j + k] for j < row − k, then b[j + k − row].
+        let (head_out, tail_out) = out.split_at_mut(row - k);
+        let (head_a, tail_a) = a.split_at(row - k);
+        for ((o, x), y) in head_out.iter_mut().zip(head_a).zip(&b[k..]) {
+            *o += *x * y;
+        }
+        for ((o, x), y) in tail_out.iter_mut().zip(tail_a).zip(&b[..k]) {
+            *o += *x * y;
+        }
     }
 }
 

@@ -294,6 +294,29 @@ fn across_ciphertexts() {
     });
 }
 
+/// The lower-memory four-step mode (each ciphertext's own level kept as
+/// plaintexts, encoded at each execution) computes the same transforms.
+#[test]
+fn across_ciphertexts_encoding_per_execution() {
+    for (groups, direction, coset, mode) in [
+        (4, Direction::Forward, None, KeyMode::Fast),
+        (2, Direction::Inverse, Some(Fr::from(11u64)), KeyMode::Fast),
+        (4, Direction::Inverse, None, KeyMode::MinimalKeys),
+    ] {
+        run_with(
+            Case {
+                n: groups << LOG_N,
+                direction,
+                coset,
+                strategy: factored(2),
+                order: Order::Natural,
+                mode,
+            },
+            |builder| builder.encode_per_execution(),
+        );
+    }
+}
+
 #[test]
 fn fft_then_ifft_round_trips_without_permutation() {
     let s = setup();
@@ -375,4 +398,58 @@ fn bad_inputs_give_clear_errors() {
         plan.execute(&[low], &keys),
         Err(Error::WrongInputLevel { .. })
     ));
+}
+
+/// A four-step plan encodes the twiddle-absorbing level once per
+/// ciphertext and shares the others: doubling the ciphertexts adds only
+/// copies of that level (it used to double the whole plan).
+#[test]
+fn four_step_plans_share_all_but_one_level() {
+    let s = setup();
+    let estimate = |groups: usize, direction: Direction| {
+        FftPlan::<Fr>::builder(&s.context, groups << LOG_N)
+            .direction(direction)
+            .strategy(factored(2))
+            .memory_estimate()
+            .expect("estimate")
+            .plan_bytes
+    };
+    for direction in [Direction::Forward, Direction::Inverse] {
+        let (two, four) = (estimate(2, direction), estimate(4, direction));
+        assert!(two > 0);
+        assert!(
+            four < 2 * two,
+            "{direction:?}: {four} bytes for 4 ciphertexts, {two} for 2"
+        );
+    }
+}
+
+/// A plan depends on the context, n and its options, not on keys: one plan
+/// serves clients with different secret keys (each bringing its own Galois
+/// keys), and may be shared between threads.
+#[test]
+fn one_plan_serves_several_clients() {
+    fn shareable<T: Send + Sync>(_: &T) {}
+    let s = setup();
+    let n = 2usize << LOG_N;
+    let plan = FftPlan::<Fr>::builder(&s.context, n)
+        .strategy(factored(2))
+        .build()
+        .expect("plan");
+    shareable(&plan);
+    let other = SecretKey::generate(&s.context).expect("second client's key");
+    let want = reference(n, Direction::Forward, None, &random_vector(n, 5));
+    std::thread::scope(|scope| {
+        for sk in [&s.sk, &other] {
+            let plan = &plan;
+            let want = &want;
+            scope.spawn(move || {
+                let pk = sk.public_key().expect("pk");
+                let keys = plan.generate_galois_keys(sk).expect("keys");
+                let inputs = plan.encrypt(&pk, &random_vector(n, 5)).expect("encrypt");
+                let outputs = plan.execute(&inputs, &keys).expect("execute");
+                assert_eq!(&plan.decrypt(sk, &outputs).expect("decrypt"), want);
+            });
+        }
+    });
 }
