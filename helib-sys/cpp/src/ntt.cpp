@@ -50,7 +50,6 @@ NttTables::NttTables(size_t n, const Modulus &modulus)
 }
 
 void NttTables::forward(u64 *__restrict a) const {
-    const u64 q = modulus_.value(), two_q = 2 * q;
     const u64 *__restrict roots = roots_.data();
     const u64 *__restrict roots_shoup = roots_shoup_.data();
     size_t t = n_;
@@ -60,18 +59,7 @@ void NttTables::forward(u64 *__restrict a) const {
         kernels::forward_stage(a, m, t, roots, roots_shoup, modulus_);
     }
     // Last stage (adjacent pairs), with the final reduction to [0, q) folded in.
-    const size_t m = n_ / 2;
-    for (size_t i = 0; i < m; ++i) {
-        const u64 w = roots[m + i], ws = roots_shoup[m + i];
-        u64 u = a[2 * i];
-        u = u >= two_q ? u - two_q : u;
-        const u64 v = modulus_.mul_shoup_lazy(a[2 * i + 1], w, ws);
-        u64 x = u + v, y = u + two_q - v;
-        x = x >= two_q ? x - two_q : x;
-        y = y >= two_q ? y - two_q : y;
-        a[2 * i] = x >= q ? x - q : x;
-        a[2 * i + 1] = y >= q ? y - q : y;
-    }
+    kernels::forward_last_stage(a, n_ / 2, roots, roots_shoup, modulus_);
 }
 
 void NttTables::inverse(u64 *a) const {

@@ -131,6 +131,36 @@ inline void scale_small(const int32_t *e, const u64 *plus, u64 *out, size_t n, u
     }
 }
 
+/// One residue row of a key-switching key, in Montgomery form:
+/// b[j] = b[j] * w - a[j] * s[j] * 2^-64 (+ g[k] * v with k = perm[j], or j
+/// without `perm`, when g is given) mod q. On entry b holds NTT(e) (< q), a
+/// and s are residues, one of them in Montgomery form; w, v < q with Shoup factors.
+inline void key_switch_key_row(u64 *b, const u64 *a, const u64 *s, const u64 *g, const uint32_t *perm, u64 w,
+                               u64 ws, u64 v, u64 vs, size_t n, const Modulus &mod) {
+    for (size_t j = 0; j < n; ++j) {
+        u64 r = mod.sub(mod.mul_shoup(b[j], w, ws), mod.mul_montgomery(a[j], s[j]));
+        if (g != nullptr) r = mod.add(r, mod.mul_shoup(g[perm != nullptr ? perm[j] : j], v, vs));
+        b[j] = r;
+    }
+}
+
+/// The last forward stage (t = 1, block i with twiddle roots[m + i]) with the
+/// final reduction folded in: inputs in [0, 4q), outputs in [0, q).
+inline void forward_last_stage(u64 *a, size_t m, const u64 *roots, const u64 *roots_shoup, const Modulus &mod) {
+    const u64 q = mod.value(), two_q = 2 * q;
+    for (size_t i = 0; i < m; ++i) {
+        const u64 w = roots[m + i], ws = roots_shoup[m + i];
+        u64 u = a[2 * i];
+        u = u >= two_q ? u - two_q : u;
+        const u64 v = mod.mul_shoup_lazy(a[2 * i + 1], w, ws);
+        u64 x = u + v, y = u + two_q - v;
+        x = x >= two_q ? x - two_q : x;
+        y = y >= two_q ? y - two_q : y;
+        a[2 * i] = x >= q ? x - q : x;
+        a[2 * i + 1] = y >= q ? y - q : y;
+    }
+}
+
 /// One stage of the forward transform: m blocks of t butterflies, block i
 /// with twiddle roots[m + i].
 inline void forward_stage(u64 *a, size_t m, size_t t, const u64 *roots, const u64 *roots_shoup,
@@ -391,10 +421,92 @@ BGV_AVX512 inline void multiply_montgomery(u64 *out, const u64 *a, const u64 *b,
     }
 }
 
+BGV_AVX512 inline void key_switch_key_row(u64 *b, const u64 *a, const u64 *s, const u64 *g, const uint32_t *perm,
+                                          u64 w, u64 ws, u64 v, u64 vs, size_t n, const Modulus &mod) {
+    if (n % 8 != 0) return scalar::key_switch_key_row(b, a, s, g, perm, w, ws, v, vs, n, mod);
+    const __m512i q = _mm512_set1_epi64(static_cast<long long>(mod.value()));
+    const __m512i q_hi = _mm512_srli_epi64(q, 32);
+    const __m512i q_inv = _mm512_set1_epi64(static_cast<long long>(mod.inverse_mod_word()));
+    const __m512i vw = _mm512_set1_epi64(static_cast<long long>(w));
+    const __m512i ws_lo = _mm512_set1_epi64(static_cast<long long>(ws & 0xffffffffULL));
+    const __m512i ws_hi = _mm512_set1_epi64(static_cast<long long>(ws >> 32));
+    const __m512i vv = _mm512_set1_epi64(static_cast<long long>(v));
+    const __m512i vs_lo = _mm512_set1_epi64(static_cast<long long>(vs & 0xffffffffULL));
+    const __m512i vs_hi = _mm512_set1_epi64(static_cast<long long>(vs >> 32));
+    for (size_t j = 0; j < n; j += 8) {
+        const __m512i te = reduce_once(mul_shoup_lazy_x8(_mm512_loadu_si512(b + j), vw, ws_lo, ws_hi, q), q);
+        const __m512i as = mul_montgomery_x8(_mm512_loadu_si512(a + j), _mm512_loadu_si512(s + j), q, q_hi, q_inv);
+        __m512i r = _mm512_sub_epi64(te, as);
+        r = _mm512_mask_add_epi64(r, _mm512_cmplt_epu64_mask(te, as), r, q);
+        if (g != nullptr) {
+            const __m512i x =
+                perm != nullptr
+                    ? _mm512_i32gather_epi64(_mm256_loadu_si256(reinterpret_cast<const __m256i *>(perm + j)),
+                                             reinterpret_cast<const long long *>(g), 8)
+                    : _mm512_loadu_si512(g + j);
+            const __m512i gv = reduce_once(mul_shoup_lazy_x8(x, vv, vs_lo, vs_hi, q), q);
+            r = reduce_once(_mm512_add_epi64(r, gv), q);
+        }
+        _mm512_storeu_si512(b + j, r);
+    }
+}
+
+/// Forward stages with blocks narrower than a vector (t = 1, 2 or 4): 16
+/// values at a time, the x halves of their 8 / t blocks gathered into one
+/// vector and the y halves into another by lane permutations, with the
+/// twiddles broadcast per block. With `last`, the outputs are reduced to
+/// [0, q) (the final stage); otherwise they stay in [0, 4q) as in forward_block.
+BGV_AVX512 inline void forward_stage_narrow(u64 *a, size_t m, size_t t, const u64 *roots, const u64 *roots_shoup,
+                                            const Modulus &mod, bool last) {
+    const size_t per_vector = 8 / t;  // blocks in 16 values
+    alignas(64) long long x_index[8], y_index[8], w_index[8], lo_index[8], hi_index[8];
+    for (size_t l = 0; l < 8; ++l) {
+        const size_t block = l / t, offset = l % t;
+        x_index[l] = static_cast<long long>(block * 2 * t + offset);
+        y_index[l] = static_cast<long long>(block * 2 * t + t + offset);
+        w_index[l] = static_cast<long long>(block);
+    }
+    // Inverse placement: value e of the 16 comes from lane (e / 2t) * t + e % 2t of
+    // x when e % 2t < t, else from lane (e / 2t) * t + e % 2t - t of y (index + 8).
+    for (size_t e = 0; e < 16; ++e) {
+        const size_t block = e / (2 * t), offset = e % (2 * t);
+        const size_t from = offset < t ? block * t + offset : 8 + block * t + offset - t;
+        (e < 8 ? lo_index[e] : hi_index[e - 8]) = static_cast<long long>(from);
+    }
+    const __m512i vx = _mm512_load_si512(x_index), vy = _mm512_load_si512(y_index), vw = _mm512_load_si512(w_index);
+    const __m512i vlo = _mm512_load_si512(lo_index), vhi = _mm512_load_si512(hi_index);
+    const __mmask8 twiddles = static_cast<__mmask8>((1u << per_vector) - 1);
+    const __m512i q = _mm512_set1_epi64(static_cast<long long>(mod.value()));
+    const __m512i two_q = _mm512_add_epi64(q, q);
+    for (size_t i = 0; i < m; i += per_vector) {
+        u64 *p = a + 2 * t * i;
+        const __m512i v0 = _mm512_loadu_si512(p), v1 = _mm512_loadu_si512(p + 8);
+        const __m512i x = _mm512_permutex2var_epi64(v0, vx, v1), y = _mm512_permutex2var_epi64(v0, vy, v1);
+        const __m512i w = _mm512_permutexvar_epi64(vw, _mm512_maskz_loadu_epi64(twiddles, roots + m + i));
+        const __m512i ws = _mm512_permutexvar_epi64(vw, _mm512_maskz_loadu_epi64(twiddles, roots_shoup + m + i));
+        const __m512i u = reduce_once(x, two_q);
+        const __m512i v = mul_shoup_lazy_x8(y, w, ws, _mm512_srli_epi64(ws, 32), q);
+        __m512i sum = _mm512_add_epi64(u, v), diff = _mm512_sub_epi64(_mm512_add_epi64(u, two_q), v);
+        if (last) {
+            sum = reduce_once(reduce_once(sum, two_q), q);
+            diff = reduce_once(reduce_once(diff, two_q), q);
+        }
+        _mm512_storeu_si512(p, _mm512_permutex2var_epi64(sum, vlo, diff));
+        _mm512_storeu_si512(p + 8, _mm512_permutex2var_epi64(sum, vhi, diff));
+    }
+}
+
+BGV_AVX512 inline void forward_last_stage(u64 *a, size_t m, const u64 *roots, const u64 *roots_shoup,
+                                          const Modulus &mod) {
+    if (m % 8 != 0) return scalar::forward_last_stage(a, m, roots, roots_shoup, mod);
+    forward_stage_narrow(a, m, 1, roots, roots_shoup, mod, true);
+}
+
 /// One stage of the forward transform: m blocks of t butterflies, block i
 /// with twiddle roots[m + i].
 BGV_AVX512 inline void forward_stage(u64 *a, size_t m, size_t t, const u64 *roots, const u64 *roots_shoup,
                               const Modulus &mod) {
+    if (t < 8 && 8 % t == 0 && m % (8 / t) == 0) return forward_stage_narrow(a, m, t, roots, roots_shoup, mod, false);
     for (size_t i = 0; i < m; ++i) forward_block(a + 2 * i * t, a + 2 * i * t + t, t, roots[m + i], roots_shoup[m + i], mod);
 }
 
@@ -467,6 +579,13 @@ inline void dot_product_pair(u64 *out0, u64 *out1, const u64 *const *v, const ui
 inline void subtract_multiple_then_scale(u64 *r, const u64 *k, u64 w, u64 ws, u64 t, u64 ts, size_t n, const Modulus &mod) { BGV_DISPATCH(subtract_multiple_then_scale, r, k, w, ws, t, ts, n, mod); }
 inline void add_then_scale(u64 *r, const u64 *src, u64 w, u64 ws, size_t n, const Modulus &mod) { BGV_DISPATCH(add_then_scale, r, src, w, ws, n, mod); }
 inline void multiply_montgomery(u64 *out, const u64 *a, const u64 *b, size_t n, const Modulus &mod, bool accumulate) { BGV_DISPATCH(multiply_montgomery, out, a, b, n, mod, accumulate); }
+inline void forward_last_stage(u64 *a, size_t m, const u64 *roots, const u64 *roots_shoup, const Modulus &mod) {
+    BGV_DISPATCH(forward_last_stage, a, m, roots, roots_shoup, mod);
+}
+inline void key_switch_key_row(u64 *b, const u64 *a, const u64 *s, const u64 *g, const uint32_t *perm, u64 w,
+                               u64 ws, u64 v, u64 vs, size_t n, const Modulus &mod) {
+    BGV_DISPATCH(key_switch_key_row, b, a, s, g, perm, w, ws, v, vs, n, mod);
+}
 
 #undef BGV_DISPATCH
 
