@@ -10,12 +10,15 @@ const PATHS: [u32; 3] = [HELIB_CPU_SCALAR, HELIB_CPU_AVX2, HELIB_CPU_AVX512];
 
 fn supported(path: u32) -> bool {
     let mut out = -1;
-    assert_eq!(unsafe { helib_cpu_supports(path, &mut out) }, HELIB_OK);
+    // SAFETY: `out` is a valid, writable int.
+    let status = unsafe { helib_cpu_supports(path, &mut out) };
+    assert_eq!(status, HELIB_OK);
     out == 1
 }
 
 fn keystream(path: u32, key: &[u8; 32], stream: u64, counter: u64, len: usize) -> Vec<u8> {
     let mut out = vec![0u8; len];
+    // SAFETY: `key` holds 32 bytes and `out` exactly `len`.
     let status = unsafe {
         helib_chacha20_keystream(path, key.as_ptr(), stream, counter, out.as_mut_ptr(), len)
     };
@@ -158,6 +161,7 @@ fn paths_agree_on_long_streams_and_across_counter_carries() {
 #[test]
 fn the_path_in_use_is_the_one_helib_cpu_forces() {
     let mut path = u32::MAX;
+    // SAFETY: `path` is a valid, writable u32.
     let status = unsafe { helib_cpu_path(&mut path) };
     match std::env::var("HELIB_CPU").ok().as_deref() {
         Some("scalar") => assert_eq!((status, path), (HELIB_OK, HELIB_CPU_SCALAR)),
@@ -174,6 +178,7 @@ fn the_path_in_use_is_the_one_helib_cpu_forces() {
             let t = [65537u64];
             let chain = [40u32, 40];
             let mut ctx = std::ptr::null_mut();
+            // SAFETY: t has 1 limb, chain 2 entries, no special primes; `ctx` is writable.
             let status = unsafe {
                 helib_context_new(
                     1024,
@@ -197,12 +202,12 @@ fn the_path_in_use_is_the_one_helib_cpu_forces() {
 #[test]
 fn unknown_paths_are_refused() {
     let mut out = 0;
-    assert_eq!(
-        unsafe { helib_cpu_supports(3, &mut out) },
-        HELIB_ERR_INVALID_ARGUMENT
-    );
+    // SAFETY: `out` is a valid, writable int.
+    let status = unsafe { helib_cpu_supports(3, &mut out) };
+    assert_eq!(status, HELIB_ERR_INVALID_ARGUMENT);
     let key = [0u8; 32];
     let mut buf = [0u8; 64];
+    // SAFETY: `key` holds 32 bytes and `buf` 64.
     let status =
         unsafe { helib_chacha20_keystream(9, key.as_ptr(), 0, 0, buf.as_mut_ptr(), buf.len()) };
     assert_eq!(status, HELIB_ERR_INVALID_ARGUMENT);
