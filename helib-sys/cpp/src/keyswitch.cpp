@@ -124,7 +124,8 @@ KeySwitchKey make_key_switch_key(const SecretKey &sk, const RnsPoly &s_prime,
         ctx.ntt(i).forward(b);
         const u64 t = q.to_montgomery(ctx.t_mod(i));  // t * 2^64: the result comes out in Montgomery form
         const bool in_digit = i >= begin && i < end;
-        const u64 p = ctx.special_modulus_mod(i);     // times s' (Montgomery form) gives P s' 2^64
+        // P mod q (chain primes only): times s' (Montgomery form) gives P s' 2^64.
+        const u64 p = in_digit ? ctx.special_modulus_mod(i) : 0;
         kernels::key_switch_key_row(b, a, sk.ntt_montgomery().residues(i), in_digit ? s_prime.residues(i) : nullptr,
                                     perm, t, q.shoup(t), p, q.shoup(p), n, q);
     };
