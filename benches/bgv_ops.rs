@@ -18,6 +18,11 @@
 //! and products (`baby_steps_plain`) against one double-hoisted
 //! [`Ciphertext::linear_transform`](helib_rs::Ciphertext::linear_transform)
 //! (`baby_steps_hoisted`): `cargo bench --bench bgv_ops -- key_switching`.
+//!
+//! The `keygen` group measures one Galois key and one relinearization key at
+//! N = 2^16 with a 19 × 61-bit chain (log2(QP) ≈ 1540, 128-bit secure), the
+//! size the setup of an encrypted FFT at that ring degree works with:
+//! `cargo bench --bench bgv_ops -- keygen/`.
 
 // criterion_group! generates an undocumented public function.
 #![allow(missing_docs)]
@@ -250,6 +255,43 @@ fn bench_key_switching(c: &mut Criterion) {
     group.finish();
 }
 
+/// The chain of the key-generation group: 19 × 61 bits, log2(QP) ≈ 1540 with
+/// the default special primes.
+const KEYGEN_CHAIN_BITS: [u32; 19] = [61; 19];
+
+fn bench_keygen(c: &mut Criterion) {
+    let mut group = c.benchmark_group("keygen");
+    group
+        .sample_size(10)
+        .warm_up_time(Duration::from_millis(500))
+        .measurement_time(Duration::from_secs(3));
+    for threads in [1u32, 2] {
+        let params = Parameters::builder()
+            .ring_degree(1 << 16)
+            .plaintext_modulus_from_field::<Fr>()
+            .chain_bits(&KEYGEN_CHAIN_BITS)
+            .threads(threads)
+            .build()
+            .expect("key-generation parameters are valid");
+        let ctx = Context::new(&params).expect("context");
+        let log_q = ctx.log2_modulus(ctx.max_level()).unwrap_or(0.0);
+        let log_p: f64 = ctx
+            .special_primes()
+            .iter()
+            .map(|&p| (p as f64).log2())
+            .sum();
+        let id = format!("N=2^16/logQP={:.0}/threads={threads}", log_q + log_p);
+        let sk = SecretKey::generate(&ctx).expect("secret key");
+        group.bench_function(BenchmarkId::new("galois_key", &id), |b| {
+            b.iter(|| GaloisKeys::for_steps(&sk, &[9]).expect("Galois key"))
+        });
+        group.bench_function(BenchmarkId::new("relin_key", &id), |b| {
+            b.iter(|| RelinKey::generate(&sk).expect("relinearization key"))
+        });
+    }
+    group.finish();
+}
+
 /// Chain and special primes: the primes of Q·P.
 fn primes(context: &Context) -> usize {
     context.chain_primes().len() + context.special_primes().len()
@@ -259,5 +301,5 @@ fn mb(bytes: usize) -> f64 {
     bytes as f64 / 1e6
 }
 
-criterion_group!(benches, bench_bgv_ops, bench_key_switching);
+criterion_group!(benches, bench_bgv_ops, bench_key_switching, bench_keygen);
 criterion_main!(benches);

@@ -1,7 +1,15 @@
 //! Compiles the C++17 BGV engine and its C shim with the `cc` crate.
 //!
-//! GMP (`libgmp-dev` on Debian/Ubuntu) is the only system library needed.
-//! Nothing is downloaded. With the `bindgen` feature the Rust bindings in
+//! GMP (`libgmp-dev` on Debian/Ubuntu) is the only system library needed;
+//! without its header the build stops and says how to install it. Nothing is
+//! downloaded.
+//!
+//! The engine is compiled for the target's baseline instruction set, so the
+//! library runs on any CPU of the target architecture: the vector kernels
+//! (AVX2, AVX-512) carry function-level target attributes and are chosen at
+//! run time (cpp/src/cpu.hpp; `HELIB_CPU=scalar|avx2|avx512` forces one). The
+//! `native` feature adds `-march=native`, for binaries that only ever run on
+//! the machine that built them. With the `bindgen` feature the Rust bindings in
 //! `src/bindings.rs` are regenerated from `cpp/include/helib_c.h`.
 
 use std::path::{Path, PathBuf};
@@ -20,6 +28,7 @@ fn main() {
     sources.sort();
 
     let sanitize = std::env::var_os("CARGO_FEATURE_SANITIZE").is_some();
+    let native = std::env::var_os("CARGO_FEATURE_NATIVE").is_some();
     let mut build = cc::Build::new();
     build
         .cpp(true)
@@ -31,8 +40,10 @@ fn main() {
         .extra_warnings(true)
         .flag_if_supported("-Wshadow")
         .flag_if_supported("-Wno-unused-parameter")
-        .flag_if_supported("-march=native")
         .flag_if_supported("-pthread");
+    if native {
+        build.flag_if_supported("-march=native");
+    }
     if sanitize {
         build
             .flag("-fsanitize=address,undefined")
@@ -72,13 +83,45 @@ fn check_gmp() {
         .ok()
         .map(|paths| std::env::split_paths(&paths).any(|p| p.join("gmp.h").exists()))
         .unwrap_or(false);
-    if !in_env && !candidates.iter().any(|p| Path::new(p).exists()) {
-        println!(
-            "cargo:warning=GMP not found: helib-sys needs the GMP development files \
-             (Debian/Ubuntu: `apt-get install libgmp-dev`; macOS: `brew install gmp`). \
-             GMP is the only system library this crate uses."
+    if !in_env && !candidates.iter().any(|p| Path::new(p).exists()) && !compiler_finds_gmp() {
+        eprintln!(
+            "error: GMP not found: helib-sys needs the GMP development files (gmp.h and libgmp).\n\
+             Install them with:\n    \
+             Debian/Ubuntu: sudo apt-get install libgmp-dev\n    \
+             Fedora:        sudo dnf install gmp-devel\n    \
+             macOS:         brew install gmp\n\
+             or point CPATH at the directory holding gmp.h. GMP is the only system \
+             library this crate uses."
         );
+        std::process::exit(1);
     }
+}
+
+/// Whether the C++ compiler finds gmp.h on its own include path (a prefix
+/// not among the usual ones), by preprocessing a one-line file.
+fn compiler_finds_gmp() -> bool {
+    let Ok(out_dir) = std::env::var("OUT_DIR") else {
+        return false;
+    };
+    let probe = Path::new(&out_dir).join("gmp_probe.cpp");
+    if std::fs::write(&probe, "#include <gmp.h>\n").is_err() {
+        return false;
+    }
+    let Ok(compiler) = cc::Build::new()
+        .cpp(true)
+        .cargo_metadata(false)
+        .try_get_compiler()
+    else {
+        return false;
+    };
+    compiler
+        .to_command()
+        .arg("-E")
+        .arg(&probe)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .status()
+        .is_ok_and(|status| status.success())
 }
 
 #[cfg(feature = "bindgen")]

@@ -36,6 +36,19 @@ scripts/test-package.sh
 step "a crate outside the workspace runs the README examples (cargo add --path)"
 scripts/test-outside-crate.sh
 
+step "engine tests with each narrower kernel path forced (HELIB_CPU)"
+# The run above used the widest path this CPU has; the others run here (the
+# engine picks its AVX-512 / AVX2 / scalar kernels at run time, see cpu.hpp).
+cpu_flags=$(grep -m1 '^flags' /proc/cpuinfo 2>/dev/null || true)
+paths=(scalar)
+if [[ " $cpu_flags " == *" avx512f "* && " $cpu_flags " == *" avx512dq "* ]]; then
+    paths+=(avx2)
+fi
+for path in "${paths[@]}"; do
+    echo "HELIB_CPU=$path"
+    HELIB_CPU=$path cargo test --locked -p helib-sys -p helib-rs --lib --tests
+done
+
 step "engine tests under AddressSanitizer + UndefinedBehaviorSanitizer"
 # The C++ is built with -fsanitize=address,undefined (feature helib-sys/sanitize);
 # the ASan runtime is preloaded into the test binaries only (not into cargo).

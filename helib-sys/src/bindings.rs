@@ -7,6 +7,9 @@ pub const HELIB_MAX_THREADS: u32 = 256;
 pub const HELIB_FINGERPRINT_BYTES: u32 = 32;
 pub const HELIB_PARAMETERS_INSECURE: u32 = 1;
 pub const HELIB_THRESHOLD_SEED_BYTES: u32 = 32;
+pub const HELIB_CPU_SCALAR: u32 = 0;
+pub const HELIB_CPU_AVX2: u32 = 1;
+pub const HELIB_CPU_AVX512: u32 = 2;
 pub const HELIB_OK: helib_status = 0;
 #[doc = " A required pointer argument was NULL."]
 pub const HELIB_ERR_NULL_POINTER: helib_status = 1;
@@ -967,5 +970,24 @@ extern "C" {
         h1_sum: *const u64,
         len: usize,
         dst: *mut helib_ciphertext,
+    ) -> helib_status;
+}
+extern "C" {
+    #[doc = " The kernel path in use: the widest this CPU supports, unless the\n environment variable HELIB_CPU (scalar, avx2, avx512 or auto; read once, at\n the first use) forces one. A HELIB_CPU value that names no path, or a path\n this CPU lacks, gives HELIB_ERR_INVALID_ARGUMENT here and from every\n helib_context_new, with a message saying why."]
+    pub fn helib_cpu_path(out: *mut u32) -> helib_status;
+}
+extern "C" {
+    #[doc = " Whether this CPU can run kernel path `path` (1 or 0 in *out);\n HELIB_ERR_INVALID_ARGUMENT for an unknown path."]
+    pub fn helib_cpu_supports(path: u32, out: *mut ::std::os::raw::c_int) -> helib_status;
+}
+extern "C" {
+    #[doc = " `len` bytes of the engine's ChaCha20 keystream computed with the kernels of\n `path`: key `key` (32 bytes), blocks from `counter` on, with the engine's\n layout (64-bit block counter in state words 12-13, 64-bit nonce `stream` in\n words 14-15; RFC 8439's 32-bit counter and 96-bit nonce are the same words\n with its first nonce word as the counter's high half). For checking every\n path against published test vectors. HELIB_ERR_INVALID_ARGUMENT if this CPU\n cannot run `path`."]
+    pub fn helib_chacha20_keystream(
+        path: u32,
+        key: *const u8,
+        stream: u64,
+        counter: u64,
+        out: *mut u8,
+        len: usize,
     ) -> helib_status;
 }

@@ -755,6 +755,38 @@ helib_status helib_threshold_key_switch_assemble(const helib_ciphertext *ct, uin
                                                  uint32_t security_bits, const uint64_t *h0_sum,
                                                  const uint64_t *h1_sum, size_t len, helib_ciphertext *dst);
 
+/* ------------------------------------------------------------ CPU kernels */
+
+/** Instruction-set paths of the vector kernels (helib_cpu_path). */
+#define HELIB_CPU_SCALAR 0u
+#define HELIB_CPU_AVX2 1u
+#define HELIB_CPU_AVX512 2u
+
+/**
+ * The kernel path in use: the widest this CPU supports, unless the
+ * environment variable HELIB_CPU (scalar, avx2, avx512 or auto; read once, at
+ * the first use) forces one. A HELIB_CPU value that names no path, or a path
+ * this CPU lacks, gives HELIB_ERR_INVALID_ARGUMENT here and from every
+ * helib_context_new, with a message saying why.
+ */
+helib_status helib_cpu_path(uint32_t *out);
+/**
+ * Whether this CPU can run kernel path `path` (1 or 0 in *out);
+ * HELIB_ERR_INVALID_ARGUMENT for an unknown path.
+ */
+helib_status helib_cpu_supports(uint32_t path, int *out);
+/**
+ * `len` bytes of the engine's ChaCha20 keystream computed with the kernels of
+ * `path`: key `key` (32 bytes), blocks from `counter` on, with the engine's
+ * layout (64-bit block counter in state words 12-13, 64-bit nonce `stream` in
+ * words 14-15; RFC 8439's 32-bit counter and 96-bit nonce are the same words
+ * with its first nonce word as the counter's high half). For checking every
+ * path against published test vectors. HELIB_ERR_INVALID_ARGUMENT if this CPU
+ * cannot run `path`.
+ */
+helib_status helib_chacha20_keystream(uint32_t path, const uint8_t *key, uint64_t stream, uint64_t counter,
+                                      uint8_t *out, size_t len);
+
 #ifdef __cplusplus
 }
 #endif

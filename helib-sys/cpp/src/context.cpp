@@ -5,6 +5,7 @@
 #include <map>
 #include <string>
 
+#include "cpu.hpp"
 #include "error.hpp"
 #include "primes.hpp"
 #include "security.hpp"
@@ -34,6 +35,7 @@ std::vector<u64> generate_primes(const std::vector<unsigned> &bits, uint64_t n) 
 Context::Context(uint64_t ring_degree, const mpz_class &t, const std::vector<unsigned> &chain_bits,
                  const std::vector<unsigned> &special_bits, unsigned threads, bool allow_insecure)
     : n_(static_cast<size_t>(ring_degree)), t_(t), chain_size_(chain_bits.size()) {
+    require(cpu_choice().error.empty(), HELIB_ERR_INVALID_ARGUMENT, cpu_choice().error);
     require(ring_degree >= (1ULL << kMinLogN) && ring_degree <= (1ULL << kMaxLogN) &&
                 (ring_degree & (ring_degree - 1)) == 0,
             HELIB_ERR_INVALID_ARGUMENT,

@@ -95,9 +95,9 @@ void GaloisKeys::add(const SecretKey &sk, uint64_t g) {
     require(sk.context() == ctx_, HELIB_ERR_CONTEXT_MISMATCH, "secret key and Galois keys belong to different contexts");
     const Context &ctx = *ctx_;
     check_galois_element(ctx, g);
-    RnsPoly s_g(Secrecy::Secret);  // s(X^g)
-    permute_slots(ctx, sk.ntt_montgomery(), galois_permutation(ctx.n(), g), s_g, ctx.primes().size());
-    KeySwitchKey key = make_key_switch_key(sk, s_g);
+    // From s(X^g): the slot permutation of s, applied as the key is written.
+    const std::vector<uint32_t> perm = galois_permutation(ctx.n(), g);
+    KeySwitchKey key = make_key_switch_key(sk, sk.ntt_montgomery(), &perm);
     keys_[g] = std::move(key);
 }
 

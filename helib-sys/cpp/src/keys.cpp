@@ -9,9 +9,7 @@ RnsPoly uniform_from_seed(const Context &ctx, const Seed &seed, size_t count) {
     RnsPoly out(ctx.n(), count);
     for_each_prime(ctx, count, [&](size_t i) {
         Prng prng(seed, i);
-        const u64 q = ctx.prime(i).value();
-        u64 *r = out.residues(i);
-        for (size_t j = 0; j < ctx.n(); ++j) r[j] = prng.uniform_below(q);
+        prng.fill_uniform_below(ctx.prime(i).value(), out.residues(i), ctx.n());
     });
     return out;
 }

@@ -23,8 +23,11 @@ struct KeySwitchKey {
 };
 
 /// Generates the key switching from `s_prime` (NTT form, Montgomery residues,
-/// all primes) to the secret key.
-KeySwitchKey make_key_switch_key(const SecretKey &sk, const RnsPoly &s_prime);
+/// all primes) to the secret key; with `permutation`, from the slot
+/// permutation of s_prime (slot j taken from slot perm[j]: s(X^g) for a
+/// Galois key, without a permuted copy of the secret).
+KeySwitchKey make_key_switch_key(const SecretKey &sk, const RnsPoly &s_prime,
+                                 const std::vector<uint32_t> *permutation = nullptr);
 
 /// A polynomial's digits, each extended to the basis Q_level * P and in NTT
 /// form: the expensive part of a key switch, shareable by hoisted automorphisms.

@@ -50,42 +50,23 @@ NttTables::NttTables(size_t n, const Modulus &modulus)
 }
 
 void NttTables::forward(u64 *__restrict a) const {
-    const u64 q = modulus_.value(), two_q = 2 * q;
     const u64 *__restrict roots = roots_.data();
     const u64 *__restrict roots_shoup = roots_shoup_.data();
     size_t t = n_;
     // All stages but the last; values stay in [0, 4q).
     for (size_t m = 1; m < n_ / 2; m <<= 1) {
         t >>= 1;
-        for (size_t i = 0; i < m; ++i) {
-            u64 *x = a + 2 * i * t;
-            kernels::forward_block(x, x + t, t, roots[m + i], roots_shoup[m + i], modulus_);
-        }
+        kernels::forward_stage(a, m, t, roots, roots_shoup, modulus_);
     }
     // Last stage (adjacent pairs), with the final reduction to [0, q) folded in.
-    const size_t m = n_ / 2;
-    for (size_t i = 0; i < m; ++i) {
-        const u64 w = roots[m + i], ws = roots_shoup[m + i];
-        u64 u = a[2 * i];
-        u = u >= two_q ? u - two_q : u;
-        const u64 v = modulus_.mul_shoup_lazy(a[2 * i + 1], w, ws);
-        u64 x = u + v, y = u + two_q - v;
-        x = x >= two_q ? x - two_q : x;
-        y = y >= two_q ? y - two_q : y;
-        a[2 * i] = x >= q ? x - q : x;
-        a[2 * i + 1] = y >= q ? y - q : y;
-    }
+    kernels::forward_last_stage(a, n_ / 2, roots, roots_shoup, modulus_);
 }
 
 void NttTables::inverse(u64 *a) const {
     size_t t = 1;
     for (size_t m = n_; m > 1; m >>= 1) {
-        const size_t h = m >> 1;
-        for (size_t i = 0; i < h; ++i) {
-            // Invariant: values in [0, 2q).
-            u64 *x = a + 2 * i * t;
-            kernels::inverse_block(x, x + t, t, inv_roots_[h + i], inv_roots_shoup_[h + i], modulus_);
-        }
+        // Invariant: values in [0, 2q).
+        kernels::inverse_stage(a, m >> 1, t, inv_roots_.data(), inv_roots_shoup_.data(), modulus_);
         t <<= 1;
     }
     kernels::scale(a, n_, n_inv_, n_inv_shoup_, modulus_);
@@ -103,12 +84,7 @@ void NttTables::forward_rows(u64 *rows, size_t width, size_t nonzero_rows) const
     // The butterflies of forward(), each between two rows instead of two words.
     for (; m < n_; m <<= 1) {
         t >>= 1;
-        for (size_t i = 0; i < m; ++i) {
-            for (size_t j = 0; j < t; ++j) {
-                u64 *x = rows + (2 * i * t + j) * width;
-                kernels::forward_block(x, x + t * width, width, roots_[m + i], roots_shoup_[m + i], modulus_);
-            }
-        }
+        kernels::forward_rows_stage(rows, m, t, width, roots_.data(), roots_shoup_.data(), modulus_);
     }
     kernels::reduce_from_4q(rows, n_ * width, modulus_);
 }
@@ -116,14 +92,7 @@ void NttTables::forward_rows(u64 *rows, size_t width, size_t nonzero_rows) const
 void NttTables::inverse_rows(u64 *rows, size_t width, u64 extra) const {
     size_t t = 1;
     for (size_t m = n_; m > 1; m >>= 1) {
-        const size_t h = m >> 1;
-        for (size_t i = 0; i < h; ++i) {
-            for (size_t j = 0; j < t; ++j) {
-                u64 *x = rows + (2 * i * t + j) * width;
-                kernels::inverse_block(x, x + t * width, width, inv_roots_[h + i], inv_roots_shoup_[h + i],
-                                       modulus_);
-            }
-        }
+        kernels::inverse_rows_stage(rows, m >> 1, t, width, inv_roots_.data(), inv_roots_shoup_.data(), modulus_);
         t <<= 1;
     }
     const u64 factor = modulus_.mul(n_inv_, modulus_.reduce(extra));
