@@ -43,38 +43,21 @@ type Domain = GeneralEvaluationDomain<Fr>;
 
 const PARTIES: u32 = 3;
 
-const USAGE: &str = "usage: cosnark_threshold [--constraints N]
-
-Three parties with additively shared Groth16 witness vectors; an untrusted server computes
-the quotient h under their collective BGV key; encryption to shares returns h as additive
-shares; the shares are checked against ark-groth16's h and the proof is verified.
-
-options:
-  --constraints N   R1CS constraints (steps of the chain), N >= 1 (default 500)
-  -h, --help        print this help";
-
-fn main() {
-    let mut args = std::env::args().skip(1);
-    let mut constraints = 500usize;
-    while let Some(arg) = args.next() {
-        match arg.as_str() {
-            "-h" | "--help" => {
-                println!("{USAGE}");
-                return;
-            }
-            "--constraints" => match args.next().and_then(|v| v.parse().ok()) {
-                Some(n) if n >= 1 => constraints = n,
-                _ => usage_error("--constraints takes an integer N >= 1"),
-            },
-            other => usage_error(&format!("unknown argument {other:?}")),
-        }
-    }
-    big_t_bgv::exit_with(run(constraints));
+/// Three parties with additively shared Groth16 witness vectors; an
+/// untrusted server computes the quotient h under their collective BGV key;
+/// encryption to shares returns h as additive shares; the shares are checked
+/// against ark-groth16's h and the proof is verified.
+#[derive(Debug, clap::Parser)]
+#[command(version)]
+struct Options {
+    /// R1CS constraints (steps of the chain)
+    #[arg(long, default_value_t = 500, value_parser = big_t_bgv::cli::positive)]
+    constraints: usize,
 }
 
-fn usage_error(message: &str) -> ! {
-    eprintln!("{message}\n\n{USAGE}");
-    std::process::exit(2);
+fn main() {
+    let options = <Options as clap::Parser>::parse();
+    big_t_bgv::exit_with(run(options.constraints));
 }
 
 /// z_{i+1} = z_i² + c_i for `steps` steps; z_steps is the public input.
