@@ -27,12 +27,12 @@ use ark_ff::{AdditiveGroup, BigInteger, Field, PrimeField, UniformRand};
 use ark_groth16::r1cs_to_qap::{LibsnarkReduction, R1CSToQAP};
 use ark_groth16::Groth16;
 use ark_poly::{EvaluationDomain, GeneralEvaluationDomain};
-use ark_relations::lc;
 use ark_relations::r1cs::{
     ConstraintMatrices, ConstraintSynthesizer, ConstraintSystem, ConstraintSystemRef,
     OptimizationGoal, SynthesisError,
 };
 use ark_snark::SNARK;
+use big_t_bgv::circuits::SquareChain;
 use he_poly::{EncryptedPolynomial, PolyParameters};
 use he_threshold::{AdditiveShare, Aggregate, Aggregator, Party, Session, ShareMessage, Step};
 use helib_rs::{Context, FieldCoefficientEncoder, Parameters, PublicKey, RelinKey, SecretKey};
@@ -58,52 +58,6 @@ struct Options {
 fn main() {
     let options = <Options as clap::Parser>::parse();
     big_t_bgv::exit_with(run(options.constraints));
-}
-
-/// z_{i+1} = z_i² + c_i for `steps` steps; z_steps is the public input.
-#[derive(Clone)]
-struct SquareChain {
-    steps: usize,
-    start: Option<Fr>,
-}
-
-impl SquareChain {
-    fn constant(i: usize) -> Fr {
-        Fr::from(i as u64).square() + Fr::from(3u64)
-    }
-
-    fn end(&self, start: Fr) -> Fr {
-        (0..self.steps).fold(start, |z, i| z.square() + Self::constant(i))
-    }
-}
-
-impl ConstraintSynthesizer<Fr> for SquareChain {
-    fn generate_constraints(
-        self,
-        cs: ConstraintSystemRef<Fr>,
-    ) -> std::result::Result<(), SynthesisError> {
-        let missing = SynthesisError::AssignmentMissing;
-        let y_value = self.start.map(|s| self.end(s));
-        let y = cs.new_input_variable(|| y_value.ok_or(missing))?;
-        let mut z_value = self.start;
-        let mut z = cs.new_witness_variable(|| z_value.ok_or(missing))?;
-        for i in 0..self.steps {
-            let c = Self::constant(i);
-            z_value = z_value.map(|v| v.square() + c);
-            let next = if i + 1 == self.steps {
-                y
-            } else {
-                cs.new_witness_variable(|| z_value.ok_or(missing))?
-            };
-            cs.enforce_constraint(
-                lc!() + z,
-                lc!() + z,
-                lc!() + next + (-c, ConstraintSystem::<Fr>::one()),
-            )?;
-            z = next;
-        }
-        Ok(())
-    }
 }
 
 fn ms(d: Duration) -> String {

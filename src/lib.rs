@@ -1,5 +1,6 @@
 //! Benches and examples host: helpers they share.
 
+pub mod circuits;
 pub mod cli;
 
 pub use cli::peak_memory_bytes;

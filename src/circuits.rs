@@ -1,0 +1,83 @@
+//! Test circuits the Groth16 examples prove.
+
+use ark_bn254::Fr;
+use ark_ff::Field;
+use ark_relations::lc;
+use ark_relations::r1cs::{
+    ConstraintSynthesizer, ConstraintSystem, ConstraintSystemRef, SynthesisError,
+};
+
+/// z_{i+1} = z_i² + c_i for `steps` steps (c_i = i² + 3), one R1CS constraint
+/// per step; z_steps is the single public input.
+#[derive(Debug, Clone)]
+pub struct SquareChain {
+    /// Steps (constraints) of the chain.
+    pub steps: usize,
+    /// z₀; `None` at setup, when no witness is assigned.
+    pub start: Option<Fr>,
+}
+
+impl SquareChain {
+    /// The constant added at step `i`.
+    pub fn constant(i: usize) -> Fr {
+        Fr::from(i as u64).square() + Fr::from(3u64)
+    }
+
+    /// The public output z_steps of the chain started at `start`.
+    pub fn end(&self, start: Fr) -> Fr {
+        (0..self.steps).fold(start, |z, i| z.square() + Self::constant(i))
+    }
+}
+
+impl ConstraintSynthesizer<Fr> for SquareChain {
+    fn generate_constraints(self, cs: ConstraintSystemRef<Fr>) -> Result<(), SynthesisError> {
+        let missing = SynthesisError::AssignmentMissing;
+        let y_value = self.start.map(|s| self.end(s));
+        let y = cs.new_input_variable(|| y_value.ok_or(missing))?;
+        let mut z_value = self.start;
+        let mut z = cs.new_witness_variable(|| z_value.ok_or(missing))?;
+        for i in 0..self.steps {
+            let c = Self::constant(i);
+            z_value = z_value.map(|v| v.square() + c);
+            let next = if i + 1 == self.steps {
+                y
+            } else {
+                cs.new_witness_variable(|| z_value.ok_or(missing))?
+            };
+            // z·z = z_next − c
+            cs.enforce_constraint(
+                lc!() + z,
+                lc!() + z,
+                lc!() + next + (-c, ConstraintSystem::<Fr>::one()),
+            )?;
+            z = next;
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_chain_is_satisfied_by_its_own_witness_only() {
+        let chain = SquareChain {
+            steps: 20,
+            start: Some(Fr::from(7u64)),
+        };
+        let cs = ConstraintSystem::<Fr>::new_ref();
+        chain.clone().generate_constraints(cs.clone()).unwrap();
+        assert_eq!(cs.num_constraints(), 20);
+        assert_eq!(cs.num_instance_variables(), 2); // the constant one and z_steps
+        assert!(cs.is_satisfied().unwrap());
+
+        // A public output that is not the chain's end is unsatisfiable.
+        let cs = ConstraintSystem::<Fr>::new_ref();
+        chain.generate_constraints(cs.clone()).unwrap();
+        let mut assignment = cs.borrow().unwrap().instance_assignment.clone();
+        assignment[1] += Fr::from(1u64);
+        cs.borrow_mut().unwrap().instance_assignment = assignment;
+        assert!(!cs.is_satisfied().unwrap());
+    }
+}
