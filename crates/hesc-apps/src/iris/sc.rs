@@ -112,7 +112,7 @@ impl InputStreams<Lanes> {
     /// B2S of the (normalized) `samples`, one lane per sample, two copies each.
     ///
     /// # Errors
-    /// [`Error::ValueOutOfRange`](hesc::Error::ValueOutOfRange) for a feature outside \[−1, 1\].
+    /// [`Error::ValueOutOfRange`] for a feature outside \[−1, 1\].
     pub fn generate(samples: &[[f64; INPUTS]], len: usize, rng: &mut impl Rng) -> Result<Self> {
         let mut x = Vec::with_capacity(2 * INPUTS);
         for _copy in 0..2 {
@@ -133,7 +133,7 @@ impl ModelStreams<Lanes> {
     /// B2S of every weight, independently per lane.
     ///
     /// # Errors
-    /// [`Error::ValueOutOfRange`](hesc::Error::ValueOutOfRange) for a weight outside \[−1, 1\].
+    /// [`Error::ValueOutOfRange`] for a weight outside \[−1, 1\].
     pub fn generate(net: &Network, lanes: usize, len: usize, rng: &mut impl Rng) -> Result<Self> {
         let mut gen = |v: f64| lanes_of(v, lanes, len, rng);
         let mut w1 = Vec::new();
@@ -324,7 +324,7 @@ pub fn outputs_per_lane(outputs: &[Lanes]) -> Vec<[f64; OUTPUTS]> {
 /// Concatenated SC inference of one batch in the clear: outputs per sample.
 ///
 /// # Errors
-/// [`Error::ValueOutOfRange`](hesc::Error::ValueOutOfRange) for inputs or weights outside \[−1, 1\].
+/// [`Error::ValueOutOfRange`] for inputs or weights outside \[−1, 1\].
 pub fn concatenated(
     net: &Network,
     samples: &[[f64; INPUTS]],
@@ -342,7 +342,7 @@ pub fn concatenated(
 /// evaluations of the hidden unit; all streams have length L.
 ///
 /// # Errors
-/// [`Error::ValueOutOfRange`](hesc::Error::ValueOutOfRange) for inputs or weights outside \[−1, 1\].
+/// [`Error::ValueOutOfRange`] for inputs or weights outside \[−1, 1\].
 pub fn conventional(
     net: &Network,
     x: &[f64; INPUTS],
