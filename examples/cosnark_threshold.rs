@@ -23,16 +23,16 @@ use std::error::Error;
 use std::time::{Duration, Instant};
 
 use ark_bn254::{Bn254, Fr};
-use ark_ff::{AdditiveGroup, BigInteger, Field, PrimeField, UniformRand};
+use ark_ff::{AdditiveGroup, Field, PrimeField, UniformRand};
 use ark_groth16::r1cs_to_qap::{LibsnarkReduction, R1CSToQAP};
 use ark_groth16::Groth16;
 use ark_poly::{EvaluationDomain, GeneralEvaluationDomain};
 use ark_relations::r1cs::{
-    ConstraintMatrices, ConstraintSynthesizer, ConstraintSystem, ConstraintSystemRef,
-    OptimizationGoal, SynthesisError,
+    ConstraintMatrices, ConstraintSynthesizer, ConstraintSystem, OptimizationGoal,
 };
 use ark_snark::SNARK;
 use big_t_bgv::circuits::SquareChain;
+use he_poly::groth16::ProvidedQuotient;
 use he_poly::{EncryptedPolynomial, PolyParameters};
 use he_threshold::{AdditiveShare, Aggregate, Aggregator, Party, Session, ShareMessage, Step};
 use helib_rs::{Context, FieldCoefficientEncoder, Parameters, PublicKey, RelinKey, SecretKey};
@@ -431,8 +431,8 @@ fn run(steps: usize) -> Result<bool> {
     let (pk, vk) = Groth16::<Bn254>::circuit_specific_setup(setup_circuit, &mut rng)?;
     let h_for_proof = reconstructed.clone();
     let (proof, prove) = timed(|| {
-        with_quotient(h_for_proof, || {
-            Groth16::<Bn254, GivenQuotient>::prove(&pk, circuit, &mut rng)
+        ProvidedQuotient::with_quotient(h_for_proof, || {
+            Groth16::<Bn254, ProvidedQuotient>::prove(&pk, circuit, &mut rng)
         })
     });
     let proof = proof?;
@@ -442,53 +442,4 @@ fn run(steps: usize) -> Result<bool> {
     println!("wrong public input rejected: {rejected}");
     println!("verified: {verified}");
     Ok(verified && rejected && same && !revealing)
-}
-
-/// An R1CS-to-QAP reduction that hands ark-groth16 a quotient computed
-/// elsewhere (here: reconstructed from the parties' shares).
-struct GivenQuotient;
-
-thread_local! {
-    static GIVEN: std::cell::RefCell<Option<Vec<Fr>>> = const { std::cell::RefCell::new(None) };
-}
-
-/// Runs `f` with `h` as the quotient [`GivenQuotient`] hands out.
-fn with_quotient<R>(h: Vec<Fr>, f: impl FnOnce() -> R) -> R {
-    GIVEN.with(|g| *g.borrow_mut() = Some(h));
-    let out = f();
-    GIVEN.with(|g| *g.borrow_mut() = None);
-    out
-}
-
-impl R1CSToQAP for GivenQuotient {
-    fn instance_map_with_evaluation<F: PrimeField, D: EvaluationDomain<F>>(
-        cs: ConstraintSystemRef<F>,
-        t: &F,
-    ) -> std::result::Result<(Vec<F>, Vec<F>, Vec<F>, F, usize, usize), SynthesisError> {
-        LibsnarkReduction::instance_map_with_evaluation::<F, D>(cs, t)
-    }
-
-    fn witness_map_from_matrices<F: PrimeField, D: EvaluationDomain<F>>(
-        _matrices: &ConstraintMatrices<F>,
-        _num_inputs: usize,
-        _num_constraints: usize,
-        _full_assignment: &[F],
-    ) -> std::result::Result<Vec<F>, SynthesisError> {
-        // Only ever used with F = Fr (BN254): the values cross as bytes.
-        let h = GIVEN
-            .with(|g| g.borrow().clone())
-            .ok_or(SynthesisError::AssignmentMissing)?;
-        Ok(h.iter()
-            .map(|x| F::from_le_bytes_mod_order(&x.into_bigint().to_bytes_le()))
-            .collect())
-    }
-
-    fn h_query_scalars<F: PrimeField, D: EvaluationDomain<F>>(
-        max_power: usize,
-        t: F,
-        zt: F,
-        delta_inverse: F,
-    ) -> std::result::Result<Vec<F>, SynthesisError> {
-        LibsnarkReduction::h_query_scalars::<F, D>(max_power, t, zt, delta_inverse)
-    }
 }

@@ -79,6 +79,7 @@ use std::any::Any;
 use std::cell::RefCell;
 use std::marker::PhantomData;
 use std::sync::Arc;
+use std::thread::LocalKey;
 
 use ark_ff::PrimeField;
 use ark_groth16::r1cs_to_qap::{LibsnarkReduction, R1CSToQAP};
@@ -312,6 +313,30 @@ pub fn witness_evaluations<F: PrimeField>(
     Ok([a, b])
 }
 
+/// The two setup-side maps of an R1CS-to-QAP reduction (the instance map
+/// and the h query), taken from `LibsnarkReduction`: they use only public
+/// data, so keys made with it serve every reduction of this module.
+macro_rules! libsnark_setup_maps {
+    () => {
+        #[allow(clippy::type_complexity)]
+        fn instance_map_with_evaluation<F: PrimeField, D: EvaluationDomain<F>>(
+            cs: ark_relations::r1cs::ConstraintSystemRef<F>,
+            t: &F,
+        ) -> std::result::Result<(Vec<F>, Vec<F>, Vec<F>, F, usize, usize), SynthesisError> {
+            LibsnarkReduction::instance_map_with_evaluation::<F, D>(cs, t)
+        }
+
+        fn h_query_scalars<F: PrimeField, D: EvaluationDomain<F>>(
+            max_power: usize,
+            t: F,
+            zt: F,
+            delta_inverse: F,
+        ) -> std::result::Result<Vec<F>, SynthesisError> {
+            LibsnarkReduction::h_query_scalars::<F, D>(max_power, t, zt, delta_inverse)
+        }
+    };
+}
+
 /// The R1CS-to-QAP reduction of `LibsnarkReduction` with the witness map's
 /// quotient computed under encryption (see the [module docs](self)).
 ///
@@ -327,29 +352,43 @@ pub fn witness_evaluations<F: PrimeField>(
 #[derive(Debug, Clone, Copy, Default)]
 pub struct EncryptedReduction;
 
-/// Keys set by `with_keys` on this thread, as `QuotientKeys<F>` for some F.
-type AnyKeys = Arc<dyn Any + Send + Sync>;
+/// A value set for the current thread while a closure runs: keys as
+/// `QuotientKeys<F>`, a provided quotient as `Vec<F>`, for some F.
+type AnyValue = Arc<dyn Any + Send + Sync>;
 
 thread_local! {
-    static KEYS: RefCell<Option<AnyKeys>> = const { RefCell::new(None) };
+    static KEYS: RefCell<Option<AnyValue>> = const { RefCell::new(None) };
     static LAST_ERROR: RefCell<Option<Error>> = const { RefCell::new(None) };
+    static PROVIDED: RefCell<Option<AnyValue>> = const { RefCell::new(None) };
+}
+
+/// Runs `f` with `value` in `slot`; the previous value comes back afterwards,
+/// also when `f` panics.
+fn with_thread_value<R>(
+    slot: &'static LocalKey<RefCell<Option<AnyValue>>>,
+    value: AnyValue,
+    f: impl FnOnce() -> R,
+) -> R {
+    /// Puts the previous value back when dropped.
+    struct Restore(
+        &'static LocalKey<RefCell<Option<AnyValue>>>,
+        Option<AnyValue>,
+    );
+    impl Drop for Restore {
+        fn drop(&mut self) {
+            let previous = self.1.take();
+            self.0.with(|cell| *cell.borrow_mut() = previous);
+        }
+    }
+    let _restore = Restore(slot, slot.with(|cell| cell.borrow_mut().replace(value)));
+    f()
 }
 
 impl EncryptedReduction {
     /// Runs `f` with `keys` as this thread's keys for the witness map (the
     /// previous keys, if any, come back afterwards, also when `f` panics).
     pub fn with_keys<F: PrimeField, R>(keys: &Arc<QuotientKeys<F>>, f: impl FnOnce() -> R) -> R {
-        /// Puts the previous keys back when dropped.
-        struct Restore(Option<AnyKeys>);
-        impl Drop for Restore {
-            fn drop(&mut self) {
-                let previous = self.0.take();
-                KEYS.with(|slot| *slot.borrow_mut() = previous);
-            }
-        }
-        let keys: AnyKeys = keys.clone();
-        let _restore = Restore(KEYS.with(|slot| slot.borrow_mut().replace(keys)));
-        f()
+        with_thread_value(&KEYS, keys.clone(), f)
     }
 
     /// The full error of this thread's last witness map, if it failed
@@ -369,6 +408,50 @@ impl EncryptedReduction {
     }
 }
 
+/// The R1CS-to-QAP reduction of `LibsnarkReduction` whose witness map
+/// returns a quotient h computed elsewhere — for example reconstructed from
+/// the additive shares of a threshold decryption (he-threshold), or
+/// decrypted by a client that ran [`QuotientKeys`] step by step.
+///
+/// [`with_quotient`](Self::with_quotient) sets h for the current thread
+/// while a closure (the `prove` call) runs. The witness map checks only the
+/// length of h (the domain size, as `LibsnarkReduction` returns it): a wrong
+/// h gives a proof that does not verify. With no h of the field set it
+/// fails with `SynthesisError::AssignmentMissing`, with a wrong length with
+/// `SynthesisError::PolynomialDegreeTooLarge`.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct ProvidedQuotient;
+
+impl ProvidedQuotient {
+    /// Runs `f` with `h` (n coefficients for a domain of size n) as the
+    /// quotient the witness map returns on this thread.
+    pub fn with_quotient<F: PrimeField, R>(h: Vec<F>, f: impl FnOnce() -> R) -> R {
+        with_thread_value(&PROVIDED, Arc::new(h), f)
+    }
+}
+
+impl R1CSToQAP for ProvidedQuotient {
+    libsnark_setup_maps!();
+
+    fn witness_map_from_matrices<F: PrimeField, D: EvaluationDomain<F>>(
+        _matrices: &ConstraintMatrices<F>,
+        num_inputs: usize,
+        num_constraints: usize,
+        _full_assignment: &[F],
+    ) -> std::result::Result<Vec<F>, SynthesisError> {
+        let domain =
+            D::new(num_constraints + num_inputs).ok_or(SynthesisError::PolynomialDegreeTooLarge)?;
+        let h = PROVIDED
+            .with(|cell| cell.borrow().clone())
+            .and_then(|value| value.downcast::<Vec<F>>().ok())
+            .ok_or(SynthesisError::AssignmentMissing)?;
+        if h.len() != domain.size() {
+            return Err(SynthesisError::PolynomialDegreeTooLarge);
+        }
+        Ok(h.as_ref().clone())
+    }
+}
+
 /// Keeps `error` for `take_last_error` and names its `SynthesisError`.
 fn record(error: Error) -> SynthesisError {
     let kind = match error {
@@ -381,13 +464,7 @@ fn record(error: Error) -> SynthesisError {
 }
 
 impl R1CSToQAP for EncryptedReduction {
-    #[allow(clippy::type_complexity)]
-    fn instance_map_with_evaluation<F: PrimeField, D: EvaluationDomain<F>>(
-        cs: ark_relations::r1cs::ConstraintSystemRef<F>,
-        t: &F,
-    ) -> std::result::Result<(Vec<F>, Vec<F>, Vec<F>, F, usize, usize), SynthesisError> {
-        LibsnarkReduction::instance_map_with_evaluation::<F, D>(cs, t)
-    }
+    libsnark_setup_maps!();
 
     fn witness_map_from_matrices<F: PrimeField, D: EvaluationDomain<F>>(
         matrices: &ConstraintMatrices<F>,
@@ -404,14 +481,5 @@ impl R1CSToQAP for EncryptedReduction {
                 keys.quotient(&domain, &a, &b)
             });
         outcome.map_err(record)
-    }
-
-    fn h_query_scalars<F: PrimeField, D: EvaluationDomain<F>>(
-        max_power: usize,
-        t: F,
-        zt: F,
-        delta_inverse: F,
-    ) -> std::result::Result<Vec<F>, SynthesisError> {
-        LibsnarkReduction::h_query_scalars::<F, D>(max_power, t, zt, delta_inverse)
     }
 }

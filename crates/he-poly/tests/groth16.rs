@@ -15,7 +15,7 @@ use ark_relations::r1cs::{
     ConstraintSynthesizer, ConstraintSystem, ConstraintSystemRef, OptimizationGoal, SynthesisError,
 };
 use ark_snark::SNARK;
-use he_poly::groth16::{witness_evaluations, EncryptedReduction, QuotientKeys};
+use he_poly::groth16::{witness_evaluations, EncryptedReduction, ProvidedQuotient, QuotientKeys};
 use he_poly::Error;
 use rand::{rngs::StdRng, SeedableRng};
 
@@ -321,4 +321,58 @@ fn malformed_matrices_and_arguments_are_errors() {
         k.decrypt_quotient(&product, 16),
         Err(Error::InvalidArgument(_))
     ));
+}
+
+#[test]
+fn a_provided_quotient_proves_when_it_is_the_true_one() {
+    let mut rng = StdRng::seed_from_u64(12);
+    let circuit = Mimc::<Fr>::proving(ROUNDS, 6, 4321);
+    let (key, image) = (circuit.key, circuit.image());
+    let setup = Mimc {
+        preimage: None,
+        ..circuit.clone()
+    };
+    let (pk, vk) = Groth16::<Bn254>::circuit_specific_setup(setup, &mut rng).unwrap();
+    let h = LibsnarkReduction::witness_map::<Fr, Domain>(synthesize(circuit.clone())).unwrap();
+
+    let proof = ProvidedQuotient::with_quotient(h.clone(), || {
+        Groth16::<Bn254, ProvidedQuotient>::prove(&pk, circuit.clone(), &mut rng)
+    })
+    .unwrap();
+    assert!(Groth16::<Bn254>::verify(&vk, &[key, image], &proof).unwrap());
+
+    // Another h of the right length: a proof that does not verify.
+    let mut wrong = h.clone();
+    wrong[0] += Fr::from(1u64);
+    let proof = ProvidedQuotient::with_quotient(wrong, || {
+        Groth16::<Bn254, ProvidedQuotient>::prove(&pk, circuit.clone(), &mut rng)
+    })
+    .unwrap();
+    assert!(!Groth16::<Bn254>::verify(&vk, &[key, image], &proof).unwrap());
+
+    // No h, an h of another field, or of the wrong length: errors.
+    let cs = || synthesize(circuit.clone());
+    assert_eq!(
+        ProvidedQuotient::witness_map::<Fr, Domain>(cs()),
+        Err(SynthesisError::AssignmentMissing)
+    );
+    let other_field = vec![Goldilocks::from(1u64); h.len()];
+    assert_eq!(
+        ProvidedQuotient::with_quotient(other_field, || {
+            ProvidedQuotient::witness_map::<Fr, Domain>(cs())
+        }),
+        Err(SynthesisError::AssignmentMissing)
+    );
+    assert_eq!(
+        ProvidedQuotient::with_quotient(h[1..].to_vec(), || {
+            ProvidedQuotient::witness_map::<Fr, Domain>(cs())
+        }),
+        Err(SynthesisError::PolynomialDegreeTooLarge)
+    );
+    // The quotient is gone once the closure returns.
+    ProvidedQuotient::with_quotient(h, || ());
+    assert_eq!(
+        ProvidedQuotient::witness_map::<Fr, Domain>(cs()),
+        Err(SynthesisError::AssignmentMissing)
+    );
 }
