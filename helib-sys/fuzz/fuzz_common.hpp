@@ -8,6 +8,7 @@
 // the checksum, which fuzzing builds do not verify (HELIB_FUZZING_NO_CHECKSUM).
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -73,6 +74,19 @@ inline void check_round_trip(const uint8_t *data, size_t size, const std::vector
         std::fprintf(stderr, "round trip changed the encoding (%zu -> %zu bytes)\n", size, again.size());
         std::abort();
     }
+}
+
+/// Whether a and b (of `size` bytes) differ, and only inside one 8-byte
+/// window (a single normalized field).
+inline bool differs_in_one_word(const uint8_t *a, const uint8_t *b, size_t size) {
+    size_t first = size, last = 0;
+    for (size_t i = 0; i < size; ++i) {
+        if (a[i] != b[i]) {
+            first = std::min(first, i);
+            last = i;
+        }
+    }
+    return first < size && last - first < 8;
 }
 
 /// Writes seeds for the corpus when HELIB_FUZZ_WRITE_SEEDS names a directory:
