@@ -27,9 +27,7 @@ use ark_ff::{AdditiveGroup, Field, PrimeField, UniformRand};
 use ark_groth16::r1cs_to_qap::{LibsnarkReduction, R1CSToQAP};
 use ark_groth16::Groth16;
 use ark_poly::{EvaluationDomain, GeneralEvaluationDomain};
-use ark_relations::r1cs::{
-    ConstraintMatrices, ConstraintSynthesizer, ConstraintSystem, OptimizationGoal,
-};
+use ark_relations::r1cs::ConstraintMatrices;
 use ark_snark::SNARK;
 use big_t_bgv::circuits::SquareChain;
 use he_poly::groth16::ProvidedQuotient;
@@ -186,10 +184,7 @@ fn run(steps: usize) -> Result<bool> {
     };
     let image = circuit.end(start);
 
-    let cs = ConstraintSystem::new_ref();
-    cs.set_optimization_goal(OptimizationGoal::Constraints);
-    circuit.clone().generate_constraints(cs.clone())?;
-    cs.finalize();
+    let cs = circuit.prover_constraint_system()?;
     let (num_constraints, num_inputs) = (cs.num_constraints(), cs.num_instance_variables());
     let domain =
         Domain::new(num_constraints + num_inputs).ok_or("no evaluation domain that large")?;

@@ -35,7 +35,6 @@ use ark_ff::Field;
 use ark_groth16::r1cs_to_qap::{LibsnarkReduction, R1CSToQAP};
 use ark_groth16::Groth16;
 use ark_poly::{EvaluationDomain, GeneralEvaluationDomain};
-use ark_relations::r1cs::{ConstraintSynthesizer, ConstraintSystem, OptimizationGoal};
 use ark_snark::SNARK;
 use big_t_bgv::circuits::SquareChain;
 use he_poly::groth16::{witness_evaluations, EncryptedReduction, QuotientKeys};
@@ -88,11 +87,7 @@ fn run(steps: usize) -> Result<bool> {
     };
     let image = circuit.end(start);
 
-    // The constraint system as ark-groth16's prover builds it.
-    let cs = ConstraintSystem::new_ref();
-    cs.set_optimization_goal(OptimizationGoal::Constraints);
-    circuit.clone().generate_constraints(cs.clone())?;
-    cs.finalize();
+    let cs = circuit.prover_constraint_system()?;
     let (num_constraints, num_inputs) = (cs.num_constraints(), cs.num_instance_variables());
     let n = Domain::new(num_constraints + num_inputs)
         .ok_or("no evaluation domain that large")?

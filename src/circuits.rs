@@ -4,7 +4,7 @@ use ark_bn254::Fr;
 use ark_ff::Field;
 use ark_relations::lc;
 use ark_relations::r1cs::{
-    ConstraintSynthesizer, ConstraintSystem, ConstraintSystemRef, SynthesisError,
+    ConstraintSynthesizer, ConstraintSystem, ConstraintSystemRef, OptimizationGoal, SynthesisError,
 };
 
 /// z_{i+1} = z_i² + c_i for `steps` steps (c_i = i² + 3), one R1CS constraint
@@ -26,6 +26,16 @@ impl SquareChain {
     /// The public output z_steps of the chain started at `start`.
     pub fn end(&self, start: Fr) -> Fr {
         (0..self.steps).fold(start, |z, i| z.square() + Self::constant(i))
+    }
+
+    /// The finalized constraint system as ark-groth16's prover builds it
+    /// (optimized for constraints), with the witness assigned.
+    pub fn prover_constraint_system(&self) -> Result<ConstraintSystemRef<Fr>, SynthesisError> {
+        let cs = ConstraintSystem::new_ref();
+        cs.set_optimization_goal(OptimizationGoal::Constraints);
+        self.clone().generate_constraints(cs.clone())?;
+        cs.finalize();
+        Ok(cs)
     }
 }
 
