@@ -7,7 +7,7 @@
 //! The engine is compiled for the target's baseline instruction set, so the
 //! library runs on any CPU of the target architecture: the vector kernels
 //! (AVX2, AVX-512) carry function-level target attributes and are chosen at
-//! run time (cpp/src/cpu.hpp; `HELIB_CPU=scalar|avx2|avx512` forces one). The
+//! run time (cpp/src/util/cpu.hpp; `HELIB_CPU=scalar|avx2|avx512` forces one). The
 //! `native` feature adds `-march=native`, for binaries that only ever run on
 //! the machine that built them. With the `bindgen` feature the Rust bindings in
 //! `src/bindings.rs` are regenerated from `cpp/include/helib_c.h`.
@@ -20,11 +20,8 @@ fn main() {
     let src = root.join("cpp/src");
     check_gmp();
 
-    let mut sources: Vec<PathBuf> = std::fs::read_dir(&src)
-        .expect("cpp/src is part of the crate")
-        .filter_map(|entry| entry.ok().map(|e| e.path()))
-        .filter(|p| p.extension().is_some_and(|ext| ext == "cpp"))
-        .collect();
+    let mut sources = Vec::new();
+    collect_sources(&src, &mut sources);
     sources.sort();
 
     let sanitize = std::env::var_os("CARGO_FEATURE_SANITIZE").is_some();
@@ -68,6 +65,19 @@ fn main() {
 
     #[cfg(feature = "bindgen")]
     regenerate_bindings(&include.join("helib_c.h"), &root.join("src/bindings.rs"));
+}
+
+/// Every `.cpp` file below `dir`: the engine's layers are its subfolders
+/// (`util`, `ring`, `rlwe`, `bgv`, `io`, `capi`).
+fn collect_sources(dir: &Path, sources: &mut Vec<PathBuf>) {
+    for entry in std::fs::read_dir(dir).expect("cpp/src is part of the crate") {
+        let path = entry.expect("cpp/src is readable").path();
+        if path.is_dir() {
+            collect_sources(&path, sources);
+        } else if path.extension().is_some_and(|ext| ext == "cpp") {
+            sources.push(path);
+        }
+    }
 }
 
 /// Fails the build early, with instructions, when GMP's header is missing.

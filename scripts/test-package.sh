@@ -32,7 +32,7 @@ list=$(cargo package --locked --allow-dirty --list -p helib-sys)
 for f in build.rs cpp/include/helib_c.h src/bindings.rs; do
     grep -qx "$f" <<<"$list" || fail "helib-sys: $f is not in the package"
 done
-for f in helib-sys/cpp/src/*; do
+for f in $(find helib-sys/cpp/src -type f | sort); do
     grep -qx "${f#helib-sys/}" <<<"$list" || fail "helib-sys: ${f#helib-sys/} is not in the package"
 done
 

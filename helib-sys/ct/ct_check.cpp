@@ -20,8 +20,8 @@
 #include <cstring>
 #include <vector>
 
-#include "ntt_kernels.hpp"
-#include "random.hpp"
+#include "ring/ntt_kernels.hpp"
+#include "util/random.hpp"
 
 using bgv::u64;
 

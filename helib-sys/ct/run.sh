@@ -21,7 +21,7 @@ fi
 mkdir -p "$out"
 # -O3 as in the release build (build.rs); x86-64-v3 (AVX2) because valgrind has no AVX-512.
 "$cxx" -std=c++17 -O3 -g -march=x86-64-v3 -Wall -Wextra -I"$root/cpp/include" -I"$root/cpp/src" \
-    "$here/ct_check.cpp" "$root/cpp/src/random.cpp" "$root/cpp/src/wipe.cpp" -o "$out/ct_check"
+    "$here/ct_check.cpp" "$root/cpp/src/util/random.cpp" "$root/cpp/src/util/wipe.cpp" -o "$out/ct_check"
 
 vg=(valgrind --tool=memcheck --error-exitcode=99 --track-origins=yes -q)
 status=0

@@ -53,14 +53,14 @@ mkdir -p "$out/obj" "$out/bin" "$out/artifacts"
 echo "fuzz: compiling the engine with $cxx" >&2
 compile() { "$cxx" "${flags[@]}" -fsanitize=fuzzer-no-link -c "$1" -o "$2"; }
 objects=()
-for src in "$root"/cpp/src/*.cpp; do
+while IFS= read -r src; do
     obj="$out/obj/$(basename "${src%.cpp}").o"
     objects+=("$obj")
     if [[ ! -f "$obj" || "$src" -nt "$obj" || -n $(find "$root/cpp" -name '*.h*' -newer "$obj") ]]; then
         compile "$src" "$obj" &
         while (($(jobs -rp | wc -l) >= ${FUZZ_JOBS:-2})); do wait -n; done
     fi
-done
+done < <(find "$root/cpp/src" -name '*.cpp' | sort)
 for pid in $(jobs -p); do wait "$pid"; done
 
 # The Rust harness: coverage counters, comparison tracing and the `fuzzing`

@@ -462,7 +462,7 @@ extern "C" {
     ) -> helib_status;
 }
 extern "C" {
-    #[doc = " dst = a + (b * xi, a_pk * xi) for the public key (b, a_pk) and a fresh\n ternary xi: an encryption of zero WITHOUT fresh error terms added. This is\n the \"constant-time randomization\" of the Smuche caching scheme, exposed so\n that scheme can be implemented faithfully and studied. It is NOT a secure\n re-randomization: the result stays linearly related to `a` (see the\n he-cache-analysis crate). Use a fresh encryption of zero instead.\n Implemented, isolated, in cpp/src/smuche_mask.cpp."]
+    #[doc = " dst = a + (b * xi, a_pk * xi) for the public key (b, a_pk) and a fresh\n ternary xi: an encryption of zero WITHOUT fresh error terms added. This is\n the \"constant-time randomization\" of the Smuche caching scheme, exposed so\n that scheme can be implemented faithfully and studied. It is NOT a secure\n re-randomization: the result stays linearly related to `a` (see the\n he-cache-analysis crate). Use a fresh encryption of zero instead.\n Implemented, isolated, in cpp/src/capi/smuche_mask.cpp."]
     pub fn helib_ciphertext_add_public_key_mask(
         pk: *const helib_public_key,
         a: *const helib_ciphertext,

@@ -1,6 +1,6 @@
 //! Security estimates, read from the engine's table.
 //!
-//! The engine (`helib-sys`, `cpp/src/security.cpp`) owns the table and the
+//! The engine (`helib-sys`, `cpp/src/ring/security.cpp`) owns the table and the
 //! 128-bit floor that [`Context::new`](crate::Context::new) enforces; this
 //! module only asks it. For each ring degree N the table gives the largest bit
 //! size of the key modulus that still reaches a security level against

@@ -162,7 +162,7 @@ helib_status helib_context_set_threads(const helib_context *ctx, uint32_t thread
  * chain, P the special primes) that reaches 128, 192 or 256 bits of security
  * against classical attacks with a ternary secret, after the 2024
  * HomomorphicEncryption.org guidelines and OpenFHE's table (the sources are
- * cited in cpp/src/security.cpp).
+ * cited in cpp/src/ring/security.cpp).
  */
 
 /**
@@ -410,7 +410,7 @@ helib_status helib_ciphertext_mod_switch_reduce_noise(const helib_ciphertext *a,
  * that scheme can be implemented faithfully and studied. It is NOT a secure
  * re-randomization: the result stays linearly related to `a` (see the
  * he-cache-analysis crate). Use a fresh encryption of zero instead.
- * Implemented, isolated, in cpp/src/smuche_mask.cpp.
+ * Implemented, isolated, in cpp/src/capi/smuche_mask.cpp.
  */
 helib_status helib_ciphertext_add_public_key_mask(const helib_public_key *pk,
                                                   const helib_ciphertext *a,

@@ -1,0 +1,256 @@
+// block_product.cpp -- block convolutions by an NTT across blocks, and monomial products.
+#include "bgv/block_product.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <string>
+
+#include "util/error.hpp"
+#include "rlwe/noise.hpp"
+#include "ring/ntt_kernels.hpp"
+#include "bgv/scheme.hpp"
+
+namespace bgv {
+namespace eval {
+namespace {
+
+/// Words of scratch one work item may use for its matrices (512 KiB: the
+/// matrices stay in a core's L2 cache through all the stages).
+constexpr size_t kScratchWords = size_t{1} << 16;
+
+/// One operand of a convolution: per block, the residue polynomials of its parts.
+struct Operand {
+    std::vector<std::vector<const RnsPoly *>> blocks;
+    size_t parts = 0;
+    /// Encoded plaintexts keep their residues in Montgomery form.
+    bool montgomery = false;
+};
+
+size_t transform_length(size_t outputs) {
+    size_t length = 1;
+    while (length < outputs) length <<= 1;
+    return length;
+}
+
+/// Copies block rows [0, blocks) of part `part` at prime i, slots [j0, j0 + width),
+/// into a length x width matrix, zero-padding rows [blocks, length).
+void load(const Operand &op, size_t part, size_t i, size_t j0, size_t width, size_t length, u64 *matrix) {
+    for (size_t k = 0; k < op.blocks.size(); ++k) {
+        std::memcpy(matrix + k * width, op.blocks[k][part]->residues(i) + j0, width * sizeof(u64));
+    }
+    std::fill(matrix + op.blocks.size() * width, matrix + length * width, u64{0});
+}
+
+/// The pointwise tensor of the transformed rows: results replace the inputs.
+/// With two-part operands the parts of the result are (a0 b0, a0 b1 + a1 b0, a1 b1)
+/// and land in (a0, a1, b1); with a one-part b they are (a0 b0, a1 b0) in (a0, a1).
+/// Every product is a Montgomery product (a factor 2^-64 the caller undoes).
+void tensor(u64 *a0, u64 *a1, u64 *b0, u64 *b1, size_t words, u64 *cross, const Modulus &q) {
+    if (b1 == nullptr) {
+        kernels::multiply_montgomery(a0, a0, b0, words, q, false);
+        kernels::multiply_montgomery(a1, a1, b0, words, q, false);
+        return;
+    }
+    kernels::multiply_montgomery(cross, a0, b1, words, q, false);
+    kernels::multiply_montgomery(cross, a1, b0, words, q, true);
+    kernels::multiply_montgomery(a0, a0, b0, words, q, false);
+    kernels::multiply_montgomery(b1, a1, b1, words, q, false);
+    std::memcpy(a1, cross, words * sizeof(u64));
+}
+
+struct Scratch {
+    std::vector<u64> words;
+    u64 *get(size_t count) {
+        if (words.size() < count) words.resize(count);
+        return words.data();
+    }
+};
+
+/// out[k - first][p] = sum_{i+j=k} (a_i (x) b_j)[p] at every prime of the level.
+void convolve(const Context &ctx, size_t primes, const Operand &a, const Operand &b, size_t first,
+              const std::vector<std::vector<RnsPoly *>> &out) {
+    const size_t n = ctx.n(), length = transform_length(a.blocks.size() + b.blocks.size() - 1);
+    const size_t matrices = a.parts + b.parts;
+    size_t width = n;
+    while (width > 8 && width * length * (matrices + 1) > kScratchWords) width >>= 1;
+    const size_t chunks = n / width;
+    std::vector<std::unique_ptr<NttTables>> tables(primes);
+    if (length > 1) {
+        for_each_prime(ctx, primes, [&](size_t i) { tables[i] = std::make_unique<NttTables>(length, ctx.prime(i)); });
+    }
+    // Montgomery products leave 2^-64 unless b brought 2^64 along.
+    const bool compensate = !b.montgomery;
+    ctx.pool().parallel_for(primes * chunks, [&](size_t item) {
+        thread_local Scratch scratch;
+        const size_t i = item / chunks, j0 = (item % chunks) * width;
+        const Modulus &q = ctx.prime(i);
+        const size_t block = length * width;
+        u64 *base = scratch.get(block * (matrices + 1));
+        u64 *am[2] = {base, base + block};
+        u64 *bm[2] = {base + a.parts * block, base + (a.parts + 1) * block};
+        u64 *cross = base + matrices * block;
+        for (size_t p = 0; p < a.parts; ++p) load(a, p, i, j0, width, length, am[p]);
+        for (size_t p = 0; p < b.parts; ++p) load(b, p, i, j0, width, length, bm[p]);
+        if (length > 1) {
+            for (size_t p = 0; p < a.parts; ++p) tables[i]->forward_rows(am[p], width, a.blocks.size());
+            for (size_t p = 0; p < b.parts; ++p) tables[i]->forward_rows(bm[p], width, b.blocks.size());
+        }
+        tensor(am[0], am[1], bm[0], b.parts == 2 ? bm[1] : nullptr, block, cross, q);
+        u64 *results[3] = {am[0], am[1], b.parts == 2 ? bm[1] : nullptr};
+        const size_t parts = a.parts + b.parts - 1;
+        const u64 extra = compensate ? q.reduce128(static_cast<u128>(1) << 64) : 1;
+        for (size_t p = 0; p < parts; ++p) {
+            if (length > 1) {
+                tables[i]->inverse_rows(results[p], width, extra);
+            } else if (compensate) {
+                kernels::scale(results[p], width, extra, q.shoup(extra), q);
+            }
+            for (size_t k = 0; k < out.size(); ++k) {
+                std::memcpy(out[k][p]->residues(i) + j0, results[p] + (first + k) * width, width * sizeof(u64));
+            }
+        }
+    });
+}
+
+/// The checks every block operand of `a` passes: written, size 2, one context, level and factor.
+void check_ciphertext_blocks(const std::vector<const Ciphertext *> &blocks, const char *name) {
+    require(!blocks.empty(), HELIB_ERR_INVALID_ARGUMENT, std::string(name) + " has no blocks");
+    for (const Ciphertext *c : blocks) {
+        require(c != nullptr, HELIB_ERR_NULL_POINTER, std::string("a block of ") + name + " is NULL");
+        check_nonempty(*c);
+        const Ciphertext &head = *blocks.front();
+        require(c->ctx == head.ctx, HELIB_ERR_CONTEXT_MISMATCH,
+                std::string("the blocks of ") + name + " belong to different contexts");
+        if (c->level != head.level)
+            fail_level_mismatch(head.level, c->level, std::string("the blocks of ") + name + " are at different levels");
+        require(c->factor == head.factor, HELIB_ERR_FACTOR_MISMATCH,
+                std::string("the blocks of ") + name + " carry different correction factors");
+        require(c->parts.size() == 2, HELIB_ERR_INVALID_ARGUMENT,
+                std::string("the blocks of ") + name + " must be size-2 ciphertexts (relinearize first)");
+    }
+}
+
+void check_outputs(const std::vector<Ciphertext *> &dst, size_t first, size_t blocks_a, size_t blocks_b,
+                   const Context &ctx) {
+    const size_t total = blocks_a + blocks_b - 1;
+    require(total <= ctx.n(), HELIB_ERR_INVALID_ARGUMENT,
+            "a block product needs at most N = " + std::to_string(ctx.n()) + " output blocks, got " +
+                std::to_string(total));
+    require(!dst.empty() && first < total && dst.size() <= total - first, HELIB_ERR_INVALID_ARGUMENT,
+            "output blocks [" + std::to_string(first) + ", " + std::to_string(first + dst.size()) +
+                ") are not within the " + std::to_string(total) + " blocks of the product");
+    for (const Ciphertext *d : dst) require(d != nullptr, HELIB_ERR_NULL_POINTER, "an output block is NULL");
+}
+
+Operand ciphertext_operand(const std::vector<const Ciphertext *> &blocks) {
+    Operand op;
+    op.parts = 2;
+    for (const Ciphertext *c : blocks) op.blocks.push_back({&c->parts[0], &c->parts[1]});
+    return op;
+}
+
+/// Runs the convolution into fresh ciphertexts shaped like `like`, then moves them into dst.
+void convolve_into(const Operand &a, const Operand &b, size_t first, const Ciphertext &like,
+                   const mpz_class &factor, double noise, const std::vector<Ciphertext *> &dst) {
+    const Context &ctx = *like.ctx;
+    const size_t parts = a.parts + b.parts - 1;
+    std::vector<Ciphertext> results(dst.size());
+    std::vector<std::vector<RnsPoly *>> out(dst.size());
+    for (size_t k = 0; k < dst.size(); ++k) {
+        results[k].ctx = like.ctx;
+        results[k].level = like.level;
+        results[k].factor = factor;
+        results[k].noise_log2 = noise;
+        for (size_t p = 0; p < parts; ++p) results[k].parts.emplace_back(ctx.n(), like.count());
+        for (RnsPoly &poly : results[k].parts) out[k].push_back(&poly);
+    }
+    convolve(ctx, like.count(), a, b, first, out);
+    for (size_t k = 0; k < dst.size(); ++k) *dst[k] = std::move(results[k]);
+}
+
+}  // namespace
+
+void multiply_blocks(const std::vector<const Ciphertext *> &a, const std::vector<const Ciphertext *> &b,
+                     size_t first, const std::vector<Ciphertext *> &dst) {
+    check_ciphertext_blocks(a, "a");
+    check_ciphertext_blocks(b, "b");
+    const Ciphertext &head = *a.front();
+    require(b.front()->ctx == head.ctx, HELIB_ERR_CONTEXT_MISMATCH, "operands belong to different contexts");
+    if (b.front()->level != head.level)
+        fail_level_mismatch(head.level, b.front()->level,
+                            "operands are at different levels (" + std::to_string(head.level) + " and " +
+                                std::to_string(b.front()->level) + "); switch the higher one down first");
+    const Context &ctx = *head.ctx;
+    check_outputs(dst, first, a.size(), b.size(), ctx);
+    // Each output block sums at most min(c_a, c_b) products, each bounded by
+    // N ||v_a||_inf ||v_b||_inf.
+    const double terms = static_cast<double>(std::min(a.size(), b.size()));
+    double noise_a = -1e300, noise_b = -1e300;
+    for (const Ciphertext *c : a) noise_a = std::max(noise_a, c->noise_log2);
+    for (const Ciphertext *c : b) noise_b = std::max(noise_b, c->noise_log2);
+    const double noise = noise_a + noise_b + std::log2(static_cast<double>(ctx.n()) * terms);
+    noise::require_budget(ctx, head.level, noise, "block multiplication");
+    convolve_into(ciphertext_operand(a), ciphertext_operand(b), first, head, head.factor * b.front()->factor % ctx.t(),
+                  noise, dst);
+}
+
+void multiply_plain_blocks(const std::vector<const Ciphertext *> &a, const std::vector<const EncodedPlaintext *> &b,
+                           size_t first, const std::vector<Ciphertext *> &dst) {
+    check_ciphertext_blocks(a, "a");
+    require(!b.empty(), HELIB_ERR_INVALID_ARGUMENT, "b has no blocks");
+    const Ciphertext &head = *a.front();
+    Operand plain;
+    plain.parts = 1;
+    plain.montgomery = true;
+    double log2_l1_sum = -1e300;
+    for (const EncodedPlaintext *p : b) {
+        require(p != nullptr, HELIB_ERR_NULL_POINTER, "a block of b is NULL");
+        require(p->ctx == head.ctx, HELIB_ERR_CONTEXT_MISMATCH, "operands belong to different contexts");
+        if (p->level < head.level)
+            fail_level_mismatch(head.level, p->level,
+                                "a plaintext block is encoded at level " + std::to_string(p->level) +
+                                    ", below the ciphertexts' level " + std::to_string(head.level));
+        require(p->factor == b.front()->factor, HELIB_ERR_FACTOR_MISMATCH,
+                "the plaintext blocks carry different correction factors");
+        plain.blocks.push_back({&p->poly});
+        log2_l1_sum = noise::add(log2_l1_sum, std::max(p->log2_l1, 0.0));
+    }
+    const Context &ctx = *head.ctx;
+    check_outputs(dst, first, a.size(), b.size(), ctx);
+    // ||sum_j v_{k-j} p_j||_inf <= max_i ||v_i||_inf * sum_j ||p_j||_1.
+    double noise_a = -1e300;
+    for (const Ciphertext *c : a) noise_a = std::max(noise_a, c->noise_log2);
+    const double noise = noise_a + log2_l1_sum;
+    noise::require_budget(ctx, head.level, noise, "block plaintext multiplication");
+    convolve_into(ciphertext_operand(a), plain, first, head, head.factor * b.front()->factor % ctx.t(), noise, dst);
+}
+
+void mul_monomial(const Ciphertext &a, uint64_t k, Ciphertext &dst) {
+    check_nonempty(a);
+    const Context &ctx = *a.ctx;
+    const size_t n = ctx.n();
+    require(k < 2 * n, HELIB_ERR_INVALID_ARGUMENT,
+            "monomial exponent " + std::to_string(k) + " is not below 2N = " + std::to_string(2 * n));
+    Ciphertext out;
+    out.ctx = a.ctx;
+    out.level = a.level;
+    out.factor = a.factor;
+    out.noise_log2 = a.noise_log2;
+    for (size_t p = 0; p < a.parts.size(); ++p) out.parts.emplace_back(n, a.count());
+    for_each_prime(ctx, a.count(), [&](size_t i) {
+        const Modulus &q = ctx.prime(i);
+        // X^k in evaluation form, in Montgomery form so one Montgomery product applies it.
+        std::vector<u64> monomial(n, 0);
+        monomial[k % n] = k < n ? q.to_montgomery(1) : q.neg(q.to_montgomery(1));
+        ctx.ntt(i).forward(monomial.data());
+        for (size_t p = 0; p < a.parts.size(); ++p) {
+            kernels::multiply_montgomery(out.parts[p].residues(i), a.parts[p].residues(i), monomial.data(), n, q,
+                                         false);
+        }
+    });
+    dst = std::move(out);
+}
+
+}  // namespace eval
+}  // namespace bgv

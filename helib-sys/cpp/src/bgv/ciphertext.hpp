@@ -1,0 +1,51 @@
+// ciphertext.hpp -- BGV ciphertexts and encoded plaintexts.
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <vector>
+
+#include "util/random.hpp"
+#include "ring/rns_poly.hpp"
+
+namespace bgv {
+
+/// A BGV ciphertext (c_0, ..., c_k) at `level`, in NTT form modulo Q_level:
+/// [sum_i c_i s^i]_Q = factor * m + t * e. `factor` is the plaintext
+/// correction factor (modulus switching multiplies the message by q^-1 mod t);
+/// `noise_log2` is a conservative estimate of log2 ||sum_i c_i s^i||_inf
+/// tracked without the secret key.
+struct Ciphertext {
+    std::shared_ptr<const Context> ctx;
+    std::vector<RnsPoly> parts;
+    size_t level = 0;
+    mpz_class factor = 1;
+    double noise_log2 = 0;
+    /// For secret-key encryptions: c_1 is expanded from this seed.
+    std::optional<Seed> c1_seed;
+
+    bool empty() const { return parts.empty(); }
+    size_t count() const { return level + 1; }
+};
+
+/// A plaintext in RNS + NTT form at `level` (residues in Montgomery form, as
+/// it is mostly a multiplicand), scaled by `factor` mod t, with the norms of
+/// its centred lift (used by the noise estimate). An `extended` encoding also
+/// holds the residues modulo the special primes (after the chain's level + 1):
+/// it can multiply ciphertexts in the key-switching basis Q * P
+/// (double-hoisted linear transforms).
+struct EncodedPlaintext {
+    std::shared_ptr<const Context> ctx;
+    RnsPoly poly;
+    size_t level = 0;
+    bool extended = false;
+    mpz_class factor = 1;
+    double log2_linf = 0;
+    double log2_l1 = 0;
+};
+
+EncodedPlaintext encode_plaintext(std::shared_ptr<const Context> ctx, const u64 *coeffs,
+                                  size_t n_coeffs, size_t limbs_per_coeff, size_t level,
+                                  const mpz_class &factor, bool extended = false);
+
+}  // namespace bgv

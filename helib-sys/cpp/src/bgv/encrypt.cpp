@@ -1,0 +1,130 @@
+// encrypt.cpp -- public- and secret-key encryption, plaintext encoding.
+#include <cmath>
+#include <string>
+
+#include "util/error.hpp"
+#include "rlwe/noise.hpp"
+#include "ring/ntt_kernels.hpp"
+
+#include "bgv/scheme.hpp"
+
+namespace bgv {
+namespace {
+
+/// Loads the message scaled by the level's canonical correction factor,
+/// refusing a level whose modulus cannot hold the fresh noise `noise_log2`.
+PlainCoeffs load_for_level(const Context &ctx, const u64 *coeffs, size_t n_coeffs,
+                           size_t limbs_per_coeff, size_t level, double noise_log2) {
+    ctx.check_level(level);
+    const double budget = noise::budget(ctx, level, noise_log2);
+    require(budget >= noise::kMinBudgetBits, HELIB_ERR_NOISE_BUDGET_EXHAUSTED,
+            "level " + std::to_string(level) + " is too low for a fresh encryption (estimated budget " +
+                std::to_string(budget) + " bits)");
+    const mpz_class &factor = ctx.level(level).canonical_factor;
+    return load_plaintext(ctx, coeffs, n_coeffs, limbs_per_coeff, &factor);
+}
+
+}  // namespace
+
+Ciphertext encrypt_public(const PublicKey &pk, const u64 *coeffs, size_t n_coeffs,
+                          size_t limbs_per_coeff, size_t level) {
+    const Context &ctx = *pk.context();
+    const PlainCoeffs m = load_for_level(ctx, coeffs, n_coeffs, limbs_per_coeff, level, noise::fresh_public(ctx));
+    const LiftedPlaintext lifted = lift_plaintext(ctx, m, level + 1, false);
+    Prng prng = Prng::from_os();
+    // Ephemeral secrets: anyone who learns u can strip the encryption.
+    const WipedVector<int8_t> u = sample_ternary(prng, ctx.n());
+    const WipedVector<int32_t> e0 = sample_gaussian(prng, ctx.n());
+    const WipedVector<int32_t> e1 = sample_gaussian(prng, ctx.n());
+
+    Ciphertext ct;
+    ct.ctx = pk.context();
+    ct.level = level;
+    ct.factor = ctx.level(level).canonical_factor;
+    ct.parts.assign(2, RnsPoly(ctx.n(), level + 1));
+    for_each_prime(ctx, level + 1, [&](size_t i) {
+        const Modulus &q = ctx.prime(i);
+        const NttTables &ntt = ctx.ntt(i);
+        WipedVector<u64> u_ntt(ctx.n());
+        for (size_t j = 0; j < ctx.n(); ++j) u_ntt[j] = q.from_small(u[j]);
+        ntt.forward(u_ntt.data());
+        u64 *c0 = ct.parts[0].residues(i);
+        u64 *c1 = ct.parts[1].residues(i);
+        const u64 *msg = lifted.poly.residues(i);
+        // t * e in constant time (a table indexed by e, as here before, leaks e via the cache).
+        const u64 t = ctx.t_mod(i), ts = q.shoup(t);
+        kernels::scale_small(e0.data(), msg, c0, ctx.n(), t, ts, q);
+        kernels::scale_small(e1.data(), nullptr, c1, ctx.n(), t, ts, q);
+        ntt.forward(c0);
+        ntt.forward(c1);
+        kernels::multiply_montgomery(c0, u_ntt.data(), pk.b().residues(i), ctx.n(), q, true);
+        kernels::multiply_montgomery(c1, u_ntt.data(), pk.a().residues(i), ctx.n(), q, true);
+    });
+    ct.noise_log2 = noise::fresh_public(ctx);
+    return ct;
+}
+
+Ciphertext encrypt_secret(const SecretKey &sk, const u64 *coeffs, size_t n_coeffs,
+                          size_t limbs_per_coeff, size_t level) {
+    const Context &ctx = *sk.context();
+    const PlainCoeffs m = load_for_level(ctx, coeffs, n_coeffs, limbs_per_coeff, level, noise::fresh_secret(ctx));
+    const LiftedPlaintext lifted = lift_plaintext(ctx, m, level + 1, false);
+    Prng prng = Prng::from_os();
+    const WipedVector<int32_t> e = sample_gaussian(prng, ctx.n());
+
+    Ciphertext ct;
+    ct.ctx = sk.context();
+    ct.level = level;
+    ct.factor = ctx.level(level).canonical_factor;
+    ct.c1_seed = os_seed();
+    ct.parts.resize(2);
+    ct.parts[1] = uniform_from_seed(ctx, *ct.c1_seed, level + 1);
+    ct.parts[0] = RnsPoly(ctx.n(), level + 1);
+    for_each_prime(ctx, level + 1, [&](size_t i) {
+        const Modulus &q = ctx.prime(i);
+        u64 *c0 = ct.parts[0].residues(i);
+        const u64 *msg = lifted.poly.residues(i);
+        const u64 t = ctx.t_mod(i);
+        kernels::scale_small(e.data(), msg, c0, ctx.n(), t, q.shoup(t), q);
+        ctx.ntt(i).forward(c0);
+        const u64 *a = ct.parts[1].residues(i), *s = sk.ntt_montgomery().residues(i);
+        for (size_t j = 0; j < ctx.n(); ++j) c0[j] = q.sub(c0[j], q.mul_montgomery(a[j], s[j]));
+    });
+    ct.noise_log2 = noise::fresh_secret(ctx);
+    return ct;
+}
+
+EncodedPlaintext encode_plaintext(std::shared_ptr<const Context> ctx_ptr, const u64 *coeffs,
+                                  size_t n_coeffs, size_t limbs_per_coeff, size_t level,
+                                  const mpz_class &factor, bool extended) {
+    const Context &ctx = *ctx_ptr;
+    ctx.check_level(level);
+    const mpz_class reduced = factor % ctx.t();
+    mpz_class common;
+    mpz_gcd(common.get_mpz_t(), reduced.get_mpz_t(), ctx.t().get_mpz_t());
+    require(reduced != 0 && common == 1, HELIB_ERR_INVALID_ARGUMENT,
+            "correction factor must be invertible mod t");
+    const PlainCoeffs m = load_plaintext(ctx, coeffs, n_coeffs, limbs_per_coeff, &reduced);
+    require(!extended || ctx.special_size() > 0, HELIB_ERR_INVALID_ARGUMENT,
+            "an extended encoding needs special primes: the context has none");
+    std::vector<size_t> primes;
+    for (size_t i = 0; i <= level; ++i) primes.push_back(i);
+    for (size_t k = 0; extended && k < ctx.special_size(); ++k) primes.push_back(ctx.special_index(k));
+    LiftedPlaintext lifted = lift_plaintext(ctx, m, primes, true);
+    for_each_prime(ctx, primes.size(), [&](size_t r) {
+        const Modulus &q = ctx.prime(primes[r]);
+        u64 *x = lifted.poly.residues(r);
+        for (size_t j = 0; j < ctx.n(); ++j) x[j] = q.to_montgomery(x[j]);
+    });
+    EncodedPlaintext out;
+    out.extended = extended;
+    out.ctx = std::move(ctx_ptr);
+    out.poly = std::move(lifted.poly);
+    out.level = level;
+    out.factor = reduced;
+    out.log2_linf = lifted.log2_linf;
+    out.log2_l1 = lifted.log2_l1;
+    return out;
+}
+
+}  // namespace bgv

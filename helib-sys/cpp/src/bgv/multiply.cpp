@@ -1,0 +1,88 @@
+// multiply.cpp -- tensoring and relinearization.
+#include "bgv/multiply.hpp"
+
+#include <cmath>
+#include <string>
+
+#include "util/error.hpp"
+#include "rlwe/noise.hpp"
+#include "bgv/scheme.hpp"
+
+namespace bgv {
+
+RelinKey make_relin_key(const SecretKey &sk) {
+    const Context &ctx = *sk.context();
+    RnsPoly s2 = sk.ntt_montgomery();  // a copy of a secret polynomial is secret
+    ensure(s2.secret(), "s^2 is wiped when released");
+    // s~ * s~ * 2^-64 = s^2 * 2^64: s^2 in Montgomery form.
+    poly_mul_montgomery(ctx, s2, sk.ntt_montgomery(), s2, ctx.primes().size());
+    return RelinKey{make_key_switch_key(sk, s2)};
+}
+
+namespace eval {
+
+void multiply(const Ciphertext &a, const Ciphertext &b, Ciphertext &dst) {
+    check_nonempty(a);
+    check_nonempty(b);
+    require(a.ctx == b.ctx, HELIB_ERR_CONTEXT_MISMATCH, "operands belong to different contexts");
+    if (a.level != b.level)
+        fail_level_mismatch(a.level, b.level,
+                            "operands are at different levels (" + std::to_string(a.level) + " and " +
+                                std::to_string(b.level) + "); switch the higher one down first");
+    require(a.parts.size() == 2 && b.parts.size() == 2, HELIB_ERR_INVALID_ARGUMENT,
+            "multiply needs size-2 ciphertexts: relinearize first");
+    const Context &ctx = *a.ctx;
+    // ||v_a * v_b||_inf <= N ||v_a||_inf ||v_b||_inf.
+    const double noise = a.noise_log2 + b.noise_log2 + std::log2(static_cast<double>(ctx.n()));
+    noise::require_budget(ctx, a.level, noise, "ciphertext multiplication");
+    const size_t count = a.count(), n = ctx.n();
+    RnsPoly c0(n, count), c1(n, count), c2(n, count);
+    for_each_prime(ctx, count, [&](size_t i) {
+        const Modulus &q = ctx.prime(i);
+        const u64 *a0 = a.parts[0].residues(i), *a1 = a.parts[1].residues(i);
+        const u64 *b0 = b.parts[0].residues(i), *b1 = b.parts[1].residues(i);
+        u64 *x0 = c0.residues(i), *x1 = c1.residues(i), *x2 = c2.residues(i);
+        for (size_t j = 0; j < n; ++j) {
+            x0[j] = q.mul(a0[j], b0[j]);
+            x1[j] = q.add(q.mul(a0[j], b1[j]), q.mul(a1[j], b0[j]));
+            x2[j] = q.mul(a1[j], b1[j]);
+        }
+    });
+    const mpz_class factor = a.factor * b.factor % ctx.t();
+    dst.ctx = a.ctx;
+    dst.level = a.level;
+    dst.factor = factor;
+    dst.noise_log2 = noise;
+    dst.c1_seed.reset();
+    dst.parts.clear();
+    dst.parts.push_back(std::move(c0));
+    dst.parts.push_back(std::move(c1));
+    dst.parts.push_back(std::move(c2));
+}
+
+void relinearize(const RelinKey &rk, const Ciphertext &a, Ciphertext &dst) {
+    check_nonempty(a);
+    require(rk.key.ctx == a.ctx, HELIB_ERR_CONTEXT_MISMATCH, "relinearization key and ciphertext belong to different contexts");
+    require(a.parts.size() <= 3, HELIB_ERR_INVALID_ARGUMENT, "relinearize takes ciphertexts of size 2 or 3");
+    if (a.parts.size() == 2) {
+        if (&dst != &a) dst = a;
+        return;
+    }
+    const Context &ctx = *a.ctx;
+    const double noise = noise::add(a.noise_log2, key_switch_noise_log2(ctx, a.level));
+    noise::require_budget(ctx, a.level, noise, "relinearization");
+    RnsPoly k0, k1;
+    key_switch(rk.key, decompose(ctx, a.parts[2], a.level), nullptr, k0, k1);
+    Ciphertext out;
+    out.ctx = a.ctx;
+    out.level = a.level;
+    out.factor = a.factor;
+    out.noise_log2 = noise;
+    out.parts.resize(2);
+    poly_add(ctx, a.parts[0], k0, out.parts[0], a.count());
+    poly_add(ctx, a.parts[1], k1, out.parts[1], a.count());
+    dst = std::move(out);
+}
+
+}  // namespace eval
+}  // namespace bgv

@@ -1,0 +1,36 @@
+// plaintext.hpp -- plaintext polynomials mod t: validation, scaling, lifting to RNS.
+#pragma once
+
+#include <cstddef>
+#include <vector>
+
+#include "ring/rns_poly.hpp"
+
+namespace bgv {
+
+/// N coefficients in [0, t), plain_limbs() limbs each (coefficient-major).
+using PlainCoeffs = std::vector<u64>;
+
+/// Validates a caller's polynomial (n_coeffs <= N, each < t) and returns it
+/// zero-padded to N coefficients, multiplied by `factor` mod t when given.
+PlainCoeffs load_plaintext(const Context &ctx, const u64 *coeffs, size_t n_coeffs,
+                           size_t limbs_per_coeff, const mpz_class *factor);
+
+/// The centred lift (coefficients in (-t/2, t/2]) of a plaintext as residues
+/// modulo primes [0, count), in NTT form, with the lift's norms.
+struct LiftedPlaintext {
+    RnsPoly poly;
+    double log2_linf;
+    double log2_l1;
+};
+LiftedPlaintext lift_plaintext(const Context &ctx, const PlainCoeffs &coeffs, size_t count,
+                               bool to_ntt);
+/// The same lift modulo the listed primes (indices into ctx.primes()):
+/// residue r of the result is modulo primes[r].
+LiftedPlaintext lift_plaintext(const Context &ctx, const PlainCoeffs &coeffs, const std::vector<size_t> &primes,
+                               bool to_ntt);
+
+/// Reduces an integer given by limbs modulo t (any size) into plain_limbs() limbs.
+mpz_class reduce_mod_t(const Context &ctx, const u64 *limbs, size_t count);
+
+}  // namespace bgv

@@ -1,0 +1,111 @@
+// c_api_internal.hpp -- what the C shim's source files share: the
+// definitions of the opaque handles and the guard that turns exceptions into
+// status codes and the thread-local error message.
+#pragma once
+
+#include <memory>
+#include <new>
+#include <string>
+
+#include "util/error.hpp"
+#include "bgv/galois.hpp"
+#include "helib_c.h"
+#include "bgv/multiply.hpp"
+#include "bgv/scheme.hpp"
+
+struct helib_context {
+    std::shared_ptr<const bgv::Context> ctx;
+};
+struct helib_secret_key {
+    std::unique_ptr<bgv::SecretKey> key;
+};
+struct helib_public_key {
+    std::unique_ptr<bgv::PublicKey> key;
+};
+struct helib_encoded_plaintext {
+    bgv::EncodedPlaintext pt;
+};
+struct helib_ciphertext {
+    bgv::Ciphertext ct;
+};
+struct helib_relin_key {
+    bgv::RelinKey key;
+};
+struct helib_galois_keys {
+    std::unique_ptr<bgv::GaloisKeys> keys;
+};
+
+namespace helib_shim {
+
+/// The message of the last failed call on this thread.
+inline thread_local std::string last_error;
+/// The typed detail of the last failed call on this thread.
+inline thread_local helib_error_detail last_detail{};
+
+/// Records a failure without typed detail.
+inline void record_plain_failure(helib_status status) noexcept {
+    last_detail = helib_error_detail{};
+    last_detail.status = status;
+}
+
+/// Runs `body`, mapping every exception to a status code and a message.
+template <typename Body>
+inline helib_status guarded(Body &&body) noexcept {
+    try {
+        body();
+        return HELIB_OK;
+    } catch (const bgv::Error &e) {
+        try { last_error = e.what(); } catch (...) {}
+        last_detail = e.detail();
+        return e.status();
+    } catch (const std::bad_alloc &) {
+        try { last_error = "out of memory"; } catch (...) {}
+        record_plain_failure(HELIB_ERR_OUT_OF_MEMORY);
+        return HELIB_ERR_OUT_OF_MEMORY;
+    } catch (const std::exception &e) {
+        try { last_error = std::string("internal error: ") + e.what(); } catch (...) {}
+        record_plain_failure(HELIB_ERR_INTERNAL);
+        return HELIB_ERR_INTERNAL;
+    } catch (...) {
+        try { last_error = "internal error: unknown exception"; } catch (...) {}
+        record_plain_failure(HELIB_ERR_INTERNAL);
+        return HELIB_ERR_INTERNAL;
+    }
+}
+
+template <typename T>
+inline const T &deref(const T *p, const char *name) {
+    bgv::require(p != nullptr, HELIB_ERR_NULL_POINTER, std::string(name) + " is NULL");
+    return *p;
+}
+
+template <typename T>
+inline T &deref_mut(T *p, const char *name) {
+    bgv::require(p != nullptr, HELIB_ERR_NULL_POINTER, std::string(name) + " is NULL");
+    return *p;
+}
+
+inline void require_out(const void *p, const char *name) {
+    bgv::require(p != nullptr, HELIB_ERR_NULL_POINTER, std::string(name) + " is NULL");
+}
+
+/// A written ciphertext given as an input.
+/// The pointer and size checks shared by every function taking raw parameters.
+inline void check_parameter_arguments(const uint64_t *t_limbs, size_t t_nlimbs, const uint32_t *chain_bits,
+                                      size_t chain_len, const uint32_t *special_bits, size_t special_len) {
+    require_out(t_limbs, "t_limbs");
+    require_out(chain_bits, "chain_bits");
+    bgv::require(special_len == 0 || special_bits != nullptr, HELIB_ERR_NULL_POINTER, "special_bits is NULL");
+    bgv::require(t_nlimbs >= 1 && t_nlimbs <= 64, HELIB_ERR_INVALID_ARGUMENT,
+                 "plaintext modulus must have between 1 and 64 limbs");
+    bgv::require(chain_len <= bgv::Context::kMaxPrimes && special_len <= bgv::Context::kMaxPrimes,
+                 HELIB_ERR_INVALID_ARGUMENT, "too many primes");
+}
+
+inline const bgv::Ciphertext &input(const helib_ciphertext *ct, const char *name) {
+    const bgv::Ciphertext &c = deref(ct, name).ct;
+    bgv::check_nonempty(c);
+    return c;
+}
+
+}  // namespace helib_shim

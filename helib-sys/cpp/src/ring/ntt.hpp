@@ -1,0 +1,49 @@
+// ntt.hpp -- negacyclic number-theoretic transform modulo one prime.
+#pragma once
+
+#include <cstddef>
+#include <vector>
+
+#include "util/modarith.hpp"
+
+namespace bgv {
+
+/// Precomputed tables for the negacyclic NTT of length n modulo q
+/// (q = 1 mod 2n, q < 2^62). The forward transform maps coefficients of
+/// a(X) in Z_q[X]/(X^n+1) to the evaluations a(psi^(2 bitrev(i) + 1)) in
+/// bit-reversed order, so that products become pointwise. Butterflies are
+/// Harvey's lazy ones with Shoup-precomputed twiddles.
+class NttTables {
+public:
+    NttTables(size_t n, const Modulus &modulus);
+
+    size_t size() const { return n_; }
+    const Modulus &modulus() const { return modulus_; }
+    u64 root() const { return psi_; }
+
+    /// In place; input and output in [0, q).
+    void forward(u64 *__restrict values) const;
+    /// In place; input and output in [0, q).
+    void inverse(u64 *values) const;
+
+    /// The forward transform applied to `width` interleaved sequences at once:
+    /// `rows` holds n rows of `width` words, and column j (rows[k * width + j],
+    /// k < n) is transformed. Rows from `nonzero_rows` on must be zero (zero
+    /// padding; the first stage then only copies). In place; input and output
+    /// in [0, q); `width` is a multiple of 8.
+    void forward_rows(u64 *rows, size_t width, size_t nonzero_rows) const;
+    /// The inverse of forward_rows, with every output also multiplied by
+    /// `extra` (a residue; 1 for the plain inverse). Input in [0, 2q), output
+    /// in [0, q).
+    void inverse_rows(u64 *rows, size_t width, u64 extra) const;
+
+private:
+    size_t n_;
+    Modulus modulus_;
+    u64 psi_;
+    std::vector<u64> roots_, roots_shoup_;          // psi^bitrev(k)
+    std::vector<u64> inv_roots_, inv_roots_shoup_;  // psi^-bitrev(k)
+    u64 n_inv_, n_inv_shoup_;
+};
+
+}  // namespace bgv

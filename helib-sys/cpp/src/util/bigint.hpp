@@ -1,0 +1,34 @@
+// bigint.hpp -- little-endian limb arrays, GMP integers, and their conversions.
+#pragma once
+
+#include <gmp.h>
+#include <gmpxx.h>
+
+#include <cstddef>
+#include <vector>
+
+#include "util/modarith.hpp"
+
+namespace bgv {
+
+/// The most limbs an integer given as a limb array may have (2^26 bits). GMP
+/// aborts on integers of more than about 2^31 limbs, and nothing the engine
+/// computes needs integers anywhere near this long.
+constexpr size_t kMaxIntegerLimbs = size_t{1} << 20;
+
+/// Limbs (little endian) -> integer; fails with HELIB_ERR_INVALID_ARGUMENT,
+/// before reading, when count exceeds kMaxIntegerLimbs.
+mpz_class mpz_from_limbs(const u64 *limbs, size_t count);
+/// Integer (>= 0) -> exactly `count` limbs; throws HELIB_ERR_BUFFER_TOO_SMALL if it does not fit.
+void mpz_to_limbs(const mpz_class &value, u64 *limbs, size_t count);
+/// Number of 64-bit limbs needed for a nonnegative integer (at least 1).
+size_t limbs_for(const mpz_class &value);
+/// The integer given by limbs, reduced modulo the word-size prime (Horner in base 2^64).
+u64 reduce_limbs(const u64 *limbs, size_t count, const Modulus &q);
+/// Compares a limb array against a value stored as `ref_count` limbs: <0, 0, >0.
+int compare_limbs(const u64 *limbs, size_t count, const u64 *ref, size_t ref_count);
+/// log2 of a nonnegative integer held in limbs (-infinity for zero, as -1e300).
+double log2_limbs(const u64 *limbs, size_t count);
+double log2_mpz(const mpz_class &value);
+
+}  // namespace bgv
