@@ -4,6 +4,7 @@
 #include <cmath>
 #include <string>
 
+#include "ring/ntt_kernels.hpp"
 #include "util/checked_size.hpp"
 #include "util/error.hpp"
 
@@ -50,22 +51,29 @@ LiftedPlaintext lift_plaintext(const Context &ctx, const PlainCoeffs &coeffs, co
     const size_t n = ctx.n(), pl = ctx.plain_limbs();
     const auto &t = ctx.t_limbs();
     const auto &half = ctx.half_t_limbs();
-    // Coefficients above t/2 are lifted to c - t: store |c - t| and a sign.
+    // Coefficients above t/2 are lifted to c - t: store |c - t| and a sign
+    // mask. The magnitudes are stored limb-major (limb k of every coefficient
+    // in one row), so that each prime's residues are one vector pass of
+    // base_convert_row: sum_k limb_k * (2^(64k) mod q).
     std::vector<u64> magnitude(n * pl);
-    std::vector<uint8_t> negative(n, 0);
+    std::vector<u64> negative(n, 0);
+    std::vector<u64> magnitude_of_one(pl);
+    u64 *m = magnitude_of_one.data();
     long double l1 = 0, linf = 0;
     for (size_t j = 0; j < n; ++j) {
         const u64 *c = coeffs.data() + j * pl;
-        u64 *m = magnitude.data() + j * pl;
         if (compare_limbs(c, pl, half.data(), pl) > 0) {
-            negative[j] = 1;
+            negative[j] = ~u64{0};
             mpn_sub_n(reinterpret_cast<mp_limb_t *>(m), reinterpret_cast<const mp_limb_t *>(t.data()),
                       reinterpret_cast<const mp_limb_t *>(c), static_cast<mp_size_t>(pl));
         } else {
             for (size_t k = 0; k < pl; ++k) m[k] = c[k];
         }
         long double value = 0;
-        for (size_t k = pl; k-- > 0;) value = value * 18446744073709551616.0L + static_cast<long double>(m[k]);
+        for (size_t k = pl; k-- > 0;) {
+            magnitude[k * n + j] = m[k];
+            value = value * 18446744073709551616.0L + static_cast<long double>(m[k]);
+        }
         l1 += value;
         if (value > linf) linf = value;
     }
@@ -73,13 +81,12 @@ LiftedPlaintext lift_plaintext(const Context &ctx, const PlainCoeffs &coeffs, co
     for_each_prime(ctx, primes.size(), [&](size_t r_index) {
         const size_t i = primes[r_index];
         const Modulus &q = ctx.prime(i);
+        std::vector<u64> power(pl), power_shoup(pl);
+        ctx.limb_powers(i, power.data(), power_shoup.data());
         u64 *r = poly.residues(r_index);
-        for (size_t j = 0; j < n; ++j) {
-            // Branch-free sign: the signs are random, so a branch would mispredict.
-            const u64 v = ctx.reduce_plain(magnitude.data() + j * pl, i);
-            const u64 mask = static_cast<u64>(0) - negative[j];
-            r[j] = (v & ~mask) | (q.neg(v) & mask);
-        }
+        kernels::base_convert_row(r, magnitude.data(), pl, n, power.data(), power_shoup.data(), q);
+        // Branch-free sign: the signs are random, so a branch would mispredict.
+        for (size_t j = 0; j < n; ++j) r[j] = (r[j] & ~negative[j]) | (q.neg(r[j]) & negative[j]);
         if (to_ntt) ctx.ntt(i).forward(r);
     });
     const double log_l1 = l1 > 0 ? static_cast<double>(log2l(l1)) : -1e300;

@@ -68,6 +68,15 @@ public:
         }
         return acc >= q.value() ? acc - q.value() : acc;
     }
+    /// 2^(64k) mod prime i for the limbs k of a plaintext coefficient, and
+    /// their Shoup factors (plain_limbs() values each).
+    void limb_powers(size_t i, u64 *powers, u64 *shoup) const {
+        const size_t pl = plain_limbs();
+        for (size_t k = 0; k < pl; ++k) {
+            powers[k] = limb_powers_[(i * pl + k) * 2];
+            shoup[k] = limb_powers_[(i * pl + k) * 2 + 1];
+        }
+    }
     /// t mod prime i.
     u64 t_mod(size_t i) const { return t_mod_q_[i]; }
     /// t^-1 mod prime i.
