@@ -9,7 +9,8 @@
 //! (AVX2, AVX-512) carry function-level target attributes and are chosen at
 //! run time (cpp/src/util/cpu.hpp; `HELIB_CPU=scalar|avx2|avx512` forces one). The
 //! `native` feature adds `-march=native`, for binaries that only ever run on
-//! the machine that built them. With the `bindgen` feature the Rust bindings in
+//! the machine that built them. The `test-api` feature compiles the test-only
+//! entry points (declared in `cpp/src/capi/c_api_test_api.h`). With the `bindgen` feature the Rust bindings in
 //! `src/bindings.rs` are regenerated from `cpp/include/helib_c.h`.
 
 use std::path::{Path, PathBuf};
@@ -26,6 +27,7 @@ fn main() {
 
     let sanitize = std::env::var_os("CARGO_FEATURE_SANITIZE").is_some();
     let native = std::env::var_os("CARGO_FEATURE_NATIVE").is_some();
+    let test_api = std::env::var_os("CARGO_FEATURE_TEST_API").is_some();
     let mut build = cc::Build::new();
     build
         .cpp(true)
@@ -40,6 +42,10 @@ fn main() {
         .flag_if_supported("-pthread");
     if native {
         build.flag_if_supported("-march=native");
+    }
+    if test_api {
+        // The test-only entry points of cpp/src/capi/c_api_test_api.cpp.
+        build.define("HELIB_TEST_API", None);
     }
     if sanitize {
         build

@@ -634,38 +634,6 @@ extern "C" {
     ) -> helib_status;
 }
 extern "C" {
-    #[doc = " Reduces N unsigned big integers (each < Q_level) to residues (coefficient form)."]
-    pub fn helib_ring_to_rns(
-        ctx: *const helib_context,
-        level: usize,
-        coeffs: *const u64,
-        limbs_per_coeff: usize,
-        residues: *mut u64,
-        residues_len: usize,
-    ) -> helib_status;
-}
-extern "C" {
-    #[doc = " Exact CRT reconstruction of N coefficients from residues into unsigned\n values in [0, Q_level), limbs_per_coeff limbs each (enough for Q_level)."]
-    pub fn helib_ring_from_rns(
-        ctx: *const helib_context,
-        level: usize,
-        residues: *const u64,
-        residues_len: usize,
-        coeffs: *mut u64,
-        limbs_per_coeff: usize,
-    ) -> helib_status;
-}
-extern "C" {
-    #[doc = " Negacyclic product of two polynomials modulo chain prime q_i via the NTT."]
-    pub fn helib_ring_multiply_mod_prime(
-        ctx: *const helib_context,
-        prime_index: usize,
-        a: *const u64,
-        b: *const u64,
-        out: *mut u64,
-    ) -> helib_status;
-}
-extern "C" {
     #[doc = " The SHA-256 fingerprint of the context's ring degree, plaintext modulus,\n chain primes and special primes (out_len >= HELIB_FINGERPRINT_BYTES)."]
     pub fn helib_context_fingerprint(
         ctx: *const helib_context,
@@ -979,15 +947,4 @@ extern "C" {
 extern "C" {
     #[doc = " Whether this CPU can run kernel path `path` (1 or 0 in *out);\n HELIB_ERR_INVALID_ARGUMENT for an unknown path."]
     pub fn helib_cpu_supports(path: u32, out: *mut ::std::os::raw::c_int) -> helib_status;
-}
-extern "C" {
-    #[doc = " `len` bytes of the engine's ChaCha20 keystream computed with the kernels of\n `path`: key `key` (32 bytes), blocks from `counter` on, with the engine's\n layout (64-bit block counter in state words 12-13, 64-bit nonce `stream` in\n words 14-15; RFC 8439's 32-bit counter and 96-bit nonce are the same words\n with its first nonce word as the counter's high half). For checking every\n path against published test vectors. HELIB_ERR_INVALID_ARGUMENT if this CPU\n cannot run `path`."]
-    pub fn helib_chacha20_keystream(
-        path: u32,
-        key: *const u8,
-        stream: u64,
-        counter: u64,
-        out: *mut u8,
-        len: usize,
-    ) -> helib_status;
 }

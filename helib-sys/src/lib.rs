@@ -19,6 +19,59 @@
 
 include!("bindings.rs");
 
+/// Test-only entry points of the engine, declared in
+/// `cpp/src/capi/c_api_test_api.h` (not in the public `helib_c.h`) and
+/// compiled only with the `test-api` feature, which this crate's own tests
+/// enable: direct access to the ring layer and the ChaCha20 keystream of each
+/// kernel path.
+#[cfg(feature = "test-api")]
+pub mod test_api {
+    use super::{helib_context, helib_status};
+
+    extern "C" {
+        /// Reduces N unsigned big integers (each < Q_level, `limbs_per_coeff`
+        /// limbs) to residues in coefficient form, prime-major
+        /// (`residues[i * N + j]` is coefficient j modulo q_i).
+        pub fn helib_ring_to_rns(
+            ctx: *const helib_context,
+            level: usize,
+            coeffs: *const u64,
+            limbs_per_coeff: usize,
+            residues: *mut u64,
+            residues_len: usize,
+        ) -> helib_status;
+        /// Exact CRT reconstruction of N coefficients from prime-major
+        /// residues into values in [0, Q_level), `limbs_per_coeff` limbs each.
+        pub fn helib_ring_from_rns(
+            ctx: *const helib_context,
+            level: usize,
+            residues: *const u64,
+            residues_len: usize,
+            coeffs: *mut u64,
+            limbs_per_coeff: usize,
+        ) -> helib_status;
+        /// Negacyclic product of two polynomials modulo chain prime q_i via the NTT.
+        pub fn helib_ring_multiply_mod_prime(
+            ctx: *const helib_context,
+            prime_index: usize,
+            a: *const u64,
+            b: *const u64,
+            out: *mut u64,
+        ) -> helib_status;
+        /// `len` bytes of the engine's ChaCha20 keystream computed with the
+        /// kernels of `path` (key of 32 bytes, 64-bit nonce `stream`, blocks
+        /// from `counter` on).
+        pub fn helib_chacha20_keystream(
+            path: u32,
+            key: *const u8,
+            stream: u64,
+            counter: u64,
+            out: *mut u8,
+            len: usize,
+        ) -> helib_status;
+    }
+}
+
 #[cfg(test)]
 mod tests {
     /// The committed bindings must match the header; regenerating them with
@@ -40,5 +93,31 @@ mod tests {
                 );
             }
         }
+    }
+
+    /// Every function of the test-only header has a Rust declaration in
+    /// `test_api`, and none of them is in the public header.
+    #[test]
+    fn test_api_declares_every_function_of_its_header() {
+        let header = include_str!("../cpp/src/capi/c_api_test_api.h");
+        let public = include_str!("../cpp/include/helib_c.h");
+        let module = include_str!("lib.rs");
+        let mut count = 0;
+        for line in header.lines() {
+            let Some(rest) = line.strip_prefix("helib_status ") else {
+                continue;
+            };
+            let name = rest.split('(').next().unwrap_or_default();
+            count += 1;
+            assert!(
+                module.contains(&format!("pub fn {name}(")),
+                "{name} is declared in c_api_test_api.h but not in helib_sys::test_api"
+            );
+            assert!(
+                !public.contains(&format!("{name}(")),
+                "{name} is test-only but declared in helib_c.h"
+            );
+        }
+        assert_eq!(count, 4, "the test-only header declares four functions");
     }
 }

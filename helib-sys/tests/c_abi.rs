@@ -9,6 +9,7 @@ mod common;
 use std::ptr::{null, null_mut};
 
 use common::*;
+use helib_sys::test_api::*;
 use helib_sys::*;
 use num_bigint::BigUint;
 use num_traits::{One, Zero};

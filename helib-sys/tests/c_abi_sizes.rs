@@ -9,6 +9,7 @@
 mod common;
 
 use common::*;
+use helib_sys::test_api::*;
 use helib_sys::*;
 use num_bigint::BigUint;
 

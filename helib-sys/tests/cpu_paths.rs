@@ -4,6 +4,7 @@
 //! batches, across the 32-bit and 64-bit counter carries, and all paths agree
 //! on long streams; the path in use is the one HELIB_CPU asks for.
 
+use helib_sys::test_api::*;
 use helib_sys::*;
 
 const PATHS: [u32; 3] = [HELIB_CPU_SCALAR, HELIB_CPU_AVX2, HELIB_CPU_AVX512];

@@ -524,27 +524,6 @@ helib_status helib_ciphertext_linear_transform(const helib_galois_keys *keys, co
                                                const helib_encoded_plaintext *const *plains,
                                                size_t plain_count, helib_ciphertext *dst);
 
-/* ------------------------------------------------------------------- ring */
-/*
- * Direct access to the ring layer, for testing against independent
- * references and for schemes built on top of the engine. Residue arrays are
- * prime-major: residues[i * N + j] is coefficient j modulo q_i, for the
- * `level + 1` chain primes q_0..q_level.
- */
-
-/** Reduces N unsigned big integers (each < Q_level) to residues (coefficient form). */
-helib_status helib_ring_to_rns(const helib_context *ctx, size_t level, const uint64_t *coeffs,
-                               size_t limbs_per_coeff, uint64_t *residues, size_t residues_len);
-/**
- * Exact CRT reconstruction of N coefficients from residues into unsigned
- * values in [0, Q_level), limbs_per_coeff limbs each (enough for Q_level).
- */
-helib_status helib_ring_from_rns(const helib_context *ctx, size_t level, const uint64_t *residues,
-                                 size_t residues_len, uint64_t *coeffs, size_t limbs_per_coeff);
-/** Negacyclic product of two polynomials modulo chain prime q_i via the NTT. */
-helib_status helib_ring_multiply_mod_prime(const helib_context *ctx, size_t prime_index,
-                                           const uint64_t *a, const uint64_t *b, uint64_t *out);
-
 /* ---------------------------------------------------------- serialization */
 /*
  * A versioned, compact binary format, specified in helib-sys/cpp/SERIALIZATION.md:
@@ -775,17 +754,6 @@ helib_status helib_cpu_path(uint32_t *out);
  * HELIB_ERR_INVALID_ARGUMENT for an unknown path.
  */
 helib_status helib_cpu_supports(uint32_t path, int *out);
-/**
- * `len` bytes of the engine's ChaCha20 keystream computed with the kernels of
- * `path`: key `key` (32 bytes), blocks from `counter` on, with the engine's
- * layout (64-bit block counter in state words 12-13, 64-bit nonce `stream` in
- * words 14-15; RFC 8439's 32-bit counter and 96-bit nonce are the same words
- * with its first nonce word as the counter's high half). For checking every
- * path against published test vectors. HELIB_ERR_INVALID_ARGUMENT if this CPU
- * cannot run `path`.
- */
-helib_status helib_chacha20_keystream(uint32_t path, const uint8_t *key, uint64_t stream, uint64_t counter,
-                                      uint8_t *out, size_t len);
 
 #ifdef __cplusplus
 }

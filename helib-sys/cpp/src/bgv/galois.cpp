@@ -1,4 +1,4 @@
-// galois.cpp -- automorphisms in NTT form, Galois keys and rotations.
+// galois.cpp -- automorphisms of ciphertexts and rotations of the slot rows.
 #include "bgv/galois.hpp"
 
 #include <string>
@@ -10,113 +10,17 @@
 namespace bgv {
 namespace {
 
-size_t bit_reverse(size_t x, unsigned bits) {
-    size_t r = 0;
-    for (unsigned i = 0; i < bits; ++i, x >>= 1) r = (r << 1) | (x & 1);
-    return r;
-}
-
 double noise_after_key_switch(const Ciphertext &a) {
     return noise::add(a.noise_log2, key_switch_noise_log2(*a.ctx, a.level));
 }
 
 }  // namespace
 
-void permute_slots(const Context &ctx, const RnsPoly &in, const std::vector<uint32_t> &perm, RnsPoly &out,
-                   size_t count) {
-    out.reshape(ctx.n(), count);
-    for_each_prime(ctx, count, [&](size_t i) {
-        const u64 *x = in.residues(i);
-        u64 *y = out.residues(i);
-        for (size_t j = 0; j < ctx.n(); ++j) y[j] = x[perm[j]];
-    });
-}
-
 void check_galois_input(const GaloisKeys &keys, const Ciphertext &a) {
     check_nonempty(a);
     require(keys.context() == a.ctx, HELIB_ERR_CONTEXT_MISMATCH, "Galois keys and ciphertext belong to different contexts");
     require(a.parts.size() == 2, HELIB_ERR_INVALID_ARGUMENT,
             "automorphisms need a size-2 ciphertext: relinearize first");
-}
-
-std::vector<uint32_t> galois_permutation(size_t n, uint64_t g) {
-    unsigned log_n = 0;
-    while ((size_t{1} << log_n) < n) ++log_n;
-    const uint64_t two_n = 2 * n;
-    std::vector<uint32_t> perm(n);
-    // NTT slot k holds the evaluation at psi^(2 bitrev(k) + 1); m(X^g) there is m at psi^((2 bitrev(k) + 1) g).
-    for (size_t k = 0; k < n; ++k) {
-        const uint64_t exponent = (2 * bit_reverse(k, log_n) + 1) * g % two_n;
-        perm[k] = static_cast<uint32_t>(bit_reverse((exponent - 1) / 2, log_n));
-    }
-    return perm;
-}
-
-uint64_t galois_element_for_step(size_t n, int64_t step) {
-    const int64_t half = static_cast<int64_t>(n / 2);
-    int64_t k = step % half;
-    if (k < 0) k += half;
-    const uint64_t two_n = 2 * n;  // at most 2^18, so products fit 64 bits
-    uint64_t g = 1, base = 3;
-    for (uint64_t e = static_cast<uint64_t>(k); e != 0; e >>= 1) {
-        if (e & 1) g = g * base % two_n;
-        base = base * base % two_n;
-    }
-    return g;
-}
-
-std::vector<int64_t> rotation_terms(size_t n, int64_t step) {
-    const int64_t half = static_cast<int64_t>(n / 2);
-    int64_t k = step % half;
-    if (k < 0) k += half;
-    // Non-adjacent form: signed powers of two, no two adjacent.
-    auto naf = [](int64_t v) {
-        std::vector<int64_t> terms;
-        for (int64_t bit = 1; v != 0; bit <<= 1, v /= 2) {
-            if (v & 1) {
-                const int64_t digit = 2 - (((v % 4) + 4) % 4);  // +1 or -1
-                terms.push_back(digit * bit);
-                v -= digit;
-            }
-        }
-        return terms;
-    };
-    std::vector<int64_t> terms = naf(k), other = naf(k - half);
-    if (other.size() < terms.size()) terms = std::move(other);
-    return terms;
-}
-
-void check_galois_element(const Context &ctx, uint64_t g) {
-    require(g % 2 == 1 && g < 2 * ctx.n(), HELIB_ERR_INVALID_ARGUMENT,
-            "Galois element " + std::to_string(g) + " must be odd and below 2N");
-}
-
-void GaloisKeys::add(const SecretKey &sk, uint64_t g) {
-    require(sk.context() == ctx_, HELIB_ERR_CONTEXT_MISMATCH, "secret key and Galois keys belong to different contexts");
-    const Context &ctx = *ctx_;
-    check_galois_element(ctx, g);
-    // From s(X^g): the slot permutation of s, applied as the key is written.
-    const std::vector<uint32_t> perm = galois_permutation(ctx.n(), g);
-    KeySwitchKey key = make_key_switch_key(sk, sk.ntt_montgomery(), &perm);
-    keys_[g] = std::move(key);
-}
-
-const KeySwitchKey &GaloisKeys::key(uint64_t g) const {
-    const auto it = keys_.find(g);
-    if (it == keys_.end()) fail_missing_galois_key(g, nullptr, "no Galois key for element " + std::to_string(g));
-    return it->second;
-}
-
-std::vector<uint64_t> GaloisKeys::elements() const {
-    std::vector<uint64_t> out;
-    for (const auto &entry : keys_) out.push_back(entry.first);
-    return out;
-}
-
-size_t GaloisKeys::size_bytes() const {
-    size_t total = 0;
-    for (const auto &entry : keys_) total += entry.second.size_bytes();
-    return total;
 }
 
 namespace eval {

@@ -7,6 +7,7 @@
 #include <new>
 #include <string>
 
+#include "util/cpu.hpp"
 #include "util/error.hpp"
 #include "bgv/galois.hpp"
 #include "helib_c.h"
@@ -106,6 +107,13 @@ inline const bgv::Ciphertext &input(const helib_ciphertext *ct, const char *name
     const bgv::Ciphertext &c = deref(ct, name).ct;
     bgv::check_nonempty(c);
     return c;
+}
+
+/// A caller's kernel path number (HELIB_CPU_*) as the engine's enum.
+inline bgv::CpuPath path_from_c(uint32_t path) {
+    bgv::require(path <= HELIB_CPU_AVX512, HELIB_ERR_INVALID_ARGUMENT,
+                 "unknown kernel path " + std::to_string(path) + " (HELIB_CPU_SCALAR, HELIB_CPU_AVX2, HELIB_CPU_AVX512)");
+    return static_cast<bgv::CpuPath>(path);
 }
 
 }  // namespace helib_shim

@@ -1,4 +1,5 @@
-// keyswitch.hpp -- hybrid key switching (digits of the chain, special modulus P).
+// keyswitch.hpp -- hybrid key switching (digits of the chain, special modulus P):
+// keys, ModUp, ModDown, the switch and its noise bound.
 #pragma once
 
 #include <cstdint>

@@ -1,0 +1,117 @@
+// c_api_test_api.cpp -- test-only C entry points (declared in
+// c_api_test_api.h, not in the public helib_c.h): direct access to the ring
+// layer, for checks against independent big-integer references, and the
+// ChaCha20 keystream of each kernel path, for checks against published
+// vectors. Compiled only with the `test-api` feature of helib-sys
+// (HELIB_TEST_API defined), which the crate's own tests enable.
+#ifdef HELIB_TEST_API
+
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "capi/c_api_internal.hpp"
+#include "capi/c_api_test_api.h"
+#include "util/checked_size.hpp"
+#include "util/cpu.hpp"
+#include "util/random.hpp"
+
+using namespace helib_shim;
+
+extern "C" {
+
+/* ------------------------------------------------------------------- ring */
+
+helib_status helib_ring_to_rns(const helib_context *ctx, size_t level, const uint64_t *coeffs,
+                               size_t limbs_per_coeff, uint64_t *residues, size_t residues_len) {
+    return guarded([&] {
+        const auto &c = *deref(ctx, "ctx").ctx;
+        require_out(coeffs, "coeffs");
+        require_out(residues, "residues");
+        c.check_level(level);
+        bgv::require(limbs_per_coeff >= 1, HELIB_ERR_INVALID_ARGUMENT, "limbs_per_coeff must be at least 1");
+        bgv::caller_limb_count(c.n(), limbs_per_coeff, "N * limbs_per_coeff");
+        bgv::require(residues_len >= c.n() * (level + 1), HELIB_ERR_BUFFER_TOO_SMALL,
+                     "residue buffer needs N * (level + 1) entries");
+        const auto &crt = c.level(level).crt;
+        for (size_t j = 0; j < c.n(); ++j) {
+            bgv::require(bgv::compare_limbs(coeffs + j * limbs_per_coeff, limbs_per_coeff,
+                                            crt.modulus_limbs().data(), crt.limbs()) < 0,
+                         HELIB_ERR_INVALID_ARGUMENT, "coefficient " + std::to_string(j) + " is not below Q_level");
+        }
+        for (size_t i = 0; i <= level; ++i) {
+            for (size_t j = 0; j < c.n(); ++j) {
+                residues[i * c.n() + j] = bgv::reduce_limbs(coeffs + j * limbs_per_coeff, limbs_per_coeff, c.prime(i));
+            }
+        }
+    });
+}
+
+helib_status helib_ring_from_rns(const helib_context *ctx, size_t level, const uint64_t *residues,
+                                 size_t residues_len, uint64_t *coeffs, size_t limbs_per_coeff) {
+    return guarded([&] {
+        const auto &c = *deref(ctx, "ctx").ctx;
+        require_out(residues, "residues");
+        require_out(coeffs, "coeffs");
+        c.check_level(level);
+        bgv::require(residues_len >= c.n() * (level + 1), HELIB_ERR_INVALID_ARGUMENT,
+                     "residue array needs N * (level + 1) entries");
+        const auto &crt = c.level(level).crt;
+        bgv::require(limbs_per_coeff >= crt.limbs(), HELIB_ERR_BUFFER_TOO_SMALL,
+                     "limbs_per_coeff must be at least " + std::to_string(crt.limbs()));
+        bgv::caller_limb_count(c.n(), limbs_per_coeff, "N * limbs_per_coeff");
+        for (size_t i = 0; i <= level; ++i) {
+            for (size_t j = 0; j < c.n(); ++j) {
+                bgv::require(residues[i * c.n() + j] < c.prime(i).value(), HELIB_ERR_INVALID_ARGUMENT,
+                             "residue is not reduced modulo its prime");
+            }
+        }
+        std::vector<uint64_t> value(crt.limbs());
+        for (size_t j = 0; j < c.n(); ++j) {
+            crt.compose(residues + j, c.n(), value.data());
+            for (size_t k = 0; k < limbs_per_coeff; ++k) coeffs[j * limbs_per_coeff + k] = k < crt.limbs() ? value[k] : 0;
+        }
+    });
+}
+
+helib_status helib_ring_multiply_mod_prime(const helib_context *ctx, size_t prime_index, const uint64_t *a,
+                                           const uint64_t *b, uint64_t *out) {
+    return guarded([&] {
+        const auto &c = *deref(ctx, "ctx").ctx;
+        require_out(a, "a");
+        require_out(b, "b");
+        require_out(out, "out");
+        bgv::require(prime_index < c.chain_size(), HELIB_ERR_INVALID_ARGUMENT, "prime index out of range");
+        const bgv::Modulus &q = c.prime(prime_index);
+        std::vector<uint64_t> x(a, a + c.n()), y(b, b + c.n());
+        for (size_t j = 0; j < c.n(); ++j) {
+            bgv::require(x[j] < q.value() && y[j] < q.value(), HELIB_ERR_INVALID_ARGUMENT,
+                         "inputs must be reduced modulo the prime");
+        }
+        c.ntt(prime_index).forward(x.data());
+        c.ntt(prime_index).forward(y.data());
+        for (size_t j = 0; j < c.n(); ++j) x[j] = q.mul(x[j], y[j]);
+        c.ntt(prime_index).inverse(x.data());
+        std::memcpy(out, x.data(), c.n() * sizeof(uint64_t));
+    });
+}
+
+/* ------------------------------------------------------------ CPU kernels */
+
+helib_status helib_chacha20_keystream(uint32_t path, const uint8_t *key, uint64_t stream, uint64_t counter,
+                                      uint8_t *out, size_t len) {
+    return guarded([&] {
+        require_out(key, "key");
+        if (len != 0) require_out(out, "out");
+        const bgv::CpuPath p = path_from_c(path);
+        bgv::require(bgv::cpu_supports(p), HELIB_ERR_INVALID_ARGUMENT,
+                     std::string("this CPU cannot run the ") + bgv::cpu_path_name(p) + " kernels");
+        bgv::Seed seed;
+        std::memcpy(seed.data(), key, seed.size());
+        bgv::chacha20_keystream(p, seed, stream, counter, out, len);
+    });
+}
+
+}  // extern "C"
+
+#endif  // HELIB_TEST_API

@@ -1,0 +1,54 @@
+/*
+ * c_api_test_api.h -- test-only C entry points of the BGV engine, outside the
+ * public interface (helib_c.h). They exist only in a library built with the
+ * `test-api` feature of helib-sys (HELIB_TEST_API defined); the Rust
+ * declarations are in helib_sys::test_api, under the same feature.
+ */
+#ifndef HELIB_C_TEST_API_H
+#define HELIB_C_TEST_API_H
+
+#include "helib_c.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ------------------------------------------------------------------- ring */
+/*
+ * Direct access to the ring layer, for testing against independent
+ * references. Residue arrays are prime-major: residues[i * N + j] is
+ * coefficient j modulo q_i, for the `level + 1` chain primes q_0..q_level.
+ */
+
+/** Reduces N unsigned big integers (each < Q_level) to residues (coefficient form). */
+helib_status helib_ring_to_rns(const helib_context *ctx, size_t level, const uint64_t *coeffs,
+                               size_t limbs_per_coeff, uint64_t *residues, size_t residues_len);
+/**
+ * Exact CRT reconstruction of N coefficients from residues into unsigned
+ * values in [0, Q_level), limbs_per_coeff limbs each (enough for Q_level).
+ */
+helib_status helib_ring_from_rns(const helib_context *ctx, size_t level, const uint64_t *residues,
+                                 size_t residues_len, uint64_t *coeffs, size_t limbs_per_coeff);
+/** Negacyclic product of two polynomials modulo chain prime q_i via the NTT. */
+helib_status helib_ring_multiply_mod_prime(const helib_context *ctx, size_t prime_index,
+                                           const uint64_t *a, const uint64_t *b, uint64_t *out);
+
+/* ------------------------------------------------------------ CPU kernels */
+
+/**
+ * `len` bytes of the engine's ChaCha20 keystream computed with the kernels of
+ * `path`: key `key` (32 bytes), blocks from `counter` on, with the engine's
+ * layout (64-bit block counter in state words 12-13, 64-bit nonce `stream` in
+ * words 14-15; RFC 8439's 32-bit counter and 96-bit nonce are the same words
+ * with its first nonce word as the counter's high half). For checking every
+ * path against published test vectors. HELIB_ERR_INVALID_ARGUMENT if this CPU
+ * cannot run `path`.
+ */
+helib_status helib_chacha20_keystream(uint32_t path, const uint8_t *key, uint64_t stream, uint64_t counter,
+                                      uint8_t *out, size_t len);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* HELIB_C_TEST_API_H */

@@ -1,0 +1,78 @@
+// keyswitch_keygen.cpp -- generation of key-switching keys.
+#include "rlwe/keyswitch.hpp"
+
+#include <memory>
+
+#include "util/error.hpp"
+#include "ring/ntt_kernels.hpp"
+
+namespace bgv {
+
+size_t KeySwitchKey::size_bytes() const {
+    size_t total = 0;
+    for (const auto &p : b) total += p.data.size() * sizeof(u64);
+    for (const auto &p : a) total += p.data.size() * sizeof(u64);
+    return total;
+}
+
+KeySwitchKey make_key_switch_key(const SecretKey &sk, const RnsPoly &s_prime,
+                                 const std::vector<uint32_t> *permutation) {
+    const Context &ctx = *sk.context();
+    require(!ctx.digits().empty(), HELIB_ERR_INVALID_ARGUMENT,
+            "key switching needs special primes: the context has none");
+    const size_t all = ctx.primes().size(), n = ctx.n(), digits = ctx.digits().size();
+    ensure(s_prime.n == n && s_prime.count >= all, "s' covers every prime");
+    ensure(permutation == nullptr || permutation->size() == n, "one permutation entry per slot");
+    KeySwitchKey key;
+    key.ctx = sk.context();
+    for (size_t d = 0; d < digits; ++d) {
+        key.a_seeds.push_back(os_seed());
+        // Final storage, written once below (residues uninitialized until then).
+        key.a.emplace_back(n, all);
+        key.b.emplace_back(n, all);
+    }
+    // The errors e_d (secret, wiped when released), drawn in parallel.
+    std::vector<std::unique_ptr<WipedVector<int32_t>>> errors(digits);
+    for_each_prime(ctx, digits, [&](size_t d) {
+        Prng prng = Prng::from_os();
+        errors[d] = std::make_unique<WipedVector<int32_t>>(sample_gaussian(prng, n));
+    });
+    // One task per (digit, prime) row, each in place in the key's own buffers:
+    // a = the seed's stream for this prime (as uniform_from_seed) times 2^64;
+    // b = NTT(e) first, then (t e - a s + [in digit] P s') * 2^64 over it. The
+    // row of b holds NTT(e), a secret, only inside its task, which cannot fail
+    // between the two steps; should the pool still report a failure, every b
+    // is wiped before the key is released (b is a public buffer, not wiped on
+    // release, so a key costs no 14 MB memset when freed).
+    const uint32_t *perm = permutation != nullptr ? permutation->data() : nullptr;
+    auto row = [&](size_t task) {
+        const size_t d = task / all, i = task % all;
+        const auto [begin, end] = ctx.digits()[d];
+        const Modulus &q = ctx.prime(i);
+        u64 *a = key.a[d].residues(i), *b = key.b[d].residues(i);
+        {
+            Prng prng(key.a_seeds[d], i);
+            prng.fill_uniform_below(q.value(), a, n);
+        }
+        const u64 r = q.to_montgomery(1);  // 2^64 mod q
+        kernels::scale(a, n, r, q.shoup(r), q);
+        const int32_t *e = errors[d]->data();
+        for (size_t j = 0; j < n; ++j) b[j] = q.from_small(e[j]);
+        ctx.ntt(i).forward(b);
+        const u64 t = q.to_montgomery(ctx.t_mod(i));  // t * 2^64: the result comes out in Montgomery form
+        const bool in_digit = i >= begin && i < end;
+        // P mod q (chain primes only): times s' (Montgomery form) gives P s' 2^64.
+        const u64 p = in_digit ? ctx.special_modulus_mod(i) : 0;
+        kernels::key_switch_key_row(b, a, sk.ntt_montgomery().residues(i), in_digit ? s_prime.residues(i) : nullptr,
+                                    perm, t, q.shoup(t), p, q.shoup(p), n, q);
+    };
+    try {
+        for_each_prime(ctx, digits * all, row);
+    } catch (...) {
+        for (RnsPoly &b : key.b) secure_wipe(b.data.data(), b.data.size() * sizeof(u64));
+        throw;
+    }
+    return key;
+}
+
+}  // namespace bgv
