@@ -90,6 +90,15 @@ inline void require_out(const void *p, const char *name) {
     bgv::require(p != nullptr, HELIB_ERR_NULL_POINTER, std::string(name) + " is NULL");
 }
 
+/// Writes `value` into the caller's `out_len` limbs, of which `needed` suffice.
+inline void write_limbs(const mpz_class &value, uint64_t *out, size_t out_len, size_t needed) {
+    require_out(out, "out");
+    bgv::require(out_len >= needed, HELIB_ERR_BUFFER_TOO_SMALL,
+                 "output buffer has " + std::to_string(out_len) + " limbs, " + std::to_string(needed) +
+                     " are needed");
+    bgv::mpz_to_limbs(value, out, out_len);
+}
+
 /// A written ciphertext given as an input.
 /// The pointer and size checks shared by every function taking raw parameters.
 inline void check_parameter_arguments(const uint64_t *t_limbs, size_t t_nlimbs, const uint32_t *chain_bits,

@@ -187,6 +187,28 @@ void same_context(const std::shared_ptr<const Context> &a, const std::shared_ptr
     bgv::require(a == b, HELIB_ERR_CONTEXT_MISMATCH, std::string(what) + " belong to different contexts");
 }
 
+/// What a step of a smudged protocol (collective decryption, encryption to
+/// shares, collective key switching) checks first: `ct` is a written
+/// ciphertext, of the context of the party's secret share `share` when one is
+/// given, and the smudging for `parties` at `security_bits` fits its level.
+struct SmudgedStep {
+    const bgv::Ciphertext &ct;
+    const Context &ctx;
+    /// The smudging width per party (smudging_bits).
+    unsigned bits;
+    /// The ciphertext's noise once every party's smudging is in.
+    double noise_after;
+};
+
+SmudgedStep smudged_step(const helib_ciphertext *ct, uint32_t parties, uint32_t security_bits,
+                         const bgv::SecretKey *share) {
+    const bgv::Ciphertext &c = input(ct, "ct");
+    if (share != nullptr) same_context(share->context(), c.ctx, "secret share and ciphertext");
+    double after = 0;
+    const unsigned bits = smudging_bits(c, parties, security_bits, after);
+    return SmudgedStep{c, *c.ctx, bits, after};
+}
+
 /// The lift of f * S mod t (S a plaintext polynomial of the caller) modulo
 /// q_0..q_level, in NTT form or (with `ntt` false) coefficient form; the
 /// intermediate copies of S are wiped.
@@ -498,11 +520,10 @@ helib_status helib_threshold_decrypt_share(const helib_secret_key *sk, const hel
                                            size_t out_len) {
     return guarded([&] {
         const bgv::SecretKey &key = secret(sk, "sk");
-        const bgv::Ciphertext &c = input(ct, "ct");
-        same_context(key.context(), c.ctx, "secret share and ciphertext");
-        double after = 0;
-        const unsigned bits = smudging_bits(c, parties, security_bits, after);
-        const Context &ctx = *c.ctx;
+        const SmudgedStep step = smudged_step(ct, parties, security_bits, &key);
+        const bgv::Ciphertext &c = step.ct;
+        const Context &ctx = step.ctx;
+        const unsigned bits = step.bits;
         require_out(out, "out");
         check_len(out_len, share_len(ctx, c.count()), "out");
         RnsPoly d = times_secret(ctx, c.parts[1], key, c.count());
@@ -517,11 +538,10 @@ helib_status helib_threshold_e2s_share(const helib_secret_key *sk, const helib_c
                                        size_t out_len) {
     return guarded([&] {
         const bgv::SecretKey &key = secret(sk, "sk");
-        const bgv::Ciphertext &c = input(ct, "ct");
-        same_context(key.context(), c.ctx, "secret share and ciphertext");
-        double after = 0;
-        const unsigned bits = smudging_bits(c, parties, security_bits, after);
-        const Context &ctx = *c.ctx;
+        const SmudgedStep step = smudged_step(ct, parties, security_bits, &key);
+        const bgv::Ciphertext &c = step.ct;
+        const Context &ctx = step.ctx;
+        const unsigned bits = step.bits;
         require_out(mask, "mask");
         require_out(out, "out");
         check_len(mask_len, bgv::caller_limb_count(ctx.n(), ctx.plain_limbs(), "mask"), "mask");
@@ -542,10 +562,10 @@ helib_status helib_threshold_e2s_share(const helib_secret_key *sk, const helib_c
 helib_status helib_threshold_decrypt_combine(const helib_ciphertext *ct, uint32_t parties, uint32_t security_bits,
                                              const uint64_t *sum, size_t len, uint64_t *out, size_t out_len) {
     return guarded([&] {
-        const bgv::Ciphertext &c = input(ct, "ct");
-        double expected = 0;
-        smudging_bits(c, parties, security_bits, expected);
-        const Context &ctx = *c.ctx;
+        const SmudgedStep step = smudged_step(ct, parties, security_bits, nullptr);
+        const bgv::Ciphertext &c = step.ct;
+        const Context &ctx = step.ctx;
+        const double expected = step.noise_after;
         check_len(len, share_len(ctx, c.count()), "sum");
         require_out(out, "out");
         check_len(out_len, bgv::caller_limb_count(ctx.n(), ctx.plain_limbs(), "out"), "out");
@@ -618,13 +638,12 @@ helib_status helib_threshold_key_switch_share(const helib_secret_key *sk, const 
                                               uint32_t security_bits, uint64_t *h0, uint64_t *h1, size_t len) {
     return guarded([&] {
         const bgv::SecretKey &key = secret(sk, "sk");
-        const bgv::Ciphertext &c = input(ct, "ct");
+        const SmudgedStep step = smudged_step(ct, parties, security_bits, &key);
+        const bgv::Ciphertext &c = step.ct;
+        const Context &ctx = step.ctx;
+        const unsigned bits = step.bits;
         const bgv::PublicKey &pk = *deref(target, "target").key;
-        same_context(key.context(), c.ctx, "secret share and ciphertext");
         same_context(pk.context(), c.ctx, "target public key and ciphertext");
-        double after = 0;
-        const unsigned bits = smudging_bits(c, parties, security_bits, after);
-        const Context &ctx = *c.ctx;
         const size_t count = c.count();
         require_out(h0, "h0");
         require_out(h1, "h1");
@@ -655,11 +674,11 @@ helib_status helib_threshold_key_switch_assemble(const helib_ciphertext *ct, uin
                                                  uint32_t security_bits, const uint64_t *h0_sum,
                                                  const uint64_t *h1_sum, size_t len, helib_ciphertext *dst) {
     return guarded([&] {
-        const bgv::Ciphertext &c = input(ct, "ct");
+        const SmudgedStep step = smudged_step(ct, parties, security_bits, nullptr);
+        const bgv::Ciphertext &c = step.ct;
+        const Context &ctx = step.ctx;
+        const double smudged = step.noise_after;
         helib_ciphertext &out = deref_mut(dst, "dst");
-        double smudged = 0;
-        smudging_bits(c, parties, security_bits, smudged);
-        const Context &ctx = *c.ctx;
         const size_t count = c.count();
         check_len(len, share_len(ctx, count), "h0_sum and h1_sum");
         RnsPoly c0 = load_residues(ctx, h0_sum, count, "h0_sum");

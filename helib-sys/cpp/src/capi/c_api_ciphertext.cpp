@@ -1,0 +1,166 @@
+// c_api_ciphertext.cpp -- the C shim of ciphertext handles, their accessors,
+// encryption and decryption.
+#include <algorithm>
+#include <memory>
+#include <string>
+
+#include "util/checked_size.hpp"
+#include "util/error.hpp"
+#include "helib_c.h"
+#include "rlwe/noise.hpp"
+#include "bgv/scheme.hpp"
+
+#include "capi/c_api_internal.hpp"
+
+using namespace helib_shim;
+
+extern "C" {
+
+/* ------------------------------------------------------------- ciphertext */
+
+helib_status helib_ciphertext_new(const helib_context *ctx, helib_ciphertext **out) {
+    return guarded([&] {
+        require_out(out, "out");
+        const auto &c = deref(ctx, "ctx").ctx;
+        auto handle = std::make_unique<helib_ciphertext>();
+        handle->ct.ctx = c;
+        *out = handle.release();
+    });
+}
+
+void helib_ciphertext_free(helib_ciphertext *ct) { delete ct; }
+
+helib_status helib_ciphertext_copy(const helib_ciphertext *src, helib_ciphertext *dst) {
+    return guarded([&] {
+        const auto &s = input(src, "src");
+        auto &d = deref_mut(dst, "dst").ct;
+        if (&s != &d) d = s;
+    });
+}
+
+helib_status helib_ciphertext_level(const helib_ciphertext *ct, size_t *out) {
+    return guarded([&] {
+        const auto &c = input(ct, "ct");
+        require_out(out, "out");
+        *out = c.level;
+    });
+}
+
+helib_status helib_ciphertext_size(const helib_ciphertext *ct, size_t *out) {
+    return guarded([&] {
+        const auto &c = input(ct, "ct");
+        require_out(out, "out");
+        *out = c.parts.size();
+    });
+}
+
+helib_status helib_ciphertext_correction_factor(const helib_ciphertext *ct, uint64_t *out, size_t out_len) {
+    return guarded([&] {
+        const auto &c = input(ct, "ct");
+        write_limbs(c.factor, out, out_len, c.ctx->plain_limbs());
+    });
+}
+
+helib_status helib_ciphertext_noise_estimate(const helib_ciphertext *ct, double *out) {
+    return guarded([&] {
+        const auto &c = input(ct, "ct");
+        require_out(out, "out");
+        *out = c.noise_log2;
+    });
+}
+
+helib_status helib_ciphertext_estimated_budget(const helib_ciphertext *ct, double *out) {
+    return guarded([&] {
+        const auto &c = input(ct, "ct");
+        require_out(out, "out");
+        *out = bgv::noise::budget(*c.ctx, c.level, c.noise_log2);
+    });
+}
+
+helib_status helib_ciphertext_get_info(const helib_ciphertext *ct, helib_ciphertext_info *out, uint64_t *factor,
+                                       size_t factor_len) {
+    return guarded([&] {
+        const auto &c = input(ct, "ct");
+        require_out(out, "out");
+        write_limbs(c.factor, factor, factor_len, c.ctx->plain_limbs());
+        out->level = c.level;
+        out->size = c.parts.size();
+        out->noise_estimate_bits = c.noise_log2;
+        out->estimated_budget_bits = bgv::noise::budget(*c.ctx, c.level, c.noise_log2);
+    });
+}
+
+helib_status helib_ciphertext_residues(const helib_ciphertext *ct, size_t part, size_t prime, uint64_t *out,
+                                       size_t out_len) {
+    return guarded([&] {
+        const auto &c = input(ct, "ct");
+        require_out(out, "out");
+        bgv::require(part < c.parts.size(), HELIB_ERR_INVALID_ARGUMENT,
+                     "part " + std::to_string(part) + " of a ciphertext with " + std::to_string(c.parts.size()) +
+                         " polynomials");
+        if (prime > c.level)
+            bgv::fail_level_out_of_range(prime, c.level,
+                                         "prime " + std::to_string(prime) + " is above the ciphertext's level " +
+                                             std::to_string(c.level));
+        const size_t n = c.ctx->n();
+        bgv::require(out_len >= n, HELIB_ERR_BUFFER_TOO_SMALL,
+                     "output buffer holds " + std::to_string(out_len) + " values, " + std::to_string(n) +
+                         " are needed");
+        const uint64_t *residues = c.parts[part].residues(prime);
+        std::copy(residues, residues + n, out);
+    });
+}
+
+helib_status helib_encrypt_public(const helib_public_key *pk, const uint64_t *coeffs, size_t n_coeffs,
+                                  size_t limbs_per_coeff, size_t level, helib_ciphertext *dst) {
+    return guarded([&] {
+        const auto &key = *deref(pk, "pk").key;
+        auto &d = deref_mut(dst, "dst").ct;
+        bgv::require(d.ctx == key.context(), HELIB_ERR_CONTEXT_MISMATCH,
+                     "destination ciphertext belongs to a different context");
+        d = bgv::encrypt_public(key, coeffs, n_coeffs, limbs_per_coeff, level);
+    });
+}
+
+helib_status helib_encrypt_secret(const helib_secret_key *sk, const uint64_t *coeffs, size_t n_coeffs,
+                                  size_t limbs_per_coeff, size_t level, helib_ciphertext *dst) {
+    return guarded([&] {
+        const auto &key = *deref(sk, "sk").key;
+        auto &d = deref_mut(dst, "dst").ct;
+        bgv::require(d.ctx == key.context(), HELIB_ERR_CONTEXT_MISMATCH,
+                     "destination ciphertext belongs to a different context");
+        d = bgv::encrypt_secret(key, coeffs, n_coeffs, limbs_per_coeff, level);
+    });
+}
+
+helib_status helib_decrypt(const helib_secret_key *sk, const helib_ciphertext *ct, uint64_t *out,
+                           size_t out_len, size_t limbs_per_coeff) {
+    return guarded([&] {
+        const auto &key = *deref(sk, "sk").key;
+        const auto &c = input(ct, "ct");
+        require_out(out, "out");
+        const bgv::Context &ctx = *key.context();
+        const size_t pl = ctx.plain_limbs();
+        bgv::require(limbs_per_coeff >= pl, HELIB_ERR_BUFFER_TOO_SMALL,
+                     "limbs_per_coeff must be at least " + std::to_string(pl));
+        const size_t needed = bgv::caller_limb_count(ctx.n(), limbs_per_coeff, "N * limbs_per_coeff");
+        bgv::require(out_len >= needed, HELIB_ERR_BUFFER_TOO_SMALL,
+                     "output buffer has " + std::to_string(out_len) + " limbs, " + std::to_string(needed) +
+                         " are needed");
+        const bgv::PlainCoeffs m = bgv::decrypt(key, c);
+        for (size_t j = 0; j < ctx.n(); ++j) {
+            for (size_t k = 0; k < limbs_per_coeff; ++k) out[j * limbs_per_coeff + k] = k < pl ? m[j * pl + k] : 0;
+        }
+    });
+}
+
+helib_status helib_noise_budget(const helib_secret_key *sk, const helib_ciphertext *ct, double *out) {
+    return guarded([&] {
+        const auto &key = *deref(sk, "sk").key;
+        const auto &c = input(ct, "ct");
+        require_out(out, "out");
+        *out = bgv::noise_budget(key, c);
+    });
+}
+
+}  // extern "C"

@@ -1,0 +1,63 @@
+// c_api_encode.cpp -- the C shim of encoded plaintexts.
+#include <memory>
+#include <string>
+
+#include "util/error.hpp"
+#include "helib_c.h"
+#include "bgv/scheme.hpp"
+
+#include "capi/c_api_internal.hpp"
+
+using namespace helib_shim;
+
+extern "C" {
+
+/* ------------------------------------------------------ encoded plaintext */
+
+namespace {
+
+helib_status encoded_plaintext_new(const helib_context *ctx, const uint64_t *coeffs, size_t n_coeffs,
+                                   size_t limbs_per_coeff, size_t level, const uint64_t *factor,
+                                   size_t factor_nlimbs, bool extended, helib_encoded_plaintext **out) {
+    return guarded([&] {
+        require_out(out, "out");
+        const auto &c = deref(ctx, "ctx").ctx;
+        mpz_class f = 1;
+        if (factor != nullptr) {
+            bgv::require(factor_nlimbs >= 1, HELIB_ERR_INVALID_ARGUMENT, "factor has no limbs");
+            f = bgv::mpz_from_limbs(factor, factor_nlimbs);
+            bgv::require(f < c->t(), HELIB_ERR_INVALID_ARGUMENT, "correction factor is not reduced mod t");
+        }
+        auto handle = std::make_unique<helib_encoded_plaintext>();
+        handle->pt = bgv::encode_plaintext(c, coeffs, n_coeffs, limbs_per_coeff, level, f, extended);
+        *out = handle.release();
+    });
+}
+
+}  // namespace
+
+helib_status helib_encoded_plaintext_new(const helib_context *ctx, const uint64_t *coeffs,
+                                         size_t n_coeffs, size_t limbs_per_coeff, size_t level,
+                                         const uint64_t *factor, size_t factor_nlimbs,
+                                         helib_encoded_plaintext **out) {
+    return encoded_plaintext_new(ctx, coeffs, n_coeffs, limbs_per_coeff, level, factor, factor_nlimbs, false, out);
+}
+
+helib_status helib_encoded_plaintext_new_extended(const helib_context *ctx, const uint64_t *coeffs,
+                                                  size_t n_coeffs, size_t limbs_per_coeff, size_t level,
+                                                  const uint64_t *factor, size_t factor_nlimbs,
+                                                  helib_encoded_plaintext **out) {
+    return encoded_plaintext_new(ctx, coeffs, n_coeffs, limbs_per_coeff, level, factor, factor_nlimbs, true, out);
+}
+
+void helib_encoded_plaintext_free(helib_encoded_plaintext *pt) { delete pt; }
+
+helib_status helib_encoded_plaintext_level(const helib_encoded_plaintext *pt, size_t *out) {
+    return guarded([&] {
+        const auto &p = deref(pt, "pt").pt;
+        require_out(out, "out");
+        *out = p.level;
+    });
+}
+
+}  // extern "C"
