@@ -108,6 +108,7 @@ mod interop;
 mod keys;
 mod limbs;
 mod linear_transform;
+pub mod lintrans;
 mod modulus_chain;
 mod multiply;
 mod ops;
