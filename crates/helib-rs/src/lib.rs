@@ -18,6 +18,10 @@
 //! 4. Encrypt, compute on [`Ciphertext`]s (additions, ciphertext × plaintext
 //!    products through [`EncodedPlaintext`], scalar products, modulus
 //!    switching), and decrypt.
+//! 5. For linear maps of the slot vector (rotations, permutations, FFT
+//!    stages), describe the map by its diagonals and evaluate it with the
+//!    baby-step giant-step objects of [`lintrans`], which also name the
+//!    Galois keys it needs.
 //!
 //! ```
 //! use ark_bn254::Fr;
