@@ -1,14 +1,13 @@
 //! Plans converting a ciphertext between slot form and coefficient form.
 
-use crate::bsgs::{EncodedTransform, KeyMode, KeyPolicy, PlainTransform};
 use crate::error::{Error, Result};
 use crate::memory::{available_memory_bytes, LevelShape, MemoryEstimate, PlanShape, Sizes};
 use crate::parallel::in_pool;
 use crate::plan::{affordable_levels, level_after, level_cost_bits, run_levels, PlanCost};
 use crate::special::{Conversion, Geometry, SlotForm, AUTOMATIC_DIAGONALS};
 use crate::stages::Order;
-use crate::transform::SlotTransform;
 use ark_ff::{FftField, PrimeField};
+use helib_rs::lintrans::{EncodedTransform, KeyMode, KeyPolicy, PlainTransform, SlotTransform};
 use helib_rs::{BatchEncoder, Ciphertext, Context, GaloisKeys, Plaintext, PublicKey, SecretKey};
 use num_bigint::BigUint;
 
@@ -441,7 +440,11 @@ impl<F: PrimeField + FftField> ConversionPlanBuilder<F> {
         let at = |i: usize| level_after(&self.context, level, i);
         let mut elements: Vec<u64> = transforms
             .iter()
-            .flat_map(|t| self.keys.schedule(t).required_elements(&self.context))
+            .flat_map(|t| {
+                self.keys
+                    .schedule(t)
+                    .required_galois_elements(&self.context)
+            })
             .collect();
         elements.sort_unstable();
         elements.dedup();

@@ -75,7 +75,7 @@ impl Packing {
 
     /// The shift bringing vector index `source` to a slot holding index `target`:
     /// (swap, left rotation in `0..R`).
-    pub fn shift_between(&self, target_slot: usize, source: usize) -> crate::transform::Shift {
+    pub fn shift_between(&self, target_slot: usize, source: usize) -> helib_rs::lintrans::Shift {
         match *self {
             Packing::Row { n, row } => {
                 // The data repeats with period n, so any rotation congruent to
@@ -88,7 +88,7 @@ impl Packing {
                 } else {
                     delta
                 };
-                crate::transform::Shift {
+                helib_rs::lintrans::Shift {
                     swap: false,
                     rotation,
                 }
@@ -96,7 +96,7 @@ impl Packing {
             Packing::Full { row } => {
                 let (r, j) = (target_slot / row, target_slot % row);
                 let (r2, j2) = (source / row, source % row);
-                crate::transform::Shift {
+                helib_rs::lintrans::Shift {
                     swap: r != r2,
                     rotation: (j2 + row - j) % row,
                 }

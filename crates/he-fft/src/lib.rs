@@ -142,7 +142,6 @@
 //! [`FftPlan::execute`] and [`FftPlan::decrypt`] alike), contexts, unrelinearized
 //! inputs, missing keys, noise budget and memory.
 
-mod bsgs;
 mod conversion;
 mod domain;
 mod error;
@@ -153,13 +152,11 @@ mod params;
 mod plan;
 mod special;
 mod stages;
-mod transform;
 
 /// The arkworks polynomial crate this API mirrors (ark-poly 0.5): use it,
 /// or pin `ark-poly = "0.5"`, so that domains and fields match.
 pub use ark_poly;
 
-pub use bsgs::{KeyMode, Schedule};
 pub use conversion::{ConversionPlan, ConversionPlanBuilder};
 pub use error::{Error, Result};
 pub use layout::Packing;
@@ -172,7 +169,11 @@ pub use params::{
 pub use plan::{affordable_levels, Direction, FftPlan, FftPlanBuilder, PlanCost, Strategy};
 pub use special::{Conversion, SlotForm};
 pub use stages::{bit_reverse, bit_reverse_permute, Order};
-pub use transform::{Shift, SlotTransform};
+
+/// The slot-transform types of the API above ([`FftPlan`] levels are
+/// [`SlotTransform`]s evaluated by [`Schedule`]s under a [`KeyMode`]), from
+/// [`helib_rs::lintrans`].
+pub use helib_rs::lintrans::{KeyMode, Schedule, Shift, SlotTransform};
 
 /// The crate README's Rust examples, compiled and run as doctests.
 #[cfg(doctest)]

@@ -8,9 +8,9 @@
 //! from the plan's shape (which diagonals each level has, at which level), so
 //! it is known before any diagonal is encoded.
 
-use crate::bsgs::{KeyMode, KeyPolicy};
 use crate::error::Result;
 use crate::stages::Shape;
+use helib_rs::lintrans::{KeyMode, KeyPolicy};
 use helib_rs::Context;
 use std::collections::BTreeSet;
 
@@ -166,7 +166,7 @@ pub(crate) fn estimate(
     let mut working = 0usize;
     for l in &shape.levels {
         let schedule = policy.schedule_for_shape(row, &l.shape);
-        elements.extend(schedule.required_elements(context));
+        elements.extend(schedule.required_galois_elements(context));
         let one = if l.plain {
             sizes.plaintext()
         } else {

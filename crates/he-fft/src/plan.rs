@@ -1,6 +1,5 @@
 //! FFT plans: built once for (context, n, direction, coset, strategy), run many times.
 
-use crate::bsgs::{EncodedTransform, KeyMode, KeyPolicy, PlainTransform, Schedule};
 use crate::error::{Error, Result};
 use crate::layout::Packing;
 use crate::memory::{available_memory_bytes, LevelShape, MemoryEstimate, PlanShape};
@@ -10,9 +9,11 @@ use crate::stages::{
     group_bounds_short_last, group_shapes, group_shapes_in, group_stages, group_stages_in,
     radix2_shapes, radix2_stages, DenseDiagonals, Order,
 };
-use crate::transform::SlotTransform;
 use ark_ff::{FftField, PrimeField};
 use ark_poly::{EvaluationDomain, Radix2EvaluationDomain};
+use helib_rs::lintrans::{
+    EncodedTransform, KeyMode, KeyPolicy, PlainTransform, Schedule, SlotTransform,
+};
 use helib_rs::{BatchEncoder, Ciphertext, Context, GaloisKeys, PublicKey, SecretKey};
 use rayon::prelude::*;
 
@@ -121,7 +122,7 @@ impl SplitRun {
                 if x.level() > t[k].level() {
                     x.mod_switch_to_assign(t[k].level())?;
                 }
-                t[k].apply(&x, keys)
+                Ok(t[k].apply(&x, keys)?)
             }
         };
         if self.across_first {
@@ -299,13 +300,15 @@ impl<F: PrimeField + FftField> FftPlan<F> {
         let mut out: Vec<u64> = match &self.pipeline {
             Pipeline::Levels(levels) => levels
                 .iter()
-                .flat_map(|l| l.schedule().required_elements(&self.context))
+                .flat_map(|l| l.schedule().required_galois_elements(&self.context))
                 .collect(),
-            Pipeline::Dense(run) => dense_schedule(run, self.keys).required_elements(&self.context),
+            Pipeline::Dense(run) => {
+                dense_schedule(run, self.keys).required_galois_elements(&self.context)
+            }
             Pipeline::Split(split) => (0..split.groups)
                 .map(|k| split.own(k).0)
                 .chain(split.shared.iter().map(|l| l.schedule()))
-                .flat_map(|s| s.required_elements(&self.context))
+                .flat_map(|s| s.required_galois_elements(&self.context))
                 .collect(),
         };
         out.sort_unstable();
@@ -482,7 +485,7 @@ impl<F: PrimeField + FftField> FftPlan<F> {
     ) -> Result<Ciphertext> {
         let transform = dense_transform(run);
         let encoded = EncodedTransform::new(&transform, self.keys, &self.encoder, x.level())?;
-        encoded.apply(x, keys)
+        Ok(encoded.apply(x, keys)?)
     }
 
     /// The four-step execution: the groups' size-N transforms run in
@@ -1124,7 +1127,8 @@ fn encode_all<F: PrimeField + FftField>(
         .iter()
         .enumerate()
         .map(|(i, t)| EncodedTransform::new(t, keys, encoder, level_after(context, level, i)))
-        .collect()
+        .collect::<helib_rs::Result<_>>()
+        .map_err(Error::from)
 }
 
 /// The level for the input of transform `i` of a plan starting at `level`:
@@ -1232,7 +1236,7 @@ fn split_run<F: PrimeField + FftField>(
                 level_after(context, level, i + shared_offset),
             )
         })
-        .collect::<Result<Vec<_>>>()?;
+        .collect::<helib_rs::Result<Vec<_>>>()?;
     let own_level = level_after(context, level, own_index);
     let own_transform = |k: usize| {
         let twiddle: Vec<F> = powers_times(omega.pow([k as u64]), g, slots);
@@ -1252,13 +1256,13 @@ fn split_run<F: PrimeField + FftField>(
         Twiddled::Plain(
             (0..groups)
                 .map(|k| PlainTransform::new(&own_transform(k), keys, encoder, own_level))
-                .collect::<Result<Vec<_>>>()?,
+                .collect::<helib_rs::Result<Vec<_>>>()?,
         )
     } else {
         Twiddled::Encoded(
             (0..groups)
                 .map(|k| EncodedTransform::new(&own_transform(k), keys, encoder, own_level))
-                .collect::<Result<Vec<_>>>()?,
+                .collect::<helib_rs::Result<Vec<_>>>()?,
         )
     };
     Ok(SplitRun {

@@ -18,6 +18,10 @@
 //! 4. Encrypt, compute on [`Ciphertext`]s (additions, ciphertext × plaintext
 //!    products through [`EncodedPlaintext`], scalar products, modulus
 //!    switching), and decrypt.
+//! 5. For linear maps of the slot vector (rotations, permutations, FFT
+//!    stages), describe the map by its diagonals and evaluate it with the
+//!    baby-step giant-step objects of [`lintrans`], which also name the
+//!    Galois keys it needs.
 //!
 //! ```
 //! use ark_bn254::Fr;
@@ -108,6 +112,7 @@ mod interop;
 mod keys;
 mod limbs;
 mod linear_transform;
+pub mod lintrans;
 mod modulus_chain;
 mod multiply;
 mod ops;

@@ -17,6 +17,8 @@ impl Ciphertext {
     /// automorphism X ↦ X^g ([`apply_galois`](Self::apply_galois)); with
     /// [`GaloisKeys::element_for_step`] elements, σ acts as a slot rotation and
     /// this is the classic BSGS evaluation of a matrix by its diagonals.
+    /// [`lintrans::EncodedTransform`](crate::lintrans::EncodedTransform)
+    /// builds these arguments from a map's diagonals keyed by rotation.
     ///
     /// The evaluation is *double-hoisted*: the ciphertext is decomposed once,
     /// every baby step stays in the key-switching basis Q·P (it skips its

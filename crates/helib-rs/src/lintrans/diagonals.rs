@@ -1,12 +1,6 @@
-//! Linear maps on the slot vector as data: sums of diagonals times rotated
-//! (and possibly row-swapped) copies of the input.
-//!
-//! A slot vector has N entries: row 0 (slots `0..R`) then row 1 (slots
-//! `R..N`), R = N/2. A rotation by `k` moves slot `(r, j + k)` to `(r, j)` in
-//! both rows at once; the swap exchanges the rows. Every linear map on slots
-//! that commutes with nothing in particular can be written as
-//! `y = Σ D_(s,k) ⊙ rot_k(swap^s(x))` — at most 2R nonzero "diagonals". The
-//! FFT factors into maps with few of them.
+//! Linear maps on the slot vector as data: diagonals keyed by the shift
+//! (row swap and rotation) of the input they multiply, and the slot model
+//! that evaluates them on plain values.
 
 use ark_ff::Field;
 use rayon::prelude::*;
@@ -22,6 +16,24 @@ pub struct Shift {
 }
 
 /// `y = Σ_shift diagonal[shift] ⊙ shift(x)` on slot vectors of length `2 * row`.
+///
+/// The diagonals live in any field whose elements the slots hold (the
+/// plaintext field of a [`BatchEncoder`](crate::BatchEncoder)); only nonzero
+/// diagonals are stored.
+///
+/// ```
+/// use ark_bn254::Fr;
+/// use helib_rs::lintrans::{Shift, SlotTransform};
+///
+/// // Rows of length 4: y = 2·x + rot_1(x), where rot_1 moves slot j + 1 to j.
+/// let mut t = SlotTransform::<Fr>::diagonal(vec![Fr::from(2u64); 8]);
+/// t.add_term(Shift { swap: false, rotation: 1 }, &[Fr::from(1u64); 8]);
+/// let x: Vec<Fr> = (0..8u64).map(Fr::from).collect();
+/// let y = t.apply_plain(&x);
+/// assert_eq!(y[0], Fr::from(1u64)); // 2·0 + 1
+/// assert_eq!(y[3], Fr::from(6u64)); // 2·3 + x[0], row 0 wraps around
+/// assert_eq!(y[4], Fr::from(13u64)); // 2·4 + 5, row 1 rotates on its own
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SlotTransform<F> {
     row: usize,
@@ -99,8 +111,10 @@ impl<F: Field> SlotTransform<F> {
         out
     }
 
-    /// Evaluates the map on a plaintext slot vector (the test oracle).
-    pub fn apply(&self, x: &[F]) -> Vec<F> {
+    /// Evaluates the map on a plain slot vector: the slot model that an
+    /// encrypted evaluation ([`EncodedTransform::apply`](super::EncodedTransform::apply))
+    /// must match after decryption.
+    pub fn apply_plain(&self, x: &[F]) -> Vec<F> {
         let mut y = vec![F::zero(); 2 * self.row];
         for (shift, diagonal) in &self.diagonals {
             let shifted = Self::shift_vector(self.row, x, *shift);
@@ -196,7 +210,7 @@ fn add_product_shifted<F: Field>(sum: &mut [F], a: &[F], b: &[F], shift: Shift, 
 }
 
 /// `k` in `0..row` as a signed step in `(-row/2, row/2]`.
-pub fn signed(k: usize, row: usize) -> i64 {
+pub(crate) fn signed(k: usize, row: usize) -> i64 {
     let k = (k % row) as i64;
     let row = row as i64;
     if k > row / 2 {
@@ -238,7 +252,10 @@ mod tests {
         let a = random_transform(row, 5, 1);
         let b = random_transform(row, 4, 2);
         let x = random_vector(2 * row);
-        assert_eq!(b.after(&a).apply(&x), b.apply(&a.apply(&x)));
+        assert_eq!(
+            b.after(&a).apply_plain(&x),
+            b.apply_plain(&a.apply_plain(&x))
+        );
     }
 
     #[test]
@@ -267,10 +284,10 @@ mod tests {
         let v = random_vector(2 * row);
         let x = random_vector(2 * row);
         let vx: Vec<Fr> = v.iter().zip(&x).map(|(a, b)| *a * b).collect();
-        assert_eq!(t.after_scaling(&v).apply(&x), t.apply(&vx));
-        let tx = t.apply(&x);
+        assert_eq!(t.after_scaling(&v).apply_plain(&x), t.apply_plain(&vx));
+        let tx = t.apply_plain(&x);
         let want: Vec<Fr> = v.iter().zip(&tx).map(|(a, b)| *a * b).collect();
-        assert_eq!(t.then_scaling(&v).apply(&x), want);
+        assert_eq!(t.then_scaling(&v).apply_plain(&x), want);
     }
 
     #[test]
