@@ -6,7 +6,7 @@
 //! `factored-minimal` (the same with O(1) Galois keys per level) and, for
 //! n > N, `across` (the factored plan over n/N ciphertexts). Each
 //! configuration gets its own parameters: N = 2^16 with the shortest chain
-//! holding the plan's depth (`he_fft::chain_bits_for_levels`) and the fewest
+//! holding the plan's depth (`helib_rs::noise::transform_chain_bits`) and the fewest
 //! key-switching digits (from 3) that stay within the 128-bit bound.
 //!
 //! Only the FFT execution is measured by criterion (10 samples, flat
@@ -46,8 +46,10 @@ use ark_ff::PrimeField;
 use ark_poly::{EvaluationDomain, Radix2EvaluationDomain};
 use ark_std::UniformRand;
 use criterion::{BenchmarkId, Criterion, SamplingMode};
-use he_fft::{bit_reverse_permute, chain_bits_for_levels, FftPlan, KeyMode, Strategy};
+use he_fft::{bit_reverse_permute, FftPlan, KeyMode, Strategy};
+use helib_rs::noise::{self, KeySwitching};
 use helib_rs::{Context, Parameters, SecretKey};
+use num_bigint::BigUint;
 use rand::SeedableRng;
 use std::io::Write;
 use std::path::PathBuf;
@@ -127,28 +129,21 @@ impl Settings {
     }
 }
 
-/// Factored levels by default: about five stages per level, at most three.
-fn default_levels(n: usize) -> usize {
-    (n.trailing_zeros() as usize).div_ceil(5).clamp(1, 3)
-}
-
 /// N = 2^`ring_log` with the shortest chain for `depth` levels and the fewest
 /// key-switching digits (3..=8) that keep 128-bit security.
 fn parameters(ring_log: u32, depth: usize, threads: u32) -> Option<(Parameters, usize)> {
-    let bits = chain_bits_for_levels(f64::from(Fr::MODULUS_BIT_SIZE), ring_log, depth);
-    let primes = (bits / 60.0).ceil() as usize;
-    let per_prime = ((bits / primes as f64).ceil() as u32).max(40);
-    (3..=8).find_map(|digits| {
-        Parameters::builder()
-            .ring_degree(1 << ring_log)
-            .plaintext_modulus_from_field::<Fr>()
-            .chain_bits(&vec![per_prime; primes])
-            .key_switching_digits(digits)
-            .threads(threads)
-            .build()
-            .ok()
-            .map(|p| (p, digits))
+    let n = 1 << ring_log;
+    let bits = noise::transform_chain_bits(n, f64::from(Fr::MODULUS_BIT_SIZE), depth);
+    let digits: Vec<KeySwitching> = (3..=8).map(KeySwitching::Digits).collect();
+    let t: BigUint = Fr::MODULUS.into();
+    let (params, ks) = noise::smallest_ring(&t, ring_log..=ring_log, &digits, threads, |_| {
+        Ok(noise::uniform_primes(bits, 40))
     })
+    .ok()?;
+    match ks {
+        KeySwitching::Digits(d) => Some((params, d)),
+        KeySwitching::None => None,
+    }
 }
 
 /// The environment variable naming the one configuration a child process runs.
@@ -285,7 +280,10 @@ fn configuration(c: &mut Criterion, s: &Settings, config: Config) {
     let strategy = match kind {
         Kind::Dense => Strategy::Dense,
         _ => Strategy::Factored {
-            levels: Some(s.levels.unwrap_or_else(|| default_levels(n))),
+            levels: Some(
+                s.levels
+                    .unwrap_or_else(|| he_fft::default_levels(n.trailing_zeros() as usize)),
+            ),
         },
     };
     let depth = match strategy {

@@ -155,7 +155,7 @@ fn parameters(n: usize) -> Result<(Parameters, usize)> {
     while ring <= helib_rs::MAX_RING_DEGREE {
         let stride = poly.stride().min(ring / 2);
         let blocks = n.div_ceil(stride);
-        let chain = helib_rs::product_chain_bits(ring, &t, 1, blocks);
+        let chain = helib_rs::noise::product_chain_bits(ring, &t, 1, blocks);
         let builder = Parameters::builder()
             .ring_degree(ring)
             .plaintext_modulus(t.clone())

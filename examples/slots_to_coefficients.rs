@@ -33,8 +33,8 @@ use big_t_bgv::cli::{self, CommonArgs, KeyModeArg, Phases, GIB};
 use big_t_bgv::outln;
 use clap::Parser;
 use he_fft::{
-    conversion_levels, product_bits, suggest_conversion_parameters, suggest_parameters_at_least,
-    Conversion, ConversionPlan, MemoryEstimate,
+    conversion_levels, suggest_conversion_parameters, suggest_parameters_at_least, Conversion,
+    ConversionPlan, MemoryEstimate,
 };
 use helib_rs::{Context, SecretKey};
 use serde::Serialize;
@@ -58,7 +58,10 @@ fn run(o: &Options) -> Result<bool, Box<dyn std::error::Error>> {
         Some(k) => suggest_parameters_at_least::<Fr>(
             2 * o.n,
             k,
-            |log_n| after as f64 * product_bits(f64::from(Fr::MODULUS_BIT_SIZE), log_n),
+            |log_n| {
+                let log_t = f64::from(Fr::MODULUS_BIT_SIZE);
+                after as f64 * helib_rs::noise::transformed_product_bits(1 << log_n, log_t)
+            },
             o.threads,
         )?,
         None => suggest_conversion_parameters::<Fr>(o.n, conversion, after, o.threads)?,

@@ -41,6 +41,7 @@ use ark_bn254::Fr;
 use ark_ff::{FftField, Field, PrimeField};
 use ark_poly::{EvaluationDomain, Radix2EvaluationDomain};
 use he_fft::{bit_reverse_permute, FftPlan, FftPlanBuilder, KeyMode, Order, Strategy};
+use helib_rs::noise::{self, KeySwitching};
 use helib_rs::{
     Ciphertext, Context, EncodedPlaintext, GaloisKeys, ModSwitchPolicy, Parameters, Plaintext,
     PublicKey, RelinKey, SecretKey,
@@ -85,13 +86,14 @@ impl Step {
     }
 }
 
-/// The noise model, in bits, for t of `log_t` bits at ring degree 2^`log_n`.
-/// The fresh and per-level figures are he-fft's (`affordable_levels`,
-/// `chain_bits_for_levels`); the product's is calibrated on N = 2^17
-/// measurements (≈ 300 bits: the operands' floor noise plus the ring expansion).
+/// The pipeline's noise costs, in bits, for t of `log_t` bits at ring degree
+/// `ring`, from [`helib_rs::noise`]: a fresh ciphertext and each FFT level as
+/// he-fft's plans budget them ([`noise::transform_fresh_bits`],
+/// [`noise::transform_level_bits`]), a product of operands at their floor
+/// ([`noise::floor_product_bits`], calibrated on N = 2^17 measurements).
 struct Model {
     log_t: f64,
-    log_n: f64,
+    ring: usize,
     /// FFT levels per transform.
     levels: usize,
     /// Extra scalar level of a coset transform across ciphertexts (n > N).
@@ -100,18 +102,18 @@ struct Model {
 
 impl Model {
     /// Decryption bit plus he-fft's 8-bit margin.
-    const MARGIN: f64 = 9.0;
+    const MARGIN: f64 = noise::DECRYPTION_BITS + noise::TRANSFORM_MARGIN_BITS;
 
     fn fresh(&self) -> f64 {
-        self.log_t + self.log_n / 2.0 + 20.0
+        noise::transform_fresh_bits(self.ring, self.log_t)
     }
 
     fn fft_level(&self) -> f64 {
-        self.log_t + self.log_n + 2.0
+        noise::transform_level_bits(self.ring, self.log_t)
     }
 
     fn product(&self) -> f64 {
-        self.log_t + 1.5 * self.log_n + 20.0
+        noise::floor_product_bits(self.ring, self.log_t)
     }
 
     fn cost(&self, step: Step) -> f64 {
@@ -130,33 +132,29 @@ impl Model {
 }
 
 /// Secure parameters with a chain of at least `bits` bits at ring degree
-/// 2^`log_n`: primes of at most 60 bits, and the fewest key-switching digits
-/// (from 3, or exactly `digits`) that keep log2(Q·P) within the 128-bit bound
-/// and the prime count within the engine's limit.
+/// 2^`log_n`: uniform primes of at most 60 bits ([`noise::uniform_primes`]),
+/// and the fewest key-switching digits (from 3, or exactly `digits`) that
+/// keep log2(Q·P) within the 128-bit bound and the prime count within the
+/// engine's limit ([`noise::smallest_ring`] on that one ring).
 fn parameters_for(
     bits: f64,
     log_n: u32,
     threads: u32,
     digits: Option<usize>,
 ) -> Option<(Parameters, usize)> {
-    let primes = (bits / 60.0).ceil().max(1.0) as usize;
-    let per_prime = ((bits / primes as f64).ceil() as u32).max(40);
-    let chain = vec![per_prime; primes];
-    let candidates: Vec<usize> = match digits {
-        Some(d) => vec![d],
-        None => (3..=12).collect(),
+    let candidates: Vec<KeySwitching> = match digits {
+        Some(d) => vec![KeySwitching::Digits(d)],
+        None => (3..=12).map(KeySwitching::Digits).collect(),
     };
-    candidates.into_iter().find_map(|d| {
-        Parameters::builder()
-            .ring_degree(1 << log_n)
-            .plaintext_modulus_from_field::<Fr>()
-            .chain_bits(&chain)
-            .key_switching_digits(d)
-            .threads(threads)
-            .build()
-            .ok()
-            .map(|p| (p, d))
+    let t: BigUint = Fr::MODULUS.into();
+    let (params, ks) = noise::smallest_ring(&t, log_n..=log_n, &candidates, threads, |_| {
+        Ok(noise::uniform_primes(bits, 40))
     })
+    .ok()?;
+    match ks {
+        KeySwitching::Digits(d) => Some((params, d)),
+        KeySwitching::None => None,
+    }
 }
 
 /// The largest chain (in bits, to 10 bits) of a ≥128-bit parameter set at the ring asked for.
@@ -586,10 +584,12 @@ pub fn run(o: &Options, w: &Witness) -> Result<Summary> {
         return Err(format!("--n {} is not a power of two ≥ 2", o.n).into());
     }
     let ring = 1usize << o.ring_log;
-    let levels = o.levels.unwrap_or_else(|| default_levels(o.n));
+    let levels = o
+        .levels
+        .unwrap_or_else(|| he_fft::default_levels(o.n.trailing_zeros() as usize));
     let model = Model {
         log_t: f64::from(Fr::MODULUS_BIT_SIZE),
-        log_n: f64::from(o.ring_log),
+        ring: 1 << o.ring_log,
         levels,
         split_extra: usize::from(o.n > ring),
     };
@@ -839,9 +839,4 @@ impl From<Keys> for KeyMode {
             Keys::Minimal => KeyMode::MinimalKeys,
         }
     }
-}
-
-/// Factored levels per FFT by default: about five stages per level, at most three.
-fn default_levels(n: usize) -> usize {
-    (n.trailing_zeros() as usize).div_ceil(5).clamp(1, 3)
 }

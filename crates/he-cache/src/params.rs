@@ -1,6 +1,6 @@
 //! Parameter sets sized for cached encryption at 128-bit security.
 
-use helib_rs::{Parameters, ParametersBuilder};
+use helib_rs::{noise, Parameters, ParametersBuilder};
 use num_bigint::BigUint;
 
 /// Bits of budget kept beyond a fresh encryption and one scalar product:
@@ -11,11 +11,11 @@ pub const ADDITION_MARGIN_BITS: f64 = 24.0;
 /// followed by a scalar product with a `scalar_bits`-bit scalar (Smuche's
 /// construction) or a few hundred additions (Rache's), still decrypting.
 ///
-/// The chain is sized with the noise model of
-/// [`ParametersBuilder::multiplicative_depth`] — fresh noise
-/// `log2 t + log2(6σ(2√(2N/3) + 1)) + 1` with σ = 3.2 — plus `scalar_bits`,
-/// [`ADDITION_MARGIN_BITS`] and 1 bit for the decryption bound, in primes of
-/// at most 60 bits. Encryption needs no key switching, so there are no
+/// The chain is sized with [`helib_rs::noise`]: the fresh noise
+/// ([`noise::fresh_bits`], taking log2 t as t's bit length), the scalar
+/// product ([`noise::scalar_product_bits`]), [`ADDITION_MARGIN_BITS`] and
+/// the decryption bit, in primes of one size, at most 60 bits
+/// ([`noise::uniform_primes`]). Encryption needs no key switching, so there are no
 /// special primes: the whole 128-bit budget of log2 Q goes to the chain.
 /// [`ParametersBuilder::build`] refuses the result when it is below 128-bit
 /// security (e.g. t = BN254 Fr needs N ≥ 2^14, and N ≥ 2^15 with full-size scalars).
@@ -30,37 +30,21 @@ pub const ADDITION_MARGIN_BITS: f64 = 24.0;
 /// ```
 pub fn cached_encryption(ring_degree: usize, t: BigUint, scalar_bits: u32) -> ParametersBuilder {
     let log_t = t.bits() as f64;
-    let n = ring_degree.max(2) as f64;
-    let fresh = log_t + (6.0 * 3.2 * (2.0 * (2.0 * n / 3.0).sqrt() + 1.0)).log2() + 1.0;
-    let total = fresh + f64::from(scalar_bits) + ADDITION_MARGIN_BITS + 1.0;
+    let fresh = noise::fresh_bits(ring_degree.max(2), log_t);
+    let total = fresh
+        + noise::scalar_product_bits(scalar_bits, log_t)
+        + ADDITION_MARGIN_BITS
+        + noise::DECRYPTION_BITS;
     Parameters::builder()
         .ring_degree(ring_degree)
         .plaintext_modulus(t)
-        .chain_bits(&split_into_primes(total))
+        .chain_bits(&noise::uniform_primes(total, noise::MIN_PRIME_BITS))
         .special_bits(&[])
-}
-
-/// Splits `total` bits into as few primes of 30 ..= 60 bits as possible, sizes as equal as possible.
-fn split_into_primes(total: f64) -> Vec<u32> {
-    let total = total.ceil().max(30.0) as u32;
-    let count = total.div_ceil(60);
-    let size = total.div_ceil(count).max(30);
-    vec![size; count as usize]
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn splits_are_in_range_and_cover_the_total() {
-        for total in [1.0, 30.0, 61.0, 120.0, 121.5, 548.0] {
-            let primes = split_into_primes(total);
-            assert!(primes.iter().all(|b| (30..=60).contains(b)), "{primes:?}");
-            assert!(f64::from(primes.iter().sum::<u32>()) >= total);
-            assert!(primes.iter().sum::<u32>() < total.max(30.0) as u32 + primes.len() as u32 + 1);
-        }
-    }
 
     #[test]
     fn bn254_needs_a_large_ring_for_full_scalars() {

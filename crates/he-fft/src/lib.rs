@@ -88,7 +88,8 @@
 //! so [`conversion_levels`] chooses the fewest levels with at most 256
 //! diagonals each (1 for n ≤ 256, 3 for n = 1,024, 5 for n = 2^16) and
 //! [`suggest_conversion_parameters`] the smallest ≥128-bit ring N ≥ 2n whose
-//! chain holds them plus the products that follow ([`product_bits`] each).
+//! chain holds them plus the products that follow
+//! ([`helib_rs::noise::transformed_product_bits`] each).
 //! Measured on 1 thread: n = 256 at N = 2^16, one level (256 products, 7
 //! full key switches): 2.6–2.8 s; n = 2^16 at N = 2^17, five levels with
 //! [`KeyMode::MinimalKeys`] and
@@ -162,9 +163,9 @@ pub use error::{Error, Result};
 pub use layout::Packing;
 pub use memory::{available_memory_bytes, MemoryEstimate};
 pub use params::{
-    chain_bits_for_levels, conversion_levels, default_levels, plan_depth, product_bits,
-    suggest_conversion_parameters, suggest_parameters, suggest_parameters_at_least,
-    suggest_plan_parameters, PlanOptions, PlanParameters,
+    conversion_levels, default_levels, plan_depth, suggest_conversion_parameters,
+    suggest_parameters, suggest_parameters_at_least, suggest_plan_parameters, PlanOptions,
+    PlanParameters,
 };
 pub use plan::{affordable_levels, Direction, FftPlan, FftPlanBuilder, PlanCost, Strategy};
 pub use special::{Conversion, SlotForm};

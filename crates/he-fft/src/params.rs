@@ -5,16 +5,15 @@ use crate::plan::Strategy;
 use crate::special::{Conversion, Geometry, SlotForm, AUTOMATIC_DIAGONALS};
 use crate::stages::Order;
 use ark_ff::{FftField, PrimeField};
-use helib_rs::{Parameters, SecurityLevel};
+use helib_rs::noise::{self, KeySwitching};
+use helib_rs::Parameters;
+use num_bigint::BigUint;
 
-/// Bits a chain needs for `levels` FFT levels with plaintext modulus of
-/// `log_t` bits at ring degree 2^`log_n`: the inverse of
+/// Bits a chain needs for `levels` FFT levels with t of `log_t` bits at
+/// ring degree 2^`log_n`: [`noise::transform_chain_bits`], the inverse of
 /// [`affordable_levels`](crate::affordable_levels) plus an 8-bit margin.
-pub fn chain_bits_for_levels(log_t: f64, log_n: u32, levels: usize) -> f64 {
-    let log_n = f64::from(log_n);
-    let fresh = log_t + log_n / 2.0 + 20.0;
-    let per_level = log_t + log_n + 2.0;
-    fresh + levels as f64 * per_level + 1.0 + 8.0
+fn chain_bits_for_levels(log_t: f64, log_n: u32, levels: usize) -> f64 {
+    noise::transform_chain_bits(1 << log_n, log_t, levels)
 }
 
 /// The smallest ring degree N (2^12..=2^17) with 2N | p − 1 whose chain for
@@ -36,7 +35,7 @@ pub fn suggest_parameters<F: PrimeField + FftField>(
 /// [`suggest_parameters`] among ring degrees N ≥ `min_ring_degree` only
 /// (e.g. N ≥ 2n for a conversion of n values with a chosen level count),
 /// with `extra_bits` of budget on top of the levels (e.g. `k ·`
-/// [`product_bits`] for k ciphertext products afterwards).
+/// [`noise::transformed_product_bits`] for k ciphertext products afterwards).
 ///
 /// # Errors
 /// [`Error::Unsupported`] when no ring from `min_ring_degree` up to 2^17 fits.
@@ -140,7 +139,7 @@ pub fn plan_depth<F: PrimeField + FftField>(
 /// The smallest ring (2^12..=2^17, 2N | p − 1) and chain holding a size-`n`
 /// plan with `options` at ≥ 128-bit security, for every n from 2 to 2^22
 /// (beyond N the vector spans n/N ciphertexts): on each ring, the depth of
-/// [`plan_depth`] in [`chain_bits_for_levels`] bits, with 3 to 6
+/// [`plan_depth`] in [`noise::transform_chain_bits`] bits, with 3 to 6
 /// key-switching digits (the fewest that fit). Plans built with the returned
 /// strategy at the top level of a context from these parameters afford
 /// their depth.
@@ -219,23 +218,12 @@ pub fn conversion_levels<F: PrimeField + FftField>(
         .unwrap_or(stages))
 }
 
-/// Noise budget, in bits, to reserve for one ciphertext × ciphertext
-/// product of two converted ciphertexts with t of `log_t` bits at ring
-/// degree 2^`log_n`: log2 t + 2·log2 N + 30. A product of two ciphertexts at
-/// their noise floor really costs about log2 t + 1.5·log2 N + 20 bits
-/// (297.5 measured for BN254 at N = 2^16), but the engine refuses it unless
-/// its key-free estimate, which runs about 12 bits above the real noise
-/// after a conversion, leaves a bit; the difference is that margin.
-pub fn product_bits(log_t: f64, log_n: u32) -> f64 {
-    log_t + 2.0 * f64::from(log_n) + 30.0
-}
-
 /// Parameters for a length-`n` conversion followed by `products`
 /// sequential ciphertext × ciphertext products of converted ciphertexts
 /// (1 for the product A·B of two interpolants): the smallest ring
 /// N ≥ max(2n, 2^12) with 2N | p − 1 whose chain holds
-/// [`conversion_levels`] levels ([`chain_bits_for_levels`]) and
-/// `products` × [`product_bits`] within the 128-bit bound, with special
+/// [`conversion_levels`] levels ([`noise::transform_chain_bits`]) and
+/// `products` × [`noise::transformed_product_bits`] within the 128-bit bound, with special
 /// primes for 3 key-switching digits. A plan on them with the default level
 /// choice (evaluations in natural order) takes `conversion_levels` levels.
 ///
@@ -271,7 +259,7 @@ pub fn suggest_conversion_parameters<F: PrimeField + FftField>(
         let levels = conversion_levels::<F>(1 << log_n, n, conversion).ok()?;
         Some(
             chain_bits_for_levels(log_t, log_n, levels)
-                + products as f64 * product_bits(log_t, log_n),
+                + products as f64 * noise::transformed_product_bits(1 << log_n, log_t),
         )
     })
 }
@@ -289,42 +277,27 @@ fn smallest_ring<F: PrimeField + FftField>(
 /// The key-switching digits of [`suggest_parameters`].
 const DEFAULT_DIGITS: usize = 3;
 
+/// The smallest prime of the chains these searches make: uniform primes of
+/// at least 40 bits ([`noise::uniform_primes`]).
+const MIN_CHAIN_PRIME_BITS: u32 = 40;
+
 /// [`smallest_ring`] trying, on each ring, each of `digits` key-switching
-/// digit counts in turn (more digits: a smaller special modulus, so a
-/// longer chain fits the same security bound, for larger and slower keys).
+/// digit counts in turn, by [`noise::smallest_ring`] (rings with 2N | p − 1 only).
 fn smallest_ring_with_digits<F: PrimeField + FftField>(
     min_log_n: u32,
     threads: u32,
     digits: &[usize],
     bits: impl Fn(u32) -> Option<f64>,
 ) -> Result<Parameters> {
-    let two_adicity = F::TWO_ADICITY;
-    for log_n in min_log_n..=17u32 {
-        if log_n + 1 > two_adicity {
-            break;
-        }
-        let Some(bits) = bits(log_n) else {
-            continue;
-        };
-        let primes = (bits / 60.0).ceil() as usize;
-        let per_prime = (bits / primes as f64).ceil() as u32;
-        let chain = vec![per_prime.max(40); primes];
-        for &d in digits {
-            let built = Parameters::builder()
-                .ring_degree(1 << log_n)
-                .plaintext_modulus_from_field::<F>()
-                .chain_bits(&chain)
-                .key_switching_digits(d)
-                .threads(threads)
-                .build();
-            if let Ok(params) = built {
-                if params.security_level() != SecurityLevel::Below128 {
-                    return Ok(params);
-                }
-            }
-        }
-    }
-    Err(Error::Unsupported(
-        "no ring degree up to 2^17 holds that many levels at 128-bit security",
-    ))
+    let max_log_n = 17u32.min(F::TWO_ADICITY.saturating_sub(1));
+    let digits: Vec<KeySwitching> = digits.iter().map(|&d| KeySwitching::Digits(d)).collect();
+    let t: BigUint = F::MODULUS.into();
+    noise::smallest_ring(&t, min_log_n..=max_log_n, &digits, threads, |n| {
+        let bits = bits(n.trailing_zeros()).ok_or("the plan does not fit this ring")?;
+        Ok(noise::uniform_primes(bits, MIN_CHAIN_PRIME_BITS))
+    })
+    .map(|(parameters, _)| parameters)
+    .map_err(|_| {
+        Error::Unsupported("no ring degree up to 2^17 holds that many levels at 128-bit security")
+    })
 }

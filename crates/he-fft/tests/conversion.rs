@@ -497,9 +497,7 @@ fn an_ifft_plans_output_converts_without_permutation() {
 
 #[test]
 fn parameter_helpers() {
-    use he_fft::{
-        conversion_levels, product_bits, suggest_conversion_parameters, suggest_parameters_at_least,
-    };
+    use he_fft::{conversion_levels, suggest_conversion_parameters, suggest_parameters_at_least};
     let to = Conversion::SlotsToCoefficients;
     let back = Conversion::CoefficientsToSlots;
     assert_eq!(conversion_levels::<Fr>(1 << 16, 256, to).unwrap(), 1);
@@ -523,7 +521,8 @@ fn parameter_helpers() {
     assert_eq!(params.ring_degree(), 1 << 17);
     assert!(params.security_level().bits() >= 128);
     let chain: u32 = params.chain_bits().iter().sum();
-    let levels = he_fft::chain_bits_for_levels(254.0, 17, 5) + product_bits(254.0, 17);
+    let levels = helib_rs::noise::transform_chain_bits(1 << 17, 254.0, 5)
+        + helib_rs::noise::transformed_product_bits(1 << 17, 254.0);
     assert!(f64::from(chain) >= levels);
     for n in [1usize << 17, 1 << 63] {
         assert!(matches!(

@@ -1,6 +1,7 @@
 //! Choosing parameters for polynomial products: the smallest ≥128-bit ring.
 
 use ark_ff::PrimeField;
+use helib_rs::noise::{self, KeySwitching};
 use helib_rs::{Parameters, MAX_RING_DEGREE, MIN_RING_DEGREE};
 use num_bigint::BigUint;
 
@@ -9,8 +10,9 @@ use crate::error::{Error, Result};
 /// Parameters for encrypted polynomials of up to `max_len` coefficients and
 /// `products` sequential ciphertext products, with the block stride to use.
 ///
-/// [`suggest`](Self::suggest) walks the ring degrees N = 2^10 … 2^17 and
-/// takes the first whose chain holds the products at ≥ 128-bit security
+/// [`suggest`](Self::suggest) walks the ring degrees N = 2^10 … 2^17 with
+/// [`helib_rs::noise::smallest_ring`] and takes the first whose chain
+/// ([`helib_rs::noise::product_chain_bits`]) holds the products at ≥ 128-bit security
 /// (by the HomomorphicEncryption.org table) and whose block products fit
 /// (at most N product blocks). One product needs no key switching, so the
 /// chain has no special primes; more products need a relinearization key
@@ -51,40 +53,32 @@ impl PolyParameters {
                 "need at least one coefficient and one product (got {max_len} and {products})"
             )));
         }
-        let mut reasons = Vec::new();
-        let mut n = MIN_RING_DEGREE;
-        while n <= MAX_RING_DEGREE {
-            let stride = n / (products + 1).next_power_of_two();
+        let stride_for = |n: usize| n / (products + 1).next_power_of_two();
+        let key_switching = if products > 1 {
+            KeySwitching::Digits(2)
+        } else {
+            KeySwitching::None
+        };
+        let log_min = MIN_RING_DEGREE.trailing_zeros();
+        let log_max = MAX_RING_DEGREE.trailing_zeros();
+        let found = noise::smallest_ring(t, log_min..=log_max, &[key_switching], 0, |n| {
+            let stride = stride_for(n);
             let blocks = max_len.div_ceil(stride.max(1));
             if stride == 0 || 2 * blocks - 1 > n {
-                reasons.push(format!("N = {n}: {blocks} blocks do not fit"));
-                n *= 2;
-                continue;
+                return Err(format!("{blocks} blocks do not fit"));
             }
-            let chain = helib_rs::product_chain_bits(n, t, products, blocks);
-            let mut builder = Parameters::builder()
-                .ring_degree(n)
-                .plaintext_modulus(t.clone())
-                .chain_bits(&chain);
-            builder = if products > 1 {
-                builder.key_switching_digits(2)
-            } else {
-                builder.special_bits(&[])
-            };
-            match builder.build() {
-                Ok(parameters) => {
-                    return Ok(Self {
-                        parameters,
-                        stride,
-                        max_len,
-                        products,
-                    })
-                }
-                Err(e) => reasons.push(format!("N = {n}: {e}")),
-            }
-            n *= 2;
+            Ok(noise::product_chain_bits(n, t, products, blocks))
+        });
+        match found {
+            Ok((parameters, _)) => Ok(Self {
+                stride: stride_for(parameters.ring_degree()),
+                parameters,
+                max_len,
+                products,
+            }),
+            Err(helib_rs::Error::InvalidParameters(reasons)) => Err(Error::NoParameters(reasons)),
+            Err(other) => Err(other.into()),
         }
-        Err(Error::NoParameters(reasons.join("; ")))
     }
 
     /// [`suggest`](Self::suggest) with t = F's modulus.

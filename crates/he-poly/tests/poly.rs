@@ -22,7 +22,7 @@ struct Keys {
 /// N = 4096, t = BN254, a chain for one block product (insecure: tests only).
 fn keys() -> Keys {
     let t = Fr::MODULUS.into();
-    let chain = helib_rs::product_chain_bits(4096, &t, 1, 8);
+    let chain = helib_rs::noise::product_chain_bits(4096, &t, 1, 8);
     let params = Parameters::builder()
         .ring_degree(4096)
         .plaintext_modulus(t)
@@ -318,7 +318,7 @@ fn suggested_parameters_are_the_smallest_secure_ring_for_every_size() {
             let smaller = Parameters::builder()
                 .ring_degree(half)
                 .plaintext_modulus(t.clone())
-                .chain_bits(&helib_rs::product_chain_bits(half, &t, 1, blocks))
+                .chain_bits(&helib_rs::noise::product_chain_bits(half, &t, 1, blocks))
                 .special_bits(&[])
                 .build();
             assert!(smaller.is_err(), "2^{log_len}: N = {half} would do");

@@ -66,6 +66,6 @@ mod session;
 
 pub use error::{Error, Result};
 pub use message::{Binding, ShareMessage, Step};
-pub use params::{smudging_extra_bits, with_smudging_room};
+pub use params::with_smudging_room;
 pub use party::{AdditiveShare, Party};
 pub use session::{Aggregate, Aggregator, Session, DEFAULT_SECURITY_BITS, MAX_PARTIES};

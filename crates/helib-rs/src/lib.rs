@@ -113,8 +113,8 @@ mod keys;
 mod limbs;
 mod linear_transform;
 pub mod lintrans;
-mod modulus_chain;
 mod multiply;
+pub mod noise;
 mod ops;
 mod params;
 mod plaintext;
@@ -132,7 +132,6 @@ pub use error::{Error, Result, Status};
 pub use galois_keys::GaloisKeys;
 pub use interop::{ContextBytes, Unbound};
 pub use keys::{PublicKey, SecretKey};
-pub use modulus_chain::product_chain_bits;
 pub use multiply::ModSwitchPolicy;
 pub use params::{
     Parameters, ParametersBuilder, DEFAULT_KEY_SWITCHING_DIGITS, MAX_PRIMES, MAX_RING_DEGREE,

@@ -5,7 +5,7 @@ use num_bigint::BigUint;
 
 use crate::error::{Error, Result};
 use crate::limbs::log2;
-use crate::modulus_chain::{
+use crate::noise::{
     chain_bits_for_depth, chain_total_bits, special_bits_for_digits, MAX_DERIVED_PRIME_BITS,
     MAX_PRIME_BITS, MIN_PRIME_BITS,
 };

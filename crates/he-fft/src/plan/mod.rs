@@ -1,0 +1,494 @@
+//! FFT plans: built once for (context, n, direction, coset, strategy), run many times.
+
+use crate::error::{Error, Result};
+use crate::layout::Packing;
+use crate::memory::{available_memory_bytes, LevelShape, MemoryEstimate, PlanShape};
+use crate::parallel::in_pool;
+use crate::stages::{
+    bit_reversal, bit_reversal_shape, compose_stages, dense_shape, group_bounds,
+    group_bounds_short_last, group_shapes, group_shapes_in, group_stages, group_stages_in,
+    radix2_shapes, radix2_stages, DenseDiagonals, Order,
+};
+use ark_ff::{FftField, PrimeField};
+use ark_poly::{EvaluationDomain, Radix2EvaluationDomain};
+use helib_rs::lintrans::SlotTransform;
+use helib_rs::lintrans::{EncodedTransform, KeyMode, KeyPolicy, PlainTransform, Schedule};
+use helib_rs::{BatchEncoder, Ciphertext, Context, GaloisKeys, PublicKey, SecretKey};
+use rayon::prelude::*;
+
+mod builder;
+mod levels;
+mod run;
+mod scaling;
+mod split;
+#[cfg(test)]
+mod tests;
+
+pub use levels::affordable_levels;
+use levels::encode_all;
+pub(crate) use levels::{level_after, level_cost_bits};
+pub(crate) use run::run_levels;
+use run::{dense_schedule, strided_bit_reversed, unstride_bit_reversed};
+use scaling::{factored, scalings};
+use split::{split_ranges, split_run};
+
+/// Forward (`fft`) or inverse (`ifft`, including the 1/n factor).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Direction {
+    /// Evaluations at the domain (or coset) points: `y_k = Σ x_i (g ω^k)^i`.
+    Forward,
+    /// Coefficients from evaluations: the inverse of `Forward`.
+    Inverse,
+}
+
+/// How the transform is evaluated.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Strategy {
+    /// The whole n×n matrix by the diagonal method with baby-step giant-step:
+    /// one multiplication level, n diagonals (built and encoded at every
+    /// execution rather than stored in the plan, so plans stay small).
+    Dense,
+    /// The radix-2 stages grouped into `levels` sparse transforms (each one
+    /// multiplication level with at most 2^(s+1) - 1 diagonals for s stages).
+    /// `None` lets the plan choose from the noise budget of the input level.
+    Factored {
+        /// Number of multiplication levels (1..=4), or automatic.
+        levels: Option<usize>,
+    },
+}
+
+/// The FFT of size n over F on encrypted vectors (see the crate docs for the
+/// layouts and which orders are free).
+pub struct FftPlan<F: PrimeField + FftField> {
+    context: Context,
+    encoder: BatchEncoder<F>,
+    n: usize,
+    direction: Direction,
+    coset: Option<F>,
+    strategy: Strategy,
+    order: Order,
+    output_order: Order,
+    keys: KeyPolicy,
+    level: usize,
+    pipeline: Pipeline<F>,
+    memory: MemoryEstimate,
+}
+
+/// What one plan runs: per-ciphertext transforms and the cross-ciphertext part.
+enum Pipeline<F: PrimeField + FftField> {
+    /// One ciphertext, one or more sparse levels.
+    Levels(Vec<EncodedTransform>),
+    /// One ciphertext, the dense matrix's diagonals produced at each execution.
+    Dense(DenseRun<F>),
+    /// C ciphertexts (n = C·N): four-step FFT.
+    Split(SplitRun),
+}
+
+struct DenseRun<F: PrimeField + FftField> {
+    packing: Packing,
+    omega: F,
+    scale_in: Vec<F>,
+    scale_out: Vec<F>,
+    input_bit_reversed: bool,
+}
+
+/// Four-step FFT over C ciphertexts of N slots (n = C·N): a size-C DFT across
+/// ciphertexts (additions for C = 2, scalar products otherwise) and, per
+/// group, a size-N transform with the twiddles folded in.
+///
+/// Only one level of the size-N transform depends on the group (the first
+/// going forward, the last going back: the one absorbing the twiddles); the
+/// others are encoded once and shared, so the plan holds C copies of one
+/// level and one copy of the rest.
+struct SplitRun {
+    groups: usize,
+    across_first: bool,
+    across_scalars: Vec<Vec<num_bigint::BigUint>>,
+    /// Per group, the level absorbing its twiddles.
+    twiddled: Twiddled,
+    /// The levels every group shares, in order.
+    shared: Vec<EncodedTransform>,
+}
+
+/// The twiddle-absorbing levels of a four-step plan, one per group.
+enum Twiddled {
+    /// Encoded once, when the plan is built.
+    Encoded(Vec<EncodedTransform>),
+    /// Kept as plaintexts (about a seventh of the bytes for BN254) and
+    /// encoded at each execution ([`FftPlanBuilder::encode_per_execution`]).
+    Plain(Vec<PlainTransform>),
+}
+
+impl SplitRun {
+    /// Group k's own level: its schedule and plaintext products.
+    fn own(&self, k: usize) -> (&Schedule, usize) {
+        match &self.twiddled {
+            Twiddled::Encoded(t) => (t[k].schedule(), t[k].multiplications()),
+            Twiddled::Plain(t) => (t[k].schedule(), t[k].multiplications()),
+        }
+    }
+
+    /// Group k's size-N transform on `x`.
+    fn run_group(&self, k: usize, x: &Ciphertext, keys: &GaloisKeys) -> Result<Ciphertext> {
+        let own = |x: &Ciphertext| match &self.twiddled {
+            Twiddled::Encoded(t) => run_levels([&t[k]], x, keys),
+            Twiddled::Plain(t) => {
+                let mut x = x.clone();
+                if x.level() > t[k].level() {
+                    x.mod_switch_to_assign(t[k].level())?;
+                }
+                Ok(t[k].apply(&x, keys)?)
+            }
+        };
+        if self.across_first {
+            run_levels(&self.shared, &own(x)?, keys)
+        } else {
+            own(&run_levels(&self.shared, x, keys)?)
+        }
+    }
+
+    /// Levels one ciphertext goes through.
+    fn per_ciphertext_depth(&self) -> usize {
+        1 + self.shared.len()
+    }
+}
+
+/// Work one execution of a plan performs.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct PlanCost {
+    /// Automorphisms (rotations and row swaps), baby and giant steps.
+    pub rotations: usize,
+    /// The automorphisms that pay a whole key switch: all of them in
+    /// [`KeyMode::MinimalKeys`], only the giant steps in [`KeyMode::Fast`],
+    /// whose double-hoisted baby steps cost an inner product each.
+    pub key_switches: usize,
+    /// Plaintext multiplications.
+    pub multiplications: usize,
+}
+
+/// Builder for [`FftPlan`].
+pub struct FftPlanBuilder<F: PrimeField + FftField> {
+    context: Context,
+    n: usize,
+    direction: Direction,
+    coset: Option<F>,
+    strategy: Strategy,
+    order: Order,
+    keys: KeyPolicy,
+    level: Option<usize>,
+    natural_output: bool,
+    memory_limit: Option<usize>,
+    per_execution: bool,
+}
+
+impl<F: PrimeField + FftField> FftPlan<F> {
+    /// A builder for a size-`n` transform in `context` (defaults: forward,
+    /// no coset, factored with automatic levels, natural input order, fast keys,
+    /// inputs at the top level).
+    pub fn builder(context: &Context, n: usize) -> FftPlanBuilder<F> {
+        FftPlanBuilder {
+            context: context.clone(),
+            n,
+            direction: Direction::Forward,
+            coset: None,
+            strategy: Strategy::Factored { levels: None },
+            order: Order::Natural,
+            keys: KeyPolicy {
+                mode: KeyMode::Fast,
+                max_baby_steps: usize::MAX,
+            },
+            level: None,
+            natural_output: false,
+            memory_limit: None,
+            per_execution: false,
+        }
+    }
+
+    /// Transform size.
+    pub fn len(&self) -> usize {
+        self.n
+    }
+
+    /// Whether the transform is empty (never: n ≥ 2).
+    pub fn is_empty(&self) -> bool {
+        self.n == 0
+    }
+
+    /// Number of ciphertexts holding one input vector.
+    pub fn ciphertexts(&self) -> usize {
+        self.n.div_ceil(self.context.ring_degree())
+    }
+
+    /// Multiplication levels the plan consumes.
+    pub fn depth(&self) -> usize {
+        match &self.pipeline {
+            Pipeline::Levels(levels) => levels.len(),
+            Pipeline::Dense(_) => 1,
+            Pipeline::Split(split) => {
+                split.per_ciphertext_depth() + usize::from(split.groups > 2 || self.coset.is_some())
+            }
+        }
+    }
+
+    /// Key switches and plaintext products one execution performs (the dense
+    /// strategy's are counted from its schedule).
+    pub fn cost(&self) -> PlanCost {
+        let of = |l: &EncodedTransform| PlanCost {
+            rotations: l.schedule().baby_rotations() + l.schedule().giant_rotations(),
+            key_switches: l.schedule().key_switches(),
+            multiplications: l.multiplications(),
+        };
+        let sum = |it: &mut dyn Iterator<Item = PlanCost>| {
+            it.fold(PlanCost::default(), |a, b| PlanCost {
+                rotations: a.rotations + b.rotations,
+                key_switches: a.key_switches + b.key_switches,
+                multiplications: a.multiplications + b.multiplications,
+            })
+        };
+        match &self.pipeline {
+            Pipeline::Levels(levels) => sum(&mut levels.iter().map(of)),
+            Pipeline::Split(split) => {
+                let own = (0..split.groups).map(|k| {
+                    let (schedule, multiplications) = split.own(k);
+                    PlanCost {
+                        rotations: schedule.baby_rotations() + schedule.giant_rotations(),
+                        key_switches: schedule.key_switches(),
+                        multiplications,
+                    }
+                });
+                let once = sum(&mut split.shared.iter().map(of));
+                let all_shared = PlanCost {
+                    rotations: once.rotations * split.groups,
+                    key_switches: once.key_switches * split.groups,
+                    multiplications: once.multiplications * split.groups,
+                };
+                sum(&mut own.chain(std::iter::once(all_shared)))
+            }
+            Pipeline::Dense(run) => {
+                let schedule = dense_schedule(run, self.keys);
+                PlanCost {
+                    rotations: schedule.baby_rotations() + schedule.giant_rotations(),
+                    key_switches: schedule.key_switches(),
+                    multiplications: dense_shape(run.packing).len(),
+                }
+            }
+        }
+    }
+
+    /// The memory estimate [`FftPlanBuilder::build`] checked against its
+    /// limit (computed from the plan's shape before anything was encoded).
+    pub fn memory_estimate(&self) -> MemoryEstimate {
+        self.memory
+    }
+
+    /// The estimated peak bytes: [`MemoryEstimate::peak_bytes`] of
+    /// [`memory_estimate`](Self::memory_estimate).
+    pub fn estimated_memory_bytes(&self) -> usize {
+        self.memory.peak_bytes()
+    }
+
+    /// The order of the vector [`decrypt`](Self::decrypt) returns (and of the
+    /// slots of a single output ciphertext): bit-reversed for the factored
+    /// strategy with natural input, natural otherwise (for n > N, `decrypt`
+    /// undoes the strided layout).
+    pub fn output_order(&self) -> Order {
+        self.output_order
+    }
+
+    /// Strategy, direction and the input order (see [`FftPlanBuilder::input_order`]).
+    pub fn describe(&self) -> String {
+        format!(
+            "{:?} {:?} n={} coset={} input={:?} keys={:?} depth={} ciphertexts={}",
+            self.strategy,
+            self.direction,
+            self.n,
+            self.coset.is_some(),
+            self.order,
+            self.keys.mode,
+            self.depth(),
+            self.ciphertexts()
+        )
+    }
+
+    /// The Galois elements whose keys the plan needs: generate exactly these.
+    pub fn required_galois_elements(&self) -> Vec<u64> {
+        let mut out: Vec<u64> = match &self.pipeline {
+            Pipeline::Levels(levels) => levels
+                .iter()
+                .flat_map(|l| l.schedule().required_galois_elements(&self.context))
+                .collect(),
+            Pipeline::Dense(run) => {
+                dense_schedule(run, self.keys).required_galois_elements(&self.context)
+            }
+            Pipeline::Split(split) => (0..split.groups)
+                .map(|k| split.own(k).0)
+                .chain(split.shared.iter().map(|l| l.schedule()))
+                .flat_map(|s| s.required_galois_elements(&self.context))
+                .collect(),
+        };
+        out.sort_unstable();
+        out.dedup();
+        out
+    }
+
+    /// Generates the Galois keys [`required_galois_elements`](Self::required_galois_elements) names.
+    pub fn generate_galois_keys(&self, sk: &SecretKey) -> Result<GaloisKeys> {
+        Ok(GaloisKeys::for_elements(
+            sk,
+            &self.required_galois_elements(),
+        )?)
+    }
+
+    /// Packs `values` (length n, in the plan's input order) into slot vectors
+    /// and encrypts them at the plan's input level.
+    ///
+    /// # Errors
+    /// [`Error::WrongLength`] unless there are exactly n values;
+    /// [`Error::ContextMismatch`] for a key of another context.
+    pub fn encrypt(&self, pk: &PublicKey, values: &[F]) -> Result<Vec<Ciphertext>> {
+        self.ensure_context(pk.context())?;
+        self.input_slots(values)?
+            .iter()
+            .map(|slots| Ok(pk.encrypt_at_level(&self.encoder.encode(slots)?, self.level)?))
+            .collect()
+    }
+
+    /// Decrypts the outputs and unpacks them into a vector in the plan's output order.
+    ///
+    /// # Errors
+    /// [`Error::WrongOutputCount`] unless there are exactly
+    /// [`ciphertexts`](Self::ciphertexts) outputs; [`Error::ContextMismatch`]
+    /// for a key or ciphertext of another context.
+    pub fn decrypt(&self, sk: &SecretKey, outputs: &[Ciphertext]) -> Result<Vec<F>> {
+        if outputs.len() != self.ciphertexts() {
+            return Err(Error::WrongOutputCount {
+                expected: self.ciphertexts(),
+                got: outputs.len(),
+            });
+        }
+        self.ensure_context(sk.context())?;
+        for ct in outputs {
+            self.ensure_context(ct.context())?;
+        }
+        let slots: Vec<Vec<F>> = outputs
+            .iter()
+            .map(|ct| Ok(self.encoder.decode(&sk.decrypt(ct)?)?))
+            .collect::<Result<_>>()?;
+        self.output_values(&slots)
+    }
+
+    /// Runs the transform.
+    ///
+    /// # Errors
+    /// Checked before any work, in this order: [`Error::WrongInputCount`]
+    /// unless there are exactly [`ciphertexts`](Self::ciphertexts) inputs;
+    /// [`Error::ContextMismatch`] for inputs or keys of another context;
+    /// [`Error::InputNotRelinearized`] for an input of more than two parts;
+    /// [`Error::WrongInputLevel`] for inputs not at the plan's input level;
+    /// [`Error::MissingGaloisKey`]; [`Error::InsufficientBudget`] when the
+    /// inputs' estimated noise budget is too small for the plan's depth.
+    pub fn execute(&self, inputs: &[Ciphertext], keys: &GaloisKeys) -> Result<Vec<Ciphertext>> {
+        if inputs.len() != self.ciphertexts() {
+            return Err(Error::WrongInputCount {
+                expected: self.ciphertexts(),
+                got: inputs.len(),
+            });
+        }
+        self.ensure_context(keys.context())?;
+        for ct in inputs {
+            self.ensure_context(ct.context())?;
+        }
+        if let Some(ct) = inputs.iter().find(|ct| ct.size() != 2) {
+            return Err(Error::InputNotRelinearized { parts: ct.size() });
+        }
+        if let Some(ct) = inputs.iter().find(|ct| ct.level() != self.level) {
+            return Err(Error::WrongInputLevel {
+                expected: self.level,
+                got: ct.level(),
+            });
+        }
+        for element in self.required_galois_elements() {
+            if !keys.contains(element) {
+                return Err(Error::MissingGaloisKey { element });
+            }
+        }
+        // Refuse inputs whose own (key-free) budget estimate is too small for
+        // the plan's levels, instead of failing at decryption.
+        let per_level = level_cost_bits(&self.context);
+        let available = inputs
+            .iter()
+            .map(|ct| (ct.estimated_budget_bits() / per_level).floor().max(0.0) as usize)
+            .min()
+            .unwrap_or(0);
+        if available < self.depth() {
+            return Err(Error::InsufficientBudget {
+                needed: self.depth(),
+                available,
+            });
+        }
+        let mut outputs = match &self.pipeline {
+            Pipeline::Levels(levels) => vec![run_levels(levels, &inputs[0], keys)?],
+            Pipeline::Dense(run) => vec![self.run_dense(run, &inputs[0], keys)?],
+            Pipeline::Split(split) => {
+                in_pool(&self.context, || self.run_split(split, inputs, keys))?
+            }
+        };
+        // Outputs leave with the primes their noise no longer needs dropped.
+        for ct in &mut outputs {
+            ct.mod_switch_reduce_noise_assign()?;
+        }
+        Ok(outputs)
+    }
+
+    fn row(&self) -> usize {
+        self.context.ring_degree() / 2
+    }
+
+    /// `Ok` when `other` is the plan's context.
+    fn ensure_context(&self, other: &Context) -> Result<()> {
+        if self.context.same_as(other) {
+            Ok(())
+        } else {
+            Err(Error::ContextMismatch)
+        }
+    }
+
+    /// Slot vectors of the input: entries in the plan's input order.
+    fn input_slots(&self, values: &[F]) -> Result<Vec<Vec<F>>> {
+        if values.len() != self.n {
+            return Err(Error::WrongLength {
+                expected: self.n,
+                got: values.len(),
+            });
+        }
+        let slots = 2 * self.row();
+        match (&self.pipeline, self.direction) {
+            (Pipeline::Split(_), Direction::Forward) => {
+                Ok(values.chunks(slots).map(|c| c.to_vec()).collect())
+            }
+            (Pipeline::Split(split), Direction::Inverse) => {
+                Ok(strided_bit_reversed(values, split.groups))
+            }
+            _ => {
+                let packing =
+                    Packing::for_length(self.n, self.row()).ok_or(Error::Internal("packing"))?;
+                Ok(vec![packing.pack(values)])
+            }
+        }
+    }
+
+    /// Output vector from decrypted slot vectors.
+    fn output_values(&self, slots: &[Vec<F>]) -> Result<Vec<F>> {
+        match (&self.pipeline, self.direction) {
+            (Pipeline::Split(split), Direction::Forward) => {
+                Ok(unstride_bit_reversed(slots, split.groups))
+            }
+            (Pipeline::Split(_), Direction::Inverse) => Ok(slots.concat()),
+            _ => {
+                let packing =
+                    Packing::for_length(self.n, self.row()).ok_or(Error::Internal("packing"))?;
+                Ok(packing.unpack(&slots[0]))
+            }
+        }
+    }
+}

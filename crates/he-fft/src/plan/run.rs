@@ -1,0 +1,158 @@
+//! Executing a plan: the dense and four-step pipelines and the helpers they share.
+
+use super::*;
+
+impl<F: PrimeField + FftField> FftPlan<F> {
+    pub(super) fn run_dense(
+        &self,
+        run: &DenseRun<F>,
+        x: &Ciphertext,
+        keys: &GaloisKeys,
+    ) -> Result<Ciphertext> {
+        let transform = dense_transform(run);
+        let encoded = EncodedTransform::new(&transform, self.keys, &self.encoder, x.level())?;
+        Ok(encoded.apply(x, keys)?)
+    }
+
+    /// The four-step execution: the groups' size-N transforms run in
+    /// parallel on the pool the caller installed, as do the sums across
+    /// ciphertexts (one per output).
+    pub(super) fn run_split(
+        &self,
+        split: &SplitRun,
+        inputs: &[Ciphertext],
+        keys: &GaloisKeys,
+    ) -> Result<Vec<Ciphertext>> {
+        let across = |cts: &[Ciphertext]| -> Result<Vec<Ciphertext>> {
+            (0..split.groups)
+                .into_par_iter()
+                .map(|k| {
+                    let mut acc: Option<Ciphertext> = None;
+                    for (c, ct) in cts.iter().enumerate() {
+                        let term = scale(
+                            ct,
+                            &split.across_scalars[k][c],
+                            self.context.plaintext_modulus(),
+                        )?;
+                        match acc.as_mut() {
+                            Some(a) => a.add_assign(&term)?,
+                            None => acc = Some(term),
+                        }
+                    }
+                    acc.ok_or(Error::Internal("no ciphertexts"))
+                })
+                .collect()
+        };
+        let per_group = |cts: &[Ciphertext]| -> Result<Vec<Ciphertext>> {
+            cts.par_iter()
+                .enumerate()
+                .map(|(k, ct)| split.run_group(k, ct, keys))
+                .collect()
+        };
+        if split.across_first {
+            per_group(&across(inputs)?)
+        } else {
+            across(&per_group(inputs)?)
+        }
+    }
+}
+
+/// Multiplies by a scalar given as 0, 1, t-1 (free) or anything else (a product).
+pub(super) fn scale(
+    ct: &Ciphertext,
+    k: &num_bigint::BigUint,
+    t: &num_bigint::BigUint,
+) -> Result<Ciphertext> {
+    if *k == num_bigint::BigUint::from(1u8) {
+        Ok(ct.clone())
+    } else if k + 1u8 == *t {
+        Ok(ct.negate()?)
+    } else {
+        Ok(ct.mul_scalar(k)?)
+    }
+}
+
+pub(crate) fn run_levels<'a>(
+    levels: impl IntoIterator<Item = &'a EncodedTransform>,
+    x: &Ciphertext,
+    keys: &GaloisKeys,
+) -> Result<Ciphertext> {
+    let mut current = x.clone();
+    for transform in levels {
+        // Drop the primes the previous level's noise growth made unnecessary.
+        if current.level() > transform.level() {
+            current.mod_switch_to_assign(transform.level())?;
+        }
+        current = transform.apply(&current, keys)?;
+    }
+    Ok(current)
+}
+
+pub(super) fn dense_transform<F: PrimeField + FftField>(run: &DenseRun<F>) -> SlotTransform<F> {
+    let n = run.packing.len();
+    let bits = n.trailing_zeros();
+    let powers: Vec<F> = std::iter::successors(Some(F::one()), |w| Some(*w * run.omega))
+        .take(n)
+        .collect();
+    let bit_reversed = run.input_bit_reversed;
+    let matrix = DenseDiagonals::new(run.packing, move |i, j| {
+        let j = if bit_reversed {
+            crate::stages::bit_reverse(j, bits)
+        } else {
+            j
+        };
+        powers[(i * j) % n]
+    });
+    // diag(out) ∘ (D ⊙ shift(·)) ∘ diag(in) = (out ⊙ D ⊙ shift(in)) ⊙ shift(·):
+    // the scalings go into each diagonal as it is made, so only one copy of
+    // the n diagonals is ever held.
+    let row = run.packing.row();
+    let mut t = SlotTransform::zero(row);
+    for shift in matrix.shifts() {
+        let scale_in = SlotTransform::shift_vector(row, &run.scale_in, shift);
+        let diagonal: Vec<F> = matrix
+            .diagonal(shift)
+            .into_iter()
+            .zip(scale_in)
+            .zip(&run.scale_out)
+            .map(|((d, a), b)| d * a * b)
+            .collect();
+        t.add_term(shift, &diagonal);
+    }
+    t
+}
+
+/// The dense transform's schedule: it depends only on which shifts occur,
+/// so no diagonal is computed.
+pub(super) fn dense_schedule<F: PrimeField + FftField>(
+    run: &DenseRun<F>,
+    keys: KeyPolicy,
+) -> Schedule {
+    keys.schedule_for_shape(run.packing.row(), &dense_shape(run.packing))
+}
+
+/// Entry `c + C·bitrev(q)` of `values` to ciphertext c, slot q.
+pub(super) fn strided_bit_reversed<F: Copy>(values: &[F], groups: usize) -> Vec<Vec<F>> {
+    let per = values.len() / groups;
+    let bits = per.trailing_zeros();
+    (0..groups)
+        .map(|c| {
+            (0..per)
+                .map(|q| values[c + groups * crate::stages::bit_reverse(q, bits)])
+                .collect()
+        })
+        .collect()
+}
+
+/// Inverse of [`strided_bit_reversed`].
+pub(super) fn unstride_bit_reversed<F: Copy + Default>(slots: &[Vec<F>], groups: usize) -> Vec<F> {
+    let per = slots[0].len();
+    let bits = per.trailing_zeros();
+    let mut out = vec![F::default(); groups * per];
+    for (c, s) in slots.iter().enumerate() {
+        for (q, v) in s.iter().enumerate() {
+            out[c + groups * crate::stages::bit_reverse(q, bits)] = *v;
+        }
+    }
+    out
+}

@@ -1,0 +1,203 @@
+//! The four-step plan for n = C·N over C ciphertexts.
+
+use super::*;
+
+/// The four-step plan for n = C·N over C ciphertexts.
+///
+/// Forward: natural chunks `x_c` → across `u_k = Σ_c ω_C^(ck) g^(cN) x_c`
+/// (additions only for C = 2 without coset) → per group k a size-N DIF whose
+/// first stage absorbs the twiddles `ω^(pk) g^p`: ciphertext k, slot q holds
+/// `X[k + C·bitrev(q)]`. Inverse: exactly that layout in → per group k a
+/// size-N DIT whose last stage absorbs `ω^(-pk) g^(-p) / n` → across
+/// `x_c = Σ_k ω_C^(-ck) g^(-cN) v_k`: natural chunks out.
+#[allow(clippy::too_many_arguments)]
+pub(super) fn split_run<F: PrimeField + FftField>(
+    context: &Context,
+    encoder: &BatchEncoder<F>,
+    n: usize,
+    direction: Direction,
+    coset: Option<F>,
+    keys: KeyPolicy,
+    levels: usize,
+    level: usize,
+    strategy: Strategy,
+    per_execution: bool,
+) -> Result<SplitRun> {
+    if strategy == Strategy::Dense {
+        return Err(Error::Unsupported(
+            "the dense strategy handles n ≤ N; use the factored strategy for n > N",
+        ));
+    }
+    let slots = context.ring_degree();
+    let groups = n / slots;
+    let packing = Packing::Full { row: slots / 2 };
+    let domain = Radix2EvaluationDomain::<F>::new(n).ok_or(Error::InvalidSize(n))?;
+    let forward = direction == Direction::Forward;
+    let omega = if forward {
+        domain.group_gen
+    } else {
+        domain.group_gen_inv
+    };
+    let g = match (coset, forward) {
+        (Some(g), true) => g,
+        (Some(g), false) => g.inverse().ok_or(Error::InvalidCosetOffset)?,
+        (None, _) => F::one(),
+    };
+    let omega_c = omega.pow([slots as u64]);
+    let omega_n = omega.pow([groups as u64]);
+    let g_chunk = g.pow([slots as u64]);
+    let to_big = |f: F| -> num_bigint::BigUint { f.into_bigint().into() };
+    // scalars[out][in]: the chunk index (whose coset power g^(cN) applies) is the
+    // input index going forward and the output index going back.
+    let across_scalars = (0..groups)
+        .map(|out| {
+            (0..groups)
+                .map(|inp| {
+                    let chunk = if forward { inp } else { out };
+                    to_big(omega_c.pow([(out * inp) as u64]) * g_chunk.pow([chunk as u64]))
+                })
+                .collect()
+        })
+        .collect();
+    let n_inv = F::from(n as u64).inverse().unwrap_or(F::one());
+    let stage_order = if forward {
+        Order::Natural
+    } else {
+        Order::BitReversed
+    };
+    let stages = radix2_stages(packing, omega_n, stage_order);
+    let shapes: Vec<crate::stages::Shape> = stages
+        .iter()
+        .map(|t| t.diagonals().keys().copied().collect())
+        .collect();
+    let ranges = split_ranges(&shapes, levels, forward, groups, slots / 2);
+    // The group's own level: the first going forward (DIF, twiddles on the
+    // input), the last going back (DIT, twiddles and 1/n on the output).
+    let (own, shared_ranges) = if forward {
+        (ranges[0].clone(), &ranges[1..])
+    } else {
+        (
+            ranges[ranges.len() - 1].clone(),
+            &ranges[..ranges.len() - 1],
+        )
+    };
+    let shared_offset = usize::from(forward);
+    let own_index = if forward { 0 } else { ranges.len() - 1 };
+    let shared = group_stages_in(&stages, shared_ranges)
+        .iter()
+        .enumerate()
+        .map(|(i, t)| {
+            EncodedTransform::new(
+                t,
+                keys,
+                encoder,
+                level_after(context, level, i + shared_offset),
+            )
+        })
+        .collect::<helib_rs::Result<Vec<_>>>()?;
+    let own_level = level_after(context, level, own_index);
+    let own_transform = |k: usize| {
+        let twiddle: Vec<F> = powers_times(omega.pow([k as u64]), g, slots);
+        let mut mine = stages[own.clone()].to_vec();
+        if forward {
+            mine[0] = mine[0].after_scaling(&twiddle);
+        } else {
+            let last = mine.len() - 1;
+            let scale: Vec<F> = twiddle.iter().map(|w| *w * n_inv).collect();
+            mine[last] = mine[last].then_scaling(&scale);
+        }
+        compose_stages(&mine)
+    };
+    // One group at a time (each in parallel inside), so the field diagonals
+    // of a single group are alive at once.
+    let twiddled = if per_execution {
+        Twiddled::Plain(
+            (0..groups)
+                .map(|k| PlainTransform::new(&own_transform(k), keys, encoder, own_level))
+                .collect::<helib_rs::Result<Vec<_>>>()?,
+        )
+    } else {
+        Twiddled::Encoded(
+            (0..groups)
+                .map(|k| EncodedTransform::new(&own_transform(k), keys, encoder, own_level))
+                .collect::<helib_rs::Result<Vec<_>>>()?,
+        )
+    };
+    Ok(SplitRun {
+        groups,
+        across_first: forward,
+        across_scalars,
+        twiddled,
+        shared,
+    })
+}
+
+/// `(a·g)^p` for p in 0..len: the twiddles `ω^(pk) g^p` of group k with a = ω^k.
+pub(super) fn powers_times<F: FftField>(a: F, g: F, len: usize) -> Vec<F> {
+    let step = a * g;
+    std::iter::successors(Some(F::one()), |x| Some(*x * step))
+        .take(len)
+        .collect()
+}
+
+/// How the four-step plan groups a ciphertext's stages (of shapes
+/// `stages`) into `levels` levels: the group made once per ciphertext (the
+/// first going forward, the last going back) takes the number of stages
+/// that minimizes the diagonals the plan holds, `groups` copies of it plus
+/// one of the others (the rest split evenly); with many ciphertexts that is
+/// a shorter own group and longer shared ones.
+pub(crate) fn split_ranges(
+    stages: &[crate::stages::Shape],
+    levels: usize,
+    forward: bool,
+    groups: usize,
+    row: usize,
+) -> Vec<std::ops::Range<usize>> {
+    let count = stages.len();
+    let levels = levels.clamp(1, count.max(1));
+    let arrange = |own: usize| -> Vec<std::ops::Range<usize>> {
+        // The own group first (forward) or last (inverse), the others even.
+        let rest = group_bounds(count - own, levels - 1);
+        if forward {
+            std::iter::once(0..own)
+                .chain(rest.into_iter().map(|r| r.start + own..r.end + own))
+                .collect()
+        } else {
+            rest.into_iter()
+                .chain(std::iter::once(count - own..count))
+                .collect()
+        }
+    };
+    if levels == 1 {
+        return std::iter::once(0..count).collect();
+    }
+    let balanced = if forward {
+        group_bounds(count, levels)
+    } else {
+        group_bounds_short_last(count, levels)
+    };
+    let balanced_own = if forward {
+        balanced[0].len()
+    } else {
+        balanced[levels - 1].len()
+    };
+    let held = |ranges: &[std::ops::Range<usize>]| -> usize {
+        let shapes = group_shapes_in(stages, ranges, row);
+        let own = if forward { 0 } else { shapes.len() - 1 };
+        shapes
+            .iter()
+            .enumerate()
+            .map(|(i, s)| s.len() * if i == own { groups } else { 1 })
+            .sum()
+    };
+    let mut best = (held(&balanced), balanced);
+    // Every other group keeps at least one stage.
+    for own in 1..balanced_own.min(count + 1 - levels) {
+        let ranges = arrange(own);
+        let bytes = held(&ranges);
+        if bytes < best.0 {
+            best = (bytes, ranges);
+        }
+    }
+    best.1
+}

@@ -1,0 +1,110 @@
+//! Plan tests: memory estimates against what built plans hold.
+
+use super::*;
+use crate::memory::Sizes;
+use ark_bn254::Fr;
+use helib_rs::Parameters;
+
+/// The bytes of the diagonals a built plan actually holds.
+fn held_bytes(plan: &FftPlan<Fr>) -> usize {
+    let sizes = Sizes::new(&plan.context).unwrap();
+    let extended = plan.keys.mode == KeyMode::Fast;
+    let of = |t: &EncodedTransform| t.multiplications() * sizes.encoded(t.level(), extended);
+    match &plan.pipeline {
+        Pipeline::Levels(levels) => levels.iter().map(of).sum(),
+        Pipeline::Dense(_) => 0,
+        Pipeline::Split(split) => {
+            let own: usize = match &split.twiddled {
+                Twiddled::Encoded(t) => t.iter().map(of).sum(),
+                Twiddled::Plain(t) => t
+                    .iter()
+                    .map(|t| t.multiplications() * sizes.plaintext())
+                    .sum(),
+            };
+            own + split.shared.iter().map(of).sum::<usize>()
+        }
+    }
+}
+
+/// The estimate, made from shapes before anything is encoded, counts
+/// exactly the diagonals and Galois keys the built plan has.
+#[test]
+fn estimates_count_what_the_plan_holds() {
+    let params = Parameters::builder()
+        .ring_degree(1 << 10)
+        .plaintext_modulus_from_field::<Fr>()
+        .chain_bits(&[60; 19])
+        .allow_insecure()
+        .build()
+        .unwrap();
+    let context = Context::new(&params).unwrap();
+    let sizes = Sizes::new(&context).unwrap();
+    let factored = |levels| Strategy::Factored {
+        levels: Some(levels),
+    };
+    let cases = [
+        (8, factored(1), Order::Natural, KeyMode::Fast, false),
+        (64, factored(2), Order::BitReversed, KeyMode::Fast, false),
+        (64, factored(2), Order::Natural, KeyMode::Fast, true),
+        (
+            256,
+            factored(3),
+            Order::Natural,
+            KeyMode::MinimalKeys,
+            false,
+        ),
+        (1024, factored(3), Order::Natural, KeyMode::Fast, false),
+        (2048, factored(2), Order::Natural, KeyMode::Fast, false),
+        (32, Strategy::Dense, Order::Natural, KeyMode::Fast, false),
+    ];
+    for (n, strategy, order, mode, natural_output) in cases {
+        for direction in [Direction::Forward, Direction::Inverse] {
+            let mut builder = FftPlan::<Fr>::builder(&context, n)
+                .direction(direction)
+                .strategy(strategy)
+                .input_order(order)
+                .key_mode(mode)
+                .coset(Fr::from(5u64));
+            if natural_output {
+                builder = builder.natural_output();
+            }
+            let before = builder.memory_estimate().unwrap();
+            let plan = builder.build().unwrap();
+            let what = plan.describe();
+            assert_eq!(plan.memory_estimate(), before, "{what}");
+            assert_eq!(before.plan_bytes, held_bytes(&plan), "{what}");
+            assert_eq!(
+                before.galois_key_bytes,
+                plan.required_galois_elements().len() * sizes.galois_key(),
+                "{what}"
+            );
+            assert!(before.execution_bytes > 0 && before.build_bytes < before.peak_bytes());
+            if strategy == Strategy::Dense {
+                assert_eq!(before.plan_bytes, 0);
+                // Its diagonals are encoded at every execution instead.
+                assert!(
+                    before.execution_bytes > n * sizes.encoded(plan.level, true),
+                    "{what}"
+                );
+            }
+        }
+    }
+    // Four-step plans keeping their own levels as plaintexts: the
+    // estimate counts those plaintexts, a fraction of the encodings.
+    for groups in [2, 4] {
+        for direction in [Direction::Forward, Direction::Inverse] {
+            let builder = || {
+                FftPlan::<Fr>::builder(&context, groups << 10)
+                    .direction(direction)
+                    .strategy(factored(2))
+            };
+            let encoded = builder().memory_estimate().unwrap();
+            let lean = builder().encode_per_execution();
+            let before = lean.memory_estimate().unwrap();
+            let plan = lean.build().unwrap();
+            assert_eq!(before.plan_bytes, held_bytes(&plan), "{}", plan.describe());
+            assert!(before.plan_bytes < encoded.plan_bytes);
+            assert!(before.execution_bytes > encoded.execution_bytes);
+        }
+    }
+}

@@ -1,0 +1,86 @@
+//! The parameter search: the smallest ring whose chain holds the caller's
+//! operations at 128-bit security.
+
+use num_bigint::BigUint;
+
+use crate::error::{Error, Result};
+use crate::params::Parameters;
+use crate::security::SecurityLevel;
+
+/// How the parameters a search tries switch keys.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum KeySwitching {
+    /// No special primes: for computations without relinearization or
+    /// rotations (the whole 128-bit budget of log2 Q goes to the chain).
+    None,
+    /// Special primes for hybrid key switching with this many digits.
+    Digits(usize),
+}
+
+/// The smallest ring degree 2^log_n, for log_n in `log_ring_degrees` in
+/// increasing order, whose chain `chain(N)` builds into parameters at
+/// ≥ 128-bit security with plaintext modulus `t`, trying on each ring the
+/// key-switching choices `key_switching` in turn (more digits: a smaller
+/// special modulus, so a longer chain fits the same bound). `chain` gives
+/// the prime sizes for ring degree N, or why N cannot hold the computation.
+///
+/// Returns the parameters and the key-switching choice that fit.
+///
+/// ```
+/// use helib_rs::noise::{self, KeySwitching};
+/// use num_bigint::BigUint;
+///
+/// // Two plaintext products with t = 65537: the smallest ring that holds them.
+/// let t = BigUint::from(65537u32);
+/// let (params, ks) = noise::smallest_ring(&t, 10..=17, &[KeySwitching::Digits(3)], 1, |n| {
+///     Ok(noise::chain_bits_for_depth(n, noise::log2(&t), 2))
+/// })?;
+/// assert_eq!((params.ring_degree(), ks), (1 << 13, KeySwitching::Digits(3)));
+/// # Ok::<(), helib_rs::Error>(())
+/// ```
+///
+/// # Errors
+/// [`Error::InvalidParameters`] listing, ring by ring, why none fits.
+pub fn smallest_ring(
+    t: &BigUint,
+    log_ring_degrees: std::ops::RangeInclusive<u32>,
+    key_switching: &[KeySwitching],
+    threads: u32,
+    mut chain: impl FnMut(usize) -> std::result::Result<Vec<u32>, String>,
+) -> Result<(Parameters, KeySwitching)> {
+    let mut reasons = Vec::new();
+    for log_n in log_ring_degrees {
+        let Some(n) = 1usize.checked_shl(log_n) else {
+            break;
+        };
+        let bits = match chain(n) {
+            Ok(bits) => bits,
+            Err(reason) => {
+                reasons.push(format!("N = {n}: {reason}"));
+                continue;
+            }
+        };
+        for &ks in key_switching {
+            let builder = Parameters::builder()
+                .ring_degree(n)
+                .plaintext_modulus(t.clone())
+                .chain_bits(&bits)
+                .threads(threads);
+            let builder = match ks {
+                KeySwitching::None => builder.special_bits(&[]),
+                KeySwitching::Digits(d) => builder.key_switching_digits(d),
+            };
+            match builder.build() {
+                Ok(params) if params.security_level() != SecurityLevel::Below128 => {
+                    return Ok((params, ks))
+                }
+                Ok(_) => reasons.push(format!("N = {n}: below 128-bit security")),
+                Err(e) => reasons.push(format!("N = {n}: {e}")),
+            }
+        }
+    }
+    if reasons.is_empty() {
+        reasons.push("no ring degree to try".to_owned());
+    }
+    Err(Error::InvalidParameters(reasons.join("; ")))
+}
