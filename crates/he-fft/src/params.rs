@@ -9,13 +9,6 @@ use helib_rs::noise::{self, KeySwitching};
 use helib_rs::Parameters;
 use num_bigint::BigUint;
 
-/// Bits a chain needs for `levels` FFT levels with t of `log_t` bits at
-/// ring degree 2^`log_n`: [`noise::transform_chain_bits`], the inverse of
-/// [`affordable_levels`](crate::affordable_levels) plus an 8-bit margin.
-fn chain_bits_for_levels(log_t: f64, log_n: u32, levels: usize) -> f64 {
-    noise::transform_chain_bits(1 << log_n, log_t, levels)
-}
-
 /// The smallest ring degree N (2^12..=2^17) with 2N | p − 1 whose chain for
 /// `levels` levels, with special primes for 3 key-switching digits, stays
 /// within the 128-bit security bound; the chain uses primes of at most 60 bits.
@@ -28,7 +21,7 @@ pub fn suggest_parameters<F: PrimeField + FftField>(
 ) -> Result<Parameters> {
     let log_t = F::MODULUS_BIT_SIZE as f64;
     smallest_ring::<F>(12, threads, |log_n| {
-        Some(chain_bits_for_levels(log_t, log_n, levels))
+        Some(noise::transform_chain_bits(1 << log_n, log_t, levels))
     })
 }
 
@@ -51,7 +44,7 @@ pub fn suggest_parameters_at_least<F: PrimeField + FftField>(
         .max(12);
     let log_t = F::MODULUS_BIT_SIZE as f64;
     smallest_ring::<F>(min_log_n, threads, |log_n| {
-        Some(chain_bits_for_levels(log_t, log_n, levels) + extra_bits(log_n))
+        Some(noise::transform_chain_bits(1 << log_n, log_t, levels) + extra_bits(log_n))
     })
 }
 
@@ -166,7 +159,7 @@ pub fn suggest_plan_parameters<F: PrimeField + FftField>(
     let log_t = F::MODULUS_BIT_SIZE as f64;
     let parameters = smallest_ring_with_digits::<F>(12, threads, &[3, 4, 5, 6], |log_n| {
         let (depth, _) = plan_depth::<F>(n, 1 << log_n, options).ok()?;
-        Some(chain_bits_for_levels(log_t, log_n, depth))
+        Some(noise::transform_chain_bits(1 << log_n, log_t, depth))
     })?;
     let (depth, strategy) = plan_depth::<F>(n, parameters.ring_degree(), options)?;
     Ok(PlanParameters {
@@ -258,7 +251,7 @@ pub fn suggest_conversion_parameters<F: PrimeField + FftField>(
     smallest_ring::<F>(min_log_n, threads, |log_n| {
         let levels = conversion_levels::<F>(1 << log_n, n, conversion).ok()?;
         Some(
-            chain_bits_for_levels(log_t, log_n, levels)
+            noise::transform_chain_bits(1 << log_n, log_t, levels)
                 + products as f64 * noise::transformed_product_bits(1 << log_n, log_t),
         )
     })

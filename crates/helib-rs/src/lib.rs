@@ -56,8 +56,10 @@
 //! rather than produce a ciphertext that might not decrypt.
 //! [`Ciphertext::estimated_budget_bits`] tracks it without the key and
 //! [`SecretKey::noise_budget`] measures it exactly.
-//! [`ParametersBuilder::multiplicative_depth`] documents the noise model used
-//! to size the modulus chain.
+//! The [`noise`] module is the noise and parameter model: what each
+//! operation adds, the chains that hold a computation, and the search for the
+//! smallest ring; [`ParametersBuilder::multiplicative_depth`] sizes its chain
+//! with it.
 //!
 //! # Authenticity of serialized objects
 //!

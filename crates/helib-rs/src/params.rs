@@ -292,7 +292,8 @@ impl ParametersBuilder {
 
     /// Sizes the chain for `depth` ciphertext × plaintext multiplications.
     ///
-    /// Replaces earlier [`chain_bits`](Self::chain_bits). The noise model, in
+    /// Replaces earlier [`chain_bits`](Self::chain_bits). The noise model
+    /// ([`noise::chain_bits_for_depth`](crate::noise::chain_bits_for_depth)), in
     /// bits, with σ = 3.2:
     /// fresh noise `log2 t + log2(6σ(2√(2N/3) + 1)) + 1`, plus `log2 t + log2 N`
     /// per multiplication (the L1 norm of a plaintext mod t), plus a 10-bit
