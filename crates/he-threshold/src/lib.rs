@@ -52,11 +52,17 @@
 //! there yet.
 //!
 //! # Noise of collective keys
-//! The collective keys carry more noise than single-party ones (the errors of
+//! The collective keys carry more noise than single-party ones: the errors of
 //! N parties add up, and the relinearization key's error is `s·e0 + u·e1 + e2`
-//! summed over the parties). The engine's key-free noise estimates assume
-//! single-party keys: the decryption paths measure the actual noise before
-//! releasing a result, so an underestimate gives an error, never a wrong value.
+//! with `s`, `u` sums of N ternary secrets and `e0, e1, e2` sums of N
+//! Gaussians (about `log2(N·√n)` bits above a single key's, for ring degree
+//! `n`). The assembled keys record their number of parties, and the engine's
+//! noise estimates after relinearizing, rotating or a linear transform use
+//! it, so budgets stay conservative. The collective relinearization and
+//! Galois keys serialize through the engine's checked format (version 2,
+//! which stores the number of parties and, for the relinearization key, its
+//! `a` polynomials in full, since they are sums of the parties' shares rather
+//! than expansions of a seed).
 
 mod error;
 mod message;
