@@ -51,6 +51,14 @@
 //! without weakening the N-out-of-N path needs engine support that is not
 //! there yet.
 //!
+//! # Secret memory
+//! A party's secret share `s_i` and its ephemeral relinearization secret are
+//! engine secret keys, whose memory the engine wipes when they are dropped.
+//! An [`AdditiveShare`] overwrites its coefficients with zeros when dropped
+//! (`zeroize`), and [`AdditiveShare::absorb_opening`] adds in place, so no
+//! intermediate copy of a share is left in freed memory. The shares and
+//! messages a party sends are public by design (smudged or masked).
+//!
 //! # Noise of collective keys
 //! The collective keys carry more noise than single-party ones: the errors of
 //! N parties add up, and the relinearization key's error is `s·e0 + u·e1 + e2`
