@@ -44,12 +44,20 @@
 //! correct share computation, which this crate does not have).
 //!
 //! # t-out-of-N
-//! Deferred: threshold (Shamir) sharing of `s` needs every party to
-//! multiply its share by a Lagrange coefficient mod Q for each set of
-//! participants, i.e. secret keys that are not ternary, whose larger norm
-//! changes the noise of every key the engine's noise model assumes; doing it
-//! without weakening the N-out-of-N path needs engine support that is not
-//! there yet.
+//! Not implemented. The intended design keeps key generation N-out-of-N and
+//! then re-shares: each party Shamir-shares its `s_i` (per RNS prime, a
+//! random polynomial of degree t−1 with constant term `s_i`, evaluated at the
+//! party indices 1..N), each party sums what it receives into `S_j`, and for
+//! an active set T of at least t parties, party j uses `λ_j(T)·S_j mod Q`
+//! (its Lagrange coefficient at 0) as its additive share in decryption,
+//! encryption to shares and key switching. Since those shares are summed over
+//! T into `c_1·s` plus smudging, no key's noise changes. What is missing is
+//! engine support for a secret share given as RNS residues rather than as a
+//! ternary secret key in the decryption-share, encryption-to-shares and
+//! key-switching paths, the re-sharing messages (typed and validated like
+//! the others) and their tests; it was left out rather than shipped
+//! untested (the threshold `t` here is a number of parties, not the
+//! plaintext modulus).
 //!
 //! # Secret memory
 //! A party's secret share `s_i` and its ephemeral relinearization secret are
