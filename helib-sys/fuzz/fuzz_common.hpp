@@ -57,6 +57,65 @@ inline helib_secret_key *secret_key(helib_context *ctx) {
     return sk;
 }
 
+/// The residue-wise sum of key shares (acc += share): per digit, one block of
+/// N residues per prime, chain primes then special primes.
+inline void add_key_share(helib_context *ctx, std::vector<uint64_t> &acc, const std::vector<uint64_t> &share) {
+    size_t chain = 0, special = 0;
+    require_ok(helib_context_chain_primes(ctx, nullptr, &chain), "chain primes");
+    require_ok(helib_context_special_primes(ctx, nullptr, &special), "special primes");
+    std::vector<uint64_t> primes(chain + special);
+    require_ok(helib_context_chain_primes(ctx, primes.data(), &chain), "chain primes");
+    require_ok(helib_context_special_primes(ctx, primes.data() + chain, &special), "special primes");
+    const size_t n = 1024;
+    for (size_t k = 0; k < acc.size(); ++k) {
+        const uint64_t q = primes[(k / n) % primes.size()];
+        const uint64_t v = acc[k] + share[k];  // both below q < 2^62
+        acc[k] = v >= q ? v - q : v;
+    }
+}
+
+/// A collective relinearization key of two parties (written in format
+/// version 2, with its a_j in full).
+inline helib_relin_key *collective_relin_key(helib_context *ctx) {
+    size_t len = 0;
+    require_ok(helib_threshold_key_share_len(ctx, &len), "key share length");
+    uint8_t seed[HELIB_THRESHOLD_SEED_BYTES] = {1};
+    helib_secret_key *sk[2] = {secret_key(ctx), secret_key(ctx)}, *u[2] = {secret_key(ctx), secret_key(ctx)};
+    std::vector<uint64_t> h0(len, 0), h1(len, 0), b(len, 0), x(len), y(len);
+    for (int i = 0; i < 2; ++i) {
+        require_ok(helib_threshold_relin_key_round1(sk[i], u[i], seed, x.data(), y.data(), len), "round 1");
+        add_key_share(ctx, h0, x);
+        add_key_share(ctx, h1, y);
+    }
+    for (int i = 0; i < 2; ++i) {
+        require_ok(helib_threshold_relin_key_round2(sk[i], u[i], h0.data(), h1.data(), len, x.data(), len),
+                   "round 2");
+        add_key_share(ctx, b, x);
+    }
+    helib_relin_key *rk = nullptr;
+    require_ok(helib_threshold_relin_key_assemble(ctx, 2, b.data(), h1.data(), len, &rk), "assemble");
+    for (int i = 0; i < 2; ++i) {
+        helib_secret_key_free(sk[i]);
+        helib_secret_key_free(u[i]);
+    }
+    return rk;
+}
+
+/// Inserts the collective Galois key for g of two fresh parties into `keys`.
+inline void add_collective_galois_key(helib_context *ctx, helib_galois_keys *keys, uint64_t g) {
+    size_t len = 0;
+    require_ok(helib_threshold_key_share_len(ctx, &len), "key share length");
+    uint8_t seed[HELIB_THRESHOLD_SEED_BYTES] = {2};
+    std::vector<uint64_t> sum(len, 0), share(len);
+    for (int i = 0; i < 2; ++i) {
+        helib_secret_key *sk = secret_key(ctx);
+        require_ok(helib_threshold_galois_key_share(sk, g, seed, share.data(), len), "Galois key share");
+        add_key_share(ctx, sum, share);
+        helib_secret_key_free(sk);
+    }
+    require_ok(helib_threshold_galois_keys_insert(keys, g, seed, 2, sum.data(), len), "insert");
+}
+
 /// Runs a serializer with the two-call protocol.
 template <typename F>
 std::vector<uint8_t> serialize(F f) {

@@ -4,7 +4,8 @@
 
 namespace {
 
-/// Encodings of an empty set of Galois keys, then with one and two keys.
+/// Encodings of an empty set of Galois keys, then with one and two keys,
+/// then with a collective key added (format version 2).
 void add_seeds(helib_context *ctx, std::vector<std::vector<uint8_t>> &valid) {
     helib_secret_key *sk = fuzz::secret_key(ctx);
     helib_galois_keys *keys = nullptr;
@@ -17,6 +18,8 @@ void add_seeds(helib_context *ctx, std::vector<std::vector<uint8_t>> &valid) {
     fuzz::require_ok(helib_galois_keys_add(keys, sk, 3), "add");
     save();
     fuzz::require_ok(helib_galois_keys_add(keys, sk, 2047), "add");
+    save();
+    fuzz::add_collective_galois_key(ctx, keys, 5);  // format version 2 from here
     save();
     helib_galois_keys_free(keys);
     helib_secret_key_free(sk);

@@ -803,11 +803,12 @@ extern "C" {
     ) -> helib_status;
 }
 extern "C" {
-    #[doc = " Inserts the collective Galois key for g (sum of the shares) into `keys`."]
+    #[doc = " Inserts the collective Galois key for g (sum of the shares of `parties`\n parties, in [1, 4096]; its noise estimate accounts for them) into `keys`."]
     pub fn helib_threshold_galois_keys_insert(
         keys: *mut helib_galois_keys,
         g: u64,
         seed: *const u8,
+        parties: u32,
         b: *const u64,
         len: usize,
     ) -> helib_status;
@@ -836,13 +837,22 @@ extern "C" {
     ) -> helib_status;
 }
 extern "C" {
-    #[doc = " The collective relinearization key (b = sum of round-2 shares, a = h1_sum).\n Its a is not expanded from a seed, so helib_relin_key_serialize refuses it."]
+    #[doc = " The collective relinearization key of `parties` parties (in [1, 4096]; its\n noise estimate accounts for them): b = sum of round-2 shares, a = h1_sum.\n Its a is not expanded from a seed, so it is serialized in full."]
     pub fn helib_threshold_relin_key_assemble(
         ctx: *const helib_context,
+        parties: u32,
         b_sum: *const u64,
         h1_sum: *const u64,
         len: usize,
         out: *mut *mut helib_relin_key,
+    ) -> helib_status;
+}
+extern "C" {
+    #[doc = " The collective secret s = sum of `count` (1 to 127) secret shares, as a\n secret key: for tests and audits that measure the noise of collective keys\n directly. Forming it defeats the threshold, so no protocol step calls it."]
+    pub fn helib_threshold_secret_key_sum(
+        shares: *const *const helib_secret_key,
+        count: usize,
+        out: *mut *mut helib_secret_key,
     ) -> helib_status;
 }
 extern "C" {

@@ -204,6 +204,7 @@ fn bad_arguments_give_status_codes() {
         expect_status(
             helib_threshold_relin_key_assemble(
                 ctx.ptr,
+                2,
                 unreduced.as_ptr(),
                 h1.as_ptr(),
                 key_len,
@@ -211,6 +212,19 @@ fn bad_arguments_give_status_codes() {
             ),
             HELIB_ERR_INVALID_ARGUMENT,
             "unreduced relinearization sum",
+        );
+        assert!(rk.is_null());
+        expect_status(
+            helib_threshold_relin_key_assemble(
+                ctx.ptr,
+                0,
+                h1.as_ptr(),
+                h1.as_ptr(),
+                key_len,
+                &mut rk,
+            ),
+            HELIB_ERR_INVALID_ARGUMENT,
+            "a relinearization key of no parties",
         );
         assert!(rk.is_null());
 
@@ -467,6 +481,7 @@ fn two_parties_relinearization_and_galois_keys_work() {
     check(unsafe {
         helib_threshold_relin_key_assemble(
             ctx.ptr,
+            parties.len() as u32,
             b_sum.as_ptr(),
             h1_sum.as_ptr(),
             key_len,
@@ -490,7 +505,14 @@ fn two_parties_relinearization_and_galois_keys_work() {
     let keys = GaloisKeys::empty(&ctx);
     // SAFETY: live key set; `g_sum` holds `key_len` values.
     check(unsafe {
-        helib_threshold_galois_keys_insert(keys.0, g, seed.as_ptr(), g_sum.as_ptr(), key_len)
+        helib_threshold_galois_keys_insert(
+            keys.0,
+            g,
+            seed.as_ptr(),
+            parties.len() as u32,
+            g_sum.as_ptr(),
+            key_len,
+        )
     });
 
     // A product, relinearized, and an automorphism, against the plaintext model.

@@ -44,19 +44,41 @@
 //! correct share computation, which this crate does not have).
 //!
 //! # t-out-of-N
-//! Deferred: threshold (Shamir) sharing of `s` needs every party to
-//! multiply its share by a Lagrange coefficient mod Q for each set of
-//! participants, i.e. secret keys that are not ternary, whose larger norm
-//! changes the noise of every key the engine's noise model assumes; doing it
-//! without weakening the N-out-of-N path needs engine support that is not
-//! there yet.
+//! Not implemented. The intended design keeps key generation N-out-of-N and
+//! then re-shares: each party Shamir-shares its `s_i` (per RNS prime, a
+//! random polynomial of degree t−1 with constant term `s_i`, evaluated at the
+//! party indices 1..N), each party sums what it receives into `S_j`, and for
+//! an active set T of at least t parties, party j uses `λ_j(T)·S_j mod Q`
+//! (its Lagrange coefficient at 0) as its additive share in decryption,
+//! encryption to shares and key switching. Since those shares are summed over
+//! T into `c_1·s` plus smudging, no key's noise changes. What is missing is
+//! engine support for a secret share given as RNS residues rather than as a
+//! ternary secret key in the decryption-share, encryption-to-shares and
+//! key-switching paths, the re-sharing messages (typed and validated like
+//! the others) and their tests; it was left out rather than shipped
+//! untested (the threshold `t` here is a number of parties, not the
+//! plaintext modulus).
+//!
+//! # Secret memory
+//! A party's secret share `s_i` and its ephemeral relinearization secret are
+//! engine secret keys, whose memory the engine wipes when they are dropped.
+//! An [`AdditiveShare`] overwrites its coefficients with zeros when dropped
+//! (`zeroize`), and [`AdditiveShare::absorb_opening`] adds in place, so no
+//! intermediate copy of a share is left in freed memory. The shares and
+//! messages a party sends are public by design (smudged or masked).
 //!
 //! # Noise of collective keys
-//! The collective keys carry more noise than single-party ones (the errors of
+//! The collective keys carry more noise than single-party ones: the errors of
 //! N parties add up, and the relinearization key's error is `s·e0 + u·e1 + e2`
-//! summed over the parties). The engine's key-free noise estimates assume
-//! single-party keys: the decryption paths measure the actual noise before
-//! releasing a result, so an underestimate gives an error, never a wrong value.
+//! with `s`, `u` sums of N ternary secrets and `e0, e1, e2` sums of N
+//! Gaussians (about `log2(N·√n)` bits above a single key's, for ring degree
+//! `n`). The assembled keys record their number of parties, and the engine's
+//! noise estimates after relinearizing, rotating or a linear transform use
+//! it, so budgets stay conservative. The collective relinearization and
+//! Galois keys serialize through the engine's checked format (version 2,
+//! which stores the number of parties and, for the relinearization key, its
+//! `a` polynomials in full, since they are sums of the parties' shares rather
+//! than expansions of a seed).
 
 mod error;
 mod message;

@@ -3,7 +3,7 @@
 
 use helib_rs::threshold as engine;
 use helib_rs::{Ciphertext, Plaintext, PublicKey, SecretKey};
-use num_bigint::BigUint;
+use zeroize::{Zeroize, ZeroizeOnDrop};
 
 use crate::error::{Error, Result};
 use crate::message::{Binding, ShareMessage, Step};
@@ -28,11 +28,27 @@ impl std::fmt::Debug for Party {
 }
 
 /// A party's additive share of a plaintext (coefficients in Z_t): the shares
-/// of all parties sum to the plaintext. Secret.
+/// of all parties sum to the plaintext. Secret: its coefficients are
+/// overwritten with zeros when it is dropped ([`ZeroizeOnDrop`]), and
+/// [`absorb_opening`](Self::absorb_opening) adds in place, leaving no copy.
 #[derive(Clone, PartialEq, Eq)]
 pub struct AdditiveShare {
     plaintext: Plaintext,
 }
+
+impl Zeroize for AdditiveShare {
+    fn zeroize(&mut self) {
+        self.plaintext.zeroize();
+    }
+}
+
+impl Drop for AdditiveShare {
+    fn drop(&mut self) {
+        self.zeroize();
+    }
+}
+
+impl ZeroizeOnDrop for AdditiveShare {}
 
 impl std::fmt::Debug for AdditiveShare {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -55,8 +71,7 @@ impl AdditiveShare {
     /// # Errors
     /// [`Error::Engine`] for a plaintext of another context.
     pub fn absorb_opening(&mut self, opening: &Plaintext) -> Result<()> {
-        self.plaintext = add_plaintexts(&self.plaintext, opening)?;
-        Ok(())
+        Ok(self.plaintext.add_assign_mod_t(opening)?)
     }
     /// The sum of shares (reconstruction; for tests and for whoever is meant
     /// to learn the value).
@@ -67,24 +82,12 @@ impl AdditiveShare {
         let (first, rest) = shares
             .split_first()
             .ok_or_else(|| Error::InvalidArgument("no shares to reconstruct".into()))?;
-        rest.iter().try_fold(first.plaintext.clone(), |acc, s| {
-            add_plaintexts(&acc, &s.plaintext)
-        })
+        let mut sum = first.plaintext.clone();
+        for share in rest {
+            sum.add_assign_mod_t(&share.plaintext)?;
+        }
+        Ok(sum)
     }
-}
-
-fn add_plaintexts(a: &Plaintext, b: &Plaintext) -> Result<Plaintext> {
-    if !a.context().same_as(b.context()) {
-        return Err(helib_rs::Error::ContextMismatch.into());
-    }
-    let t: &BigUint = a.context().plaintext_modulus();
-    let sum: Vec<BigUint> = a
-        .coefficients()
-        .into_iter()
-        .zip(b.coefficients())
-        .map(|(x, y)| (x + y) % t)
-        .collect();
-    Ok(Plaintext::from_biguints(a.context(), &sum)?)
 }
 
 impl Party {

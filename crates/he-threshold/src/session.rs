@@ -248,8 +248,9 @@ impl Session {
     }
 
     /// The collective relinearization key from the aggregates of both rounds
-    /// (of the same run). It cannot be serialized (regenerate it, or keep the
-    /// transcript).
+    /// (of the same run). Its noise estimate accounts for the session's
+    /// parties, and it serializes like a single-party key (in full, as its
+    /// `a` polynomials are not expanded from seeds).
     ///
     /// # Errors
     /// [`Error::InvalidArgument`] for aggregates of other steps, runs or sessions.
@@ -263,6 +264,7 @@ impl Session {
         }
         Ok(engine::relin_key_assemble(
             &self.context,
+            self.parties,
             &round2.sums[0],
             &round1.sums[1],
         )?)
@@ -288,6 +290,7 @@ impl Session {
             keys,
             element,
             &seed,
+            self.parties,
             &aggregate.sums[0],
         )?)
     }

@@ -181,15 +181,12 @@ fn every_protocol_matches_single_key(t: &BigUint) {
     let mut net = Net::new(&context);
     let mut rng = StdRng::seed_from_u64(11);
     let pk = net.public_key();
-    let rk = net.relin_key();
-    // Its a polynomials are not expanded from seeds: serializing it is refused
-    // (a seed-based encoding would read back as another key).
-    assert!(matches!(
-        rk.to_bytes(),
-        Err(helib_rs::Error::InvalidArgument(_))
-    ));
+    // The collective keys round-trip through the checked format (the
+    // relinearization key with its a polynomials in full), and everything
+    // below runs on the loaded copies.
+    let rk = RelinKey::from_bytes(&context, &net.relin_key().to_bytes().unwrap()).unwrap();
     let g = GaloisKeys::element_for_step(&context, 1);
-    let gk = net.galois_keys(&[g]);
+    let gk = GaloisKeys::from_bytes(&context, &net.galois_keys(&[g]).to_bytes().unwrap()).unwrap();
 
     // The single-key reference.
     let sk1 = SecretKey::generate(&context).unwrap();
@@ -269,4 +266,37 @@ fn every_protocol_matches_single_key_bn254() {
 #[test]
 fn every_protocol_matches_single_key_t65537() {
     every_protocol_matches_single_key(&t65537());
+}
+
+/// Additive shares are wiped: zeroizing one leaves the zero polynomial (the
+/// same call runs when a share is dropped, which `ZeroizeOnDrop` marks), and
+/// absorbing an opening adds in place.
+#[test]
+fn additive_shares_are_wiped_and_absorb_in_place() {
+    fn wiped_on_drop<T: zeroize::ZeroizeOnDrop>() {}
+    wiped_on_drop::<AdditiveShare>();
+
+    let context = context(&BigUint::from(65537u32), 1);
+    let mut rng = StdRng::seed_from_u64(5);
+    let a = random_plaintext(&context, &mut rng);
+    let b = random_plaintext(&context, &mut rng);
+    let mut share = AdditiveShare::new(a.clone());
+    share.absorb_opening(&b).unwrap();
+    let t = context.plaintext_modulus();
+    let expected: Vec<BigUint> = a
+        .coefficients()
+        .iter()
+        .zip(b.coefficients())
+        .map(|(x, y)| (x + y) % t)
+        .collect();
+    assert_eq!(share.plaintext().coefficients(), expected);
+    assert_eq!(
+        AdditiveShare::reconstruct(&[AdditiveShare::new(a), AdditiveShare::new(b)]).unwrap(),
+        *share.plaintext()
+    );
+
+    use zeroize::Zeroize;
+    share.zeroize();
+    assert!(share.plaintext().is_zero());
+    assert_eq!(share.plaintext().ring_degree(), context.ring_degree());
 }

@@ -97,6 +97,14 @@ impl SecretKey {
         &self.context
     }
 
+    /// Wraps a key handle of `context` made by the engine.
+    pub(crate) fn from_raw(raw: Owned<sys::helib_secret_key>, context: &Context) -> Self {
+        Self {
+            raw,
+            context: context.clone(),
+        }
+    }
+
     /// The engine handle, for key generation in other modules.
     pub(crate) fn as_ptr(&self) -> *const sys::helib_secret_key {
         self.raw.as_ptr()

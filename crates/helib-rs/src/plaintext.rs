@@ -3,6 +3,7 @@
 use std::fmt;
 
 use num_bigint::BigUint;
+use zeroize::Zeroize;
 
 use crate::context::Context;
 use crate::error::{Error, Result};
@@ -162,6 +163,61 @@ impl Plaintext {
     /// All limbs, coefficient-major, `plain_limbs` per coefficient.
     pub(crate) fn limbs(&self) -> &[u64] {
         &self.limbs
+    }
+
+    /// `self + other` coefficient-wise modulo t, in place and on the limbs:
+    /// no intermediate copies of either operand are made (for secret shares).
+    ///
+    /// # Errors
+    /// [`Error::ContextMismatch`] for a plaintext of another context.
+    pub fn add_assign_mod_t(&mut self, other: &Plaintext) -> Result<()> {
+        self.context.ensure_same(&other.context)?;
+        let width = self.context.plain_limbs();
+        let mut t = limbs::from_biguint(self.context.plaintext_modulus());
+        t.resize(width, 0);
+        for (a, b) in self
+            .limbs
+            .chunks_exact_mut(width)
+            .zip(other.limbs.chunks_exact(width))
+        {
+            let mut carry = false;
+            for (x, &y) in a.iter_mut().zip(b) {
+                let (s1, c1) = x.overflowing_add(y);
+                let (s2, c2) = s1.overflowing_add(u64::from(carry));
+                *x = s2;
+                carry = c1 || c2;
+            }
+            // a + b < 2t: subtract t once when the sum reached it.
+            if carry || !below(a, &t) {
+                let mut borrow = false;
+                for (x, &y) in a.iter_mut().zip(&t) {
+                    let (d1, b1) = x.overflowing_sub(y);
+                    let (d2, b2) = d1.overflowing_sub(u64::from(borrow));
+                    *x = d2;
+                    borrow = b1 || b2;
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Whether the little-endian limbs `a` are below `t` (same length).
+fn below(a: &[u64], t: &[u64]) -> bool {
+    for (x, y) in a.iter().rev().zip(t.iter().rev()) {
+        if x != y {
+            return x < y;
+        }
+    }
+    false
+}
+
+/// Overwrites every coefficient with zero (volatile writes that the
+/// compiler does not elide), leaving the zero polynomial: for plaintexts that
+/// hold secrets, e.g. additive shares, before they are dropped or reused.
+impl Zeroize for Plaintext {
+    fn zeroize(&mut self) {
+        self.limbs.as_mut_slice().zeroize();
     }
 }
 

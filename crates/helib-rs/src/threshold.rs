@@ -190,14 +190,18 @@ pub fn galois_key_share(sk: &SecretKey, element: u64, seed: &Seed) -> Result<Vec
     Ok(out)
 }
 
-/// Inserts the collective Galois key for `element` (sum of the shares) into `keys`.
+/// Inserts the collective Galois key for `element` (sum of the shares of
+/// `parties` parties) into `keys`. The key's noise estimate accounts for the
+/// parties' summed errors, and it serializes like any Galois key.
 ///
 /// # Errors
-/// [`Error::InvalidArgument`] for a wrong length, unreduced residues or an invalid element.
+/// [`Error::InvalidArgument`] for a wrong length, unreduced residues, an
+/// invalid element or `parties` outside `[1, 4096]`.
 pub fn galois_keys_insert(
     keys: &mut GaloisKeys,
     element: u64,
     seed: &Seed,
+    parties: u32,
     sum: &[u64],
 ) -> Result<()> {
     keys.insert_with(element, |raw| {
@@ -207,6 +211,7 @@ pub fn galois_keys_insert(
                 raw,
                 element,
                 seed.as_ptr(),
+                parties,
                 sum.as_ptr(),
                 sum.len(),
             )
@@ -273,14 +278,23 @@ pub fn relin_key_round2(
     Ok(out)
 }
 
-/// The collective relinearization key from the round-2 sum and the round-1 `h1` sum.
+/// The collective relinearization key of `parties` parties from the round-2
+/// sum and the round-1 `h1` sum.
 ///
-/// The key works like any other, but cannot be serialized (its `a` polynomials
-/// are not expanded from seeds).
+/// The key works like any other; its noise estimate accounts for the larger
+/// error of a collective key (`s·e0 + u·e1 + e2` summed over the parties),
+/// and it serializes (its `a` polynomials are not expanded from seeds, so
+/// they are stored in full: about twice the size of a single-party key).
 ///
 /// # Errors
-/// [`Error::InvalidArgument`] for wrong lengths or unreduced residues.
-pub fn relin_key_assemble(context: &Context, b_sum: &[u64], h1_sum: &[u64]) -> Result<RelinKey> {
+/// [`Error::InvalidArgument`] for wrong lengths, unreduced residues or
+/// `parties` outside `[1, 4096]`.
+pub fn relin_key_assemble(
+    context: &Context,
+    parties: u32,
+    b_sum: &[u64],
+    h1_sum: &[u64],
+) -> Result<RelinKey> {
     if b_sum.len() != h1_sum.len() {
         return Err(Error::InvalidArgument(
             "the key sums differ in length".into(),
@@ -291,6 +305,7 @@ pub fn relin_key_assemble(context: &Context, b_sum: &[u64], h1_sum: &[u64]) -> R
     let raw = Owned::create(|out| unsafe {
         sys::helib_threshold_relin_key_assemble(
             ctx,
+            parties,
             b_sum.as_ptr(),
             h1_sum.as_ptr(),
             b_sum.len(),
@@ -298,6 +313,29 @@ pub fn relin_key_assemble(context: &Context, b_sum: &[u64], h1_sum: &[u64]) -> R
         )
     })?;
     RelinKey::from_raw(raw, context)
+}
+
+/// The collective secret `s = Σ s_i` of 1 to 127 secret shares as a secret
+/// key, to measure the exact noise of ciphertexts under collective keys in
+/// tests and audits. Forming it defeats the threshold: no protocol step
+/// calls it.
+///
+/// # Errors
+/// [`Error::InvalidArgument`] for no shares or more than 127;
+/// [`Error::ContextMismatch`] for shares of different contexts.
+pub fn secret_key_sum(shares: &[&SecretKey]) -> Result<SecretKey> {
+    let first = shares
+        .first()
+        .ok_or_else(|| Error::InvalidArgument("no secret shares to sum".into()))?;
+    for share in shares {
+        first.context().ensure_same(share.context())?;
+    }
+    let ptrs: Vec<*const sys::helib_secret_key> = shares.iter().map(|k| k.as_ptr()).collect();
+    // SAFETY: every handle in `ptrs` is live for the call; `out` is a valid out-pointer.
+    let raw = Owned::create(|out| unsafe {
+        sys::helib_threshold_secret_key_sum(ptrs.as_ptr(), ptrs.len(), out)
+    })?;
+    Ok(SecretKey::from_raw(raw, first.context()))
 }
 
 /// The smudging width `k` (each party adds `t·E`, `E` uniform in `[-2^k, 2^k)`)

@@ -672,9 +672,12 @@ helib_status helib_threshold_public_key_assemble(const helib_context *ctx, const
 /** A key share of the Galois key for element g: -a_d s_i + t e + P g_d s_i(X^g) per digit d. */
 helib_status helib_threshold_galois_key_share(const helib_secret_key *sk, uint64_t g, const uint8_t *seed,
                                               uint64_t *out, size_t out_len);
-/** Inserts the collective Galois key for g (sum of the shares) into `keys`. */
+/**
+ * Inserts the collective Galois key for g (sum of the shares of `parties`
+ * parties, in [1, 4096]; its noise estimate accounts for them) into `keys`.
+ */
 helib_status helib_threshold_galois_keys_insert(helib_galois_keys *keys, uint64_t g, const uint8_t *seed,
-                                                const uint64_t *b, size_t len);
+                                                uint32_t parties, const uint64_t *b, size_t len);
 /**
  * Round 1 of the relinearization key: with a fresh ephemeral secret u_i (a
  * secret key the party keeps until round 2), h0 = -u_i a_d + P g_d s_i + t e,
@@ -687,11 +690,19 @@ helib_status helib_threshold_relin_key_round2(const helib_secret_key *sk, const 
                                               const uint64_t *h0_sum, const uint64_t *h1_sum, size_t len,
                                               uint64_t *out, size_t out_len);
 /**
- * The collective relinearization key (b = sum of round-2 shares, a = h1_sum).
- * Its a is not expanded from a seed, so helib_relin_key_serialize refuses it.
+ * The collective relinearization key of `parties` parties (in [1, 4096]; its
+ * noise estimate accounts for them): b = sum of round-2 shares, a = h1_sum.
+ * Its a is not expanded from a seed, so it is serialized in full.
  */
-helib_status helib_threshold_relin_key_assemble(const helib_context *ctx, const uint64_t *b_sum,
+helib_status helib_threshold_relin_key_assemble(const helib_context *ctx, uint32_t parties, const uint64_t *b_sum,
                                                 const uint64_t *h1_sum, size_t len, helib_relin_key **out);
+/**
+ * The collective secret s = sum of `count` (1 to 127) secret shares, as a
+ * secret key: for tests and audits that measure the noise of collective keys
+ * directly. Forming it defeats the threshold, so no protocol step calls it.
+ */
+helib_status helib_threshold_secret_key_sum(const helib_secret_key *const *shares, size_t count,
+                                           helib_secret_key **out);
 /** The smudging width k for `ct` (size 2), `parties` in [1, 4096] and lambda in [1, 128]. */
 helib_status helib_threshold_smudging_bits(const helib_ciphertext *ct, uint32_t parties, uint32_t security_bits,
                                            uint32_t *out);

@@ -1,6 +1,7 @@
 // galois.cpp -- automorphisms of ciphertexts and rotations of the slot rows.
 #include "bgv/galois.hpp"
 
+#include <algorithm>
 #include <string>
 
 #include "util/error.hpp"
@@ -10,8 +11,13 @@
 namespace bgv {
 namespace {
 
-double noise_after_key_switch(const Ciphertext &a) {
-    return noise::add(a.noise_log2, key_switch_noise_log2(*a.ctx, a.level));
+/// The noise after a key switch with the noisiest key among `elements`.
+double noise_after_key_switch(const Ciphertext &a, const GaloisKeys &keys, const std::vector<uint64_t> &elements) {
+    double worst = key_switch_noise_log2(*a.ctx, a.level);
+    for (uint64_t g : elements) {
+        if (g != 1) worst = std::max(worst, key_switch_noise_log2(*a.ctx, a.level, keys.key(g)));
+    }
+    return noise::add(a.noise_log2, worst);
 }
 
 }  // namespace
@@ -42,7 +48,8 @@ void apply_galois_hoisted(const GaloisKeys &keys, const Ciphertext &a, const std
         keys.key(g);           // every key must exist before any work is done
         any_key_switch = true;
     }
-    if (any_key_switch) noise::require_budget(ctx, a.level, noise_after_key_switch(a), "automorphism");
+    const double switched = any_key_switch ? noise_after_key_switch(a, keys, elements) : a.noise_log2;
+    if (any_key_switch) noise::require_budget(ctx, a.level, switched, "automorphism");
     const Decomposition dec = any_key_switch ? decompose(ctx, a.parts[1], a.level) : Decomposition{};
     std::vector<Ciphertext> results(elements.size());
     for (size_t e = 0; e < elements.size(); ++e) {
@@ -51,7 +58,7 @@ void apply_galois_hoisted(const GaloisKeys &keys, const Ciphertext &a, const std
         out.ctx = a.ctx;
         out.level = a.level;
         out.factor = a.factor;
-        out.noise_log2 = noise_after_key_switch(a);
+        out.noise_log2 = switched;
         out.parts.resize(2);
         if (g == 1) {
             out.parts = a.parts;

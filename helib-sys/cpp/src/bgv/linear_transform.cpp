@@ -202,8 +202,12 @@ void linear_transform_hoisted(const GaloisKeys &keys, const Ciphertext &a, const
     check_galois_element(ctx, giant);
     if (giants > 1 && giant != 1) keys.key(giant);
 
-    // The key-free noise estimate, checked before any work.
-    const double switched = key_switch_noise_log2(ctx, a.level);
+    // The noise estimate (the noisiest key used), checked before any work.
+    double switched = key_switch_noise_log2(ctx, a.level);
+    for (uint64_t g : baby) {
+        if (g != 1) switched = std::max(switched, key_switch_noise_log2(ctx, a.level, keys.key(g)));
+    }
+    if (giants > 1 && giant != 1) switched = std::max(switched, key_switch_noise_log2(ctx, a.level, keys.key(giant)));
     constexpr double none = -1e300;  // log2 of an empty sum
     std::vector<double> sum_noise(giants, none);
     for (size_t j = 0; j < giants; ++j) {

@@ -69,7 +69,7 @@ void relinearize(const RelinKey &rk, const Ciphertext &a, Ciphertext &dst) {
         return;
     }
     const Context &ctx = *a.ctx;
-    const double noise = noise::add(a.noise_log2, key_switch_noise_log2(ctx, a.level));
+    const double noise = noise::add(a.noise_log2, key_switch_noise_log2(ctx, a.level, rk.key));
     noise::require_budget(ctx, a.level, noise, "relinearization");
     RnsPoly k0, k1;
     key_switch(rk.key, decompose(ctx, a.parts[2], a.level), nullptr, k0, k1);

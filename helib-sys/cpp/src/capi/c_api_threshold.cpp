@@ -102,6 +102,12 @@ void add_t_gaussian(const Context &ctx, bgv::Prng &prng, RnsPoly &acc, size_t co
     });
 }
 
+/// Refuses a number of parties outside [1, 4096].
+void check_parties(uint32_t parties) {
+    bgv::require(parties >= 1 && parties <= 4096, HELIB_ERR_INVALID_ARGUMENT,
+                 "the number of parties must be in [1, 4096]");
+}
+
 /// The smudging width k: each party adds t * E with E uniform in [-2^k, 2^k).
 /// E must hide the ciphertext's error e (||e|| <= 2^(noise - log2 t) + 1) in
 /// each of the N coefficients with statistical distance 2^-lambda in all:
@@ -416,8 +422,9 @@ helib_status helib_threshold_galois_key_share(const helib_secret_key *sk, uint64
 }
 
 helib_status helib_threshold_galois_keys_insert(helib_galois_keys *keys, uint64_t g, const uint8_t *seed,
-                                                const uint64_t *b, size_t len) {
+                                                uint32_t parties, const uint64_t *b, size_t len) {
     return guarded([&] {
+        check_parties(parties);
         bgv::GaloisKeys &set = *deref_mut(keys, "keys").keys;
         const auto &c = set.context();
         const Seed s = load_seed(seed);
@@ -426,7 +433,9 @@ helib_status helib_threshold_galois_keys_insert(helib_galois_keys *keys, uint64_
         std::vector<RnsPoly> as = common_polys(*c, s, "galois", g);
         std::vector<Seed> seeds;
         for (size_t d = 0; d < c->digits().size(); ++d) seeds.push_back(derive_seed(s, "galois", g, d));
-        set.insert(g, assemble_key(c, std::move(bs), std::move(as), std::move(seeds)));
+        bgv::KeySwitchKey key = assemble_key(c, std::move(bs), std::move(as), std::move(seeds));
+        bgv::mark_collective(key, parties, bgv::CollectiveKind::Galois);
+        set.insert(g, std::move(key));
     });
 }
 
@@ -492,17 +501,41 @@ helib_status helib_threshold_relin_key_round2(const helib_secret_key *sk, const 
     });
 }
 
-helib_status helib_threshold_relin_key_assemble(const helib_context *ctx, const uint64_t *b_sum,
+helib_status helib_threshold_relin_key_assemble(const helib_context *ctx, uint32_t parties, const uint64_t *b_sum,
                                                 const uint64_t *h1_sum, size_t len, helib_relin_key **out) {
     return guarded([&] {
         require_out(out, "out");
+        check_parties(parties);
         const auto &c = deref(ctx, "ctx").ctx;
         std::vector<RnsPoly> b = load_key_share(*c, b_sum, len, "b_sum");
         std::vector<RnsPoly> a = load_key_share(*c, h1_sum, len, "h1_sum");
         // The a_d are not expanded from seeds, so the key has none: the
-        // serializer refuses it rather than writing a key that reads back wrong.
+        // serializer stores them in full.
         bgv::RelinKey rk{assemble_key(c, std::move(b), std::move(a), {})};
+        bgv::mark_collective(rk.key, parties, bgv::CollectiveKind::Relinearization);
         *out = new helib_relin_key{std::move(rk)};
+    });
+}
+
+helib_status helib_threshold_secret_key_sum(const helib_secret_key *const *shares, size_t count,
+                                           helib_secret_key **out) {
+    return guarded([&] {
+        require_out(out, "out");
+        require_out(shares, "shares");
+        bgv::require(count >= 1 && count <= 127, HELIB_ERR_INVALID_ARGUMENT,
+                     "the secret shares to sum must number 1 to 127");
+        const auto &c = secret(shares[0], "shares[0]").context();
+        bgv::WipedVector<int8_t> sum(std::vector<int8_t>(c->n(), 0));
+        for (size_t k = 0; k < count; ++k) {
+            const bgv::SecretKey &key = secret(shares[k], "a secret share");
+            same_context(c, key.context(), "the secret shares");
+            // Ternary coefficients, at most 127 of them: the sum fits an int8_t.
+            for (size_t j = 0; j < c->n(); ++j) {
+                sum[j] = static_cast<int8_t>(sum[j] + key.coefficients()[j]);
+            }
+        }
+        auto key = std::make_unique<bgv::SecretKey>(c, std::move(sum));
+        *out = new helib_secret_key{std::move(key)};
     });
 }
 

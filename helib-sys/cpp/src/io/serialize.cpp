@@ -293,18 +293,23 @@ private:
 
 /// Checks the frame around a payload and returns a reader of the payload.
 /// `expected` is the fingerprint the object must carry (all zero for parameters).
-Reader open_frame(const uint8_t *data, size_t len, Kind kind, const Fingerprint &expected) {
+Reader open_frame(const uint8_t *data, size_t len, Kind kind, const Fingerprint &expected,
+                  uint16_t *version_out = nullptr) {
     if (len < kHeaderBytes + kChecksumBytes) {
         malformed(std::to_string(len) + " bytes are too few for a header and a checksum");
     }
     Reader header(data, kHeaderBytes);
     if (std::memcmp(header.take(4, "magic"), kMagic, 4) != 0) malformed("not a serialized object (bad magic)");
     const u64 version = header.uint(2, "version");
-    if (version != kVersion) {
-        malformed("format version " + std::to_string(version) + " is not supported (this library reads version " +
-                  std::to_string(kVersion) + ")");
-    }
     const unsigned found = static_cast<unsigned>(header.uint(1, "kind"));
+    const bool key_kind = found == static_cast<unsigned>(Kind::RelinKey) ||
+                          found == static_cast<unsigned>(Kind::GaloisKeys);
+    if (version != kVersion && !(version == kVersionCollectiveKeys && key_kind)) {
+        malformed("format version " + std::to_string(version) + " is not supported for " + kind_name(found) +
+                  " (this library reads version " + std::to_string(kVersion) + ", and version " +
+                  std::to_string(kVersionCollectiveKeys) + " for key-switching keys)");
+    }
+    if (version_out != nullptr) *version_out = static_cast<uint16_t>(version);
     const u64 reserved = header.uint(1, "reserved byte");
     Fingerprint fingerprint;
     std::memcpy(fingerprint.data(), header.take(32, "fingerprint"), 32);
@@ -336,38 +341,83 @@ Reader open_frame(const uint8_t *data, size_t len, Kind kind, const Fingerprint 
 
 // ------------------------------------------------------------------ pieces
 
-void write_key_switch_key(Writer &w, const Context &ctx, const KeySwitchKey &key) {
-    require(key.a_seeds.size() == key.b.size(), HELIB_ERR_INVALID_ARGUMENT,
-            "the key-switching key has no seeds for its uniform halves");
+/// Whether the key needs format version 2 (a collective key, or uniform
+/// halves not expanded from seeds).
+bool needs_collective_format(const KeySwitchKey &key) {
+    return key.parties != 0 || key.a_seeds.size() != key.b.size();
+}
+
+/// Key-switching key flag (version 2): the uniform halves a_j are stored in full.
+constexpr u64 kKeyFlagFullA = 1;
+
+/// Version 1: digit count, then per digit b_j and the seed of a_j. Version 2:
+/// digit count, number of parties (0 for a single-party key), flags, then per
+/// digit b_j and either the seed of a_j or (flag kKeyFlagFullA) a_j itself.
+void write_key_switch_key(Writer &w, const Context &ctx, const KeySwitchKey &key, uint16_t version) {
+    const bool full_a = key.a_seeds.size() != key.b.size();
+    ensure(version == kVersionCollectiveKeys || !needs_collective_format(key),
+           "a collective key is written in the collective-key format");
+    ensure(!full_a || key.a.size() == key.b.size(), "a key-switching key has one a_j per digit");
     w.uint(key.b.size(), 4);
+    if (version == kVersionCollectiveKeys) {
+        w.uint(key.parties, 4);
+        w.uint(full_a ? kKeyFlagFullA : 0, 1);
+    }
+    const size_t all = ctx.primes().size();
     for (size_t d = 0; d < key.b.size(); ++d) {
-        w.poly(ctx, key.b[d], ctx.primes().size(), true);
-        w.bytes(key.a_seeds[d].data(), key.a_seeds[d].size());
+        w.poly(ctx, key.b[d], all, true);
+        if (full_a) {
+            w.poly(ctx, key.a[d], all, true);
+        } else {
+            w.bytes(key.a_seeds[d].data(), key.a_seeds[d].size());
+        }
     }
 }
 
-/// Bytes of a key-switching key of the context.
-size_t key_switch_key_bytes(const Context &ctx) {
-    return 4 + ctx.digits().size() * (poly_bytes(ctx, ctx.primes().size()) + sizeof(Seed));
+/// Bytes of a key-switching key of the context after its fixed fields (of
+/// version 1, or of version 2 with `full_a` as its flag says).
+size_t key_switch_digits_bytes(const Context &ctx, bool full_a) {
+    const size_t poly = poly_bytes(ctx, ctx.primes().size());
+    return ctx.digits().size() * (poly + (full_a ? poly : sizeof(Seed)));
 }
 
-/// Reads a key-switching key (its size must have been checked).
-KeySwitchKey read_key_switch_key(Reader &r, const std::shared_ptr<const Context> &ctx_ptr) {
+/// Reads a key-switching key of format `version` made by the protocol
+/// `kind`, checking the size of its digits before allocating for them.
+KeySwitchKey read_key_switch_key(Reader &r, const std::shared_ptr<const Context> &ctx_ptr, uint16_t version,
+                                 CollectiveKind kind) {
     const Context &ctx = *ctx_ptr;
     const u64 digits = r.uint(4, "digit count");
     if (digits != ctx.digits().size()) {
         malformed("a key-switching key has " + std::to_string(digits) + " digits; the context uses " +
                   std::to_string(ctx.digits().size()));
     }
+    u64 parties = 0, flags = 0;
+    if (version == kVersionCollectiveKeys) {
+        parties = r.uint(4, "number of parties");
+        if (parties > 4096) malformed("a key of " + std::to_string(parties) + " parties (at most 4096)");
+        flags = r.uint(1, "key flags");
+        if ((flags & ~kKeyFlagFullA) != 0) malformed("unknown key flags " + std::to_string(flags));
+    }
+    const bool full_a = (flags & kKeyFlagFullA) != 0;
+    const size_t need = key_switch_digits_bytes(ctx, full_a);
+    if (r.remaining() < need) {
+        malformed("a key-switching key needs " + std::to_string(need) + " more bytes, only " +
+                  std::to_string(r.remaining()) + " remain");
+    }
     KeySwitchKey key;
     key.ctx = ctx_ptr;
     const size_t all = ctx.primes().size();
     for (size_t d = 0; d < digits; ++d) {
         key.b.push_back(r.poly(ctx, all, true, "key-switching key"));
-        key.a_seeds.push_back(r.seed("key-switching key seed"));
-        key.a.push_back(uniform_from_seed(ctx, key.a_seeds.back(), all));
-        to_montgomery(ctx, key.a.back());
+        if (full_a) {
+            key.a.push_back(r.poly(ctx, all, true, "key-switching key's uniform half"));
+        } else {
+            key.a_seeds.push_back(r.seed("key-switching key seed"));
+            key.a.push_back(uniform_from_seed(ctx, key.a_seeds.back(), all));
+            to_montgomery(ctx, key.a.back());
+        }
     }
+    if (parties != 0) mark_collective(key, static_cast<uint32_t>(parties), kind);
     return key;
 }
 
@@ -406,8 +456,9 @@ Fingerprint context_fingerprint(const Context &ctx) {
 
 // ---------------------------------------------------------------- Encoding
 
-Encoding::Encoding(Kind kind, const Fingerprint &fingerprint, std::function<void(Writer &)> payload)
-    : kind_(kind), fingerprint_(fingerprint), payload_(std::move(payload)), payload_bytes_(0) {
+Encoding::Encoding(Kind kind, const Fingerprint &fingerprint, std::function<void(Writer &)> payload,
+                   uint16_t version)
+    : kind_(kind), version_(version), fingerprint_(fingerprint), payload_(std::move(payload)), payload_bytes_(0) {
     Writer counter;
     payload_(counter);
     payload_bytes_ = counter.size();
@@ -417,7 +468,7 @@ void Encoding::write(uint8_t *out, size_t len) const {
     ensure(len == size(), "the output has the encoding's size");
     Writer w(out, len);
     w.bytes(kMagic, sizeof kMagic);
-    w.uint(kVersion, 2);
+    w.uint(version_, 2);
     w.uint(static_cast<u64>(kind_), 1);
     w.uint(0, 1);
     w.bytes(fingerprint_.data(), fingerprint_.size());
@@ -459,20 +510,29 @@ Encoding encode(const PublicKey &pk) {
 
 Encoding encode(const RelinKey &rk) {
     const Context &ctx = *rk.key.ctx;
-    return Encoding(Kind::RelinKey, context_fingerprint(ctx),
-                    [&rk, &ctx](Writer &w) { write_key_switch_key(w, ctx, rk.key); });
+    const uint16_t version = needs_collective_format(rk.key) ? kVersionCollectiveKeys : kVersion;
+    return Encoding(
+        Kind::RelinKey, context_fingerprint(ctx),
+        [&rk, &ctx, version](Writer &w) { write_key_switch_key(w, ctx, rk.key, version); }, version);
 }
 
 Encoding encode(const GaloisKeys &keys) {
     const Context &ctx = *keys.context();
-    return Encoding(Kind::GaloisKeys, context_fingerprint(ctx), [&keys, &ctx](Writer &w) {
-        const std::vector<uint64_t> elements = keys.elements();
-        w.uint(elements.size(), 4);
-        for (uint64_t g : elements) {
-            w.uint(g, 8);
-            write_key_switch_key(w, ctx, keys.key(g));
-        }
-    });
+    uint16_t version = kVersion;
+    for (uint64_t g : keys.elements()) {
+        if (needs_collective_format(keys.key(g))) version = kVersionCollectiveKeys;
+    }
+    return Encoding(
+        Kind::GaloisKeys, context_fingerprint(ctx),
+        [&keys, &ctx, version](Writer &w) {
+            const std::vector<uint64_t> elements = keys.elements();
+            w.uint(elements.size(), 4);
+            for (uint64_t g : elements) {
+                w.uint(g, 8);
+                write_key_switch_key(w, ctx, keys.key(g), version);
+            }
+        },
+        version);
 }
 
 Encoding encode_plaintext(const Context &ctx, const PlainCoeffs &coeffs) {
@@ -607,25 +667,37 @@ std::unique_ptr<PublicKey> decode_public_key(const std::shared_ptr<const Context
 
 RelinKey decode_relin_key(const std::shared_ptr<const Context> &ctx_ptr, const uint8_t *data, size_t len) {
     const Context &ctx = *ctx_ptr;
-    Reader r = open_frame(data, len, Kind::RelinKey, context_fingerprint(ctx));
+    uint16_t version = 0;
+    Reader r = open_frame(data, len, Kind::RelinKey, context_fingerprint(ctx), &version);
     require_key_switching(ctx, "relinearization key");
-    r.expect_remaining(key_switch_key_bytes(ctx), "the relinearization key");
-    RelinKey rk{read_key_switch_key(r, ctx_ptr)};
+    if (version == kVersion) {
+        r.expect_remaining(4 + key_switch_digits_bytes(ctx, false), "the relinearization key");
+    }
+    RelinKey rk{read_key_switch_key(r, ctx_ptr, version, CollectiveKind::Relinearization)};
     r.finish();
+    if (version == kVersionCollectiveKeys && !needs_collective_format(rk.key)) {
+        malformed("a single-party relinearization key in format version 2 (it is written in version 1)");
+    }
     return rk;
 }
 
 std::unique_ptr<GaloisKeys> decode_galois_keys(const std::shared_ptr<const Context> &ctx_ptr, const uint8_t *data,
                                                size_t len) {
     const Context &ctx = *ctx_ptr;
-    Reader r = open_frame(data, len, Kind::GaloisKeys, context_fingerprint(ctx));
+    uint16_t version = 0;
+    Reader r = open_frame(data, len, Kind::GaloisKeys, context_fingerprint(ctx), &version);
     const u64 count = r.uint(4, "key count");
     // There are N odd elements below 2N.
     if (count > ctx.n()) malformed(std::to_string(count) + " Galois keys, but only N elements exist");
     if (count != 0) require_key_switching(ctx, "Galois keys");
-    const size_t per_key = checked_add(8, key_switch_key_bytes(ctx), HELIB_ERR_MALFORMED_INPUT, "Galois key size");
-    r.expect_remaining(checked_mul(count, per_key, HELIB_ERR_MALFORMED_INPUT, "Galois keys size"),
-                       "the Galois keys");
+    if (version == kVersion) {
+        const size_t per_key =
+            checked_add(12, key_switch_digits_bytes(ctx, false), HELIB_ERR_MALFORMED_INPUT, "Galois key size");
+        r.expect_remaining(checked_mul(count, per_key, HELIB_ERR_MALFORMED_INPUT, "Galois keys size"),
+                           "the Galois keys");
+    }
+    // Version 2 keys differ in size; each is checked against what remains before it is read.
+    bool any_collective = false;
     auto keys = std::make_unique<GaloisKeys>(ctx_ptr);
     u64 previous = 0;
     for (u64 k = 0; k < count; ++k) {
@@ -635,9 +707,14 @@ std::unique_ptr<GaloisKeys> decode_galois_keys(const std::shared_ptr<const Conte
         }
         if (k > 0 && g <= previous) malformed("Galois elements are not strictly ascending");
         previous = g;
-        keys->insert(g, read_key_switch_key(r, ctx_ptr));
+        KeySwitchKey key = read_key_switch_key(r, ctx_ptr, version, CollectiveKind::Galois);
+        any_collective = any_collective || needs_collective_format(key);
+        keys->insert(g, std::move(key));
     }
     r.finish();
+    if (version == kVersionCollectiveKeys && !any_collective) {
+        malformed("Galois keys without a collective key in format version 2 (they are written in version 1)");
+    }
     return keys;
 }
 

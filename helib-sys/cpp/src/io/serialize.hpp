@@ -19,8 +19,13 @@ namespace serial {
 
 /// "HBGV": the first four bytes of every serialized object.
 constexpr uint8_t kMagic[4] = {'H', 'B', 'G', 'V'};
-/// The format version written; decoders accept exactly this one.
+/// The format version of every object but collective key-switching keys.
 constexpr uint16_t kVersion = 1;
+/// The version of a relinearization key or a Galois key set holding at least
+/// one collective key (its number of parties, and its uniform halves in full
+/// when they are not expanded from seeds). Objects are written in the lowest
+/// version that represents them, so every encoding is canonical.
+constexpr uint16_t kVersionCollectiveKeys = 2;
 /// Header: magic, version (u16), kind (u8), reserved (u8), fingerprint, payload length (u64).
 constexpr size_t kHeaderBytes = 4 + 2 + 1 + 1 + 32 + 8;
 /// Trailer: SHA-256 of header and payload.
@@ -61,7 +66,8 @@ class Writer;
 /// written, so callers can allocate (or ask their caller to) first.
 class Encoding {
 public:
-    Encoding(Kind kind, const Fingerprint &fingerprint, std::function<void(Writer &)> payload);
+    Encoding(Kind kind, const Fingerprint &fingerprint, std::function<void(Writer &)> payload,
+             uint16_t version = kVersion);
     /// Total bytes: header, payload, checksum.
     size_t size() const { return kHeaderBytes + payload_bytes_ + kChecksumBytes; }
     /// Writes exactly size() bytes to `out` (len must equal size()).
@@ -69,6 +75,7 @@ public:
 
 private:
     Kind kind_;
+    uint16_t version_;
     Fingerprint fingerprint_;
     std::function<void(Writer &)> payload_;
     size_t payload_bytes_;

@@ -31,6 +31,14 @@ SecretKey::SecretKey(std::shared_ptr<const Context> ctx)
     to_montgomery(*ctx_, s_ntt_);
 }
 
+SecretKey::SecretKey(std::shared_ptr<const Context> ctx, std::vector<int8_t> &&coefficients)
+    : ctx_(std::move(ctx)), coeffs_(std::move(coefficients)) {
+    ensure(coeffs_.size() == ctx_->n(), "a secret key has N coefficients");
+    s_ntt_ = small_to_ntt(*ctx_, coeffs_, ctx_->primes().size());
+    ensure(s_ntt_.secret(), "the secret key's residues are wiped when released");
+    to_montgomery(*ctx_, s_ntt_);
+}
+
 PublicKey::PublicKey(const SecretKey &sk) : ctx_(sk.context()) {
     const Context &ctx = *ctx_;
     const size_t count = ctx.chain_size();

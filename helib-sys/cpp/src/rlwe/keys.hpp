@@ -15,6 +15,9 @@ namespace bgv {
 class SecretKey {
 public:
     explicit SecretKey(std::shared_ptr<const Context> ctx);
+    /// The key with the given small coefficients (N of them, taken over), e.g.
+    /// the sum of threshold secret shares formed in a test.
+    SecretKey(std::shared_ptr<const Context> ctx, std::vector<int8_t> &&coefficients);
     SecretKey(const SecretKey &) = delete;
     SecretKey &operator=(const SecretKey &) = delete;
 

@@ -18,6 +18,12 @@ struct KeySwitchKey {
     std::shared_ptr<const Context> ctx;
     std::vector<RnsPoly> b, a;
     std::vector<Seed> a_seeds;
+    /// 0 for a key made by one holder of the whole secret; for a collective
+    /// key, the number of parties whose (ternary) secret shares sum to s.
+    uint32_t parties = 0;
+    /// The standard deviation of the key's error e_j over a single key's
+    /// (1 for a single-party key; see mark_collective).
+    double error_scale = 1.0;
 
     /// Bytes held in memory.
     size_t size_bytes() const;
@@ -77,8 +83,20 @@ void divide_by_primes(const Context &ctx, const RnsPoly &u, size_t level, const 
 void key_switch(const KeySwitchKey &key, const Decomposition &dec, const std::vector<uint32_t> *permutation,
                 RnsPoly &k0, RnsPoly &k1);
 
-/// Conservative log2 bound on the noise one key switch adds at `level`.
+/// Conservative log2 bound on the noise one key switch adds at `level`
+/// with a single-party key.
 double key_switch_noise_log2(const Context &ctx, size_t level);
+/// The same bound for `key` (its error scale and number of parties).
+double key_switch_noise_log2(const Context &ctx, size_t level, const KeySwitchKey &key);
+
+/// Which collective protocol made a key (their errors differ).
+enum class CollectiveKind { Galois, Relinearization };
+
+/// Records that `key` was assembled by `parties` >= 1 parties: a Galois key
+/// (sum of the parties' shares) has the error sum_i e_i, a relinearization key
+/// (two rounds, ephemeral secrets u_i) s e0 + u e1 + e2 with s, u sums of
+/// `parties` ternary secrets and e0, e1, e2 sums of `parties` Gaussians.
+void mark_collective(KeySwitchKey &key, uint32_t parties, CollectiveKind kind);
 
 /// The prime index (in Context::primes()) of residue r of an extended polynomial.
 inline size_t extended_prime(const Context &ctx, size_t level, size_t r) {
