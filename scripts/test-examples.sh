@@ -13,8 +13,13 @@ dir=debug
 cargo build --locked --profile "$profile" --examples
 bin="target/$dir/examples"
 
-examples=$(find examples -maxdepth 1 -name '*.rs' -printf '%f\n' | sed 's/\.rs$//'
-           find examples -mindepth 1 -maxdepth 1 -type d -printf '%f\n')
+# Every example of every workspace crate (they sit in crates/*/examples).
+examples=$(cargo metadata --locked --format-version 1 --no-deps |
+           python3 -c 'import json,sys
+for p in json.load(sys.stdin)["packages"]:
+    for t in p["targets"]:
+        if "example" in t["kind"]: print(t["name"])')
+[ -n "$examples" ] || { echo "FAIL: no examples found"; exit 1; }
 failed=0
 pass=0
 fail() { echo "FAIL: $*"; failed=$((failed + 1)); }

@@ -21,8 +21,9 @@
 //!   product ([`quotient`] explains why, and what it assumes).
 //! * [`PolyParameters`] picks the smallest ≥128-bit ring for a length and a
 //!   number of products.
-//! * With the feature `groth16`, [`groth16`]: an ark-groth16 `R1CSToQAP`
-//!   whose witness map computes h under encryption, for real proofs.
+//! * With the feature `groth16`, the module `groth16`: an ark-groth16
+//!   `R1CSToQAP` whose witness map computes h under encryption, for real
+//!   proofs.
 //!
 //! Every operation checks its operands (contexts, layouts, levels) and the
 //! engine's noise estimate before any work.

@@ -18,14 +18,14 @@
 
 use ark_bn254::Fr;
 use ark_std::UniformRand;
-use big_t_bgv::cli::{self, CommonArgs};
-use big_t_bgv::outln;
 use clap::{Parser, ValueEnum};
+use example_support::cli::{self, CommonArgs};
+use example_support::outln;
 use helib_rs::{BatchEncoder, Ciphertext, Context, Parameters, SecretKey};
 use std::time::{Duration, Instant};
 
 fn main() {
-    big_t_bgv::exit_with(run(&Options::parse()).map(|()| true));
+    example_support::exit_with(run(&Options::parse()).map(|()| true));
 }
 
 fn run(options: &Options) -> Result<(), Box<dyn std::error::Error>> {

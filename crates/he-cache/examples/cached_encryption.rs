@@ -35,9 +35,9 @@
 
 use std::error::Error;
 
-use big_t_bgv::cli::{self, CommonArgs};
-use big_t_bgv::outln;
 use clap::Parser;
+use example_support::cli::{self, CommonArgs};
+use example_support::outln;
 use serde::Serialize;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -374,7 +374,7 @@ fn print_json(rows: &[Row]) {
 }
 
 fn main() {
-    big_t_bgv::exit_with(run(&Options::parse()).map(|()| true));
+    example_support::exit_with(run(&Options::parse()).map(|()| true));
 }
 
 fn run(options: &Options) -> Result<(), Box<dyn Error>> {

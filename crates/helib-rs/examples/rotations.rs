@@ -26,9 +26,9 @@
 
 use ark_bn254::Fr;
 use ark_std::UniformRand;
-use big_t_bgv::cli::{self, CommonArgs};
-use big_t_bgv::outln;
 use clap::Parser;
+use example_support::cli::{self, CommonArgs};
+use example_support::outln;
 use helib_rs::{
     BatchEncoder, Ciphertext, Context, GaloisKeys, ModSwitchPolicy, Parameters, RelinKey,
     RotationPolicy, SecretKey,
@@ -38,7 +38,7 @@ use std::time::{Duration, Instant};
 type Error = Box<dyn std::error::Error>;
 
 fn main() {
-    big_t_bgv::exit_with(run(&Options::parse()).map(|()| true));
+    example_support::exit_with(run(&Options::parse()).map(|()| true));
 }
 
 fn run(options: &Options) -> Result<(), Error> {

@@ -382,7 +382,7 @@ fn configuration(c: &mut Criterion, s: &Settings, config: Config) {
     let measured = &times[times.len().min(1)..];
     let mean = measured.iter().sum::<f64>() / measured.len().max(1) as f64;
 
-    let peak = big_t_bgv::peak_memory_bytes();
+    let peak = example_support::peak_memory_bytes();
     eprintln!(
         "fft/{id}: FFT mean {mean:.3}s over {} samples (HE / plain = {:.0}×), peak RSS of the configuration {}",
         measured.len(),

@@ -32,24 +32,27 @@
 //! | `estimated_peak_memory_bytes`, `estimated_plan_bytes`, `estimated_build_bytes`, `estimated_galois_key_bytes`, `estimated_execution_bytes` | the plan's estimate |
 //! | `verified` | the decryption equals ark-poly's FFT |
 
+mod key_mode;
+
 use ark_bn254::Fr;
 use ark_ff::FftField;
 use ark_poly::{EvaluationDomain, Radix2EvaluationDomain};
 use ark_std::UniformRand;
-use big_t_bgv::cli::{self, CommonArgs, KeyModeArg, Phases, GIB};
-use big_t_bgv::outln;
 use clap::{Parser, ValueEnum};
+use example_support::cli::{self, CommonArgs, Phases, GIB};
+use example_support::outln;
 use he_fft::{
     bit_reverse_permute, suggest_plan_parameters, Direction, FftPlan, MemoryEstimate, Order,
     PlanOptions, Strategy,
 };
 use helib_rs::{Context, SecretKey};
+use key_mode::KeyModeArg;
 use serde::Serialize;
 use std::time::Instant;
 
 fn main() {
     let options = Options::parse();
-    big_t_bgv::exit_with(run(&options));
+    example_support::exit_with(run(&options));
 }
 
 /// Phase names, shared by the text report and the JSON keys.

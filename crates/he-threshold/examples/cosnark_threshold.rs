@@ -29,7 +29,7 @@ use ark_groth16::Groth16;
 use ark_poly::{EvaluationDomain, GeneralEvaluationDomain};
 use ark_relations::r1cs::ConstraintMatrices;
 use ark_snark::SNARK;
-use big_t_bgv::circuits::SquareChain;
+use example_support::circuits::SquareChain;
 use he_poly::groth16::ProvidedQuotient;
 use he_poly::{EncryptedPolynomial, PolyParameters};
 use he_threshold::{AdditiveShare, Aggregate, Aggregator, Party, Session, ShareMessage, Step};
@@ -49,13 +49,13 @@ const PARTIES: u32 = 3;
 #[command(version)]
 struct Options {
     /// R1CS constraints (steps of the chain)
-    #[arg(long, default_value_t = 500, value_parser = big_t_bgv::cli::positive)]
+    #[arg(long, default_value_t = 500, value_parser = example_support::cli::positive)]
     constraints: usize,
 }
 
 fn main() {
     let options = <Options as clap::Parser>::parse();
-    big_t_bgv::exit_with(run(options.constraints));
+    example_support::exit_with(run(options.constraints));
 }
 
 fn ms(d: Duration) -> String {

@@ -25,8 +25,8 @@
 
 use std::error::Error;
 
-use big_t_bgv::outln;
 use clap::Parser;
+use example_support::outln;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -36,7 +36,7 @@ use ark_groth16::r1cs_to_qap::{LibsnarkReduction, R1CSToQAP};
 use ark_groth16::Groth16;
 use ark_poly::{EvaluationDomain, GeneralEvaluationDomain};
 use ark_snark::SNARK;
-use big_t_bgv::circuits::SquareChain;
+use example_support::circuits::SquareChain;
 use he_poly::groth16::{witness_evaluations, EncryptedReduction, QuotientKeys};
 use he_poly::EncryptedPolynomial;
 use rand::{rngs::StdRng, SeedableRng};
@@ -57,7 +57,7 @@ struct Options {
 
 fn main() {
     let options = Options::parse();
-    big_t_bgv::exit_with(run(options.constraints as usize));
+    example_support::exit_with(run(options.constraints as usize));
 }
 
 /// Runs of each reduction whose median is printed.

@@ -1,16 +1,20 @@
-//! Benches and examples host: helpers they share.
+//! What the workspace's examples and benches share, and nothing else: the
+//! common flags, the text and JSON output, the phase timer and peak memory
+//! ([`cli`]), the Groth16 test circuit the he-poly and he-threshold examples
+//! prove ([`circuits::SquareChain`]), and the Groth16 quotient in the clear
+//! that he-poly's quotient example and bench check against
+//! ([`plain_groth16_quotient`]).
+//!
+//! Each crate's examples and benches sit next to the crate (`crates/*/examples`,
+//! `crates/*/benches`) and take this crate as a path-only dev-dependency (no
+//! version, so it is dropped from the published packages). It depends on no
+//! crate of the workspace, only on clap, serde, indicatif and arkworks, so
+//! every crate can use it without a cycle.
 
 pub mod circuits;
 pub mod cli;
 
 pub use cli::peak_memory_bytes;
-
-/// The workspace README's Rust examples, compiled and run as doctests
-/// (`scripts/test-outside-crate.sh` runs them again from a crate outside the
-/// workspace).
-#[cfg(doctest)]
-#[doc = include_str!("../README.md")]
-struct ReadmeDoctests;
 
 /// Ends a verifying example: exit status 0 when it ran and its result
 /// verified, 1 when the check failed or it returned an error (printed).

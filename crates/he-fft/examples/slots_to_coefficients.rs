@@ -24,25 +24,28 @@
 //! the product), `noise_budget_bits`, `estimated_peak_memory_bytes`,
 //! `peak_memory_bytes` (null where unknown) and `verified`.
 
+mod key_mode;
+
 use ark_bn254::Fr;
 use ark_ff::PrimeField;
 use ark_poly::univariate::DensePolynomial;
 use ark_poly::{DenseUVPolynomial, EvaluationDomain, Radix2EvaluationDomain};
 use ark_std::UniformRand;
-use big_t_bgv::cli::{self, CommonArgs, KeyModeArg, Phases, GIB};
-use big_t_bgv::outln;
 use clap::Parser;
+use example_support::cli::{self, CommonArgs, Phases, GIB};
+use example_support::outln;
 use he_fft::{
     conversion_levels, suggest_conversion_parameters, suggest_parameters_at_least, Conversion,
     ConversionPlan, MemoryEstimate,
 };
 use helib_rs::{Context, SecretKey};
+use key_mode::KeyModeArg;
 use serde::Serialize;
 use std::collections::BTreeMap;
 use std::time::Instant;
 
 fn main() {
-    big_t_bgv::exit_with(run(&Options::parse()));
+    example_support::exit_with(run(&Options::parse()));
 }
 
 fn run(o: &Options) -> Result<bool, Box<dyn std::error::Error>> {

@@ -40,25 +40,6 @@ pub fn gib(text: &str) -> Result<f64, String> {
     }
 }
 
-/// `--key-mode` of the plans of he-fft.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum, Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum KeyModeArg {
-    /// One Galois key per rotation used (double-hoisted baby steps)
-    Fast,
-    /// The fewest Galois keys (more key switches)
-    Minimal,
-}
-
-impl From<KeyModeArg> for he_fft::KeyMode {
-    fn from(mode: KeyModeArg) -> Self {
-        match mode {
-            KeyModeArg::Fast => he_fft::KeyMode::Fast,
-            KeyModeArg::Minimal => he_fft::KeyMode::MinimalKeys,
-        }
-    }
-}
-
 /// Writes one line of the text report on stdout; see [`write_stdout`].
 #[macro_export]
 macro_rules! outln {

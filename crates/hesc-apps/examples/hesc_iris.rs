@@ -20,9 +20,9 @@
 
 use std::error::Error;
 
-use big_t_bgv::cli::{self, CommonArgs};
-use big_t_bgv::outln;
 use clap::Parser;
+use example_support::cli::{self, CommonArgs};
+use example_support::outln;
 use serde::Serialize;
 use std::time::{Duration, Instant};
 
@@ -35,7 +35,7 @@ use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
 fn main() {
-    big_t_bgv::exit_with(run(&Options::parse_and_apply_quick()).map(|()| true));
+    example_support::exit_with(run(&Options::parse_and_apply_quick()).map(|()| true));
 }
 
 fn run(opt: &Options) -> Result<(), Box<dyn Error>> {

@@ -141,7 +141,7 @@ impl Witness {
     /// ark-poly's quotient (n coefficients) and the seconds it took.
     fn plain_quotient(&self) -> (Vec<Fr>, f64) {
         let start = std::time::Instant::now();
-        let h = big_t_bgv::plain_groth16_quotient(&self.domain, &self.a, &self.b, &self.c);
+        let h = example_support::plain_groth16_quotient(&self.domain, &self.a, &self.b, &self.c);
         (h, start.elapsed().as_secs_f64())
     }
 
@@ -174,7 +174,7 @@ struct Summary {
 
 fn main() {
     let options = Options::parse();
-    big_t_bgv::exit_with(run(&options));
+    example_support::exit_with(run(&options));
 }
 
 fn run(o: &Options) -> Result<bool> {
@@ -203,7 +203,7 @@ fn run(o: &Options) -> Result<bool> {
         && summary.h[n - 1..].iter().all(|x| *x == Fr::from(0u64))
         && want[n - 1] == Fr::from(0u64)
         && witness.quotient_is_exact(&summary.h);
-    let peak = big_t_bgv::peak_memory_bytes().unwrap_or(0);
+    let peak = example_support::peak_memory_bytes().unwrap_or(0);
     let ratio = summary.server_s / plain_s.max(1e-12);
     if o.json {
         let mut object = json!({
