@@ -1,6 +1,8 @@
 // keys.cpp -- key generation.
 #include "rlwe/keys.hpp"
 
+#include <algorithm>
+
 #include "util/error.hpp"
 
 namespace bgv {
@@ -26,6 +28,28 @@ std::vector<int8_t> sample_secret(size_t n) {
 SecretKey::SecretKey(std::shared_ptr<const Context> ctx)
     : ctx_(std::move(ctx)),
       coeffs_(sample_secret(ctx_->n())),
+      s_ntt_(small_to_ntt(*ctx_, coeffs_, ctx_->primes().size())) {
+    ensure(s_ntt_.secret(), "the secret key's residues are wiped when released");
+    to_montgomery(*ctx_, s_ntt_);
+}
+
+namespace {
+
+/// The coefficients of a key being rebuilt, after checking they fit the context
+/// (handed on as the plain vector: WipedVector itself cannot be copied, and the
+/// key's WipedVector takes over the buffer).
+std::vector<int8_t> &&checked_secret(const Context &ctx, WipedVector<int8_t> &coeffs) {
+    ensure(coeffs.size() == ctx.n(), "a secret key has N coefficients");
+    ensure(std::all_of(coeffs.begin(), coeffs.end(), [](int8_t c) { return c >= -1 && c <= 1; }),
+           "a secret key is ternary");
+    return std::move(coeffs);
+}
+
+}  // namespace
+
+SecretKey::SecretKey(std::shared_ptr<const Context> ctx, WipedVector<int8_t> &&coeffs)
+    : ctx_(std::move(ctx)),
+      coeffs_(checked_secret(*ctx_, coeffs)),
       s_ntt_(small_to_ntt(*ctx_, coeffs_, ctx_->primes().size())) {
     ensure(s_ntt_.secret(), "the secret key's residues are wiped when released");
     to_montgomery(*ctx_, s_ntt_);

@@ -15,6 +15,10 @@ namespace bgv {
 class SecretKey {
 public:
     explicit SecretKey(std::shared_ptr<const Context> ctx);
+    /// Rebuilds a key from its N ternary coefficients (each -1, 0 or 1; the
+    /// loader of an exported key checks them first). The vector's buffer
+    /// becomes the key's and is wiped with it.
+    SecretKey(std::shared_ptr<const Context> ctx, WipedVector<int8_t> &&coeffs);
     SecretKey(const SecretKey &) = delete;
     SecretKey &operator=(const SecretKey &) = delete;
 
