@@ -4,6 +4,8 @@
 #   libclang-dev libclang, only to check the committed bindgen output (--bindgen)
 #   clang        clang++ with libFuzzer, only for the fuzzers (--fuzz)
 #   valgrind     memcheck and its headers, only for the constant-time check (--ct)
+#   qemu-user    an emulated CPU without AVX-512 / AVX2, only for the check that
+#                HELIB_CPU refuses a path the CPU lacks (--qemu)
 # Needs root (or sudo) only when something is actually missing.
 set -euo pipefail
 
@@ -21,6 +23,8 @@ for option in "$@"; do
             if ! command -v valgrind >/dev/null || [[ ! -f /usr/include/valgrind/memcheck.h ]]; then
                 want+=(valgrind)
             fi ;;
+        --qemu)
+            if ! command -v qemu-x86_64 >/dev/null; then want+=(qemu-user); fi ;;
         *) echo "install-deps: unknown option $option" >&2; exit 2 ;;
     esac
 done

@@ -3,7 +3,7 @@
 # engine's tests again under AddressSanitizer + UndefinedBehaviorSanitizer,
 # the examples' command lines, the packages of the published crates, a crate
 # outside the workspace that runs the README, a short libFuzzer run of every
-# decoder, a memcheck test that the code on
+# decoder, the whole test suite again with each kernel path forced, a memcheck test that the code on
 # secret errors is constant time, and a check that the committed bindgen
 # output matches the C header. Installs the few system packages it needs
 # (GMP; libclang for the bindings check; clang for the fuzzers; valgrind).
@@ -13,7 +13,7 @@ cd "$(dirname "$0")/.."
 step() { printf '\n==> %s\n' "$*"; }
 
 step "system packages"
-scripts/install-deps.sh --bindgen --fuzz --ct
+scripts/install-deps.sh --bindgen --fuzz --ct --qemu
 
 step "cargo fmt"
 cargo fmt --all --check
@@ -38,17 +38,40 @@ scripts/test-package.sh
 step "a crate outside the workspace runs the README examples (cargo add --path)"
 scripts/test-outside-crate.sh
 
-step "engine tests with each narrower kernel path forced (HELIB_CPU)"
-# The run above used the widest path this CPU has; the others run here (the
-# engine picks its AVX-512 / AVX2 / scalar kernels at run time, see cpu.hpp).
-cpu_flags=$(grep -m1 '^flags' /proc/cpuinfo 2>/dev/null || true)
-paths=(scalar)
-if [[ " $cpu_flags " == *" avx512f "* && " $cpu_flags " == *" avx512dq "* ]]; then
-    paths+=(avx2)
-fi
-for path in "${paths[@]}"; do
-    echo "HELIB_CPU=$path"
-    HELIB_CPU=$path cargo test --locked -p helib-sys -p helib-rs --lib --tests
+step "the whole test suite with each kernel path forced (HELIB_CPU=scalar, avx2, avx512)"
+# The default run above used the widest path this CPU has (the engine picks
+# its AVX-512 / AVX2 / scalar kernels at run time, see cpu.hpp); here every
+# path runs the same test binaries once more. Only the environment differs:
+# nothing reads HELIB_CPU at build time, so nothing is rebuilt. A path this
+# CPU lacks cannot run here; it is checked below to be refused.
+cpu_supports() {
+    local flags
+    flags=" $(grep -m1 '^flags' /proc/cpuinfo 2>/dev/null || true) "
+    case "$1" in
+        scalar) true ;;
+        avx2) [[ "$flags" == *" avx2 "* ]] ;;
+        avx512) [[ "$flags" == *" avx512f "* && "$flags" == *" avx512dq "* ]] ;;
+    esac
+}
+for path in scalar avx2 avx512; do
+    if cpu_supports "$path"; then
+        echo "HELIB_CPU=$path"
+        HELIB_CPU=$path cargo test --workspace --locked
+    else
+        echo "HELIB_CPU=$path: this CPU lacks it (refusal checked below)"
+    fi
+done
+
+step "a forced path the CPU lacks is refused with a clear error (emulated CPUs)"
+# Under qemu-user, Haswell has AVX2 but no AVX-512 and Westmere neither:
+# forcing a missing path must make the path query and every context fail
+# with a message naming HELIB_CPU (no silent fallback), and the default
+# must be the widest path the emulated CPU has (tests/cpu_paths.rs).
+for cpu_request in Haswell:avx512 Westmere:avx2 Westmere:avx512 Westmere:auto; do
+    echo "qemu -cpu ${cpu_request%%:*}, HELIB_CPU=${cpu_request#*:}"
+    CARGO_TARGET_X86_64_UNKNOWN_LINUX_GNU_RUNNER="qemu-x86_64 -cpu ${cpu_request%%:*}" \
+    HELIB_CPU=${cpu_request#*:} \
+        cargo test --locked -p helib-sys --test cpu_paths -- --exact the_path_in_use_is_the_one_helib_cpu_forces
 done
 
 step "engine tests under AddressSanitizer + UndefinedBehaviorSanitizer"

@@ -30,7 +30,7 @@ root=$(cd "$here/.." && pwd)
 out=${FUZZ_OUT:-$root/../target/fuzz}
 seconds=120
 if [[ "${1:-}" == "--short" ]]; then seconds=15; elif [[ -n "${1:-}" ]]; then seconds=$1; fi
-targets=${FUZZ_TARGETS:-"parameters plaintext ciphertext public_key relin_key galois_keys wire"}
+targets=${FUZZ_TARGETS:-"parameters plaintext ciphertext public_key relin_key galois_keys secret_key wire"}
 
 cxx=${FUZZ_CXX:-}
 if [[ -z "$cxx" ]]; then

@@ -759,6 +759,23 @@ extern "C" {
     ) -> helib_status;
 }
 extern "C" {
+    #[doc = " Exports a secret key: its N ternary coefficients, 2 bits each. THE BYTES\n ARE THE KEY: whoever reads them can decrypt everything encrypted under it.\n Call this only when the key's owner asked for an export (e.g. to store the\n key in an encrypted keystore), keep the bytes secret and wipe them after\n use. Two-call protocol as for the other serializers; the engine's own\n temporaries are wiped."]
+    pub fn helib_secret_key_export(
+        sk: *const helib_secret_key,
+        buf: *mut u8,
+        len: *mut usize,
+    ) -> helib_status;
+}
+extern "C" {
+    #[doc = " Loads a key written by helib_secret_key_export under `ctx` (checked: frame,\n fingerprint, every coefficient -1, 0 or 1). The engine copies the\n coefficients only into memory it wipes; the caller wipes `buf`."]
+    pub fn helib_secret_key_import(
+        ctx: *const helib_context,
+        buf: *const u8,
+        len: usize,
+        out: *mut *mut helib_secret_key,
+    ) -> helib_status;
+}
+extern "C" {
     #[doc = " A 32-byte digest identifying a ciphertext (level, size, correction factor\n and a polynomial hash of every residue), to bind shares to the ciphertext\n they were computed on; out_len must be 32. Not a commitment against a\n party choosing colliding ciphertexts on purpose."]
     pub fn helib_threshold_ciphertext_digest(
         ct: *const helib_ciphertext,

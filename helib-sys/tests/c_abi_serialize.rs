@@ -1376,3 +1376,72 @@ fn loaded_noise_estimates_below_the_floor_are_raised_to_it() {
     }
     assert!(products >= 5, "{products} products");
 }
+
+// ------------------------------------------------------ secret-key export
+
+fn import_sk_raw(ctx: &Ctx, bytes: &[u8]) -> (helib_status, SecretKey) {
+    let mut out = 0x10 as *mut helib_secret_key; // a sentinel that must survive failures
+                                                 // SAFETY: `bytes` is a live slice; `out` is a valid place.
+    let s = unsafe { helib_secret_key_import(ctx.ptr, bytes.as_ptr(), bytes.len(), &mut out) };
+    if s != HELIB_OK {
+        assert_eq!(out as usize, 0x10, "a failed call leaves *out unchanged");
+        out = null_mut();
+    }
+    (s, SecretKey(out))
+}
+
+#[test]
+fn secret_key_export_follows_the_format_and_loads_under_its_context_only() {
+    let ctx = ks_ctx();
+    let sk = SecretKey::generate(&ctx);
+    // SAFETY: live key; buffer and length come from `two_call`.
+    let bytes = two_call(|buf, len| unsafe { helib_secret_key_export(sk.0, buf, len) });
+
+    // Frame of kind 7 with N/4 payload bytes and the standard checksum.
+    assert_eq!(bytes.len(), HEADER + N / 4 + CHECKSUM);
+    assert_eq!(&bytes[..4], b"HBGV");
+    assert_eq!(u16::from_le_bytes([bytes[4], bytes[5]]), 1);
+    assert_eq!((bytes[6], bytes[7]), (7, 0));
+    assert_eq!(bytes[8..40], fingerprint(&ctx));
+    assert_eq!(bytes[40..48], ((N / 4) as u64).to_le_bytes());
+    assert_eq!(
+        bytes[bytes.len() - CHECKSUM..],
+        sha256(&bytes[..bytes.len() - CHECKSUM])
+    );
+    // 2-bit codes 0, 1, 2 (never 3), about a third of each.
+    let codes: Vec<u8> = bytes[HEADER..HEADER + N / 4]
+        .iter()
+        .flat_map(|&b| (0..4).map(move |k| (b >> (2 * k)) & 3))
+        .collect();
+    assert!(codes.iter().all(|&c| c < 3));
+    for value in 0..3u8 {
+        let count = codes.iter().filter(|&&c| c == value).count();
+        assert!(
+            count > N / 5 && count < N / 2,
+            "code {value}: {count} of {N}"
+        );
+    }
+
+    // Loads and decrypts what the original encrypted.
+    let (s, loaded) = import_sk_raw(&ctx, &bytes);
+    check(s);
+    let m = rand_poly(&mut rng(5), N, &t65537());
+    let ct = encrypt_sk(&sk, &ctx, &m, ctx.max_level());
+    assert_poly_eq(&decrypt_ok(&loaded, &ctx, &ct), &m, "loaded key");
+
+    // Another context: a mismatch. A code 3: malformed. Null arguments.
+    let other = Ctx::new(N as u64, &t65537(), &[50, 50], &[60]);
+    let (s, _) = import_sk_raw(&other, &bytes);
+    expect_status(s, HELIB_ERR_CONTEXT_MISMATCH, "other context");
+    let bad = tamper(&bytes, |p| p[17] |= 0b11 << 4);
+    let (s, _) = import_sk_raw(&ctx, &bad);
+    expect_malformed(s, "a coefficient code 3");
+    assert!(last_error().contains("code 3"), "{}", last_error());
+    let mut out = null_mut();
+    // SAFETY: NULL buffer, valid out pointer: refused before any read.
+    let s = unsafe { helib_secret_key_import(ctx.ptr, std::ptr::null(), 0, &mut out) };
+    expect_status(s, HELIB_ERR_NULL_POINTER, "NULL buffer");
+    // SAFETY: NULL key and NULL length: refused before any use.
+    let s = unsafe { helib_secret_key_export(null(), null_mut(), null_mut()) };
+    expect_status(s, HELIB_ERR_NULL_POINTER, "NULL key");
+}

@@ -2,7 +2,9 @@
 //! every path this CPU runs computes the ChaCha20 keystream of the published
 //! test vectors (RFC 8439 §2.3.2 and Appendix A.1) at every lane of its
 //! batches, across the 32-bit and 64-bit counter carries, and all paths agree
-//! on long streams; the path in use is the one HELIB_CPU asks for.
+//! on long streams; the path in use is the one HELIB_CPU asks for, and a
+//! value naming no path or a path this CPU lacks is refused with a message
+//! (no silent fallback).
 
 use helib_sys::test_api::*;
 use helib_sys::*;
@@ -159,44 +161,114 @@ fn paths_agree_on_long_streams_and_across_counter_carries() {
     }
 }
 
-#[test]
-fn the_path_in_use_is_the_one_helib_cpu_forces() {
+fn last_error() -> String {
+    // SAFETY: the engine returns a NUL-terminated, thread-local message.
+    unsafe { std::ffi::CStr::from_ptr(helib_last_error_message()) }
+        .to_string_lossy()
+        .into_owned()
+}
+
+/// HELIB_CPU asked for something this process cannot do: the path query and
+/// every context construction fail with a message that names the variable.
+fn assert_refused(request: &str, reason: &str) {
     let mut path = u32::MAX;
     // SAFETY: `path` is a valid, writable u32.
     let status = unsafe { helib_cpu_path(&mut path) };
-    match std::env::var("HELIB_CPU").ok().as_deref() {
-        Some("scalar") => assert_eq!((status, path), (HELIB_OK, HELIB_CPU_SCALAR)),
-        Some("avx2") => assert_eq!((status, path), (HELIB_OK, HELIB_CPU_AVX2)),
-        Some("avx512") => assert_eq!((status, path), (HELIB_OK, HELIB_CPU_AVX512)),
-        None | Some("") | Some("auto") => {
+    assert_eq!(status, HELIB_ERR_INVALID_ARGUMENT, "HELIB_CPU={request}");
+    let message = last_error();
+    assert!(
+        message.contains(&format!("HELIB_CPU={request}")) && message.contains(reason),
+        "HELIB_CPU={request}: {message}"
+    );
+    let t = [65537u64];
+    let chain = [40u32, 40];
+    let mut ctx = std::ptr::null_mut();
+    // SAFETY: t has 1 limb, chain 2 entries, no special primes; `ctx` is writable.
+    let status = unsafe {
+        helib_context_new(
+            1024,
+            t.as_ptr(),
+            1,
+            chain.as_ptr(),
+            2,
+            std::ptr::null(),
+            0,
+            1,
+            0,
+            &mut ctx,
+        )
+    };
+    assert_eq!(status, HELIB_ERR_INVALID_ARGUMENT, "HELIB_CPU={request}");
+    assert!(ctx.is_null());
+    let message = last_error();
+    assert!(
+        message.contains(&format!("HELIB_CPU={request}")) && message.contains(reason),
+        "context under HELIB_CPU={request}: {message}"
+    );
+}
+
+#[test]
+fn the_path_in_use_is_the_one_helib_cpu_forces() {
+    let request = std::env::var("HELIB_CPU").ok();
+    let forced = match request.as_deref() {
+        Some("scalar") => Some(HELIB_CPU_SCALAR),
+        Some("avx2") => Some(HELIB_CPU_AVX2),
+        Some("avx512") => Some(HELIB_CPU_AVX512),
+        _ => None,
+    };
+    let mut path = u32::MAX;
+    // SAFETY: `path` is a valid, writable u32.
+    let status = unsafe { helib_cpu_path(&mut path) };
+    match (request.as_deref(), forced) {
+        // A path this CPU runs: in use.
+        (_, Some(p)) if supported(p) => assert_eq!((status, path), (HELIB_OK, p)),
+        // A path this CPU lacks: no silent fallback, a clear error.
+        (Some(name), Some(_)) => assert_refused(name, "does not support"),
+        (None | Some("") | Some("auto"), None) => {
             assert_eq!(status, HELIB_OK);
             let widest = PATHS.into_iter().filter(|&p| supported(p)).max();
             assert_eq!(Some(path), widest, "the widest supported path by default");
         }
-        Some(other) => {
-            // A value naming no path: refused here and by every context.
-            assert_eq!(status, HELIB_ERR_INVALID_ARGUMENT, "HELIB_CPU={other}");
-            let t = [65537u64];
-            let chain = [40u32, 40];
-            let mut ctx = std::ptr::null_mut();
-            // SAFETY: t has 1 limb, chain 2 entries, no special primes; `ctx` is writable.
-            let status = unsafe {
-                helib_context_new(
-                    1024,
-                    t.as_ptr(),
-                    1,
-                    chain.as_ptr(),
-                    2,
-                    std::ptr::null(),
-                    0,
-                    1,
-                    0,
-                    &mut ctx,
-                )
-            };
-            assert_eq!(status, HELIB_ERR_INVALID_ARGUMENT, "HELIB_CPU={other}");
-            assert!(ctx.is_null());
+        // A value naming no path.
+        (Some(other), None) => assert_refused(other, "is not one of scalar, avx2, avx512, auto"),
+        (None, Some(_)) => unreachable!("a forced path comes from the variable"),
+    }
+}
+
+/// The refusals above, each in a child process (the variable is read once per
+/// process): a value naming no path on every machine, and each path this CPU
+/// lacks (none on a CPU with AVX-512; CI also runs the test binary on an
+/// emulated CPU without it).
+#[test]
+fn unusable_helib_cpu_values_are_refused_in_a_fresh_process() {
+    if std::env::var_os("HELIB_CPU_CHILD").is_some() {
+        return;
+    }
+    let mut requests = vec!["avx1024".to_string(), "AVX2".to_string()];
+    for (path, name) in PATHS.into_iter().zip(["scalar", "avx2", "avx512"]) {
+        if !supported(path) {
+            requests.push(name.to_string());
         }
+    }
+    let exe = std::env::current_exe().expect("the test binary's path");
+    for request in requests {
+        let output = std::process::Command::new(&exe)
+            .args([
+                "--exact",
+                "the_path_in_use_is_the_one_helib_cpu_forces",
+                "--test-threads",
+                "1",
+            ])
+            .env("HELIB_CPU", &request)
+            .env("HELIB_CPU_CHILD", "1")
+            .output()
+            .expect("the test binary runs");
+        let stdout = String::from_utf8_lossy(&output.stdout);
+        assert!(
+            output.status.success() && stdout.contains("1 passed"),
+            "HELIB_CPU={request}: {stdout}{}",
+            String::from_utf8_lossy(&output.stderr)
+        );
     }
 }
 

@@ -30,6 +30,7 @@ use ark_poly::{EvaluationDomain, GeneralEvaluationDomain};
 use ark_relations::r1cs::ConstraintMatrices;
 use ark_snark::SNARK;
 use example_support::circuits::SquareChain;
+use example_support::outln;
 use he_poly::groth16::ProvidedQuotient;
 use he_poly::{EncryptedPolynomial, PolyParameters};
 use he_threshold::{AdditiveShare, Aggregate, Aggregator, Party, Session, ShareMessage, Step};
@@ -86,7 +87,7 @@ impl Round {
     fn print(&self, name: &str) {
         let times: Vec<String> = self.party_time.iter().map(|t| ms(*t)).collect();
         let bytes = self.party_bytes.first().copied().unwrap_or(0);
-        println!(
+        outln!(
             "  {name:<34} parties [{}], {} each; server {}, broadcast {}",
             times.join(", "),
             kib(bytes),
@@ -200,13 +201,13 @@ fn run(steps: usize) -> Result<bool> {
         ]
         .concat()
     };
-    println!(
+    outln!(
         "circuit: {num_constraints} constraints, {num_inputs} instance variables; domain n = {n}"
     );
 
     let (params, stride) = parameters(n)?;
     let context = Context::new(&params)?;
-    println!(
+    outln!(
         "ring: N = {}, log2 Q = {}, log2 P = {:.0}, {} parties, smudging 2^-{}, {} bits of security",
         params.ring_degree(),
         params.chain_bits().iter().sum::<u32>(),
@@ -235,7 +236,7 @@ fn run(steps: usize) -> Result<bool> {
     let mut parties = parties?;
     let setup_each = party_setup / PARTIES;
 
-    println!("collective key generation (per round):");
+    outln!("collective key generation (per round):");
     let (pk_agg, pk_round) = round(
         &mut parties,
         session.key_aggregator(1, Step::PublicKey)?,
@@ -258,10 +259,10 @@ fn run(steps: usize) -> Result<bool> {
     r2_round.print("relinearization key, round 2");
     let (collective_rk, t_rk) = timed(|| session.relin_key(&r1_agg, &r2_agg));
     let collective_rk = collective_rk?;
-    println!("  server assembles the keys          {}", ms(t + t_rk));
+    outln!("  server assembles the keys          {}", ms(t + t_rk));
     let per_party_keygen =
         setup_each + pk_round.max_party() + r1_round.max_party() + r2_round.max_party();
-    println!(
+    outln!(
         "  per party {} vs single-party key generation {} (secret, public and relinearization key): {:.2}x",
         ms(per_party_keygen),
         ms(single_keygen),
@@ -289,7 +290,7 @@ fn run(steps: usize) -> Result<bool> {
     z_shares.insert(0, first);
 
     // Parties: their shares of the interpolants A and B, encrypted under the collective key.
-    println!("witness and quotient:");
+    outln!("witness and quotient:");
     let mut encrypted = Vec::new();
     let mut encrypt_times = Vec::new();
     let mut encrypt_bytes = 0;
@@ -305,7 +306,7 @@ fn run(steps: usize) -> Result<bool> {
         encrypt_times.push(time);
         encrypted.push(pair);
     }
-    println!(
+    outln!(
         "  parties: 2 iffts + encrypt A_i, B_i  [{}], {} each",
         encrypt_times
             .iter()
@@ -328,7 +329,7 @@ fn run(steps: usize) -> Result<bool> {
         Ok(h.relinearize(&collective_rk)?)
     });
     let h = h?;
-    println!(
+    outln!(
         "  server: sum, A·B / X^n, relinearize {}  ({} blocks, level {}, budget {:.0} bits, {})",
         ms(server_time),
         h.blocks().len(),
@@ -394,7 +395,7 @@ fn run(steps: usize) -> Result<bool> {
     let (_, one_decryption) = timed(|| single_sk.decrypt(&reference));
     let (_, one_share) = timed(|| parties[1].decryption_share(999, &reference));
     let (_, one_e2s) = timed(|| parties[1].encryption_to_shares(998, &reference));
-    println!(
+    outln!(
         "  one block: decryption {}, decryption share {} ({:.2}x), encryption-to-shares share {} ({:.2}x)",
         ms(one_decryption),
         ms(one_share),
@@ -415,7 +416,7 @@ fn run(steps: usize) -> Result<bool> {
         .collect();
     let same = reconstructed == plain;
     let revealing = h_shares.contains(&plain);
-    println!("h from the shares equals LibsnarkReduction's: {same}; a single share equals h: {revealing}");
+    outln!("h from the shares equals LibsnarkReduction's: {same}; a single share equals h: {revealing}");
 
     // Prove with that h (the shares would go to a collaborative prover; here
     // they are summed) and verify.
@@ -433,8 +434,8 @@ fn run(steps: usize) -> Result<bool> {
     let proof = proof?;
     let verified = Groth16::<Bn254>::verify(&vk, &[image], &proof)?;
     let rejected = !Groth16::<Bn254>::verify(&vk, &[image + Fr::ONE], &proof)?;
-    println!("prove (with the reconstructed h) {}", ms(prove));
-    println!("wrong public input rejected: {rejected}");
-    println!("verified: {verified}");
+    outln!("prove (with the reconstructed h) {}", ms(prove));
+    outln!("wrong public input rejected: {rejected}");
+    outln!("verified: {verified}");
     Ok(verified && rejected && same && !revealing)
 }

@@ -16,7 +16,8 @@
 //! context and deserialize directly (refusing insecure parameters, as
 //! [`Parameters::from_bytes`] does).
 //!
-//! The secret key has no serialization here: it never leaves the engine.
+//! The secret key has none of these: only the explicit wrapper
+//! [`SecretKeyExport`](crate::SecretKeyExport) serializes one.
 
 use std::io::{Read, Write};
 use std::marker::PhantomData;

@@ -22,9 +22,12 @@ type EncryptFn<K> = unsafe extern "C" fn(
 
 /// A BGV secret key: a ternary polynomial s, sampled from the OS CSPRNG.
 ///
-/// The key lives only in the engine's memory; no byte of it is ever copied
-/// into Rust memory, and the engine wipes it when the key is dropped. For the
-/// same reason it is neither `Clone` nor printable (its `Debug` is redacted).
+/// The key lives only in the engine's memory; no byte of it is copied into
+/// Rust memory unless its owner exports it on purpose
+/// ([`export_secret`](SecretKey::export_secret), which takes a consent token;
+/// the key has no `to_bytes`, `CanonicalSerialize` or serde implementation),
+/// and the engine wipes it when the key is dropped. For the same reason it is
+/// neither `Clone` nor printable (its `Debug` is redacted).
 ///
 /// ```
 /// use helib_rs::{Context, Parameters, Plaintext, SecretKey};
@@ -97,7 +100,8 @@ impl SecretKey {
         &self.context
     }
 
-    /// Wraps a key handle of `context` made by the engine.
+    /// Wraps a key handle of `context` the engine just made (a loaded export,
+    /// a sum of threshold shares).
     pub(crate) fn from_raw(raw: Owned<sys::helib_secret_key>, context: &Context) -> Self {
         Self {
             raw,

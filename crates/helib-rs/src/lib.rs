@@ -97,6 +97,11 @@
 //! the same checked format. Objects that belong to a context deserialize as
 //! [`Unbound<T>`] and load with [`Unbound::bind`]; [`Parameters`] implement
 //! `CanonicalDeserialize` (and serde's `Deserialize`) directly.
+//!
+//! A [`SecretKey`] is serialized only on purpose: [`SecretKey::export_secret`]
+//! takes a consent token ([`ExportSecret`]) and returns a buffer wiped on
+//! drop, and only the wrapper [`SecretKeyExport`] implements the ark-serialize
+//! and serde traits (see [`secret_export`]).
 #![deny(missing_docs)]
 
 mod align;
@@ -122,6 +127,7 @@ mod params;
 mod plaintext;
 mod relin_key;
 mod rotation;
+pub mod secret_export;
 mod security;
 mod serialize;
 pub mod threshold;
@@ -142,6 +148,7 @@ pub use params::{
 pub use plaintext::Plaintext;
 pub use relin_key::RelinKey;
 pub use rotation::RotationPolicy;
+pub use secret_export::{ExportSecret, SecretKeyExport};
 pub use security::{max_log_qp, SecurityLevel};
 pub use serialize::FINGERPRINT_BYTES;
 
@@ -156,6 +163,10 @@ pub use ark_bn254;
 /// The arkworks serialization crate whose traits this API implements
 /// (ark-serialize 0.5; see [`Unbound`]).
 pub use ark_serialize;
+
+/// The crate of [`Zeroizing`](zeroize::Zeroizing), the wiped buffer that
+/// [`SecretKey::export_secret`] returns (zeroize 1).
+pub use zeroize;
 
 /// The big-integer crate of the public API (plaintext moduli, coefficients).
 pub use num_bigint;

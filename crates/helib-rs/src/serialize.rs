@@ -7,8 +7,9 @@
 //! in canonical form, packed at their prime's bit width; the uniform halves of
 //! public keys, relinearization and Galois keys and of fresh secret-key
 //! encryptions are stored as 32-byte seeds, which halves their size. The
-//! format is specified in `helib-sys/cpp/SERIALIZATION.md`; secret keys are
-//! never serialized.
+//! format is specified in `helib-sys/cpp/SERIALIZATION.md`. Secret keys
+//! have no `to_bytes`: they leave the engine only through the explicit
+//! [`SecretKey::export_secret`](crate::SecretKey::export_secret).
 //!
 //! Loading checks everything: bytes that are not a valid encoding of the
 //! asked-for kind (truncated, corrupted, another kind or format version,

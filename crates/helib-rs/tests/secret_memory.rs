@@ -10,7 +10,10 @@
 //!   the known c_0 and c_1),
 //! * s as one signed byte per coefficient (the key's own coefficient form),
 //! * ChaCha20 keystream words that expand to a stretch of s (the sampler's
-//!   input, from which the seed's stream gives the whole key away).
+//!   input, from which the seed's stream gives the whole key away),
+//! * s in the form of an explicit export (2-bit codes, four to a byte), which
+//!   the test makes and loads again: neither the wiped buffer it comes in nor
+//!   the engine's temporaries may leave a copy.
 //!
 //! It is one test in its own binary, so no other test's memory is scanned.
 
@@ -20,7 +23,8 @@ use std::io::{BufRead, BufReader};
 use std::os::unix::fs::FileExt;
 
 use helib_rs::{
-    Ciphertext, Context, GaloisKeys, Parameters, Plaintext, PublicKey, RelinKey, SecretKey,
+    Ciphertext, Context, ExportSecret, GaloisKeys, Parameters, Plaintext, PublicKey, RelinKey,
+    SecretKey,
 };
 use num_bigint::BigUint;
 
@@ -33,6 +37,8 @@ const WINDOW: usize = 32;
 const MIN_WINDOWS: usize = 256;
 /// Matching bytes windows (one per 8 coefficients) that count as a copy.
 const MIN_BYTE_WINDOWS: usize = 32;
+/// Matching words of the export form (32 coefficients each) that count as a copy.
+const MIN_EXPORT_WINDOWS: usize = 16;
 
 #[test]
 fn no_secret_is_left_in_memory_after_the_key_is_dropped() {
@@ -53,6 +59,7 @@ fn no_secret_is_left_in_memory_after_the_key_is_dropped() {
     found.residue_hits.reserve(1024);
     found.byte_hits.reserve(1024);
     found.keystream_words.reserve(1024);
+    found.export_hits.reserve(1024);
     planted_copies_are_found(&index, &secrets[0], primes[0], &mut buffer);
 
     narrow.exercise();
@@ -65,11 +72,16 @@ fn no_secret_is_left_in_memory_after_the_key_is_dropped() {
     );
     let residues = found.residue_copies();
     let bytes = found.byte_copies();
+    let exports = found.export_copies();
     assert!(
-        residues.is_empty() && bytes.is_empty() && found.keystream_words.is_empty(),
+        residues.is_empty()
+            && bytes.is_empty()
+            && found.keystream_words.is_empty()
+            && exports.is_empty(),
         "copies of a dropped secret key remain in memory ({scanned} bytes scanned): \
          residues mod q_i ((address, prime), matching windows) {residues:x?}; \
-         signed bytes (address, matching windows) {bytes:x?}; keystream words {:x?}",
+         signed bytes (address, matching windows) {bytes:x?}; keystream words {:x?}; \
+         exported codes (address, matching words) {exports:x?}",
         found.keystream_words
     );
 }
@@ -155,6 +167,15 @@ impl Session {
         assert!(sk.noise_budget(&self.encrypted).expect("budget") > 10.0);
         assert!(sk.noise_budget(&self.probe).expect("budget") > 100.0);
         self.secret_codes();
+        // An explicit export, loaded again; both dropped here.
+        let exported = sk
+            .export_secret(ExportSecret::IUnderstandTheBytesAreTheKey)
+            .expect("export");
+        let loaded = SecretKey::import_secret(&self.context, &exported).expect("import");
+        assert_eq!(
+            loaded.decrypt(&self.encrypted).expect("decrypt"),
+            self.message
+        );
     }
 }
 
@@ -179,6 +200,14 @@ fn planted_copies_are_found(index: &SecretIndex, s: &[u8], q: u64, buffer: &mut 
     }
     planted(index, buffer, keystream, |found| {
         found.keystream_words.len() >= N / 32 - 1
+    });
+    // The export form: coefficient j in bits 2(j mod 4) of byte j / 4.
+    let mut exported = vec![0u64; N / 32];
+    for (j, &t) in s.iter().enumerate() {
+        exported[j / 32] |= u64::from(t) << (2 * (j % 32));
+    }
+    planted(index, buffer, exported, |found| {
+        !found.export_copies().is_empty()
     });
 }
 
@@ -445,6 +474,8 @@ struct Findings {
     /// Addresses of pairs of consecutive words that the sampler would expand
     /// into consecutive stretches of s.
     keystream_words: Vec<u64>,
+    /// Address s's first code would have in the export form -> matching words.
+    export_hits: HashMap<u64, usize>,
 }
 
 impl Findings {
@@ -464,6 +495,10 @@ impl Findings {
 
     fn byte_copies(&self) -> Vec<(u64, usize)> {
         Self::copies(&self.byte_hits, MIN_BYTE_WINDOWS)
+    }
+
+    fn export_copies(&self) -> Vec<(u64, usize)> {
+        Self::copies(&self.export_hits, MIN_EXPORT_WINDOWS)
     }
 }
 
@@ -501,6 +536,31 @@ impl<'a> Scanner<'a> {
         self.residue(address, word);
         self.bytes(address, word);
         self.keystream(address, word);
+        self.exported(address, word);
+    }
+
+    /// An export holds 32 coefficients per 8-byte word, the first in the low
+    /// bits (codes 0, 1, 2 for 0, 1, -1); its payload starts 48 bytes into
+    /// an allocation, so its words are aligned and each is the window at a
+    /// multiple of 32.
+    fn exported(&mut self, address: u64, word: u64) {
+        let mut key = 0u64;
+        for k in 0..32 {
+            let code = (word >> (2 * k)) & 3;
+            if code == 3 {
+                return;
+            }
+            key = key << 2 | code;
+        }
+        if !self.index.may_hold(key) {
+            return;
+        }
+        if let Some(&(_, j)) = self.index.windows.get(&key) {
+            if j % 32 == 0 {
+                let start = address - (j / 4) as u64;
+                *self.found.export_hits.entry(start).or_default() += 1;
+            }
+        }
     }
 
     fn residue(&mut self, address: u64, word: u64) {

@@ -533,7 +533,8 @@ helib_status helib_ciphertext_linear_transform(const helib_galois_keys *keys, co
  * corruption; it is not a MAC and gives no authenticity). Residues are stored
  * in canonical form, packed at their prime's bit width; the uniform halves of
  * public keys, key-switching keys and secret-key ciphertexts are stored as
- * 32-byte seeds. Secret keys are never serialized.
+ * 32-byte seeds. Secret keys are written only by helib_secret_key_export,
+ * an explicit request of the key's owner.
  *
  * Serializers use the two-call protocol in bytes: with buf == NULL, *len
  * receives the size; otherwise *len is the capacity of buf going in and the
@@ -627,6 +628,23 @@ helib_status helib_plaintext_serialize(const helib_context *ctx, const uint64_t 
  */
 helib_status helib_plaintext_deserialize(const helib_context *ctx, const uint8_t *buf, size_t len,
                                          uint64_t *coeffs, size_t coeffs_len, size_t limbs_per_coeff);
+
+/**
+ * Exports a secret key: its N ternary coefficients, 2 bits each. THE BYTES
+ * ARE THE KEY: whoever reads them can decrypt everything encrypted under it.
+ * Call this only when the key's owner asked for an export (e.g. to store the
+ * key in an encrypted keystore), keep the bytes secret and wipe them after
+ * use. Two-call protocol as for the other serializers; the engine's own
+ * temporaries are wiped.
+ */
+helib_status helib_secret_key_export(const helib_secret_key *sk, uint8_t *buf, size_t *len);
+/**
+ * Loads a key written by helib_secret_key_export under `ctx` (checked: frame,
+ * fingerprint, every coefficient -1, 0 or 1). The engine copies the
+ * coefficients only into memory it wipes; the caller wipes `buf`.
+ */
+helib_status helib_secret_key_import(const helib_context *ctx, const uint8_t *buf, size_t len,
+                                     helib_secret_key **out);
 
 /* --------------------------------------------------------------- threshold */
 /*

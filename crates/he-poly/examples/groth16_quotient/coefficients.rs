@@ -12,6 +12,7 @@ use helib_rs::{Context, SecretKey};
 use serde_json::json;
 
 use crate::{Options, Result, Summary, Witness};
+use example_support::outln;
 
 pub fn run(o: &Options, w: &Witness) -> Result<Summary> {
     let n = o.n;
@@ -57,7 +58,7 @@ pub fn run(o: &Options, w: &Witness) -> Result<Summary> {
 
     let p = params.parameters();
     if !o.json {
-        println!(
+        outln!(
             "Groth16 quotient from coefficient-form A, B: n = {n}, N = {}, {} blocks of {} per \
              polynomial, log2 Q = {} ({} primes, no special primes, no keys but the public key)",
             p.ring_degree(),
@@ -66,7 +67,7 @@ pub fn run(o: &Options, w: &Witness) -> Result<Summary> {
             p.chain_bits().iter().sum::<u32>(),
             p.chain_bits().len()
         );
-        println!(
+        outln!(
             "h: {} blocks at level {level}, estimated budget {budget:.0} bits",
             h.blocks().len()
         );

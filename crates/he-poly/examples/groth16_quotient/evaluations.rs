@@ -14,6 +14,7 @@ use helib_rs::{Context, SecretKey};
 use serde_json::json;
 
 use crate::{Options, Result, Summary, Witness};
+use example_support::outln;
 
 /// Largest n whose conversion defaults to keys for every baby and giant
 /// step; above it the keys (and their generation time) grow with n, and the
@@ -96,7 +97,7 @@ pub fn run(o: &Options, w: &Witness) -> Result<Summary> {
     let log2_p = params.special_bits().iter().sum::<u32>();
     let cost = plan.cost();
     if !o.json {
-        println!(
+        outln!(
             "Groth16 quotient from slot evaluations converted on the server: n = {n}, N = {}, \
              log2 Q = {log2_q}, log2 P = {log2_p}; conversion: {} ({} rotations, {} key \
              switches, {} plaintext products per input), {} Galois keys ({:.2} GiB), diagonals \
@@ -114,7 +115,7 @@ pub fn run(o: &Options, w: &Witness) -> Result<Summary> {
                 "at each execution (the encoded plan would not fit in memory)"
             }
         );
-        println!(
+        outln!(
             "server: plan built in {server_setup_s:.3} s (once per context and n); conversions \
              {conversion_s:.3} s, product and switch {:.3} s; h at level {}, estimated budget \
              {budget:.0} bits",

@@ -50,6 +50,7 @@ use num_bigint::BigUint;
 use std::time::{Duration, Instant};
 
 use crate::{Options, Result, Summary, Witness};
+use example_support::outln;
 
 /// One step of the server's pipeline.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -258,7 +259,7 @@ impl Run<'_> {
 
     fn log(&self, line: &str) {
         if !self.o.json {
-            println!("{line}");
+            outln!("{line}");
         }
     }
 
@@ -294,7 +295,7 @@ impl Run<'_> {
                 ),
                 _ => String::new(),
             };
-            println!(
+            outln!(
                 "  {:<6} {:<44} {:>8.2} s {:>8.2} s   {state}",
                 role,
                 name,
@@ -601,12 +602,12 @@ pub fn run(o: &Options, w: &Witness) -> Result<Summary> {
         .map(|p| p.iter().map(|s| s.short()).collect::<Vec<_>>().join(" → "))
         .collect();
     if !o.json {
-        println!(
+        outln!(
             "Groth16 quotient on encrypted witness vectors: n = {}, BN254 Fr, g = {}",
             o.n,
             Fr::GENERATOR
         );
-        println!(
+        outln!(
             "  parameters: N = 2^{}, log2 Q = {log_q} ({} primes), log2 P = {log_p} ({} digits), \
              log2(Q·P) = {} ≤ {}, security {}, threads {}",
             o.ring_log,
@@ -621,7 +622,7 @@ pub fn run(o: &Options, w: &Witness) -> Result<Summary> {
                 o.threads.to_string()
             }
         );
-        println!(
+        outln!(
             "  model: fresh {:.0} bits, FFT level {:.0} bits (× {levels} levels per FFT), \
              ct×ct product {:.0} bits, division by Z_H(g) 0 bits",
             model.fresh(),
@@ -630,7 +631,7 @@ pub fn run(o: &Options, w: &Witness) -> Result<Summary> {
         );
         let whole = model.chain_bits(&Step::ALL);
         let largest = largest_chain_bits(o);
-        println!(
+        outln!(
             "  chain needed for the whole pipeline ≈{whole:.0} bits; the largest ≥128-bit chain at \
              N = 2^{} holds ≈{largest:.0} bits ({})",
             o.ring_log,
@@ -639,7 +640,7 @@ pub fn run(o: &Options, w: &Witness) -> Result<Summary> {
                 None => "up to 12 key-switching digits".to_string(),
             }
         );
-        println!(
+        outln!(
             "  schedule: {}",
             if phases.len() == 1 {
                 format!("one phase under one encryption: {}", plan_text[0])
@@ -654,16 +655,19 @@ pub fn run(o: &Options, w: &Witness) -> Result<Summary> {
     }
 
     if !o.json {
-        println!(
+        outln!(
             "  {:<6} {:<44} {:>10} {:>10}   state after the phase (lowest over the vectors)",
-            "role", "phase", "wall", "CPU"
+            "role",
+            "phase",
+            "wall",
+            "CPU"
         );
     }
     // Client: keys and the witness vectors.
     let mut records = Vec::new();
     let timed = |records: &mut Vec<Record>, name: &str, role: &'static str, t: (Duration, f64)| {
         if !o.json {
-            println!(
+            outln!(
                 "  {:<6} {:<44} {:>8.2} s {:>8.2} s",
                 role,
                 name,
@@ -768,7 +772,7 @@ pub fn run(o: &Options, w: &Witness) -> Result<Summary> {
         .map(ciphertext_bytes)
         .sum::<Result<usize>>()?;
     if !o.json {
-        println!(
+        outln!(
             "  keys: {} Galois keys ({:.0} MiB, {:?} mode), relinearization key {:.0} MiB; \
              client refreshes: {}; plan builds {plan_s:.1} s",
             run.keys.len(),

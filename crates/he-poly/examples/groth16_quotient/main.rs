@@ -49,6 +49,7 @@ use ark_poly::univariate::DensePolynomial;
 use ark_poly::{DenseUVPolynomial, EvaluationDomain, Radix2EvaluationDomain};
 use ark_std::UniformRand;
 use clap::{Parser, ValueEnum};
+use example_support::outln;
 use rand::SeedableRng;
 use serde_json::{json, Value};
 
@@ -225,13 +226,14 @@ fn run(o: &Options) -> Result<bool> {
         if let (Some(map), Value::Object(details)) = (object.as_object_mut(), summary.details) {
             map.extend(details);
         }
-        println!("{object}");
+        example_support::cli::print_json(&object);
     } else {
-        println!(
+        outln!(
             "server {:.3} s, plain quotient (ark-poly) {:.3} s: HE / plain = {ratio:.2}",
-            summary.server_s, plain_s
+            summary.server_s,
+            plain_s
         );
-        println!(
+        outln!(
             "client: online {:.3} s, offline {:.3} s; upload {:.1} MiB, download {:.1} MiB; \
              peak memory {:.2} GiB; security ≥ {} bits",
             summary.client_online_s,
@@ -241,7 +243,7 @@ fn run(o: &Options) -> Result<bool> {
             peak as f64 / f64::from(1u32 << 30),
             summary.security_bits
         );
-        println!(
+        outln!(
             "{}",
             if verified {
                 "verified: h equals ark-poly's quotient and h·(X^n − 1) = A·B − C"

@@ -199,4 +199,24 @@ helib_status helib_plaintext_deserialize(const helib_context *ctx, const uint8_t
     });
 }
 
+helib_status helib_secret_key_export(const helib_secret_key *sk, uint8_t *buf, size_t *len) {
+    return guarded([&] {
+        const auto &key = *deref(sk, "sk").key;
+        require_out(len, "len");
+        emit(bgv::serial::encode_secret_key(key), buf, len);
+    });
+}
+
+helib_status helib_secret_key_import(const helib_context *ctx, const uint8_t *buf, size_t len,
+                                     helib_secret_key **out) {
+    return guarded([&] {
+        const auto &c = deref(ctx, "ctx").ctx;
+        require_out(buf, "buf");
+        require_out(out, "out");
+        auto handle = std::make_unique<helib_secret_key>();
+        handle->key = bgv::serial::decode_secret_key(c, buf, len);
+        *out = handle.release();
+    });
+}
+
 }  // extern "C"

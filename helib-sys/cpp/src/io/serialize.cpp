@@ -17,6 +17,7 @@
 
 #include "util/checked_size.hpp"
 #include "util/error.hpp"
+#include "util/wipe.hpp"
 #include "rlwe/noise.hpp"
 #include "bgv/scheme.hpp"
 
@@ -42,6 +43,7 @@ const char *kind_name(unsigned kind) {
         case 4: return "Galois keys";
         case 5: return "a ciphertext";
         case 6: return "a plaintext";
+        case 7: return "a secret key";
         default: return "an unknown kind of object";
     }
 }
@@ -316,7 +318,7 @@ Reader open_frame(const uint8_t *data, size_t len, Kind kind, const Fingerprint 
     const u64 payload = header.uint(8, "payload length");
 #ifndef HELIB_FUZZING_NO_CHECKSUM
     // Fuzzing builds skip this so that the fuzzer reaches the decoders proper.
-    const Digest sum = sha256(data, len - kChecksumBytes);
+    const Digest sum = sha256(data, len - kChecksumBytes, kind == Kind::SecretKey);
     if (std::memcmp(sum.data(), data + len - kChecksumBytes, kChecksumBytes) != 0) {
         malformed("checksum mismatch: the bytes are corrupted or truncated");
     }
@@ -475,7 +477,7 @@ void Encoding::write(uint8_t *out, size_t len) const {
     w.uint(payload_bytes_, 8);
     payload_(w);
     ensure(w.size() == kHeaderBytes + payload_bytes_, "the payload has the size counted");
-    const Digest sum = sha256(out, w.size());
+    const Digest sum = sha256(out, w.size(), kind_ == Kind::SecretKey);
     w.bytes(sum.data(), sum.size());
 }
 
@@ -555,6 +557,40 @@ Encoding encode_plaintext(const Context &ctx, const PlainCoeffs &coeffs) {
             }
         }
         packer.flush();
+    });
+}
+
+namespace {
+
+/// The 2-bit code of a secret coefficient: 0, 1 and -1 are 0, 1 and 2; code 3
+/// is not a coefficient.
+constexpr unsigned kSecretCodeBits = 2;
+
+/// Bytes of a secret key's payload: N codes of 2 bits (N >= 1024, so whole bytes).
+size_t secret_key_bytes(const Context &ctx) { return ctx.n() * kSecretCodeBits / 8; }
+
+}  // namespace
+
+Encoding encode_secret_key(const SecretKey &sk) {
+    const Context &ctx = *sk.context();
+    return Encoding(Kind::SecretKey, context_fingerprint(ctx), [&sk, &ctx](Writer &w) {
+        uint8_t *out = w.reserve(secret_key_bytes(ctx));
+        if (out == nullptr) return;
+        const std::vector<int8_t> &s = sk.coefficients();
+        ensure(s.size() == ctx.n(), "a secret key has N coefficients");
+        // Packs 4 codes per byte without branching on them; the byte being
+        // built is wiped when the loop ends.
+        unsigned byte = 0;
+        ScopedWipe wipe_byte(&byte, sizeof byte);
+        for (size_t j = 0; j < s.size(); ++j) {
+            const unsigned code = static_cast<unsigned>(s[j]) & 3u;  // 0 -> 0, 1 -> 1, -1 -> 3
+            const unsigned fixed = code ^ (code >> 1);               // -1 -> 2
+            byte |= fixed << (kSecretCodeBits * (j % 4));
+            if (j % 4 == 3) {
+                out[j / 4] = static_cast<uint8_t>(byte);
+                byte = 0;
+            }
+        }
     });
 }
 
@@ -766,6 +802,27 @@ ParameterSet decode_parameters(const uint8_t *data, size_t len) {
     r.finish();
     check_parameters(p, HELIB_ERR_MALFORMED_INPUT);
     return p;
+}
+
+std::unique_ptr<SecretKey> decode_secret_key(const std::shared_ptr<const Context> &ctx_ptr, const uint8_t *data,
+                                             size_t len) {
+    const Context &ctx = *ctx_ptr;
+    Reader r = open_frame(data, len, Kind::SecretKey, context_fingerprint(ctx));
+    r.expect_remaining(secret_key_bytes(ctx), "the secret key's coefficients");
+    const uint8_t *in = r.take(secret_key_bytes(ctx), "secret key coefficients");
+    r.finish();
+    WipedVector<int8_t> coeffs(ctx.n());
+    // Every byte is read whole; a code 3 anywhere is noted without an early
+    // exit, so the time taken does not depend on where the bad code is.
+    unsigned bad = 0;
+    for (size_t j = 0; j < ctx.n(); ++j) {
+        const unsigned code = (in[j / 4] >> (kSecretCodeBits * (j % 4))) & 3u;
+        bad |= code & (code >> 1);
+        // 0 -> 0, 1 -> 1, 2 -> -1 (3 is refused below).
+        coeffs[j] = static_cast<int8_t>(static_cast<int>(code & 1u) - static_cast<int>(code >> 1));
+    }
+    if (bad != 0) malformed("a secret key coefficient has the code 3, which is not -1, 0 or 1");
+    return std::make_unique<SecretKey>(ctx_ptr, std::move(coeffs));
 }
 
 }  // namespace serial

@@ -12,6 +12,7 @@
 #include "bgv/galois.hpp"
 #include "bgv/multiply.hpp"
 #include "bgv/plaintext.hpp"
+#include "rlwe/keys.hpp"
 #include "util/sha256.hpp"
 
 namespace bgv {
@@ -41,6 +42,8 @@ enum class Kind : uint8_t {
     GaloisKeys = 4,
     Ciphertext = 5,
     Plaintext = 6,
+    /// Written only on an explicit export request (see SERIALIZATION.md).
+    SecretKey = 7,
 };
 
 using Fingerprint = Digest;
@@ -91,6 +94,10 @@ Encoding encode(const GaloisKeys &keys);
 Encoding encode_plaintext(const Context &ctx, const PlainCoeffs &coeffs);
 /// Validates the set (shape only: sizes, ranges) and encodes it.
 Encoding encode_parameters(const ParameterSet &params);
+/// The secret key's ternary coefficients. Callers must only use it when the
+/// key's owner asked for an export: the bytes are the key. The checksum is
+/// computed with a wiping hasher; the caller owns (and should wipe) the output.
+Encoding encode_secret_key(const SecretKey &sk);
 
 // The decoders validate everything before allocating anything sized by the
 // input, and throw only bgv::Error: HELIB_ERR_MALFORMED_INPUT for bytes that
@@ -105,6 +112,10 @@ std::unique_ptr<GaloisKeys> decode_galois_keys(const std::shared_ptr<const Conte
 /// N coefficients of plain_limbs() limbs each.
 PlainCoeffs decode_plaintext(const Context &ctx, const uint8_t *data, size_t len);
 ParameterSet decode_parameters(const uint8_t *data, size_t len);
+/// Checks every coefficient (ternary, 2-bit code 3 refused) and the context
+/// fingerprint; the coefficients pass only through wiped buffers.
+std::unique_ptr<SecretKey> decode_secret_key(const std::shared_ptr<const Context> &ctx, const uint8_t *data,
+                                             size_t len);
 
 }  // namespace serial
 }  // namespace bgv

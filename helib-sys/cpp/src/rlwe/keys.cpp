@@ -1,6 +1,7 @@
 // keys.cpp -- key generation.
 #include "rlwe/keys.hpp"
 
+
 #include "util/error.hpp"
 
 namespace bgv {
@@ -31,10 +32,22 @@ SecretKey::SecretKey(std::shared_ptr<const Context> ctx)
     to_montgomery(*ctx_, s_ntt_);
 }
 
-SecretKey::SecretKey(std::shared_ptr<const Context> ctx, std::vector<int8_t> &&coefficients)
-    : ctx_(std::move(ctx)), coeffs_(std::move(coefficients)) {
-    ensure(coeffs_.size() == ctx_->n(), "a secret key has N coefficients");
-    s_ntt_ = small_to_ntt(*ctx_, coeffs_, ctx_->primes().size());
+namespace {
+
+/// The coefficients of a key being rebuilt, after checking their count (handed
+/// on as the plain vector: WipedVector itself cannot be copied, and the key's
+/// WipedVector takes over the buffer).
+std::vector<int8_t> &&checked_secret(const Context &ctx, WipedVector<int8_t> &coeffs) {
+    ensure(coeffs.size() == ctx.n(), "a secret key has N coefficients");
+    return std::move(coeffs);
+}
+
+}  // namespace
+
+SecretKey::SecretKey(std::shared_ptr<const Context> ctx, WipedVector<int8_t> &&coeffs)
+    : ctx_(std::move(ctx)),
+      coeffs_(checked_secret(*ctx_, coeffs)),
+      s_ntt_(small_to_ntt(*ctx_, coeffs_, ctx_->primes().size())) {
     ensure(s_ntt_.secret(), "the secret key's residues are wiped when released");
     to_montgomery(*ctx_, s_ntt_);
 }

@@ -15,9 +15,11 @@ namespace bgv {
 class SecretKey {
 public:
     explicit SecretKey(std::shared_ptr<const Context> ctx);
-    /// The key with the given small coefficients (N of them, taken over), e.g.
-    /// the sum of threshold secret shares formed in a test.
-    SecretKey(std::shared_ptr<const Context> ctx, std::vector<int8_t> &&coefficients);
+    /// The key with the given small coefficients (N of them): an exported
+    /// key being loaded (its loader checks they are ternary first) or the sum
+    /// of threshold secret shares formed in a test. The vector's buffer
+    /// becomes the key's and is wiped with it.
+    SecretKey(std::shared_ptr<const Context> ctx, WipedVector<int8_t> &&coeffs);
     SecretKey(const SecretKey &) = delete;
     SecretKey &operator=(const SecretKey &) = delete;
 

@@ -3,6 +3,8 @@
 
 #include <cstring>
 
+#include "util/wipe.hpp"
+
 namespace bgv {
 namespace {
 
@@ -20,9 +22,15 @@ inline uint32_t rotr(uint32_t x, unsigned n) { return (x >> n) | (x << (32 - n))
 
 }  // namespace
 
-Sha256::Sha256()
+Sha256::Sha256(bool secret)
     : state_{0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19},
-      buffer_{} {}
+      buffer_{},
+      secret_(secret) {}
+
+Sha256::~Sha256() {
+    secure_wipe(buffer_.data(), buffer_.size());
+    secure_wipe(state_.data(), sizeof state_);
+}
 
 void Sha256::compress(const uint8_t *block) {
     uint32_t w[64];
@@ -57,6 +65,7 @@ void Sha256::compress(const uint8_t *block) {
     state_[5] += f;
     state_[6] += g;
     state_[7] += h;
+    if (secret_) secure_wipe(w, sizeof w);
 }
 
 void Sha256::update(const uint8_t *data, size_t len) {
@@ -90,8 +99,8 @@ Digest Sha256::finish() {
     return out;
 }
 
-Digest sha256(const uint8_t *data, size_t len) {
-    Sha256 h;
+Digest sha256(const uint8_t *data, size_t len, bool secret) {
+    Sha256 h(secret);
     h.update(data, len);
     return h.finish();
 }

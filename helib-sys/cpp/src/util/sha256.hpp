@@ -11,9 +11,14 @@ namespace bgv {
 using Digest = std::array<uint8_t, 32>;
 
 /// Incremental SHA-256: update() any number of times, then finish() once.
+/// A `secret` hasher (over an exported secret key) also wipes each block's
+/// message schedule; every hasher wipes its buffered input when destroyed.
 class Sha256 {
 public:
-    Sha256();
+    explicit Sha256(bool secret = false);
+    ~Sha256();
+    Sha256(const Sha256 &) = delete;
+    Sha256 &operator=(const Sha256 &) = delete;
     void update(const uint8_t *data, size_t len);
     Digest finish();
 
@@ -23,9 +28,10 @@ private:
     std::array<uint8_t, 64> buffer_;
     size_t buffered_ = 0;
     uint64_t total_ = 0;  // bytes hashed so far
+    bool secret_ = false;
 };
 
-/// The SHA-256 digest of `len` bytes.
-Digest sha256(const uint8_t *data, size_t len);
+/// The SHA-256 digest of `len` bytes (`secret`: as for Sha256).
+Digest sha256(const uint8_t *data, size_t len, bool secret = false);
 
 }  // namespace bgv
