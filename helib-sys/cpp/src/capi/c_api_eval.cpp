@@ -41,6 +41,14 @@ std::vector<bgv::Ciphertext *> ciphertext_outputs(helib_ciphertext *const *handl
         handles, count, "dsts", [](helib_ciphertext &h) -> bgv::Ciphertext & { return h.ct; });
 }
 
+/// A caller's integer of k_nlimbs >= 1 limbs.
+mpz_class scalar_argument(const uint64_t *k_limbs, size_t k_nlimbs) {
+    require_out(k_limbs, "k_limbs");
+    bgv::require(k_nlimbs >= 1, HELIB_ERR_INVALID_ARGUMENT, "scalar has no limbs");
+    return bgv::mpz_from_limbs(k_limbs, k_nlimbs);
+}
+
+
 }  // namespace
 
 extern "C" {
@@ -73,17 +81,6 @@ helib_status helib_ciphertext_mul_plain(const helib_ciphertext *a, const helib_e
                                         helib_ciphertext *dst) {
     return guarded([&] { bgv::eval::mul_plain(input(a, "a"), deref(p, "p").pt, deref_mut(dst, "dst").ct); });
 }
-
-namespace {
-
-/// A caller's integer of k_nlimbs >= 1 limbs.
-mpz_class scalar_argument(const uint64_t *k_limbs, size_t k_nlimbs) {
-    require_out(k_limbs, "k_limbs");
-    bgv::require(k_nlimbs >= 1, HELIB_ERR_INVALID_ARGUMENT, "scalar has no limbs");
-    return bgv::mpz_from_limbs(k_limbs, k_nlimbs);
-}
-
-}  // namespace
 
 helib_status helib_ciphertext_mul_scalar(const helib_ciphertext *a, const uint64_t *k_limbs, size_t k_nlimbs,
                                          helib_ciphertext *dst) {
