@@ -42,34 +42,39 @@ use std::collections::BTreeMap;
 /// assert_eq!(encoder.decode(&sk.decrypt(&y)?)?, t.apply_plain(&x));
 /// # Ok::<(), helib_rs::Error>(())
 /// ```
-pub struct EncodedTransform {
+pub type EncodedTransform = PreparedTransform<EncodedPlaintext>;
+
+/// A slot transform whose diagonals are kept as plaintext polynomials
+/// (pre-rotated for the giant steps, not yet in the engine's RNS form) and
+/// encoded at each evaluation: a plaintext holds N·⌈log2 t / 64⌉ words
+/// against N words per prime for an encoding, and the costly transform from
+/// slots to coefficients is paid once, when it is built.
+pub type PlainTransform = PreparedTransform<Plaintext>;
+
+/// A slot transform prepared for one level: its [`Schedule`] and its
+/// diagonals, pre-rotated for the giant steps, held as `T` (an
+/// [`EncodedTransform`] or a [`PlainTransform`]).
+pub struct PreparedTransform<T> {
     context: Context,
     level: usize,
     schedule: Schedule,
-    terms: BTreeMap<Slot, EncodedPlaintext>,
+    terms: BTreeMap<Slot, T>,
 }
 
-impl EncodedTransform {
-    /// Encodes `transform`'s diagonals for ciphertexts at `level`, with the
-    /// schedule `policy` chooses. The diagonals are encoded in parallel on
-    /// the rayon pool in use.
-    ///
-    /// # Errors
-    /// [`Error::InvalidArgument`] when the transform's slot count is not the
-    /// encoder's; the encoder's errors (a level above the top, no special
-    /// primes for [`KeyMode::Fast`]).
-    pub fn new<F: PrimeField + FftField>(
+impl<T> PreparedTransform<T> {
+    /// Pre-rotates `transform`'s diagonals for the schedule `policy` chooses
+    /// and turns each into a `T` with `encode`.
+    fn prepare<F: PrimeField + FftField>(
         transform: &SlotTransform<F>,
         policy: KeyPolicy,
         encoder: &BatchEncoder<F>,
         level: usize,
-    ) -> Result<Self> {
-        let mode = policy.mode;
-        let (schedule, terms) =
-            pre_rotated_terms(transform, policy, encoder, |moved| match mode {
-                KeyMode::Fast => encoder.encode_for_linear_transform(moved, level),
-                KeyMode::MinimalKeys => encoder.encode_for_multiplication(moved, level),
-            })?;
+        encode: impl Fn(&[F]) -> Result<T> + Sync,
+    ) -> Result<Self>
+    where
+        T: Send,
+    {
+        let (schedule, terms) = pre_rotated_terms(transform, policy, encoder, encode)?;
         Ok(Self {
             context: encoder.context().clone(),
             level,
@@ -93,11 +98,34 @@ impl EncodedTransform {
         self.terms.len()
     }
 
-    /// The Galois elements whose keys [`apply`](Self::apply) uses, sorted:
-    /// with keys for exactly these it runs, and without any one of them it
-    /// fails with [`Error::MissingGaloisKey`].
+    /// The Galois elements whose keys `apply` uses, sorted: with keys for
+    /// exactly these it runs, and without any one of them it fails with
+    /// [`Error::MissingGaloisKey`].
     pub fn required_galois_elements(&self) -> Vec<u64> {
         self.schedule.required_galois_elements(&self.context)
+    }
+}
+
+impl PreparedTransform<EncodedPlaintext> {
+    /// Encodes `transform`'s diagonals for ciphertexts at `level`, with the
+    /// schedule `policy` chooses. The diagonals are encoded in parallel on
+    /// the rayon pool in use.
+    ///
+    /// # Errors
+    /// [`Error::InvalidArgument`] when the transform's slot count is not the
+    /// encoder's; the encoder's errors (a level above the top, no special
+    /// primes for [`KeyMode::Fast`]).
+    pub fn new<F: PrimeField + FftField>(
+        transform: &SlotTransform<F>,
+        policy: KeyPolicy,
+        encoder: &BatchEncoder<F>,
+        level: usize,
+    ) -> Result<Self> {
+        let mode = policy.mode;
+        Self::prepare(transform, policy, encoder, level, |moved| match mode {
+            KeyMode::Fast => encoder.encode_for_linear_transform(moved, level),
+            KeyMode::MinimalKeys => encoder.encode_for_multiplication(moved, level),
+        })
     }
 
     /// Evaluates the transform on `x` (at [`level`](Self::level) or below):
@@ -148,19 +176,7 @@ impl EncodedTransform {
     }
 }
 
-/// A slot transform whose diagonals are kept as plaintext polynomials
-/// (pre-rotated for the giant steps, not yet in the engine's RNS form) and
-/// encoded at each evaluation: a plaintext holds N·⌈log2 t / 64⌉ words
-/// against N words per prime for an encoding, and the costly transform from
-/// slots to coefficients is paid once, when it is built.
-pub struct PlainTransform {
-    context: Context,
-    level: usize,
-    schedule: Schedule,
-    terms: BTreeMap<Slot, Plaintext>,
-}
-
-impl PlainTransform {
+impl PreparedTransform<Plaintext> {
     /// `transform`'s diagonals as plaintexts, for ciphertexts at `level`.
     ///
     /// # Errors
@@ -172,34 +188,7 @@ impl PlainTransform {
         encoder: &BatchEncoder<F>,
         level: usize,
     ) -> Result<Self> {
-        let (schedule, terms) =
-            pre_rotated_terms(transform, policy, encoder, |moved| encoder.encode(moved))?;
-        Ok(Self {
-            context: encoder.context().clone(),
-            level,
-            schedule,
-            terms,
-        })
-    }
-
-    /// The level of the ciphertexts it runs on.
-    pub fn level(&self) -> usize {
-        self.level
-    }
-
-    /// The schedule.
-    pub fn schedule(&self) -> &Schedule {
-        &self.schedule
-    }
-
-    /// Plaintext multiplications per evaluation (the nonzero diagonals).
-    pub fn multiplications(&self) -> usize {
-        self.terms.len()
-    }
-
-    /// The Galois elements whose keys [`apply`](Self::apply) uses, sorted.
-    pub fn required_galois_elements(&self) -> Vec<u64> {
-        self.schedule.required_galois_elements(&self.context)
+        Self::prepare(transform, policy, encoder, level, |moved| encoder.encode(moved))
     }
 
     /// Evaluates the transform on `x`, as [`EncodedTransform::apply`]. With

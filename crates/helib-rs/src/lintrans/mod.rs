@@ -54,5 +54,5 @@ mod encoded;
 mod schedule;
 
 pub use diagonals::{Shift, SlotTransform};
-pub use encoded::{EncodedTransform, PlainTransform};
+pub use encoded::{EncodedTransform, PlainTransform, PreparedTransform};
 pub use schedule::{KeyMode, KeyPolicy, Schedule};
