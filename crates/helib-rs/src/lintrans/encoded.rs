@@ -188,7 +188,9 @@ impl PreparedTransform<Plaintext> {
         encoder: &BatchEncoder<F>,
         level: usize,
     ) -> Result<Self> {
-        Self::prepare(transform, policy, encoder, level, |moved| encoder.encode(moved))
+        Self::prepare(transform, policy, encoder, level, |moved| {
+            encoder.encode(moved)
+        })
     }
 
     /// Evaluates the transform on `x`, as [`EncodedTransform::apply`]. With
