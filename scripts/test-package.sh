@@ -18,6 +18,15 @@ version=$(cargo metadata --format-version 1 --no-deps --locked |
 
 args=()
 for c in "${crates[@]}"; do args+=(-p "$c"); done
+# cargo extracts the packages of its temporary local registry under
+# $CARGO_HOME/registry/src/<hash of the registry's path>/NAME-VERSION and
+# reuses an extracted copy that is already there: a second run from the same
+# checkout path would verify against the packages of the first. Our crates
+# never come from a real registry, so their extracted copies are dropped.
+cargo_home=${CARGO_HOME:-$HOME/.cargo}
+for c in "${crates[@]}"; do
+    rm -rf "$cargo_home"/registry/src/*/"$c-$version" "$cargo_home"/registry/cache/*/"$c-$version.crate"
+done
 cargo package --locked --allow-dirty "${args[@]}"
 
 failed=0
