@@ -215,6 +215,16 @@ SmudgedStep smudged_step(const helib_ciphertext *ct, uint32_t parties, uint32_t 
     return SmudgedStep{c, *c.ctx, bits, after};
 }
 
+/// A party's smudged share of the step's ciphertext: c1 * s_i + t * E - w
+/// (`minus` is w in coefficient form, or nullptr), in NTT form.
+RnsPoly smudged_secret_share(const SmudgedStep &step, const bgv::SecretKey &key, bgv::Prng &prng,
+                             const RnsPoly *minus = nullptr) {
+    const bgv::Ciphertext &c = step.ct;
+    RnsPoly d = times_secret(step.ctx, c.parts[1], key, c.count());
+    add_t_smudging(step.ctx, prng, step.bits, d, c.count(), minus);
+    return d;
+}
+
 /// The lift of f * S mod t (S a plaintext polynomial of the caller) modulo
 /// q_0..q_level, in NTT form or (with `ntt` false) coefficient form; the
 /// intermediate copies of S are wiped.
@@ -554,15 +564,10 @@ helib_status helib_threshold_decrypt_share(const helib_secret_key *sk, const hel
     return guarded([&] {
         const bgv::SecretKey &key = secret(sk, "sk");
         const SmudgedStep step = smudged_step(ct, parties, security_bits, &key);
-        const bgv::Ciphertext &c = step.ct;
-        const Context &ctx = step.ctx;
-        const unsigned bits = step.bits;
         require_out(out, "out");
-        check_len(out_len, share_len(ctx, c.count()), "out");
-        RnsPoly d = times_secret(ctx, c.parts[1], key, c.count());
+        check_len(out_len, share_len(step.ctx, step.ct.count()), "out");
         bgv::Prng prng = bgv::Prng::from_os();
-        add_t_smudging(ctx, prng, bits, d, c.count());
-        store(d, out);
+        store(smudged_secret_share(step, key, prng), out);
     });
 }
 
@@ -574,7 +579,6 @@ helib_status helib_threshold_e2s_share(const helib_secret_key *sk, const helib_c
         const SmudgedStep step = smudged_step(ct, parties, security_bits, &key);
         const bgv::Ciphertext &c = step.ct;
         const Context &ctx = step.ctx;
-        const unsigned bits = step.bits;
         require_out(mask, "mask");
         require_out(out, "out");
         check_len(mask_len, bgv::caller_limb_count(ctx.n(), ctx.plain_limbs(), "mask"), "mask");
@@ -585,9 +589,7 @@ helib_status helib_threshold_e2s_share(const helib_secret_key *sk, const helib_c
         const RnsPoly lifted =
             lift_scaled(ctx, s_mask.data(), ctx.n(), ctx.plain_limbs(), c.level, c.factor, false);
         // h = c1 s_i + t E - lift(f S_i): the combination decodes to m - sum S_i.
-        RnsPoly d = times_secret(ctx, c.parts[1], key, c.count());
-        add_t_smudging(ctx, prng, bits, d, c.count(), &lifted);
-        store(d, out);
+        store(smudged_secret_share(step, key, prng, &lifted), out);
         std::copy(s_mask.begin(), s_mask.end(), mask);
     });
 }
