@@ -52,15 +52,13 @@ struct UninitializedAllocator : std::allocator<T> {
 
     T *allocate(size_t count) {
         const size_t bytes = count * sizeof(T);
-        if (bytes >= buffer_pool::kMinBytes) {
-            if (void *recycled = buffer_pool::take(bytes)) return static_cast<T *>(recycled);
-        }
+        if (bytes >= buffer_pool::kMinBytes) return static_cast<T *>(buffer_pool::allocate(bytes));
         return std::allocator<T>::allocate(count);
     }
     void deallocate(T *buffer, size_t count) {
         const size_t bytes = count * sizeof(T);
         if (secrecy == Secrecy::Secret) secure_wipe(buffer, bytes);
-        if (bytes >= buffer_pool::kMinBytes && buffer_pool::give(buffer, bytes)) return;
+        if (bytes >= buffer_pool::kMinBytes) return buffer_pool::release(buffer, bytes);
         std::allocator<T>::deallocate(buffer, count);
     }
     template <typename U>

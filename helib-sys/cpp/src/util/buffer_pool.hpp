@@ -12,12 +12,14 @@ constexpr size_t kMinBytes = size_t{1} << 20;
 /// the system.
 constexpr size_t kMaxPooledBytes = size_t{128} << 20;
 
-/// A recycled buffer of exactly `bytes` bytes (contents unspecified), or
-/// nullptr when none is waiting.
-void *take(size_t bytes);
-/// Keeps a buffer of `bytes` bytes for reuse; false (the caller frees it)
+/// A buffer of `bytes` (at least kMinBytes) bytes, contents unspecified: a
+/// recycled one when one of that size is waiting, otherwise fresh pages
+/// mapped and faulted in by one system call. Throws std::bad_alloc when
+/// memory is exhausted. Release it with `release`.
+void *allocate(size_t bytes);
+/// Keeps a buffer from `allocate` for reuse, or returns it to the system
 /// when the pool is full.
-bool give(void *buffer, size_t bytes);
+void release(void *buffer, size_t bytes);
 
 }  // namespace buffer_pool
 }  // namespace bgv
