@@ -296,3 +296,57 @@ fn garbage_is_refused() {
     let err = load_err::<F65537>(tiny(), &mut bytes.as_slice());
     assert!(matches!(err, Error::PlanFormat(_)), "{err}");
 }
+
+/// The case: n = 2^15 over BN254 on one thread, the parameters
+/// `encrypted_fft --n 32768 --threads 1` picks (N = 2^16, 1.64 GiB of
+/// encodings). Prints build, save and load times (the load twice, the file
+/// then in the page cache) and checks the loaded plan is the built one.
+/// Needs about 2.5 GiB:
+/// `cargo test --release -p he-fft --test plan_io -- --ignored --nocapture`.
+#[test]
+#[ignore = "builds a 1.64 GiB plan"]
+fn n32768_build_save_load_times() {
+    use std::time::Instant;
+    let n = 1 << 15;
+    let suggested =
+        he_fft::suggest_plan_parameters::<Fr>(n, he_fft::PlanOptions::default(), 1).unwrap();
+    let context = Context::new(&suggested.parameters).unwrap();
+    let builder = FftPlan::<Fr>::builder(&context, n)
+        .strategy(suggested.strategy)
+        .memory_limit(usize::MAX);
+    let path = std::env::temp_dir().join(builder.plan_file_name().unwrap());
+    let start = Instant::now();
+    let plan = builder.build().unwrap();
+    let build = start.elapsed();
+    let start = Instant::now();
+    let mut file = std::io::BufWriter::new(std::fs::File::create(&path).unwrap());
+    plan.write_to(&mut file).unwrap();
+    drop(file);
+    let save = start.elapsed();
+    let (describe, cost, elements) = (
+        plan.describe(),
+        plan.cost(),
+        plan.required_galois_elements(),
+    );
+    drop(plan);
+    let bytes = std::fs::metadata(&path).unwrap().len();
+    for round in 1..=2 {
+        let start = Instant::now();
+        let mut file =
+            std::io::BufReader::with_capacity(1 << 20, std::fs::File::open(&path).unwrap());
+        let loaded = FftPlan::<Fr>::read_from(&context, &mut file).unwrap();
+        let load = start.elapsed();
+        assert_eq!(loaded.describe(), describe);
+        assert_eq!(loaded.cost(), cost);
+        assert_eq!(loaded.required_galois_elements(), elements);
+        println!(
+            "n = {n}, N = {}: {:.2} GiB file; build {:.3} s, save {:.3} s, load #{round} {:.3} s",
+            context.ring_degree(),
+            bytes as f64 / (1u64 << 30) as f64,
+            build.as_secs_f64(),
+            save.as_secs_f64(),
+            load.as_secs_f64()
+        );
+    }
+    std::fs::remove_file(&path).unwrap();
+}
