@@ -76,7 +76,7 @@ impl Checksum {
     fn update(&mut self, words: &[u64]) {
         let mut rest = words;
         // Lane i takes the words at stream positions ≡ i mod 4.
-        while self.words % 4 != 0 {
+        while !self.words.is_multiple_of(4) {
             let Some((&w, tail)) = rest.split_first() else {
                 return;
             };
