@@ -297,6 +297,24 @@ fn garbage_is_refused() {
     assert!(matches!(err, Error::PlanFormat(_)), "{err}");
 }
 
+/// This process's CPU time (user + system) in seconds, from /proc (Linux).
+fn cpu_seconds() -> f64 {
+    let stat = std::fs::read_to_string("/proc/self/stat").unwrap_or_default();
+    // The fields after the command's closing parenthesis; utime and stime
+    // are the 12th and 13th of them, in clock ticks (100 per second).
+    let fields: Vec<&str> = stat
+        .rsplit_once(')')
+        .map(|(_, rest)| rest.split_whitespace().collect())
+        .unwrap_or_default();
+    let ticks = |i: usize| {
+        fields
+            .get(i)
+            .and_then(|f| f.parse::<f64>().ok())
+            .unwrap_or(0.0)
+    };
+    (ticks(11) + ticks(12)) / 100.0
+}
+
 /// The case: n = 2^15 over BN254 on one thread, the parameters
 /// `encrypted_fft --n 32768 --threads 1` picks (N = 2^16, 1.64 GiB of
 /// encodings). Prints build, save and load times (the load twice, the file
@@ -331,16 +349,18 @@ fn n32768_build_save_load_times() {
     drop(plan);
     let bytes = std::fs::metadata(&path).unwrap().len();
     for round in 1..=2 {
+        let cpu = cpu_seconds();
         let start = Instant::now();
         let mut file =
             std::io::BufReader::with_capacity(1 << 20, std::fs::File::open(&path).unwrap());
         let loaded = FftPlan::<Fr>::read_from(&context, &mut file).unwrap();
         let load = start.elapsed();
+        let load_cpu = cpu_seconds() - cpu;
         assert_eq!(loaded.describe(), describe);
         assert_eq!(loaded.cost(), cost);
         assert_eq!(loaded.required_galois_elements(), elements);
         println!(
-            "n = {n}, N = {}: {:.2} GiB file; build {:.3} s, save {:.3} s, load #{round} {:.3} s",
+            "n = {n}, N = {}: {:.2} GiB file; build {:.3} s, save {:.3} s, load #{round} {:.3} s ({load_cpu:.2} s CPU)",
             context.ring_degree(),
             bytes as f64 / (1u64 << 30) as f64,
             build.as_secs_f64(),
