@@ -109,5 +109,17 @@ else
     fail "quickstart --json: not the documented JSON"
 fi
 
+# --plan-cache: the first run builds and saves the plan, the second loads it,
+# and both verify.
+mkdir -p "$tmp/plans"
+for want in built loaded; do
+    "$bin/encrypted_fft" --n 64 --threads 1 --plan-cache "$tmp/plans" --json >"$tmp/json"
+    if python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["verified"] is True and d["plan_source"] == sys.argv[2]' "$tmp/json" "$want"; then
+        pass=$((pass + 1))
+    else
+        fail "encrypted_fft --plan-cache: plan_source is not \"$want\" or the run did not verify: $(head -c 400 "$tmp/json")"
+    fi
+done
+
 echo "examples: $pass passed, $failed failed"
 [ "$failed" -eq 0 ]

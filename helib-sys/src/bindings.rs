@@ -225,6 +225,37 @@ extern "C" {
     ) -> helib_status;
 }
 extern "C" {
+    #[doc = " The raw form of an encoded plaintext, for caches of encodings (such as\n saved linear-transform plans): its residues exactly as the engine holds\n them (NTT and Montgomery form, prime by prime: the chain primes 0..=level,\n then the special primes when extended; N words each) and the two norms\n its noise estimates use. `residues_len` must be the encoding's word count\n (helib_encoded_plaintext_word_count); either norm pointer may be NULL.\n The layout is the engine's internal one: a cache must record the format\n it was written with and treat other versions as stale."]
+    pub fn helib_encoded_plaintext_word_count(
+        pt: *const helib_encoded_plaintext,
+        out: *mut usize,
+    ) -> helib_status;
+}
+extern "C" {
+    pub fn helib_encoded_plaintext_export_residues(
+        pt: *const helib_encoded_plaintext,
+        residues: *mut u64,
+        residues_len: usize,
+        log2_linf: *mut f64,
+        log2_l1: *mut f64,
+    ) -> helib_status;
+}
+extern "C" {
+    #[doc = " An encoded plaintext from the raw form helib_encoded_plaintext_export_residues\n gives, validated before anything is kept: `level` at most the top level,\n `extended` (0 or 1) only with special primes, `residues_len` the word count\n that level and form imply, every residue below its prime, each norm either\n the zero polynomial's marker (-1e300) or in [0, log2 t + log2 N], and the factor (NULL means 1) reduced and invertible mod t. Bad input\n gives HELIB_ERR_MALFORMED_INPUT (HELIB_ERR_INVALID_LEVEL for the level)."]
+    pub fn helib_encoded_plaintext_import_residues(
+        ctx: *const helib_context,
+        level: usize,
+        extended: ::std::os::raw::c_int,
+        factor: *const u64,
+        factor_nlimbs: usize,
+        residues: *const u64,
+        residues_len: usize,
+        log2_linf: f64,
+        log2_l1: f64,
+        out: *mut *mut helib_encoded_plaintext,
+    ) -> helib_status;
+}
+extern "C" {
     #[doc = " An empty ciphertext (a valid `dst`; not usable as an input until written)."]
     pub fn helib_ciphertext_new(
         ctx: *const helib_context,

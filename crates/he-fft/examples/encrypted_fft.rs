@@ -15,7 +15,14 @@
 //! cargo run --release --example encrypted_fft -- --n 4096 --inverse --coset --json
 //! cargo run --release --example encrypted_fft -- --n 131072 --max-baby-steps 8   # fewer keys
 //! cargo run --release --example encrypted_fft -- --n 65536 --memory-limit 4       # GiB
+//! cargo run --release --example encrypted_fft -- --n 32768 --plan-cache /var/tmp/plans
 //! ```
+//!
+//! With `--plan-cache DIR`, the plan is loaded from DIR when a file for these
+//! parameters is there (its name comes from [`FftPlanBuilder::plan_file_name`](he_fft::FftPlanBuilder::plan_file_name):
+//! the context's fingerprint, n and every plan option), and otherwise built
+//! and saved there for the next run. A plan holds no key, so the file serves
+//! every later run with the same parameters, whatever its keys.
 //!
 //! With `--json`, stdout is one JSON object with these keys (times in
 //! seconds, sizes in bytes; new keys may be added, none is renamed):
@@ -25,6 +32,7 @@
 //! | `n`, `direction` (`"forward"`/`"inverse"`), `coset`, `strategy` (`"factored"`/`"dense"`), `levels`, `key_mode` (`"fast"`/`"minimal"`), `threads` | the run's settings |
 //! | `ring_degree`, `log2_q`, `log2_p`, `security` | the BGV parameters |
 //! | `context_s`, `keys_s`, `galois_keys_s`, `plan_s`, `encrypt_s`, `fft_s`, `decrypt_s`, `total_s` | phase times: `keys_s` covers the secret, public and Galois keys, `galois_keys_s` the Galois part of it, `total_s` all phases |
+//! | `plan_source` (`"built"`/`"loaded"`), `plan_save_s`, `plan_load_s` | whether the plan was built (`plan_s`) or loaded from `--plan-cache` (`plan_load_s`), and the time saving it there took (0 when not saved or loaded) |
 //! | `plain_fft_s`, `he_to_plain_ratio` | ark-poly's FFT in the clear, and `fft_s` over it |
 //! | `galois_keys`, `galois_key_bytes`, `rotations`, `key_switches`, `plaintext_multiplications` | the plan's cost |
 //! | `noise_budget_bits` | smallest remaining budget of the outputs |
@@ -48,6 +56,9 @@ use he_fft::{
 use helib_rs::{Context, SecretKey};
 use key_mode::KeyModeArg;
 use serde::Serialize;
+use std::fs::File;
+use std::io::BufReader;
+use std::path::Path;
 use std::time::Instant;
 
 fn main() {
@@ -59,6 +70,8 @@ fn main() {
 const CONTEXT: &str = "context";
 const KEYS: &str = "secret + public key";
 const PLAN: &str = "plan build (factor + encode diagonals)";
+const PLAN_SAVE: &str = "plan save";
+const PLAN_LOAD: &str = "plan load";
 const GALOIS: &str = "Galois keys";
 const ENCRYPT: &str = "encrypt";
 const FFT: &str = "FFT (homomorphic)";
@@ -134,7 +147,26 @@ fn run(o: &Options) -> Result<bool, Box<dyn std::error::Error>> {
         outln!("  memory estimate: {}", describe_estimate(&estimate));
     }
     let resident_before_plan = cli::resident_bytes();
-    let plan = phases.run(PLAN, || builder.build())?;
+    let (plan, plan_source) = match &o.plan_cache {
+        None => (phases.run(PLAN, || builder.build())?, "built"),
+        Some(dir) => {
+            let path = dir.join(builder.plan_file_name()?);
+            if path.exists() {
+                let plan = phases.run(PLAN_LOAD, || load_plan(&context, &path))?;
+                if !o.common.json {
+                    outln!("  plan loaded from {}", path.display());
+                }
+                (plan, "loaded")
+            } else {
+                let plan = phases.run(PLAN, || builder.build())?;
+                phases.run(PLAN_SAVE, || save_plan(&plan, dir, &path))?;
+                if !o.common.json {
+                    outln!("  plan saved to {}", path.display());
+                }
+                (plan, "built")
+            }
+        }
+    };
     let cost = plan.cost();
     let keys = phases.run(GALOIS, || plan.generate_galois_keys(&sk))?;
     let mut rng = ark_std::rand::thread_rng();
@@ -174,6 +206,9 @@ fn run(o: &Options) -> Result<bool, Box<dyn std::error::Error>> {
             keys_s: secs(KEYS) + secs(GALOIS),
             galois_keys_s: secs(GALOIS),
             plan_s: secs(PLAN),
+            plan_source,
+            plan_save_s: secs(PLAN_SAVE),
+            plan_load_s: secs(PLAN_LOAD),
             encrypt_s: secs(ENCRYPT),
             fft_s: secs(FFT),
             decrypt_s: secs(DECRYPT),
@@ -261,6 +296,31 @@ fn describe_estimate(e: &MemoryEstimate) -> String {
     )
 }
 
+/// Loads the plan saved at `path` for `context`.
+fn load_plan(context: &Context, path: &Path) -> Result<FftPlan<Fr>, he_fft::Error> {
+    let file = File::open(path)?;
+    FftPlan::read_from(context, &mut BufReader::with_capacity(1 << 20, file))
+}
+
+/// Saves `plan` at `path` in `dir` (created if missing), through a temporary
+/// file renamed at the end, so an interrupted save leaves no plan file.
+fn save_plan(plan: &FftPlan<Fr>, dir: &Path, path: &Path) -> Result<(), he_fft::Error> {
+    std::fs::create_dir_all(dir)?;
+    let partial = path.with_extension(format!("partial-{}", std::process::id()));
+    let result = File::create(&partial)
+        .map_err(he_fft::Error::from)
+        .and_then(|mut file| {
+            plan.write_to(&mut file)?;
+            file.sync_all()?;
+            Ok(())
+        })
+        .and_then(|()| Ok(std::fs::rename(&partial, path)?));
+    if result.is_err() {
+        let _ = std::fs::remove_file(&partial);
+    }
+    result
+}
+
 /// ark-poly's result, arranged in the plan's output order.
 fn reference(
     n: usize,
@@ -301,6 +361,9 @@ struct Report {
     keys_s: f64,
     galois_keys_s: f64,
     plan_s: f64,
+    plan_source: &'static str,
+    plan_save_s: f64,
+    plan_load_s: f64,
     encrypt_s: f64,
     fft_s: f64,
     decrypt_s: f64,
@@ -356,6 +419,11 @@ struct Options {
     /// the memory the system has available]
     #[arg(long, value_parser = cli::gib)]
     memory_limit: Option<f64>,
+    /// Load the plan from this directory when it holds one for these
+    /// parameters; otherwise build it and save it there [default: always
+    /// build, save nothing]
+    #[arg(long)]
+    plan_cache: Option<std::path::PathBuf>,
     /// Engine worker threads (0 = one per hardware thread)
     #[arg(long, default_value_t = 0)]
     threads: u32,

@@ -120,6 +120,30 @@ pub enum Error {
     /// A combination the plan does not support.
     #[error("unsupported: {0}")]
     Unsupported(&'static str),
+    /// Bytes given to [`FftPlan::read_from`](crate::FftPlan::read_from) are
+    /// not a plan file: a bad magic, a truncated or corrupted file (checksum
+    /// mismatch), out-of-range fields, or levels that do not match the
+    /// plan's header (the message says which).
+    #[error("not a valid FFT plan file: {0}")]
+    PlanFormat(String),
+    /// The plan file was written in another format version.
+    #[error("the plan file has format version {found}; this build reads version {supported}")]
+    PlanVersion {
+        /// The file's version.
+        found: u64,
+        /// The version this build reads and writes.
+        supported: u64,
+    },
+    /// The plan file was saved for a context with other parameters (its
+    /// fingerprint differs).
+    #[error("the plan file was saved for a context with other parameters")]
+    PlanContextMismatch,
+    /// The plan file was saved for another field F.
+    #[error("the plan file was saved for another field (its modulus differs)")]
+    PlanFieldMismatch,
+    /// Reading or writing a plan file failed.
+    #[error("plan file I/O: {0}")]
+    Io(#[from] std::io::Error),
     /// The homomorphic-encryption layer failed.
     #[error(transparent)]
     He(#[from] helib_rs::Error),

@@ -4,11 +4,11 @@ use std::fmt;
 
 use helib_sys as sys;
 use num_bigint::BigUint;
-use num_traits::One;
+use num_traits::{One, Zero};
 
 use crate::context::Context;
 use crate::error::{Error, Result};
-use crate::ffi::Owned;
+use crate::ffi::{check, Owned};
 use crate::plaintext::Plaintext;
 
 /// A plaintext prepared for [`Ciphertext::mul_plain`](crate::Ciphertext::mul_plain) or
@@ -185,6 +185,103 @@ impl EncodedPlaintext {
     /// The context it belongs to.
     pub fn context(&self) -> &Context {
         &self.context
+    }
+
+    /// Words [`export_residues`](Self::export_residues) writes: N per prime
+    /// the plaintext is encoded for.
+    ///
+    /// # Errors
+    /// Only if the engine fails internally.
+    pub fn residue_words(&self) -> Result<usize> {
+        let mut words = 0usize;
+        // SAFETY: the handle is live and `words` is a valid place.
+        check(unsafe { sys::helib_encoded_plaintext_word_count(self.as_ptr(), &mut words) })?;
+        Ok(words)
+    }
+
+    /// Copies the residues into `out` exactly as the engine holds them (NTT
+    /// and Montgomery form; the chain primes 0..=level, then the special
+    /// primes when [extended](Self::is_extended); N words each) and returns
+    /// the log2 sup and l1 norms of the plaintext, which its noise estimates
+    /// use. With [`from_residues`](Self::from_residues), a cache of
+    /// encodings: the layout is the engine's internal one, so a cache must
+    /// record its format version.
+    ///
+    /// # Errors
+    /// [`Error::InvalidArgument`] unless `out` holds exactly
+    /// [`residue_words`](Self::residue_words) words.
+    pub fn export_residues(&self, out: &mut [u64]) -> Result<(f64, f64)> {
+        let (mut linf, mut l1) = (0f64, 0f64);
+        // SAFETY: the handle is live, `out` is a live slice of the length
+        // passed, and the norms are valid places.
+        check(unsafe {
+            sys::helib_encoded_plaintext_export_residues(
+                self.as_ptr(),
+                out.as_mut_ptr(),
+                out.len(),
+                &mut linf,
+                &mut l1,
+            )
+        })?;
+        Ok((linf, l1))
+    }
+
+    /// An encoding of `context` from what [`export_residues`](Self::export_residues)
+    /// gave, checked before it is kept: the level at most the top, the
+    /// extended form only with special primes, the word count the level and
+    /// form imply, every residue below its prime, the norms in range and the
+    /// factor invertible mod t. The checks cannot tell a valid encoding of
+    /// one plaintext from that of another: integrity against corruption
+    /// belongs to the cache that stores it.
+    ///
+    /// # Errors
+    /// [`Error::Malformed`] for residues, norms or a factor that fail the
+    /// checks; [`Error::InvalidLevel`] for a level above the top.
+    pub fn from_residues(
+        context: &Context,
+        level: usize,
+        extended: bool,
+        factor: &BigUint,
+        residues: &[u64],
+        norms: (f64, f64),
+    ) -> Result<Self> {
+        if level > context.max_level() {
+            return Err(Error::InvalidLevel {
+                level,
+                max: context.max_level(),
+            });
+        }
+        if factor.is_zero() || factor >= context.plaintext_modulus() {
+            return Err(Error::Malformed(
+                "the correction factor of an encoding is not in [1, t)".into(),
+            ));
+        }
+        let factor_limbs = context.reduced_limbs(factor);
+        let raw = Owned::create(|out| {
+            // SAFETY: the context handle is live; the factor and the residues
+            // are live slices of the lengths passed; `out` is a valid out-pointer.
+            unsafe {
+                sys::helib_encoded_plaintext_import_residues(
+                    context.as_ptr(),
+                    level,
+                    i32::from(extended),
+                    factor_limbs.as_ptr(),
+                    factor_limbs.len(),
+                    residues.as_ptr(),
+                    residues.len(),
+                    norms.0,
+                    norms.1,
+                    out,
+                )
+            }
+        })?;
+        Ok(Self {
+            raw,
+            context: context.clone(),
+            level,
+            correction_factor: factor.clone(),
+            extended,
+        })
     }
 
     /// The engine handle.

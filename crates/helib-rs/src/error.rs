@@ -118,6 +118,16 @@ pub enum Error {
     #[error("malformed serialized data: {0}")]
     Malformed(String),
 
+    /// Reading or writing a stream failed (saving or loading a prepared
+    /// transform, see [`lintrans::io`](crate::lintrans::io)).
+    #[error("I/O error: {message}")]
+    Io {
+        /// The kind of the underlying error.
+        kind: std::io::ErrorKind,
+        /// Its message.
+        message: String,
+    },
+
     /// The context has no special primes, so nothing that needs key
     /// switching (relinearization keys, Galois keys, rotations) is possible.
     #[error("key switching needs special primes, and the context has none")]

@@ -212,6 +212,33 @@ helib_status helib_encoded_plaintext_new_extended(const helib_context *ctx, cons
                                                   helib_encoded_plaintext **out);
 void helib_encoded_plaintext_free(helib_encoded_plaintext *pt);
 helib_status helib_encoded_plaintext_level(const helib_encoded_plaintext *pt, size_t *out);
+/**
+ * The raw form of an encoded plaintext, for caches of encodings (such as
+ * saved linear-transform plans): its residues exactly as the engine holds
+ * them (NTT and Montgomery form, prime by prime: the chain primes 0..=level,
+ * then the special primes when extended; N words each) and the two norms
+ * its noise estimates use. `residues_len` must be the encoding's word count
+ * (helib_encoded_plaintext_word_count); either norm pointer may be NULL.
+ * The layout is the engine's internal one: a cache must record the format
+ * it was written with and treat other versions as stale.
+ */
+helib_status helib_encoded_plaintext_word_count(const helib_encoded_plaintext *pt, size_t *out);
+helib_status helib_encoded_plaintext_export_residues(const helib_encoded_plaintext *pt, uint64_t *residues,
+                                                     size_t residues_len, double *log2_linf,
+                                                     double *log2_l1);
+/**
+ * An encoded plaintext from the raw form helib_encoded_plaintext_export_residues
+ * gives, validated before anything is kept: `level` at most the top level,
+ * `extended` (0 or 1) only with special primes, `residues_len` the word count
+ * that level and form imply, every residue below its prime, each norm either
+ * the zero polynomial's marker (-1e300) or in [0, log2 t + log2 N], and the factor (NULL means 1) reduced and invertible mod t. Bad input
+ * gives HELIB_ERR_MALFORMED_INPUT (HELIB_ERR_INVALID_LEVEL for the level).
+ */
+helib_status helib_encoded_plaintext_import_residues(const helib_context *ctx, size_t level, int extended,
+                                                     const uint64_t *factor, size_t factor_nlimbs,
+                                                     const uint64_t *residues, size_t residues_len,
+                                                     double log2_linf, double log2_l1,
+                                                     helib_encoded_plaintext **out);
 
 /* -------------------------------------------------------------- ciphertext */
 

@@ -125,87 +125,120 @@ impl<F: PrimeField + FftField> FftPlanBuilder<F> {
                 });
             }
         }
-        let Settings {
-            encoder,
-            level,
-            chosen,
-            permute,
-            output_order,
-            omega,
-        } = settings;
-        let n = self.n;
-        let slots = self.context.ring_degree();
-        let row = slots / 2;
-        let make = || -> Result<Pipeline<F>> {
-            Ok(if n <= slots {
-                let packing = Packing::for_length(n, row).ok_or(Error::InvalidSize(n))?;
-                // The order the scalings see: the transform's own output, before
-                // any bit-reversal permutation.
-                let scaled_order = match (self.strategy, self.order) {
-                    (Strategy::Dense, _) | (_, Order::BitReversed) => Order::Natural,
-                    (_, Order::Natural) => Order::BitReversed,
-                };
-                let (scale_in, scale_out) = scalings(
-                    packing,
-                    self.direction,
-                    self.coset,
-                    self.order,
-                    scaled_order,
-                    n,
-                )?;
-                match self.strategy {
-                    Strategy::Dense => Pipeline::Dense(DenseRun {
-                        packing,
-                        omega,
-                        scale_in,
-                        scale_out,
-                        input_bit_reversed: self.order == Order::BitReversed,
-                    }),
-                    Strategy::Factored { .. } => {
-                        let mut transforms =
-                            factored(packing, omega, self.order, chosen, &scale_in, &scale_out);
-                        if permute {
-                            transforms.push(bit_reversal(packing));
-                        }
-                        Pipeline::Levels(encode_all(&transforms, self.keys, &encoder, level)?)
-                    }
-                }
-            } else {
-                Pipeline::Split(split_run(
-                    &self.context,
-                    &encoder,
-                    n,
-                    self.direction,
-                    self.coset,
-                    self.keys,
-                    chosen,
-                    level,
-                    self.strategy,
-                    self.per_execution,
-                )?)
-            })
-        };
         // Field arithmetic and encodings in parallel, with the context's threads.
-        let pipeline = in_pool(&self.context, make)?;
-        Ok(FftPlan {
+        let pipeline = in_pool(&self.context, || self.make_pipeline(&settings))?;
+        Ok(self.finish(settings, memory, pipeline))
+    }
+
+    /// The plan from its checked settings, memory estimate and pipeline.
+    pub(super) fn finish(
+        self,
+        settings: Settings<F>,
+        memory: MemoryEstimate,
+        pipeline: Pipeline<F>,
+    ) -> FftPlan<F> {
+        FftPlan {
             context: self.context,
-            encoder,
-            n,
+            encoder: settings.encoder,
+            n: self.n,
             direction: self.direction,
             coset: self.coset,
             strategy: self.strategy,
             order: self.order,
-            output_order,
+            output_order: settings.output_order,
             keys: self.keys,
-            level,
+            level: settings.level,
+            natural_output: self.natural_output,
+            per_execution: self.per_execution,
             pipeline,
             memory,
+        }
+    }
+
+    /// The packing of one ciphertext's slots for n ≤ N.
+    pub(super) fn packing(&self) -> Result<Packing> {
+        Packing::for_length(self.n, self.context.ring_degree() / 2)
+            .ok_or(Error::InvalidSize(self.n))
+    }
+
+    /// The input and output scalings of a plan with n ≤ N (coset, 1/n and the
+    /// orders the transform sees).
+    fn one_ciphertext_scalings(&self, packing: Packing) -> Result<(Vec<F>, Vec<F>)> {
+        // The order the scalings see: the transform's own output, before
+        // any bit-reversal permutation.
+        let scaled_order = match (self.strategy, self.order) {
+            (Strategy::Dense, _) | (_, Order::BitReversed) => Order::Natural,
+            (_, Order::Natural) => Order::BitReversed,
+        };
+        scalings(
+            packing,
+            self.direction,
+            self.coset,
+            self.order,
+            scaled_order,
+            self.n,
+        )
+    }
+
+    /// The dense strategy's run: its matrix is made at each execution.
+    pub(super) fn dense_run(&self, settings: &Settings<F>) -> Result<DenseRun<F>> {
+        let packing = self.packing()?;
+        let (scale_in, scale_out) = self.one_ciphertext_scalings(packing)?;
+        Ok(DenseRun {
+            packing,
+            omega: settings.omega,
+            scale_in,
+            scale_out,
+            input_bit_reversed: self.order == Order::BitReversed,
+        })
+    }
+
+    /// Factors the transform and encodes its diagonals.
+    fn make_pipeline(&self, settings: &Settings<F>) -> Result<Pipeline<F>> {
+        let n = self.n;
+        let slots = self.context.ring_degree();
+        Ok(if n <= slots {
+            if self.strategy == Strategy::Dense {
+                return Ok(Pipeline::Dense(self.dense_run(settings)?));
+            }
+            let packing = self.packing()?;
+            let (scale_in, scale_out) = self.one_ciphertext_scalings(packing)?;
+            let mut transforms = factored(
+                packing,
+                settings.omega,
+                self.order,
+                settings.chosen,
+                &scale_in,
+                &scale_out,
+            );
+            if settings.permute {
+                transforms.push(bit_reversal(packing));
+            }
+            Pipeline::Levels(encode_all(
+                &transforms,
+                self.keys,
+                &settings.encoder,
+                settings.level,
+            )?)
+        } else {
+            Pipeline::Split(split_run(
+                &self.context,
+                &settings.encoder,
+                n,
+                self.direction,
+                self.coset,
+                self.keys,
+                settings.chosen,
+                settings.level,
+                self.strategy,
+                self.per_execution,
+            )?)
         })
     }
 
     /// Checks every setting (in the order [`build`](Self::build) documents)
     /// and derives what the plan's shape depends on.
-    fn settings(&self) -> Result<Settings<F>> {
+    pub(super) fn settings(&self) -> Result<Settings<F>> {
         let n = self.n;
         if n < 2 || !n.is_power_of_two() {
             return Err(Error::InvalidSize(n));
@@ -288,7 +321,7 @@ impl<F: PrimeField + FftField> FftPlanBuilder<F> {
     }
 
     /// The memory estimate for checked settings.
-    fn estimate(&self, settings: &Settings<F>) -> Result<MemoryEstimate> {
+    pub(super) fn estimate(&self, settings: &Settings<F>) -> Result<MemoryEstimate> {
         let shape = self.shape(settings);
         crate::memory::estimate(
             &shape,
@@ -301,7 +334,7 @@ impl<F: PrimeField + FftField> FftPlanBuilder<F> {
 
     /// What the plan will encode and run, without any values: mirrors
     /// `build`'s choices (a unit test checks they agree).
-    fn shape(&self, settings: &Settings<F>) -> PlanShape {
+    pub(super) fn shape(&self, settings: &Settings<F>) -> PlanShape {
         let slots = self.context.ring_degree();
         let row = slots / 2;
         let at_levels = |shapes: Vec<crate::stages::Shape>| -> Vec<LevelShape> {
@@ -376,11 +409,11 @@ impl<F: PrimeField + FftField> FftPlanBuilder<F> {
 }
 
 /// Checked builder settings.
-struct Settings<F: PrimeField + FftField> {
-    encoder: BatchEncoder<F>,
-    level: usize,
-    chosen: usize,
-    permute: bool,
-    output_order: Order,
-    omega: F,
+pub(super) struct Settings<F: PrimeField + FftField> {
+    pub(super) encoder: BatchEncoder<F>,
+    pub(super) level: usize,
+    pub(super) chosen: usize,
+    pub(super) permute: bool,
+    pub(super) output_order: Order,
+    pub(super) omega: F,
 }

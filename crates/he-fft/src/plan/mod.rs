@@ -17,6 +17,7 @@ use helib_rs::{BatchEncoder, Ciphertext, Context, GaloisKeys, PublicKey, SecretK
 use rayon::prelude::*;
 
 mod builder;
+mod io;
 mod levels;
 mod run;
 mod scaling;
@@ -30,7 +31,7 @@ pub(crate) use levels::{level_after, level_cost_bits};
 pub(crate) use run::run_levels;
 use run::{dense_schedule, strided_bit_reversed, unstride_bit_reversed};
 use scaling::{factored, scalings};
-use split::{split_ranges, split_run};
+use split::{across_scalars, split_ranges, split_roots, split_run};
 
 /// Forward (`fft`) or inverse (`ifft`, including the 1/n factor).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -70,6 +71,8 @@ pub struct FftPlan<F: PrimeField + FftField> {
     output_order: Order,
     keys: KeyPolicy,
     level: usize,
+    natural_output: bool,
+    per_execution: bool,
     pipeline: Pipeline<F>,
     memory: MemoryEstimate,
 }

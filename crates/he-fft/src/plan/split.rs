@@ -31,34 +31,10 @@ pub(super) fn split_run<F: PrimeField + FftField>(
     let slots = context.ring_degree();
     let groups = n / slots;
     let packing = Packing::Full { row: slots / 2 };
-    let domain = Radix2EvaluationDomain::<F>::new(n).ok_or(Error::InvalidSize(n))?;
     let forward = direction == Direction::Forward;
-    let omega = if forward {
-        domain.group_gen
-    } else {
-        domain.group_gen_inv
-    };
-    let g = match (coset, forward) {
-        (Some(g), true) => g,
-        (Some(g), false) => g.inverse().ok_or(Error::InvalidCosetOffset)?,
-        (None, _) => F::one(),
-    };
-    let omega_c = omega.pow([slots as u64]);
+    let (omega, g) = split_roots(n, direction, coset)?;
+    let across_scalars = across_scalars(omega, g, groups, slots, forward);
     let omega_n = omega.pow([groups as u64]);
-    let g_chunk = g.pow([slots as u64]);
-    let to_big = |f: F| -> num_bigint::BigUint { f.into_bigint().into() };
-    // scalars[out][in]: the chunk index (whose coset power g^(cN) applies) is the
-    // input index going forward and the output index going back.
-    let across_scalars = (0..groups)
-        .map(|out| {
-            (0..groups)
-                .map(|inp| {
-                    let chunk = if forward { inp } else { out };
-                    to_big(omega_c.pow([(out * inp) as u64]) * g_chunk.pow([chunk as u64]))
-                })
-                .collect()
-        })
-        .collect();
     let n_inv = F::from(n as u64).inverse().unwrap_or(F::one());
     let stage_order = if forward {
         Order::Natural
@@ -130,6 +106,53 @@ pub(super) fn split_run<F: PrimeField + FftField>(
         twiddled,
         shared,
     })
+}
+
+/// The root ω of order n (its inverse going back) and the coset offset g
+/// (its inverse going back) of a four-step plan.
+pub(super) fn split_roots<F: PrimeField + FftField>(
+    n: usize,
+    direction: Direction,
+    coset: Option<F>,
+) -> Result<(F, F)> {
+    let domain = Radix2EvaluationDomain::<F>::new(n).ok_or(Error::InvalidSize(n))?;
+    let forward = direction == Direction::Forward;
+    let omega = if forward {
+        domain.group_gen
+    } else {
+        domain.group_gen_inv
+    };
+    let g = match (coset, forward) {
+        (Some(g), true) => g,
+        (Some(g), false) => g.inverse().ok_or(Error::InvalidCosetOffset)?,
+        (None, _) => F::one(),
+    };
+    Ok((omega, g))
+}
+
+/// The scalars of the size-C DFT across ciphertexts, `[out][in]`: the chunk
+/// index (whose coset power g^(cN) applies) is the input index going forward
+/// and the output index going back.
+pub(super) fn across_scalars<F: PrimeField + FftField>(
+    omega: F,
+    g: F,
+    groups: usize,
+    slots: usize,
+    forward: bool,
+) -> Vec<Vec<num_bigint::BigUint>> {
+    let omega_c = omega.pow([slots as u64]);
+    let g_chunk = g.pow([slots as u64]);
+    let to_big = |f: F| -> num_bigint::BigUint { f.into_bigint().into() };
+    (0..groups)
+        .map(|out| {
+            (0..groups)
+                .map(|inp| {
+                    let chunk = if forward { inp } else { out };
+                    to_big(omega_c.pow([(out * inp) as u64]) * g_chunk.pow([chunk as u64]))
+                })
+                .collect()
+        })
+        .collect()
 }
 
 /// `(a·g)^p` for p in 0..len: the twiddles `ω^(pk) g^p` of group k with a = ω^k.

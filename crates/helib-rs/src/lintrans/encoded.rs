@@ -83,6 +83,26 @@ impl<T> PreparedTransform<T> {
         })
     }
 
+    /// A transform from its parts, as a saved one stored them.
+    pub(super) fn from_parts(
+        context: Context,
+        level: usize,
+        schedule: Schedule,
+        terms: BTreeMap<Slot, T>,
+    ) -> Self {
+        Self {
+            context,
+            level,
+            schedule,
+            terms,
+        }
+    }
+
+    /// The diagonals by their place in the schedule.
+    pub(super) fn terms(&self) -> &BTreeMap<Slot, T> {
+        &self.terms
+    }
+
     /// The level of the ciphertexts it runs on.
     pub fn level(&self) -> usize {
         self.level

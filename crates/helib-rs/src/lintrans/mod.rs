@@ -19,7 +19,9 @@
 //!   [`EncodedTransform::apply`], one double-hoisted engine call
 //!   ([`Ciphertext::linear_transform`](crate::Ciphertext::linear_transform))
 //!   in [`KeyMode::Fast`]; [`PlainTransform`] keeps the diagonals as
-//!   plaintexts and encodes them at each evaluation.
+//!   plaintexts and encodes them at each evaluation;
+//! - [`io`]: saving and loading prepared transforms (they depend on public
+//!   data only, so a server prepares them once for every client).
 //!
 //! ```
 //! use ark_bn254::Fr;
@@ -51,6 +53,7 @@
 
 mod diagonals;
 mod encoded;
+pub mod io;
 mod schedule;
 
 pub use diagonals::{Shift, SlotTransform};

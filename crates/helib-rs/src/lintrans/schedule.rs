@@ -102,7 +102,7 @@ pub(super) struct Slot {
 /// assert!(fast.required_galois_elements(&context).contains(&unit));
 /// # Ok::<(), helib_rs::Error>(())
 /// ```
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Schedule {
     row: usize,
     unit: usize,
@@ -220,6 +220,48 @@ impl Schedule {
             mode,
             babies: Vec::new(),
         }
+    }
+
+    /// A schedule from its fields, as a saved transform stored them (the
+    /// reader range-checks them first).
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn from_parts(
+        row: usize,
+        unit: usize,
+        baby: usize,
+        offset: i64,
+        giant_min: i64,
+        giant_max: i64,
+        uses_swap: bool,
+        mode: KeyMode,
+        babies: Vec<(bool, usize)>,
+    ) -> Self {
+        Schedule {
+            row,
+            unit,
+            baby,
+            offset,
+            giant_min,
+            giant_max,
+            uses_swap,
+            mode,
+            babies,
+        }
+    }
+
+    /// The row length R.
+    pub(super) fn row(&self) -> usize {
+        self.row
+    }
+
+    /// The offset o of the baby steps, in unit steps.
+    pub(super) fn offset(&self) -> i64 {
+        self.offset
+    }
+
+    /// Whether some diagonal uses the row swap.
+    pub(super) fn uses_swap(&self) -> bool {
+        self.uses_swap
     }
 
     /// Where the diagonal at `shift` goes.

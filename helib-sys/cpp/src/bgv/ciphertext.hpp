@@ -48,4 +48,17 @@ EncodedPlaintext encode_plaintext(std::shared_ptr<const Context> ctx, const u64 
                                   size_t n_coeffs, size_t limbs_per_coeff, size_t level,
                                   const mpz_class &factor, bool extended = false);
 
+/// Words of `pt`'s residues: N per prime it is encoded for.
+size_t encoded_word_count(const EncodedPlaintext &pt);
+
+/// An encoded plaintext from its raw residues (engine form: NTT and
+/// Montgomery, chain primes 0..=level then the special primes when
+/// `extended`) and norms, as a cache of encodings stored them. Everything is
+/// checked before it is kept (see helib_encoded_plaintext_import_residues);
+/// bad input throws HELIB_ERR_MALFORMED_INPUT.
+EncodedPlaintext encoded_plaintext_from_residues(std::shared_ptr<const Context> ctx, size_t level,
+                                                 bool extended, const mpz_class &factor,
+                                                 const u64 *residues, size_t residues_len,
+                                                 double log2_linf, double log2_l1);
+
 }  // namespace bgv

@@ -127,4 +127,53 @@ EncodedPlaintext encode_plaintext(std::shared_ptr<const Context> ctx_ptr, const 
     return out;
 }
 
+size_t encoded_word_count(const EncodedPlaintext &pt) { return pt.poly.n * pt.poly.count; }
+
+EncodedPlaintext encoded_plaintext_from_residues(std::shared_ptr<const Context> ctx_ptr, size_t level,
+                                                 bool extended, const mpz_class &factor,
+                                                 const u64 *residues, size_t residues_len,
+                                                 double log2_linf, double log2_l1) {
+    const Context &ctx = *ctx_ptr;
+    ctx.check_level(level);
+    require(!extended || ctx.special_size() > 0, HELIB_ERR_MALFORMED_INPUT,
+            "an extended encoding needs special primes: the context has none");
+    const size_t count = level + 1 + (extended ? ctx.special_size() : 0);
+    require(residues_len == count * ctx.n(), HELIB_ERR_MALFORMED_INPUT,
+            "the residue count does not match the level and form of the encoding");
+    require(residues_len == 0 || residues != nullptr, HELIB_ERR_NULL_POINTER, "residues is NULL");
+    require(factor > 0 && factor < ctx.t(), HELIB_ERR_MALFORMED_INPUT, "the correction factor is not in [1, t)");
+    mpz_class common;
+    mpz_gcd(common.get_mpz_t(), factor.get_mpz_t(), ctx.t().get_mpz_t());
+    require(common == 1, HELIB_ERR_MALFORMED_INPUT, "the correction factor is not invertible mod t");
+    // A zero polynomial's norms are the marker -1e300; any other lies in
+    // [0, log2 t] (sup norm) or [0, log2 t + log2 N] (l1 norm), as the
+    // coefficients are centered residues mod t.
+    const double log2_n = std::log2(static_cast<double>(ctx.n()));
+    const auto norm_ok = [](double x, double max) { return x == -1e300 || (x >= 0 && x <= max); };
+    require(norm_ok(log2_linf, ctx.log2_t() + 1e-9) && norm_ok(log2_l1, ctx.log2_t() + log2_n + 1e-9),
+            HELIB_ERR_MALFORMED_INPUT, "the norms of the encoding are out of range");
+    RnsPoly poly(ctx.n(), count);
+    for (size_t r = 0; r < count; ++r) {
+        const u64 q = ctx.prime(r <= level ? r : ctx.special_index(r - level - 1)).value();
+        const u64 *src = residues + r * ctx.n();
+        u64 *dst = poly.residues(r);
+        // One pass: copy, and collect whether any residue reached its prime.
+        u64 bad = 0;
+        for (size_t j = 0; j < ctx.n(); ++j) {
+            dst[j] = src[j];
+            bad |= static_cast<u64>(src[j] >= q);
+        }
+        require(bad == 0, HELIB_ERR_MALFORMED_INPUT, "a residue of the encoding is not below its prime");
+    }
+    EncodedPlaintext out;
+    out.ctx = std::move(ctx_ptr);
+    out.poly = std::move(poly);
+    out.level = level;
+    out.extended = extended;
+    out.factor = factor;
+    out.log2_linf = log2_linf;
+    out.log2_l1 = log2_l1;
+    return out;
+}
+
 }  // namespace bgv

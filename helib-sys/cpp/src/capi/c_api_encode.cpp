@@ -1,4 +1,5 @@
 // c_api_encode.cpp -- the C shim of encoded plaintexts.
+#include <cstring>
 #include <memory>
 #include <string>
 
@@ -57,6 +58,50 @@ helib_status helib_encoded_plaintext_level(const helib_encoded_plaintext *pt, si
         const auto &p = deref(pt, "pt").pt;
         require_out(out, "out");
         *out = p.level;
+    });
+}
+
+helib_status helib_encoded_plaintext_word_count(const helib_encoded_plaintext *pt, size_t *out) {
+    return guarded([&] {
+        const auto &p = deref(pt, "pt").pt;
+        require_out(out, "out");
+        *out = bgv::encoded_word_count(p);
+    });
+}
+
+helib_status helib_encoded_plaintext_export_residues(const helib_encoded_plaintext *pt, uint64_t *residues,
+                                                     size_t residues_len, double *log2_linf,
+                                                     double *log2_l1) {
+    return guarded([&] {
+        const auto &p = deref(pt, "pt").pt;
+        const size_t words = bgv::encoded_word_count(p);
+        bgv::require(residues_len == words, HELIB_ERR_INVALID_ARGUMENT,
+                     "residues_len is not the encoding's word count");
+        bgv::require(words == 0 || residues != nullptr, HELIB_ERR_NULL_POINTER, "residues is NULL");
+        if (words > 0) std::memcpy(residues, p.poly.data.data(), words * sizeof(uint64_t));
+        if (log2_linf != nullptr) *log2_linf = p.log2_linf;
+        if (log2_l1 != nullptr) *log2_l1 = p.log2_l1;
+    });
+}
+
+helib_status helib_encoded_plaintext_import_residues(const helib_context *ctx, size_t level, int extended,
+                                                     const uint64_t *factor, size_t factor_nlimbs,
+                                                     const uint64_t *residues, size_t residues_len,
+                                                     double log2_linf, double log2_l1,
+                                                     helib_encoded_plaintext **out) {
+    return guarded([&] {
+        require_out(out, "out");
+        const auto &c = deref(ctx, "ctx").ctx;
+        bgv::require(extended == 0 || extended == 1, HELIB_ERR_INVALID_ARGUMENT, "extended must be 0 or 1");
+        mpz_class f = 1;
+        if (factor != nullptr) {
+            bgv::require(factor_nlimbs >= 1, HELIB_ERR_INVALID_ARGUMENT, "factor has no limbs");
+            f = bgv::mpz_from_limbs(factor, factor_nlimbs);
+        }
+        auto handle = std::make_unique<helib_encoded_plaintext>();
+        handle->pt = bgv::encoded_plaintext_from_residues(c, level, extended == 1, f, residues, residues_len,
+                                                          log2_linf, log2_l1);
+        *out = handle.release();
     });
 }
 

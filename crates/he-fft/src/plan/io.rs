@@ -1,0 +1,476 @@
+//! Saving and loading plans: a header naming everything the plan depends on,
+//! then its prepared levels ([`helib_rs::lintrans::io`]).
+//!
+//! A plan depends only on public data: the context's parameters (its
+//! fingerprint), the field F, n, the direction, the coset offset, the
+//! strategy, the input order, `natural_output`, `encode_per_execution`, the
+//! key policy and the input level. It never depends on a key, so a server
+//! builds it once and loads it for every run and every client with the same
+//! parameters.
+//!
+//! File layout (little-endian 64-bit words): the magic `HEFFTPLN`, the
+//! format version, the context fingerprint (4 words), F's modulus (length,
+//! limbs), n, direction, coset (flag, length, limbs), strategy (tag, level
+//! count), input order, natural output, per-execution flag, key mode, max
+//! baby steps, input level, a checkpoint; then the pipeline tag and its
+//! prepared levels, each with a checkpoint per diagonal; then an end marker
+//! and a final checkpoint. Only the prepared levels are stored: everything
+//! else (the dense matrix's scalings, the scalars across ciphertexts, the
+//! memory estimate) is recomputed from the header, which costs no encoding.
+//!
+//! The checkpoints hold a fast non-cryptographic checksum: integrity
+//! against corruption (truncated copies, flipped bits), not authentication.
+//! Load plans only from a place you trust to hold what you saved there.
+
+use super::*;
+use helib_rs::lintrans::io::{WordReader, WordWriter};
+use helib_rs::lintrans::PreparedTransform;
+use std::io::{Read, Write};
+
+/// `HEFFTPLN`: the first word of a plan file.
+const MAGIC: u64 = u64::from_le_bytes(*b"HEFFTPLN");
+/// `PLANDONE`: the word after the last level.
+const END: u64 = u64::from_le_bytes(*b"PLANDONE");
+/// The version this crate writes and reads.
+pub const PLAN_FORMAT_VERSION: u64 = 1;
+
+/// Pipeline tags.
+const LEVELS: u64 = 0;
+const DENSE: u64 = 1;
+const SPLIT: u64 = 2;
+
+/// Everything a plan depends on besides the context and F.
+#[derive(Debug, Clone, PartialEq)]
+struct Header<F> {
+    n: usize,
+    direction: Direction,
+    coset: Option<F>,
+    strategy: Strategy,
+    order: Order,
+    natural_output: bool,
+    per_execution: bool,
+    keys: KeyPolicy,
+    level: usize,
+}
+
+/// A usize as a word (`usize::MAX` as `u64::MAX`, as for "no cap").
+fn word(x: usize) -> u64 {
+    if x == usize::MAX {
+        u64::MAX
+    } else {
+        x as u64
+    }
+}
+
+/// The error for an ill-formed plan file.
+fn format(what: impl Into<String>) -> Error {
+    Error::PlanFormat(what.into())
+}
+
+/// Maps the lower layer's stream errors to the plan's.
+fn from_he(e: helib_rs::Error) -> Error {
+    match e {
+        helib_rs::Error::Malformed(m) => Error::PlanFormat(m),
+        helib_rs::Error::Io { kind, message } => Error::Io(std::io::Error::new(kind, message)),
+        other => Error::He(other),
+    }
+}
+
+impl<F: PrimeField + FftField> Header<F> {
+    /// The header's words, from the magic to the key policy and level.
+    fn words(&self, context: &Context) -> Result<Vec<u64>> {
+        let mut w = vec![MAGIC, PLAN_FORMAT_VERSION];
+        let fingerprint = context.fingerprint()?;
+        w.extend(
+            fingerprint
+                .chunks(8)
+                .map(|c| u64::from_le_bytes(c.try_into().unwrap_or_default())),
+        );
+        let modulus = F::MODULUS;
+        w.push(modulus.as_ref().len() as u64);
+        w.extend_from_slice(modulus.as_ref());
+        w.push(word(self.n));
+        w.push(match self.direction {
+            Direction::Forward => 0,
+            Direction::Inverse => 1,
+        });
+        match self.coset {
+            Some(g) => {
+                let limbs = g.into_bigint();
+                w.push(1);
+                w.push(limbs.as_ref().len() as u64);
+                w.extend_from_slice(limbs.as_ref());
+            }
+            None => w.push(0),
+        }
+        match self.strategy {
+            Strategy::Dense => w.extend([0, 0]),
+            Strategy::Factored { levels: None } => w.extend([1, 0]),
+            Strategy::Factored { levels: Some(k) } => w.extend([2, word(k)]),
+        }
+        w.push(match self.order {
+            Order::Natural => 0,
+            Order::BitReversed => 1,
+        });
+        w.push(u64::from(self.natural_output));
+        w.push(u64::from(self.per_execution));
+        w.push(match self.keys.mode {
+            KeyMode::Fast => 0,
+            KeyMode::MinimalKeys => 1,
+        });
+        w.push(word(self.keys.max_baby_steps));
+        w.push(word(self.level));
+        Ok(w)
+    }
+
+    /// Reads a header (through its checkpoint) and checks it against
+    /// `context` and F: bad magic, another version, a checksum mismatch,
+    /// another context, another field, out-of-range fields, in that order.
+    fn read<R: Read>(context: &Context, input: &mut WordReader<R>) -> Result<Self> {
+        if input.word().map_err(from_he)? != MAGIC {
+            return Err(format("not an FFT plan file (bad magic)"));
+        }
+        let version = input.word().map_err(from_he)?;
+        if version != PLAN_FORMAT_VERSION {
+            return Err(Error::PlanVersion {
+                found: version,
+                supported: PLAN_FORMAT_VERSION,
+            });
+        }
+        let mut fingerprint = [0u64; 4];
+        input.words(&mut fingerprint).map_err(from_he)?;
+        let limbs = |input: &mut WordReader<R>, what: &str| -> Result<Vec<u64>> {
+            let len = input.bounded(what, 64).map_err(from_he)? as usize;
+            let mut out = vec![0u64; len];
+            input.words(&mut out).map_err(from_he)?;
+            Ok(out)
+        };
+        let modulus = limbs(input, "the field modulus's length")?;
+        let mut fields = [0u64; 2];
+        input.words(&mut fields).map_err(from_he)?;
+        let [n, direction] = fields;
+        let coset = match input.flag("the coset flag").map_err(from_he)? {
+            true => Some(limbs(input, "the coset offset's length")?),
+            false => None,
+        };
+        let mut rest = [0u64; 8];
+        input.words(&mut rest).map_err(from_he)?;
+        input.checkpoint().map_err(from_he)?;
+        // The bytes are as written; now whether they fit this context and F.
+        let ours: Vec<u64> = context
+            .fingerprint()?
+            .chunks(8)
+            .map(|c| u64::from_le_bytes(c.try_into().unwrap_or_default()))
+            .collect();
+        if fingerprint[..] != ours[..] {
+            return Err(Error::PlanContextMismatch);
+        }
+        if modulus[..] != F::MODULUS.as_ref()[..] {
+            return Err(Error::PlanFieldMismatch);
+        }
+        let [strategy, levels, order, natural_output, per_execution, mode, max_baby, level] = rest;
+        let flag = |w: u64, what: &str| match w {
+            0 => Ok(false),
+            1 => Ok(true),
+            _ => Err(format(format!("{what} is {w}, not 0 or 1"))),
+        };
+        let size = |w: u64, what: &str| {
+            usize::try_from(w).map_err(|_| format(format!("{what} {w} does not fit a usize")))
+        };
+        let coset = match coset {
+            None => None,
+            Some(limbs) => {
+                let mut big = F::BigInt::default();
+                if limbs.len() != big.as_ref().len() {
+                    return Err(format("the coset offset has the wrong length"));
+                }
+                big.as_mut().copy_from_slice(&limbs);
+                Some(
+                    F::from_bigint(big)
+                        .ok_or_else(|| format("the coset offset is not below F's modulus"))?,
+                )
+            }
+        };
+        Ok(Header {
+            n: size(n, "n")?,
+            direction: match direction {
+                0 => Direction::Forward,
+                1 => Direction::Inverse,
+                d => return Err(format(format!("direction {d} is neither 0 nor 1"))),
+            },
+            coset,
+            strategy: match (strategy, levels) {
+                (0, 0) => Strategy::Dense,
+                (1, 0) => Strategy::Factored { levels: None },
+                (2, k) => Strategy::Factored {
+                    levels: Some(size(k, "the level count")?),
+                },
+                _ => return Err(format("unknown strategy")),
+            },
+            order: if flag(order, "the input order")? {
+                Order::BitReversed
+            } else {
+                Order::Natural
+            },
+            natural_output: flag(natural_output, "the natural output flag")?,
+            per_execution: flag(per_execution, "the per-execution flag")?,
+            keys: KeyPolicy {
+                mode: if flag(mode, "the key mode")? {
+                    KeyMode::MinimalKeys
+                } else {
+                    KeyMode::Fast
+                },
+                max_baby_steps: if max_baby == u64::MAX {
+                    usize::MAX
+                } else {
+                    size(max_baby, "the baby step cap")?
+                },
+            },
+            level: size(level, "the input level")?,
+        })
+    }
+
+    /// The builder these settings describe.
+    fn builder(&self, context: &Context) -> FftPlanBuilder<F> {
+        let mut b = FftPlan::<F>::builder(context, self.n)
+            .direction(self.direction)
+            .strategy(self.strategy)
+            .input_order(self.order)
+            .key_mode(self.keys.mode)
+            .max_baby_steps(self.keys.max_baby_steps)
+            .input_level(self.level);
+        if let Some(g) = self.coset {
+            b = b.coset(g);
+        }
+        if self.natural_output {
+            b = b.natural_output();
+        }
+        if self.per_execution {
+            b = b.encode_per_execution();
+        }
+        b
+    }
+}
+
+impl<F: PrimeField + FftField> FftPlanBuilder<F> {
+    /// A file name for the plan this builder makes, derived from everything
+    /// the plan depends on (the context's fingerprint, F, n and every
+    /// setting): plans of other parameters get other names. For a cache
+    /// directory of saved plans ([`FftPlan::write_to`], [`FftPlan::read_from`]).
+    ///
+    /// # Errors
+    /// [`Error::InputLevelOutOfRange`] for an input level above the top; the
+    /// engine's errors computing the fingerprint.
+    pub fn plan_file_name(&self) -> Result<String> {
+        let max = self.context.max_level();
+        let level = self.level.unwrap_or(max);
+        if level > max {
+            return Err(Error::InputLevelOutOfRange { level, max });
+        }
+        let header = Header {
+            n: self.n,
+            direction: self.direction,
+            coset: self.coset,
+            strategy: self.strategy,
+            order: self.order,
+            natural_output: self.natural_output,
+            per_execution: self.per_execution,
+            keys: self.keys,
+            level,
+        };
+        // FNV-1a over the header's words: a name, not a check (the file's
+        // own header is compared on loading).
+        let hash = header
+            .words(&self.context)?
+            .iter()
+            .flat_map(|w| w.to_le_bytes())
+            .fold(0xcbf2_9ce4_8422_2325u64, |h, b| {
+                (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+            });
+        Ok(format!("fft-plan-n{}-{hash:016x}.plan", self.n))
+    }
+}
+
+impl<F: PrimeField + FftField> FftPlan<F> {
+    fn header(&self) -> Header<F> {
+        Header {
+            n: self.n,
+            direction: self.direction,
+            coset: self.coset,
+            strategy: self.strategy,
+            order: self.order,
+            natural_output: self.natural_output,
+            per_execution: self.per_execution,
+            keys: self.keys,
+            level: self.level,
+        }
+    }
+
+    /// Saves the plan to `out`, one diagonal at a time (no second copy of
+    /// the plan is made). The bytes depend only on public data (see the
+    /// [crate docs on plans](crate#what-a-plan-depends-on)); load them with
+    /// [`read_from`](Self::read_from). `out` is buffered inside, so a plain
+    /// file is fine.
+    ///
+    /// # Errors
+    /// [`Error::Io`] when writing fails; [`Error::He`] when the engine fails.
+    pub fn write_to<W: Write>(&self, out: &mut W) -> Result<()> {
+        let _span = tracing::info_span!("he_fft.plan_save", n = self.n).entered();
+        let mut w = WordWriter::new(out);
+        w.words(&self.header().words(&self.context)?)
+            .map_err(from_he)?;
+        w.checkpoint().map_err(from_he)?;
+        match &self.pipeline {
+            Pipeline::Levels(levels) => {
+                w.words(&[LEVELS, levels.len() as u64]).map_err(from_he)?;
+                for t in levels {
+                    t.write_to(&mut w).map_err(from_he)?;
+                }
+            }
+            Pipeline::Dense(_) => w.word(DENSE).map_err(from_he)?,
+            Pipeline::Split(split) => {
+                w.words(&[SPLIT, split.groups as u64]).map_err(from_he)?;
+                match &split.twiddled {
+                    Twiddled::Encoded(ts) => {
+                        w.word(0).map_err(from_he)?;
+                        for t in ts {
+                            t.write_to(&mut w).map_err(from_he)?;
+                        }
+                    }
+                    Twiddled::Plain(ts) => {
+                        w.word(1).map_err(from_he)?;
+                        for t in ts {
+                            t.write_to(&mut w).map_err(from_he)?;
+                        }
+                    }
+                }
+                w.word(split.shared.len() as u64).map_err(from_he)?;
+                for t in &split.shared {
+                    t.write_to(&mut w).map_err(from_he)?;
+                }
+            }
+        }
+        w.word(END).map_err(from_he)?;
+        w.checkpoint().map_err(from_he)?;
+        w.flush().map_err(from_he)
+    }
+
+    /// Loads a plan [`write_to`](Self::write_to) saved, for `context`,
+    /// streaming: each diagonal is read, checked and handed to the engine
+    /// before the next is read. The loaded plan equals the built one (same
+    /// [`describe`](Self::describe), [`cost`](Self::cost),
+    /// [`required_galois_elements`](Self::required_galois_elements) and
+    /// results). The checksum detects corruption only; it does not
+    /// authenticate the file.
+    ///
+    /// # Errors
+    /// [`Error::PlanFormat`] for bytes that are not a plan file, truncated
+    /// or corrupted ones (checksum mismatch) and out-of-range fields;
+    /// [`Error::PlanVersion`] for another format version;
+    /// [`Error::PlanContextMismatch`] for a plan of other parameters;
+    /// [`Error::PlanFieldMismatch`] for a plan over another field;
+    /// [`Error::Io`] when reading fails; the builder's errors for settings
+    /// the context cannot take.
+    pub fn read_from<R: Read>(context: &Context, input: &mut R) -> Result<Self> {
+        let _span = tracing::info_span!("he_fft.plan_load").entered();
+        let mut r = WordReader::new(input);
+        let header = Header::<F>::read(context, &mut r)?;
+        let builder = header.builder(context);
+        let settings = builder.settings()?;
+        let memory = builder.estimate(&settings)?;
+        let shape = builder.shape(&settings);
+        let slots = context.ring_degree();
+        let n = header.n;
+        let tag = r.word().map_err(from_he)?;
+        let levels = &shape.levels;
+        let check = |i: usize, level: usize, schedule: &Schedule, count: usize| -> Result<()> {
+            let expected = &levels[i];
+            let wanted = header.keys.schedule_for_shape(slots / 2, &expected.shape);
+            if level != expected.level
+                || schedule.mode() != header.keys.mode
+                || count > expected.shape.len()
+                || (count == expected.shape.len() && *schedule != wanted)
+            {
+                return Err(format(format!(
+                    "level {i} of the plan does not match the plan's parameters"
+                )));
+            }
+            Ok(())
+        };
+        let encoded = |r: &mut WordReader<&mut R>, i: usize| -> Result<EncodedTransform> {
+            let t = EncodedTransform::read_from(context, r).map_err(from_he)?;
+            check(i, t.level(), t.schedule(), t.multiplications())?;
+            Ok(t)
+        };
+        let pipeline = if n > slots {
+            let groups = n / slots;
+            if tag != SPLIT || r.word().map_err(from_he)? != groups as u64 {
+                return Err(format("the pipeline does not match the plan's parameters"));
+            }
+            let forward = header.direction == Direction::Forward;
+            let own = if forward { 0 } else { levels.len() - 1 };
+            let plain = r.flag("the twiddled levels' form").map_err(from_he)?;
+            if plain != header.per_execution {
+                return Err(format(
+                    "the twiddled levels' form does not match the plan's parameters",
+                ));
+            }
+            let twiddled = if plain {
+                Twiddled::Plain(
+                    (0..groups)
+                        .map(|_| {
+                            let t = PreparedTransform::<helib_rs::Plaintext>::read_from(
+                                context, &mut r,
+                            )
+                            .map_err(from_he)?;
+                            check(own, t.level(), t.schedule(), t.multiplications())?;
+                            Ok(t)
+                        })
+                        .collect::<Result<_>>()?,
+                )
+            } else {
+                Twiddled::Encoded(
+                    (0..groups)
+                        .map(|_| encoded(&mut r, own))
+                        .collect::<Result<_>>()?,
+                )
+            };
+            if r.word().map_err(from_he)? != (levels.len() - 1) as u64 {
+                return Err(format(
+                    "the shared level count does not match the plan's parameters",
+                ));
+            }
+            let shared = (0..levels.len())
+                .filter(|&i| i != own)
+                .map(|i| encoded(&mut r, i))
+                .collect::<Result<_>>()?;
+            let (omega, g) = split_roots(n, header.direction, header.coset)?;
+            Pipeline::Split(SplitRun {
+                groups,
+                across_first: forward,
+                across_scalars: across_scalars(omega, g, groups, slots, forward),
+                twiddled,
+                shared,
+            })
+        } else if header.strategy == Strategy::Dense {
+            if tag != DENSE {
+                return Err(format("the pipeline does not match the plan's parameters"));
+            }
+            Pipeline::Dense(builder.dense_run(&settings)?)
+        } else {
+            if tag != LEVELS || r.word().map_err(from_he)? != levels.len() as u64 {
+                return Err(format("the pipeline does not match the plan's parameters"));
+            }
+            Pipeline::Levels(
+                (0..levels.len())
+                    .map(|i| encoded(&mut r, i))
+                    .collect::<Result<_>>()?,
+            )
+        };
+        if r.word().map_err(from_he)? != END {
+            return Err(format("the plan does not end where its levels do"));
+        }
+        r.checkpoint().map_err(from_he)?;
+        Ok(builder.finish(settings, memory, pipeline))
+    }
+}

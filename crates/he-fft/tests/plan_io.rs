@@ -1,0 +1,372 @@
+//! Saved and loaded plans: a loaded plan equals the built one for every
+//! pipeline kind, and every bad file (another context or field, truncated,
+//! bit-flipped, garbage, another version) gives a typed error, never a panic.
+
+use ark_bn254::Fr;
+use ark_ff::{Fp64, MontBackend, MontConfig};
+use ark_std::UniformRand;
+use he_fft::{Error, FftPlan, FftPlanBuilder, Order, Strategy};
+use helib_rs::lintrans::KeyMode;
+use helib_rs::{Context, Parameters, PublicKey, SecretKey};
+use rand::{Rng, SeedableRng};
+use std::sync::OnceLock;
+
+struct Setup {
+    context: Context,
+    sk: SecretKey,
+    pk: PublicKey,
+}
+
+/// N = 1024 with room for a few levels.
+fn setup() -> &'static Setup {
+    static SETUP: OnceLock<Setup> = OnceLock::new();
+    SETUP.get_or_init(|| {
+        let params = Parameters::builder()
+            .ring_degree(1 << 10)
+            .plaintext_modulus_from_field::<Fr>()
+            .chain_bits(&[60; 19])
+            .allow_insecure()
+            .build()
+            .expect("parameters");
+        let context = Context::new(&params).expect("context");
+        let sk = SecretKey::generate(&context).expect("sk");
+        let pk = sk.public_key().expect("pk");
+        Setup { context, sk, pk }
+    })
+}
+
+#[derive(MontConfig)]
+#[modulus = "65537"]
+#[generator = "3"]
+struct F65537Config;
+type F65537 = Fp64<MontBackend<F65537Config, 1>>;
+
+/// A small context (N = 1024, t = 65537, few primes), so that plan files
+/// are small.
+fn tiny() -> &'static Context {
+    static TINY: OnceLock<Context> = OnceLock::new();
+    TINY.get_or_init(|| {
+        let params = Parameters::builder()
+            .ring_degree(1 << 10)
+            .plaintext_modulus(65537u32.into())
+            .chain_bits(&[50; 4])
+            .allow_insecure()
+            .build()
+            .expect("parameters");
+        Context::new(&params).expect("context")
+    })
+}
+
+/// A small plan file of one level over F65537 in `tiny`.
+fn small_plan() -> (FftPlan<F65537>, Vec<u8>) {
+    let plan = FftPlan::<F65537>::builder(tiny(), 4)
+        .strategy(Strategy::Factored { levels: Some(1) })
+        .build()
+        .expect("build");
+    let mut bytes = Vec::new();
+    plan.write_to(&mut bytes).expect("save");
+    (plan, bytes)
+}
+
+/// The error loading `bytes` gives (a loaded plan fails the test).
+fn load_err<F: ark_ff::PrimeField + ark_ff::FftField>(
+    context: &Context,
+    bytes: &mut &[u8],
+) -> Error {
+    match FftPlan::<F>::read_from(context, bytes) {
+        Ok(plan) => panic!("loaded {}", plan.describe()),
+        Err(e) => e,
+    }
+}
+
+fn save(plan: &FftPlan<Fr>) -> Vec<u8> {
+    let mut bytes = Vec::new();
+    plan.write_to(&mut bytes).expect("save");
+    bytes
+}
+
+/// Builds, saves and loads the plan, and checks the loaded one is the same
+/// plan: description, cost, keys, memory estimate, output order, the same
+/// bytes when saved again, and the same decryptions on the same inputs.
+fn round_trip(builder: FftPlanBuilder<Fr>) {
+    let s = setup();
+    let plan = builder.build().expect("build");
+    let bytes = save(&plan);
+    let loaded = FftPlan::<Fr>::read_from(&s.context, &mut bytes.as_slice()).expect("load");
+    assert_eq!(loaded.describe(), plan.describe());
+    assert_eq!(loaded.cost(), plan.cost());
+    assert_eq!(
+        loaded.required_galois_elements(),
+        plan.required_galois_elements()
+    );
+    assert_eq!(loaded.memory_estimate(), plan.memory_estimate());
+    assert_eq!(loaded.output_order(), plan.output_order());
+    assert_eq!(save(&loaded), bytes, "{}", plan.describe());
+
+    let mut rng = rand::rngs::StdRng::seed_from_u64(plan.len() as u64);
+    let values: Vec<Fr> = (0..plan.len()).map(|_| Fr::rand(&mut rng)).collect();
+    let keys = plan.generate_galois_keys(&s.sk).expect("keys");
+    let inputs = plan.encrypt(&s.pk, &values).expect("encrypt");
+    let built = plan.execute(&inputs, &keys).expect("run built");
+    let from_file = loaded.execute(&inputs, &keys).expect("run loaded");
+    let expected = plan.decrypt(&s.sk, &built).expect("decrypt");
+    assert_eq!(
+        loaded.decrypt(&s.sk, &from_file).expect("decrypt"),
+        expected
+    );
+}
+
+#[test]
+fn factored_levels_round_trip() {
+    let context = &setup().context;
+    round_trip(FftPlan::builder(context, 64).strategy(Strategy::Factored { levels: Some(2) }));
+    // Inverse on a coset, bit-reversed input, iterated baby steps.
+    round_trip(
+        FftPlan::builder(context, 256)
+            .inverse()
+            .coset(Fr::from(7u64))
+            .input_order(Order::BitReversed)
+            .key_mode(KeyMode::MinimalKeys)
+            .strategy(Strategy::Factored { levels: Some(3) }),
+    );
+    // The extra bit-reversal level.
+    round_trip(
+        FftPlan::builder(context, 32)
+            .natural_output()
+            .strategy(Strategy::Factored { levels: Some(1) }),
+    );
+}
+
+#[test]
+fn dense_round_trip() {
+    let context = &setup().context;
+    round_trip(FftPlan::builder(context, 32).strategy(Strategy::Dense));
+}
+
+#[test]
+fn split_round_trip() {
+    let context = &setup().context;
+    round_trip(FftPlan::builder(context, 2048).strategy(Strategy::Factored { levels: Some(2) }));
+    round_trip(
+        FftPlan::builder(context, 4096)
+            .inverse()
+            .coset(Fr::from(5u64))
+            .strategy(Strategy::Factored { levels: Some(2) }),
+    );
+}
+
+#[test]
+fn encode_per_execution_round_trip() {
+    let context = &setup().context;
+    round_trip(
+        FftPlan::builder(context, 2048)
+            .encode_per_execution()
+            .strategy(Strategy::Factored { levels: Some(2) }),
+    );
+}
+
+#[test]
+fn file_names_follow_the_parameters() {
+    let context = &setup().context;
+    let name = |b: FftPlanBuilder<Fr>| b.plan_file_name().expect("name");
+    let base = name(FftPlan::builder(context, 64));
+    assert_eq!(base, name(FftPlan::builder(context, 64)));
+    assert_ne!(base, name(FftPlan::builder(context, 128)));
+    assert_ne!(base, name(FftPlan::builder(context, 64).inverse()));
+    assert_ne!(
+        base,
+        name(FftPlan::builder(context, 64).coset(Fr::from(3u64)))
+    );
+    assert_ne!(
+        base,
+        name(FftPlan::builder(context, 64).key_mode(KeyMode::MinimalKeys))
+    );
+    assert_ne!(base, name(FftPlan::builder(context, 64).input_level(3)));
+    assert_ne!(base, name(FftPlan::builder(tiny(), 64)));
+}
+
+#[test]
+fn another_context_is_refused() {
+    let plan = FftPlan::<Fr>::builder(&setup().context, 8)
+        .build()
+        .expect("build");
+    let bytes = save(&plan);
+    let other = Context::new(
+        &Parameters::builder()
+            .ring_degree(1 << 10)
+            .plaintext_modulus_from_field::<Fr>()
+            .chain_bits(&[60; 18])
+            .allow_insecure()
+            .build()
+            .expect("parameters"),
+    )
+    .expect("context");
+    let err = load_err::<Fr>(&other, &mut bytes.as_slice());
+    assert!(matches!(err, Error::PlanContextMismatch), "{err}");
+}
+
+#[test]
+fn another_field_is_refused() {
+    let (_, bytes) = small_plan();
+    let err = load_err::<Fr>(tiny(), &mut bytes.as_slice());
+    assert!(matches!(err, Error::PlanFieldMismatch), "{err}");
+}
+
+#[test]
+fn another_version_is_refused() {
+    let (_, mut bytes) = small_plan();
+    bytes[8] ^= 2;
+    let err = load_err::<F65537>(tiny(), &mut bytes.as_slice());
+    assert!(
+        matches!(
+            err,
+            Error::PlanVersion {
+                found: 3,
+                supported: 1
+            }
+        ),
+        "{err}"
+    );
+}
+
+/// Truncation: every byte of a dense plan file (the header and pipeline
+/// alone: the dense strategy stores no diagonals), and for a plan with
+/// encoded levels every byte of its first and last 8 KiB and 300 points in
+/// between (each cut inside one read gives that read's error, so these
+/// cover every read of the file).
+#[test]
+fn every_truncation_is_refused() {
+    let dense = FftPlan::<F65537>::builder(tiny(), 8)
+        .strategy(Strategy::Dense)
+        .build()
+        .expect("build");
+    let mut bytes = Vec::new();
+    dense.write_to(&mut bytes).expect("save");
+    assert!(FftPlan::<F65537>::read_from(tiny(), &mut bytes.as_slice()).is_ok());
+    for len in 0..bytes.len() {
+        let err = load_err::<F65537>(tiny(), &mut &bytes[..len]);
+        assert!(
+            matches!(err, Error::PlanFormat(_)),
+            "dense, length {len}: {err}"
+        );
+    }
+    let (_, bytes) = small_plan();
+    assert!(FftPlan::<F65537>::read_from(tiny(), &mut bytes.as_slice()).is_ok());
+    let edge = 8192.min(bytes.len());
+    let mut rng = rand::rngs::StdRng::seed_from_u64(3);
+    let cuts = (0..edge)
+        .chain(bytes.len() - edge..bytes.len())
+        .chain((0..300).map(|_| rng.gen_range(0..bytes.len())));
+    for len in cuts {
+        let err = load_err::<F65537>(tiny(), &mut &bytes[..len]);
+        assert!(matches!(err, Error::PlanFormat(_)), "length {len}: {err}");
+    }
+}
+
+#[test]
+fn bit_flips_are_refused() {
+    let (_, bytes) = small_plan();
+    let mut rng = rand::rngs::StdRng::seed_from_u64(12);
+    for _ in 0..1000 {
+        let mut flipped = bytes.clone();
+        let at = rng.gen_range(0..flipped.len());
+        flipped[at] ^= 1 << rng.gen_range(0..8);
+        let err = load_err::<F65537>(tiny(), &mut flipped.as_slice());
+        assert!(
+            matches!(err, Error::PlanFormat(_) | Error::PlanVersion { .. }),
+            "byte {at}: {err}"
+        );
+    }
+}
+
+#[test]
+fn garbage_is_refused() {
+    let mut rng = rand::rngs::StdRng::seed_from_u64(5);
+    for len in [0usize, 7, 8, 100, 4096] {
+        let garbage: Vec<u8> = (0..len).map(|_| rng.gen()).collect();
+        let err = load_err::<F65537>(tiny(), &mut garbage.as_slice());
+        assert!(matches!(err, Error::PlanFormat(_)), "{len} bytes: {err}");
+    }
+    // A valid header followed by garbage.
+    let (_, mut bytes) = small_plan();
+    let header = 8 * 30;
+    for b in &mut bytes[header..] {
+        *b = rng.gen();
+    }
+    let err = load_err::<F65537>(tiny(), &mut bytes.as_slice());
+    assert!(matches!(err, Error::PlanFormat(_)), "{err}");
+}
+
+/// This process's CPU time (user + system) in seconds, from /proc (Linux).
+fn cpu_seconds() -> f64 {
+    let stat = std::fs::read_to_string("/proc/self/stat").unwrap_or_default();
+    // The fields after the command's closing parenthesis; utime and stime
+    // are the 12th and 13th of them, in clock ticks (100 per second).
+    let fields: Vec<&str> = stat
+        .rsplit_once(')')
+        .map(|(_, rest)| rest.split_whitespace().collect())
+        .unwrap_or_default();
+    let ticks = |i: usize| {
+        fields
+            .get(i)
+            .and_then(|f| f.parse::<f64>().ok())
+            .unwrap_or(0.0)
+    };
+    (ticks(11) + ticks(12)) / 100.0
+}
+
+/// The case: n = 2^15 over BN254 on one thread, the parameters
+/// `encrypted_fft --n 32768 --threads 1` picks (N = 2^16, 1.64 GiB of
+/// encodings). Prints build, save and load times (the load twice, the file
+/// then in the page cache) and checks the loaded plan is the built one.
+/// Needs about 2.5 GiB:
+/// `cargo test --release -p he-fft --test plan_io -- --ignored --nocapture`.
+#[test]
+#[ignore = "builds a 1.64 GiB plan"]
+fn n32768_build_save_load_times() {
+    use std::time::Instant;
+    let n = 1 << 15;
+    let suggested =
+        he_fft::suggest_plan_parameters::<Fr>(n, he_fft::PlanOptions::default(), 1).unwrap();
+    let context = Context::new(&suggested.parameters).unwrap();
+    let builder = FftPlan::<Fr>::builder(&context, n)
+        .strategy(suggested.strategy)
+        .memory_limit(usize::MAX);
+    let path = std::env::temp_dir().join(builder.plan_file_name().unwrap());
+    let start = Instant::now();
+    let plan = builder.build().unwrap();
+    let build = start.elapsed();
+    let start = Instant::now();
+    let mut file = std::io::BufWriter::new(std::fs::File::create(&path).unwrap());
+    plan.write_to(&mut file).unwrap();
+    drop(file);
+    let save = start.elapsed();
+    let (describe, cost, elements) = (
+        plan.describe(),
+        plan.cost(),
+        plan.required_galois_elements(),
+    );
+    drop(plan);
+    let bytes = std::fs::metadata(&path).unwrap().len();
+    for round in 1..=2 {
+        let cpu = cpu_seconds();
+        let start = Instant::now();
+        let mut file =
+            std::io::BufReader::with_capacity(1 << 20, std::fs::File::open(&path).unwrap());
+        let loaded = FftPlan::<Fr>::read_from(&context, &mut file).unwrap();
+        let load = start.elapsed();
+        let load_cpu = cpu_seconds() - cpu;
+        assert_eq!(loaded.describe(), describe);
+        assert_eq!(loaded.cost(), cost);
+        assert_eq!(loaded.required_galois_elements(), elements);
+        println!(
+            "n = {n}, N = {}: {:.2} GiB file; build {:.3} s, save {:.3} s, load #{round} {:.3} s ({load_cpu:.2} s CPU)",
+            context.ring_degree(),
+            bytes as f64 / (1u64 << 30) as f64,
+            build.as_secs_f64(),
+            save.as_secs_f64(),
+            load.as_secs_f64()
+        );
+    }
+    std::fs::remove_file(&path).unwrap();
+}

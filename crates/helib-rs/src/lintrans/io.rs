@@ -1,0 +1,685 @@
+//! Saving and loading prepared transforms: a stream of little-endian 64-bit
+//! words with checkpoints of a running checksum.
+//!
+//! A prepared transform depends only on public data (the context's
+//! parameters, the transform, the [`KeyPolicy`] and the level), never on a
+//! key, so one saved copy serves every client of the same parameters. The
+//! stream is written and read word by word, never held whole in memory: an
+//! [`EncodedTransform`] of N = 2^16 at 21 primes is 11 MiB per diagonal.
+//!
+//! Layout of one transform ([`PreparedTransform::write_to`]): the term kind
+//! (1 encoded, 2 plaintext), the level, the [`Schedule`] (row, unit, baby
+//! count, offset, giant range, swap flag, key mode, baby pairs), a
+//! checkpoint, the term count, then per term its slot (giant index, swap,
+//! baby index) and payload followed by a checkpoint. An encoded payload is
+//! its level, extended flag, correction factor, the two norms of its noise
+//! estimate and its residues ([`EncodedPlaintext::export_residues`]); a
+//! plaintext payload is [`Plaintext::to_bytes`].
+//!
+//! A checkpoint is the running checksum of every word before it: four lanes
+//! of `(lane ^ word) · K` rotated, folded at the checkpoint. Each step is a
+//! bijection of the lane, so a change to any single word is always detected,
+//! and other corruptions are missed with probability about 2^-64. It guards
+//! against accidents (truncated copies, flipped bits), not against an
+//! adversary: it is not a MAC, and a file from an untrusted source can be
+//! forged. Loading also checks every field's range and every residue against
+//! its prime, so forged bytes give an error or a well-formed transform, not
+//! undefined behaviour.
+
+use super::encoded::PreparedTransform;
+use super::schedule::{KeyMode, Schedule, Slot};
+use crate::error::{Error, Result};
+use crate::{Context, EncodedPlaintext, Plaintext};
+use num_bigint::BigUint;
+use std::collections::BTreeMap;
+use std::io::{Read, Write};
+
+#[cfg(doc)]
+use super::{EncodedTransform, KeyPolicy};
+
+/// Tag of a transform of encoded plaintexts.
+const KIND_ENCODED: u64 = 1;
+/// Tag of a transform of plaintexts.
+const KIND_PLAIN: u64 = 2;
+/// Largest word count a plaintext payload may announce (4 MiB of limbs
+/// per coefficient at N = 2^17 is far above any real one).
+const MAX_PLAIN_WORDS: u64 = 1 << 24;
+
+/// The running checksum of a word stream (see the [module docs](self)).
+#[derive(Debug, Clone, Copy)]
+struct Checksum {
+    lanes: [u64; 4],
+    words: u64,
+}
+
+const MIX: u64 = 0x9e37_79b9_7f4a_7c15;
+const FOLD: u64 = 0xc2b2_ae3d_27d4_eb4f;
+
+impl Checksum {
+    fn new() -> Self {
+        Self {
+            lanes: [
+                0x243f_6a88_85a3_08d3,
+                0x1319_8a2e_0370_7344,
+                0xa409_3822_299f_31d0,
+                0x082e_fa98_ec4e_6c89,
+            ],
+            words: 0,
+        }
+    }
+
+    #[inline(always)]
+    fn step(lane: u64, word: u64) -> u64 {
+        (lane ^ word).wrapping_mul(MIX).rotate_left(29)
+    }
+
+    fn update(&mut self, words: &[u64]) {
+        let mut rest = words;
+        // Lane i takes the words at stream positions ≡ i mod 4.
+        while !self.words.is_multiple_of(4) {
+            let Some((&w, tail)) = rest.split_first() else {
+                return;
+            };
+            let i = (self.words % 4) as usize;
+            self.lanes[i] = Self::step(self.lanes[i], w);
+            self.words += 1;
+            rest = tail;
+        }
+        let mut chunks = rest.chunks_exact(4);
+        let [mut a, mut b, mut c, mut d] = self.lanes;
+        for chunk in &mut chunks {
+            a = Self::step(a, chunk[0]);
+            b = Self::step(b, chunk[1]);
+            c = Self::step(c, chunk[2]);
+            d = Self::step(d, chunk[3]);
+        }
+        self.lanes = [a, b, c, d];
+        self.words += (rest.len() - chunks.remainder().len()) as u64;
+        for &w in chunks.remainder() {
+            let i = (self.words % 4) as usize;
+            self.lanes[i] = Self::step(self.lanes[i], w);
+            self.words += 1;
+        }
+    }
+
+    /// The value a checkpoint stores.
+    fn value(&self) -> u64 {
+        let mut h = self.words.wrapping_mul(FOLD);
+        for lane in self.lanes {
+            h = (h ^ lane).wrapping_mul(FOLD).rotate_left(31);
+        }
+        h ^ (h >> 29)
+    }
+}
+
+/// The error for an I/O failure.
+fn io_error(e: std::io::Error) -> Error {
+    Error::Io {
+        kind: e.kind(),
+        message: e.to_string(),
+    }
+}
+
+/// Writes a checked word stream (see the [module docs](self)).
+#[derive(Debug)]
+pub struct WordWriter<W: Write> {
+    inner: W,
+    sum: Checksum,
+    bytes: Vec<u8>,
+    scratch: Vec<u64>,
+}
+
+impl<W: Write> WordWriter<W> {
+    /// A stream writing to `inner` (buffered inside: a plain file is fine).
+    pub fn new(inner: W) -> Self {
+        Self {
+            inner,
+            sum: Checksum::new(),
+            bytes: Vec::with_capacity(1 << 16),
+            scratch: Vec::new(),
+        }
+    }
+
+    /// Writes one word.
+    ///
+    /// # Errors
+    /// [`Error::Io`] when the underlying writer fails.
+    pub fn word(&mut self, word: u64) -> Result<()> {
+        self.words(&[word])
+    }
+
+    /// Writes `words`.
+    ///
+    /// # Errors
+    /// [`Error::Io`] when the underlying writer fails.
+    pub fn words(&mut self, words: &[u64]) -> Result<()> {
+        self.sum.update(words);
+        for chunk in words.chunks(1 << 13) {
+            if self.bytes.len() + 8 * chunk.len() > self.bytes.capacity() {
+                self.drain()?;
+            }
+            for w in chunk {
+                self.bytes.extend_from_slice(&w.to_le_bytes());
+            }
+        }
+        Ok(())
+    }
+
+    /// Writes the running checksum of everything written so far.
+    ///
+    /// # Errors
+    /// [`Error::Io`] when the underlying writer fails.
+    pub fn checkpoint(&mut self) -> Result<()> {
+        let value = self.sum.value();
+        self.word(value)
+    }
+
+    /// Writes out the buffer and flushes the underlying writer.
+    ///
+    /// # Errors
+    /// [`Error::Io`] when the underlying writer fails.
+    pub fn flush(&mut self) -> Result<()> {
+        self.drain()?;
+        self.inner.flush().map_err(io_error)
+    }
+
+    fn drain(&mut self) -> Result<()> {
+        self.inner.write_all(&self.bytes).map_err(io_error)?;
+        self.bytes.clear();
+        Ok(())
+    }
+}
+
+impl<W: Write> Drop for WordWriter<W> {
+    fn drop(&mut self) {
+        // Best effort; callers who care call `flush` and see its error.
+        let _ = self.drain();
+    }
+}
+
+/// Reads a checked word stream (see the [module docs](self)); a stream that
+/// ends early gives [`Error::Malformed`].
+#[derive(Debug)]
+pub struct WordReader<R: Read> {
+    inner: R,
+    sum: Checksum,
+    scratch: Vec<u64>,
+}
+
+impl<R: Read> WordReader<R> {
+    /// A stream reading from `inner`.
+    pub fn new(inner: R) -> Self {
+        Self {
+            inner,
+            sum: Checksum::new(),
+            scratch: Vec::new(),
+        }
+    }
+
+    /// Reads one word.
+    ///
+    /// # Errors
+    /// [`Error::Malformed`] when the stream ends; [`Error::Io`] when reading fails.
+    pub fn word(&mut self) -> Result<u64> {
+        let mut w = [0u64; 1];
+        self.words(&mut w)?;
+        Ok(w[0])
+    }
+
+    /// Reads a word that must be at most `max` (`what` names it in the error).
+    ///
+    /// # Errors
+    /// [`Error::Malformed`] when it is larger or the stream ends; [`Error::Io`].
+    pub fn bounded(&mut self, what: &str, max: u64) -> Result<u64> {
+        let w = self.word()?;
+        if w > max {
+            return Err(Error::Malformed(format!("{what} is {w}, above {max}")));
+        }
+        Ok(w)
+    }
+
+    /// Reads a 0/1 flag.
+    ///
+    /// # Errors
+    /// [`Error::Malformed`] for another value or when the stream ends; [`Error::Io`].
+    pub fn flag(&mut self, what: &str) -> Result<bool> {
+        Ok(self.bounded(what, 1)? == 1)
+    }
+
+    /// Fills `out`.
+    ///
+    /// # Errors
+    /// [`Error::Malformed`] when the stream ends; [`Error::Io`] when reading fails.
+    pub fn words(&mut self, out: &mut [u64]) -> Result<()> {
+        let len = std::mem::size_of_val(out);
+        // SAFETY: `out` is a live, exclusively borrowed slice of `len` bytes;
+        // u8 has alignment 1 and every byte pattern is a valid u64, so viewing
+        // it as bytes for the duration of the read is sound.
+        let bytes = unsafe { std::slice::from_raw_parts_mut(out.as_mut_ptr().cast::<u8>(), len) };
+        self.inner.read_exact(bytes).map_err(|e| {
+            if e.kind() == std::io::ErrorKind::UnexpectedEof {
+                Error::Malformed("the data ends early (truncated)".into())
+            } else {
+                io_error(e)
+            }
+        })?;
+        for w in out.iter_mut() {
+            *w = u64::from_le(*w);
+        }
+        self.sum.update(out);
+        Ok(())
+    }
+
+    /// Reads a checkpoint and compares it with the running checksum.
+    ///
+    /// # Errors
+    /// [`Error::Malformed`] when they differ (the data is corrupted) or the
+    /// stream ends; [`Error::Io`].
+    pub fn checkpoint(&mut self) -> Result<()> {
+        let expected = self.sum.value();
+        let stored = self.word()?;
+        if stored != expected {
+            return Err(Error::Malformed(format!(
+                "checksum mismatch after {} bytes: the data is corrupted",
+                8 * (self.sum.words - 1)
+            )));
+        }
+        Ok(())
+    }
+
+    /// Errors unless the underlying reader is at its end.
+    ///
+    /// # Errors
+    /// [`Error::Malformed`] when bytes follow; [`Error::Io`].
+    pub fn expect_end(&mut self) -> Result<()> {
+        let mut byte = [0u8; 1];
+        match self.inner.read(&mut byte) {
+            Ok(0) => Ok(()),
+            Ok(_) => Err(Error::Malformed(
+                "unexpected bytes after the end of the data".into(),
+            )),
+            Err(e) => Err(io_error(e)),
+        }
+    }
+}
+
+/// A kind of term a [`PreparedTransform`] can save and load.
+pub trait StoredTerm: sealed::Sealed + Sized {}
+impl StoredTerm for EncodedPlaintext {}
+impl StoredTerm for Plaintext {}
+
+mod sealed {
+    use super::*;
+
+    /// The payload of one term.
+    pub trait Sealed: Sized {
+        const KIND: u64;
+        fn write<W: Write>(&self, out: &mut WordWriter<W>) -> Result<()>;
+        fn read<R: Read>(
+            context: &Context,
+            level: usize,
+            mode: KeyMode,
+            input: &mut WordReader<R>,
+        ) -> Result<Self>;
+    }
+
+    impl Sealed for EncodedPlaintext {
+        const KIND: u64 = KIND_ENCODED;
+
+        fn write<W: Write>(&self, out: &mut WordWriter<W>) -> Result<()> {
+            let mut residues = std::mem::take(&mut out.scratch);
+            residues.resize(self.residue_words()?, 0);
+            let (linf, l1) = self.export_residues(&mut residues)?;
+            let factor = self.correction_factor().to_u64_digits();
+            out.word(self.level() as u64)?;
+            out.word(u64::from(self.is_extended()))?;
+            out.word(factor.len() as u64)?;
+            out.words(&factor)?;
+            out.words(&[linf.to_bits(), l1.to_bits(), residues.len() as u64])?;
+            out.words(&residues)?;
+            out.scratch = residues;
+            Ok(())
+        }
+
+        fn read<R: Read>(
+            context: &Context,
+            level: usize,
+            mode: KeyMode,
+            input: &mut WordReader<R>,
+        ) -> Result<Self> {
+            let own = input.bounded("an encoding's level", context.max_level() as u64)? as usize;
+            if own != level {
+                return Err(Error::Malformed(format!(
+                    "an encoding at level {own} in a transform at level {level}"
+                )));
+            }
+            let extended = input.flag("an encoding's extended flag")?;
+            if extended != (mode == KeyMode::Fast) {
+                return Err(Error::Malformed(
+                    "an encoding's form does not match the transform's key mode".into(),
+                ));
+            }
+            let factor_len = input.bounded("a correction factor's length", 64)? as usize;
+            let mut factor = vec![0u64; factor_len];
+            input.words(&mut factor)?;
+            let factor = BigUint::from_slice(
+                &factor
+                    .iter()
+                    .flat_map(|w| [*w as u32, (*w >> 32) as u32])
+                    .collect::<Vec<_>>(),
+            );
+            let linf = f64::from_bits(input.word()?);
+            let l1 = f64::from_bits(input.word()?);
+            let primes = level
+                + 1
+                + if extended {
+                    context.special_primes().len()
+                } else {
+                    0
+                };
+            let words = (primes * context.ring_degree()) as u64;
+            let announced = input.word()?;
+            if announced != words {
+                return Err(Error::Malformed(format!(
+                    "an encoding announces {announced} residues, its level and form imply {words}"
+                )));
+            }
+            let mut residues = std::mem::take(&mut input.scratch);
+            residues.resize(words as usize, 0);
+            input.words(&mut residues)?;
+            let encoded = EncodedPlaintext::from_residues(
+                context,
+                level,
+                extended,
+                &factor,
+                &residues,
+                (linf, l1),
+            );
+            input.scratch = residues;
+            encoded
+        }
+    }
+
+    impl Sealed for Plaintext {
+        const KIND: u64 = KIND_PLAIN;
+
+        fn write<W: Write>(&self, out: &mut WordWriter<W>) -> Result<()> {
+            let bytes = self.to_bytes()?;
+            let words: Vec<u64> = bytes
+                .chunks(8)
+                .map(|c| {
+                    let mut w = [0u8; 8];
+                    w[..c.len()].copy_from_slice(c);
+                    u64::from_le_bytes(w)
+                })
+                .collect();
+            out.word(bytes.len() as u64)?;
+            out.words(&words)
+        }
+
+        fn read<R: Read>(
+            context: &Context,
+            _level: usize,
+            _mode: KeyMode,
+            input: &mut WordReader<R>,
+        ) -> Result<Self> {
+            let len = input.bounded("a plaintext's byte count", 8 * MAX_PLAIN_WORDS)? as usize;
+            let mut words = vec![0u64; len.div_ceil(8)];
+            input.words(&mut words)?;
+            let bytes: Vec<u8> = words
+                .iter()
+                .flat_map(|w| w.to_le_bytes())
+                .take(len)
+                .collect();
+            Plaintext::from_bytes(context, &bytes)
+        }
+    }
+}
+
+impl<T: StoredTerm> PreparedTransform<T> {
+    /// Writes the transform to `out` (layout in the [module docs](self)),
+    /// one term at a time.
+    ///
+    /// # Errors
+    /// [`Error::Io`] when writing fails; engine errors exporting a term.
+    pub fn write_to<W: Write>(&self, out: &mut WordWriter<W>) -> Result<()> {
+        out.word(T::KIND)?;
+        out.word(self.level() as u64)?;
+        write_schedule(self.schedule(), out)?;
+        out.checkpoint()?;
+        out.word(self.terms().len() as u64)?;
+        for (slot, term) in self.terms() {
+            out.words(&[slot.giant as u64, u64::from(slot.swap), slot.baby as u64])?;
+            term.write(out)?;
+            out.checkpoint()?;
+        }
+        Ok(())
+    }
+
+    /// Reads a transform [`write_to`](Self::write_to) wrote, for `context`.
+    /// Every field is range-checked and every term's slot must fit the
+    /// schedule; the checkpoints catch corrupted bytes.
+    ///
+    /// # Errors
+    /// [`Error::Malformed`] for a stream that is not such a transform
+    /// (another term kind, out-of-range fields, a checksum mismatch, an end
+    /// before the transform's); [`Error::Io`] when reading fails.
+    pub fn read_from<R: Read>(context: &Context, input: &mut WordReader<R>) -> Result<Self> {
+        let kind = input.word()?;
+        if kind != T::KIND {
+            return Err(Error::Malformed(format!(
+                "a transform of term kind {kind} where kind {} was expected",
+                T::KIND
+            )));
+        }
+        let level = input.bounded("a transform's level", context.max_level() as u64)? as usize;
+        let schedule = read_schedule(context, input)?;
+        input.checkpoint()?;
+        let row = context.ring_degree() / 2;
+        let count = input.bounded("a transform's term count", 2 * row as u64)?;
+        let mut terms = BTreeMap::new();
+        let mut last: Option<Slot> = None;
+        let (giant_min, giant_max) = schedule.giant_range();
+        for _ in 0..count {
+            let giant = input.word()? as i64;
+            let swap = input.flag("a term's swap flag")?;
+            let baby = input.bounded("a term's baby index", row as u64)? as usize;
+            let slot = Slot { giant, swap, baby };
+            if !(giant_min..=giant_max).contains(&giant)
+                || schedule.babies().binary_search(&(swap, baby)).is_err()
+                || last.is_some_and(|l| l >= slot)
+            {
+                return Err(Error::Malformed(
+                    "a term's place does not fit the transform's schedule".into(),
+                ));
+            }
+            last = Some(slot);
+            let term = T::read(context, level, schedule.mode(), input)?;
+            input.checkpoint()?;
+            terms.insert(slot, term);
+        }
+        Ok(PreparedTransform::from_parts(
+            context.clone(),
+            level,
+            schedule,
+            terms,
+        ))
+    }
+}
+
+/// The schedule's fields, in order.
+fn write_schedule<W: Write>(s: &Schedule, out: &mut WordWriter<W>) -> Result<()> {
+    let (giant_min, giant_max) = s.giant_range();
+    let mode = match s.mode() {
+        KeyMode::Fast => 0,
+        KeyMode::MinimalKeys => 1,
+    };
+    out.words(&[
+        s.row() as u64,
+        s.unit_step() as u64,
+        s.baby_steps() as u64,
+        s.offset() as u64,
+        giant_min as u64,
+        giant_max as u64,
+        u64::from(s.uses_swap()),
+        mode,
+        s.babies().len() as u64,
+    ])?;
+    for &(swap, k) in s.babies() {
+        out.words(&[u64::from(swap), k as u64])?;
+    }
+    Ok(())
+}
+
+/// Reads and range-checks a schedule for `context`'s rows.
+fn read_schedule<R: Read>(context: &Context, input: &mut WordReader<R>) -> Result<Schedule> {
+    let bad = |what: &str| Error::Malformed(format!("a transform's schedule: {what}"));
+    let row = context.ring_degree() / 2;
+    if input.word()? != row as u64 {
+        return Err(bad("the row length is not the context's"));
+    }
+    let unit = input.bounded("a schedule's unit step", row as u64)? as usize;
+    if !unit.is_power_of_two() {
+        return Err(bad("the unit step is not a power of two"));
+    }
+    let baby = input.bounded("a schedule's baby count", (row / unit) as u64)? as usize;
+    if baby == 0 {
+        return Err(bad("no baby step"));
+    }
+    // Every step is in (-R, R], so offsets and giant indices stay within ±2R.
+    let limit = 2 * row as i64;
+    let signed = |w: u64| -> Result<i64> {
+        let v = w as i64;
+        if (-limit..=limit).contains(&v) {
+            Ok(v)
+        } else {
+            Err(bad("an index is out of range"))
+        }
+    };
+    let offset = signed(input.word()?)?;
+    let giant_min = signed(input.word()?)?;
+    let giant_max = signed(input.word()?)?;
+    if giant_min > giant_max {
+        return Err(bad("the giant range is empty"));
+    }
+    let uses_swap = input.flag("a schedule's swap flag")?;
+    let mode = match input.bounded("a schedule's key mode", 1)? {
+        0 => KeyMode::Fast,
+        _ => KeyMode::MinimalKeys,
+    };
+    let count = input.bounded("a schedule's baby pair count", 2 * baby as u64)? as usize;
+    let mut babies = Vec::with_capacity(count);
+    for _ in 0..count {
+        let swap = input.flag("a baby pair's swap flag")?;
+        let k = input.bounded("a baby index", baby as u64 - 1)? as usize;
+        if babies.last().is_some_and(|&last| last >= (swap, k)) {
+            return Err(bad("the baby pairs are not sorted"));
+        }
+        babies.push((swap, k));
+    }
+    if uses_swap != babies.iter().any(|&(swap, _)| swap) {
+        return Err(bad("the swap flag does not match the baby pairs"));
+    }
+    Ok(Schedule::from_parts(
+        row, unit, baby, offset, giant_min, giant_max, uses_swap, mode, babies,
+    ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Parameters;
+
+    /// Raw residues round trip, and the engine refuses residues at or above
+    /// their prime, a wrong word count, norms out of range and a level above
+    /// the top, whatever a (forged) stream says.
+    #[test]
+    fn raw_residues_are_checked() {
+        let context = Context::new(&Parameters::for_tests()).unwrap();
+        let plain = Plaintext::from_u64s(&context, &[1, 2, 3]).unwrap();
+        let level = 1;
+        let pt = EncodedPlaintext::for_linear_transform(&plain, level).unwrap();
+        let mut residues = vec![0u64; pt.residue_words().unwrap()];
+        let norms = pt.export_residues(&mut residues).unwrap();
+        let one = BigUint::from(1u32);
+        let again =
+            EncodedPlaintext::from_residues(&context, level, true, &one, &residues, norms).unwrap();
+        let mut copy = vec![0u64; again.residue_words().unwrap()];
+        assert_eq!(again.export_residues(&mut copy).unwrap(), norms);
+        assert_eq!(copy, residues);
+
+        let load = |level: usize, residues: &[u64], norms: (f64, f64)| {
+            EncodedPlaintext::from_residues(&context, level, true, &one, residues, norms)
+        };
+        let n = context.ring_degree();
+        let mut at_prime = residues.clone();
+        at_prime[n + 5] = context.chain_primes()[1];
+        assert!(matches!(
+            load(level, &at_prime, norms),
+            Err(Error::Malformed(_))
+        ));
+        let mut special = residues.clone();
+        *special.last_mut().unwrap() = u64::MAX;
+        assert!(matches!(
+            load(level, &special, norms),
+            Err(Error::Malformed(_))
+        ));
+        assert!(matches!(
+            load(level, &residues[1..], norms),
+            Err(Error::Malformed(_))
+        ));
+        assert!(matches!(
+            load(0, &residues, norms),
+            Err(Error::Malformed(_))
+        ));
+        for bad in [f64::NAN, f64::INFINITY, -1.0, 1e6] {
+            assert!(matches!(
+                load(level, &residues, (bad, norms.1)),
+                Err(Error::Malformed(_))
+            ));
+            assert!(matches!(
+                load(level, &residues, (norms.0, bad)),
+                Err(Error::Malformed(_))
+            ));
+        }
+        let top = context.max_level();
+        assert!(matches!(
+            load(top + 1, &residues, norms),
+            Err(Error::InvalidLevel { .. })
+        ));
+        let zero = BigUint::from(0u32);
+        assert!(matches!(
+            EncodedPlaintext::from_residues(&context, level, true, &zero, &residues, norms),
+            Err(Error::Malformed(_))
+        ));
+    }
+
+    #[test]
+    fn checksum_sees_every_single_word_change() {
+        let words: Vec<u64> = (0..37u64).map(|i| i.wrapping_mul(MIX)).collect();
+        let mut whole = Checksum::new();
+        whole.update(&words);
+        // Fed in pieces of any size, the sum is the same.
+        for split in [1, 3, 4, 5, 17] {
+            let mut parts = Checksum::new();
+            for chunk in words.chunks(split) {
+                parts.update(chunk);
+            }
+            assert_eq!(parts.value(), whole.value());
+        }
+        for i in 0..words.len() {
+            for bit in [0, 31, 63] {
+                let mut changed = words.clone();
+                changed[i] ^= 1 << bit;
+                let mut sum = Checksum::new();
+                sum.update(&changed);
+                assert_ne!(sum.value(), whole.value(), "word {i} bit {bit}");
+            }
+        }
+        // A trailing zero word changes the length, hence the sum.
+        let mut longer = Checksum::new();
+        longer.update(&words);
+        longer.update(&[0]);
+        assert_ne!(longer.value(), whole.value());
+    }
+}
