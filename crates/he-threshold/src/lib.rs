@@ -85,9 +85,11 @@ mod message;
 mod params;
 mod party;
 mod session;
+mod shamir;
 
 pub use error::{Error, Result};
 pub use message::{Binding, ShareMessage, Step};
 pub use params::with_smudging_room;
 pub use party::{AdditiveShare, Party};
 pub use session::{Aggregate, Aggregator, Session, DEFAULT_SECURITY_BITS, MAX_PARTIES};
+pub use shamir::{ActiveParty, ActiveSet, DealingMessage, ShamirShare};
