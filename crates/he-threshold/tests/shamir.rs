@@ -6,7 +6,7 @@
 use ark_ff::PrimeField;
 use he_threshold::{
     with_smudging_room, ActiveParty, ActiveSet, AdditiveShare, Aggregate, DealingMessage, Error,
-    Party, Session, ShamirShare, Step,
+    Party, Session, ShamirShare, ShareMessage, Step,
 };
 use helib_rs::threshold::secret_key_sum;
 use helib_rs::{Ciphertext, Context, Parameters, Plaintext, PublicKey, RelinKey, SecretKey};
@@ -82,12 +82,7 @@ impl Net {
             .collect()
     }
 
-    fn aggregate_keys(
-        &self,
-        run: u64,
-        step: Step,
-        shares: &[he_threshold::ShareMessage],
-    ) -> Aggregate {
+    fn aggregate_keys(&self, run: u64, step: Step, shares: &[ShareMessage]) -> Aggregate {
         let mut agg = self.session.key_aggregator(run, step).unwrap();
         for s in shares {
             agg.add(s).unwrap();
@@ -376,6 +371,13 @@ fn dealing_errors_name_the_dealer() {
         })
     ));
 
+    // Dealings are wiped when dropped.
+    fn wiped_on_drop<T: zeroize::ZeroizeOnDrop>() {}
+    wiped_on_drop::<DealingMessage>();
+    let mut wiped = inbox[1][0].clone();
+    zeroize::Zeroize::zeroize(&mut wiped);
+    assert!(wiped.residues.iter().all(|&x| x == 0));
+
     // The wire format: round trip, corruption, truncation.
     let bytes = inbox[1][0].to_bytes();
     assert_eq!(DealingMessage::from_bytes(&bytes).unwrap(), inbox[1][0]);
@@ -480,7 +482,11 @@ fn active_set_errors() {
         Err(Error::InactiveParty { party: 3 })
     ));
     for p in &active_a {
-        agg.add(&p.decryption_share(run, &ct).unwrap()).unwrap();
+        // Through the wire format, which carries the active set's digest.
+        let wire = p.decryption_share(run, &ct).unwrap().to_bytes();
+        let share = ShareMessage::from_bytes(&wire).unwrap();
+        assert_eq!(share.binding.active, *set_a.digest());
+        agg.add(&share).unwrap();
     }
     assert_eq!(net.session.decrypt(&ct, &agg.finish().unwrap()).unwrap(), m);
 
