@@ -822,7 +822,6 @@ helib_status helib_threshold_key_switch_share_residues(const helib_secret_share 
                                                        uint32_t security_bits, uint64_t *h0, uint64_t *h1,
                                                        size_t len);
 
-
 /* ------------------------------------------------------------ CPU kernels */
 
 /** Instruction-set paths of the vector kernels (helib_cpu_path). */
