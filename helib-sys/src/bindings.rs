@@ -76,6 +76,11 @@ pub struct helib_relin_key {
 pub struct helib_galois_keys {
     _unused: [u8; 0],
 }
+#[repr(C)]
+#[derive(Debug, Copy, Clone)]
+pub struct helib_secret_share {
+    _unused: [u8; 0],
+}
 extern "C" {
     #[doc = " The message of the last failed call on this thread (\"\" if none)."]
     pub fn helib_last_error_message() -> *const ::std::os::raw::c_char;
@@ -996,6 +1001,88 @@ extern "C" {
         h1_sum: *const u64,
         len: usize,
         dst: *mut helib_ciphertext,
+    ) -> helib_status;
+}
+extern "C" {
+    #[doc = " Frees a residue secret share (its residues are wiped first)."]
+    pub fn helib_secret_share_free(share: *mut helib_secret_share);
+}
+extern "C" {
+    #[doc = " The dealing of `sk` to `parties` parties (threshold in [1, parties],\n parties in [1, 4096]): `parties` chain shares at the top level\n (chain_size * N residues each, NTT form, standard residues), the one for\n party j (1-based) at block j - 1. Secret."]
+    pub fn helib_shamir_deal(
+        sk: *const helib_secret_key,
+        threshold: u32,
+        parties: u32,
+        out: *mut u64,
+        out_len: usize,
+    ) -> helib_status;
+}
+extern "C" {
+    #[doc = " Party `index`'s re-shared key S_j from the `parties` dealings it received\n (concatenated, dealer 1 first; every residue reduced)."]
+    pub fn helib_shamir_combine(
+        ctx: *const helib_context,
+        index: u32,
+        threshold: u32,
+        parties: u32,
+        dealings: *const u64,
+        len: usize,
+        out: *mut *mut helib_secret_share,
+    ) -> helib_status;
+}
+extern "C" {
+    #[doc = " lambda_j(T) S_j for the active set `active` (`count` 1-based indices):\n HELIB_ERR_INVALID_ARGUMENT for a share already activated, an index outside\n [1, parties], a repeated index, fewer than `threshold` members, a set\n without this party, or an index difference not invertible mod a prime."]
+    pub fn helib_shamir_activate(
+        share: *const helib_secret_share,
+        active: *const u32,
+        count: usize,
+        out: *mut *mut helib_secret_share,
+    ) -> helib_status;
+}
+extern "C" {
+    #[doc = " The party index, threshold, number of parties and active-set size (0 if not activated) of a share."]
+    pub fn helib_shamir_share_info(
+        share: *const helib_secret_share,
+        index: *mut u32,
+        threshold: *mut u32,
+        parties: *mut u32,
+        active_count: *mut usize,
+    ) -> helib_status;
+}
+extern "C" {
+    #[doc = " helib_threshold_decrypt_share with an activated residue share in place of s_i."]
+    pub fn helib_threshold_decrypt_share_residues(
+        share: *const helib_secret_share,
+        ct: *const helib_ciphertext,
+        parties: u32,
+        security_bits: u32,
+        out: *mut u64,
+        out_len: usize,
+    ) -> helib_status;
+}
+extern "C" {
+    #[doc = " helib_threshold_e2s_share with an activated residue share in place of s_i."]
+    pub fn helib_threshold_e2s_share_residues(
+        share: *const helib_secret_share,
+        ct: *const helib_ciphertext,
+        parties: u32,
+        security_bits: u32,
+        mask: *mut u64,
+        mask_len: usize,
+        out: *mut u64,
+        out_len: usize,
+    ) -> helib_status;
+}
+extern "C" {
+    #[doc = " The collective key switching share with a residue secret share (an\n activated re-shared key, see helib_shamir_activate) in place of s_i."]
+    pub fn helib_threshold_key_switch_share_residues(
+        share: *const helib_secret_share,
+        ct: *const helib_ciphertext,
+        target: *const helib_public_key,
+        parties: u32,
+        security_bits: u32,
+        h0: *mut u64,
+        h1: *mut u64,
+        len: usize,
     ) -> helib_status;
 }
 extern "C" {

@@ -552,3 +552,154 @@ fn two_parties_relinearization_and_galois_keys_work() {
     let got = collective_decrypt(&ctx, [&parties[0], &parties[1]], &rotated);
     assert_poly_eq(&got, &automorphism, "automorphism");
 }
+
+/// The Shamir re-sharing entry points: NULL handles and buffers, sizes and
+/// indices out of range, wrong lengths, an active set below the threshold or
+/// with a repeat, and a share used before activation are status codes, and
+/// no object is returned.
+#[test]
+fn shamir_bad_arguments_give_status_codes() {
+    let ctx = ctx();
+    let sk = SecretKey::generate(&ctx);
+    let each = chain_len(&ctx, ctx.max_level());
+    let mut dealing = vec![0u64; 3 * each];
+
+    // SAFETY: in every call below, handles are live or NULL on purpose, and
+    // every buffer holds at least the length passed with it.
+    unsafe {
+        let deal = |sk: *const helib_secret_key, t: u32, n: u32, out: &mut [u64], len: usize| {
+            helib_shamir_deal(sk, t, n, out.as_mut_ptr(), len)
+        };
+        expect_status(
+            deal(null(), 2, 3, &mut dealing, 3 * each),
+            HELIB_ERR_NULL_POINTER,
+            "deal without a key",
+        );
+        expect_status(
+            deal(sk.0, 0, 3, &mut dealing, 3 * each),
+            HELIB_ERR_INVALID_ARGUMENT,
+            "threshold 0",
+        );
+        expect_status(
+            deal(sk.0, 4, 3, &mut dealing, 3 * each),
+            HELIB_ERR_INVALID_ARGUMENT,
+            "threshold above N",
+        );
+        expect_status(
+            deal(sk.0, 2, 3, &mut dealing, 3 * each - 1),
+            HELIB_ERR_INVALID_ARGUMENT,
+            "short dealing",
+        );
+        expect_status(
+            helib_shamir_deal(sk.0, 2, 3, null_mut(), 3 * each),
+            HELIB_ERR_NULL_POINTER,
+            "deal into NULL",
+        );
+        check(deal(sk.0, 2, 3, &mut dealing, 3 * each));
+
+        let mut share = null_mut();
+        expect_status(
+            helib_shamir_combine(null(), 1, 2, 3, dealing.as_ptr(), dealing.len(), &mut share),
+            HELIB_ERR_NULL_POINTER,
+            "combine without a context",
+        );
+        expect_status(
+            helib_shamir_combine(ctx.ptr, 1, 2, 3, null(), dealing.len(), &mut share),
+            HELIB_ERR_NULL_POINTER,
+            "combine without dealings",
+        );
+        for (index, t, n) in [(0u32, 2u32, 3u32), (4, 2, 3), (1, 3, 2), (1, 2, 5000)] {
+            expect_status(
+                helib_shamir_combine(
+                    ctx.ptr,
+                    index,
+                    t,
+                    n,
+                    dealing.as_ptr(),
+                    dealing.len(),
+                    &mut share,
+                ),
+                HELIB_ERR_INVALID_ARGUMENT,
+                "combine: index or sizes out of range",
+            );
+        }
+        expect_status(
+            helib_shamir_combine(
+                ctx.ptr,
+                1,
+                2,
+                3,
+                dealing.as_ptr(),
+                dealing.len() - 1,
+                &mut share,
+            ),
+            HELIB_ERR_INVALID_ARGUMENT,
+            "combine: wrong length",
+        );
+        assert!(share.is_null());
+        check(helib_shamir_combine(
+            ctx.ptr,
+            1,
+            2,
+            3,
+            dealing.as_ptr(),
+            dealing.len(),
+            &mut share,
+        ));
+        assert!(!share.is_null());
+
+        let mut active = null_mut();
+        let set = [1u32, 3];
+        expect_status(
+            helib_shamir_activate(null(), set.as_ptr(), 2, &mut active),
+            HELIB_ERR_NULL_POINTER,
+            "activate without a share",
+        );
+        expect_status(
+            helib_shamir_activate(share, null(), 2, &mut active),
+            HELIB_ERR_NULL_POINTER,
+            "activate without a set",
+        );
+        expect_status(
+            helib_shamir_activate(share, set.as_ptr(), 1, &mut active),
+            HELIB_ERR_INVALID_ARGUMENT,
+            "active set below the threshold",
+        );
+        let repeated = [1u32, 1];
+        expect_status(
+            helib_shamir_activate(share, repeated.as_ptr(), 2, &mut active),
+            HELIB_ERR_INVALID_ARGUMENT,
+            "repeated party",
+        );
+        expect_status(
+            helib_shamir_activate(share, set.as_ptr(), 5000, &mut active),
+            HELIB_ERR_INVALID_ARGUMENT,
+            "oversized active set",
+        );
+        assert!(active.is_null());
+
+        let mut out = vec![0u64; each];
+        expect_status(
+            helib_threshold_decrypt_share_residues(null(), null(), 2, 40, out.as_mut_ptr(), each),
+            HELIB_ERR_NULL_POINTER,
+            "decryption share without a share",
+        );
+        expect_status(
+            helib_threshold_decrypt_share_residues(share, null(), 2, 40, out.as_mut_ptr(), each),
+            HELIB_ERR_INVALID_ARGUMENT,
+            "decryption share before activation",
+        );
+        let (mut i, mut t, mut n, mut a) = (0u32, 0u32, 0u32, 9usize);
+        expect_status(
+            helib_shamir_share_info(null(), &mut i, &mut t, &mut n, &mut a),
+            HELIB_ERR_NULL_POINTER,
+            "info without a share",
+        );
+        check(helib_shamir_share_info(
+            share, &mut i, &mut t, &mut n, &mut a,
+        ));
+        assert_eq!((i, t, n, a), (1, 2, 3, 0));
+        helib_secret_share_free(share);
+        helib_secret_share_free(null_mut());
+    }
+}

@@ -81,6 +81,55 @@ pub enum Error {
     #[error("the combined shares are inconsistent: {0}")]
     InconsistentShares(String),
 
+    /// An active set (t-out-of-N) with fewer members than the threshold.
+    #[error("an active set of {active} parties is below the threshold of {threshold}")]
+    BelowThreshold {
+        /// The number of parties in the set.
+        active: usize,
+        /// The threshold of the re-sharing.
+        threshold: u32,
+    },
+
+    /// A party listed twice in an active set.
+    #[error("party {party} is listed twice in the active set")]
+    DuplicateParty {
+        /// The repeated party.
+        party: u32,
+    },
+
+    /// A share from a party outside the active set being aggregated.
+    #[error("party {party} sent a share but is not in the active set")]
+    InactiveParty {
+        /// The sender.
+        party: u32,
+    },
+
+    /// A share computed for another active set than the one aggregated (its
+    /// Lagrange coefficient would not fit the other shares).
+    #[error("party {party} sent a share computed for another active set")]
+    ActiveSetMismatch {
+        /// The sender.
+        party: u32,
+    },
+
+    /// A Shamir dealing addressed to another party.
+    #[error("party {party} sent a dealing addressed to party {to}, not to party {expected}")]
+    MisaddressedDealing {
+        /// The dealer.
+        party: u32,
+        /// The recipient in the dealing.
+        to: u32,
+        /// The party that received it.
+        expected: u32,
+    },
+
+    /// Not every party's dealing arrived.
+    #[error("dealings missing from parties {missing:?}")]
+    MissingDealings {
+        /// The dealers whose dealings are missing.
+        missing: Vec<u32>,
+    },
+
     /// A malformed argument; the message says which and why.
     #[error("invalid argument: {0}")]
     InvalidArgument(String),

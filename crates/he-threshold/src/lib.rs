@@ -1,4 +1,5 @@
-//! N-out-of-N threshold BGV over the `helib-rs` engine.
+//! Threshold BGV over the `helib-rs` engine: N-out-of-N, and t-out-of-N by
+//! Shamir re-sharing.
 //!
 //! Each of N parties holds a secret share `s_i` of a collective secret
 //! `s = Σ s_i` that nobody ever forms. Following Mouchet, Troncoso-Pastoriza,
@@ -44,24 +45,51 @@
 //! correct share computation, which this crate does not have).
 //!
 //! # t-out-of-N
-//! Not implemented. The intended design keeps key generation N-out-of-N and
-//! then re-shares: each party Shamir-shares its `s_i` (per RNS prime, a
-//! random polynomial of degree t−1 with constant term `s_i`, evaluated at the
-//! party indices 1..N), each party sums what it receives into `S_j`, and for
-//! an active set T of at least t parties, party j uses `λ_j(T)·S_j mod Q`
-//! (its Lagrange coefficient at 0) as its additive share in decryption,
-//! encryption to shares and key switching. Since those shares are summed over
-//! T into `c_1·s` plus smudging, no key's noise changes. What is missing is
-//! engine support for a secret share given as RNS residues rather than as a
-//! ternary secret key in the decryption-share, encryption-to-shares and
-//! key-switching paths, the re-sharing messages (typed and validated like
-//! the others) and their tests; it was left out rather than shipped
-//! untested (the threshold `t` here is a number of parties, not the
-//! plaintext modulus).
+//! Key generation stays N-out-of-N; afterwards the parties **re-share** their
+//! secret shares with Shamir's scheme so that any `threshold` of them
+//! (`threshold` is a number of parties, not the plaintext modulus) can
+//! decrypt, convert to shares or switch keys:
 //!
+//! 1. Each party deals ([`Party::shamir_dealings`]): per chain prime and NTT
+//!    coefficient of its `s_i`, a random polynomial `f_i` of degree
+//!    `threshold − 1` with `f_i(0) = s_i` (coefficients from the operating
+//!    system's random source), evaluated at the party points `1..=N`; the
+//!    evaluation at `j + 1` is a [`DealingMessage`] to party `j`.
+//! 2. Each party sums the N dealings it received into its re-shared key
+//!    `S_j = Σ_i f_i(j + 1)` ([`Party::reshare`], a [`ShamirShare`]); the
+//!    dealings are checked first (context, session, recipient, run,
+//!    threshold, length, reduced residues, one from every party), each error
+//!    naming the dealer.
+//! 3. For one operation, an [`ActiveSet`] `T` of at least `threshold` parties
+//!    is agreed on, and each member becomes an [`ActiveParty`]
+//!    ([`ShamirShare::activate`]) whose additive share is `λ_j(T)·S_j mod Q`
+//!    (its Lagrange coefficient at 0, per prime), so that
+//!    `Σ_{j∈T} λ_j(T)·S_j = s`. Its decryption, encryption-to-shares and
+//!    key-switching shares are made by the same code as a [`Party`]'s (the
+//!    engine takes the secret share in NTT form either way), and since they
+//!    sum to `c_1·s` plus smudging as before, no key and no noise changes.
+//!    They are bound to the set's digest; [`Session::active_aggregator`]
+//!    takes shares of members only, computed for this set, from every member,
+//!    and the session's finishing steps ([`Session::decrypt`],
+//!    [`Session::open_masked`], [`Session::key_switch`]) are unchanged. The
+//!    smudging stays sized for all N parties (conservative for smaller sets).
+//!
+//! Trust model, beyond the passive model above: re-sharing runs once after
+//! key generation, while all N parties are present; a dealing is secret
+//! (`threshold` dealings of one party reveal its `s_i`) and must travel over
+//! a private, authenticated channel to its recipient only; dealings are
+//! **not verifiable**: a malicious dealer that sends inconsistent points
+//! (not on one polynomial of degree `threshold − 1`) is not detected, and
+//! only shows as active sets that fail to decrypt. Verifiable secret sharing
+//! (commitments to the dealt polynomials) is not implemented. Shares of the
+//! N-out-of-N secret keys (`s_i`) stay valid after re-sharing, so a party
+//! must keep both as secret as before.
+
 //! # Secret memory
 //! A party's secret share `s_i` and its ephemeral relinearization secret are
-//! engine secret keys, whose memory the engine wipes when they are dropped.
+//! engine secret keys, whose memory the engine wipes when they are dropped;
+//! so are a [`ShamirShare`] and an [`ActiveParty`]'s share (engine residue
+//! shares), and a [`DealingMessage`] zeroizes its residues when dropped.
 //! An [`AdditiveShare`] overwrites its coefficients with zeros when dropped
 //! (`zeroize`), and [`AdditiveShare::absorb_opening`] adds in place, so no
 //! intermediate copy of a share is left in freed memory. The shares and
@@ -85,9 +113,11 @@ mod message;
 mod params;
 mod party;
 mod session;
+mod shamir;
 
 pub use error::{Error, Result};
 pub use message::{Binding, ShareMessage, Step};
 pub use params::with_smudging_room;
 pub use party::{AdditiveShare, Party};
 pub use session::{Aggregate, Aggregator, Session, DEFAULT_SECURITY_BITS, MAX_PARTIES};
+pub use shamir::{ActiveParty, ActiveSet, DealingMessage, ShamirShare};

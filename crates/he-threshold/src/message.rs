@@ -87,8 +87,9 @@ impl Step {
     }
 }
 
-/// What a share is bound to: the step, the run, the level of its polynomials
-/// and (for steps on a ciphertext) the SHA-256 digest of that ciphertext.
+/// What a share is bound to: the step, the run, the level of its polynomials,
+/// (for steps on a ciphertext) the SHA-256 digest of that ciphertext and (for
+/// t-out-of-N shares) the digest of the active set they were computed for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Binding {
     /// The caller-chosen run number (distinct for every run of a protocol in
@@ -101,6 +102,10 @@ pub struct Binding {
     /// The digest of the ciphertext the step works on (zero for key generation
     /// and shares to encryption).
     pub subject: [u8; 32],
+    /// The digest of the active set of a t-out-of-N share
+    /// ([`ActiveSet::digest`](crate::ActiveSet::digest)); zero for shares of
+    /// all parties.
+    pub active: [u8; 32],
 }
 
 impl std::fmt::Display for Binding {
@@ -115,6 +120,13 @@ impl std::fmt::Display for Binding {
                 f,
                 " on ciphertext {:02x}{:02x}{:02x}{:02x}…",
                 self.subject[0], self.subject[1], self.subject[2], self.subject[3]
+            )?;
+        }
+        if self.active != [0u8; 32] {
+            write!(
+                f,
+                " for active set {:02x}{:02x}{:02x}{:02x}…",
+                self.active[0], self.active[1], self.active[2], self.active[3]
             )?;
         }
         Ok(())
@@ -137,12 +149,12 @@ pub struct ShareMessage {
 }
 
 const MAGIC: &[u8; 4] = b"HETS";
-const VERSION: u8 = 1;
-const HEADER: usize = 4 + 1 + 32 + 32 + 4 + 8 + 1 + 8 + 4 + 32 + 4;
+const VERSION: u8 = 2;
+const HEADER: usize = 4 + 1 + 32 + 32 + 4 + 8 + 1 + 8 + 4 + 32 + 32 + 4;
 
 impl ShareMessage {
     /// The wire encoding: a header (magic, version, fingerprint, session,
-    /// party, run, step, level, subject), the polynomials (count, then for
+    /// party, run, step, level, subject, active set), the polynomials (count, then for
     /// each its length and residues, little-endian) and a SHA-256 checksum of
     /// all of it.
     pub fn to_bytes(&self) -> Vec<u8> {
@@ -157,6 +169,7 @@ impl ShareMessage {
         out.extend_from_slice(&self.binding.step.id_bytes());
         out.extend_from_slice(&self.binding.level.to_le_bytes());
         out.extend_from_slice(&self.binding.subject);
+        out.extend_from_slice(&self.binding.active);
         out.extend_from_slice(&(self.polynomials.len() as u32).to_le_bytes());
         for p in &self.polynomials {
             out.extend_from_slice(&(p.len() as u64).to_le_bytes());
@@ -199,6 +212,7 @@ impl ShareMessage {
         let step = Step::from_tag(tag, arg).ok_or_else(|| bad("unknown protocol step"))?;
         let level = r.u32()?;
         let subject = r.array()?;
+        let active = r.array()?;
         let count = r.u32()? as usize;
         if count > 2 {
             return Err(bad("more than two polynomials"));
@@ -230,18 +244,19 @@ impl ShareMessage {
                 step,
                 level,
                 subject,
+                active,
             },
             polynomials,
         })
     }
 }
 
-struct Reader<'a> {
-    bytes: &'a [u8],
+pub(crate) struct Reader<'a> {
+    pub(crate) bytes: &'a [u8],
 }
 
 impl<'a> Reader<'a> {
-    fn take(&mut self, n: usize) -> Result<&'a [u8]> {
+    pub(crate) fn take(&mut self, n: usize) -> Result<&'a [u8]> {
         if self.bytes.len() < n {
             return Err(Error::MalformedMessage("truncated".into()));
         }
@@ -249,15 +264,15 @@ impl<'a> Reader<'a> {
         self.bytes = tail;
         Ok(head)
     }
-    fn array(&mut self) -> Result<[u8; 32]> {
+    pub(crate) fn array(&mut self) -> Result<[u8; 32]> {
         Ok(self.take(32)?.try_into().expect("32 bytes"))
     }
-    fn u32(&mut self) -> Result<u32> {
+    pub(crate) fn u32(&mut self) -> Result<u32> {
         Ok(u32::from_le_bytes(
             self.take(4)?.try_into().expect("4 bytes"),
         ))
     }
-    fn u64(&mut self) -> Result<u64> {
+    pub(crate) fn u64(&mut self) -> Result<u64> {
         Ok(u64::from_le_bytes(
             self.take(8)?.try_into().expect("8 bytes"),
         ))

@@ -1,7 +1,7 @@
 //! One party: its secret share of the collective key and the shares it
 //! sends in each protocol.
 
-use helib_rs::threshold as engine;
+use helib_rs::threshold::{self as engine, PartySecret};
 use helib_rs::{Ciphertext, Plaintext, PublicKey, SecretKey};
 use zeroize::{Zeroize, ZeroizeOnDrop};
 
@@ -111,6 +111,11 @@ impl Party {
         })
     }
 
+    /// The party's session.
+    pub fn session(&self) -> &Session {
+        &self.session
+    }
+
     /// The party's index.
     pub fn index(&self) -> u32 {
         self.index
@@ -209,14 +214,7 @@ impl Party {
     /// not fit the ciphertext's level (nothing is released), or for a
     /// ciphertext of size 3 or of another context.
     pub fn decryption_share(&self, run: u64, ciphertext: &Ciphertext) -> Result<ShareMessage> {
-        let binding = self.session.binding_on(run, Step::Decrypt, ciphertext)?;
-        let d = engine::decrypt_share(
-            &self.secret,
-            ciphertext,
-            self.session.parties(),
-            self.session.security_bits(),
-        )?;
-        Ok(self.message(binding, vec![d]))
+        self.sender(&[0u8; 32]).decryption_share(run, ciphertext)
     }
 
     /// The party's step of encryption to shares: its additive share (secret)
@@ -230,16 +228,8 @@ impl Party {
         run: u64,
         ciphertext: &Ciphertext,
     ) -> Result<(AdditiveShare, ShareMessage)> {
-        let binding = self
-            .session
-            .binding_on(run, Step::EncryptionToShares, ciphertext)?;
-        let (mask, h) = engine::e2s_share(
-            &self.secret,
-            ciphertext,
-            self.session.parties(),
-            self.session.security_bits(),
-        )?;
-        Ok((AdditiveShare::new(mask), self.message(binding, vec![h])))
+        self.sender(&[0u8; 32])
+            .encryption_to_shares(run, ciphertext)
     }
 
     /// The party's share of shares to encryption of its additive share at `level`.
@@ -259,6 +249,7 @@ impl Party {
             step: Step::SharesToEncryption,
             level: level as u32,
             subject: [0u8; 32],
+            active: [0u8; 32],
         };
         Ok(self.message(binding, vec![h]))
     }
@@ -273,9 +264,87 @@ impl Party {
         ciphertext: &Ciphertext,
         target: &PublicKey,
     ) -> Result<ShareMessage> {
-        let binding = self.session.binding_on(run, Step::KeySwitch, ciphertext)?;
+        self.sender(&[0u8; 32])
+            .key_switch_share(run, ciphertext, target)
+    }
+
+    fn sender<'a>(&'a self, active: &'a [u8; 32]) -> Sender<'a, SecretKey> {
+        Sender {
+            session: &self.session,
+            index: self.index,
+            secret: &self.secret,
+            active,
+        }
+    }
+}
+
+/// The one code path of the share-producing steps on a ciphertext, for an
+/// N-out-of-N party (its secret key, no active set) and for an active party
+/// of a t-out-of-N re-sharing (`λ_j(T)·S_j`, bound to the active set).
+pub(crate) struct Sender<'a, K: PartySecret> {
+    pub(crate) session: &'a Session,
+    pub(crate) index: u32,
+    pub(crate) secret: &'a K,
+    /// The digest of the active set (zero for all parties).
+    pub(crate) active: &'a [u8; 32],
+}
+
+impl<K: PartySecret> Sender<'_, K> {
+    fn binding(&self, run: u64, step: Step, ciphertext: &Ciphertext) -> Result<Binding> {
+        let mut binding = self.session.binding_on(run, step, ciphertext)?;
+        binding.active = *self.active;
+        Ok(binding)
+    }
+
+    fn message(&self, binding: Binding, polynomials: Vec<Vec<u64>>) -> ShareMessage {
+        ShareMessage {
+            fingerprint: *self.session.fingerprint(),
+            session: *self.session.id(),
+            party: self.index,
+            binding,
+            polynomials,
+        }
+    }
+
+    pub(crate) fn decryption_share(
+        &self,
+        run: u64,
+        ciphertext: &Ciphertext,
+    ) -> Result<ShareMessage> {
+        let binding = self.binding(run, Step::Decrypt, ciphertext)?;
+        let d = engine::decrypt_share(
+            self.secret,
+            ciphertext,
+            self.session.parties(),
+            self.session.security_bits(),
+        )?;
+        Ok(self.message(binding, vec![d]))
+    }
+
+    pub(crate) fn encryption_to_shares(
+        &self,
+        run: u64,
+        ciphertext: &Ciphertext,
+    ) -> Result<(AdditiveShare, ShareMessage)> {
+        let binding = self.binding(run, Step::EncryptionToShares, ciphertext)?;
+        let (mask, h) = engine::e2s_share(
+            self.secret,
+            ciphertext,
+            self.session.parties(),
+            self.session.security_bits(),
+        )?;
+        Ok((AdditiveShare::new(mask), self.message(binding, vec![h])))
+    }
+
+    pub(crate) fn key_switch_share(
+        &self,
+        run: u64,
+        ciphertext: &Ciphertext,
+        target: &PublicKey,
+    ) -> Result<ShareMessage> {
+        let binding = self.binding(run, Step::KeySwitch, ciphertext)?;
         let (h0, h1) = engine::key_switch_share(
-            &self.secret,
+            self.secret,
             ciphertext,
             target,
             self.session.parties(),

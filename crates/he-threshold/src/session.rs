@@ -10,6 +10,7 @@ use sha2::{Digest, Sha256};
 
 use crate::error::{Error, Result};
 use crate::message::{Binding, ShareMessage, Step};
+use crate::shamir::ActiveSet;
 
 /// The default statistical security of the smudging noise: 40 bits (the
 /// distribution of a released share is within statistical distance 2^-40 of
@@ -130,6 +131,7 @@ impl Session {
             step,
             level: ciphertext.level() as u32,
             subject: Self::ciphertext_digest(ciphertext)?,
+            active: [0u8; 32],
         })
     }
 
@@ -140,6 +142,7 @@ impl Session {
             step,
             level: self.context.max_level() as u32,
             subject: [0u8; 32],
+            active: [0u8; 32],
         }
     }
 
@@ -185,6 +188,31 @@ impl Session {
         Aggregator::new(self, self.binding_on(run, step, ciphertext)?)
     }
 
+    /// An aggregator for `step` of `run` on `ciphertext` among the members
+    /// of `active` (t-out-of-N): it takes shares of members only, computed
+    /// for this active set, and needs one from every member.
+    ///
+    /// # Errors
+    /// As [`ciphertext_aggregator`](Self::ciphertext_aggregator);
+    /// [`Error::InvalidArgument`] for an active set of another session.
+    pub fn active_aggregator(
+        &self,
+        run: u64,
+        step: Step,
+        ciphertext: &Ciphertext,
+        active: &ActiveSet,
+    ) -> Result<Aggregator> {
+        if active.session_id() != &self.id || active.parties() != self.parties {
+            return Err(Error::InvalidArgument(
+                "the active set belongs to another session".into(),
+            ));
+        }
+        let mut agg = self.ciphertext_aggregator(run, step, ciphertext)?;
+        agg.binding.active = *active.digest();
+        agg.members = Some(active.members().iter().copied().collect());
+        Ok(agg)
+    }
+
     /// An aggregator for shares to encryption of `run` at `level`.
     ///
     /// # Errors
@@ -202,6 +230,7 @@ impl Session {
                 step: Step::SharesToEncryption,
                 level: level as u32,
                 subject: [0u8; 32],
+                active: [0u8; 32],
             },
         )
     }
@@ -223,7 +252,8 @@ impl Session {
 
     fn expect_on(&self, aggregate: &Aggregate, step: Step, ciphertext: &Ciphertext) -> Result<()> {
         self.expect(aggregate, step)?;
-        let binding = self.binding_on(aggregate.binding.run, step, ciphertext)?;
+        let mut binding = self.binding_on(aggregate.binding.run, step, ciphertext)?;
+        binding.active = aggregate.binding.active;
         if binding != aggregate.binding {
             return Err(Error::InvalidArgument(format!(
                 "the aggregate is for {}, not for this ciphertext ({binding})",
@@ -363,9 +393,10 @@ impl Session {
     }
 }
 
-/// Collects the shares of one step from all parties, checking each one
-/// before it is added: context fingerprint, session, party index, binding
-/// (step, run, level, ciphertext), duplicates, number and length of the
+/// Collects the shares of one step from all parties (or, for t-out-of-N, from
+/// every member of an active set), checking each one before it is added:
+/// context fingerprint, session, party index, binding (step, run, level,
+/// ciphertext, active set), membership, duplicates, number and length of the
 /// polynomials and the range of every residue.
 pub struct Aggregator {
     session: [u8; 32],
@@ -375,6 +406,8 @@ pub struct Aggregator {
     moduli: Vec<u64>,
     ring_degree: usize,
     seen: BTreeSet<u32>,
+    /// The parties whose shares are expected: all when `None`.
+    members: Option<BTreeSet<u32>>,
     sums: Vec<Vec<u64>>,
 }
 
@@ -399,6 +432,7 @@ impl Aggregator {
             moduli,
             ring_degree: context.ring_degree(),
             seen: BTreeSet::new(),
+            members: None,
             sums: vec![vec![0u64; len]; binding.step.polynomials()],
         })
     }
@@ -412,7 +446,8 @@ impl Aggregator {
     ///
     /// # Errors
     /// [`Error::ContextMismatch`], [`Error::SessionMismatch`],
-    /// [`Error::UnknownParty`], [`Error::RoundMismatch`],
+    /// [`Error::UnknownParty`], [`Error::ActiveSetMismatch`],
+    /// [`Error::RoundMismatch`], [`Error::InactiveParty`],
     /// [`Error::DuplicateShare`] or [`Error::MalformedShare`], each naming the sender.
     pub fn add(&mut self, share: &ShareMessage) -> Result<()> {
         let party = share.party;
@@ -428,12 +463,18 @@ impl Aggregator {
                 parties: self.parties,
             });
         }
+        if share.binding.active != self.binding.active {
+            return Err(Error::ActiveSetMismatch { party });
+        }
         if share.binding != self.binding {
             return Err(Error::RoundMismatch {
                 party,
                 expected: self.binding.to_string(),
                 got: share.binding.to_string(),
             });
+        }
+        if self.members.as_ref().is_some_and(|m| !m.contains(&party)) {
+            return Err(Error::InactiveParty { party });
         }
         if self.seen.contains(&party) {
             return Err(Error::DuplicateShare { party });
@@ -487,17 +528,18 @@ impl Aggregator {
         Ok(())
     }
 
-    /// The parties whose shares have not arrived.
+    /// The parties (of the active set, if any) whose shares have not arrived.
     pub fn missing(&self) -> Vec<u32> {
         (0..self.parties)
+            .filter(|p| self.members.as_ref().is_none_or(|m| m.contains(p)))
             .filter(|p| !self.seen.contains(p))
             .collect()
     }
 
-    /// The sum of all parties' shares.
+    /// The sum of all parties' (or all active parties') shares.
     ///
     /// # Errors
-    /// [`Error::MissingShares`] unless every party's share was added.
+    /// [`Error::MissingShares`] unless every expected share was added.
     pub fn finish(self) -> Result<Aggregate> {
         let missing = self.missing();
         if !missing.is_empty() {

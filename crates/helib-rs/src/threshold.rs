@@ -11,6 +11,14 @@
 //! (chain, then special) per key-switching digit ([`key_share_len`]). Shares
 //! are summed residue-wise ([`add_chain_shares`], [`add_key_shares`]); the
 //! assembled keys are ordinary [`PublicKey`], [`RelinKey`] and [`GaloisKeys`].
+//!
+//! For t-out-of-N, a party re-shares its secret share with Shamir's scheme
+//! ([`shamir_deal`]), sums the dealings it receives into a [`ResidueShare`]
+//! ([`shamir_combine`]) and, for an active set of at least `threshold`
+//! parties, activates it ([`ResidueShare::activate`]: its Lagrange
+//! coefficient times the share). Every share function taking a
+//! [`PartySecret`] accepts either a [`SecretKey`] or an activated
+//! [`ResidueShare`].
 
 use helib_sys as sys;
 
@@ -22,12 +30,206 @@ use crate::galois_keys::GaloisKeys;
 use crate::keys::{PublicKey, SecretKey};
 use crate::plaintext::Plaintext;
 use crate::relin_key::{ensure_key_switching, RelinKey};
+use zeroize::Zeroizing;
 
 /// Bytes of a common reference seed.
 pub const SEED_BYTES: usize = sys::HELIB_THRESHOLD_SEED_BYTES as usize;
 
 /// A common reference seed the parties agree on (public).
 pub type Seed = [u8; SEED_BYTES];
+
+mod sealed {
+    use helib_sys as sys;
+
+    /// The engine handle of a party's secret, in either form.
+    pub enum RawSecret {
+        Key(*const sys::helib_secret_key),
+        Residues(*const sys::helib_secret_share),
+    }
+
+    pub trait Sealed {
+        fn raw_secret(&self) -> RawSecret;
+    }
+}
+
+use sealed::RawSecret;
+
+/// A party's additive secret share in the protocols on a ciphertext
+/// (decryption, encryption to shares, key switching): an N-out-of-N
+/// [`SecretKey`] or a [`ResidueShare`] activated for an active set.
+pub trait PartySecret: sealed::Sealed {
+    /// The context of the secret.
+    fn secret_context(&self) -> &Context;
+}
+
+impl sealed::Sealed for SecretKey {
+    fn raw_secret(&self) -> RawSecret {
+        RawSecret::Key(self.as_ptr())
+    }
+}
+
+impl PartySecret for SecretKey {
+    fn secret_context(&self) -> &Context {
+        self.context()
+    }
+}
+
+/// A party's secret share as RNS residues (NTT form, modulo every chain
+/// prime): its re-shared key `S_j` (the sum of the Shamir dealings it
+/// received, [`shamir_combine`]) or, once activated for an active set `T`,
+/// `λ_j(T)·S_j` ([`activate`](Self::activate)). Secret: the engine keeps the
+/// residues in memory it wipes when the share is dropped.
+pub struct ResidueShare {
+    raw: Owned<sys::helib_secret_share>,
+    context: Context,
+}
+
+// SAFETY: the handle is immutable after creation and owned by this value
+// alone; the engine functions using it take it as `const` and may run
+// concurrently; it is released only in `Drop`, which has exclusive access.
+unsafe impl Send for ResidueShare {}
+// SAFETY: see the `Send` impl above.
+unsafe impl Sync for ResidueShare {}
+
+impl std::fmt::Debug for ResidueShare {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("ResidueShare(..)")
+    }
+}
+
+/// What a [`ResidueShare`] is: its party, the threshold, the number of
+/// parties and the size of its active set (0 before activation).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ResidueShareInfo {
+    /// The party's evaluation point, in `1..=parties`.
+    pub index: u32,
+    /// The number of parties needed to use the shared secret.
+    pub threshold: u32,
+    /// The number of parties the secret is shared among.
+    pub parties: u32,
+    /// The size of the active set the share was activated for (0: not activated).
+    pub active: usize,
+}
+
+impl ResidueShare {
+    /// The context of the share.
+    pub fn context(&self) -> &Context {
+        &self.context
+    }
+
+    /// The share's party index, threshold, parties and active-set size.
+    ///
+    /// # Errors
+    /// Not expected for a live share (the engine's error otherwise).
+    pub fn info(&self) -> Result<ResidueShareInfo> {
+        let (mut index, mut threshold, mut parties, mut active) = (0u32, 0u32, 0u32, 0usize);
+        // SAFETY: the share handle is live and every out-pointer is valid.
+        check(unsafe {
+            sys::helib_shamir_share_info(
+                self.raw.as_ptr(),
+                &mut index,
+                &mut threshold,
+                &mut parties,
+                &mut active,
+            )
+        })?;
+        Ok(ResidueShareInfo {
+            index,
+            threshold,
+            parties,
+            active,
+        })
+    }
+
+    /// `λ_j(T)·S_j` for the active set `active` (1-based party indices, any
+    /// order): the party's additive share of the collective secret among the
+    /// members of `T`.
+    ///
+    /// # Errors
+    /// [`Error::InvalidArgument`] when the share is already activated, an
+    /// index is outside `1..=parties` or repeated, `T` has fewer than
+    /// `threshold` members or does not contain this party.
+    pub fn activate(&self, active: &[u32]) -> Result<ResidueShare> {
+        let share = self.raw.as_ptr();
+        // SAFETY: the share handle is live; `active` holds `active.len()` indices; `out` is a valid out-pointer.
+        let raw = Owned::create(|out| unsafe {
+            sys::helib_shamir_activate(share, active.as_ptr(), active.len(), out)
+        })?;
+        Ok(Self {
+            raw,
+            context: self.context.clone(),
+        })
+    }
+}
+
+impl sealed::Sealed for ResidueShare {
+    fn raw_secret(&self) -> RawSecret {
+        RawSecret::Residues(self.raw.as_ptr())
+    }
+}
+
+impl PartySecret for ResidueShare {
+    fn secret_context(&self) -> &Context {
+        &self.context
+    }
+}
+
+/// The Shamir dealing of `sk` to `parties` parties with `threshold`: per
+/// chain prime and coefficient (NTT form), a random polynomial of degree
+/// `threshold − 1` with constant term `s_i`, evaluated at `1..=parties`.
+/// The result holds `parties` chain shares at the top level, the one for
+/// party `j` at block `j − 1` ([`chain_share_len`] residues each). Secret:
+/// each block must reach its recipient over a private channel; the buffer is
+/// wiped when dropped.
+///
+/// # Errors
+/// [`Error::InvalidArgument`] unless `1 ≤ threshold ≤ parties ≤ 4096`;
+/// [`Error::Randomness`] when the OS random source fails.
+pub fn shamir_deal(sk: &SecretKey, threshold: u32, parties: u32) -> Result<Zeroizing<Vec<u64>>> {
+    let context = sk.context();
+    let each = chain_share_len(context, context.max_level());
+    let len = each
+        .checked_mul(parties as usize)
+        .ok_or_else(|| Error::InvalidArgument("the dealing length overflows".into()))?;
+    let mut out = Zeroizing::new(vec![0u64; len]);
+    // SAFETY: the key handle is live and `out` holds `out.len()` values.
+    check(unsafe {
+        sys::helib_shamir_deal(sk.as_ptr(), threshold, parties, out.as_mut_ptr(), out.len())
+    })?;
+    Ok(out)
+}
+
+/// Party `index`'s (1-based) re-shared key `S_j` from the dealings it
+/// received: `parties` chain shares at the top level, dealer 1 first.
+///
+/// # Errors
+/// [`Error::InvalidArgument`] for sizes out of range, an index outside
+/// `1..=parties`, a wrong length or an unreduced residue.
+pub fn shamir_combine(
+    context: &Context,
+    index: u32,
+    threshold: u32,
+    parties: u32,
+    dealings: &[u64],
+) -> Result<ResidueShare> {
+    let ctx = context.as_ptr();
+    // SAFETY: the context handle is live; `dealings` holds `dealings.len()` values; `out` is a valid out-pointer.
+    let raw = Owned::create(|out| unsafe {
+        sys::helib_shamir_combine(
+            ctx,
+            index,
+            threshold,
+            parties,
+            dealings.as_ptr(),
+            dealings.len(),
+            out,
+        )
+    })?;
+    Ok(ResidueShare {
+        raw,
+        context: context.clone(),
+    })
+}
 
 /// Residues of a chain share at `level`.
 pub fn chain_share_len(context: &Context, level: usize) -> usize {
@@ -355,24 +557,26 @@ pub fn smudging_bits(ciphertext: &Ciphertext, parties: u32, security_bits: u32) 
 ///
 /// # Errors
 /// As [`smudging_bits`]; [`Error::ContextMismatch`] for another context.
-pub fn decrypt_share(
-    sk: &SecretKey,
+pub fn decrypt_share<K: PartySecret + ?Sized>(
+    sk: &K,
     ciphertext: &Ciphertext,
     parties: u32,
     security_bits: u32,
 ) -> Result<Vec<u64>> {
-    sk.context().ensure_same(ciphertext.context())?;
-    let mut out = vec![0u64; chain_share_len(sk.context(), ciphertext.level())];
-    // SAFETY: both handles are live and `out` holds `out.len()` values.
+    let context = sk.secret_context();
+    context.ensure_same(ciphertext.context())?;
+    let mut out = vec![0u64; chain_share_len(context, ciphertext.level())];
+    let (ct, ptr, len) = (ciphertext.as_ptr(), out.as_mut_ptr(), out.len());
+    // SAFETY: the secret and ciphertext handles are live and `out` holds `len` values.
     check(unsafe {
-        sys::helib_threshold_decrypt_share(
-            sk.as_ptr(),
-            ciphertext.as_ptr(),
-            parties,
-            security_bits,
-            out.as_mut_ptr(),
-            out.len(),
-        )
+        match sk.raw_secret() {
+            RawSecret::Key(k) => {
+                sys::helib_threshold_decrypt_share(k, ct, parties, security_bits, ptr, len)
+            }
+            RawSecret::Residues(r) => {
+                sys::helib_threshold_decrypt_share_residues(r, ct, parties, security_bits, ptr, len)
+            }
+        }
     })?;
     Ok(out)
 }
@@ -382,28 +586,35 @@ pub fn decrypt_share(
 ///
 /// # Errors
 /// As [`decrypt_share`].
-pub fn e2s_share(
-    sk: &SecretKey,
+pub fn e2s_share<K: PartySecret + ?Sized>(
+    sk: &K,
     ciphertext: &Ciphertext,
     parties: u32,
     security_bits: u32,
 ) -> Result<(Plaintext, Vec<u64>)> {
-    let context = sk.context();
+    let context = sk.secret_context();
     context.ensure_same(ciphertext.context())?;
     let mut mask = vec![0u64; context.ring_degree() * context.plain_limbs()];
     let mut out = vec![0u64; chain_share_len(context, ciphertext.level())];
-    // SAFETY: both handles are live; `mask` and `out` hold as many values as their lengths say.
+    let (ct, m, m_len) = (ciphertext.as_ptr(), mask.as_mut_ptr(), mask.len());
+    let (o, o_len) = (out.as_mut_ptr(), out.len());
+    // SAFETY: the secret and ciphertext handles are live; `mask` and `out` hold `m_len` and `o_len` values.
     check(unsafe {
-        sys::helib_threshold_e2s_share(
-            sk.as_ptr(),
-            ciphertext.as_ptr(),
-            parties,
-            security_bits,
-            mask.as_mut_ptr(),
-            mask.len(),
-            out.as_mut_ptr(),
-            out.len(),
-        )
+        match sk.raw_secret() {
+            RawSecret::Key(k) => {
+                sys::helib_threshold_e2s_share(k, ct, parties, security_bits, m, m_len, o, o_len)
+            }
+            RawSecret::Residues(r) => sys::helib_threshold_e2s_share_residues(
+                r,
+                ct,
+                parties,
+                security_bits,
+                m,
+                m_len,
+                o,
+                o_len,
+            ),
+        }
     })?;
     Ok((Plaintext::from_engine_limbs(context, mask), out))
 }
@@ -496,29 +707,48 @@ pub fn s2e_assemble(
 ///
 /// # Errors
 /// As [`decrypt_share`].
-pub fn key_switch_share(
-    sk: &SecretKey,
+pub fn key_switch_share<K: PartySecret + ?Sized>(
+    sk: &K,
     ciphertext: &Ciphertext,
     target: &PublicKey,
     parties: u32,
     security_bits: u32,
 ) -> Result<(Vec<u64>, Vec<u64>)> {
-    sk.context().ensure_same(ciphertext.context())?;
-    sk.context().ensure_same(target.context())?;
-    let len = chain_share_len(sk.context(), ciphertext.level());
+    let context = sk.secret_context();
+    context.ensure_same(ciphertext.context())?;
+    context.ensure_same(target.context())?;
+    let len = chain_share_len(context, ciphertext.level());
     let (mut h0, mut h1) = (vec![0u64; len], vec![0u64; len]);
+    let (ct, pk, p0, p1) = (
+        ciphertext.as_ptr(),
+        target.as_ptr(),
+        h0.as_mut_ptr(),
+        h1.as_mut_ptr(),
+    );
     // SAFETY: all handles are live; h0 and h1 hold `len` values.
     check(unsafe {
-        sys::helib_threshold_key_switch_share(
-            sk.as_ptr(),
-            ciphertext.as_ptr(),
-            target.as_ptr(),
-            parties,
-            security_bits,
-            h0.as_mut_ptr(),
-            h1.as_mut_ptr(),
-            len,
-        )
+        match sk.raw_secret() {
+            RawSecret::Key(k) => sys::helib_threshold_key_switch_share(
+                k,
+                ct,
+                pk,
+                parties,
+                security_bits,
+                p0,
+                p1,
+                len,
+            ),
+            RawSecret::Residues(r) => sys::helib_threshold_key_switch_share_residues(
+                r,
+                ct,
+                pk,
+                parties,
+                security_bits,
+                p0,
+                p1,
+                len,
+            ),
+        }
     })?;
     Ok((h0, h1))
 }

@@ -12,10 +12,17 @@
 #include "capi/c_api_internal.hpp"
 #include "util/checked_size.hpp"
 #include "rlwe/noise.hpp"
+#include "rlwe/shamir.hpp"
 #include "bgv/plaintext.hpp"
 #include "util/sha256.hpp"
 
 using namespace helib_shim;
+
+/// A party's secret share as RNS residues (its re-shared key, or that key
+/// activated for an active set); the residues are wiped when it is freed.
+struct helib_secret_share {
+    std::unique_ptr<bgv::ResidueSecret> share;
+};
 
 namespace {
 
@@ -174,19 +181,45 @@ void add_t_smudging(const Context &ctx, bgv::Prng &prng, unsigned bits, RnsPoly 
     });
 }
 
-/// out = c * s over `count` primes (c standard, s Montgomery residues).
-RnsPoly times_secret(const Context &ctx, const RnsPoly &c, const bgv::SecretKey &sk, size_t count) {
+/// out = c * s over `count` primes (c standard residues, s in NTT form with
+/// Montgomery residues over at least `count` primes).
+RnsPoly times_secret(const Context &ctx, const RnsPoly &c, const RnsPoly &s_ntt, size_t count) {
     RnsPoly out(ctx.n(), count, Secrecy::Secret);
     bgv::for_each_prime(ctx, count, [&](size_t i) {
         const Modulus &q = ctx.prime(i);
-        const u64 *x = c.residues(i), *s = sk.ntt_montgomery().residues(i);
+        const u64 *x = c.residues(i), *s = s_ntt.residues(i);
         u64 *o = out.residues(i);
         for (size_t j = 0; j < ctx.n(); ++j) o[j] = q.mul_montgomery(x[j], s[j]);
     });
     return out;
 }
 
+RnsPoly times_secret(const Context &ctx, const RnsPoly &c, const bgv::SecretKey &sk, size_t count) {
+    return times_secret(ctx, c, sk.ntt_montgomery(), count);
+}
+
 const bgv::SecretKey &secret(const helib_secret_key *sk, const char *name) { return *deref(sk, name).key; }
+
+/// A party's additive secret share in the protocols on a ciphertext, whichever
+/// form it comes from: an N-out-of-N secret key s_i, or a re-shared key
+/// activated for an active set (lambda_j(T) S_j). Both are in NTT form with
+/// Montgomery residues, over at least the chain primes.
+struct PartySecret {
+    const std::shared_ptr<const Context> &ctx;
+    const RnsPoly &s_ntt;
+};
+
+PartySecret party_secret(const helib_secret_key *sk) {
+    const bgv::SecretKey &key = secret(sk, "sk");
+    return PartySecret{key.context(), key.ntt_montgomery()};
+}
+
+PartySecret party_secret(const helib_secret_share *share) {
+    const bgv::ResidueSecret &s = *deref(share, "share").share;
+    bgv::require(!s.active().empty(), HELIB_ERR_INVALID_ARGUMENT,
+                 "a re-shared key must be activated for an active set before it makes shares");
+    return PartySecret{s.context(), s.ntt_montgomery()};
+}
 
 void same_context(const std::shared_ptr<const Context> &a, const std::shared_ptr<const Context> &b,
                   const char *what) {
@@ -207,9 +240,9 @@ struct SmudgedStep {
 };
 
 SmudgedStep smudged_step(const helib_ciphertext *ct, uint32_t parties, uint32_t security_bits,
-                         const bgv::SecretKey *share) {
+                         const PartySecret *share) {
     const bgv::Ciphertext &c = input(ct, "ct");
-    if (share != nullptr) same_context(share->context(), c.ctx, "secret share and ciphertext");
+    if (share != nullptr) same_context(share->ctx, c.ctx, "secret share and ciphertext");
     double after = 0;
     const unsigned bits = smudging_bits(c, parties, security_bits, after);
     return SmudgedStep{c, *c.ctx, bits, after};
@@ -217,10 +250,10 @@ SmudgedStep smudged_step(const helib_ciphertext *ct, uint32_t parties, uint32_t 
 
 /// A party's smudged share of the step's ciphertext: c1 * s_i + t * E - w
 /// (`minus` is w in coefficient form, or nullptr), in NTT form.
-RnsPoly smudged_secret_share(const SmudgedStep &step, const bgv::SecretKey &key, bgv::Prng &prng,
+RnsPoly smudged_secret_share(const SmudgedStep &step, const PartySecret &key, bgv::Prng &prng,
                              const RnsPoly *minus = nullptr) {
     const bgv::Ciphertext &c = step.ct;
-    RnsPoly d = times_secret(step.ctx, c.parts[1], key, c.count());
+    RnsPoly d = times_secret(step.ctx, c.parts[1], key.s_ntt, c.count());
     add_t_smudging(step.ctx, prng, step.bits, d, c.count(), minus);
     return d;
 }
@@ -333,6 +366,69 @@ std::vector<RnsPoly> load_key_share(const Context &ctx, const uint64_t *buf, siz
         out.push_back(load_residues(ctx, buf + d * all * ctx.n(), all, name));
     }
     return out;
+}
+
+/// The bodies of the share-producing entry points, for either form of the
+/// party's secret (PartySecret).
+void decrypt_share_of(const PartySecret &key, const helib_ciphertext *ct, uint32_t parties, uint32_t security_bits,
+                      uint64_t *out, size_t out_len) {
+    const SmudgedStep step = smudged_step(ct, parties, security_bits, &key);
+    require_out(out, "out");
+    check_len(out_len, share_len(step.ctx, step.ct.count()), "out");
+    bgv::Prng prng = bgv::Prng::from_os();
+    store(smudged_secret_share(step, key, prng), out);
+}
+
+void e2s_share_of(const PartySecret &key, const helib_ciphertext *ct, uint32_t parties, uint32_t security_bits,
+                  uint64_t *mask, size_t mask_len, uint64_t *out, size_t out_len) {
+    const SmudgedStep step = smudged_step(ct, parties, security_bits, &key);
+    const bgv::Ciphertext &c = step.ct;
+    const Context &ctx = step.ctx;
+    require_out(mask, "mask");
+    require_out(out, "out");
+    check_len(mask_len, bgv::caller_limb_count(ctx.n(), ctx.plain_limbs(), "mask"), "mask");
+    check_len(out_len, share_len(ctx, c.count()), "out");
+    bgv::Prng prng = bgv::Prng::from_os();
+    bgv::WipedVector<u64> s_mask(mask_len);
+    sample_mod_t(ctx, prng, s_mask.data());
+    const RnsPoly lifted =
+        lift_scaled(ctx, s_mask.data(), ctx.n(), ctx.plain_limbs(), c.level, c.factor, false);
+    // h = c1 s_i + t E - lift(f S_i): the combination decodes to m - sum S_i.
+    store(smudged_secret_share(step, key, prng, &lifted), out);
+    std::copy(s_mask.begin(), s_mask.end(), mask);
+}
+
+void key_switch_share_of(const PartySecret &key, const helib_ciphertext *ct, const helib_public_key *target,
+                         uint32_t parties, uint32_t security_bits, uint64_t *h0, uint64_t *h1, size_t len) {
+    const SmudgedStep step = smudged_step(ct, parties, security_bits, &key);
+    const bgv::Ciphertext &c = step.ct;
+    const Context &ctx = step.ctx;
+    const unsigned bits = step.bits;
+    const bgv::PublicKey &pk = *deref(target, "target").key;
+    same_context(pk.context(), c.ctx, "target public key and ciphertext");
+    const size_t count = c.count();
+    require_out(h0, "h0");
+    require_out(h1, "h1");
+    check_len(len, share_len(ctx, count), "h0 and h1");
+    bgv::Prng prng = bgv::Prng::from_os();
+    const bgv::WipedVector<int8_t> u = bgv::sample_ternary(prng, ctx.n());
+    const RnsPoly u_ntt = bgv::small_to_ntt(ctx, u, count);
+    // h0 = s_i c1 + u b' + t E (smudging), h1 = u a' + t e1
+    RnsPoly x0 = times_secret(ctx, c.parts[1], key.s_ntt, count);
+    RnsPoly x1(ctx.n(), count, Secrecy::Secret);
+    bgv::for_each_prime(ctx, count, [&](size_t i) {
+        const Modulus &q = ctx.prime(i);
+        const u64 *ui = u_ntt.residues(i), *b = pk.b().residues(i), *a = pk.a().residues(i);
+        u64 *o0 = x0.residues(i), *o1 = x1.residues(i);
+        for (size_t j = 0; j < ctx.n(); ++j) {
+            o0[j] = q.add(o0[j], q.mul_montgomery(ui[j], b[j]));
+            o1[j] = q.mul_montgomery(ui[j], a[j]);
+        }
+    });
+    add_t_smudging(ctx, prng, bits, x0, count);
+    add_t_gaussian(ctx, prng, x1, count);
+    store(x0, h0);
+    store(x1, h1);
 }
 
 }  // namespace
@@ -561,37 +657,14 @@ helib_status helib_threshold_smudging_bits(const helib_ciphertext *ct, uint32_t 
 helib_status helib_threshold_decrypt_share(const helib_secret_key *sk, const helib_ciphertext *ct,
                                            uint32_t parties, uint32_t security_bits, uint64_t *out,
                                            size_t out_len) {
-    return guarded([&] {
-        const bgv::SecretKey &key = secret(sk, "sk");
-        const SmudgedStep step = smudged_step(ct, parties, security_bits, &key);
-        require_out(out, "out");
-        check_len(out_len, share_len(step.ctx, step.ct.count()), "out");
-        bgv::Prng prng = bgv::Prng::from_os();
-        store(smudged_secret_share(step, key, prng), out);
-    });
+    return guarded([&] { decrypt_share_of(party_secret(sk), ct, parties, security_bits, out, out_len); });
 }
 
 helib_status helib_threshold_e2s_share(const helib_secret_key *sk, const helib_ciphertext *ct, uint32_t parties,
                                        uint32_t security_bits, uint64_t *mask, size_t mask_len, uint64_t *out,
                                        size_t out_len) {
-    return guarded([&] {
-        const bgv::SecretKey &key = secret(sk, "sk");
-        const SmudgedStep step = smudged_step(ct, parties, security_bits, &key);
-        const bgv::Ciphertext &c = step.ct;
-        const Context &ctx = step.ctx;
-        require_out(mask, "mask");
-        require_out(out, "out");
-        check_len(mask_len, bgv::caller_limb_count(ctx.n(), ctx.plain_limbs(), "mask"), "mask");
-        check_len(out_len, share_len(ctx, c.count()), "out");
-        bgv::Prng prng = bgv::Prng::from_os();
-        bgv::WipedVector<u64> s_mask(mask_len);
-        sample_mod_t(ctx, prng, s_mask.data());
-        const RnsPoly lifted =
-            lift_scaled(ctx, s_mask.data(), ctx.n(), ctx.plain_limbs(), c.level, c.factor, false);
-        // h = c1 s_i + t E - lift(f S_i): the combination decodes to m - sum S_i.
-        store(smudged_secret_share(step, key, prng, &lifted), out);
-        std::copy(s_mask.begin(), s_mask.end(), mask);
-    });
+    return guarded(
+        [&] { e2s_share_of(party_secret(sk), ct, parties, security_bits, mask, mask_len, out, out_len); });
 }
 
 helib_status helib_threshold_decrypt_combine(const helib_ciphertext *ct, uint32_t parties, uint32_t security_bits,
@@ -671,38 +744,8 @@ helib_status helib_threshold_s2e_assemble(const helib_context *ctx, const uint8_
 helib_status helib_threshold_key_switch_share(const helib_secret_key *sk, const helib_ciphertext *ct,
                                               const helib_public_key *target, uint32_t parties,
                                               uint32_t security_bits, uint64_t *h0, uint64_t *h1, size_t len) {
-    return guarded([&] {
-        const bgv::SecretKey &key = secret(sk, "sk");
-        const SmudgedStep step = smudged_step(ct, parties, security_bits, &key);
-        const bgv::Ciphertext &c = step.ct;
-        const Context &ctx = step.ctx;
-        const unsigned bits = step.bits;
-        const bgv::PublicKey &pk = *deref(target, "target").key;
-        same_context(pk.context(), c.ctx, "target public key and ciphertext");
-        const size_t count = c.count();
-        require_out(h0, "h0");
-        require_out(h1, "h1");
-        check_len(len, share_len(ctx, count), "h0 and h1");
-        bgv::Prng prng = bgv::Prng::from_os();
-        const bgv::WipedVector<int8_t> u = bgv::sample_ternary(prng, ctx.n());
-        const RnsPoly u_ntt = bgv::small_to_ntt(ctx, u, count);
-        // h0 = s_i c1 + u b' + t E (smudging), h1 = u a' + t e1
-        RnsPoly x0 = times_secret(ctx, c.parts[1], key, count);
-        RnsPoly x1(ctx.n(), count, Secrecy::Secret);
-        bgv::for_each_prime(ctx, count, [&](size_t i) {
-            const Modulus &q = ctx.prime(i);
-            const u64 *ui = u_ntt.residues(i), *b = pk.b().residues(i), *a = pk.a().residues(i);
-            u64 *o0 = x0.residues(i), *o1 = x1.residues(i);
-            for (size_t j = 0; j < ctx.n(); ++j) {
-                o0[j] = q.add(o0[j], q.mul_montgomery(ui[j], b[j]));
-                o1[j] = q.mul_montgomery(ui[j], a[j]);
-            }
-        });
-        add_t_smudging(ctx, prng, bits, x0, count);
-        add_t_gaussian(ctx, prng, x1, count);
-        store(x0, h0);
-        store(x1, h1);
-    });
+    return guarded(
+        [&] { key_switch_share_of(party_secret(sk), ct, target, parties, security_bits, h0, h1, len); });
 }
 
 helib_status helib_threshold_key_switch_assemble(const helib_ciphertext *ct, uint32_t parties,
@@ -731,6 +774,105 @@ helib_status helib_threshold_key_switch_assemble(const helib_ciphertext *ct, uin
         result.parts.push_back(std::move(c1));
         out.ct = std::move(result);
     });
+}
+
+void helib_secret_share_free(helib_secret_share *share) { delete share; }
+
+helib_status helib_shamir_deal(const helib_secret_key *sk, uint32_t threshold, uint32_t parties, uint64_t *out,
+                               size_t out_len) {
+    return guarded([&] {
+        const bgv::SecretKey &key = secret(sk, "sk");
+        const Context &ctx = *key.context();
+        bgv::check_shamir_sizes(threshold, parties);
+        require_out(out, "out");
+        const size_t each = share_len(ctx, ctx.chain_size());
+        check_len(out_len, bgv::checked_mul(each, parties, HELIB_ERR_INVALID_ARGUMENT, "dealing length"), "out");
+        bgv::Prng prng = bgv::Prng::from_os();
+        const std::vector<RnsPoly> dealing = bgv::shamir_deal(key, threshold, parties, prng);
+        for (uint32_t p = 0; p < parties; ++p) store(dealing[p], out + p * each);
+    });
+}
+
+helib_status helib_shamir_combine(const helib_context *ctx, uint32_t index, uint32_t threshold, uint32_t parties,
+                                  const uint64_t *dealings, size_t len, helib_secret_share **out) {
+    return guarded([&] {
+        require_out(out, "out");
+        const auto &c = deref(ctx, "ctx").ctx;
+        bgv::check_shamir_sizes(threshold, parties);
+        bgv::require(index >= 1 && index <= parties, HELIB_ERR_INVALID_ARGUMENT,
+                     "party index " + std::to_string(index) + " is outside [1, " + std::to_string(parties) + "]");
+        require_out(dealings, "dealings");
+        const size_t n = c->n(), chain = c->chain_size(), each = share_len(*c, chain);
+        check_len(len, bgv::checked_mul(each, parties, HELIB_ERR_INVALID_ARGUMENT, "dealings length"), "dealings");
+        // S_j = sum over the dealers of f_i(j), kept only in wiped memory.
+        RnsPoly sum(n, chain, Secrecy::Secret);
+        std::fill(sum.data.begin(), sum.data.end(), 0);
+        for (uint32_t p = 0; p < parties; ++p) {
+            for (size_t i = 0; i < chain; ++i) {
+                const Modulus &q = c->prime(i);
+                const uint64_t *src = dealings + p * each + i * n;
+                u64 *acc = sum.residues(i);
+                for (size_t j = 0; j < n; ++j) {
+                    bgv::require(src[j] < q.value(), HELIB_ERR_INVALID_ARGUMENT,
+                                 "the dealing of party " + std::to_string(p + 1) + ": residue " + std::to_string(j) +
+                                     " of prime " + std::to_string(i) + " is not reduced");
+                    acc[j] = q.add(acc[j], src[j]);
+                }
+            }
+        }
+        bgv::to_montgomery(*c, sum);
+        auto share = std::make_unique<bgv::ResidueSecret>(c, std::move(sum), index, threshold, parties);
+        *out = new helib_secret_share{std::move(share)};
+    });
+}
+
+helib_status helib_shamir_activate(const helib_secret_share *share, const uint32_t *active, size_t count,
+                                   helib_secret_share **out) {
+    return guarded([&] {
+        require_out(out, "out");
+        const bgv::ResidueSecret &s = *deref(share, "share").share;
+        bgv::require(count <= bgv::kMaxShamirParties, HELIB_ERR_INVALID_ARGUMENT,
+                     "an active set has at most 4096 parties");
+        if (count > 0) require_out(active, "active");
+        const std::vector<uint32_t> set(active, active + count);
+        *out = new helib_secret_share{s.activate(set)};
+    });
+}
+
+helib_status helib_shamir_share_info(const helib_secret_share *share, uint32_t *index, uint32_t *threshold,
+                                     uint32_t *parties, size_t *active_count) {
+    return guarded([&] {
+        const bgv::ResidueSecret &s = *deref(share, "share").share;
+        require_out(index, "index");
+        require_out(threshold, "threshold");
+        require_out(parties, "parties");
+        require_out(active_count, "active_count");
+        *index = s.index();
+        *threshold = s.threshold();
+        *parties = s.parties();
+        *active_count = s.active().size();
+    });
+}
+
+helib_status helib_threshold_decrypt_share_residues(const helib_secret_share *share, const helib_ciphertext *ct,
+                                                    uint32_t parties, uint32_t security_bits, uint64_t *out,
+                                                    size_t out_len) {
+    return guarded([&] { decrypt_share_of(party_secret(share), ct, parties, security_bits, out, out_len); });
+}
+
+helib_status helib_threshold_e2s_share_residues(const helib_secret_share *share, const helib_ciphertext *ct,
+                                                uint32_t parties, uint32_t security_bits, uint64_t *mask,
+                                                size_t mask_len, uint64_t *out, size_t out_len) {
+    return guarded(
+        [&] { e2s_share_of(party_secret(share), ct, parties, security_bits, mask, mask_len, out, out_len); });
+}
+
+helib_status helib_threshold_key_switch_share_residues(const helib_secret_share *share, const helib_ciphertext *ct,
+                                                       const helib_public_key *target, uint32_t parties,
+                                                       uint32_t security_bits, uint64_t *h0, uint64_t *h1,
+                                                       size_t len) {
+    return guarded(
+        [&] { key_switch_share_of(party_secret(share), ct, target, parties, security_bits, h0, h1, len); });
 }
 
 }  // extern "C"

@@ -1,0 +1,515 @@
+//! t-out-of-N by Shamir re-sharing: every active set of at least `threshold`
+//! parties decrypts, converts to shares and key-switches exactly as all N
+//! parties (and as the summed secret) do, with t = the BN254 scalar field and
+//! t = 65537; every misuse is a typed error naming the party.
+
+use ark_ff::PrimeField;
+use he_threshold::{
+    with_smudging_room, ActiveParty, ActiveSet, AdditiveShare, Aggregate, DealingMessage, Error,
+    Party, Session, ShamirShare, ShareMessage, Step,
+};
+use helib_rs::threshold::secret_key_sum;
+use helib_rs::{Ciphertext, Context, Parameters, Plaintext, PublicKey, RelinKey, SecretKey};
+use num_bigint::BigUint;
+use rand::{rngs::StdRng, Rng, SeedableRng};
+
+fn bn254() -> BigUint {
+    ark_bn254::Fr::MODULUS.into()
+}
+
+fn t65537() -> BigUint {
+    BigUint::from(65537u32)
+}
+
+fn context(t: &BigUint, parties: u32) -> Context {
+    let builder = Parameters::builder()
+        .ring_degree(1024)
+        .plaintext_modulus(t.clone())
+        .multiplicative_depth(1)
+        .threads(2)
+        .allow_insecure();
+    let params = with_smudging_room(builder, parties, 40).expect("parameters");
+    Context::new(&params).expect("context")
+}
+
+/// N parties with collective keys, re-shared with `threshold`.
+struct Net {
+    session: Session,
+    parties: Vec<Party>,
+    shamir: Vec<ShamirShare>,
+    threshold: u32,
+    run: u64,
+}
+
+impl Net {
+    fn new(context: &Context, parties: u32, threshold: u32, id: u8) -> Self {
+        let session = Session::new(context, [id; 32], parties).unwrap();
+        let parties: Vec<Party> = (0..parties)
+            .map(|i| Party::new(&session, i).unwrap())
+            .collect();
+        let mut net = Self {
+            session,
+            parties,
+            shamir: Vec::new(),
+            threshold,
+            run: 0,
+        };
+        net.shamir = net.reshare();
+        net
+    }
+
+    fn next_run(&mut self) -> u64 {
+        self.run += 1;
+        self.run
+    }
+
+    /// Every party deals; every dealing goes through its wire format to its
+    /// recipient, which combines what it received.
+    fn reshare(&mut self) -> Vec<ShamirShare> {
+        let run = self.next_run();
+        let n = self.parties.len();
+        let mut inbox: Vec<Vec<DealingMessage>> = (0..n).map(|_| Vec::new()).collect();
+        for p in &self.parties {
+            for d in p.shamir_dealings(run, self.threshold).unwrap() {
+                let wire = d.to_bytes();
+                inbox[d.to as usize].push(DealingMessage::from_bytes(&wire).unwrap());
+            }
+        }
+        self.parties
+            .iter()
+            .zip(&inbox)
+            .map(|(p, received)| p.reshare(run, self.threshold, received).unwrap())
+            .collect()
+    }
+
+    fn aggregate_keys(&self, run: u64, step: Step, shares: &[ShareMessage]) -> Aggregate {
+        let mut agg = self.session.key_aggregator(run, step).unwrap();
+        for s in shares {
+            agg.add(s).unwrap();
+        }
+        agg.finish().unwrap()
+    }
+
+    fn public_key(&mut self) -> PublicKey {
+        let run = self.next_run();
+        let shares: Vec<_> = self
+            .parties
+            .iter()
+            .map(|p| p.public_key_share(run).unwrap())
+            .collect();
+        self.session
+            .public_key(&self.aggregate_keys(run, Step::PublicKey, &shares))
+            .unwrap()
+    }
+
+    fn relin_key(&mut self) -> RelinKey {
+        let run = self.next_run();
+        let r1: Vec<_> = self
+            .parties
+            .iter_mut()
+            .map(|p| p.relin_key_round1(run).unwrap())
+            .collect();
+        let a1 = self.aggregate_keys(run, Step::RelinRound1, &r1);
+        let r2: Vec<_> = self
+            .parties
+            .iter_mut()
+            .map(|p| p.relin_key_round2(&a1).unwrap())
+            .collect();
+        let a2 = self.aggregate_keys(run, Step::RelinRound2, &r2);
+        self.session.relin_key(&a1, &a2).unwrap()
+    }
+
+    fn active(&self, members: &[u32]) -> (ActiveSet, Vec<ActiveParty>) {
+        let set = ActiveSet::new(&self.session, self.threshold, members).unwrap();
+        let parties = members
+            .iter()
+            .map(|&j| self.shamir[j as usize].activate(&set).unwrap())
+            .collect();
+        (set, parties)
+    }
+
+    /// Collective decryption by the members of `members` only.
+    fn decrypt_with(&mut self, members: &[u32], ct: &Ciphertext) -> Plaintext {
+        let run = self.next_run();
+        let (set, active) = self.active(members);
+        let mut agg = self
+            .session
+            .active_aggregator(run, Step::Decrypt, ct, &set)
+            .unwrap();
+        for p in &active {
+            agg.add(&p.decryption_share(run, ct).unwrap()).unwrap();
+        }
+        self.session.decrypt(ct, &agg.finish().unwrap()).unwrap()
+    }
+
+    /// N-out-of-N collective decryption (the reference).
+    fn decrypt_all(&mut self, ct: &Ciphertext) -> Plaintext {
+        let run = self.next_run();
+        let mut agg = self
+            .session
+            .ciphertext_aggregator(run, Step::Decrypt, ct)
+            .unwrap();
+        for p in &self.parties {
+            agg.add(&p.decryption_share(run, ct).unwrap()).unwrap();
+        }
+        self.session.decrypt(ct, &agg.finish().unwrap()).unwrap()
+    }
+
+    fn summed_secret(&self) -> SecretKey {
+        let keys: Vec<&SecretKey> = self.parties.iter().map(Party::secret_share).collect();
+        secret_key_sum(&keys).unwrap()
+    }
+}
+
+fn random_plaintext(context: &Context, rng: &mut StdRng) -> Plaintext {
+    let t = context.plaintext_modulus();
+    let coeffs: Vec<BigUint> = (0..context.ring_degree())
+        .map(|_| {
+            let mut bytes = vec![0u8; 40];
+            rng.fill(&mut bytes[..]);
+            BigUint::from_bytes_le(&bytes) % t
+        })
+        .collect();
+    Plaintext::from_biguints(context, &coeffs).unwrap()
+}
+
+/// All subsets of `0..n` of size `k`, ascending.
+fn subsets(n: u32, k: usize) -> Vec<Vec<u32>> {
+    (0u32..1 << n)
+        .filter(|m| m.count_ones() as usize == k)
+        .map(|m| (0..n).filter(|i| m & (1 << i) != 0).collect())
+        .collect()
+}
+
+/// A product under the collective keys, decrypted by every active set of
+/// `threshold` parties and by larger ones: each gives the plaintext that the
+/// summed secret and all N parties give. Encryption to shares and key
+/// switching with an active set are exact too.
+fn threshold_matches_n_of_n(t: &BigUint, parties: u32, threshold: u32) {
+    let context = context(t, parties);
+    let mut net = Net::new(&context, parties, threshold, 3);
+    let mut rng = StdRng::seed_from_u64(17);
+    let pk = net.public_key();
+    let rk = net.relin_key();
+    let a = random_plaintext(&context, &mut rng);
+    let b = random_plaintext(&context, &mut rng);
+    let prod = pk
+        .encrypt(&a)
+        .unwrap()
+        .multiply(&pk.encrypt(&b).unwrap())
+        .unwrap()
+        .relinearize(&rk)
+        .unwrap();
+    let expected = net.summed_secret().decrypt(&prod).unwrap();
+    assert_eq!(net.decrypt_all(&prod), expected);
+    assert_ne!(expected, a, "the product differs from its factors");
+
+    let mut sets = subsets(parties, threshold as usize);
+    sets.push((0..parties).collect());
+    if threshold + 1 < parties {
+        sets.push((0..=threshold).rev().collect());
+    }
+    for set in &sets {
+        assert_eq!(net.decrypt_with(set, &prod), expected, "active set {set:?}");
+    }
+
+    // Encryption to shares among the last `threshold` parties.
+    let members: Vec<u32> = (parties - threshold..parties).collect();
+    let run = net.next_run();
+    let (set, active) = net.active(&members);
+    let mut agg = net
+        .session
+        .active_aggregator(run, Step::EncryptionToShares, &prod, &set)
+        .unwrap();
+    let mut shares = Vec::new();
+    for p in &active {
+        let (share, msg) = p.encryption_to_shares(run, &prod).unwrap();
+        agg.add(&msg).unwrap();
+        shares.push(share);
+    }
+    let opening = net
+        .session
+        .open_masked(&prod, &agg.finish().unwrap())
+        .unwrap();
+    assert_ne!(opening, expected);
+    shares[0].absorb_opening(&opening).unwrap();
+    assert_eq!(AdditiveShare::reconstruct(&shares).unwrap(), expected);
+    assert!(shares.iter().all(|s| *s.plaintext() != expected));
+
+    // Key switching to a single-key public key by the first `threshold` parties.
+    let sk1 = SecretKey::generate(&context).unwrap();
+    let pk1 = sk1.public_key().unwrap();
+    let members: Vec<u32> = (0..threshold).collect();
+    let run = net.next_run();
+    let (set, active) = net.active(&members);
+    let mut agg = net
+        .session
+        .active_aggregator(run, Step::KeySwitch, &prod, &set)
+        .unwrap();
+    for p in &active {
+        agg.add(&p.key_switch_share(run, &prod, &pk1).unwrap())
+            .unwrap();
+    }
+    let switched = net
+        .session
+        .key_switch(&prod, &agg.finish().unwrap())
+        .unwrap();
+    assert_eq!(sk1.decrypt(&switched).unwrap(), expected);
+}
+
+#[test]
+fn three_of_five_bn254() {
+    threshold_matches_n_of_n(&bn254(), 5, 3);
+}
+
+#[test]
+fn three_of_five_t65537() {
+    threshold_matches_n_of_n(&t65537(), 5, 3);
+}
+
+#[test]
+fn two_of_three_bn254() {
+    threshold_matches_n_of_n(&bn254(), 3, 2);
+}
+
+#[test]
+fn two_of_three_t65537() {
+    threshold_matches_n_of_n(&t65537(), 3, 2);
+}
+
+/// Dealings for a re-sharing of run 1 with threshold 2 among 3 parties:
+/// `inbox[j]` holds what party j receives.
+fn dealings(net: &Net, run: u64) -> Vec<Vec<DealingMessage>> {
+    let mut inbox: Vec<Vec<DealingMessage>> = (0..net.parties.len()).map(|_| Vec::new()).collect();
+    for p in &net.parties {
+        for d in p.shamir_dealings(run, net.threshold).unwrap() {
+            inbox[d.to as usize].push(d);
+        }
+    }
+    inbox
+}
+
+#[test]
+fn dealing_errors_name_the_dealer() {
+    let context = context(&t65537(), 3);
+    let net = Net::new(&context, 3, 2, 4);
+    let run = 100;
+    let inbox = dealings(&net, run);
+    let me = &net.parties[1];
+    assert!(me.reshare(run, 2, &inbox[1]).is_ok());
+
+    // A dealing for another recipient.
+    let mut wrong = inbox[1].clone();
+    wrong[2] = inbox[0][2].clone();
+    assert!(matches!(
+        me.reshare(run, 2, &wrong),
+        Err(Error::MisaddressedDealing {
+            party: 2,
+            to: 0,
+            expected: 1
+        })
+    ));
+
+    // Another session, another context.
+    let mut wrong = inbox[1].clone();
+    wrong[0].session = [9; 32];
+    assert!(matches!(
+        me.reshare(run, 2, &wrong),
+        Err(Error::SessionMismatch { party: 0 })
+    ));
+    let mut wrong = inbox[1].clone();
+    wrong[2].fingerprint[0] ^= 1;
+    assert!(matches!(
+        me.reshare(run, 2, &wrong),
+        Err(Error::ContextMismatch { party: 2 })
+    ));
+
+    // Another run or threshold.
+    assert!(matches!(
+        me.reshare(run + 1, 2, &inbox[1]),
+        Err(Error::RoundMismatch { party: 0, .. })
+    ));
+    assert!(matches!(
+        me.reshare(run, 3, &inbox[1]),
+        Err(Error::RoundMismatch { party: 0, .. })
+    ));
+    assert!(matches!(
+        me.reshare(run, 4, &inbox[1]),
+        Err(Error::InvalidArgument(_))
+    ));
+
+    // Missing, repeated and malformed dealings.
+    assert!(matches!(
+        me.reshare(run, 2, &inbox[1][..2]),
+        Err(Error::MissingDealings { ref missing }) if missing == &[2]
+    ));
+    let mut wrong = inbox[1].clone();
+    wrong[2] = inbox[1][0].clone();
+    assert!(matches!(
+        me.reshare(run, 2, &wrong),
+        Err(Error::DuplicateShare { party: 0 })
+    ));
+    let mut wrong = inbox[1].clone();
+    wrong[1].residues.pop();
+    assert!(matches!(
+        me.reshare(run, 2, &wrong),
+        Err(Error::MalformedShare { party: 1, .. })
+    ));
+    let mut wrong = inbox[1].clone();
+    wrong[1].residues[0] = u64::MAX;
+    assert!(matches!(
+        me.reshare(run, 2, &wrong),
+        Err(Error::MalformedShare { party: 1, .. })
+    ));
+    let mut wrong = inbox[1].clone();
+    wrong[1].from = 7;
+    assert!(matches!(
+        me.reshare(run, 2, &wrong),
+        Err(Error::UnknownParty {
+            party: 7,
+            parties: 3
+        })
+    ));
+
+    // Dealings are wiped when dropped.
+    fn wiped_on_drop<T: zeroize::ZeroizeOnDrop>() {}
+    wiped_on_drop::<DealingMessage>();
+    let mut wiped = inbox[1][0].clone();
+    zeroize::Zeroize::zeroize(&mut wiped);
+    assert!(wiped.residues.iter().all(|&x| x == 0));
+
+    // The wire format: round trip, corruption, truncation.
+    let bytes = inbox[1][0].to_bytes();
+    assert_eq!(DealingMessage::from_bytes(&bytes).unwrap(), inbox[1][0]);
+    let mut corrupted = bytes.to_vec();
+    corrupted[80] ^= 1;
+    assert!(matches!(
+        DealingMessage::from_bytes(&corrupted),
+        Err(Error::MalformedMessage(_))
+    ));
+    assert!(matches!(
+        DealingMessage::from_bytes(&bytes[..bytes.len() - 1]),
+        Err(Error::MalformedMessage(_))
+    ));
+}
+
+#[test]
+fn active_set_errors() {
+    let context = context(&t65537(), 5);
+    let mut net = Net::new(&context, 5, 3, 5);
+    let s = &net.session;
+    assert!(matches!(
+        ActiveSet::new(s, 3, &[0, 4]),
+        Err(Error::BelowThreshold {
+            active: 2,
+            threshold: 3
+        })
+    ));
+    assert!(matches!(
+        ActiveSet::new(s, 3, &[0, 2, 2]),
+        Err(Error::DuplicateParty { party: 2 })
+    ));
+    assert!(matches!(
+        ActiveSet::new(s, 3, &[0, 1, 5]),
+        Err(Error::UnknownParty {
+            party: 5,
+            parties: 5
+        })
+    ));
+    assert!(matches!(
+        ActiveSet::new(s, 0, &[0, 1, 2]),
+        Err(Error::InvalidArgument(_))
+    ));
+    let set = ActiveSet::new(s, 3, &[0, 1, 2]).unwrap();
+    assert!(matches!(
+        net.shamir[3].activate(&set),
+        Err(Error::InvalidArgument(_))
+    ));
+    let other_threshold = ActiveSet::new(s, 2, &[0, 1, 2]).unwrap();
+    assert!(matches!(
+        net.shamir[0].activate(&other_threshold),
+        Err(Error::InvalidArgument(_))
+    ));
+
+    let pk = net.public_key();
+    let mut rng = StdRng::seed_from_u64(2);
+    let m = random_plaintext(&context, &mut rng);
+    let ct = pk.encrypt(&m).unwrap();
+    let run = net.next_run();
+    let (set_a, active_a) = net.active(&[0, 1, 2]);
+    let (_, active_b) = net.active(&[0, 1, 3]);
+    let mut agg = net
+        .session
+        .active_aggregator(run, Step::Decrypt, &ct, &set_a)
+        .unwrap();
+    agg.add(&active_a[0].decryption_share(run, &ct).unwrap())
+        .unwrap();
+    // A share computed for another active set: its Lagrange coefficient
+    // belongs to another sum.
+    assert!(matches!(
+        agg.add(&active_b[1].decryption_share(run, &ct).unwrap()),
+        Err(Error::ActiveSetMismatch { party: 1 })
+    ));
+    // An N-out-of-N share (no active set) is refused alike.
+    assert!(matches!(
+        agg.add(&net.parties[1].decryption_share(run, &ct).unwrap()),
+        Err(Error::ActiveSetMismatch { party: 1 })
+    ));
+    // A party outside the set, with a share for a set it belongs to.
+    let (_, active_c) = net.active(&[0, 1, 2, 3]);
+    assert!(matches!(
+        agg.add(&active_c[3].decryption_share(run, &ct).unwrap()),
+        Err(Error::ActiveSetMismatch { party: 3 })
+    ));
+    assert!(matches!(
+        agg.add(&active_a[0].decryption_share(run, &ct).unwrap()),
+        Err(Error::DuplicateShare { party: 0 })
+    ));
+    agg.add(&active_a[1].decryption_share(run, &ct).unwrap())
+        .unwrap();
+    assert_eq!(agg.missing(), vec![2]);
+    assert!(matches!(agg.finish(), Err(Error::MissingShares { ref missing }) if missing == &[2]));
+
+    // A member of the set, and one outside it forging the set's digest.
+    let mut agg = net
+        .session
+        .active_aggregator(run, Step::Decrypt, &ct, &set_a)
+        .unwrap();
+    let mut forged = active_c[3].decryption_share(run, &ct).unwrap();
+    forged.binding.active = *set_a.digest();
+    assert!(matches!(
+        agg.add(&forged),
+        Err(Error::InactiveParty { party: 3 })
+    ));
+    for p in &active_a {
+        // Through the wire format, which carries the active set's digest.
+        let wire = p.decryption_share(run, &ct).unwrap().to_bytes();
+        let share = ShareMessage::from_bytes(&wire).unwrap();
+        assert_eq!(share.binding.active, *set_a.digest());
+        agg.add(&share).unwrap();
+    }
+    assert_eq!(net.session.decrypt(&ct, &agg.finish().unwrap()).unwrap(), m);
+
+    // Shares of one set whose digest was swapped for another's are summed
+    // only if the engine's noise check passes: mixing Lagrange coefficients
+    // does not decrypt.
+    let (set_b, _) = net.active(&[0, 1, 3]);
+    let mut agg = net
+        .session
+        .active_aggregator(run, Step::Decrypt, &ct, &set_b)
+        .unwrap();
+    for (k, p) in [&active_a[0], &active_a[1], &active_b[2]]
+        .into_iter()
+        .enumerate()
+    {
+        let mut share = p.decryption_share(run, &ct).unwrap();
+        if k < 2 {
+            share.binding.active = *set_b.digest();
+        }
+        agg.add(&share).unwrap();
+    }
+    assert!(matches!(
+        net.session.decrypt(&ct, &agg.finish().unwrap()),
+        Err(Error::InconsistentShares(_))
+    ));
+}
