@@ -69,6 +69,15 @@ pub mod test_api {
             out: *mut u8,
             len: usize,
         ) -> helib_status;
+        /// `n` discrete Gaussian samples drawn with the kernels of `path`
+        /// from the keystream of `key` (32 bytes) and nonce `stream`.
+        pub fn helib_gaussian_samples(
+            path: u32,
+            key: *const u8,
+            stream: u64,
+            out: *mut i32,
+            n: usize,
+        ) -> helib_status;
     }
 }
 
