@@ -69,6 +69,15 @@ pub mod test_api {
             out: *mut u8,
             len: usize,
         ) -> helib_status;
+        /// `n` discrete Gaussian samples drawn with the kernels of `path`
+        /// from the keystream of `key` (32 bytes) and nonce `stream`.
+        pub fn helib_gaussian_samples(
+            path: u32,
+            key: *const u8,
+            stream: u64,
+            out: *mut i32,
+            n: usize,
+        ) -> helib_status;
     }
 }
 
@@ -118,6 +127,6 @@ mod tests {
                 "{name} is test-only but declared in helib_c.h"
             );
         }
-        assert_eq!(count, 4, "the test-only header declares four functions");
+        assert_eq!(count, 5, "the test-only header declares five functions");
     }
 }

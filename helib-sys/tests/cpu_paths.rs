@@ -161,6 +161,51 @@ fn paths_agree_on_long_streams_and_across_counter_carries() {
     }
 }
 
+fn gaussian(path: u32, key: &[u8; 32], stream: u64, n: usize) -> Vec<i32> {
+    let mut out = vec![0i32; n];
+    // SAFETY: `key` holds 32 bytes and `out` exactly `n` values.
+    let status = unsafe { helib_gaussian_samples(path, key.as_ptr(), stream, out.as_mut_ptr(), n) };
+    assert_eq!(status, HELIB_OK, "path {path}");
+    out
+}
+
+#[test]
+fn paths_draw_the_same_gaussian_errors_from_the_same_keystream() {
+    let mut key = [0u8; 32];
+    for (i, byte) in key.iter_mut().enumerate() {
+        *byte = (i as u8).wrapping_mul(91).wrapping_add(5);
+    }
+    // Sizes below one vector, with a scalar tail, and several batches.
+    for n in [1usize, 7, 8, 1003, 1 << 16] {
+        for stream in [0u64, 9] {
+            let reference = gaussian(HELIB_CPU_SCALAR, &key, stream, n);
+            for path in PATHS.into_iter().filter(|&p| supported(p)) {
+                assert_eq!(
+                    gaussian(path, &key, stream, n),
+                    reference,
+                    "path {path}, n = {n}"
+                );
+            }
+        }
+    }
+    // The shared samples follow the engine's distribution: sigma = 3.2, cut at 42.
+    let samples = gaussian(HELIB_CPU_SCALAR, &key, 3, 1 << 16);
+    assert!(samples.iter().all(|x| x.abs() <= 42));
+    let count = samples.len() as f64;
+    let mean = samples.iter().map(|&x| f64::from(x)).sum::<f64>() / count;
+    let variance = samples
+        .iter()
+        .map(|&x| f64::from(x) * f64::from(x))
+        .sum::<f64>()
+        / count;
+    assert!(mean.abs() < 0.1, "mean {mean}");
+    assert!(
+        (variance - 3.2 * 3.2).abs() < 0.05 * 3.2 * 3.2,
+        "variance {variance}"
+    );
+    assert!(samples.iter().any(|&x| x < -6) && samples.iter().any(|&x| x > 6));
+}
+
 fn last_error() -> String {
     // SAFETY: the engine returns a NUL-terminated, thread-local message.
     unsafe { std::ffi::CStr::from_ptr(helib_last_error_message()) }

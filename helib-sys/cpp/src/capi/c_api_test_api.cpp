@@ -112,6 +112,21 @@ helib_status helib_chacha20_keystream(uint32_t path, const uint8_t *key, uint64_
     });
 }
 
+helib_status helib_gaussian_samples(uint32_t path, const uint8_t *key, uint64_t stream, int32_t *out, size_t n) {
+    return guarded([&] {
+        require_out(key, "key");
+        if (n != 0) require_out(out, "out");
+        const bgv::CpuPath p = path_from_c(path);
+        bgv::require(bgv::cpu_supports(p), HELIB_ERR_INVALID_ARGUMENT,
+                     std::string("this CPU cannot run the ") + bgv::cpu_path_name(p) + " kernels");
+        bgv::Seed seed;
+        std::memcpy(seed.data(), key, seed.size());
+        bgv::Prng prng(seed, stream);
+        const std::vector<int32_t> samples = bgv::sample_gaussian(p, prng, n);
+        std::memcpy(out, samples.data(), n * sizeof(int32_t));
+    });
+}
+
 }  // extern "C"
 
 #endif  // HELIB_TEST_API

@@ -47,6 +47,14 @@ helib_status helib_ring_multiply_mod_prime(const helib_context *ctx, size_t prim
 helib_status helib_chacha20_keystream(uint32_t path, const uint8_t *key, uint64_t stream, uint64_t counter,
                                       uint8_t *out, size_t len);
 
+/**
+ * `n` discrete Gaussian samples (the engine's error distribution) drawn with
+ * the kernels of `path` from the keystream of key `key` (32 bytes) and nonce
+ * `stream`: the same key gives the same samples on every path.
+ * HELIB_ERR_INVALID_ARGUMENT if this CPU cannot run `path`.
+ */
+helib_status helib_gaussian_samples(uint32_t path, const uint8_t *key, uint64_t stream, int32_t *out, size_t n);
+
 #ifdef __cplusplus
 }
 #endif

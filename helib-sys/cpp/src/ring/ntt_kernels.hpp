@@ -131,14 +131,18 @@ inline void scale_small(const int32_t *e, const u64 *plus, u64 *out, size_t n, u
     }
 }
 
-/// One residue row of a key-switching key, in Montgomery form:
-/// b[j] = b[j] * w - a[j] * s[j] * 2^-64 (+ g[k] * v with k = perm[j], or j
-/// without `perm`, when g is given) mod q. On entry b holds NTT(e) (< q), a
-/// and s are residues, one of them in Montgomery form; w, v < q with Shoup factors.
-inline void key_switch_key_row(u64 *b, const u64 *a, const u64 *s, const u64 *g, const uint32_t *perm, u64 w,
+/// One residue row of a key-switching key, in Montgomery form, with the
+/// uniform row scaled in the same pass: a[j] = a[j] * w mod q (in place), then
+/// b[j] = b[j] - a[j] * s[j] * 2^-64 (+ g[k] * v with k = perm[j], or j without
+/// `perm`, when g is given) mod q, with the scaled a[j]. On entry b holds
+/// NTT(t e) in Montgomery form (< q), a the uniform residues (< q), s and g
+/// residues in Montgomery form; w, v < q with Shoup factors.
+inline void key_switch_key_row(u64 *b, u64 *a, const u64 *s, const u64 *g, const uint32_t *perm, u64 w,
                                u64 ws, u64 v, u64 vs, size_t n, const Modulus &mod) {
     for (size_t j = 0; j < n; ++j) {
-        u64 r = mod.sub(mod.mul_shoup(b[j], w, ws), mod.mul_montgomery(a[j], s[j]));
+        const u64 aw = mod.mul_shoup(a[j], w, ws);
+        a[j] = aw;
+        u64 r = mod.sub(b[j], mod.mul_montgomery(aw, s[j]));
         if (g != nullptr) r = mod.add(r, mod.mul_shoup(g[perm != nullptr ? perm[j] : j], v, vs));
         b[j] = r;
     }
@@ -421,7 +425,7 @@ BGV_AVX512 inline void multiply_montgomery(u64 *out, const u64 *a, const u64 *b,
     }
 }
 
-BGV_AVX512 inline void key_switch_key_row(u64 *b, const u64 *a, const u64 *s, const u64 *g, const uint32_t *perm,
+BGV_AVX512 inline void key_switch_key_row(u64 *b, u64 *a, const u64 *s, const u64 *g, const uint32_t *perm,
                                           u64 w, u64 ws, u64 v, u64 vs, size_t n, const Modulus &mod) {
     if (n % 8 != 0) return scalar::key_switch_key_row(b, a, s, g, perm, w, ws, v, vs, n, mod);
     const __m512i q = _mm512_set1_epi64(static_cast<long long>(mod.value()));
@@ -434,8 +438,10 @@ BGV_AVX512 inline void key_switch_key_row(u64 *b, const u64 *a, const u64 *s, co
     const __m512i vs_lo = _mm512_set1_epi64(static_cast<long long>(vs & 0xffffffffULL));
     const __m512i vs_hi = _mm512_set1_epi64(static_cast<long long>(vs >> 32));
     for (size_t j = 0; j < n; j += 8) {
-        const __m512i te = reduce_once(mul_shoup_lazy_x8(_mm512_loadu_si512(b + j), vw, ws_lo, ws_hi, q), q);
-        const __m512i as = mul_montgomery_x8(_mm512_loadu_si512(a + j), _mm512_loadu_si512(s + j), q, q_hi, q_inv);
+        const __m512i aw = reduce_once(mul_shoup_lazy_x8(_mm512_loadu_si512(a + j), vw, ws_lo, ws_hi, q), q);
+        _mm512_storeu_si512(a + j, aw);
+        const __m512i te = _mm512_loadu_si512(b + j);
+        const __m512i as = mul_montgomery_x8(aw, _mm512_loadu_si512(s + j), q, q_hi, q_inv);
         __m512i r = _mm512_sub_epi64(te, as);
         r = _mm512_mask_add_epi64(r, _mm512_cmplt_epu64_mask(te, as), r, q);
         if (g != nullptr) {
@@ -582,7 +588,7 @@ inline void multiply_montgomery(u64 *out, const u64 *a, const u64 *b, size_t n, 
 inline void forward_last_stage(u64 *a, size_t m, const u64 *roots, const u64 *roots_shoup, const Modulus &mod) {
     BGV_DISPATCH(forward_last_stage, a, m, roots, roots_shoup, mod);
 }
-inline void key_switch_key_row(u64 *b, const u64 *a, const u64 *s, const u64 *g, const uint32_t *perm, u64 w,
+inline void key_switch_key_row(u64 *b, u64 *a, const u64 *s, const u64 *g, const uint32_t *perm, u64 w,
                                u64 ws, u64 v, u64 vs, size_t n, const Modulus &mod) {
     BGV_DISPATCH(key_switch_key_row, b, a, s, g, perm, w, ws, v, vs, n, mod);
 }

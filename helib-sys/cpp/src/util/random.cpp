@@ -12,6 +12,7 @@
 #error "helib-sys: no OS randomness source is known for this platform (it needs getrandom(2) or arc4random_buf)"
 #endif
 
+#include <algorithm>
 #include <cerrno>
 #include <cmath>
 #include <cstring>
@@ -212,6 +213,31 @@ struct GaussianTable {
     }
 };
 
+#ifdef BGV_X86_KERNELS
+/// sample_gaussian's map from keystream words to coefficients, 8 words at a
+/// time (count % 8 == 0): each lane makes the same comparisons against every
+/// threshold as the scalar loop and counts them in a mask-add, then takes the
+/// sign from the word's low bit; no branch or address depends on the words.
+BGV_AVX512 void gaussian_from_words_avx512(const uint64_t *words, size_t count, const uint64_t *thresholds,
+                                           int32_t *out) {
+    const __m512i one = _mm512_set1_epi64(1);
+    for (size_t k = 0; k < count; k += 8) {
+        const __m512i word = _mm512_loadu_si512(words + k);
+        const __m512i r = _mm512_srli_epi64(word, 1);
+        __m512i magnitude = _mm512_setzero_si512();
+        for (int i = 0; i < GaussianTable::kMax; ++i) {
+            const __mmask8 at_least =
+                _mm512_cmpge_epu64_mask(r, _mm512_set1_epi64(static_cast<long long>(thresholds[i])));
+            magnitude = _mm512_mask_add_epi64(magnitude, at_least, magnitude, one);
+        }
+        // sign = 0 or all ones; (m ^ sign) - sign is m or -m.
+        const __m512i sign = _mm512_sub_epi64(_mm512_setzero_si512(), _mm512_and_si512(word, one));
+        const __m512i value = _mm512_sub_epi64(_mm512_xor_si512(magnitude, sign), sign);
+        _mm256_storeu_si256(reinterpret_cast<__m256i *>(out + k), _mm512_cvtepi64_epi32(value));
+    }
+}
+#endif
+
 /// Fills `seed` from the operating system's CSPRNG: getrandom(2) on Linux
 /// (blocks only until the kernel's pool is first initialized),
 /// arc4random_buf on macOS and the BSDs (cannot fail).
@@ -362,10 +388,30 @@ std::vector<int8_t> sample_ternary(Prng &prng, size_t n) {
     return out;
 }
 
-std::vector<int32_t> sample_gaussian(Prng &prng, size_t n) {
+std::vector<int32_t> sample_gaussian(Prng &prng, size_t n) { return sample_gaussian(cpu_path(), prng, n); }
+
+std::vector<int32_t> sample_gaussian(CpuPath path, Prng &prng, size_t n) {
     static const GaussianTable table;
     std::vector<int32_t> out(n);
-    for (size_t i = 0; i < n; ++i) {
+    size_t i = 0;
+#ifdef BGV_X86_KERNELS
+    if (path == CpuPath::Avx512 && n >= 8) {
+        // The same words in the same order as the scalar loop below, mapped 8 at a time.
+        constexpr size_t kBatch = 256;
+        uint64_t words[kBatch];
+        const ScopedWipe wipe(words, sizeof(words));
+        while (n - i >= 8) {
+            const size_t batch = std::min(kBatch, (n - i) & ~size_t{7});
+            for (size_t k = 0; k < batch; ++k) words[k] = prng.next_u64();
+            gaussian_from_words_avx512(words, batch, table.thresholds.data(), out.data() + i);
+            i += batch;
+        }
+        wipe_stack_below();
+    }
+#else
+    (void)path;
+#endif
+    for (; i < n; ++i) {
         const uint64_t word = prng.next_u64();
         const uint64_t r = word >> 1;
         int32_t magnitude = 0;

@@ -74,6 +74,9 @@ std::vector<int8_t> sample_ternary(Prng &prng, size_t n);
 /// Discrete Gaussian coefficients with standard deviation `kSigma`,
 /// tail-cut at 13 sigma (probability mass beyond < 2^-120).
 std::vector<int32_t> sample_gaussian(Prng &prng, size_t n);
+/// sample_gaussian with the kernels of `path` (which this CPU must support):
+/// every path maps the same keystream words to the same coefficients.
+std::vector<int32_t> sample_gaussian(CpuPath path, Prng &prng, size_t n);
 
 constexpr double kSigma = 3.2;
 /// Largest magnitude the Gaussian sampler returns (13 sigma).
