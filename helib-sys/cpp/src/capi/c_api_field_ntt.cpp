@@ -32,8 +32,10 @@ void transform(const helib_field_ntt *handle, uint64_t *values, size_t len, uint
                  "the AVX-512 IFMA field NTT cannot run here (it needs the CPU extension and n >= 64)");
     const bgv::Limbs4 &t = table.mont().modulus();
     for (size_t i = 0; i < len; i += 4) {
-        bgv::require(bgv::limbs_less(read_limbs(values + i), t), HELIB_ERR_INVALID_ARGUMENT,
-                     "element " + std::to_string(i / 4) + " is not reduced modulo t");
+        // The message is built only on failure (this loop runs over every element).
+        if (!bgv::limbs_less(read_limbs(values + i), t)) {
+            bgv::fail(HELIB_ERR_INVALID_ARGUMENT, "element " + std::to_string(i / 4) + " is not reduced modulo t");
+        }
     }
     for (size_t at = 0; at < len; at += words) {
         uint64_t *v = values + at;

@@ -191,6 +191,14 @@ inline void transpose_blocks(u64 *rows, size_t stride, size_t n) {
     }
 }
 
+/// A per-thread work buffer of at least `words` words, kept between calls
+/// (a fresh one per transform costs page faults comparable to the transform).
+inline u64 *scratch(size_t words) {
+    thread_local std::vector<u64> buffer;
+    if (buffer.size() < words) buffer.resize(words);
+    return buffer.data();
+}
+
 inline void put52(u64 *rows, size_t stride, size_t at, const u64 *a) {
     rows[at] = a[0] & kLimbMask;
     rows[stride + at] = ((a[0] >> 52) | (a[1] << 12)) & kLimbMask;
@@ -235,8 +243,7 @@ BGV_IFMA inline void forward(u64 *values, size_t n, unsigned log_n, const Field5
     // Rows a little longer than n, so that the ten streams of a butterfly do
     // not all fall into the same cache sets.
     const size_t stride = n + kRowPad;
-    std::vector<u64> buffer(5 * stride);
-    u64 *rows = buffer.data();
+    u64 *rows = scratch(5 * stride);
     for (size_t i = 0; i < n; ++i) put52(rows, stride, i, values + 4 * i);
     size_t m = 1, half = n / 2;
     for (; half >= 8; m <<= 1, half >>= 1) {
@@ -269,8 +276,7 @@ BGV_IFMA inline void inverse(u64 *values, size_t n, unsigned log_n, const Field5
     // Rows a little longer than n, so that the ten streams of a butterfly do
     // not all fall into the same cache sets.
     const size_t stride = n + kRowPad;
-    std::vector<u64> buffer(5 * stride);
-    u64 *rows = buffer.data();
+    u64 *rows = scratch(5 * stride);
     for (size_t at = 0; at < n; ++at) put52(rows, stride, at, values + 4 * bit_reverse(transposed(at), log_n));
     for (size_t base = 0; base < n; base += 64) {
         const u64 *chunk_lanes = lanes + (base / 64) * 7 * 40;
