@@ -10,6 +10,9 @@ pub const HELIB_THRESHOLD_SEED_BYTES: u32 = 32;
 pub const HELIB_CPU_SCALAR: u32 = 0;
 pub const HELIB_CPU_AVX2: u32 = 1;
 pub const HELIB_CPU_AVX512: u32 = 2;
+pub const HELIB_FIELD_NTT_AUTO: u32 = 0;
+pub const HELIB_FIELD_NTT_SCALAR: u32 = 1;
+pub const HELIB_FIELD_NTT_IFMA: u32 = 2;
 pub const HELIB_OK: helib_status = 0;
 #[doc = " A required pointer argument was NULL."]
 pub const HELIB_ERR_NULL_POINTER: helib_status = 1;
@@ -1092,4 +1095,53 @@ extern "C" {
 extern "C" {
     #[doc = " Whether this CPU can run kernel path `path` (1 or 0 in *out);\n HELIB_ERR_INVALID_ARGUMENT for an unknown path."]
     pub fn helib_cpu_supports(path: u32, out: *mut ::std::os::raw::c_int) -> helib_status;
+}
+#[repr(C)]
+#[derive(Debug, Copy, Clone)]
+pub struct helib_field_ntt {
+    _unused: [u8; 0],
+}
+extern "C" {
+    #[doc = " The tables for modulus `t` and root `psi` (4 limbs each) and length `n`.\n HELIB_ERR_INVALID_ARGUMENT unless t is odd and in (2, 2^255), n is a power\n of two in [2, 2^17], psi < t, psi^n = -1 and psi^(2n) = 1 (mod t)."]
+    pub fn helib_field_ntt_new(
+        t: *const u64,
+        n: u64,
+        psi: *const u64,
+        out: *mut *mut helib_field_ntt,
+    ) -> helib_status;
+}
+extern "C" {
+    pub fn helib_field_ntt_free(table: *mut helib_field_ntt);
+}
+extern "C" {
+    #[doc = " 1 in *out when HELIB_FIELD_NTT_AUTO runs the IFMA kernel, else 0."]
+    pub fn helib_field_ntt_vectorized(
+        table: *const helib_field_ntt,
+        out: *mut ::std::os::raw::c_int,
+    ) -> helib_status;
+}
+extern "C" {
+    #[doc = " 1 in *out when HELIB_FIELD_NTT_IFMA can run (whatever HELIB_CPU says), else 0."]
+    pub fn helib_field_ntt_ifma_available(
+        table: *const helib_field_ntt,
+        out: *mut ::std::os::raw::c_int,
+    ) -> helib_status;
+}
+extern "C" {
+    #[doc = " The forward transform, in place, of each of the len / (4 n) vectors in\n `values` (len words; a multiple of 4 n). Every element must be < t\n (HELIB_ERR_INVALID_ARGUMENT otherwise, with `values` unchanged)."]
+    pub fn helib_field_ntt_forward(
+        table: *const helib_field_ntt,
+        values: *mut u64,
+        len: usize,
+        kernel: u32,
+    ) -> helib_status;
+}
+extern "C" {
+    #[doc = " The inverse transform; as helib_field_ntt_forward."]
+    pub fn helib_field_ntt_inverse(
+        table: *const helib_field_ntt,
+        values: *mut u64,
+        len: usize,
+        kernel: u32,
+    ) -> helib_status;
 }

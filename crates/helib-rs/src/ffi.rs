@@ -131,6 +131,7 @@ raw_object! {
     helib_relin_key => helib_relin_key_free,
     helib_galois_keys => helib_galois_keys_free,
     helib_secret_share => helib_secret_share_free,
+    helib_field_ntt => helib_field_ntt_free,
 }
 
 /// Sole ownership of one engine object, released on drop.

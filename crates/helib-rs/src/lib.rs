@@ -135,7 +135,9 @@ pub mod threshold;
 pub use ciphertext::Ciphertext;
 pub use context::Context;
 pub use encoded::EncodedPlaintext;
-pub use encoding::{BatchEncoder, CoefficientEncoder, FieldCoefficientEncoder, SlotLayout};
+pub use encoding::{
+    BatchEncoder, CoefficientEncoder, FieldCoefficientEncoder, FieldNtt, FieldNttKernel, SlotLayout,
+};
 pub use error::{Error, Result, Status};
 pub use galois_keys::GaloisKeys;
 pub use interop::{ContextBytes, Unbound};

@@ -9,9 +9,11 @@ mod batch;
 mod coefficient;
 mod field_coefficients;
 mod field_limbs;
+mod field_ntt;
 mod slots;
 
 pub use batch::BatchEncoder;
 pub use coefficient::CoefficientEncoder;
 pub use field_coefficients::FieldCoefficientEncoder;
+pub use field_ntt::{FieldNtt, FieldNttKernel};
 pub use slots::SlotLayout;
