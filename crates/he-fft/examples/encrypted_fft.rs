@@ -270,12 +270,23 @@ fn run(o: &Options) -> Result<bool, Box<dyn std::error::Error>> {
                 "MISMATCH: the decrypted FFT differs from ark-poly's"
             }
         );
+        // The plan was either built (and maybe saved) or loaded.
+        let plan_phase = if phases.get(PLAN_LOAD).is_zero() {
+            format!("plan {:.3}", phases.get(PLAN).as_secs_f64())
+        } else {
+            format!("plan load {:.3}", phases.get(PLAN_LOAD).as_secs_f64())
+        };
+        let save = phases.get(PLAN_SAVE);
+        let save = if save.is_zero() {
+            String::new()
+        } else {
+            format!(", plan save {:.3}", save.as_secs_f64())
+        };
         outln!(
-            "  total {:.3} s (context {:.3}, keys {:.3}, plan {:.3}, encrypt {:.3}, FFT {:.3}, decrypt {:.3})",
+            "  total {:.3} s (context {:.3}, keys {:.3}, {plan_phase}{save}, encrypt {:.3}, FFT {:.3}, decrypt {:.3})",
             phases.total().as_secs_f64(),
             phases.get(CONTEXT).as_secs_f64(),
             (phases.get(KEYS) + phases.get(GALOIS)).as_secs_f64(),
-            phases.get(PLAN).as_secs_f64(),
             phases.get(ENCRYPT).as_secs_f64(),
             fft_time.as_secs_f64(),
             phases.get(DECRYPT).as_secs_f64(),
