@@ -31,24 +31,10 @@ impl std::fmt::Debug for Party {
 /// of all parties sum to the plaintext. Secret: its coefficients are
 /// overwritten with zeros when it is dropped ([`ZeroizeOnDrop`]), and
 /// [`absorb_opening`](Self::absorb_opening) adds in place, leaving no copy.
-#[derive(Clone, PartialEq, Eq)]
+#[derive(Clone, PartialEq, Eq, Zeroize, ZeroizeOnDrop)]
 pub struct AdditiveShare {
     plaintext: Plaintext,
 }
-
-impl Zeroize for AdditiveShare {
-    fn zeroize(&mut self) {
-        self.plaintext.zeroize();
-    }
-}
-
-impl Drop for AdditiveShare {
-    fn drop(&mut self) {
-        self.zeroize();
-    }
-}
-
-impl ZeroizeOnDrop for AdditiveShare {}
 
 impl std::fmt::Debug for AdditiveShare {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -128,13 +114,7 @@ impl Party {
     }
 
     fn message(&self, binding: Binding, polynomials: Vec<Vec<u64>>) -> ShareMessage {
-        ShareMessage {
-            fingerprint: *self.session.fingerprint(),
-            session: *self.session.id(),
-            party: self.index,
-            binding,
-            polynomials,
-        }
+        share_message(&self.session, self.index, binding, polynomials)
     }
 
     fn key_binding(&self, run: u64, step: Step) -> Binding {
@@ -278,6 +258,22 @@ impl Party {
     }
 }
 
+/// Party `party`'s message in `session` carrying `polynomials` for `binding`.
+fn share_message(
+    session: &Session,
+    party: u32,
+    binding: Binding,
+    polynomials: Vec<Vec<u64>>,
+) -> ShareMessage {
+    ShareMessage {
+        fingerprint: *session.fingerprint(),
+        session: *session.id(),
+        party,
+        binding,
+        polynomials,
+    }
+}
+
 /// The one code path of the share-producing steps on a ciphertext, for an
 /// N-out-of-N party (its secret key, no active set) and for an active party
 /// of a t-out-of-N re-sharing (`λ_j(T)·S_j`, bound to the active set).
@@ -297,13 +293,7 @@ impl<K: PartySecret> Sender<'_, K> {
     }
 
     fn message(&self, binding: Binding, polynomials: Vec<Vec<u64>>) -> ShareMessage {
-        ShareMessage {
-            fingerprint: *self.session.fingerprint(),
-            session: *self.session.id(),
-            party: self.index,
-            binding,
-            polynomials,
-        }
+        share_message(self.session, self.index, binding, polynomials)
     }
 
     pub(crate) fn decryption_share(

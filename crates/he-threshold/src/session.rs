@@ -332,14 +332,7 @@ impl Session {
     /// not computed honestly on this ciphertext); [`Error::InvalidArgument`]
     /// for an aggregate of another step, ciphertext or session.
     pub fn decrypt(&self, ciphertext: &Ciphertext, aggregate: &Aggregate) -> Result<Plaintext> {
-        self.expect_on(aggregate, Step::Decrypt, ciphertext)?;
-        engine::decrypt_combine(
-            ciphertext,
-            self.parties,
-            self.security_bits,
-            &aggregate.sums[0],
-        )
-        .map_err(Error::from_combine)
+        self.combine_decryption(ciphertext, aggregate, Step::Decrypt)
     }
 
     /// The public value `m − Σ S_i` of encryption to shares (uniformly
@@ -349,7 +342,17 @@ impl Session {
     /// # Errors
     /// As [`decrypt`](Self::decrypt).
     pub fn open_masked(&self, ciphertext: &Ciphertext, aggregate: &Aggregate) -> Result<Plaintext> {
-        self.expect_on(aggregate, Step::EncryptionToShares, ciphertext)?;
+        self.combine_decryption(ciphertext, aggregate, Step::EncryptionToShares)
+    }
+
+    /// `ciphertext`'s phase with the aggregated shares of `step` taken off.
+    fn combine_decryption(
+        &self,
+        ciphertext: &Ciphertext,
+        aggregate: &Aggregate,
+        step: Step,
+    ) -> Result<Plaintext> {
+        self.expect_on(aggregate, step, ciphertext)?;
         engine::decrypt_combine(
             ciphertext,
             self.parties,

@@ -25,7 +25,7 @@ use crate::ShareMessage;
 /// over a private (encrypted and authenticated) channel to its recipient
 /// only. Its residues are overwritten with zeros when it is dropped, and its
 /// wire encoding ([`to_bytes`](Self::to_bytes)) is wiped likewise.
-#[derive(Clone, PartialEq, Eq)]
+#[derive(Clone, PartialEq, Eq, Zeroize, ZeroizeOnDrop)]
 pub struct DealingMessage {
     /// The context fingerprint of the dealer's parameters.
     pub fingerprint: [u8; 32],
@@ -43,20 +43,6 @@ pub struct DealingMessage {
     /// residues, prime-major).
     pub residues: Vec<u64>,
 }
-
-impl Zeroize for DealingMessage {
-    fn zeroize(&mut self) {
-        self.residues.zeroize();
-    }
-}
-
-impl Drop for DealingMessage {
-    fn drop(&mut self) {
-        self.zeroize();
-    }
-}
-
-impl ZeroizeOnDrop for DealingMessage {}
 
 impl std::fmt::Debug for DealingMessage {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {

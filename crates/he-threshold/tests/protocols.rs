@@ -1,184 +1,28 @@
 //! Every protocol against the single-key scheme: same plaintext results, with
 //! t = the BN254 scalar field and t = 65537.
 
-use ark_ff::PrimeField;
-use he_threshold::{
-    with_smudging_room, AdditiveShare, Aggregate, Party, Session, ShareMessage, Step,
-};
-use helib_rs::{
-    Ciphertext, Context, GaloisKeys, Parameters, Plaintext, PublicKey, RelinKey, SecretKey,
-};
+mod common;
+
+use common::{bn254, context, random_plaintext, t65537, Net};
+use he_threshold::{AdditiveShare, Step};
+use helib_rs::{Context, GaloisKeys, PublicKey, RelinKey, SecretKey};
 use num_bigint::BigUint;
 use rand::{rngs::StdRng, Rng, SeedableRng};
 
 const PARTIES: u32 = 3;
 
-fn bn254() -> BigUint {
-    ark_bn254::Fr::MODULUS.into()
-}
-
-fn t65537() -> BigUint {
-    BigUint::from(65537u32)
-}
-
-fn context(t: &BigUint, depth: usize) -> Context {
-    let builder = Parameters::builder()
-        .ring_degree(1024)
-        .plaintext_modulus(t.clone())
-        .multiplicative_depth(depth)
-        .threads(2)
-        .allow_insecure();
-    let params = with_smudging_room(builder, PARTIES, 40).expect("parameters");
-    Context::new(&params).expect("context")
-}
-
-struct Net {
-    session: Session,
-    parties: Vec<Party>,
-    run: u64,
-}
-
-impl Net {
-    fn new(context: &Context) -> Self {
-        let mut id = [0u8; 32];
-        StdRng::seed_from_u64(7).fill(&mut id);
-        let session = Session::new(context, id, PARTIES).unwrap();
-        let parties = (0..PARTIES)
-            .map(|i| Party::new(&session, i).unwrap())
-            .collect();
-        Self {
-            session,
-            parties,
-            run: 0,
-        }
-    }
-
-    fn next_run(&mut self) -> u64 {
-        self.run += 1;
-        self.run
-    }
-
-    fn aggregate_keys(&self, run: u64, step: Step, shares: &[ShareMessage]) -> Aggregate {
-        let mut agg = self.session.key_aggregator(run, step).unwrap();
-        for s in shares {
-            agg.add(s).unwrap();
-        }
-        agg.finish().unwrap()
-    }
-
-    fn public_key(&mut self) -> PublicKey {
-        let run = self.next_run();
-        let shares: Vec<_> = self
-            .parties
-            .iter()
-            .map(|p| p.public_key_share(run).unwrap())
-            .collect();
-        self.session
-            .public_key(&self.aggregate_keys(run, Step::PublicKey, &shares))
-            .unwrap()
-    }
-
-    fn relin_key(&mut self) -> RelinKey {
-        let run = self.next_run();
-        let r1: Vec<_> = self
-            .parties
-            .iter_mut()
-            .map(|p| p.relin_key_round1(run).unwrap())
-            .collect();
-        let a1 = self.aggregate_keys(run, Step::RelinRound1, &r1);
-        let r2: Vec<_> = self
-            .parties
-            .iter_mut()
-            .map(|p| p.relin_key_round2(&a1).unwrap())
-            .collect();
-        let a2 = self.aggregate_keys(run, Step::RelinRound2, &r2);
-        self.session.relin_key(&a1, &a2).unwrap()
-    }
-
-    fn galois_keys(&mut self, elements: &[u64]) -> GaloisKeys {
-        let mut keys = GaloisKeys::new(self.session.context()).unwrap();
-        for &g in elements {
-            let run = self.next_run();
-            let step = Step::GaloisKey { element: g };
-            let shares: Vec<_> = self
-                .parties
-                .iter()
-                .map(|p| p.galois_key_share(run, g).unwrap())
-                .collect();
-            let agg = self.aggregate_keys(run, step, &shares);
-            self.session.insert_galois_key(&mut keys, &agg).unwrap();
-        }
-        keys
-    }
-
-    fn decrypt(&mut self, ct: &Ciphertext) -> Plaintext {
-        let run = self.next_run();
-        let mut agg = self
-            .session
-            .ciphertext_aggregator(run, Step::Decrypt, ct)
-            .unwrap();
-        for p in &self.parties {
-            agg.add(&p.decryption_share(run, ct).unwrap()).unwrap();
-        }
-        self.session.decrypt(ct, &agg.finish().unwrap()).unwrap()
-    }
-
-    fn encryption_to_shares(&mut self, ct: &Ciphertext) -> Vec<AdditiveShare> {
-        let run = self.next_run();
-        let mut agg = self
-            .session
-            .ciphertext_aggregator(run, Step::EncryptionToShares, ct)
-            .unwrap();
-        let mut shares = Vec::new();
-        for p in &self.parties {
-            let (share, msg) = p.encryption_to_shares(run, ct).unwrap();
-            // Through the wire format, as a server would see it.
-            agg.add(&ShareMessage::from_bytes(&msg.to_bytes()).unwrap())
-                .unwrap();
-            shares.push(share);
-        }
-        let opening = self
-            .session
-            .open_masked(ct, &agg.finish().unwrap())
-            .unwrap();
-        shares[0].absorb_opening(&opening).unwrap();
-        shares
-    }
-
-    fn shares_to_encryption(&mut self, level: usize, shares: &[AdditiveShare]) -> Ciphertext {
-        let run = self.next_run();
-        let mut agg = self
-            .session
-            .shares_to_encryption_aggregator(run, level)
-            .unwrap();
-        for (p, s) in self.parties.iter().zip(shares) {
-            agg.add(&p.shares_to_encryption(run, level, s).unwrap())
-                .unwrap();
-        }
-        self.session
-            .shares_to_encryption(&agg.finish().unwrap())
-            .unwrap()
-    }
-}
-
-fn random_plaintext(context: &Context, rng: &mut StdRng) -> Plaintext {
-    let t = context.plaintext_modulus();
-    let coeffs: Vec<BigUint> = (0..context.ring_degree())
-        .map(|_| {
-            let mut bytes = vec![0u8; 40];
-            rng.fill(&mut bytes[..]);
-            BigUint::from_bytes_le(&bytes) % t
-        })
-        .collect();
-    Plaintext::from_biguints(context, &coeffs).unwrap()
+fn network(context: &Context) -> Net {
+    let mut id = [0u8; 32];
+    StdRng::seed_from_u64(7).fill(&mut id);
+    Net::new(context, PARTIES, id)
 }
 
 /// Key generation, encryption under the collective key, a product with
 /// relinearization, a rotation, decryption, encryption to shares and back,
 /// and key switching: each result equals the single-key computation's.
 fn every_protocol_matches_single_key(t: &BigUint) {
-    let context = context(t, 2);
-    let mut net = Net::new(&context);
+    let context = context(t, PARTIES, 2);
+    let mut net = network(&context);
     let mut rng = StdRng::seed_from_u64(11);
     let pk = net.public_key();
     // The collective keys round-trip through the checked format (the
@@ -276,7 +120,7 @@ fn additive_shares_are_wiped_and_absorb_in_place() {
     fn wiped_on_drop<T: zeroize::ZeroizeOnDrop>() {}
     wiped_on_drop::<AdditiveShare>();
 
-    let context = context(&BigUint::from(65537u32), 1);
+    let context = context(&t65537(), PARTIES, 1);
     let mut rng = StdRng::seed_from_u64(5);
     let a = random_plaintext(&context, &mut rng);
     let b = random_plaintext(&context, &mut rng);

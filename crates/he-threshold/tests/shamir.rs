@@ -3,64 +3,47 @@
 //! parties (and as the summed secret) do, with t = the BN254 scalar field and
 //! t = 65537; every misuse is a typed error naming the party.
 
-use ark_ff::PrimeField;
+mod common;
+
+use std::ops::{Deref, DerefMut};
+
+use common::{bn254, context, random_plaintext, t65537, Net};
 use he_threshold::{
-    with_smudging_room, ActiveParty, ActiveSet, AdditiveShare, Aggregate, DealingMessage, Error,
-    Party, Session, ShamirShare, ShareMessage, Step,
+    ActiveParty, ActiveSet, AdditiveShare, DealingMessage, Error, ShamirShare, ShareMessage, Step,
 };
-use helib_rs::threshold::secret_key_sum;
-use helib_rs::{Ciphertext, Context, Parameters, Plaintext, PublicKey, RelinKey, SecretKey};
+use helib_rs::{Ciphertext, Context, Plaintext, SecretKey};
 use num_bigint::BigUint;
-use rand::{rngs::StdRng, Rng, SeedableRng};
-
-fn bn254() -> BigUint {
-    ark_bn254::Fr::MODULUS.into()
-}
-
-fn t65537() -> BigUint {
-    BigUint::from(65537u32)
-}
-
-fn context(t: &BigUint, parties: u32) -> Context {
-    let builder = Parameters::builder()
-        .ring_degree(1024)
-        .plaintext_modulus(t.clone())
-        .multiplicative_depth(1)
-        .threads(2)
-        .allow_insecure();
-    let params = with_smudging_room(builder, parties, 40).expect("parameters");
-    Context::new(&params).expect("context")
-}
+use rand::{rngs::StdRng, SeedableRng};
 
 /// N parties with collective keys, re-shared with `threshold`.
-struct Net {
-    session: Session,
-    parties: Vec<Party>,
+struct ShamirNet {
+    net: Net,
     shamir: Vec<ShamirShare>,
     threshold: u32,
-    run: u64,
 }
 
-impl Net {
+impl Deref for ShamirNet {
+    type Target = Net;
+    fn deref(&self) -> &Net {
+        &self.net
+    }
+}
+
+impl DerefMut for ShamirNet {
+    fn deref_mut(&mut self) -> &mut Net {
+        &mut self.net
+    }
+}
+
+impl ShamirNet {
     fn new(context: &Context, parties: u32, threshold: u32, id: u8) -> Self {
-        let session = Session::new(context, [id; 32], parties).unwrap();
-        let parties: Vec<Party> = (0..parties)
-            .map(|i| Party::new(&session, i).unwrap())
-            .collect();
         let mut net = Self {
-            session,
-            parties,
+            net: Net::new(context, parties, [id; 32]),
             shamir: Vec::new(),
             threshold,
-            run: 0,
         };
         net.shamir = net.reshare();
         net
-    }
-
-    fn next_run(&mut self) -> u64 {
-        self.run += 1;
-        self.run
     }
 
     /// Every party deals; every dealing goes through its wire format to its
@@ -80,43 +63,6 @@ impl Net {
             .zip(&inbox)
             .map(|(p, received)| p.reshare(run, self.threshold, received).unwrap())
             .collect()
-    }
-
-    fn aggregate_keys(&self, run: u64, step: Step, shares: &[ShareMessage]) -> Aggregate {
-        let mut agg = self.session.key_aggregator(run, step).unwrap();
-        for s in shares {
-            agg.add(s).unwrap();
-        }
-        agg.finish().unwrap()
-    }
-
-    fn public_key(&mut self) -> PublicKey {
-        let run = self.next_run();
-        let shares: Vec<_> = self
-            .parties
-            .iter()
-            .map(|p| p.public_key_share(run).unwrap())
-            .collect();
-        self.session
-            .public_key(&self.aggregate_keys(run, Step::PublicKey, &shares))
-            .unwrap()
-    }
-
-    fn relin_key(&mut self) -> RelinKey {
-        let run = self.next_run();
-        let r1: Vec<_> = self
-            .parties
-            .iter_mut()
-            .map(|p| p.relin_key_round1(run).unwrap())
-            .collect();
-        let a1 = self.aggregate_keys(run, Step::RelinRound1, &r1);
-        let r2: Vec<_> = self
-            .parties
-            .iter_mut()
-            .map(|p| p.relin_key_round2(&a1).unwrap())
-            .collect();
-        let a2 = self.aggregate_keys(run, Step::RelinRound2, &r2);
-        self.session.relin_key(&a1, &a2).unwrap()
     }
 
     fn active(&self, members: &[u32]) -> (ActiveSet, Vec<ActiveParty>) {
@@ -141,36 +87,6 @@ impl Net {
         }
         self.session.decrypt(ct, &agg.finish().unwrap()).unwrap()
     }
-
-    /// N-out-of-N collective decryption (the reference).
-    fn decrypt_all(&mut self, ct: &Ciphertext) -> Plaintext {
-        let run = self.next_run();
-        let mut agg = self
-            .session
-            .ciphertext_aggregator(run, Step::Decrypt, ct)
-            .unwrap();
-        for p in &self.parties {
-            agg.add(&p.decryption_share(run, ct).unwrap()).unwrap();
-        }
-        self.session.decrypt(ct, &agg.finish().unwrap()).unwrap()
-    }
-
-    fn summed_secret(&self) -> SecretKey {
-        let keys: Vec<&SecretKey> = self.parties.iter().map(Party::secret_share).collect();
-        secret_key_sum(&keys).unwrap()
-    }
-}
-
-fn random_plaintext(context: &Context, rng: &mut StdRng) -> Plaintext {
-    let t = context.plaintext_modulus();
-    let coeffs: Vec<BigUint> = (0..context.ring_degree())
-        .map(|_| {
-            let mut bytes = vec![0u8; 40];
-            rng.fill(&mut bytes[..]);
-            BigUint::from_bytes_le(&bytes) % t
-        })
-        .collect();
-    Plaintext::from_biguints(context, &coeffs).unwrap()
 }
 
 /// All subsets of `0..n` of size `k`, ascending.
@@ -186,8 +102,8 @@ fn subsets(n: u32, k: usize) -> Vec<Vec<u32>> {
 /// summed secret and all N parties give. Encryption to shares and key
 /// switching with an active set are exact too.
 fn threshold_matches_n_of_n(t: &BigUint, parties: u32, threshold: u32) {
-    let context = context(t, parties);
-    let mut net = Net::new(&context, parties, threshold, 3);
+    let context = context(t, parties, 1);
+    let mut net = ShamirNet::new(&context, parties, threshold, 3);
     let mut rng = StdRng::seed_from_u64(17);
     let pk = net.public_key();
     let rk = net.relin_key();
@@ -201,7 +117,7 @@ fn threshold_matches_n_of_n(t: &BigUint, parties: u32, threshold: u32) {
         .relinearize(&rk)
         .unwrap();
     let expected = net.summed_secret().decrypt(&prod).unwrap();
-    assert_eq!(net.decrypt_all(&prod), expected);
+    assert_eq!(net.decrypt(&prod), expected);
     assert_ne!(expected, a, "the product differs from its factors");
 
     let mut sets = subsets(parties, threshold as usize);
@@ -279,7 +195,7 @@ fn two_of_three_t65537() {
 
 /// Dealings for a re-sharing of run 1 with threshold 2 among 3 parties:
 /// `inbox[j]` holds what party j receives.
-fn dealings(net: &Net, run: u64) -> Vec<Vec<DealingMessage>> {
+fn dealings(net: &ShamirNet, run: u64) -> Vec<Vec<DealingMessage>> {
     let mut inbox: Vec<Vec<DealingMessage>> = (0..net.parties.len()).map(|_| Vec::new()).collect();
     for p in &net.parties {
         for d in p.shamir_dealings(run, net.threshold).unwrap() {
@@ -291,8 +207,8 @@ fn dealings(net: &Net, run: u64) -> Vec<Vec<DealingMessage>> {
 
 #[test]
 fn dealing_errors_name_the_dealer() {
-    let context = context(&t65537(), 3);
-    let net = Net::new(&context, 3, 2, 4);
+    let context = context(&t65537(), 3, 1);
+    let net = ShamirNet::new(&context, 3, 2, 4);
     let run = 100;
     let inbox = dealings(&net, run);
     let me = &net.parties[1];
@@ -395,8 +311,8 @@ fn dealing_errors_name_the_dealer() {
 
 #[test]
 fn active_set_errors() {
-    let context = context(&t65537(), 5);
-    let mut net = Net::new(&context, 5, 3, 5);
+    let context = context(&t65537(), 5, 1);
+    let mut net = ShamirNet::new(&context, 5, 3, 5);
     let s = &net.session;
     assert!(matches!(
         ActiveSet::new(s, 3, &[0, 4]),

@@ -1,0 +1,189 @@
+//! What the protocol tests share: the two plaintext moduli, small contexts
+//! with room for smudging, random plaintexts, and a network of parties that
+//! runs each N-out-of-N protocol through its aggregator.
+
+// Each test binary uses its own part of this module.
+#![allow(dead_code)]
+
+use ark_ff::PrimeField;
+use he_threshold::{
+    with_smudging_room, AdditiveShare, Aggregate, Party, Session, ShareMessage, Step,
+};
+use helib_rs::threshold::secret_key_sum;
+use helib_rs::{
+    Ciphertext, Context, GaloisKeys, Parameters, Plaintext, PublicKey, RelinKey, SecretKey,
+};
+use num_bigint::BigUint;
+use rand::{rngs::StdRng, Rng};
+
+/// The BN254 scalar field's modulus.
+pub fn bn254() -> BigUint {
+    ark_bn254::Fr::MODULUS.into()
+}
+
+/// A small plaintext prime.
+pub fn t65537() -> BigUint {
+    BigUint::from(65537u32)
+}
+
+/// A test-sized context (N = 1024, insecure) for `parties` parties with
+/// `depth` levels and 40 bits of statistical smudging.
+pub fn context(t: &BigUint, parties: u32, depth: usize) -> Context {
+    let builder = Parameters::builder()
+        .ring_degree(1024)
+        .plaintext_modulus(t.clone())
+        .multiplicative_depth(depth)
+        .threads(2)
+        .allow_insecure();
+    let params = with_smudging_room(builder, parties, 40).expect("parameters");
+    Context::new(&params).expect("context")
+}
+
+/// A plaintext with uniformly random coefficients mod t.
+pub fn random_plaintext(context: &Context, rng: &mut StdRng) -> Plaintext {
+    let t = context.plaintext_modulus();
+    let coeffs: Vec<BigUint> = (0..context.ring_degree())
+        .map(|_| {
+            let mut bytes = vec![0u8; 40];
+            rng.fill(&mut bytes[..]);
+            BigUint::from_bytes_le(&bytes) % t
+        })
+        .collect();
+    Plaintext::from_biguints(context, &coeffs).unwrap()
+}
+
+/// A session and all of its parties; every protocol run takes a fresh run
+/// number.
+pub struct Net {
+    pub session: Session,
+    pub parties: Vec<Party>,
+    run: u64,
+}
+
+impl Net {
+    pub fn new(context: &Context, parties: u32, id: [u8; 32]) -> Self {
+        let session = Session::new(context, id, parties).unwrap();
+        let parties = (0..parties)
+            .map(|i| Party::new(&session, i).unwrap())
+            .collect();
+        Self {
+            session,
+            parties,
+            run: 0,
+        }
+    }
+
+    pub fn next_run(&mut self) -> u64 {
+        self.run += 1;
+        self.run
+    }
+
+    pub fn aggregate_keys(&self, run: u64, step: Step, shares: &[ShareMessage]) -> Aggregate {
+        let mut agg = self.session.key_aggregator(run, step).unwrap();
+        for s in shares {
+            agg.add(s).unwrap();
+        }
+        agg.finish().unwrap()
+    }
+
+    pub fn public_key(&mut self) -> PublicKey {
+        let run = self.next_run();
+        let shares: Vec<_> = self
+            .parties
+            .iter()
+            .map(|p| p.public_key_share(run).unwrap())
+            .collect();
+        self.session
+            .public_key(&self.aggregate_keys(run, Step::PublicKey, &shares))
+            .unwrap()
+    }
+
+    pub fn relin_key(&mut self) -> RelinKey {
+        let run = self.next_run();
+        let r1: Vec<_> = self
+            .parties
+            .iter_mut()
+            .map(|p| p.relin_key_round1(run).unwrap())
+            .collect();
+        let a1 = self.aggregate_keys(run, Step::RelinRound1, &r1);
+        let r2: Vec<_> = self
+            .parties
+            .iter_mut()
+            .map(|p| p.relin_key_round2(&a1).unwrap())
+            .collect();
+        let a2 = self.aggregate_keys(run, Step::RelinRound2, &r2);
+        self.session.relin_key(&a1, &a2).unwrap()
+    }
+
+    pub fn galois_keys(&mut self, elements: &[u64]) -> GaloisKeys {
+        let mut keys = GaloisKeys::new(self.session.context()).unwrap();
+        for &g in elements {
+            let run = self.next_run();
+            let step = Step::GaloisKey { element: g };
+            let shares: Vec<_> = self
+                .parties
+                .iter()
+                .map(|p| p.galois_key_share(run, g).unwrap())
+                .collect();
+            let agg = self.aggregate_keys(run, step, &shares);
+            self.session.insert_galois_key(&mut keys, &agg).unwrap();
+        }
+        keys
+    }
+
+    /// Collective decryption by all N parties.
+    pub fn decrypt(&mut self, ct: &Ciphertext) -> Plaintext {
+        let run = self.next_run();
+        let mut agg = self
+            .session
+            .ciphertext_aggregator(run, Step::Decrypt, ct)
+            .unwrap();
+        for p in &self.parties {
+            agg.add(&p.decryption_share(run, ct).unwrap()).unwrap();
+        }
+        self.session.decrypt(ct, &agg.finish().unwrap()).unwrap()
+    }
+
+    pub fn encryption_to_shares(&mut self, ct: &Ciphertext) -> Vec<AdditiveShare> {
+        let run = self.next_run();
+        let mut agg = self
+            .session
+            .ciphertext_aggregator(run, Step::EncryptionToShares, ct)
+            .unwrap();
+        let mut shares = Vec::new();
+        for p in &self.parties {
+            let (share, msg) = p.encryption_to_shares(run, ct).unwrap();
+            // Through the wire format, as a server would see it.
+            agg.add(&ShareMessage::from_bytes(&msg.to_bytes()).unwrap())
+                .unwrap();
+            shares.push(share);
+        }
+        let opening = self
+            .session
+            .open_masked(ct, &agg.finish().unwrap())
+            .unwrap();
+        shares[0].absorb_opening(&opening).unwrap();
+        shares
+    }
+
+    pub fn shares_to_encryption(&mut self, level: usize, shares: &[AdditiveShare]) -> Ciphertext {
+        let run = self.next_run();
+        let mut agg = self
+            .session
+            .shares_to_encryption_aggregator(run, level)
+            .unwrap();
+        for (p, s) in self.parties.iter().zip(shares) {
+            agg.add(&p.shares_to_encryption(run, level, s).unwrap())
+                .unwrap();
+        }
+        self.session
+            .shares_to_encryption(&agg.finish().unwrap())
+            .unwrap()
+    }
+
+    /// The sum of the parties' secrets: the key the collective keys belong to.
+    pub fn summed_secret(&self) -> SecretKey {
+        let keys: Vec<&SecretKey> = self.parties.iter().map(Party::secret_share).collect();
+        secret_key_sum(&keys).unwrap()
+    }
+}
