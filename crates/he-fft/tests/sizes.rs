@@ -7,7 +7,7 @@ use he_fft::{
     affordable_levels, plan_depth, suggest_plan_parameters, Error, FftPlan, KeyMode, PlanOptions,
     Strategy,
 };
-use helib_rs::{Context, SecurityLevel};
+use helib_rs::{Context, Parameters, SecurityLevel};
 use std::collections::HashMap;
 
 fn options() -> Vec<PlanOptions> {
@@ -53,6 +53,13 @@ fn every_size_and_option_fits_its_suggested_parameters() {
             assert_ne!(params.security_level(), SecurityLevel::Below128);
             let ring = params.ring_degree();
             let what = format!("n = 2^{log_n}, {o:?}, N = {ring}");
+            if o == PlanOptions::default() {
+                assert_eq!(
+                    params.special_bits(),
+                    fewest_secure_digits_special_bits(params),
+                    "{what}: not the fewest secure key-switching digits"
+                );
+            }
             assert_eq!(
                 plan_depth::<Fr>(n, ring, o).unwrap(),
                 (suggested.depth, suggested.strategy),
@@ -105,6 +112,24 @@ fn every_size_and_option_fits_its_suggested_parameters() {
         }
     }
     assert!(checked > 150, "{checked}");
+}
+
+/// The special primes of the fewest key-switching digits (two or more) that
+/// keep `params`'s ring and chain at 128-bit security.
+fn fewest_secure_digits_special_bits(params: &Parameters) -> Vec<u32> {
+    (2..=6)
+        .find_map(|digits| {
+            let fewer = Parameters::builder()
+                .ring_degree(params.ring_degree())
+                .plaintext_modulus_from_field::<Fr>()
+                .chain_bits(params.chain_bits())
+                .key_switching_digits(digits)
+                .build()
+                .ok()?;
+            (fewer.security_level() != SecurityLevel::Below128)
+                .then(|| fewer.special_bits().to_vec())
+        })
+        .expect("some digit count is secure")
 }
 
 /// `plan_depth` agrees with the plans the builder makes, one ciphertext or
