@@ -2,9 +2,11 @@
 
 use ark_bn254::Fr;
 use ark_ff::Field;
+use ark_poly::{EvaluationDomain, GeneralEvaluationDomain};
 use ark_relations::lc;
 use ark_relations::r1cs::{
-    ConstraintSynthesizer, ConstraintSystem, ConstraintSystemRef, OptimizationGoal, SynthesisError,
+    ConstraintMatrices, ConstraintSynthesizer, ConstraintSystem, ConstraintSystemRef,
+    OptimizationGoal, SynthesisError,
 };
 
 /// z_{i+1} = z_i² + c_i for `steps` steps (c_i = i² + 3), one R1CS constraint
@@ -36,6 +38,55 @@ impl SquareChain {
         self.clone().generate_constraints(cs.clone())?;
         cs.finalize();
         Ok(cs)
+    }
+}
+
+/// What ark-groth16's witness map reads off a finalized, assigned constraint
+/// system: its sizes, the evaluation domain, the matrices and the full
+/// assignment (instance, then witness).
+#[derive(Debug, Clone)]
+pub struct ProverView {
+    /// R1CS constraints.
+    pub num_constraints: usize,
+    /// Instance variables, the constant one included.
+    pub num_inputs: usize,
+    /// The smallest domain holding the constraints and the inputs.
+    pub domain: GeneralEvaluationDomain<Fr>,
+    /// The A, B and C matrices.
+    pub matrices: ConstraintMatrices<Fr>,
+    /// Instance assignment followed by witness assignment.
+    pub assignment: Vec<Fr>,
+}
+
+impl ProverView {
+    /// The view of `circuit` with its witness assigned.
+    ///
+    /// # Errors
+    /// A synthesis error, or a message when the circuit is too large for an
+    /// FFT domain of the BN254 scalar field.
+    pub fn of(circuit: &SquareChain) -> Result<Self, Box<dyn std::error::Error>> {
+        let cs = circuit.prover_constraint_system()?;
+        let (num_constraints, num_inputs) = (cs.num_constraints(), cs.num_instance_variables());
+        let domain = GeneralEvaluationDomain::new(num_constraints + num_inputs)
+            .ok_or("no evaluation domain that large")?;
+        let matrices = cs
+            .to_matrices()
+            .ok_or("the constraint system has no matrices")?;
+        let assignment = {
+            let cs = cs.borrow().ok_or("no constraint system")?;
+            [
+                cs.instance_assignment.as_slice(),
+                cs.witness_assignment.as_slice(),
+            ]
+            .concat()
+        };
+        Ok(Self {
+            num_constraints,
+            num_inputs,
+            domain,
+            matrices,
+            assignment,
+        })
     }
 }
 

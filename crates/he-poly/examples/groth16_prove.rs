@@ -36,7 +36,7 @@ use ark_groth16::r1cs_to_qap::{LibsnarkReduction, R1CSToQAP};
 use ark_groth16::Groth16;
 use ark_poly::{EvaluationDomain, GeneralEvaluationDomain};
 use ark_snark::SNARK;
-use example_support::circuits::SquareChain;
+use example_support::circuits::{ProverView, SquareChain};
 use he_poly::groth16::{witness_evaluations, EncryptedReduction, QuotientKeys};
 use he_poly::EncryptedPolynomial;
 use rand::{rngs::StdRng, SeedableRng};
@@ -87,11 +87,16 @@ fn run(steps: usize) -> Result<bool> {
     };
     let image = circuit.end(start);
 
-    let cs = circuit.prover_constraint_system()?;
-    let (num_constraints, num_inputs) = (cs.num_constraints(), cs.num_instance_variables());
-    let n = Domain::new(num_constraints + num_inputs)
-        .ok_or("no evaluation domain that large")?
-        .size();
+    // Both reductions below start from the same matrices and assignment (what
+    // ark-groth16's witness_map extracts from the constraint system).
+    let ProverView {
+        num_constraints,
+        num_inputs,
+        domain,
+        matrices,
+        assignment,
+    } = ProverView::of(&circuit)?;
+    let n = domain.size();
     outln!(
         "circuit: {num_constraints} constraints, {num_inputs} instance variables; domain n = {n}"
     );
@@ -107,21 +112,6 @@ fn run(steps: usize) -> Result<bool> {
         ring.security_level().bits(),
         ms(keygen)
     );
-
-    // Both reductions from the same matrices and assignment (what ark-groth16's
-    // witness_map extracts from the constraint system before reducing).
-    let matrices = cs
-        .to_matrices()
-        .ok_or("the constraint system has no matrices")?;
-    let assignment = {
-        let cs = cs.borrow().ok_or("no constraint system")?;
-        [
-            cs.instance_assignment.as_slice(),
-            cs.witness_assignment.as_slice(),
-        ]
-        .concat()
-    };
-    let domain = Domain::new(n).ok_or("no evaluation domain that large")?;
 
     // Medians over RUNS runs of each.
     let mut plain_times = Vec::new();

@@ -29,7 +29,7 @@ use ark_groth16::Groth16;
 use ark_poly::{EvaluationDomain, GeneralEvaluationDomain};
 use ark_relations::r1cs::ConstraintMatrices;
 use ark_snark::SNARK;
-use example_support::circuits::SquareChain;
+use example_support::circuits::{ProverView, SquareChain};
 use example_support::outln;
 use he_poly::groth16::ProvidedQuotient;
 use he_poly::{EncryptedPolynomial, PolyParameters};
@@ -185,22 +185,14 @@ fn run(steps: usize) -> Result<bool> {
     };
     let image = circuit.end(start);
 
-    let cs = circuit.prover_constraint_system()?;
-    let (num_constraints, num_inputs) = (cs.num_constraints(), cs.num_instance_variables());
-    let domain =
-        Domain::new(num_constraints + num_inputs).ok_or("no evaluation domain that large")?;
+    let ProverView {
+        num_constraints,
+        num_inputs,
+        domain,
+        matrices,
+        assignment,
+    } = ProverView::of(&circuit)?;
     let n = domain.size();
-    let matrices = cs
-        .to_matrices()
-        .ok_or("the constraint system has no matrices")?;
-    let assignment = {
-        let cs = cs.borrow().ok_or("no constraint system")?;
-        [
-            cs.instance_assignment.as_slice(),
-            cs.witness_assignment.as_slice(),
-        ]
-        .concat()
-    };
     outln!(
         "circuit: {num_constraints} constraints, {num_inputs} instance variables; domain n = {n}"
     );
