@@ -203,6 +203,31 @@ inline void inverse_rows_stage(u64 *rows, size_t h, size_t t, size_t width, cons
     }
 }
 
+/// The whole forward transform of length n (NttTables::forward): stages m = 1,
+/// 2, ..., n / 2 with t = n / (2m), values kept in [0, 4q), the last stage
+/// reducing to [0, q). The reference the vector versions must match.
+inline void ntt_forward(u64 *a, size_t n, const u64 *roots, const u64 *roots_shoup, const Modulus &mod) {
+    size_t t = n;
+    for (size_t m = 1; m < n / 2; m <<= 1) {
+        t >>= 1;
+        forward_stage(a, m, t, roots, roots_shoup, mod);
+    }
+    forward_last_stage(a, n / 2, roots, roots_shoup, mod);
+}
+
+/// The whole inverse transform of length n (NttTables::inverse), with the
+/// final scaling by n^-1 (n_inv with Shoup factor n_inv_shoup): input in
+/// [0, 2q), output in [0, q).
+inline void ntt_inverse(u64 *a, size_t n, const u64 *inv_roots, const u64 *inv_roots_shoup, u64 n_inv,
+                        u64 n_inv_shoup, const Modulus &mod) {
+    size_t t = 1;
+    for (size_t h = n / 2; h >= 1; h >>= 1) {
+        inverse_stage(a, h, t, inv_roots, inv_roots_shoup, mod);
+        t <<= 1;
+    }
+    scale(a, n, n_inv, n_inv_shoup, mod);
+}
+
 }  // namespace scalar
 
 #ifdef BGV_X86_KERNELS
@@ -545,6 +570,28 @@ BGV_AVX512 inline void inverse_rows_stage(u64 *rows, size_t h, size_t t, size_t 
             inverse_block(x, x + t * width, width, inv_roots[h + i], inv_roots_shoup[h + i], mod);
         }
     }
+}
+
+/// scalar::ntt_forward with the kernels above.
+BGV_AVX512 inline void ntt_forward(u64 *a, size_t n, const u64 *roots, const u64 *roots_shoup, const Modulus &mod) {
+    size_t t = n;
+    for (size_t m = 1; m < n / 2; m <<= 1) {
+        t >>= 1;
+        forward_stage(a, m, t, roots, roots_shoup, mod);
+    }
+    forward_last_stage(a, n / 2, roots, roots_shoup, mod);
+}
+
+/// scalar::ntt_inverse with the kernels above.
+BGV_AVX512 inline void ntt_inverse(u64 *a, size_t n, const u64 *inv_roots, const u64 *inv_roots_shoup, u64 n_inv,
+                                   u64 n_inv_shoup, const Modulus &mod) {
+    size_t t = 1;
+    for (size_t h = n / 2; h >= 1; h >>= 1) {
+        inverse_stage(a, h, t, inv_roots, inv_roots_shoup, mod);
+        t <<= 1;
+    }
+    if (n % 8 != 0) return scalar::scale(a, n, n_inv, n_inv_shoup, mod);
+    scale(a, n, n_inv, n_inv_shoup, mod);
 }
 
 }  // namespace avx512
