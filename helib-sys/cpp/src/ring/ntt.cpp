@@ -5,6 +5,7 @@
 
 
 #include "util/error.hpp"
+#include "ring/ntt_avx512.hpp"
 #include "ring/ntt_kernels.hpp"
 #include "ring/primes.hpp"
 
@@ -47,6 +48,8 @@ NttTables::NttTables(size_t n, const Modulus &modulus)
     }
     n_inv_ = modulus.inv(static_cast<u64>(n) % modulus.value());
     n_inv_shoup_ = modulus.shoup(n_inv_);
+    last_inv_ = modulus.mul(inv_roots_[1], n_inv_);
+    last_inv_shoup_ = modulus.shoup(last_inv_);
 }
 
 void NttTables::forward(u64 *a, CpuPath path) const {
@@ -64,7 +67,7 @@ void NttTables::inverse(u64 *a, CpuPath path) const {
 #ifdef BGV_X86_KERNELS
     if (path == CpuPath::Avx512) {
         kernels::avx512::ntt_inverse(a, n_, inv_roots_.data(), inv_roots_shoup_.data(), n_inv_, n_inv_shoup_,
-                                     modulus_);
+                                     last_inv_, last_inv_shoup_, modulus_);
         return;
     }
 #endif

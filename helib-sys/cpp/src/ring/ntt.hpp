@@ -49,6 +49,7 @@ private:
     std::vector<u64> roots_, roots_shoup_;          // psi^bitrev(k)
     std::vector<u64> inv_roots_, inv_roots_shoup_;  // psi^-bitrev(k)
     u64 n_inv_, n_inv_shoup_;
+    u64 last_inv_, last_inv_shoup_;  // psi^-bitrev(1) n^-1: the last inverse stage with the scaling
 };
 
 }  // namespace bgv
