@@ -121,9 +121,9 @@ fn mul_mod(a: u64, b: u64, q: u64) -> u64 {
 fn negacyclic_product(a: &[u64], b: &[u64], q: u64) -> Vec<u64> {
     let n = a.len();
     let mut out = vec![0u64; n];
-    for i in 0..n {
-        for j in 0..n {
-            let p = mul_mod(a[i], b[j], q);
+    for (i, &x) in a.iter().enumerate() {
+        for (j, &y) in b.iter().enumerate() {
+            let p = mul_mod(x, y, q);
             let k = (i + j) % n;
             out[k] = if i + j < n {
                 (out[k] + p) % q
@@ -179,7 +179,7 @@ fn bad_arguments_are_refused() {
     let mut ok = vec![1u64; 8];
     assert_eq!(call(HELIB_CPU_SCALAR, q, 0, &mut ok, 1), HELIB_OK);
     assert_eq!(
-        call(HELIB_CPU_SCALAR, q, 0, &mut vec![1u64; 6], 1),
+        call(HELIB_CPU_SCALAR, q, 0, &mut [1u64; 6], 1),
         HELIB_ERR_INVALID_ARGUMENT
     );
     assert_eq!(
