@@ -22,8 +22,8 @@ include!("bindings.rs");
 /// Test-only entry points of the engine, declared in
 /// `cpp/src/capi/c_api_test_api.h` (not in the public `helib_c.h`) and
 /// compiled only with the `test-api` feature, which this crate's own tests
-/// enable: direct access to the ring layer and the ChaCha20 keystream of each
-/// kernel path.
+/// enable: direct access to the ring layer, and the ChaCha20 keystream, the
+/// Gaussian sampler and the NTT of each kernel path.
 #[cfg(feature = "test-api")]
 pub mod test_api {
     use super::{helib_context, helib_status};
@@ -78,6 +78,20 @@ pub mod test_api {
             out: *mut i32,
             n: usize,
         ) -> helib_status;
+        /// The negacyclic NTT of length `n` modulo `prime` with the kernels
+        /// of `path`, in place on `values` (`n` words): forward (`inverse` =
+        /// 0, inputs below 4q) or inverse (1, inputs below 2q), applied
+        /// `repeats` times; `nanoseconds` (may be null) receives the time of
+        /// the transforms alone.
+        pub fn helib_ntt_transform(
+            path: u32,
+            prime: u64,
+            n: usize,
+            inverse: i32,
+            values: *mut u64,
+            repeats: usize,
+            nanoseconds: *mut u64,
+        ) -> helib_status;
     }
 }
 
@@ -127,6 +141,6 @@ mod tests {
                 "{name} is test-only but declared in helib_c.h"
             );
         }
-        assert_eq!(count, 5, "the test-only header declares five functions");
+        assert_eq!(count, 6, "the test-only header declares six functions");
     }
 }

@@ -6,12 +6,15 @@
 // (HELIB_TEST_API defined), which the crate's own tests enable.
 #ifdef HELIB_TEST_API
 
+#include <chrono>
 #include <cstring>
 #include <string>
 #include <vector>
 
 #include "capi/c_api_internal.hpp"
 #include "capi/c_api_test_api.h"
+#include "ring/ntt.hpp"
+#include "ring/primes.hpp"
 #include "util/checked_size.hpp"
 #include "util/cpu.hpp"
 #include "util/random.hpp"
@@ -124,6 +127,40 @@ helib_status helib_gaussian_samples(uint32_t path, const uint8_t *key, uint64_t 
         bgv::Prng prng(seed, stream);
         const std::vector<int32_t> samples = bgv::sample_gaussian(p, prng, n);
         std::memcpy(out, samples.data(), n * sizeof(int32_t));
+    });
+}
+
+helib_status helib_ntt_transform(uint32_t path, uint64_t prime, size_t n, int inverse, uint64_t *values,
+                                 size_t repeats, uint64_t *nanoseconds) {
+    return guarded([&] {
+        require_out(values, "values");
+        const bgv::CpuPath p = path_from_c(path);
+        bgv::require(bgv::cpu_supports(p), HELIB_ERR_INVALID_ARGUMENT,
+                     std::string("this CPU cannot run the ") + bgv::cpu_path_name(p) + " kernels");
+        bgv::require(n >= 2 && n <= (size_t{1} << 20) && (n & (n - 1)) == 0, HELIB_ERR_INVALID_ARGUMENT,
+                     "n must be a power of two from 2 to 2^20");
+        bgv::require(prime < (uint64_t{1} << 62) && prime % (2 * n) == 1 && bgv::is_prime(prime),
+                     HELIB_ERR_INVALID_ARGUMENT, "prime must be a prime below 2^62 that is 1 mod 2n");
+        bgv::require(inverse == 0 || inverse == 1, HELIB_ERR_INVALID_ARGUMENT, "inverse must be 0 or 1");
+        bgv::require(repeats >= 1, HELIB_ERR_INVALID_ARGUMENT, "repeats must be at least 1");
+        const uint64_t bound = (inverse != 0 ? 2 : 4) * prime;
+        for (size_t j = 0; j < n; ++j) {
+            bgv::require(values[j] < bound, HELIB_ERR_INVALID_ARGUMENT,
+                         std::string("inputs must be below ") + (inverse != 0 ? "2q" : "4q"));
+        }
+        const bgv::NttTables tables(n, bgv::Modulus(prime));
+        const auto start = std::chrono::steady_clock::now();
+        for (size_t r = 0; r < repeats; ++r) {
+            if (inverse != 0) {
+                tables.inverse(values, p);
+            } else {
+                tables.forward(values, p);
+            }
+        }
+        const auto elapsed = std::chrono::steady_clock::now() - start;
+        if (nanoseconds != nullptr) {
+            *nanoseconds = static_cast<uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(elapsed).count());
+        }
     });
 }
 

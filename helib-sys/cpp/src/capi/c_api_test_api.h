@@ -55,6 +55,20 @@ helib_status helib_chacha20_keystream(uint32_t path, const uint8_t *key, uint64_
  */
 helib_status helib_gaussian_samples(uint32_t path, const uint8_t *key, uint64_t stream, int32_t *out, size_t n);
 
+/**
+ * The negacyclic NTT of length `n` modulo the prime `prime` (q = 1 mod 2n,
+ * q < 2^62) computed with the kernels of `path`, in place on the `n` values of
+ * `values`: forward (`inverse` = 0; inputs below 4q) or inverse (`inverse` = 1;
+ * inputs below 2q, scaled by n^-1), outputs below q, with the engine's tables
+ * and output order (NttTables). The transform is applied `repeats` times in a
+ * row (at least 1) with the tables built once, and `*nanoseconds`, when not
+ * NULL, receives the wall time of the transforms alone, for benchmarks.
+ * HELIB_ERR_INVALID_ARGUMENT for a bad length, modulus or input, or if this CPU
+ * cannot run `path`.
+ */
+helib_status helib_ntt_transform(uint32_t path, uint64_t prime, size_t n, int inverse, uint64_t *values,
+                                 size_t repeats, uint64_t *nanoseconds);
+
 #ifdef __cplusplus
 }
 #endif

@@ -5,6 +5,7 @@
 
 
 #include "util/error.hpp"
+#include "ring/ntt_avx512.hpp"
 #include "ring/ntt_kernels.hpp"
 #include "ring/primes.hpp"
 
@@ -47,29 +48,31 @@ NttTables::NttTables(size_t n, const Modulus &modulus)
     }
     n_inv_ = modulus.inv(static_cast<u64>(n) % modulus.value());
     n_inv_shoup_ = modulus.shoup(n_inv_);
+    last_inv_ = modulus.mul(inv_roots_[1], n_inv_);
+    last_inv_shoup_ = modulus.shoup(last_inv_);
 }
 
-void NttTables::forward(u64 *__restrict a) const {
-    const u64 *__restrict roots = roots_.data();
-    const u64 *__restrict roots_shoup = roots_shoup_.data();
-    size_t t = n_;
-    // All stages but the last; values stay in [0, 4q).
-    for (size_t m = 1; m < n_ / 2; m <<= 1) {
-        t >>= 1;
-        kernels::forward_stage(a, m, t, roots, roots_shoup, modulus_);
+void NttTables::forward(u64 *a, CpuPath path) const {
+#ifdef BGV_X86_KERNELS
+    if (path == CpuPath::Avx512) {
+        kernels::avx512::ntt_forward(a, n_, roots_.data(), roots_shoup_.data(), modulus_);
+        return;
     }
-    // Last stage (adjacent pairs), with the final reduction to [0, q) folded in.
-    kernels::forward_last_stage(a, n_ / 2, roots, roots_shoup, modulus_);
+#endif
+    (void)path;
+    kernels::scalar::ntt_forward(a, n_, roots_.data(), roots_shoup_.data(), modulus_);
 }
 
-void NttTables::inverse(u64 *a) const {
-    size_t t = 1;
-    for (size_t m = n_; m > 1; m >>= 1) {
-        // Invariant: values in [0, 2q).
-        kernels::inverse_stage(a, m >> 1, t, inv_roots_.data(), inv_roots_shoup_.data(), modulus_);
-        t <<= 1;
+void NttTables::inverse(u64 *a, CpuPath path) const {
+#ifdef BGV_X86_KERNELS
+    if (path == CpuPath::Avx512) {
+        kernels::avx512::ntt_inverse(a, n_, inv_roots_.data(), inv_roots_shoup_.data(), n_inv_, n_inv_shoup_,
+                                     last_inv_, last_inv_shoup_, modulus_);
+        return;
     }
-    kernels::scale(a, n_, n_inv_, n_inv_shoup_, modulus_);
+#endif
+    (void)path;
+    kernels::scalar::ntt_inverse(a, n_, inv_roots_.data(), inv_roots_shoup_.data(), n_inv_, n_inv_shoup_, modulus_);
 }
 
 void NttTables::forward_rows(u64 *rows, size_t width, size_t nonzero_rows) const {

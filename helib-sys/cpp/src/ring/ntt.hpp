@@ -4,6 +4,7 @@
 #include <cstddef>
 #include <vector>
 
+#include "util/cpu.hpp"
 #include "util/modarith.hpp"
 
 namespace bgv {
@@ -21,10 +22,14 @@ public:
     const Modulus &modulus() const { return modulus_; }
     u64 root() const { return psi_; }
 
-    /// In place; input and output in [0, q).
-    void forward(u64 *__restrict values) const;
-    /// In place; input and output in [0, q).
-    void inverse(u64 *values) const;
+    /// In place; input in [0, 4q) (in particular [0, q)), output in [0, q).
+    void forward(u64 *values) const { forward(values, cpu_path()); }
+    /// In place; input in [0, 2q) (in particular [0, q)), output in [0, q).
+    void inverse(u64 *values) const { inverse(values, cpu_path()); }
+    /// forward / inverse with the kernels of `path`, which this CPU must run
+    /// (cpu_supports); every path gives the same output.
+    void forward(u64 *values, CpuPath path) const;
+    void inverse(u64 *values, CpuPath path) const;
 
     /// The forward transform applied to `width` interleaved sequences at once:
     /// `rows` holds n rows of `width` words, and column j (rows[k * width + j],
@@ -44,6 +49,7 @@ private:
     std::vector<u64> roots_, roots_shoup_;          // psi^bitrev(k)
     std::vector<u64> inv_roots_, inv_roots_shoup_;  // psi^-bitrev(k)
     u64 n_inv_, n_inv_shoup_;
+    u64 last_inv_, last_inv_shoup_;  // psi^-bitrev(1) n^-1: the last inverse stage with the scaling
 };
 
 }  // namespace bgv

@@ -9,7 +9,9 @@
 // cpu_path() picked (cpu.hpp). The AVX2 path uses the scalar kernels here
 // (AVX2 has no 64-bit multiply or unsigned 64-bit compare; its gain is in
 // ChaCha20, random.cpp). Callers pass whole rows or whole NTT stages, so the
-// choice costs one predictable branch per row, not per element.
+// choice costs one predictable branch per row, not per element. The whole
+// single-prime NTT on AVX-512 (several stages per pass) is in ntt_avx512.hpp;
+// scalar::ntt_forward / ntt_inverse here are its reference.
 #pragma once
 
 #include <algorithm>
@@ -203,25 +205,53 @@ inline void inverse_rows_stage(u64 *rows, size_t h, size_t t, size_t width, cons
     }
 }
 
+/// The whole forward transform of length n (NttTables::forward): stages m = 1,
+/// 2, ..., n / 2 with t = n / (2m), values kept in [0, 4q), the last stage
+/// reducing to [0, q). The reference the vector versions must match.
+inline void ntt_forward(u64 *a, size_t n, const u64 *roots, const u64 *roots_shoup, const Modulus &mod) {
+    size_t t = n;
+    for (size_t m = 1; m < n / 2; m <<= 1) {
+        t >>= 1;
+        forward_stage(a, m, t, roots, roots_shoup, mod);
+    }
+    forward_last_stage(a, n / 2, roots, roots_shoup, mod);
+}
+
+/// The whole inverse transform of length n (NttTables::inverse), with the
+/// final scaling by n^-1 (n_inv with Shoup factor n_inv_shoup): input in
+/// [0, 2q), output in [0, q).
+inline void ntt_inverse(u64 *a, size_t n, const u64 *inv_roots, const u64 *inv_roots_shoup, u64 n_inv,
+                        u64 n_inv_shoup, const Modulus &mod) {
+    size_t t = 1;
+    for (size_t h = n / 2; h >= 1; h >>= 1) {
+        inverse_stage(a, h, t, inv_roots, inv_roots_shoup, mod);
+        t <<= 1;
+    }
+    scale(a, n, n_inv, n_inv_shoup, mod);
+}
+
 }  // namespace scalar
 
 #ifdef BGV_X86_KERNELS
 namespace avx512 {
 
 
-/// High 64 bits of a * b per lane, with b given as its 32-bit halves.
+/// High 64 bits of a * b per lane, with b given as its 32-bit halves (only
+/// the low 32 bits of each lane of b_lo are read). Four 32x32-bit products;
+/// the two cross products each absorb one carry word without overflow
+/// ((2^32 - 1)^2 + 2 (2^32 - 1) < 2^64), so the sum needs no masking of the
+/// high words and one masking only.
 BGV_AVX512 inline __m512i mulhi_epu64(__m512i a, __m512i b_lo, __m512i b_hi) {
-    const __m512i low_mask = _mm512_set1_epi64(0xffffffffLL);
     const __m512i a_hi = _mm512_srli_epi64(a, 32);
     const __m512i p00 = _mm512_mul_epu32(a, b_lo);
     const __m512i p01 = _mm512_mul_epu32(a, b_hi);
     const __m512i p10 = _mm512_mul_epu32(a_hi, b_lo);
     const __m512i p11 = _mm512_mul_epu32(a_hi, b_hi);
-    __m512i mid = _mm512_add_epi64(_mm512_srli_epi64(p00, 32), _mm512_and_si512(p01, low_mask));
-    mid = _mm512_add_epi64(mid, _mm512_and_si512(p10, low_mask));
-    __m512i hi = _mm512_add_epi64(p11, _mm512_srli_epi64(p01, 32));
-    hi = _mm512_add_epi64(hi, _mm512_srli_epi64(p10, 32));
-    return _mm512_add_epi64(hi, _mm512_srli_epi64(mid, 32));
+    // t = a_hi b_lo + (a_lo b_lo >> 32); u = a_lo b_hi + (t mod 2^32); the
+    // product is p11 2^64 + (t >> 32) 2^64 + u 2^32 + (p00 mod 2^32).
+    const __m512i t = _mm512_add_epi64(p10, _mm512_srli_epi64(p00, 32));
+    const __m512i u = _mm512_add_epi64(p01, _mm512_and_si512(t, _mm512_set1_epi64(0xffffffffLL)));
+    return _mm512_add_epi64(_mm512_add_epi64(p11, _mm512_srli_epi64(t, 32)), _mm512_srli_epi64(u, 32));
 }
 
 /// Lazy Shoup product a * w mod q in [0, 2q) per lane.
@@ -457,74 +487,6 @@ BGV_AVX512 inline void key_switch_key_row(u64 *b, u64 *a, const u64 *s, const u6
     }
 }
 
-/// Forward stages with blocks narrower than a vector (t = 1, 2 or 4): 16
-/// values at a time, the x halves of their 8 / t blocks gathered into one
-/// vector and the y halves into another by lane permutations, with the
-/// twiddles broadcast per block. With `last`, the outputs are reduced to
-/// [0, q) (the final stage); otherwise they stay in [0, 4q) as in forward_block.
-BGV_AVX512 inline void forward_stage_narrow(u64 *a, size_t m, size_t t, const u64 *roots, const u64 *roots_shoup,
-                                            const Modulus &mod, bool last) {
-    const size_t per_vector = 8 / t;  // blocks in 16 values
-    alignas(64) long long x_index[8], y_index[8], w_index[8], lo_index[8], hi_index[8];
-    for (size_t l = 0; l < 8; ++l) {
-        const size_t block = l / t, offset = l % t;
-        x_index[l] = static_cast<long long>(block * 2 * t + offset);
-        y_index[l] = static_cast<long long>(block * 2 * t + t + offset);
-        w_index[l] = static_cast<long long>(block);
-    }
-    // Inverse placement: value e of the 16 comes from lane (e / 2t) * t + e % 2t of
-    // x when e % 2t < t, else from lane (e / 2t) * t + e % 2t - t of y (index + 8).
-    for (size_t e = 0; e < 16; ++e) {
-        const size_t block = e / (2 * t), offset = e % (2 * t);
-        const size_t from = offset < t ? block * t + offset : 8 + block * t + offset - t;
-        (e < 8 ? lo_index[e] : hi_index[e - 8]) = static_cast<long long>(from);
-    }
-    const __m512i vx = _mm512_load_si512(x_index), vy = _mm512_load_si512(y_index), vw = _mm512_load_si512(w_index);
-    const __m512i vlo = _mm512_load_si512(lo_index), vhi = _mm512_load_si512(hi_index);
-    const __mmask8 twiddles = static_cast<__mmask8>((1u << per_vector) - 1);
-    const __m512i q = _mm512_set1_epi64(static_cast<long long>(mod.value()));
-    const __m512i two_q = _mm512_add_epi64(q, q);
-    for (size_t i = 0; i < m; i += per_vector) {
-        u64 *p = a + 2 * t * i;
-        const __m512i v0 = _mm512_loadu_si512(p), v1 = _mm512_loadu_si512(p + 8);
-        const __m512i x = _mm512_permutex2var_epi64(v0, vx, v1), y = _mm512_permutex2var_epi64(v0, vy, v1);
-        const __m512i w = _mm512_permutexvar_epi64(vw, _mm512_maskz_loadu_epi64(twiddles, roots + m + i));
-        const __m512i ws = _mm512_permutexvar_epi64(vw, _mm512_maskz_loadu_epi64(twiddles, roots_shoup + m + i));
-        const __m512i u = reduce_once(x, two_q);
-        const __m512i v = mul_shoup_lazy_x8(y, w, ws, _mm512_srli_epi64(ws, 32), q);
-        __m512i sum = _mm512_add_epi64(u, v), diff = _mm512_sub_epi64(_mm512_add_epi64(u, two_q), v);
-        if (last) {
-            sum = reduce_once(reduce_once(sum, two_q), q);
-            diff = reduce_once(reduce_once(diff, two_q), q);
-        }
-        _mm512_storeu_si512(p, _mm512_permutex2var_epi64(sum, vlo, diff));
-        _mm512_storeu_si512(p + 8, _mm512_permutex2var_epi64(sum, vhi, diff));
-    }
-}
-
-BGV_AVX512 inline void forward_last_stage(u64 *a, size_t m, const u64 *roots, const u64 *roots_shoup,
-                                          const Modulus &mod) {
-    if (m % 8 != 0) return scalar::forward_last_stage(a, m, roots, roots_shoup, mod);
-    forward_stage_narrow(a, m, 1, roots, roots_shoup, mod, true);
-}
-
-/// One stage of the forward transform: m blocks of t butterflies, block i
-/// with twiddle roots[m + i].
-BGV_AVX512 inline void forward_stage(u64 *a, size_t m, size_t t, const u64 *roots, const u64 *roots_shoup,
-                              const Modulus &mod) {
-    if (t < 8 && 8 % t == 0 && m % (8 / t) == 0) return forward_stage_narrow(a, m, t, roots, roots_shoup, mod, false);
-    for (size_t i = 0; i < m; ++i) forward_block(a + 2 * i * t, a + 2 * i * t + t, t, roots[m + i], roots_shoup[m + i], mod);
-}
-
-/// One stage of the inverse transform: h blocks of t butterflies, block i with
-/// twiddle inv_roots[h + i].
-BGV_AVX512 inline void inverse_stage(u64 *a, size_t h, size_t t, const u64 *inv_roots, const u64 *inv_roots_shoup,
-                              const Modulus &mod) {
-    for (size_t i = 0; i < h; ++i) {
-        inverse_block(a + 2 * i * t, a + 2 * i * t + t, t, inv_roots[h + i], inv_roots_shoup[h + i], mod);
-    }
-}
-
 /// forward_stage on rows of `width` words (NttTables::forward_rows).
 BGV_AVX512 inline void forward_rows_stage(u64 *rows, size_t m, size_t t, size_t width, const u64 *roots,
                                    const u64 *roots_shoup, const Modulus &mod) {
@@ -573,8 +535,6 @@ inline bool use_avx512() {
 #endif
 
 // The entry points: the same contracts as the versions above.
-inline void forward_stage(u64 *a, size_t m, size_t t, const u64 *roots, const u64 *roots_shoup, const Modulus &mod) { BGV_DISPATCH(forward_stage, a, m, t, roots, roots_shoup, mod); }
-inline void inverse_stage(u64 *a, size_t h, size_t t, const u64 *inv_roots, const u64 *inv_roots_shoup, const Modulus &mod) { BGV_DISPATCH(inverse_stage, a, h, t, inv_roots, inv_roots_shoup, mod); }
 inline void forward_rows_stage(u64 *rows, size_t m, size_t t, size_t width, const u64 *roots, const u64 *roots_shoup, const Modulus &mod) { BGV_DISPATCH(forward_rows_stage, rows, m, t, width, roots, roots_shoup, mod); }
 inline void inverse_rows_stage(u64 *rows, size_t h, size_t t, size_t width, const u64 *inv_roots, const u64 *inv_roots_shoup, const Modulus &mod) { BGV_DISPATCH(inverse_rows_stage, rows, h, t, width, inv_roots, inv_roots_shoup, mod); }
 inline void reduce_from_4q(u64 *values, size_t n, const Modulus &mod) { BGV_DISPATCH(reduce_from_4q, values, n, mod); }
@@ -585,9 +545,6 @@ inline void dot_product_pair(u64 *out0, u64 *out1, const u64 *const *v, const ui
 inline void subtract_multiple_then_scale(u64 *r, const u64 *k, u64 w, u64 ws, u64 t, u64 ts, size_t n, const Modulus &mod) { BGV_DISPATCH(subtract_multiple_then_scale, r, k, w, ws, t, ts, n, mod); }
 inline void add_then_scale(u64 *r, const u64 *src, u64 w, u64 ws, size_t n, const Modulus &mod) { BGV_DISPATCH(add_then_scale, r, src, w, ws, n, mod); }
 inline void multiply_montgomery(u64 *out, const u64 *a, const u64 *b, size_t n, const Modulus &mod, bool accumulate) { BGV_DISPATCH(multiply_montgomery, out, a, b, n, mod, accumulate); }
-inline void forward_last_stage(u64 *a, size_t m, const u64 *roots, const u64 *roots_shoup, const Modulus &mod) {
-    BGV_DISPATCH(forward_last_stage, a, m, roots, roots_shoup, mod);
-}
 inline void key_switch_key_row(u64 *b, u64 *a, const u64 *s, const u64 *g, const uint32_t *perm, u64 w,
                                u64 ws, u64 v, u64 vs, size_t n, const Modulus &mod) {
     BGV_DISPATCH(key_switch_key_row, b, a, s, g, perm, w, ws, v, vs, n, mod);
