@@ -337,7 +337,7 @@ fn n32768_build_save_load_times() {
     let plan = builder.build().unwrap();
     let build = start.elapsed();
     let start = Instant::now();
-    let mut file = std::io::BufWriter::new(std::fs::File::create(&path).unwrap());
+    let mut file = std::fs::File::create(&path).unwrap();
     plan.write_to(&mut file).unwrap();
     drop(file);
     let save = start.elapsed();
@@ -351,8 +351,7 @@ fn n32768_build_save_load_times() {
     for round in 1..=2 {
         let cpu = cpu_seconds();
         let start = Instant::now();
-        let mut file =
-            std::io::BufReader::with_capacity(1 << 20, std::fs::File::open(&path).unwrap());
+        let mut file = std::fs::File::open(&path).unwrap();
         let loaded = FftPlan::<Fr>::read_from(&context, &mut file).unwrap();
         let load = start.elapsed();
         let load_cpu = cpu_seconds() - cpu;

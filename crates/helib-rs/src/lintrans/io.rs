@@ -4,8 +4,14 @@
 //! A prepared transform depends only on public data (the context's
 //! parameters, the transform, the [`KeyPolicy`] and the level), never on a
 //! key, so one saved copy serves every client of the same parameters. The
-//! stream is written and read word by word, never held whole in memory: an
+//! stream is written and read term by term, never held whole in memory: an
 //! [`EncodedTransform`] of N = 2^16 at 21 primes is 11 MiB per diagonal.
+//! Residues go between the stream and the engine's own buffers with no
+//! intermediate copy ([`EncodedPlaintext::residues`] when writing; when
+//! reading, straight into the buffer of the encoding being made, 1 MiB at a
+//! time, each piece summed and checked against its primes while in cache).
+//! With two or more threads in the rayon pool, the buffers of the next terms
+//! are allocated on another thread while one is read.
 //!
 //! Layout of one transform ([`PreparedTransform::write_to`]): the term kind
 //! (1 encoded, 2 plaintext), the level, the [`Schedule`] (row, unit, baby
@@ -28,11 +34,13 @@
 
 use super::encoded::PreparedTransform;
 use super::schedule::{KeyMode, Schedule, Slot};
+use crate::encoded::ResidueImport;
 use crate::error::{Error, Result};
 use crate::{Context, EncodedPlaintext, Plaintext};
 use num_bigint::BigUint;
 use std::collections::BTreeMap;
 use std::io::{Read, Write};
+use std::sync::{Condvar, Mutex, MutexGuard, PoisonError};
 
 #[cfg(doc)]
 use super::{EncodedTransform, KeyPolicy};
@@ -126,7 +134,19 @@ pub struct WordWriter<W: Write> {
     inner: W,
     sum: Checksum,
     bytes: Vec<u8>,
-    scratch: Vec<u64>,
+}
+
+/// Words per piece of a large slice: each piece is summed and then written
+/// (or read and then summed and checked) while it is in cache.
+const PIECE_WORDS: usize = 1 << 17;
+
+/// `words` as their little-endian bytes, on a little-endian target.
+#[cfg(target_endian = "little")]
+fn le_bytes(words: &[u64]) -> &[u8] {
+    // SAFETY: the slice is live for the borrow and spans exactly
+    // size_of_val(words) bytes; u8 has alignment 1, and on a little-endian
+    // target a u64's memory is its little-endian bytes.
+    unsafe { std::slice::from_raw_parts(words.as_ptr().cast::<u8>(), std::mem::size_of_val(words)) }
 }
 
 impl<W: Write> WordWriter<W> {
@@ -136,7 +156,6 @@ impl<W: Write> WordWriter<W> {
             inner,
             sum: Checksum::new(),
             bytes: Vec::with_capacity(1 << 16),
-            scratch: Vec::new(),
         }
     }
 
@@ -153,6 +172,16 @@ impl<W: Write> WordWriter<W> {
     /// # Errors
     /// [`Error::Io`] when the underlying writer fails.
     pub fn words(&mut self, words: &[u64]) -> Result<()> {
+        #[cfg(target_endian = "little")]
+        if 8 * words.len() >= self.bytes.capacity() {
+            // Large slices go out as they are, piece by piece, with no copy.
+            self.drain()?;
+            for piece in words.chunks(PIECE_WORDS) {
+                self.sum.update(piece);
+                self.inner.write_all(le_bytes(piece)).map_err(io_error)?;
+            }
+            return Ok(());
+        }
         self.sum.update(words);
         for chunk in words.chunks(1 << 13) {
             if self.bytes.len() + 8 * chunk.len() > self.bytes.capacity() {
@@ -198,12 +227,14 @@ impl<W: Write> Drop for WordWriter<W> {
 }
 
 /// Reads a checked word stream (see the [module docs](self)); a stream that
-/// ends early gives [`Error::Malformed`].
+/// ends early gives [`Error::Malformed`]. It reads exactly the stream's bytes
+/// (no read-ahead) and keeps no buffer: large reads go straight from `inner`
+/// into their destination, so give it an unbuffered source (a file itself);
+/// a `BufReader` holding bytes turns each large read into a copy.
 #[derive(Debug)]
 pub struct WordReader<R: Read> {
     inner: R,
     sum: Checksum,
-    scratch: Vec<u64>,
 }
 
 impl<R: Read> WordReader<R> {
@@ -212,7 +243,6 @@ impl<R: Read> WordReader<R> {
         Self {
             inner,
             sum: Checksum::new(),
-            scratch: Vec::new(),
         }
     }
 
@@ -314,37 +344,45 @@ mod sealed {
     /// The payload of one term.
     pub trait Sealed: Sized {
         const KIND: u64;
+        /// What a term's payload is read into, made before its words are
+        /// read (possibly ahead, on another thread).
+        type Target: Send;
         fn write<W: Write>(&self, out: &mut WordWriter<W>) -> Result<()>;
+        /// The target of one term of a transform at `level` in `mode`.
+        fn target(context: &Context, level: usize, mode: KeyMode) -> Result<Self::Target>;
         fn read<R: Read>(
             context: &Context,
             level: usize,
             mode: KeyMode,
+            target: Self::Target,
             input: &mut WordReader<R>,
         ) -> Result<Self>;
     }
 
     impl Sealed for EncodedPlaintext {
         const KIND: u64 = KIND_ENCODED;
+        type Target = ResidueImport;
 
         fn write<W: Write>(&self, out: &mut WordWriter<W>) -> Result<()> {
-            let mut residues = std::mem::take(&mut out.scratch);
-            residues.resize(self.residue_words()?, 0);
-            let (linf, l1) = self.export_residues(&mut residues)?;
+            let (residues, (linf, l1)) = self.residues()?;
             let factor = self.correction_factor().to_u64_digits();
             out.word(self.level() as u64)?;
             out.word(u64::from(self.is_extended()))?;
             out.word(factor.len() as u64)?;
             out.words(&factor)?;
             out.words(&[linf.to_bits(), l1.to_bits(), residues.len() as u64])?;
-            out.words(&residues)?;
-            out.scratch = residues;
-            Ok(())
+            out.words(residues)
+        }
+
+        fn target(context: &Context, level: usize, mode: KeyMode) -> Result<ResidueImport> {
+            ResidueImport::begin(context, level, mode == KeyMode::Fast)
         }
 
         fn read<R: Read>(
             context: &Context,
             level: usize,
             mode: KeyMode,
+            mut target: ResidueImport,
             input: &mut WordReader<R>,
         ) -> Result<Self> {
             let own = input.bounded("an encoding's level", context.max_level() as u64)? as usize;
@@ -370,38 +408,29 @@ mod sealed {
             );
             let linf = f64::from_bits(input.word()?);
             let l1 = f64::from_bits(input.word()?);
-            let primes = level
-                + 1
-                + if extended {
-                    context.special_primes().len()
-                } else {
-                    0
-                };
-            let words = (primes * context.ring_degree()) as u64;
+            let words = target.buffer().len() as u64;
             let announced = input.word()?;
             if announced != words {
                 return Err(Error::Malformed(format!(
                     "an encoding announces {announced} residues, its level and form imply {words}"
                 )));
             }
-            let mut residues = std::mem::take(&mut input.scratch);
-            residues.resize(words as usize, 0);
-            input.words(&mut residues)?;
-            let encoded = EncodedPlaintext::from_residues(
-                context,
-                level,
-                extended,
-                &factor,
-                &residues,
-                (linf, l1),
-            );
-            input.scratch = residues;
-            encoded
+            // Straight into the engine's buffer, piece by piece: each piece
+            // is summed and range-checked right after it is read.
+            let mut done = 0;
+            while done < target.buffer().len() {
+                let end = (done + PIECE_WORDS).min(target.buffer().len());
+                input.words(&mut target.buffer()[done..end])?;
+                target.check(end)?;
+                done = end;
+            }
+            target.finish(&factor, (linf, l1))
         }
     }
 
     impl Sealed for Plaintext {
         const KIND: u64 = KIND_PLAIN;
+        type Target = ();
 
         fn write<W: Write>(&self, out: &mut WordWriter<W>) -> Result<()> {
             let bytes = self.to_bytes()?;
@@ -417,10 +446,15 @@ mod sealed {
             out.words(&words)
         }
 
+        fn target(_context: &Context, _level: usize, _mode: KeyMode) -> Result<()> {
+            Ok(())
+        }
+
         fn read<R: Read>(
             context: &Context,
             _level: usize,
             _mode: KeyMode,
+            _target: (),
             input: &mut WordReader<R>,
         ) -> Result<Self> {
             let len = input.bounded("a plaintext's byte count", 8 * MAX_PLAIN_WORDS)? as usize;
@@ -476,34 +510,156 @@ impl<T: StoredTerm> PreparedTransform<T> {
         let schedule = read_schedule(context, input)?;
         input.checkpoint()?;
         let row = context.ring_degree() / 2;
-        let count = input.bounded("a transform's term count", 2 * row as u64)?;
-        let mut terms = BTreeMap::new();
-        let mut last: Option<Slot> = None;
-        let (giant_min, giant_max) = schedule.giant_range();
-        for _ in 0..count {
-            let giant = input.word()? as i64;
-            let swap = input.flag("a term's swap flag")?;
-            let baby = input.bounded("a term's baby index", row as u64)? as usize;
-            let slot = Slot { giant, swap, baby };
-            if !(giant_min..=giant_max).contains(&giant)
-                || schedule.babies().binary_search(&(swap, baby)).is_err()
-                || last.is_some_and(|l| l >= slot)
-            {
-                return Err(Error::Malformed(
-                    "a term's place does not fit the transform's schedule".into(),
-                ));
-            }
-            last = Some(slot);
-            let term = T::read(context, level, schedule.mode(), input)?;
-            input.checkpoint()?;
-            terms.insert(slot, term);
-        }
+        let count = input.bounded("a transform's term count", 2 * row as u64)? as usize;
+        let mode = schedule.mode();
+        let target = || T::target(context, level, mode);
+        let terms = if count < 2 || rayon::current_num_threads() < 2 {
+            read_terms::<T, R>(context, level, &schedule, count, input, |_| target())?
+        } else {
+            // The terms' targets (the engine's fresh buffers, whose pages
+            // the kernel zero-fills) are made ahead on another thread of the
+            // pool while this one reads.
+            let ahead = Ahead::new(count);
+            rayon::in_place_scope(|scope| {
+                scope.spawn(|_| ahead.fill(&target));
+                let terms = read_terms::<T, R>(context, level, &schedule, count, input, |i| {
+                    ahead.take(i, &target)
+                });
+                ahead.stop();
+                terms
+            })?
+        };
         Ok(PreparedTransform::from_parts(
             context.clone(),
             level,
             schedule,
             terms,
         ))
+    }
+}
+
+/// Reads `count` terms of a transform at `level` with `schedule`, each into
+/// the target `target(i)` gives.
+fn read_terms<T: StoredTerm, R: Read>(
+    context: &Context,
+    level: usize,
+    schedule: &Schedule,
+    count: usize,
+    input: &mut WordReader<R>,
+    mut target: impl FnMut(usize) -> Result<T::Target>,
+) -> Result<BTreeMap<Slot, T>> {
+    let row = context.ring_degree() / 2;
+    let mut terms = BTreeMap::new();
+    let mut last: Option<Slot> = None;
+    let (giant_min, giant_max) = schedule.giant_range();
+    for i in 0..count {
+        let giant = input.word()? as i64;
+        let swap = input.flag("a term's swap flag")?;
+        let baby = input.bounded("a term's baby index", row as u64)? as usize;
+        let slot = Slot { giant, swap, baby };
+        if !(giant_min..=giant_max).contains(&giant)
+            || schedule.babies().binary_search(&(swap, baby)).is_err()
+            || last.is_some_and(|l| l >= slot)
+        {
+            return Err(Error::Malformed(
+                "a term's place does not fit the transform's schedule".into(),
+            ));
+        }
+        last = Some(slot);
+        let term = T::read(context, level, schedule.mode(), target(i)?, input)?;
+        input.checkpoint()?;
+        terms.insert(slot, term);
+    }
+    Ok(terms)
+}
+
+/// The targets of a transform's terms, made ahead: [`fill`](Self::fill), on
+/// another thread, makes them in order while the reader
+/// [`take`](Self::take)s them in order; whichever comes to a term first makes
+/// its target, so the reader never waits for a target nobody is making.
+struct Ahead<P> {
+    state: Mutex<AheadState<P>>,
+    made: Condvar,
+}
+
+struct AheadState<P> {
+    slots: Vec<AheadSlot<P>>,
+    stopped: bool,
+}
+
+enum AheadSlot<P> {
+    Free,
+    Making,
+    Made(Result<P>),
+    Taken,
+}
+
+impl<P> Ahead<P> {
+    fn new(count: usize) -> Self {
+        Self {
+            state: Mutex::new(AheadState {
+                slots: (0..count).map(|_| AheadSlot::Free).collect(),
+                stopped: false,
+            }),
+            made: Condvar::new(),
+        }
+    }
+
+    fn lock(&self) -> MutexGuard<'_, AheadState<P>> {
+        // Nothing panics while holding the lock; a poisoned one is still whole.
+        self.state.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// Makes the targets of the free slots in order, until the reader stops.
+    fn fill(&self, make: &impl Fn() -> Result<P>) {
+        for i in 0.. {
+            {
+                let mut state = self.lock();
+                if state.stopped || i >= state.slots.len() {
+                    return;
+                }
+                if !matches!(state.slots[i], AheadSlot::Free) {
+                    continue;
+                }
+                state.slots[i] = AheadSlot::Making;
+            }
+            let made = make();
+            self.lock().slots[i] = AheadSlot::Made(made);
+            self.made.notify_all();
+        }
+    }
+
+    /// The target of slot `i`: made ahead, or by `make` here when nobody
+    /// started it yet.
+    fn take(&self, i: usize, make: &impl Fn() -> Result<P>) -> Result<P> {
+        let mut state = self.lock();
+        loop {
+            match std::mem::replace(&mut state.slots[i], AheadSlot::Taken) {
+                AheadSlot::Free => {
+                    drop(state);
+                    return make();
+                }
+                AheadSlot::Made(made) => return made,
+                AheadSlot::Making => {
+                    state.slots[i] = AheadSlot::Making;
+                    state = self
+                        .made
+                        .wait(state)
+                        .unwrap_or_else(PoisonError::into_inner);
+                }
+                AheadSlot::Taken => {
+                    return Err(Error::Engine {
+                        status: crate::error::Status::Internal,
+                        message: "a saved transform's term was read twice".into(),
+                    })
+                }
+            }
+        }
+    }
+
+    /// Ends [`fill`](Self::fill) at its next slot (the reader is done or failed).
+    fn stop(&self) {
+        self.lock().stopped = true;
     }
 }
 
