@@ -810,6 +810,109 @@ mod tests {
         ));
     }
 
+    /// One encoding's payload as `Sealed::write` lays it out, with the
+    /// residues given (possibly out of range), and a checkpoint.
+    fn payload(pt: &EncodedPlaintext, residues: &[u64], norms: (f64, f64)) -> Vec<u8> {
+        let mut bytes = Vec::new();
+        let mut w = WordWriter::new(&mut bytes);
+        let factor = pt.correction_factor().to_u64_digits();
+        w.words(&[pt.level() as u64, u64::from(pt.is_extended())])
+            .unwrap();
+        w.word(factor.len() as u64).unwrap();
+        w.words(&factor).unwrap();
+        w.words(&[norms.0.to_bits(), norms.1.to_bits(), residues.len() as u64])
+            .unwrap();
+        w.words(residues).unwrap();
+        w.checkpoint().unwrap();
+        w.flush().unwrap();
+        drop(w);
+        bytes
+    }
+
+    /// Reads one payload written by `payload` (and its checkpoint).
+    fn read_payload(
+        context: &Context,
+        level: usize,
+        mode: KeyMode,
+        bytes: &[u8],
+    ) -> Result<EncodedPlaintext> {
+        let mut r = WordReader::new(bytes);
+        let target = <EncodedPlaintext as sealed::Sealed>::target(context, level, mode)?;
+        let pt = <EncodedPlaintext as sealed::Sealed>::read(context, level, mode, target, &mut r)?;
+        r.checkpoint()?;
+        r.expect_end()?;
+        Ok(pt)
+    }
+
+    /// Residues read from a stream go straight into the engine's buffer,
+    /// 1 MiB at a time, and a residue at or above its prime is refused
+    /// wherever it is (the first and last word of every prime, both sides of
+    /// a piece boundary), though the stream's checksums are right; the
+    /// extended form (special primes) and a buffer of several pieces
+    /// included.
+    #[test]
+    fn streamed_residues_are_range_checked_in_every_piece() {
+        let many = Context::new(
+            &Parameters::builder()
+                .ring_degree(1 << 12)
+                .plaintext_modulus(65537u32.into())
+                .chain_bits(&[50; 40])
+                .allow_insecure()
+                .build()
+                .unwrap(),
+        )
+        .unwrap();
+        let tests = Context::new(&Parameters::for_tests()).unwrap();
+        for (context, mode) in [(&tests, KeyMode::Fast), (&many, KeyMode::MinimalKeys)] {
+            let plain = Plaintext::from_u64s(context, &[1, 2, 3, 4]).unwrap();
+            let level = context.max_level();
+            let pt = match mode {
+                KeyMode::Fast => EncodedPlaintext::for_linear_transform(&plain, level),
+                KeyMode::MinimalKeys => EncodedPlaintext::for_multiplication(&plain, level),
+            }
+            .unwrap();
+            let (residues, norms) = pt.residues().unwrap();
+            let residues = residues.to_vec();
+            let good = payload(&pt, &residues, norms);
+            let mut written = Vec::new();
+            let mut w = WordWriter::new(&mut written);
+            sealed::Sealed::write(&pt, &mut w).unwrap();
+            w.checkpoint().unwrap();
+            w.flush().unwrap();
+            drop(w);
+            assert_eq!(written, good, "the test's payload is the real layout");
+            let back = read_payload(context, level, mode, &good).unwrap();
+            assert_eq!(back.residues().unwrap(), (&residues[..], norms));
+
+            let n = context.ring_degree();
+            let mut primes = context.chain_primes()[..=level].to_vec();
+            if mode == KeyMode::Fast {
+                primes.extend_from_slice(context.special_primes());
+            }
+            assert_eq!(residues.len(), primes.len() * n);
+            let mut places: Vec<(usize, u64)> = Vec::new();
+            for (r, &q) in primes.iter().enumerate() {
+                places.extend([(r * n, q), (r * n + n - 1, q), (r * n + 7, u64::MAX)]);
+            }
+            for at in [PIECE_WORDS - 1, PIECE_WORDS] {
+                if at < residues.len() {
+                    places.push((at, primes[at / n]));
+                }
+            }
+            if mode == KeyMode::MinimalKeys {
+                assert!(residues.len() > PIECE_WORDS, "several pieces");
+            }
+            for (at, value) in places {
+                let mut bad = residues.clone();
+                bad[at] = value;
+                match read_payload(context, level, mode, &payload(&pt, &bad, norms)) {
+                    Err(Error::Malformed(m)) => assert!(m.contains("prime"), "word {at}: {m}"),
+                    other => panic!("word {at}: {other:?}"),
+                }
+            }
+        }
+    }
+
     #[test]
     fn checksum_sees_every_single_word_change() {
         let words: Vec<u64> = (0..37u64).map(|i| i.wrapping_mul(MIX)).collect();
