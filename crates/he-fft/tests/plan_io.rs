@@ -221,8 +221,8 @@ fn another_version_is_refused() {
         matches!(
             err,
             Error::PlanVersion {
-                found: 3,
-                supported: 1
+                found: 0,
+                supported: 2
             }
         ),
         "{err}"

@@ -31,8 +31,10 @@ use std::io::{Read, Write};
 const MAGIC: u64 = u64::from_le_bytes(*b"HEFFTPLN");
 /// `PLANDONE`: the word after the last level.
 const END: u64 = u64::from_le_bytes(*b"PLANDONE");
-/// The version this crate writes and reads.
-pub const PLAN_FORMAT_VERSION: u64 = 1;
+/// The version this crate writes and reads. Version 2: the stream checksum
+/// has 16 lanes instead of 4 (see [`helib_rs::lintrans::io`]), so that it
+/// runs on vector units; the layout is version 1's.
+pub const PLAN_FORMAT_VERSION: u64 = 2;
 
 /// Pipeline tags.
 const LEVELS: u64 = 0;

@@ -22,8 +22,10 @@
 //! estimate and its residues ([`EncodedPlaintext::export_residues`]); a
 //! plaintext payload is [`Plaintext::to_bytes`].
 //!
-//! A checkpoint is the running checksum of every word before it: four lanes
-//! of `(lane ^ word) · K` rotated, folded at the checkpoint. Each step is a
+//! A checkpoint is the running checksum of every word before it: sixteen
+//! lanes of `(lane ^ word) · K` rotated (lane i takes the words at positions
+//! ≡ i mod 16, so the lanes run as independent vector lanes), folded with the
+//! word count at the checkpoint. Each step is a
 //! bijection of the lane, so a change to any single word is always detected,
 //! and other corruptions are missed with probability about 2^-64. It guards
 //! against accidents (truncated copies, flipped bits), not against an
@@ -53,27 +55,51 @@ const KIND_PLAIN: u64 = 2;
 /// per coefficient at N = 2^17 is far above any real one).
 const MAX_PLAIN_WORDS: u64 = 1 << 24;
 
+/// Lanes of the running checksum: enough independent multiply chains for
+/// the vector units (and for a scalar core's multiplier) to stay busy.
+const LANES: usize = 16;
+
 /// The running checksum of a word stream (see the [module docs](self)).
 #[derive(Debug, Clone, Copy)]
 struct Checksum {
-    lanes: [u64; 4],
+    lanes: [u64; LANES],
     words: u64,
 }
 
 const MIX: u64 = 0x9e37_79b9_7f4a_7c15;
 const FOLD: u64 = 0xc2b2_ae3d_27d4_eb4f;
 
+/// Runs whole rounds (one word per lane) of `data` through `lanes`.
+#[inline(always)]
+fn rounds(lanes: &mut [u64; LANES], data: &[u64]) {
+    let mut l = *lanes;
+    for round in data.chunks_exact(LANES) {
+        for (lane, &w) in l.iter_mut().zip(round) {
+            *lane = Checksum::step(*lane, w);
+        }
+    }
+    *lanes = l;
+}
+
+/// [`rounds`] compiled for AVX2 (the lanes become four 4-word vectors).
+///
+/// # Safety
+/// The CPU must support AVX2.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+unsafe fn rounds_avx2(lanes: &mut [u64; LANES], data: &[u64]) {
+    rounds(lanes, data);
+}
+
 impl Checksum {
     fn new() -> Self {
-        Self {
-            lanes: [
-                0x243f_6a88_85a3_08d3,
-                0x1319_8a2e_0370_7344,
-                0xa409_3822_299f_31d0,
-                0x082e_fa98_ec4e_6c89,
-            ],
-            words: 0,
+        let mut lanes = [0u64; LANES];
+        let mut seed = 0x243f_6a88_85a3_08d3u64;
+        for lane in &mut lanes {
+            *lane = seed;
+            seed = Self::step(seed, 0x1319_8a2e_0370_7344);
         }
+        Self { lanes, words: 0 }
     }
 
     #[inline(always)]
@@ -81,32 +107,35 @@ impl Checksum {
         (lane ^ word).wrapping_mul(MIX).rotate_left(29)
     }
 
+    /// Feeds one word to its lane.
+    #[inline(always)]
+    fn single(&mut self, w: u64) {
+        let i = (self.words % LANES as u64) as usize;
+        self.lanes[i] = Self::step(self.lanes[i], w);
+        self.words += 1;
+    }
+
     fn update(&mut self, words: &[u64]) {
-        let mut rest = words;
-        // Lane i takes the words at stream positions ≡ i mod 4.
-        while !self.words.is_multiple_of(4) {
-            let Some((&w, tail)) = rest.split_first() else {
-                return;
-            };
-            let i = (self.words % 4) as usize;
-            self.lanes[i] = Self::step(self.lanes[i], w);
-            self.words += 1;
-            rest = tail;
+        // Lane i takes the words at stream positions ≡ i mod LANES: single
+        // words up to the next round, whole rounds, then single words.
+        let behind = (LANES - (self.words % LANES as u64) as usize) % LANES;
+        let (head, rest) = words.split_at(behind.min(words.len()));
+        for &w in head {
+            self.single(w);
         }
-        let mut chunks = rest.chunks_exact(4);
-        let [mut a, mut b, mut c, mut d] = self.lanes;
-        for chunk in &mut chunks {
-            a = Self::step(a, chunk[0]);
-            b = Self::step(b, chunk[1]);
-            c = Self::step(c, chunk[2]);
-            d = Self::step(d, chunk[3]);
+        let (whole, tail) = rest.split_at(rest.len() - rest.len() % LANES);
+        #[cfg(target_arch = "x86_64")]
+        if whole.len() >= 4 * LANES && std::arch::is_x86_feature_detected!("avx2") {
+            // SAFETY: the CPU supports AVX2 (checked just above).
+            unsafe { rounds_avx2(&mut self.lanes, whole) };
+        } else {
+            rounds(&mut self.lanes, whole);
         }
-        self.lanes = [a, b, c, d];
-        self.words += (rest.len() - chunks.remainder().len()) as u64;
-        for &w in chunks.remainder() {
-            let i = (self.words % 4) as usize;
-            self.lanes[i] = Self::step(self.lanes[i], w);
-            self.words += 1;
+        #[cfg(not(target_arch = "x86_64"))]
+        rounds(&mut self.lanes, whole);
+        self.words += whole.len() as u64;
+        for &w in tail {
+            self.single(w);
         }
     }
 
@@ -915,11 +944,18 @@ mod tests {
 
     #[test]
     fn checksum_sees_every_single_word_change() {
-        let words: Vec<u64> = (0..37u64).map(|i| i.wrapping_mul(MIX)).collect();
+        // Long enough for whole rounds on the vector path, with a tail.
+        let words: Vec<u64> = (0..203u64).map(|i| i.wrapping_mul(MIX)).collect();
         let mut whole = Checksum::new();
         whole.update(&words);
-        // Fed in pieces of any size, the sum is the same.
-        for split in [1, 3, 4, 5, 17] {
+        // Fed in pieces of any size, the sum is the same; the scalar rounds
+        // give what the vector ones give.
+        let mut scalar = Checksum::new();
+        rounds(&mut scalar.lanes, &words[..192]);
+        scalar.words = 192;
+        scalar.update(&words[192..]);
+        assert_eq!(scalar.value(), whole.value());
+        for split in [1, 3, 4, 5, 16, 17, 64, 100] {
             let mut parts = Checksum::new();
             for chunk in words.chunks(split) {
                 parts.update(chunk);
