@@ -375,7 +375,7 @@ mod sealed {
         const KIND: u64;
         /// What a term's payload is read into, made before its words are
         /// read (possibly ahead, on another thread).
-        type Target: Send;
+        type Target: Send + 'static;
         fn write<W: Write>(&self, out: &mut WordWriter<W>) -> Result<()>;
         /// The target of one term of a transform at `level` in `mode`.
         fn target(context: &Context, level: usize, mode: KeyMode) -> Result<Self::Target>;
@@ -547,16 +547,18 @@ impl<T: StoredTerm> PreparedTransform<T> {
         } else {
             // The terms' targets (the engine's fresh buffers, whose pages
             // the kernel zero-fills) are made ahead on another thread of the
-            // pool while this one reads.
-            let ahead = Ahead::new(count);
-            rayon::in_place_scope(|scope| {
-                scope.spawn(|_| ahead.fill(&target));
-                let terms = read_terms::<T, R>(context, level, &schedule, count, input, |i| {
-                    ahead.take(i, &target)
-                });
-                ahead.stop();
-                terms
-            })?
+            // pool while this one reads. The job is detached, so the reader
+            // never waits for the pool to start it: when it starts late, it
+            // finds the slots taken (or the reader stopped) and ends.
+            let ahead = std::sync::Arc::new(Ahead::new(count));
+            let filler = std::sync::Arc::clone(&ahead);
+            let own = context.clone();
+            rayon::spawn(move || filler.fill(&|| T::target(&own, level, mode)));
+            let terms = read_terms::<T, R>(context, level, &schedule, count, input, |i| {
+                ahead.take(i, &target)
+            });
+            ahead.stop();
+            terms?
         };
         Ok(PreparedTransform::from_parts(
             context.clone(),
