@@ -66,6 +66,11 @@ pub struct helib_encoded_plaintext {
 }
 #[repr(C)]
 #[derive(Debug, Copy, Clone)]
+pub struct helib_residue_import {
+    _unused: [u8; 0],
+}
+#[repr(C)]
+#[derive(Debug, Copy, Clone)]
 pub struct helib_ciphertext {
     _unused: [u8; 0],
 }
@@ -262,6 +267,46 @@ extern "C" {
         log2_l1: f64,
         out: *mut *mut helib_encoded_plaintext,
     ) -> helib_status;
+}
+extern "C" {
+    #[doc = " The residues of an encoded plaintext in place (the layout\n helib_encoded_plaintext_export_residues copies) and its norms, without a\n copy: `*residues` stays valid, and unchanged, while `pt` is alive. Either\n norm pointer may be NULL."]
+    pub fn helib_encoded_plaintext_residues(
+        pt: *const helib_encoded_plaintext,
+        residues: *mut *const u64,
+        residues_len: *mut usize,
+        log2_linf: *mut f64,
+        log2_l1: *mut f64,
+    ) -> helib_status;
+}
+extern "C" {
+    #[doc = " helib_encoded_plaintext_import_residues without the intermediate copy: the\n caller writes the residues straight into the buffer of an import, which\n checks them (every residue below its prime) before an encoded plaintext is\n made of them.\n\n helib_residue_import_begin allocates an import for `level` and `extended`\n (validated as for helib_encoded_plaintext_import_residues) and gives its\n buffer: `*residues_len` words of unspecified (but initialized) values, the\n caller's to fill.\n helib_residue_import_check checks words [0, upto) that were not checked\n yet (call it on each filled range while the range is in cache; optional).\n helib_residue_import_finish checks the remaining words, the factor (NULL\n means 1) and the norms, and on success moves the buffer into a new\n encoded plaintext; the import is then spent (a second finish gives\n HELIB_ERR_INVALID_ARGUMENT). Bad residues, factor or norms give\n HELIB_ERR_MALFORMED_INPUT and no plaintext. The caller frees the import\n with helib_residue_import_free in every case (after finish too), and must\n not use the buffer once the import is freed or spent."]
+    pub fn helib_residue_import_begin(
+        ctx: *const helib_context,
+        level: usize,
+        extended: ::std::os::raw::c_int,
+        out: *mut *mut helib_residue_import,
+        residues: *mut *mut u64,
+        residues_len: *mut usize,
+    ) -> helib_status;
+}
+extern "C" {
+    pub fn helib_residue_import_check(
+        import: *mut helib_residue_import,
+        upto: usize,
+    ) -> helib_status;
+}
+extern "C" {
+    pub fn helib_residue_import_finish(
+        import: *mut helib_residue_import,
+        factor: *const u64,
+        factor_nlimbs: usize,
+        log2_linf: f64,
+        log2_l1: f64,
+        out: *mut *mut helib_encoded_plaintext,
+    ) -> helib_status;
+}
+extern "C" {
+    pub fn helib_residue_import_free(import: *mut helib_residue_import);
 }
 extern "C" {
     #[doc = " An empty ciphertext (a valid `dst`; not usable as an input until written)."]

@@ -1891,3 +1891,116 @@ fn failed_constructors_leave_out_unchanged() {
         "failed helib_encoded_plaintext_new wrote *out"
     );
 }
+
+// --------------------------------------------------------- residue import
+
+/// An import filled with an encoding's residues in place gives the same
+/// residues and norms back; a residue at its prime is refused by check and
+/// by finish, wherever it is; a spent import refuses a second finish; the
+/// extended form needs special primes.
+#[test]
+fn residue_import_checks_every_residue_before_it_makes_a_plaintext() {
+    let ctx = small_ctx();
+    let level = ctx.max_level();
+    let m: Vec<BigUint> = (1..=8u32).map(BigUint::from).collect();
+    let pt = encode(&ctx, &m, level, None);
+    let (mut src, mut src_len, mut linf, mut l1) = (null(), 0usize, 0f64, 0f64);
+    // SAFETY: live handle, valid out-pointers.
+    check(unsafe {
+        helib_encoded_plaintext_residues(pt.0, &mut src, &mut src_len, &mut linf, &mut l1)
+    });
+    assert_eq!(src_len, (level + 1) * N);
+    // SAFETY: the engine's buffer holds src_len words while `pt` lives.
+    let residues = unsafe { std::slice::from_raw_parts(src, src_len) }.to_vec();
+    let mut primes = vec![0u64; level + 1];
+    let mut count = primes.len();
+    // SAFETY: `primes` holds `count` words.
+    check(unsafe { helib_context_chain_primes(ctx.ptr, primes.as_mut_ptr(), &mut count) });
+
+    let begin = || {
+        let (mut import, mut buf, mut len) = (null_mut(), null_mut(), 0usize);
+        // SAFETY: live context, valid out-pointers.
+        check(unsafe {
+            helib_residue_import_begin(ctx.ptr, level, 0, &mut import, &mut buf, &mut len)
+        });
+        assert_eq!(len, residues.len());
+        // SAFETY: the import's buffer holds `len` words until it is freed.
+        (import, unsafe { std::slice::from_raw_parts_mut(buf, len) })
+    };
+    // The round trip.
+    let (import, buf) = begin();
+    buf.copy_from_slice(&residues);
+    let mut out = null_mut();
+    // SAFETY: live import; `out` is a valid out-pointer.
+    unsafe {
+        check(helib_residue_import_check(import, N / 2));
+        check(helib_residue_import_finish(
+            import,
+            null(),
+            0,
+            linf,
+            l1,
+            &mut out,
+        ));
+        let again = Pt(out);
+        let s = helib_residue_import_finish(import, null(), 0, linf, l1, &mut out);
+        expect_status(s, HELIB_ERR_INVALID_ARGUMENT, "a second finish");
+        expect_status(
+            helib_residue_import_check(import, 1),
+            HELIB_ERR_INVALID_ARGUMENT,
+            "check after finish",
+        );
+        helib_residue_import_free(import);
+        let (mut back, mut back_len, mut linf2, mut l12) = (null(), 0usize, 0f64, 0f64);
+        check(helib_encoded_plaintext_residues(
+            again.0,
+            &mut back,
+            &mut back_len,
+            &mut linf2,
+            &mut l12,
+        ));
+        assert_eq!(std::slice::from_raw_parts(back, back_len), &residues[..]);
+        assert_eq!((linf2, l12), (linf, l1));
+    }
+    // A residue at its prime, at the first and last word of every prime:
+    // found by check when it covers the word, else by finish.
+    for (r, &q) in primes.iter().enumerate() {
+        for at in [r * N, r * N + N - 1] {
+            for checked in [0, at, at + 1] {
+                let (import, buf) = begin();
+                buf.copy_from_slice(&residues);
+                buf[at] = q;
+                // SAFETY: live import; `out` is a valid out-pointer.
+                unsafe {
+                    check(helib_residue_import_check(import, checked.min(at)));
+                    let s = if checked > at {
+                        helib_residue_import_check(import, checked)
+                    } else {
+                        helib_residue_import_finish(import, null(), 0, linf, l1, &mut out)
+                    };
+                    let msg = expect_status(s, HELIB_ERR_MALFORMED_INPUT, "a residue at its prime");
+                    assert_mentions(&msg, &["prime"]);
+                    helib_residue_import_free(import);
+                }
+            }
+        }
+    }
+    // Past the end, and the extended form without special primes.
+    let (import, _) = begin();
+    let (mut none, mut buf, mut len) = (null_mut(), null_mut(), 0usize);
+    // SAFETY: live handles, valid out-pointers.
+    unsafe {
+        let s = helib_residue_import_check(import, residues.len() + 1);
+        expect_status(s, HELIB_ERR_MALFORMED_INPUT, "a check past the end");
+        helib_residue_import_free(import);
+        let s = helib_residue_import_begin(ctx.ptr, level, 1, &mut none, &mut buf, &mut len);
+        expect_status(
+            s,
+            HELIB_ERR_MALFORMED_INPUT,
+            "extended without special primes",
+        );
+        let s = helib_residue_import_begin(ctx.ptr, level + 1, 0, &mut none, &mut buf, &mut len);
+        expect_status(s, HELIB_ERR_INVALID_LEVEL, "a level above the top");
+        helib_residue_import_free(null_mut());
+    }
+}

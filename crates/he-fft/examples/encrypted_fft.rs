@@ -57,7 +57,6 @@ use helib_rs::{Context, SecretKey};
 use key_mode::KeyModeArg;
 use serde::Serialize;
 use std::fs::File;
-use std::io::BufReader;
 use std::path::Path;
 use std::time::Instant;
 
@@ -307,10 +306,10 @@ fn describe_estimate(e: &MemoryEstimate) -> String {
     )
 }
 
-/// Loads the plan saved at `path` for `context`.
+/// Loads the plan saved at `path` for `context`, from the file itself: its
+/// residues are read straight into the engine's buffers.
 fn load_plan(context: &Context, path: &Path) -> Result<FftPlan<Fr>, he_fft::Error> {
-    let file = File::open(path)?;
-    FftPlan::read_from(context, &mut BufReader::with_capacity(1 << 20, file))
+    FftPlan::read_from(context, &mut File::open(path)?)
 }
 
 /// Saves `plan` at `path` in `dir` (created if missing), through a temporary

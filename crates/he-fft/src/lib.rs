@@ -133,7 +133,11 @@
 //! truncated or corrupted bytes ([`Error::PlanFormat`]: a per-diagonal
 //! checksum and range checks on every field and residue). The checksum
 //! guards against accidents, not forgery: it is not authentication, so load
-//! plans only from storage you trust. [`FftPlanBuilder::plan_file_name`]
+//! plans only from storage you trust. The diagonals are stored in the
+//! engine's internal form (residues in NTT and Montgomery form), so a file
+//! also depends on that form: a build whose engine changes it, or the file's
+//! layout or checksum, changes `PLAN_FORMAT_VERSION` (and with it the file
+//! names), and older files are refused with [`Error::PlanVersion`]. [`FftPlanBuilder::plan_file_name`]
 //! names a plan file after its parameters, for a cache directory
 //! (`encrypted_fft --plan-cache DIR` uses one).
 //!

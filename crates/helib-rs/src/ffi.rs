@@ -127,6 +127,7 @@ raw_object! {
     helib_secret_key => helib_secret_key_free,
     helib_public_key => helib_public_key_free,
     helib_encoded_plaintext => helib_encoded_plaintext_free,
+    helib_residue_import => helib_residue_import_free,
     helib_ciphertext => helib_ciphertext_free,
     helib_relin_key => helib_relin_key_free,
     helib_galois_keys => helib_galois_keys_free,

@@ -80,6 +80,7 @@ typedef struct helib_context helib_context;
 typedef struct helib_secret_key helib_secret_key;
 typedef struct helib_public_key helib_public_key;
 typedef struct helib_encoded_plaintext helib_encoded_plaintext;
+typedef struct helib_residue_import helib_residue_import;
 typedef struct helib_ciphertext helib_ciphertext;
 typedef struct helib_relin_key helib_relin_key;
 typedef struct helib_galois_keys helib_galois_keys;
@@ -240,6 +241,42 @@ helib_status helib_encoded_plaintext_import_residues(const helib_context *ctx, s
                                                      const uint64_t *residues, size_t residues_len,
                                                      double log2_linf, double log2_l1,
                                                      helib_encoded_plaintext **out);
+
+/**
+ * The residues of an encoded plaintext in place (the layout
+ * helib_encoded_plaintext_export_residues copies) and its norms, without a
+ * copy: `*residues` stays valid, and unchanged, while `pt` is alive. Either
+ * norm pointer may be NULL.
+ */
+helib_status helib_encoded_plaintext_residues(const helib_encoded_plaintext *pt, const uint64_t **residues,
+                                              size_t *residues_len, double *log2_linf, double *log2_l1);
+/**
+ * helib_encoded_plaintext_import_residues without the intermediate copy: the
+ * caller writes the residues straight into the buffer of an import, which
+ * checks them (every residue below its prime) before an encoded plaintext is
+ * made of them.
+ *
+ * helib_residue_import_begin allocates an import for `level` and `extended`
+ * (validated as for helib_encoded_plaintext_import_residues) and gives its
+ * buffer: `*residues_len` words of unspecified (but initialized) values, the
+ * caller's to fill.
+ * helib_residue_import_check checks words [0, upto) that were not checked
+ * yet (call it on each filled range while the range is in cache; optional).
+ * helib_residue_import_finish checks the remaining words, the factor (NULL
+ * means 1) and the norms, and on success moves the buffer into a new
+ * encoded plaintext; the import is then spent (a second finish gives
+ * HELIB_ERR_INVALID_ARGUMENT). Bad residues, factor or norms give
+ * HELIB_ERR_MALFORMED_INPUT and no plaintext. The caller frees the import
+ * with helib_residue_import_free in every case (after finish too), and must
+ * not use the buffer once the import is freed or spent.
+ */
+helib_status helib_residue_import_begin(const helib_context *ctx, size_t level, int extended,
+                                        helib_residue_import **out, uint64_t **residues, size_t *residues_len);
+helib_status helib_residue_import_check(helib_residue_import *import, size_t upto);
+helib_status helib_residue_import_finish(helib_residue_import *import, const uint64_t *factor,
+                                         size_t factor_nlimbs, double log2_linf, double log2_l1,
+                                         helib_encoded_plaintext **out);
+void helib_residue_import_free(helib_residue_import *import);
 
 /* -------------------------------------------------------------- ciphertext */
 

@@ -31,8 +31,10 @@ use std::io::{Read, Write};
 const MAGIC: u64 = u64::from_le_bytes(*b"HEFFTPLN");
 /// `PLANDONE`: the word after the last level.
 const END: u64 = u64::from_le_bytes(*b"PLANDONE");
-/// The version this crate writes and reads.
-pub const PLAN_FORMAT_VERSION: u64 = 1;
+/// The version this crate writes and reads. Version 2: the stream checksum
+/// has 16 lanes instead of 4 (see [`helib_rs::lintrans::io`]), so that it
+/// runs on vector units; the layout is version 1's.
+pub const PLAN_FORMAT_VERSION: u64 = 2;
 
 /// Pipeline tags.
 const LEVELS: u64 = 0;
@@ -309,8 +311,9 @@ impl<F: PrimeField + FftField> FftPlan<F> {
     /// Saves the plan to `out`, one diagonal at a time (no second copy of
     /// the plan is made). The bytes depend only on public data (see the
     /// [crate docs on plans](crate#what-a-plan-depends-on)); load them with
-    /// [`read_from`](Self::read_from). `out` is buffered inside, so a plain
-    /// file is fine.
+    /// [`read_from`](Self::read_from). `out` is buffered inside for the small
+    /// fields, and each diagonal's residues are written from the engine's
+    /// buffer without a copy, so pass the file itself.
     ///
     /// # Errors
     /// [`Error::Io`] when writing fails; [`Error::He`] when the engine fails.
@@ -356,8 +359,15 @@ impl<F: PrimeField + FftField> FftPlan<F> {
     }
 
     /// Loads a plan [`write_to`](Self::write_to) saved, for `context`,
-    /// streaming: each diagonal is read, checked and handed to the engine
-    /// before the next is read. The loaded plan equals the built one (same
+    /// streaming: each diagonal is read straight into the engine's buffer for
+    /// it, piece by piece, each piece summed and range-checked while it is in
+    /// cache, and the diagonal is checked whole before the next is read. With
+    /// two or more threads in the rayon pool in use, the next diagonals'
+    /// buffers are allocated (their pages zero-filled by the kernel, about
+    /// half of a load) on another thread meanwhile. Pass the file itself
+    /// rather than a `BufReader`: the large reads bypass any buffer, and a
+    /// `BufReader` whose buffer is not empty copies them once more. The
+    /// loaded plan equals the built one (same
     /// [`describe`](Self::describe), [`cost`](Self::cost),
     /// [`required_galois_elements`](Self::required_galois_elements) and
     /// results). The checksum detects corruption only; it does not

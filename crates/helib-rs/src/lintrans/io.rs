@@ -4,8 +4,14 @@
 //! A prepared transform depends only on public data (the context's
 //! parameters, the transform, the [`KeyPolicy`] and the level), never on a
 //! key, so one saved copy serves every client of the same parameters. The
-//! stream is written and read word by word, never held whole in memory: an
+//! stream is written and read term by term, never held whole in memory: an
 //! [`EncodedTransform`] of N = 2^16 at 21 primes is 11 MiB per diagonal.
+//! Residues go between the stream and the engine's own buffers with no
+//! intermediate copy ([`EncodedPlaintext::residues`] when writing; when
+//! reading, straight into the buffer of the encoding being made, 1 MiB at a
+//! time, each piece summed and checked against its primes while in cache).
+//! With two or more threads in the rayon pool, the buffers of the next terms
+//! are allocated on another thread while one is read.
 //!
 //! Layout of one transform ([`PreparedTransform::write_to`]): the term kind
 //! (1 encoded, 2 plaintext), the level, the [`Schedule`] (row, unit, baby
@@ -16,8 +22,10 @@
 //! estimate and its residues ([`EncodedPlaintext::export_residues`]); a
 //! plaintext payload is [`Plaintext::to_bytes`].
 //!
-//! A checkpoint is the running checksum of every word before it: four lanes
-//! of `(lane ^ word) · K` rotated, folded at the checkpoint. Each step is a
+//! A checkpoint is the running checksum of every word before it: sixteen
+//! lanes of `(lane ^ word) · K` rotated (lane i takes the words at positions
+//! ≡ i mod 16, so the lanes run as independent vector lanes), folded with the
+//! word count at the checkpoint. Each step is a
 //! bijection of the lane, so a change to any single word is always detected,
 //! and other corruptions are missed with probability about 2^-64. It guards
 //! against accidents (truncated copies, flipped bits), not against an
@@ -28,11 +36,13 @@
 
 use super::encoded::PreparedTransform;
 use super::schedule::{KeyMode, Schedule, Slot};
+use crate::encoded::ResidueImport;
 use crate::error::{Error, Result};
 use crate::{Context, EncodedPlaintext, Plaintext};
 use num_bigint::BigUint;
 use std::collections::BTreeMap;
 use std::io::{Read, Write};
+use std::sync::{Condvar, Mutex, MutexGuard, PoisonError};
 
 #[cfg(doc)]
 use super::{EncodedTransform, KeyPolicy};
@@ -45,27 +55,51 @@ const KIND_PLAIN: u64 = 2;
 /// per coefficient at N = 2^17 is far above any real one).
 const MAX_PLAIN_WORDS: u64 = 1 << 24;
 
+/// Lanes of the running checksum: enough independent multiply chains for
+/// the vector units (and for a scalar core's multiplier) to stay busy.
+const LANES: usize = 16;
+
 /// The running checksum of a word stream (see the [module docs](self)).
 #[derive(Debug, Clone, Copy)]
 struct Checksum {
-    lanes: [u64; 4],
+    lanes: [u64; LANES],
     words: u64,
 }
 
 const MIX: u64 = 0x9e37_79b9_7f4a_7c15;
 const FOLD: u64 = 0xc2b2_ae3d_27d4_eb4f;
 
+/// Runs whole rounds (one word per lane) of `data` through `lanes`.
+#[inline(always)]
+fn rounds(lanes: &mut [u64; LANES], data: &[u64]) {
+    let mut l = *lanes;
+    for round in data.chunks_exact(LANES) {
+        for (lane, &w) in l.iter_mut().zip(round) {
+            *lane = Checksum::step(*lane, w);
+        }
+    }
+    *lanes = l;
+}
+
+/// [`rounds`] compiled for AVX2 (the lanes become four 4-word vectors).
+///
+/// # Safety
+/// The CPU must support AVX2.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+unsafe fn rounds_avx2(lanes: &mut [u64; LANES], data: &[u64]) {
+    rounds(lanes, data);
+}
+
 impl Checksum {
     fn new() -> Self {
-        Self {
-            lanes: [
-                0x243f_6a88_85a3_08d3,
-                0x1319_8a2e_0370_7344,
-                0xa409_3822_299f_31d0,
-                0x082e_fa98_ec4e_6c89,
-            ],
-            words: 0,
+        let mut lanes = [0u64; LANES];
+        let mut seed = 0x243f_6a88_85a3_08d3u64;
+        for lane in &mut lanes {
+            *lane = seed;
+            seed = Self::step(seed, 0x1319_8a2e_0370_7344);
         }
+        Self { lanes, words: 0 }
     }
 
     #[inline(always)]
@@ -73,32 +107,35 @@ impl Checksum {
         (lane ^ word).wrapping_mul(MIX).rotate_left(29)
     }
 
+    /// Feeds one word to its lane.
+    #[inline(always)]
+    fn single(&mut self, w: u64) {
+        let i = (self.words % LANES as u64) as usize;
+        self.lanes[i] = Self::step(self.lanes[i], w);
+        self.words += 1;
+    }
+
     fn update(&mut self, words: &[u64]) {
-        let mut rest = words;
-        // Lane i takes the words at stream positions ≡ i mod 4.
-        while !self.words.is_multiple_of(4) {
-            let Some((&w, tail)) = rest.split_first() else {
-                return;
-            };
-            let i = (self.words % 4) as usize;
-            self.lanes[i] = Self::step(self.lanes[i], w);
-            self.words += 1;
-            rest = tail;
+        // Lane i takes the words at stream positions ≡ i mod LANES: single
+        // words up to the next round, whole rounds, then single words.
+        let behind = (LANES - (self.words % LANES as u64) as usize) % LANES;
+        let (head, rest) = words.split_at(behind.min(words.len()));
+        for &w in head {
+            self.single(w);
         }
-        let mut chunks = rest.chunks_exact(4);
-        let [mut a, mut b, mut c, mut d] = self.lanes;
-        for chunk in &mut chunks {
-            a = Self::step(a, chunk[0]);
-            b = Self::step(b, chunk[1]);
-            c = Self::step(c, chunk[2]);
-            d = Self::step(d, chunk[3]);
+        let (whole, tail) = rest.split_at(rest.len() - rest.len() % LANES);
+        #[cfg(target_arch = "x86_64")]
+        if whole.len() >= 4 * LANES && std::arch::is_x86_feature_detected!("avx2") {
+            // SAFETY: the CPU supports AVX2 (checked just above).
+            unsafe { rounds_avx2(&mut self.lanes, whole) };
+        } else {
+            rounds(&mut self.lanes, whole);
         }
-        self.lanes = [a, b, c, d];
-        self.words += (rest.len() - chunks.remainder().len()) as u64;
-        for &w in chunks.remainder() {
-            let i = (self.words % 4) as usize;
-            self.lanes[i] = Self::step(self.lanes[i], w);
-            self.words += 1;
+        #[cfg(not(target_arch = "x86_64"))]
+        rounds(&mut self.lanes, whole);
+        self.words += whole.len() as u64;
+        for &w in tail {
+            self.single(w);
         }
     }
 
@@ -126,7 +163,19 @@ pub struct WordWriter<W: Write> {
     inner: W,
     sum: Checksum,
     bytes: Vec<u8>,
-    scratch: Vec<u64>,
+}
+
+/// Words per piece of a large slice: each piece is summed and then written
+/// (or read and then summed and checked) while it is in cache.
+const PIECE_WORDS: usize = 1 << 17;
+
+/// `words` as their little-endian bytes, on a little-endian target.
+#[cfg(target_endian = "little")]
+fn le_bytes(words: &[u64]) -> &[u8] {
+    // SAFETY: the slice is live for the borrow and spans exactly
+    // size_of_val(words) bytes; u8 has alignment 1, and on a little-endian
+    // target a u64's memory is its little-endian bytes.
+    unsafe { std::slice::from_raw_parts(words.as_ptr().cast::<u8>(), std::mem::size_of_val(words)) }
 }
 
 impl<W: Write> WordWriter<W> {
@@ -136,7 +185,6 @@ impl<W: Write> WordWriter<W> {
             inner,
             sum: Checksum::new(),
             bytes: Vec::with_capacity(1 << 16),
-            scratch: Vec::new(),
         }
     }
 
@@ -153,6 +201,16 @@ impl<W: Write> WordWriter<W> {
     /// # Errors
     /// [`Error::Io`] when the underlying writer fails.
     pub fn words(&mut self, words: &[u64]) -> Result<()> {
+        #[cfg(target_endian = "little")]
+        if 8 * words.len() >= self.bytes.capacity() {
+            // Large slices go out as they are, piece by piece, with no copy.
+            self.drain()?;
+            for piece in words.chunks(PIECE_WORDS) {
+                self.sum.update(piece);
+                self.inner.write_all(le_bytes(piece)).map_err(io_error)?;
+            }
+            return Ok(());
+        }
         self.sum.update(words);
         for chunk in words.chunks(1 << 13) {
             if self.bytes.len() + 8 * chunk.len() > self.bytes.capacity() {
@@ -198,12 +256,14 @@ impl<W: Write> Drop for WordWriter<W> {
 }
 
 /// Reads a checked word stream (see the [module docs](self)); a stream that
-/// ends early gives [`Error::Malformed`].
+/// ends early gives [`Error::Malformed`]. It reads exactly the stream's bytes
+/// (no read-ahead) and keeps no buffer: large reads go straight from `inner`
+/// into their destination, so give it an unbuffered source (a file itself);
+/// a `BufReader` holding bytes turns each large read into a copy.
 #[derive(Debug)]
 pub struct WordReader<R: Read> {
     inner: R,
     sum: Checksum,
-    scratch: Vec<u64>,
 }
 
 impl<R: Read> WordReader<R> {
@@ -212,7 +272,6 @@ impl<R: Read> WordReader<R> {
         Self {
             inner,
             sum: Checksum::new(),
-            scratch: Vec::new(),
         }
     }
 
@@ -314,37 +373,45 @@ mod sealed {
     /// The payload of one term.
     pub trait Sealed: Sized {
         const KIND: u64;
+        /// What a term's payload is read into, made before its words are
+        /// read (possibly ahead, on another thread).
+        type Target: Send + 'static;
         fn write<W: Write>(&self, out: &mut WordWriter<W>) -> Result<()>;
+        /// The target of one term of a transform at `level` in `mode`.
+        fn target(context: &Context, level: usize, mode: KeyMode) -> Result<Self::Target>;
         fn read<R: Read>(
             context: &Context,
             level: usize,
             mode: KeyMode,
+            target: Self::Target,
             input: &mut WordReader<R>,
         ) -> Result<Self>;
     }
 
     impl Sealed for EncodedPlaintext {
         const KIND: u64 = KIND_ENCODED;
+        type Target = ResidueImport;
 
         fn write<W: Write>(&self, out: &mut WordWriter<W>) -> Result<()> {
-            let mut residues = std::mem::take(&mut out.scratch);
-            residues.resize(self.residue_words()?, 0);
-            let (linf, l1) = self.export_residues(&mut residues)?;
+            let (residues, (linf, l1)) = self.residues()?;
             let factor = self.correction_factor().to_u64_digits();
             out.word(self.level() as u64)?;
             out.word(u64::from(self.is_extended()))?;
             out.word(factor.len() as u64)?;
             out.words(&factor)?;
             out.words(&[linf.to_bits(), l1.to_bits(), residues.len() as u64])?;
-            out.words(&residues)?;
-            out.scratch = residues;
-            Ok(())
+            out.words(residues)
+        }
+
+        fn target(context: &Context, level: usize, mode: KeyMode) -> Result<ResidueImport> {
+            ResidueImport::begin(context, level, mode == KeyMode::Fast)
         }
 
         fn read<R: Read>(
             context: &Context,
             level: usize,
             mode: KeyMode,
+            mut target: ResidueImport,
             input: &mut WordReader<R>,
         ) -> Result<Self> {
             let own = input.bounded("an encoding's level", context.max_level() as u64)? as usize;
@@ -370,38 +437,29 @@ mod sealed {
             );
             let linf = f64::from_bits(input.word()?);
             let l1 = f64::from_bits(input.word()?);
-            let primes = level
-                + 1
-                + if extended {
-                    context.special_primes().len()
-                } else {
-                    0
-                };
-            let words = (primes * context.ring_degree()) as u64;
+            let words = target.buffer().len() as u64;
             let announced = input.word()?;
             if announced != words {
                 return Err(Error::Malformed(format!(
                     "an encoding announces {announced} residues, its level and form imply {words}"
                 )));
             }
-            let mut residues = std::mem::take(&mut input.scratch);
-            residues.resize(words as usize, 0);
-            input.words(&mut residues)?;
-            let encoded = EncodedPlaintext::from_residues(
-                context,
-                level,
-                extended,
-                &factor,
-                &residues,
-                (linf, l1),
-            );
-            input.scratch = residues;
-            encoded
+            // Straight into the engine's buffer, piece by piece: each piece
+            // is summed and range-checked right after it is read.
+            let mut done = 0;
+            while done < target.buffer().len() {
+                let end = (done + PIECE_WORDS).min(target.buffer().len());
+                input.words(&mut target.buffer()[done..end])?;
+                target.check(end)?;
+                done = end;
+            }
+            target.finish(&factor, (linf, l1))
         }
     }
 
     impl Sealed for Plaintext {
         const KIND: u64 = KIND_PLAIN;
+        type Target = ();
 
         fn write<W: Write>(&self, out: &mut WordWriter<W>) -> Result<()> {
             let bytes = self.to_bytes()?;
@@ -417,10 +475,15 @@ mod sealed {
             out.words(&words)
         }
 
+        fn target(_context: &Context, _level: usize, _mode: KeyMode) -> Result<()> {
+            Ok(())
+        }
+
         fn read<R: Read>(
             context: &Context,
             _level: usize,
             _mode: KeyMode,
+            _target: (),
             input: &mut WordReader<R>,
         ) -> Result<Self> {
             let len = input.bounded("a plaintext's byte count", 8 * MAX_PLAIN_WORDS)? as usize;
@@ -476,34 +539,158 @@ impl<T: StoredTerm> PreparedTransform<T> {
         let schedule = read_schedule(context, input)?;
         input.checkpoint()?;
         let row = context.ring_degree() / 2;
-        let count = input.bounded("a transform's term count", 2 * row as u64)?;
-        let mut terms = BTreeMap::new();
-        let mut last: Option<Slot> = None;
-        let (giant_min, giant_max) = schedule.giant_range();
-        for _ in 0..count {
-            let giant = input.word()? as i64;
-            let swap = input.flag("a term's swap flag")?;
-            let baby = input.bounded("a term's baby index", row as u64)? as usize;
-            let slot = Slot { giant, swap, baby };
-            if !(giant_min..=giant_max).contains(&giant)
-                || schedule.babies().binary_search(&(swap, baby)).is_err()
-                || last.is_some_and(|l| l >= slot)
-            {
-                return Err(Error::Malformed(
-                    "a term's place does not fit the transform's schedule".into(),
-                ));
-            }
-            last = Some(slot);
-            let term = T::read(context, level, schedule.mode(), input)?;
-            input.checkpoint()?;
-            terms.insert(slot, term);
-        }
+        let count = input.bounded("a transform's term count", 2 * row as u64)? as usize;
+        let mode = schedule.mode();
+        let target = || T::target(context, level, mode);
+        let terms = if count < 2 || rayon::current_num_threads() < 2 {
+            read_terms::<T, R>(context, level, &schedule, count, input, |_| target())?
+        } else {
+            // The terms' targets (the engine's fresh buffers, whose pages
+            // the kernel zero-fills) are made ahead on another thread of the
+            // pool while this one reads. The job is detached, so the reader
+            // never waits for the pool to start it: when it starts late, it
+            // finds the slots taken (or the reader stopped) and ends.
+            let ahead = std::sync::Arc::new(Ahead::new(count));
+            let filler = std::sync::Arc::clone(&ahead);
+            let own = context.clone();
+            rayon::spawn(move || filler.fill(&|| T::target(&own, level, mode)));
+            let terms = read_terms::<T, R>(context, level, &schedule, count, input, |i| {
+                ahead.take(i, &target)
+            });
+            ahead.stop();
+            terms?
+        };
         Ok(PreparedTransform::from_parts(
             context.clone(),
             level,
             schedule,
             terms,
         ))
+    }
+}
+
+/// Reads `count` terms of a transform at `level` with `schedule`, each into
+/// the target `target(i)` gives.
+fn read_terms<T: StoredTerm, R: Read>(
+    context: &Context,
+    level: usize,
+    schedule: &Schedule,
+    count: usize,
+    input: &mut WordReader<R>,
+    mut target: impl FnMut(usize) -> Result<T::Target>,
+) -> Result<BTreeMap<Slot, T>> {
+    let row = context.ring_degree() / 2;
+    let mut terms = BTreeMap::new();
+    let mut last: Option<Slot> = None;
+    let (giant_min, giant_max) = schedule.giant_range();
+    for i in 0..count {
+        let giant = input.word()? as i64;
+        let swap = input.flag("a term's swap flag")?;
+        let baby = input.bounded("a term's baby index", row as u64)? as usize;
+        let slot = Slot { giant, swap, baby };
+        if !(giant_min..=giant_max).contains(&giant)
+            || schedule.babies().binary_search(&(swap, baby)).is_err()
+            || last.is_some_and(|l| l >= slot)
+        {
+            return Err(Error::Malformed(
+                "a term's place does not fit the transform's schedule".into(),
+            ));
+        }
+        last = Some(slot);
+        let term = T::read(context, level, schedule.mode(), target(i)?, input)?;
+        input.checkpoint()?;
+        terms.insert(slot, term);
+    }
+    Ok(terms)
+}
+
+/// The targets of a transform's terms, made ahead: [`fill`](Self::fill), on
+/// another thread, makes them in order while the reader
+/// [`take`](Self::take)s them in order; whichever comes to a term first makes
+/// its target, so the reader never waits for a target nobody is making.
+struct Ahead<P> {
+    state: Mutex<AheadState<P>>,
+    made: Condvar,
+}
+
+struct AheadState<P> {
+    slots: Vec<AheadSlot<P>>,
+    stopped: bool,
+}
+
+enum AheadSlot<P> {
+    Free,
+    Making,
+    Made(Result<P>),
+    Taken,
+}
+
+impl<P> Ahead<P> {
+    fn new(count: usize) -> Self {
+        Self {
+            state: Mutex::new(AheadState {
+                slots: (0..count).map(|_| AheadSlot::Free).collect(),
+                stopped: false,
+            }),
+            made: Condvar::new(),
+        }
+    }
+
+    fn lock(&self) -> MutexGuard<'_, AheadState<P>> {
+        // Nothing panics while holding the lock; a poisoned one is still whole.
+        self.state.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// Makes the targets of the free slots in order, until the reader stops.
+    fn fill(&self, make: &impl Fn() -> Result<P>) {
+        for i in 0.. {
+            {
+                let mut state = self.lock();
+                if state.stopped || i >= state.slots.len() {
+                    return;
+                }
+                if !matches!(state.slots[i], AheadSlot::Free) {
+                    continue;
+                }
+                state.slots[i] = AheadSlot::Making;
+            }
+            let made = make();
+            self.lock().slots[i] = AheadSlot::Made(made);
+            self.made.notify_all();
+        }
+    }
+
+    /// The target of slot `i`: made ahead, or by `make` here when nobody
+    /// started it yet.
+    fn take(&self, i: usize, make: &impl Fn() -> Result<P>) -> Result<P> {
+        let mut state = self.lock();
+        loop {
+            match std::mem::replace(&mut state.slots[i], AheadSlot::Taken) {
+                AheadSlot::Free => {
+                    drop(state);
+                    return make();
+                }
+                AheadSlot::Made(made) => return made,
+                AheadSlot::Making => {
+                    state.slots[i] = AheadSlot::Making;
+                    state = self
+                        .made
+                        .wait(state)
+                        .unwrap_or_else(PoisonError::into_inner);
+                }
+                AheadSlot::Taken => {
+                    return Err(Error::Engine {
+                        status: crate::error::Status::Internal,
+                        message: "a saved transform's term was read twice".into(),
+                    })
+                }
+            }
+        }
+    }
+
+    /// Ends [`fill`](Self::fill) at its next slot (the reader is done or failed).
+    fn stop(&self) {
+        self.lock().stopped = true;
     }
 }
 
@@ -654,13 +841,123 @@ mod tests {
         ));
     }
 
+    /// One encoding's payload as `Sealed::write` lays it out, with the
+    /// residues given (possibly out of range), and a checkpoint.
+    fn payload(pt: &EncodedPlaintext, residues: &[u64], norms: (f64, f64)) -> Vec<u8> {
+        let mut bytes = Vec::new();
+        let mut w = WordWriter::new(&mut bytes);
+        let factor = pt.correction_factor().to_u64_digits();
+        w.words(&[pt.level() as u64, u64::from(pt.is_extended())])
+            .unwrap();
+        w.word(factor.len() as u64).unwrap();
+        w.words(&factor).unwrap();
+        w.words(&[norms.0.to_bits(), norms.1.to_bits(), residues.len() as u64])
+            .unwrap();
+        w.words(residues).unwrap();
+        w.checkpoint().unwrap();
+        w.flush().unwrap();
+        drop(w);
+        bytes
+    }
+
+    /// Reads one payload written by `payload` (and its checkpoint).
+    fn read_payload(
+        context: &Context,
+        level: usize,
+        mode: KeyMode,
+        bytes: &[u8],
+    ) -> Result<EncodedPlaintext> {
+        let mut r = WordReader::new(bytes);
+        let target = <EncodedPlaintext as sealed::Sealed>::target(context, level, mode)?;
+        let pt = <EncodedPlaintext as sealed::Sealed>::read(context, level, mode, target, &mut r)?;
+        r.checkpoint()?;
+        r.expect_end()?;
+        Ok(pt)
+    }
+
+    /// Residues read from a stream go straight into the engine's buffer,
+    /// 1 MiB at a time, and a residue at or above its prime is refused
+    /// wherever it is (the first and last word of every prime, both sides of
+    /// a piece boundary), though the stream's checksums are right; the
+    /// extended form (special primes) and a buffer of several pieces
+    /// included.
+    #[test]
+    fn streamed_residues_are_range_checked_in_every_piece() {
+        let many = Context::new(
+            &Parameters::builder()
+                .ring_degree(1 << 12)
+                .plaintext_modulus(65537u32.into())
+                .chain_bits(&[50; 40])
+                .allow_insecure()
+                .build()
+                .unwrap(),
+        )
+        .unwrap();
+        let tests = Context::new(&Parameters::for_tests()).unwrap();
+        for (context, mode) in [(&tests, KeyMode::Fast), (&many, KeyMode::MinimalKeys)] {
+            let plain = Plaintext::from_u64s(context, &[1, 2, 3, 4]).unwrap();
+            let level = context.max_level();
+            let pt = match mode {
+                KeyMode::Fast => EncodedPlaintext::for_linear_transform(&plain, level),
+                KeyMode::MinimalKeys => EncodedPlaintext::for_multiplication(&plain, level),
+            }
+            .unwrap();
+            let (residues, norms) = pt.residues().unwrap();
+            let residues = residues.to_vec();
+            let good = payload(&pt, &residues, norms);
+            let mut written = Vec::new();
+            let mut w = WordWriter::new(&mut written);
+            sealed::Sealed::write(&pt, &mut w).unwrap();
+            w.checkpoint().unwrap();
+            w.flush().unwrap();
+            drop(w);
+            assert_eq!(written, good, "the test's payload is the real layout");
+            let back = read_payload(context, level, mode, &good).unwrap();
+            assert_eq!(back.residues().unwrap(), (&residues[..], norms));
+
+            let n = context.ring_degree();
+            let mut primes = context.chain_primes()[..=level].to_vec();
+            if mode == KeyMode::Fast {
+                primes.extend_from_slice(context.special_primes());
+            }
+            assert_eq!(residues.len(), primes.len() * n);
+            let mut places: Vec<(usize, u64)> = Vec::new();
+            for (r, &q) in primes.iter().enumerate() {
+                places.extend([(r * n, q), (r * n + n - 1, q), (r * n + 7, u64::MAX)]);
+            }
+            for at in [PIECE_WORDS - 1, PIECE_WORDS] {
+                if at < residues.len() {
+                    places.push((at, primes[at / n]));
+                }
+            }
+            if mode == KeyMode::MinimalKeys {
+                assert!(residues.len() > PIECE_WORDS, "several pieces");
+            }
+            for (at, value) in places {
+                let mut bad = residues.clone();
+                bad[at] = value;
+                match read_payload(context, level, mode, &payload(&pt, &bad, norms)) {
+                    Err(Error::Malformed(m)) => assert!(m.contains("prime"), "word {at}: {m}"),
+                    other => panic!("word {at}: {other:?}"),
+                }
+            }
+        }
+    }
+
     #[test]
     fn checksum_sees_every_single_word_change() {
-        let words: Vec<u64> = (0..37u64).map(|i| i.wrapping_mul(MIX)).collect();
+        // Long enough for whole rounds on the vector path, with a tail.
+        let words: Vec<u64> = (0..203u64).map(|i| i.wrapping_mul(MIX)).collect();
         let mut whole = Checksum::new();
         whole.update(&words);
-        // Fed in pieces of any size, the sum is the same.
-        for split in [1, 3, 4, 5, 17] {
+        // Fed in pieces of any size, the sum is the same; the scalar rounds
+        // give what the vector ones give.
+        let mut scalar = Checksum::new();
+        rounds(&mut scalar.lanes, &words[..192]);
+        scalar.words = 192;
+        scalar.update(&words[192..]);
+        assert_eq!(scalar.value(), whole.value());
+        for split in [1, 3, 4, 5, 16, 17, 64, 100] {
             let mut parts = Checksum::new();
             for chunk in words.chunks(split) {
                 parts.update(chunk);

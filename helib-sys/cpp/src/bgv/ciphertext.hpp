@@ -51,6 +51,37 @@ EncodedPlaintext encode_plaintext(std::shared_ptr<const Context> ctx, const u64 
 /// Words of `pt`'s residues: N per prime it is encoded for.
 size_t encoded_word_count(const EncodedPlaintext &pt);
 
+/// An encoded plaintext being filled from raw residues (engine form, as
+/// encoded_plaintext_from_residues takes them) straight into its own buffer:
+/// the caller writes `poly`'s words and checks them prefix by prefix
+/// (residue_import_check), and only residue_import_finish, which checks what
+/// is left and the metadata, turns it into an EncodedPlaintext. No residue
+/// reaches an EncodedPlaintext unchecked.
+struct ResidueImport {
+    std::shared_ptr<const Context> ctx;
+    RnsPoly poly;
+    size_t level = 0;
+    bool extended = false;
+    /// Words [0, checked) are known to be below their primes.
+    size_t checked = 0;
+};
+
+/// A fresh import for an encoding at `level` (chain primes 0..=level, then
+/// the special primes when `extended`); its words are uninitialized. Throws
+/// HELIB_ERR_INVALID_LEVEL or HELIB_ERR_MALFORMED_INPUT.
+ResidueImport residue_import_begin(std::shared_ptr<const Context> ctx, size_t level, bool extended);
+
+/// Checks words [checked, upto) against their primes and advances `checked`
+/// (an `upto` at or below it checks nothing). Throws
+/// HELIB_ERR_MALFORMED_INPUT for a residue at or above its prime, or an
+/// `upto` past the end.
+void residue_import_check(ResidueImport &import, size_t upto);
+
+/// Checks the rest of the residues, the factor and the norms (as
+/// encoded_plaintext_from_residues) and hands over the buffer.
+EncodedPlaintext residue_import_finish(ResidueImport &&import, const mpz_class &factor, double log2_linf,
+                                       double log2_l1);
+
 /// An encoded plaintext from its raw residues (engine form: NTT and
 /// Montgomery, chain primes 0..=level then the special primes when
 /// `extended`) and norms, as a cache of encodings stored them. Everything is

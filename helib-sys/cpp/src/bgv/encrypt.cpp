@@ -1,5 +1,7 @@
 // encrypt.cpp -- public- and secret-key encryption, plaintext encoding.
+#include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <string>
 
 #include "util/error.hpp"
@@ -129,18 +131,82 @@ EncodedPlaintext encode_plaintext(std::shared_ptr<const Context> ctx_ptr, const 
 
 size_t encoded_word_count(const EncodedPlaintext &pt) { return pt.poly.n * pt.poly.count; }
 
-EncodedPlaintext encoded_plaintext_from_residues(std::shared_ptr<const Context> ctx_ptr, size_t level,
-                                                 bool extended, const mpz_class &factor,
-                                                 const u64 *residues, size_t residues_len,
-                                                 double log2_linf, double log2_l1) {
+namespace {
+
+/// Whether any of x[0..n) is at or above q.
+bool any_at_or_above_scalar(const u64 *x, size_t n, u64 q) {
+    u64 bad = 0;
+    for (size_t j = 0; j < n; ++j) bad |= static_cast<u64>(x[j] >= q);
+    return bad != 0;
+}
+
+#ifdef BGV_X86_KERNELS
+BGV_AVX512 bool any_at_or_above_avx512(const u64 *x, size_t n, u64 q) {
+    const __m512i qv = _mm512_set1_epi64(static_cast<long long>(q));
+    __mmask8 bad = 0;
+    size_t j = 0;
+    for (; j + 32 <= n; j += 32) {
+        bad |= _mm512_cmpge_epu64_mask(_mm512_loadu_si512(x + j), qv);
+        bad |= _mm512_cmpge_epu64_mask(_mm512_loadu_si512(x + j + 8), qv);
+        bad |= _mm512_cmpge_epu64_mask(_mm512_loadu_si512(x + j + 16), qv);
+        bad |= _mm512_cmpge_epu64_mask(_mm512_loadu_si512(x + j + 24), qv);
+    }
+    return bad != 0 || any_at_or_above_scalar(x + j, n - j, q);
+}
+#endif
+
+bool any_at_or_above(const u64 *x, size_t n, u64 q) {
+#ifdef BGV_X86_KERNELS
+    if (cpu_path() == CpuPath::Avx512) return any_at_or_above_avx512(x, n, q);
+#endif
+    return any_at_or_above_scalar(x, n, q);
+}
+
+}  // namespace
+
+ResidueImport residue_import_begin(std::shared_ptr<const Context> ctx_ptr, size_t level, bool extended) {
     const Context &ctx = *ctx_ptr;
     ctx.check_level(level);
     require(!extended || ctx.special_size() > 0, HELIB_ERR_MALFORMED_INPUT,
             "an extended encoding needs special primes: the context has none");
     const size_t count = level + 1 + (extended ? ctx.special_size() : 0);
-    require(residues_len == count * ctx.n(), HELIB_ERR_MALFORMED_INPUT,
-            "the residue count does not match the level and form of the encoding");
-    require(residues_len == 0 || residues != nullptr, HELIB_ERR_NULL_POINTER, "residues is NULL");
+    ResidueImport import;
+    import.poly = RnsPoly(ctx.n(), count);
+    // The caller's language may require the words it writes into to hold
+    // values already. Large buffers do: fresh ones are mapped zero pages and
+    // recycled ones were written before; small ones (and, under
+    // AddressSanitizer, all) come from the heap uninitialized and are zeroed.
+    const size_t bytes = import.poly.data.size() * sizeof(u64);
+#if defined(__SANITIZE_ADDRESS__)
+    const bool zero = true;
+#else
+    const bool zero = bytes < buffer_pool::kMinBytes;
+#endif
+    if (zero && bytes > 0) std::memset(import.poly.data.data(), 0, bytes);
+    import.ctx = std::move(ctx_ptr);
+    import.level = level;
+    import.extended = extended;
+    return import;
+}
+
+void residue_import_check(ResidueImport &import, size_t upto) {
+    const Context &ctx = *import.ctx;
+    const size_t n = ctx.n();
+    require(upto <= import.poly.data.size(), HELIB_ERR_MALFORMED_INPUT,
+            "the checked range ends past the residues of the encoding");
+    while (import.checked < upto) {
+        const size_t r = import.checked / n;
+        const size_t end = std::min(upto, (r + 1) * n);
+        const u64 q = ctx.prime(r <= import.level ? r : ctx.special_index(r - import.level - 1)).value();
+        require(!any_at_or_above(import.poly.data.data() + import.checked, end - import.checked, q),
+                HELIB_ERR_MALFORMED_INPUT, "a residue of the encoding is not below its prime");
+        import.checked = end;
+    }
+}
+
+EncodedPlaintext residue_import_finish(ResidueImport &&import, const mpz_class &factor, double log2_linf,
+                                       double log2_l1) {
+    const Context &ctx = *import.ctx;
     require(factor > 0 && factor < ctx.t(), HELIB_ERR_MALFORMED_INPUT, "the correction factor is not in [1, t)");
     mpz_class common;
     mpz_gcd(common.get_mpz_t(), factor.get_mpz_t(), ctx.t().get_mpz_t());
@@ -152,28 +218,29 @@ EncodedPlaintext encoded_plaintext_from_residues(std::shared_ptr<const Context> 
     const auto norm_ok = [](double x, double max) { return x == -1e300 || (x >= 0 && x <= max); };
     require(norm_ok(log2_linf, ctx.log2_t() + 1e-9) && norm_ok(log2_l1, ctx.log2_t() + log2_n + 1e-9),
             HELIB_ERR_MALFORMED_INPUT, "the norms of the encoding are out of range");
-    RnsPoly poly(ctx.n(), count);
-    for (size_t r = 0; r < count; ++r) {
-        const u64 q = ctx.prime(r <= level ? r : ctx.special_index(r - level - 1)).value();
-        const u64 *src = residues + r * ctx.n();
-        u64 *dst = poly.residues(r);
-        // One pass: copy, and collect whether any residue reached its prime.
-        u64 bad = 0;
-        for (size_t j = 0; j < ctx.n(); ++j) {
-            dst[j] = src[j];
-            bad |= static_cast<u64>(src[j] >= q);
-        }
-        require(bad == 0, HELIB_ERR_MALFORMED_INPUT, "a residue of the encoding is not below its prime");
-    }
+    residue_import_check(import, import.poly.data.size());
     EncodedPlaintext out;
-    out.ctx = std::move(ctx_ptr);
-    out.poly = std::move(poly);
-    out.level = level;
-    out.extended = extended;
+    out.ctx = std::move(import.ctx);
+    out.poly = std::move(import.poly);
+    out.level = import.level;
+    out.extended = import.extended;
     out.factor = factor;
     out.log2_linf = log2_linf;
     out.log2_l1 = log2_l1;
     return out;
+}
+
+EncodedPlaintext encoded_plaintext_from_residues(std::shared_ptr<const Context> ctx_ptr, size_t level,
+                                                 bool extended, const mpz_class &factor,
+                                                 const u64 *residues, size_t residues_len,
+                                                 double log2_linf, double log2_l1) {
+    ResidueImport import = residue_import_begin(std::move(ctx_ptr), level, extended);
+    const size_t words = import.poly.data.size();
+    require(residues_len == words, HELIB_ERR_MALFORMED_INPUT,
+            "the residue count does not match the level and form of the encoding");
+    require(residues_len == 0 || residues != nullptr, HELIB_ERR_NULL_POINTER, "residues is NULL");
+    if (words > 0) std::memcpy(import.poly.data.data(), residues, words * sizeof(u64));
+    return residue_import_finish(std::move(import), factor, log2_linf, log2_l1);
 }
 
 }  // namespace bgv

@@ -105,4 +105,64 @@ helib_status helib_encoded_plaintext_import_residues(const helib_context *ctx, s
     });
 }
 
+helib_status helib_encoded_plaintext_residues(const helib_encoded_plaintext *pt, const uint64_t **residues,
+                                              size_t *residues_len, double *log2_linf, double *log2_l1) {
+    return guarded([&] {
+        const auto &p = deref(pt, "pt").pt;
+        require_out(residues, "residues");
+        require_out(residues_len, "residues_len");
+        *residues = p.poly.data.data();
+        *residues_len = bgv::encoded_word_count(p);
+        if (log2_linf != nullptr) *log2_linf = p.log2_linf;
+        if (log2_l1 != nullptr) *log2_l1 = p.log2_l1;
+    });
+}
+
+helib_status helib_residue_import_begin(const helib_context *ctx, size_t level, int extended,
+                                        helib_residue_import **out, uint64_t **residues, size_t *residues_len) {
+    return guarded([&] {
+        require_out(out, "out");
+        require_out(residues, "residues");
+        require_out(residues_len, "residues_len");
+        const auto &c = deref(ctx, "ctx").ctx;
+        bgv::require(extended == 0 || extended == 1, HELIB_ERR_INVALID_ARGUMENT, "extended must be 0 or 1");
+        auto handle = std::make_unique<helib_residue_import>();
+        handle->import = bgv::residue_import_begin(c, level, extended == 1);
+        *residues = handle->import.poly.data.data();
+        *residues_len = handle->import.poly.data.size();
+        *out = handle.release();
+    });
+}
+
+helib_status helib_residue_import_check(helib_residue_import *import, size_t upto) {
+    return guarded([&] {
+        auto &i = deref_mut(import, "import");
+        bgv::require(!i.spent, HELIB_ERR_INVALID_ARGUMENT, "the import is already finished");
+        bgv::residue_import_check(i.import, upto);
+    });
+}
+
+helib_status helib_residue_import_finish(helib_residue_import *import, const uint64_t *factor,
+                                         size_t factor_nlimbs, double log2_linf, double log2_l1,
+                                         helib_encoded_plaintext **out) {
+    return guarded([&] {
+        require_out(out, "out");
+        auto &i = deref_mut(import, "import");
+        bgv::require(!i.spent, HELIB_ERR_INVALID_ARGUMENT, "the import is already finished");
+        mpz_class f = 1;
+        if (factor != nullptr) {
+            bgv::require(factor_nlimbs >= 1, HELIB_ERR_INVALID_ARGUMENT, "factor has no limbs");
+            f = bgv::mpz_from_limbs(factor, factor_nlimbs);
+        }
+        // Checked first, so that a failure leaves the import as it was.
+        bgv::residue_import_check(i.import, i.import.poly.data.size());
+        auto handle = std::make_unique<helib_encoded_plaintext>();
+        handle->pt = bgv::residue_import_finish(std::move(i.import), f, log2_linf, log2_l1);
+        i.spent = true;
+        *out = handle.release();
+    });
+}
+
+void helib_residue_import_free(helib_residue_import *import) { delete import; }
+
 }  // extern "C"

@@ -26,6 +26,11 @@ struct helib_public_key {
 struct helib_encoded_plaintext {
     bgv::EncodedPlaintext pt;
 };
+struct helib_residue_import {
+    bgv::ResidueImport import;
+    /// Set once finish has moved the buffer out.
+    bool spent = false;
+};
 struct helib_ciphertext {
     bgv::Ciphertext ct;
 };
