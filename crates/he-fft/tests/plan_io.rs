@@ -215,14 +215,27 @@ fn another_field_is_refused() {
 #[test]
 fn another_version_is_refused() {
     let (_, mut bytes) = small_plan();
-    bytes[8] ^= 2;
+    bytes[8] ^= 1;
     let err = load_err::<F65537>(tiny(), &mut bytes.as_slice());
     assert!(
         matches!(
             err,
             Error::PlanVersion {
                 found: 3,
-                supported: 1
+                supported: 2
+            }
+        ),
+        "{err}"
+    );
+    // Version 1 encoded forward four-step group levels one level higher.
+    bytes[8] = 1;
+    let err = load_err::<F65537>(tiny(), &mut bytes.as_slice());
+    assert!(
+        matches!(
+            err,
+            Error::PlanVersion {
+                found: 1,
+                supported: 2
             }
         ),
         "{err}"

@@ -31,8 +31,10 @@ use std::io::{Read, Write};
 const MAGIC: u64 = u64::from_le_bytes(*b"HEFFTPLN");
 /// `PLANDONE`: the word after the last level.
 const END: u64 = u64::from_le_bytes(*b"PLANDONE");
-/// The version this crate writes and reads.
-pub const PLAN_FORMAT_VERSION: u64 = 1;
+/// The version this crate writes and reads. Version 2: a forward plan over
+/// more than two ciphertexts (or two with a coset) encodes its group levels
+/// one level lower on the chain than version 1 did.
+pub const PLAN_FORMAT_VERSION: u64 = 2;
 
 /// Pipeline tags.
 const LEVELS: u64 = 0;
