@@ -284,14 +284,23 @@ fn across_ciphertexts() {
         order: Order::Natural,
         mode: KeyMode::Fast,
     });
-    run(Case {
-        n: 4 << LOG_N,
-        direction: Direction::Inverse,
-        coset: None,
-        strategy: factored(2),
-        order: Order::Natural,
-        mode: KeyMode::Fast,
-    });
+    // Four ciphertexts: the products across them take a level, whose
+    // modulus the groups' levels after them drop (forward, with and
+    // without a coset); going back they come last.
+    for (direction, coset) in [
+        (Direction::Forward, None),
+        (Direction::Forward, Some(Fr::from(11u64))),
+        (Direction::Inverse, None),
+    ] {
+        run(Case {
+            n: 4 << LOG_N,
+            direction,
+            coset,
+            strategy: factored(2),
+            order: Order::Natural,
+            mode: KeyMode::Fast,
+        });
+    }
 }
 
 /// The lower-memory four-step mode (each ciphertext's own level kept as

@@ -215,18 +215,22 @@ fn another_field_is_refused() {
 #[test]
 fn another_version_is_refused() {
     let (_, mut bytes) = small_plan();
-    bytes[8] ^= 2;
-    let err = load_err::<F65537>(tiny(), &mut bytes.as_slice());
-    assert!(
-        matches!(
-            err,
-            Error::PlanVersion {
-                found: 0,
-                supported: 2
-            }
-        ),
-        "{err}"
-    );
+    // Versions 1 and 2 encoded forward four-step group levels one level
+    // higher, version 1 with a 4-lane checksum; 0 and 4 were never written.
+    for version in [0u8, 1, 2, 4] {
+        bytes[8] = version;
+        let err = load_err::<F65537>(tiny(), &mut bytes.as_slice());
+        assert!(
+            matches!(
+                err,
+                Error::PlanVersion {
+                    found,
+                    supported: 3
+                } if found == u64::from(version)
+            ),
+            "{err}"
+        );
+    }
 }
 
 /// Truncation: every byte of a dense plan file (the header and pipeline

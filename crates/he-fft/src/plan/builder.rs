@@ -292,8 +292,9 @@ impl<F: PrimeField + FftField> FftPlanBuilder<F> {
             && matches!(self.strategy, Strategy::Factored { .. });
         // Levels beyond the per-ciphertext transforms: the scalar products
         // across ciphertexts and the bit-reversal permutation.
-        let extra = usize::from(n > slots && (n / slots > 2 || self.coset.is_some()))
-            + usize::from(permute);
+        let extra = usize::from(
+            n > slots && super::split::across_takes_level(n / slots, self.coset.is_some()),
+        ) + usize::from(permute);
         // A ciphertext's transform has log2(min(n, N)) stages, so no more levels.
         let stages = n.min(slots).trailing_zeros() as usize;
         let chosen = match levels_wanted {
@@ -337,13 +338,15 @@ impl<F: PrimeField + FftField> FftPlanBuilder<F> {
     pub(super) fn shape(&self, settings: &Settings<F>) -> PlanShape {
         let slots = self.context.ring_degree();
         let row = slots / 2;
-        let at_levels = |shapes: Vec<crate::stages::Shape>| -> Vec<LevelShape> {
+        // `first`: the index on the chain of the first level (one more when
+        // products across ciphertexts come before it).
+        let at_levels = |shapes: Vec<crate::stages::Shape>, first: usize| -> Vec<LevelShape> {
             shapes
                 .into_iter()
                 .enumerate()
                 .map(|(i, shape)| LevelShape {
                     shape,
-                    level: level_after(&self.context, settings.level, i),
+                    level: level_after(&self.context, settings.level, first + i),
                     copies: 1,
                     plain: false,
                 })
@@ -360,7 +363,7 @@ impl<F: PrimeField + FftField> FftPlanBuilder<F> {
         if self.n <= slots {
             let packing = Packing::for_length(self.n, row).unwrap_or(Packing::Full { row });
             if self.strategy == Strategy::Dense {
-                let levels = at_levels(vec![dense_shape(packing)]);
+                let levels = at_levels(vec![dense_shape(packing)], 0);
                 // The dense diagonals, one being summed in, and the scalings.
                 let field_diagonals = levels[0].shape.len() + 3;
                 return PlanShape {
@@ -375,7 +378,7 @@ impl<F: PrimeField + FftField> FftPlanBuilder<F> {
             if settings.permute {
                 grouped.push(bit_reversal_shape(packing));
             }
-            let levels = at_levels(grouped);
+            let levels = at_levels(grouped, 0);
             let field_diagonals = field_diagonals(&stages, &levels);
             PlanShape {
                 levels,
@@ -392,7 +395,10 @@ impl<F: PrimeField + FftField> FftPlanBuilder<F> {
             let stages = radix2_shapes(packing, order);
             let forward = self.direction == Direction::Forward;
             let ranges = split_ranges(&stages, settings.chosen, forward, self.n / slots, row);
-            let mut levels = at_levels(group_shapes_in(&stages, &ranges, row));
+            let first = usize::from(
+                forward && super::split::across_takes_level(self.n / slots, self.coset.is_some()),
+            );
+            let mut levels = at_levels(group_shapes_in(&stages, &ranges, row), first);
             // The twiddle-absorbing level is encoded once per ciphertext.
             let own = if forward { 0 } else { levels.len() - 1 };
             levels[own].copies = self.n / slots;

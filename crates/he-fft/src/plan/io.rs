@@ -31,10 +31,12 @@ use std::io::{Read, Write};
 const MAGIC: u64 = u64::from_le_bytes(*b"HEFFTPLN");
 /// `PLANDONE`: the word after the last level.
 const END: u64 = u64::from_le_bytes(*b"PLANDONE");
-/// The version this crate writes and reads. Version 2: the stream checksum
+/// The version this crate writes and reads. Version 3: the stream checksum
 /// has 16 lanes instead of 4 (see [`helib_rs::lintrans::io`]), so that it
-/// runs on vector units; the layout is version 1's.
-pub const PLAN_FORMAT_VERSION: u64 = 2;
+/// runs on vector units, and a forward plan over more than two ciphertexts
+/// (or two with a coset) encodes its group levels one level lower on the
+/// chain than versions 1 and 2 did.
+pub const PLAN_FORMAT_VERSION: u64 = 3;
 
 /// Pipeline tags.
 const LEVELS: u64 = 0;

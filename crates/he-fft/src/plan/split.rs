@@ -57,8 +57,11 @@ pub(super) fn split_run<F: PrimeField + FftField>(
             &ranges[..ranges.len() - 1],
         )
     };
-    let shared_offset = usize::from(forward);
-    let own_index = if forward { 0 } else { ranges.len() - 1 };
+    // Going forward the products across ciphertexts come first; when they
+    // take a level, the groups' levels run one level lower on the chain.
+    let first = usize::from(forward && across_takes_level(groups, coset.is_some()));
+    let shared_offset = if forward { first + 1 } else { 0 };
+    let own_index = if forward { first } else { ranges.len() - 1 };
     let shared = group_stages_in(&stages, shared_ranges)
         .iter()
         .enumerate()
@@ -106,6 +109,18 @@ pub(super) fn split_run<F: PrimeField + FftField>(
         twiddled,
         shared,
     })
+}
+
+/// Whether the products across the `groups` ciphertexts of a four-step
+/// plan take a multiplication level: they do unless every scalar is ±1,
+/// i.e. two ciphertexts without a coset offset (additions and subtractions).
+/// Going forward they come first, so every later level is encoded (and
+/// runs) at [`level_after`] one more level: the chain charged them a whole
+/// level, so the modulus they were charged may be dropped like any other
+/// level's (a modulus switch keeps the budget while the noise is above its
+/// floor, and the chain paid for the level when it is not).
+pub(crate) fn across_takes_level(groups: usize, coset: bool) -> bool {
+    groups > 2 || (groups > 1 && coset)
 }
 
 /// The root ω of order n (its inverse going back) and the coset offset g

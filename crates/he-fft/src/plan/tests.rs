@@ -108,3 +108,52 @@ fn estimates_count_what_the_plan_holds() {
         }
     }
 }
+
+/// Going forward, the products across ciphertexts come first and take a
+/// level of the chain (more than two ciphertexts, or two with a coset), so
+/// every group level after them is encoded one level further down, where
+/// its input is once that level's modulus is dropped; two ciphertexts
+/// without a coset are only added and subtracted, and keep the top level.
+#[test]
+fn forward_split_levels_start_below_the_products_across_ciphertexts() {
+    let params = Parameters::builder()
+        .ring_degree(1 << 10)
+        .plaintext_modulus_from_field::<Fr>()
+        .chain_bits(&[60; 24])
+        .allow_insecure()
+        .build()
+        .unwrap();
+    let context = Context::new(&params).unwrap();
+    for (groups, coset, first) in [(4, false, 1), (2, true, 1), (2, false, 0)] {
+        let mut builder = FftPlan::<Fr>::builder(&context, groups << 10)
+            .strategy(Strategy::Factored { levels: Some(3) });
+        if coset {
+            builder = builder.coset(Fr::from(5u64));
+        }
+        let before = builder.memory_estimate().unwrap();
+        let plan = builder.build().unwrap();
+        let what = format!("{groups} ciphertexts, coset {coset}");
+        let Pipeline::Split(split) = &plan.pipeline else {
+            panic!("{what}: not a four-step plan");
+        };
+        let Twiddled::Encoded(own) = &split.twiddled else {
+            panic!("{what}: own levels not encoded");
+        };
+        let top = plan.level;
+        assert_eq!(own.len(), groups, "{what}");
+        for t in own {
+            assert_eq!(t.level(), level_after(&context, top, first), "{what}");
+        }
+        assert_eq!(split.shared.len(), 2, "{what}");
+        for (i, t) in split.shared.iter().enumerate() {
+            assert_eq!(
+                t.level(),
+                level_after(&context, top, first + 1 + i),
+                "{what}"
+            );
+        }
+        // A level lower holds fewer primes, and the estimate knows it.
+        assert_eq!(own[0].level() < top, first == 1, "{what}");
+        assert_eq!(before.plan_bytes, held_bytes(&plan), "{what}");
+    }
+}

@@ -22,6 +22,7 @@
 #include <mutex>
 #include <new>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 namespace bgv {
@@ -57,12 +58,31 @@ bool give(void *buffer, size_t bytes) {
     (void)bytes;
     return false;
 #else
-    Pool &p = pool();
-    const std::lock_guard<std::mutex> lock(p.mutex);
-    if (p.pooled_bytes + bytes > kMaxPooledBytes) return false;
-    p.free[bytes].push_back(buffer);
-    p.pooled_bytes += bytes;
-    return true;
+    if (bytes > kMaxPooledBytes) return false;
+    // Buffers of other sizes make room: the sizes in use change as a
+    // computation moves down the chain, and the ones left behind would
+    // otherwise fill the pool and send every new size back to the kernel.
+    std::vector<std::pair<void *, size_t>> evicted;
+    bool kept = false;
+    {
+        Pool &p = pool();
+        const std::lock_guard<std::mutex> lock(p.mutex);
+        for (auto it = p.free.begin(); it != p.free.end() && p.pooled_bytes + bytes > kMaxPooledBytes; ++it) {
+            if (it->first == bytes) continue;
+            while (!it->second.empty() && p.pooled_bytes + bytes > kMaxPooledBytes) {
+                evicted.emplace_back(it->second.back(), it->first);
+                it->second.pop_back();
+                p.pooled_bytes -= it->first;
+            }
+        }
+        if (p.pooled_bytes + bytes <= kMaxPooledBytes) {
+            p.free[bytes].push_back(buffer);
+            p.pooled_bytes += bytes;
+            kept = true;
+        }
+    }
+    for (const auto &[old, size] : evicted) munmap(old, size);
+    return kept;
 #endif
 }
 
