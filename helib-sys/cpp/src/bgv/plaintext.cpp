@@ -10,6 +10,29 @@
 
 namespace bgv {
 
+namespace {
+
+[[noreturn]] void not_reduced(size_t j) {
+    fail(HELIB_ERR_INVALID_ARGUMENT, "plaintext coefficient " + std::to_string(j) + " is not reduced modulo t");
+}
+
+/// Per-thread scratch of lift_plaintext, kept between calls so that lifting
+/// many plaintexts (the diagonals of a linear transform) allocates and zeroes
+/// these pages once per thread rather than once per plaintext.
+struct LiftScratch {
+    std::vector<u64> magnitude, negative;
+};
+thread_local LiftScratch lift_scratch;
+
+}  // namespace
+
+void check_reduced(const Context &ctx, const u64 *coeffs) {
+    const size_t n = ctx.n(), pl = ctx.plain_limbs();
+    const u64 *t = ctx.t_limbs().data();
+    for (size_t j = 0; j < n; ++j)
+        if (compare_limbs(coeffs + j * pl, pl, t, pl) >= 0) not_reduced(j);
+}
+
 PlainCoeffs load_plaintext(const Context &ctx, const u64 *coeffs, size_t n_coeffs,
                            size_t limbs_per_coeff, const mpz_class *factor) {
     require(coeffs != nullptr || n_coeffs == 0, HELIB_ERR_NULL_POINTER, "coefficient array is NULL");
@@ -24,8 +47,8 @@ PlainCoeffs load_plaintext(const Context &ctx, const u64 *coeffs, size_t n_coeff
     PlainCoeffs out(ctx.n() * pl, 0);
     for (size_t j = 0; j < n_coeffs; ++j) {
         const u64 *c = coeffs + j * limbs_per_coeff;
-        require(compare_limbs(c, limbs_per_coeff, t.data(), pl) < 0, HELIB_ERR_INVALID_ARGUMENT,
-                "plaintext coefficient " + std::to_string(j) + " is not reduced modulo t");
+        // The message is built only on failure: this runs once per coefficient.
+        if (compare_limbs(c, limbs_per_coeff, t.data(), pl) >= 0) not_reduced(j);
         for (size_t k = 0; k < pl && k < limbs_per_coeff; ++k) out[j * pl + k] = c[k];
     }
     if (factor != nullptr && *factor != 1) {
@@ -48,25 +71,35 @@ LiftedPlaintext lift_plaintext(const Context &ctx, const PlainCoeffs &coeffs, si
 
 LiftedPlaintext lift_plaintext(const Context &ctx, const PlainCoeffs &coeffs, const std::vector<size_t> &primes,
                                bool to_ntt) {
+    return lift_plaintext(ctx, coeffs.data(), primes, to_ntt, false);
+}
+
+LiftedPlaintext lift_plaintext(const Context &ctx, const u64 *coeffs, const std::vector<size_t> &primes,
+                               bool to_ntt, bool montgomery) {
     const size_t n = ctx.n(), pl = ctx.plain_limbs();
     const auto &t = ctx.t_limbs();
     const auto &half = ctx.half_t_limbs();
     // Coefficients above t/2 are lifted to c - t: store |c - t| and a sign
     // mask. The magnitudes are stored limb-major (limb k of every coefficient
     // in one row), so that each prime's residues are one vector pass of
-    // base_convert_row: sum_k limb_k * (2^(64k) mod q).
-    std::vector<u64> magnitude(n * pl);
-    std::vector<u64> negative(n, 0);
+    // base_convert_row: sum_k limb_k * (2^(64k) mod q). Every entry of both
+    // buffers is written below, so reused scratch needs no clearing.
+    LiftScratch &scratch = lift_scratch;
+    scratch.magnitude.resize(n * pl);
+    scratch.negative.resize(n);
+    u64 *const magnitude = scratch.magnitude.data();
+    u64 *const negative = scratch.negative.data();
     std::vector<u64> magnitude_of_one(pl);
     u64 *m = magnitude_of_one.data();
     long double l1 = 0, linf = 0;
     for (size_t j = 0; j < n; ++j) {
-        const u64 *c = coeffs.data() + j * pl;
+        const u64 *c = coeffs + j * pl;
         if (compare_limbs(c, pl, half.data(), pl) > 0) {
             negative[j] = ~u64{0};
             mpn_sub_n(reinterpret_cast<mp_limb_t *>(m), reinterpret_cast<const mp_limb_t *>(t.data()),
                       reinterpret_cast<const mp_limb_t *>(c), static_cast<mp_size_t>(pl));
         } else {
+            negative[j] = 0;
             for (size_t k = 0; k < pl; ++k) m[k] = c[k];
         }
         long double value = 0;
@@ -78,13 +111,22 @@ LiftedPlaintext lift_plaintext(const Context &ctx, const PlainCoeffs &coeffs, co
         if (value > linf) linf = value;
     }
     RnsPoly poly(n, primes.size());
-    for_each_prime(ctx, primes.size(), [&](size_t r_index) {
+    for_each_prime(ctx, primes.size(), [&, magnitude, negative](size_t r_index) {
         const size_t i = primes[r_index];
         const Modulus &q = ctx.prime(i);
         std::vector<u64> power(pl), power_shoup(pl);
         ctx.limb_powers(i, power.data(), power_shoup.data());
+        if (montgomery) {
+            // sum_k limb_k * (2^(64k) * 2^64 mod q) = c * 2^64 mod q; negation
+            // and the NTT are linear, so the result is the Montgomery form of
+            // the plain lift, residue for residue (all reduced below q).
+            for (size_t k = 0; k < pl; ++k) {
+                power[k] = q.to_montgomery(power[k]);
+                power_shoup[k] = q.shoup(power[k]);
+            }
+        }
         u64 *r = poly.residues(r_index);
-        kernels::base_convert_row(r, magnitude.data(), pl, n, power.data(), power_shoup.data(), q);
+        kernels::base_convert_row(r, magnitude, pl, n, power.data(), power_shoup.data(), q);
         // Branch-free sign: the signs are random, so a branch would mispredict.
         for (size_t j = 0; j < n; ++j) r[j] = (r[j] & ~negative[j]) | (q.neg(r[j]) & negative[j]);
         if (to_ntt) ctx.ntt(i).forward(r);
