@@ -24,13 +24,60 @@ struct LiftScratch {
 };
 thread_local LiftScratch lift_scratch;
 
+/// Whether c > ref (`count` limbs each, little-endian).
+inline bool above(const u64 *c, const u64 *ref, size_t count) {
+    for (size_t k = count; k-- > 0;)
+        if (c[k] != ref[k]) return c[k] > ref[k];
+    return false;
+}
+
+/// Whether c < ref (`count` limbs each, little-endian).
+inline bool below(const u64 *c, const u64 *ref, size_t count) { return above(ref, c, count); }
+
+/// out = a - b for a >= b (`count` limbs each, little-endian).
+inline void subtract(u64 *out, const u64 *a, const u64 *b, size_t count) {
+    u64 borrow = 0;
+    for (size_t k = 0; k < count; ++k) {
+        const u64 d = a[k] - b[k];
+        const u64 next = static_cast<u64>(a[k] < b[k]) | static_cast<u64>(d < borrow);
+        out[k] = d - borrow;
+        borrow = next;
+    }
+}
+
+#ifdef BGV_X86_KERNELS
+BGV_AVX512 void negate_where_avx512(u64 *r, const u64 *mask, size_t n, u64 q) {
+    const __m512i qv = _mm512_set1_epi64(static_cast<long long>(q));
+    for (size_t j = 0; j < n; j += 8) {
+        const __m512i x = _mm512_loadu_si512(r + j);
+        const __m512i m = _mm512_loadu_si512(mask + j);
+        // Lanes to negate: masked and nonzero (-0 = 0 stays 0).
+        const __mmask8 lanes = _mm512_test_epi64_mask(m, m) & _mm512_test_epi64_mask(x, x);
+        _mm512_storeu_si512(r + j, _mm512_mask_sub_epi64(x, lanes, qv, x));
+    }
+}
+#endif
+
+/// r[j] = -r[j] mod q where mask[j] is all ones (it is 0 or all ones), for
+/// residues below q: the sign of a centred lift.
+void negate_where(u64 *r, const u64 *mask, size_t n, const Modulus &q) {
+#ifdef BGV_X86_KERNELS
+    if (kernels::use_avx512() && n % 8 == 0) {
+        negate_where_avx512(r, mask, n, q.value());
+        return;
+    }
+#endif
+    // Branch-free: the signs are random, so a branch would mispredict.
+    for (size_t j = 0; j < n; ++j) r[j] = (r[j] & ~mask[j]) | (q.neg(r[j]) & mask[j]);
+}
+
 }  // namespace
 
 void check_reduced(const Context &ctx, const u64 *coeffs) {
     const size_t n = ctx.n(), pl = ctx.plain_limbs();
     const u64 *t = ctx.t_limbs().data();
     for (size_t j = 0; j < n; ++j)
-        if (compare_limbs(coeffs + j * pl, pl, t, pl) >= 0) not_reduced(j);
+        if (!below(coeffs + j * pl, t, pl)) not_reduced(j);
 }
 
 PlainCoeffs load_plaintext(const Context &ctx, const u64 *coeffs, size_t n_coeffs,
@@ -94,10 +141,9 @@ LiftedPlaintext lift_plaintext(const Context &ctx, const u64 *coeffs, const std:
     long double l1 = 0, linf = 0;
     for (size_t j = 0; j < n; ++j) {
         const u64 *c = coeffs + j * pl;
-        if (compare_limbs(c, pl, half.data(), pl) > 0) {
+        if (above(c, half.data(), pl)) {
             negative[j] = ~u64{0};
-            mpn_sub_n(reinterpret_cast<mp_limb_t *>(m), reinterpret_cast<const mp_limb_t *>(t.data()),
-                      reinterpret_cast<const mp_limb_t *>(c), static_cast<mp_size_t>(pl));
+            subtract(m, t.data(), c, pl);
         } else {
             negative[j] = 0;
             for (size_t k = 0; k < pl; ++k) m[k] = c[k];
@@ -127,8 +173,7 @@ LiftedPlaintext lift_plaintext(const Context &ctx, const u64 *coeffs, const std:
         }
         u64 *r = poly.residues(r_index);
         kernels::base_convert_row(r, magnitude, pl, n, power.data(), power_shoup.data(), q);
-        // Branch-free sign: the signs are random, so a branch would mispredict.
-        for (size_t j = 0; j < n; ++j) r[j] = (r[j] & ~negative[j]) | (q.neg(r[j]) & negative[j]);
+        negate_where(r, negative, n, q);
         if (to_ntt) ctx.ntt(i).forward(r);
     });
     const double log_l1 = l1 > 0 ? static_cast<double>(log2l(l1)) : -1e300;
