@@ -16,9 +16,9 @@ namespace {
     fail(HELIB_ERR_INVALID_ARGUMENT, "plaintext coefficient " + std::to_string(j) + " is not reduced modulo t");
 }
 
-/// Per-thread scratch of lift_plaintext, kept between calls so that lifting
-/// many plaintexts (the diagonals of a linear transform) allocates and zeroes
-/// these pages once per thread rather than once per plaintext.
+/// Per-thread scratch of lift_plaintext for encodings, kept between calls so
+/// that encoding many plaintexts (the diagonals of a linear transform)
+/// allocates and zeroes these pages once per thread rather than once each.
 struct LiftScratch {
     std::vector<u64> magnitude, negative;
 };
@@ -131,7 +131,11 @@ LiftedPlaintext lift_plaintext(const Context &ctx, const u64 *coeffs, const std:
     // in one row), so that each prime's residues are one vector pass of
     // base_convert_row: sum_k limb_k * (2^(64k) mod q). Every entry of both
     // buffers is written below, so reused scratch needs no clearing.
-    LiftScratch &scratch = lift_scratch;
+    // Encodings for the evaluator (the diagonals of linear transforms, many
+    // in a row) reuse this thread's scratch; the lifts of encryption, whose
+    // plaintexts may be secret, keep theirs for the call alone.
+    LiftScratch local;
+    LiftScratch &scratch = montgomery ? lift_scratch : local;
     scratch.magnitude.resize(n * pl);
     scratch.negative.resize(n);
     u64 *const magnitude = scratch.magnitude.data();
