@@ -124,8 +124,45 @@ impl EncodedPlaintext {
         factor: &BigUint,
         extended: bool,
     ) -> Result<Self> {
+        Self::encode_limbs(
+            plaintext.context(),
+            plaintext.limbs(),
+            level,
+            factor,
+            extended,
+        )
+    }
+
+    /// Encodes the polynomial whose N coefficients are `coeffs` (the
+    /// context's plain limbs each, every one below t, as a [`Plaintext`]
+    /// holds them), with factor 1, in the form `extended` picks; the engine
+    /// checks the coefficients. It spares building a [`Plaintext`] for
+    /// values that are encoded at once (a linear transform's diagonals).
+    pub(crate) fn from_coefficient_limbs(
+        context: &Context,
+        coeffs: &[u64],
+        level: usize,
+        extended: bool,
+    ) -> Result<Self> {
+        if coeffs.len() != context.ring_degree() * context.plain_limbs() {
+            return Err(Error::InvalidPlaintext(format!(
+                "{} limbs were given for a polynomial of {} coefficients of {} limbs",
+                coeffs.len(),
+                context.ring_degree(),
+                context.plain_limbs()
+            )));
+        }
+        Self::encode_limbs(context, coeffs, level, &BigUint::one(), extended)
+    }
+
+    fn encode_limbs(
+        context: &Context,
+        coeffs: &[u64],
+        level: usize,
+        factor: &BigUint,
+        extended: bool,
+    ) -> Result<Self> {
         // The engine checks the level and that the factor is invertible mod t.
-        let context = plaintext.context();
         let factor = factor % context.plaintext_modulus();
         let factor_limbs = context.reduced_limbs(&factor);
         // Factor 1 is passed as NULL, as the interface suggests.
@@ -134,7 +171,6 @@ impl EncodedPlaintext {
         } else {
             (factor_limbs.as_ptr(), factor_limbs.len())
         };
-        let coeffs = plaintext.limbs();
         let encode = if extended {
             sys::helib_encoded_plaintext_new_extended
         } else {

@@ -7,7 +7,8 @@ mod common;
 use ark_bn254::Fr;
 use ark_ff::{FftField, PrimeField, UniformRand};
 use common::{bn254, model, t65537, Keyed, F65537};
-use helib_rs::{BatchEncoder, Context, Plaintext};
+use helib_rs::{BatchEncoder, Context, EncodedPlaintext, FieldCoefficientEncoder, Plaintext};
+use num_bigint::BigUint;
 
 fn random_slots<F: UniformRand>(n: usize, seed: u64) -> Vec<F> {
     let mut rng = common::rng(seed);
@@ -170,4 +171,57 @@ fn encoded_values_are_canonical_coefficients() {
         coefficients.iter().any(|c| c.bits() > 200),
         "uniform slots give big coefficients"
     );
+}
+
+/// The residues and norms of an encoding, as the engine holds them.
+fn residues(encoded: &EncodedPlaintext) -> (Vec<u64>, (f64, f64)) {
+    let mut words = vec![0u64; encoded.residue_words().unwrap()];
+    let norms = encoded.export_residues(&mut words).unwrap();
+    (words, norms)
+}
+
+/// The direct encodings (`encode_for_linear_transform`,
+/// `encode_for_multiplication`, and `encode`, from coefficient limbs) are
+/// the ones made through field-element coefficients and a `Plaintext`; and
+/// the engine's lift of a caller's full polynomial equals its lift of a
+/// copied, scaled one.
+fn direct_encodings_match<F: PrimeField + FftField>(n: usize, seed: u64) {
+    let context = context_for::<F>(n);
+    let encoder = BatchEncoder::<F>::new(&context).unwrap();
+    let coefficient_encoder = FieldCoefficientEncoder::<F>::new(&context).unwrap();
+    let full: Vec<F> = random_slots(n, seed);
+    let short = full[..n / 3].to_vec();
+    let three_inverse = F::from(3u64).inverse().unwrap();
+    for values in [full, short, vec![F::zero(); n], vec![-F::one(); n]] {
+        let coefficients = encoder.layout().slots_to_coefficients(&values).unwrap();
+        let reference = coefficient_encoder.encode(&coefficients).unwrap();
+        assert_eq!(encoder.encode(&values).unwrap(), reference);
+        let scaled: Vec<F> = coefficients.iter().map(|&c| c * three_inverse).collect();
+        let scaled = coefficient_encoder.encode(&scaled).unwrap();
+        for level in [0, context.max_level()] {
+            let want = EncodedPlaintext::for_linear_transform(&reference, level).unwrap();
+            let got = encoder.encode_for_linear_transform(&values, level).unwrap();
+            assert!(got.is_extended() && got.level() == level);
+            assert_eq!(residues(&got), residues(&want), "extended, level {level}");
+            let want = EncodedPlaintext::for_multiplication(&reference, level).unwrap();
+            let got = encoder.encode_for_multiplication(&values, level).unwrap();
+            assert!(!got.is_extended());
+            assert_eq!(residues(&got), residues(&want), "level {level}");
+            let three = BigUint::from(3u32);
+            let copied = EncodedPlaintext::with_factor(&scaled, level, &three).unwrap();
+            assert_eq!(
+                residues(&copied),
+                residues(&want),
+                "factor 3, level {level}"
+            );
+        }
+    }
+}
+
+#[test]
+fn direct_encodings_equal_plaintext_encodings() {
+    direct_encodings_match::<Fr>(1024, 11);
+    direct_encodings_match::<Fr>(4096, 12);
+    direct_encodings_match::<F65537>(1024, 13);
+    direct_encodings_match::<F65537>(4096, 14);
 }

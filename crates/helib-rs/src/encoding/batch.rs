@@ -1,5 +1,7 @@
 //! Batching: N prime-field elements ↔ one plaintext polynomial (SIMD slots).
 
+use std::cell::RefCell;
+
 use ark_ff::{FftField, PrimeField};
 use num_bigint::BigUint;
 
@@ -85,8 +87,39 @@ impl<F: PrimeField + FftField> BatchEncoder<F> {
     /// # Errors
     /// [`Error::InvalidPlaintext`] for more than N values.
     pub fn encode(&self, values: &[F]) -> Result<Plaintext> {
-        let coefficients = self.layout.slots_to_coefficients(values)?;
-        field_limbs::to_plaintext(&self.context, &coefficients)
+        let width = self.context.plain_limbs();
+        let mut limbs = vec![0u64; self.slot_count() * width];
+        self.layout
+            .slots_to_coefficient_limbs(values, width, &mut limbs)?;
+        Ok(Plaintext::from_engine_limbs(&self.context, limbs))
+    }
+
+    /// Encodes `values` for the evaluator at `level` (extended when
+    /// `extended`), through the coefficient limbs of a buffer kept per
+    /// thread: the same encoding as [`encode`](Self::encode) then
+    /// [`EncodedPlaintext`]'s constructor, with no [`Plaintext`] or
+    /// per-call buffer in between.
+    fn encode_direct(
+        &self,
+        values: &[F],
+        level: usize,
+        extended: bool,
+    ) -> Result<EncodedPlaintext> {
+        thread_local! {
+            static LIMBS: RefCell<Vec<u64>> = const { RefCell::new(Vec::new()) };
+        }
+        let width = self.context.plain_limbs();
+        LIMBS.with(|cell| {
+            // A fresh buffer if this thread's is in use (never, as nothing
+            // below encodes again; but a borrow error must not be a panic).
+            let mut own = Vec::new();
+            let mut guard = cell.try_borrow_mut().ok();
+            let limbs = guard.as_deref_mut().unwrap_or(&mut own);
+            limbs.resize(self.slot_count() * width, 0);
+            self.layout
+                .slots_to_coefficient_limbs(values, width, limbs)?;
+            EncodedPlaintext::from_coefficient_limbs(&self.context, limbs, level, extended)
+        })
     }
 
     /// Encodes two rows of up to N/2 values each (missing ones are zero).
@@ -138,7 +171,7 @@ impl<F: PrimeField + FftField> BatchEncoder<F> {
         values: &[F],
         level: usize,
     ) -> Result<EncodedPlaintext> {
-        EncodedPlaintext::for_multiplication(&self.encode(values)?, level)
+        self.encode_direct(values, level, false)
     }
 
     /// Encodes `values` in the extended form of
@@ -152,7 +185,7 @@ impl<F: PrimeField + FftField> BatchEncoder<F> {
         values: &[F],
         level: usize,
     ) -> Result<EncodedPlaintext> {
-        EncodedPlaintext::for_linear_transform(&self.encode(values)?, level)
+        self.encode_direct(values, level, true)
     }
 
     /// Encodes `values` straight into an [`EncodedPlaintext`] for addition to

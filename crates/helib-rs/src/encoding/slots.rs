@@ -128,6 +128,77 @@ impl<F: PrimeField + FftField> SlotLayout<F> {
         Ok(evaluations)
     }
 
+    /// The coefficients of the polynomial whose slots hold `values` (missing
+    /// slots are zero), written into `out` as N integers of `width`
+    /// little-endian limbs each: exactly [`slots_to_coefficients`](Self::slots_to_coefficients)
+    /// followed by each coefficient's canonical integer, without field
+    /// elements in between when the engine runs the transform.
+    ///
+    /// # Errors
+    /// [`Error::InvalidPlaintext`] for more than N values, for `out` not of
+    /// N·`width` limbs, or for a coefficient that needs more than `width` limbs.
+    pub(crate) fn slots_to_coefficient_limbs(
+        &self,
+        values: &[F],
+        width: usize,
+        out: &mut [u64],
+    ) -> Result<()> {
+        let n = self.slot_count();
+        if values.len() > n {
+            return Err(Error::InvalidPlaintext(format!(
+                "{} slot values were given but there are only {n} slots",
+                values.len()
+            )));
+        }
+        if width == 0 || out.len() != n * width {
+            return Err(Error::InvalidPlaintext(format!(
+                "{} limbs cannot hold {n} coefficients of {width} limbs",
+                out.len()
+            )));
+        }
+        let Some(engine) = &self.engine else {
+            let coefficients = self.slots_to_coefficients(values)?;
+            for (&c, limbs) in coefficients.iter().zip(out.chunks_exact_mut(width)) {
+                if !super::field_limbs::write(c, limbs) {
+                    return Err(does_not_fit());
+                }
+            }
+            return Ok(());
+        };
+        // The engine works on 4 limbs an element; the evaluations go
+        // straight to their coset positions in that form.
+        let mut scratch = Vec::new();
+        let limbs: &mut [u64] = if width == 4 {
+            out
+        } else {
+            scratch.resize(4 * n, 0);
+            &mut scratch
+        };
+        limbs.fill(0);
+        for (&k, value) in self.coset_index.iter().zip(values) {
+            let repr = value.into_bigint();
+            let repr = repr.as_ref();
+            if repr.iter().skip(4).any(|&l| l != 0) {
+                return Err(does_not_fit());
+            }
+            for (o, &l) in limbs[4 * k..4 * k + 4].iter_mut().zip(repr) {
+                *o = l;
+            }
+        }
+        engine.inverse(limbs, FieldNttKernel::Auto)?;
+        if width != 4 {
+            for (c, o) in scratch.chunks_exact(4).zip(out.chunks_exact_mut(width)) {
+                let used = width.min(4);
+                if c[used..].iter().any(|&l| l != 0) {
+                    return Err(does_not_fit());
+                }
+                o[..used].copy_from_slice(&c[..used]);
+                o[used..].fill(0);
+            }
+        }
+        Ok(())
+    }
+
     /// The slot values of the polynomial with `coefficients` (constant term
     /// first; missing ones are zero).
     ///
@@ -202,6 +273,11 @@ fn run_engine<F: PrimeField>(engine: &FieldNtt, values: &mut [F], forward: bool)
         })?;
     }
     Ok(())
+}
+
+/// The error of a coefficient wider than the plaintext limbs.
+fn does_not_fit() -> Error {
+    Error::InvalidPlaintext("a field element does not fit the plaintext limbs".into())
 }
 
 /// For each slot, the index k of its evaluation point ψ^(2k+1) in coset order.

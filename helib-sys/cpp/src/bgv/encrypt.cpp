@@ -106,18 +106,24 @@ EncodedPlaintext encode_plaintext(std::shared_ptr<const Context> ctx_ptr, const 
     mpz_gcd(common.get_mpz_t(), reduced.get_mpz_t(), ctx.t().get_mpz_t());
     require(reduced != 0 && common == 1, HELIB_ERR_INVALID_ARGUMENT,
             "correction factor must be invertible mod t");
-    const PlainCoeffs m = load_plaintext(ctx, coeffs, n_coeffs, limbs_per_coeff, &reduced);
+    // A full polynomial in the context's own limb width with factor 1 (every
+    // diagonal of a linear transform) is lifted from the caller's array once
+    // checked; anything else is first zero-padded and scaled by the factor.
+    const bool direct = reduced == 1 && n_coeffs == ctx.n() && limbs_per_coeff == ctx.plain_limbs() &&
+                        coeffs != nullptr;
+    PlainCoeffs m;
+    if (direct) {
+        check_reduced(ctx, coeffs);
+    } else {
+        m = load_plaintext(ctx, coeffs, n_coeffs, limbs_per_coeff, &reduced);
+    }
     require(!extended || ctx.special_size() > 0, HELIB_ERR_INVALID_ARGUMENT,
             "an extended encoding needs special primes: the context has none");
     std::vector<size_t> primes;
     for (size_t i = 0; i <= level; ++i) primes.push_back(i);
     for (size_t k = 0; extended && k < ctx.special_size(); ++k) primes.push_back(ctx.special_index(k));
-    LiftedPlaintext lifted = lift_plaintext(ctx, m, primes, true);
-    for_each_prime(ctx, primes.size(), [&](size_t r) {
-        const Modulus &q = ctx.prime(primes[r]);
-        u64 *x = lifted.poly.residues(r);
-        for (size_t j = 0; j < ctx.n(); ++j) x[j] = q.to_montgomery(x[j]);
-    });
+    // The residues come out in Montgomery form, as the evaluator takes them.
+    LiftedPlaintext lifted = lift_plaintext(ctx, direct ? coeffs : m.data(), primes, true, true);
     EncodedPlaintext out;
     out.extended = extended;
     out.ctx = std::move(ctx_ptr);

@@ -10,6 +10,76 @@
 
 namespace bgv {
 
+namespace {
+
+[[noreturn]] void not_reduced(size_t j) {
+    fail(HELIB_ERR_INVALID_ARGUMENT, "plaintext coefficient " + std::to_string(j) + " is not reduced modulo t");
+}
+
+/// Per-thread scratch of lift_plaintext for encodings, kept between calls so
+/// that encoding many plaintexts (the diagonals of a linear transform)
+/// allocates and zeroes these pages once per thread rather than once each.
+struct LiftScratch {
+    std::vector<u64> magnitude, negative;
+};
+thread_local LiftScratch lift_scratch;
+
+/// Whether c > ref (`count` limbs each, little-endian).
+inline bool above(const u64 *c, const u64 *ref, size_t count) {
+    for (size_t k = count; k-- > 0;)
+        if (c[k] != ref[k]) return c[k] > ref[k];
+    return false;
+}
+
+/// Whether c < ref (`count` limbs each, little-endian).
+inline bool below(const u64 *c, const u64 *ref, size_t count) { return above(ref, c, count); }
+
+/// out = a - b for a >= b (`count` limbs each, little-endian).
+inline void subtract(u64 *out, const u64 *a, const u64 *b, size_t count) {
+    u64 borrow = 0;
+    for (size_t k = 0; k < count; ++k) {
+        const u64 d = a[k] - b[k];
+        const u64 next = static_cast<u64>(a[k] < b[k]) | static_cast<u64>(d < borrow);
+        out[k] = d - borrow;
+        borrow = next;
+    }
+}
+
+#ifdef BGV_X86_KERNELS
+BGV_AVX512 void negate_where_avx512(u64 *r, const u64 *mask, size_t n, u64 q) {
+    const __m512i qv = _mm512_set1_epi64(static_cast<long long>(q));
+    for (size_t j = 0; j < n; j += 8) {
+        const __m512i x = _mm512_loadu_si512(r + j);
+        const __m512i m = _mm512_loadu_si512(mask + j);
+        // Lanes to negate: masked and nonzero (-0 = 0 stays 0).
+        const __mmask8 lanes = _mm512_test_epi64_mask(m, m) & _mm512_test_epi64_mask(x, x);
+        _mm512_storeu_si512(r + j, _mm512_mask_sub_epi64(x, lanes, qv, x));
+    }
+}
+#endif
+
+/// r[j] = -r[j] mod q where mask[j] is all ones (it is 0 or all ones), for
+/// residues below q: the sign of a centred lift.
+void negate_where(u64 *r, const u64 *mask, size_t n, const Modulus &q) {
+#ifdef BGV_X86_KERNELS
+    if (kernels::use_avx512() && n % 8 == 0) {
+        negate_where_avx512(r, mask, n, q.value());
+        return;
+    }
+#endif
+    // Branch-free: the signs are random, so a branch would mispredict.
+    for (size_t j = 0; j < n; ++j) r[j] = (r[j] & ~mask[j]) | (q.neg(r[j]) & mask[j]);
+}
+
+}  // namespace
+
+void check_reduced(const Context &ctx, const u64 *coeffs) {
+    const size_t n = ctx.n(), pl = ctx.plain_limbs();
+    const u64 *t = ctx.t_limbs().data();
+    for (size_t j = 0; j < n; ++j)
+        if (!below(coeffs + j * pl, t, pl)) not_reduced(j);
+}
+
 PlainCoeffs load_plaintext(const Context &ctx, const u64 *coeffs, size_t n_coeffs,
                            size_t limbs_per_coeff, const mpz_class *factor) {
     require(coeffs != nullptr || n_coeffs == 0, HELIB_ERR_NULL_POINTER, "coefficient array is NULL");
@@ -24,8 +94,8 @@ PlainCoeffs load_plaintext(const Context &ctx, const u64 *coeffs, size_t n_coeff
     PlainCoeffs out(ctx.n() * pl, 0);
     for (size_t j = 0; j < n_coeffs; ++j) {
         const u64 *c = coeffs + j * limbs_per_coeff;
-        require(compare_limbs(c, limbs_per_coeff, t.data(), pl) < 0, HELIB_ERR_INVALID_ARGUMENT,
-                "plaintext coefficient " + std::to_string(j) + " is not reduced modulo t");
+        // The message is built only on failure: this runs once per coefficient.
+        if (compare_limbs(c, limbs_per_coeff, t.data(), pl) >= 0) not_reduced(j);
         for (size_t k = 0; k < pl && k < limbs_per_coeff; ++k) out[j * pl + k] = c[k];
     }
     if (factor != nullptr && *factor != 1) {
@@ -48,25 +118,38 @@ LiftedPlaintext lift_plaintext(const Context &ctx, const PlainCoeffs &coeffs, si
 
 LiftedPlaintext lift_plaintext(const Context &ctx, const PlainCoeffs &coeffs, const std::vector<size_t> &primes,
                                bool to_ntt) {
+    return lift_plaintext(ctx, coeffs.data(), primes, to_ntt, false);
+}
+
+LiftedPlaintext lift_plaintext(const Context &ctx, const u64 *coeffs, const std::vector<size_t> &primes,
+                               bool to_ntt, bool montgomery) {
     const size_t n = ctx.n(), pl = ctx.plain_limbs();
     const auto &t = ctx.t_limbs();
     const auto &half = ctx.half_t_limbs();
     // Coefficients above t/2 are lifted to c - t: store |c - t| and a sign
     // mask. The magnitudes are stored limb-major (limb k of every coefficient
     // in one row), so that each prime's residues are one vector pass of
-    // base_convert_row: sum_k limb_k * (2^(64k) mod q).
-    std::vector<u64> magnitude(n * pl);
-    std::vector<u64> negative(n, 0);
+    // base_convert_row: sum_k limb_k * (2^(64k) mod q). Every entry of both
+    // buffers is written below, so reused scratch needs no clearing.
+    // Encodings for the evaluator (the diagonals of linear transforms, many
+    // in a row) reuse this thread's scratch; the lifts of encryption, whose
+    // plaintexts may be secret, keep theirs for the call alone.
+    LiftScratch local;
+    LiftScratch &scratch = montgomery ? lift_scratch : local;
+    scratch.magnitude.resize(n * pl);
+    scratch.negative.resize(n);
+    u64 *const magnitude = scratch.magnitude.data();
+    u64 *const negative = scratch.negative.data();
     std::vector<u64> magnitude_of_one(pl);
     u64 *m = magnitude_of_one.data();
     long double l1 = 0, linf = 0;
     for (size_t j = 0; j < n; ++j) {
-        const u64 *c = coeffs.data() + j * pl;
-        if (compare_limbs(c, pl, half.data(), pl) > 0) {
+        const u64 *c = coeffs + j * pl;
+        if (above(c, half.data(), pl)) {
             negative[j] = ~u64{0};
-            mpn_sub_n(reinterpret_cast<mp_limb_t *>(m), reinterpret_cast<const mp_limb_t *>(t.data()),
-                      reinterpret_cast<const mp_limb_t *>(c), static_cast<mp_size_t>(pl));
+            subtract(m, t.data(), c, pl);
         } else {
+            negative[j] = 0;
             for (size_t k = 0; k < pl; ++k) m[k] = c[k];
         }
         long double value = 0;
@@ -78,15 +161,23 @@ LiftedPlaintext lift_plaintext(const Context &ctx, const PlainCoeffs &coeffs, co
         if (value > linf) linf = value;
     }
     RnsPoly poly(n, primes.size());
-    for_each_prime(ctx, primes.size(), [&](size_t r_index) {
+    for_each_prime(ctx, primes.size(), [&, magnitude, negative](size_t r_index) {
         const size_t i = primes[r_index];
         const Modulus &q = ctx.prime(i);
         std::vector<u64> power(pl), power_shoup(pl);
         ctx.limb_powers(i, power.data(), power_shoup.data());
+        if (montgomery) {
+            // sum_k limb_k * (2^(64k) * 2^64 mod q) = c * 2^64 mod q; negation
+            // and the NTT are linear, so the result is the Montgomery form of
+            // the plain lift, residue for residue (all reduced below q).
+            for (size_t k = 0; k < pl; ++k) {
+                power[k] = q.to_montgomery(power[k]);
+                power_shoup[k] = q.shoup(power[k]);
+            }
+        }
         u64 *r = poly.residues(r_index);
-        kernels::base_convert_row(r, magnitude.data(), pl, n, power.data(), power_shoup.data(), q);
-        // Branch-free sign: the signs are random, so a branch would mispredict.
-        for (size_t j = 0; j < n; ++j) r[j] = (r[j] & ~negative[j]) | (q.neg(r[j]) & negative[j]);
+        kernels::base_convert_row(r, magnitude, pl, n, power.data(), power_shoup.data(), q);
+        negate_where(r, negative, n, q);
         if (to_ntt) ctx.ntt(i).forward(r);
     });
     const double log_l1 = l1 > 0 ? static_cast<double>(log2l(l1)) : -1e300;

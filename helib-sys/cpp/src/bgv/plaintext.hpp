@@ -29,6 +29,17 @@ LiftedPlaintext lift_plaintext(const Context &ctx, const PlainCoeffs &coeffs, si
 /// residue r of the result is modulo primes[r].
 LiftedPlaintext lift_plaintext(const Context &ctx, const PlainCoeffs &coeffs, const std::vector<size_t> &primes,
                                bool to_ntt);
+/// The same lift of N coefficients at `coeffs` (plain_limbs() limbs each,
+/// each < t), with the residues in Montgomery form (x * 2^64 mod q) when
+/// `montgomery`: the factor 2^64 is folded into the lift, so it costs no
+/// extra pass and gives exactly the residues a separate conversion would.
+LiftedPlaintext lift_plaintext(const Context &ctx, const u64 *coeffs, const std::vector<size_t> &primes,
+                               bool to_ntt, bool montgomery);
+
+/// Checks that each of the N coefficients at `coeffs` (plain_limbs() limbs
+/// each) is below t; fails with HELIB_ERR_INVALID_ARGUMENT naming the first
+/// one that is not.
+void check_reduced(const Context &ctx, const u64 *coeffs);
 
 /// Reduces an integer given by limbs modulo t (any size) into plain_limbs() limbs.
 mpz_class reduce_mod_t(const Context &ctx, const u64 *limbs, size_t count);

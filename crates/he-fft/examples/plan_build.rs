@@ -1,0 +1,99 @@
+//! Times the build of a plan alone: no keys, no encryption. The parameters
+//! are those `suggest_plan_parameters` gives for n (the ones
+//! `encrypted_fft` uses), the plan is built `--repeat` times and each build
+//! is timed; the plan is dropped before the next one.
+//!
+//! ```text
+//! cargo run --release -p he-fft --example plan_build -- --n 32768 --threads 1
+//! cargo run --release -p he-fft --example plan_build -- --n 32768 --threads 2 --repeat 3
+//! ```
+//!
+//! With `--digest`, each plan is also written out (as `FftPlan::write_to`
+//! saves it) into a 64-bit FNV-1a digest, printed: two builds that print the
+//! same digest made the same plan, bit for bit (up to digest collisions).
+
+use ark_bn254::Fr;
+use clap::Parser;
+use example_support::outln;
+use he_fft::{suggest_plan_parameters, FftPlan, PlanOptions, Strategy};
+use helib_rs::Context;
+use std::time::Instant;
+
+fn main() {
+    example_support::exit_with(run(&Options::parse()));
+}
+
+fn run(o: &Options) -> Result<bool, Box<dyn std::error::Error>> {
+    let options = PlanOptions {
+        strategy: Strategy::Factored { levels: None },
+        coset: false,
+        natural_output: false,
+    };
+    let suggested = suggest_plan_parameters::<Fr>(o.n, options, o.threads)?;
+    let context = Context::new(&suggested.parameters)?;
+    outln!(
+        "n = {}, N = 2^{}, {} chain primes, threads {}",
+        o.n,
+        suggested.parameters.ring_degree().trailing_zeros(),
+        suggested.parameters.chain_bits().len(),
+        o.threads
+    );
+    let mut best = f64::INFINITY;
+    for run in 0..o.repeat.max(1) {
+        let builder = FftPlan::<Fr>::builder(&context, o.n).strategy(suggested.strategy);
+        let start = Instant::now();
+        let plan = builder.build()?;
+        let seconds = start.elapsed().as_secs_f64();
+        best = best.min(seconds);
+        outln!(
+            "  build {}: {seconds:.3} s ({} diagonals)",
+            run + 1,
+            plan.cost().multiplications
+        );
+        if o.digest {
+            let mut digest = Digest(FNV_OFFSET);
+            plan.write_to(&mut digest)?;
+            outln!("  plan digest {:016x}", digest.0);
+        }
+        drop(plan);
+    }
+    outln!("plan build: best {best:.3} s");
+    Ok(true)
+}
+
+/// Builds an FFT plan for n and prints the time each build takes.
+#[derive(Debug, Parser)]
+#[command(version)]
+struct Options {
+    /// Transform size (a power of two)
+    #[arg(long, default_value_t = 32768)]
+    n: usize,
+    /// Engine and plan-building threads (0 = one per hardware thread)
+    #[arg(long, default_value_t = 1)]
+    threads: u32,
+    /// How many times to build the plan
+    #[arg(long, default_value_t = 1)]
+    repeat: usize,
+    /// Print a digest of each saved plan (to compare builds bit for bit)
+    #[arg(long, default_value_t = false)]
+    digest: bool,
+}
+
+const FNV_OFFSET: u64 = 0xcbf2_9ce4_8422_2325;
+const FNV_PRIME: u64 = 0x0100_0000_01b3;
+
+/// A writer keeping the 64-bit FNV-1a hash of the bytes written to it.
+struct Digest(u64);
+
+impl std::io::Write for Digest {
+    fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+        for &b in bytes {
+            self.0 = (self.0 ^ u64::from(b)).wrapping_mul(FNV_PRIME);
+        }
+        Ok(bytes.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
