@@ -126,7 +126,7 @@
 //! Keep it across processes too: [`FftPlan::write_to`] saves it, one
 //! diagonal at a time, and [`FftPlan::read_from`] loads it for a context of
 //! the same parameters, which costs reading the file instead of encoding
-//! every diagonal again (the encoded n = 2^15 plan is 1.64 GiB and takes
+//! every diagonal again (the encoded n = 2^15 plan is 1.87 GiB and takes
 //! seconds to build). The file's header records everything above; loading
 //! refuses a file of other parameters ([`Error::PlanContextMismatch`]), of
 //! another field ([`Error::PlanFieldMismatch`]) or format version, and
