@@ -74,6 +74,7 @@ declare -A piped_args=(
     [cached_encryption]="--log-n 14 --limit 1"
     [encrypted_fft]="--n 16"
     [slots_to_coefficients]="--n 16"
+    [plan_build]="--n 16"
     [rotations]="--preset n15"
 )
 piped() {
