@@ -1141,6 +1141,10 @@ extern "C" {
     #[doc = " Whether this CPU can run kernel path `path` (1 or 0 in *out);\n HELIB_ERR_INVALID_ARGUMENT for an unknown path."]
     pub fn helib_cpu_supports(path: u32, out: *mut ::std::os::raw::c_int) -> helib_status;
 }
+extern "C" {
+    #[doc = " The most bytes of freed residue buffers the engine keeps for reuse\n (process-wide, in *out): memory a computation may hold beyond its live\n objects, for memory estimates to count."]
+    pub fn helib_buffer_pool_limit(out: *mut u64) -> helib_status;
+}
 #[repr(C)]
 #[derive(Debug, Copy, Clone)]
 pub struct helib_field_ntt {

@@ -37,7 +37,7 @@
 //! | `galois_keys`, `galois_key_bytes`, `rotations`, `key_switches`, `plaintext_multiplications` | the plan's cost |
 //! | `noise_budget_bits` | smallest remaining budget of the outputs |
 //! | `peak_memory_bytes`, `memory_before_plan_bytes` | measured (null where unknown) |
-//! | `estimated_peak_memory_bytes`, `estimated_plan_bytes`, `estimated_build_bytes`, `estimated_galois_key_bytes`, `estimated_execution_bytes` | the plan's estimate |
+//! | `estimated_peak_memory_bytes`, `estimated_plan_bytes`, `estimated_build_bytes`, `estimated_galois_key_bytes`, `estimated_execution_bytes`, `estimated_pooled_bytes` | the plan's estimate |
 //! | `verified` | the decryption equals ark-poly's FFT |
 
 mod key_mode;
@@ -50,8 +50,7 @@ use clap::{Parser, ValueEnum};
 use example_support::cli::{self, CommonArgs, Phases, GIB};
 use example_support::outln;
 use he_fft::{
-    bit_reverse_permute, suggest_plan_parameters, Direction, FftPlan, MemoryEstimate, Order,
-    PlanOptions, Strategy,
+    bit_reverse_permute, suggest_plan_parameters, Direction, FftPlan, Order, PlanOptions, Strategy,
 };
 use helib_rs::{Context, SecretKey};
 use key_mode::KeyModeArg;
@@ -137,13 +136,13 @@ fn run(o: &Options) -> Result<bool, Box<dyn std::error::Error>> {
         if !o.common.json {
             outln!(
                 "  over the memory limit ({}): own levels encoded at each execution",
-                describe_estimate(&estimate)
+                estimate
             );
         }
         estimate = builder.memory_estimate()?;
     }
     if !o.common.json {
-        outln!("  memory estimate: {}", describe_estimate(&estimate));
+        outln!("  memory estimate: {estimate}");
     }
     let resident_before_plan = cli::resident_bytes();
     let (plan, plan_source) = match &o.plan_cache {
@@ -227,6 +226,7 @@ fn run(o: &Options) -> Result<bool, Box<dyn std::error::Error>> {
             estimated_build_bytes: estimate.build_bytes,
             estimated_galois_key_bytes: estimate.galois_key_bytes,
             estimated_execution_bytes: estimate.execution_bytes,
+            estimated_pooled_bytes: estimate.pooled_bytes,
             verified,
         });
     } else {
@@ -292,18 +292,6 @@ fn run(o: &Options) -> Result<bool, Box<dyn std::error::Error>> {
         );
     }
     Ok(verified)
-}
-
-/// The estimate's parts, in GiB.
-fn describe_estimate(e: &MemoryEstimate) -> String {
-    format!(
-        "peak {:.2} GiB = plan {:.2} + max(build {:.2}, Galois keys {:.2} + execution {:.2})",
-        e.peak_bytes() as f64 / GIB,
-        e.plan_bytes as f64 / GIB,
-        e.build_bytes as f64 / GIB,
-        e.galois_key_bytes as f64 / GIB,
-        e.execution_bytes as f64 / GIB
-    )
 }
 
 /// Loads the plan saved at `path` for `context`, from the file itself: its
@@ -393,6 +381,7 @@ struct Report {
     estimated_build_bytes: usize,
     estimated_galois_key_bytes: usize,
     estimated_execution_bytes: usize,
+    estimated_pooled_bytes: usize,
     verified: bool,
 }
 

@@ -36,7 +36,7 @@ use example_support::cli::{self, CommonArgs, Phases, GIB};
 use example_support::outln;
 use he_fft::{
     conversion_levels, suggest_conversion_parameters, suggest_parameters_at_least, Conversion,
-    ConversionPlan, MemoryEstimate,
+    ConversionPlan,
 };
 use helib_rs::{Context, SecretKey};
 use key_mode::KeyModeArg;
@@ -115,7 +115,7 @@ fn run(o: &Options) -> Result<bool, Box<dyn std::error::Error>> {
             cost.rotations,
             cost.key_switches,
             cost.multiplications,
-            describe(&estimate)
+            estimate
         )
     });
     let keys = phases.run("Galois keys", || plan.generate_galois_keys(&sk))?;
@@ -221,17 +221,6 @@ fn run(o: &Options) -> Result<bool, Box<dyn std::error::Error>> {
         );
     }
     Ok(verified)
-}
-
-fn describe(e: &MemoryEstimate) -> String {
-    format!(
-        "peak {:.2} GiB = plan {:.2} + max(build {:.2}, Galois keys {:.2} + execution {:.2})",
-        e.peak_bytes() as f64 / GIB,
-        e.plan_bytes as f64 / GIB,
-        e.build_bytes as f64 / GIB,
-        e.galois_key_bytes as f64 / GIB,
-        e.execution_bytes as f64 / GIB
-    )
 }
 
 /// Prints a report line unless the output is JSON.

@@ -6,7 +6,9 @@
 //! ciphertext two polynomials of l + 1 primes, a Galois key two polynomials
 //! of all L + 1 + K primes per key-switching digit. The estimate counts those
 //! from the plan's shape (which diagonals each level has, at which level), so
-//! it is known before any diagonal is encoded.
+//! it is known before any diagonal is encoded. The engine also keeps freed
+//! buffers for reuse, up to a fixed limit; the estimate counts them as
+//! transient memory that stays held.
 
 use crate::error::Result;
 use crate::stages::Shape;
@@ -31,15 +33,50 @@ pub struct MemoryEstimate {
     /// ciphertexts and key-switching buffers (and, for the dense strategy,
     /// its diagonals).
     pub execution_bytes: usize,
+    /// Freed engine buffers kept for reuse: the engine's pool limit
+    /// ([`helib_rs::buffer_pool_limit_bytes`]) or the transient memory
+    /// (build and execution), whichever is less, since only buffers once in
+    /// use can wait there.
+    pub pooled_bytes: usize,
 }
 
 impl MemoryEstimate {
     /// The peak: the plan's diagonals, plus either what building it holds
-    /// or its Galois keys and one execution, whichever is more.
+    /// or its Galois keys and one execution, whichever is more, plus the
+    /// freed buffers the engine keeps.
     pub fn peak_bytes(&self) -> usize {
-        self.plan_bytes.saturating_add(
-            self.build_bytes
-                .max(self.galois_key_bytes.saturating_add(self.execution_bytes)),
+        self.plan_bytes
+            .saturating_add(
+                self.build_bytes
+                    .max(self.galois_key_bytes.saturating_add(self.execution_bytes)),
+            )
+            .saturating_add(self.pooled_bytes)
+    }
+
+    /// Sets [`pooled_bytes`](Self::pooled_bytes) from the other fields and
+    /// the engine's pool limit.
+    pub(crate) fn with_pool(self, pool_limit: usize) -> Self {
+        Self {
+            pooled_bytes: pool_limit.min(self.build_bytes.saturating_add(self.execution_bytes)),
+            ..self
+        }
+    }
+}
+
+/// The parts in GiB: `peak 4.97 GiB = plan 1.87 + max(build 0.52, Galois
+/// keys 2.83 + execution 0.27) + pool 0.79`.
+impl std::fmt::Display for MemoryEstimate {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let gib = |bytes: usize| bytes as f64 / (1u64 << 30) as f64;
+        write!(
+            f,
+            "peak {:.2} GiB = plan {:.2} + max(build {:.2}, Galois keys {:.2} + execution {:.2}) + pool {:.2}",
+            gib(self.peak_bytes()),
+            gib(self.plan_bytes),
+            gib(self.build_bytes),
+            gib(self.galois_key_bytes),
+            gib(self.execution_bytes),
+            gib(self.pooled_bytes)
         )
     }
 }
@@ -215,21 +252,23 @@ pub(crate) fn estimate(
     let top = sizes.ciphertext(level);
     let ciphertexts = (3 * shape.ciphertexts + 2).saturating_mul(top);
     let execution = ciphertexts.saturating_add(working);
-    Ok(if shape.per_execution {
+    let galois_key_bytes = elements.len().saturating_mul(sizes.galois_key());
+    let estimate = if shape.per_execution {
         MemoryEstimate {
-            plan_bytes: 0,
-            build_bytes: 0,
-            galois_key_bytes: elements.len().saturating_mul(sizes.galois_key()),
+            galois_key_bytes,
             execution_bytes: execution.saturating_add(all_plan).saturating_add(field),
+            ..MemoryEstimate::default()
         }
     } else {
         MemoryEstimate {
             plan_bytes: all_plan,
             build_bytes: field,
-            galois_key_bytes: elements.len().saturating_mul(sizes.galois_key()),
+            galois_key_bytes,
             execution_bytes: execution,
+            ..MemoryEstimate::default()
         }
-    })
+    };
+    Ok(estimate.with_pool(helib_rs::buffer_pool_limit_bytes()?))
 }
 
 #[cfg(test)]
@@ -252,6 +291,7 @@ mod tests {
             build_bytes: 5,
             galois_key_bytes: 3,
             execution_bytes: 4,
+            pooled_bytes: 0,
         };
         assert_eq!(e.peak_bytes(), 17);
         let e = MemoryEstimate {
@@ -259,10 +299,45 @@ mod tests {
             ..e
         };
         assert_eq!(e.peak_bytes(), 18);
+        let pooled = MemoryEstimate {
+            pooled_bytes: 2,
+            ..e
+        };
+        assert_eq!(pooled.peak_bytes(), 20);
         let huge = MemoryEstimate {
             plan_bytes: usize::MAX,
             ..e
         };
         assert_eq!(huge.peak_bytes(), usize::MAX);
+    }
+
+    #[test]
+    fn the_pool_holds_at_most_its_limit_and_the_transient_memory() {
+        let e = MemoryEstimate {
+            plan_bytes: 100,
+            build_bytes: 5,
+            galois_key_bytes: 30,
+            execution_bytes: 4,
+            pooled_bytes: 0,
+        };
+        assert_eq!(e.with_pool(1000).pooled_bytes, 9);
+        assert_eq!(e.with_pool(6).pooled_bytes, 6);
+        assert_eq!(e.with_pool(6).peak_bytes(), e.peak_bytes() + 6);
+    }
+
+    #[test]
+    fn the_estimate_prints_its_parts_in_gib() {
+        let gib = 1usize << 30;
+        let e = MemoryEstimate {
+            plan_bytes: 2 * gib,
+            build_bytes: gib / 2,
+            galois_key_bytes: 3 * gib,
+            execution_bytes: gib / 4,
+            pooled_bytes: gib,
+        };
+        assert_eq!(
+            e.to_string(),
+            "peak 6.25 GiB = plan 2.00 + max(build 0.50, Galois keys 3.00 + execution 0.25) + pool 1.00"
+        );
     }
 }

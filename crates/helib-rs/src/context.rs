@@ -239,6 +239,26 @@ impl Context {
     }
 }
 
+/// The most bytes of freed polynomial buffers the engine keeps for reuse
+/// (one pool for the whole process): memory a computation may hold beyond
+/// its live ciphertexts, keys and plaintexts, which estimates of a peak
+/// should count.
+///
+/// ```
+/// assert!(helib_rs::buffer_pool_limit_bytes()? >= 1 << 20);
+/// # Ok::<(), helib_rs::Error>(())
+/// ```
+///
+/// # Errors
+/// Only the engine's own error for an internal failure (it has none to
+/// report for this query).
+pub fn buffer_pool_limit_bytes() -> Result<usize> {
+    // SAFETY: the function takes no input and writes the limit through
+    // `out`, a valid place.
+    let limit = query(|out| unsafe { sys::helib_buffer_pool_limit(out) })?;
+    Ok(usize::try_from(limit).unwrap_or(usize::MAX))
+}
+
 /// `Ok` unless `threads` exceeds [`Context::MAX_THREADS`].
 fn check_thread_count(threads: u32) -> Result<()> {
     if threads > Context::MAX_THREADS {

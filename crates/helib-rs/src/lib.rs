@@ -133,7 +133,7 @@ mod serialize;
 pub mod threshold;
 
 pub use ciphertext::Ciphertext;
-pub use context::Context;
+pub use context::{buffer_pool_limit_bytes, Context};
 pub use encoded::EncodedPlaintext;
 pub use encoding::{
     BatchEncoder, CoefficientEncoder, FieldCoefficientEncoder, FieldNtt, FieldNttKernel, SlotLayout,

@@ -907,6 +907,15 @@ helib_status helib_cpu_path(uint32_t *out);
  */
 helib_status helib_cpu_supports(uint32_t path, int *out);
 
+/* ------------------------------------------------------------ engine memory */
+
+/**
+ * The most bytes of freed residue buffers the engine keeps for reuse
+ * (process-wide, in *out): memory a computation may hold beyond its live
+ * objects, for memory estimates to count.
+ */
+helib_status helib_buffer_pool_limit(uint64_t *out);
+
 /* ------------------------------------------------ NTT over the plaintext field */
 
 /**

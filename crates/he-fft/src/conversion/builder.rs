@@ -315,6 +315,8 @@ impl<F: PrimeField + FftField> ConversionPlanBuilder<F> {
             build_bytes: held.build_bytes,
             galois_key_bytes: held.galois_key_bytes,
             execution_bytes: held.execution_bytes.saturating_add(one_level),
-        })
+            pooled_bytes: 0,
+        }
+        .with_pool(helib_rs::buffer_pool_limit_bytes()?))
     }
 }
