@@ -283,6 +283,7 @@ fn every_function_reports_null_pointers() {
     );
     null_case!("threads ctx", helib_context_threads(null(), &mut u32_out));
     null_case!("threads out", helib_context_threads(ctx.ptr, null_mut()));
+    null_case!("buffer pool limit out", helib_buffer_pool_limit(null_mut()));
     null_case!("set_threads ctx", helib_context_set_threads(null(), 1));
 
     // keys
