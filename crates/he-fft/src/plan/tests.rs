@@ -57,6 +57,7 @@ fn estimates_count_what_the_plan_holds() {
         (2048, factored(2), Order::Natural, KeyMode::Fast, false),
         (32, Strategy::Dense, Order::Natural, KeyMode::Fast, false),
     ];
+    let pool_limit = helib_rs::buffer_pool_limit_bytes().unwrap();
     for (n, strategy, order, mode, natural_output) in cases {
         for direction in [Direction::Forward, Direction::Inverse] {
             let mut builder = FftPlan::<Fr>::builder(&context, n)
@@ -79,6 +80,13 @@ fn estimates_count_what_the_plan_holds() {
                 "{what}"
             );
             assert!(before.execution_bytes > 0 && before.build_bytes < before.peak_bytes());
+            // The engine may keep freed transient buffers, never more than
+            // its pool limit.
+            assert_eq!(
+                before.pooled_bytes,
+                pool_limit.min(before.build_bytes + before.execution_bytes),
+                "{what}"
+            );
             if strategy == Strategy::Dense {
                 assert_eq!(before.plan_bytes, 0);
                 // Its diagonals are encoded at every execution instead.
