@@ -194,7 +194,7 @@ pub use stages::{bit_reverse, bit_reverse_permute, Order};
 /// The slot-transform types of the API above ([`FftPlan`] levels are
 /// [`SlotTransform`]s evaluated by [`Schedule`]s under a [`KeyMode`]), from
 /// [`helib_rs::lintrans`].
-pub use helib_rs::lintrans::{KeyMode, Schedule, Shift, SlotTransform};
+pub use helib_rs::lintrans::{KeyMode, KeyPolicy, Schedule, Shift, SlotTransform};
 
 /// The crate README's Rust examples, compiled and run as doctests.
 #[cfg(doctest)]
