@@ -12,11 +12,12 @@
 //! format version, the context fingerprint (4 words), F's modulus (length,
 //! limbs), n, direction, coset (flag, length, limbs), strategy (tag, level
 //! count), input order, natural output, per-execution flag, key mode, max
-//! baby steps, executions per set of keys, input level, a checkpoint; then the pipeline tag and its
-//! prepared levels, each with a checkpoint per diagonal; then an end marker
-//! and a final checkpoint. Only the prepared levels are stored: everything
-//! else (the dense matrix's scalings, the scalars across ciphertexts, the
-//! memory estimate) is recomputed from the header, which costs no encoding.
+//! baby steps, executions per set of keys, input level, a checkpoint; then
+//! the pipeline tag and its prepared levels, each with a checkpoint per
+//! diagonal; then an end marker and a final checkpoint. Only the prepared
+//! levels are stored: everything else (the dense matrix's scalings, the
+//! scalars across ciphertexts, the memory estimate) is recomputed from the
+//! header, which costs no encoding.
 //!
 //! The checkpoints hold a fast non-cryptographic checksum: integrity
 //! against corruption (truncated copies, flipped bits), not authentication.
