@@ -14,6 +14,7 @@
 //! cargo run --release --example encrypted_fft -- --n 256 --strategy dense
 //! cargo run --release --example encrypted_fft -- --n 4096 --inverse --coset --json
 //! cargo run --release --example encrypted_fft -- --n 131072 --max-baby-steps 8   # fewer keys
+//! cargo run --release --example encrypted_fft -- --n 32768 --executions 1000000  # a server's plan
 //! cargo run --release --example encrypted_fft -- --n 65536 --memory-limit 4       # GiB
 //! cargo run --release --example encrypted_fft -- --n 32768 --plan-cache /var/tmp/plans
 //! ```
@@ -29,7 +30,7 @@
 //!
 //! | key | meaning |
 //! | --- | --- |
-//! | `n`, `direction` (`"forward"`/`"inverse"`), `coset`, `strategy` (`"factored"`/`"dense"`), `levels`, `key_mode` (`"fast"`/`"minimal"`), `threads` | the run's settings |
+//! | `n`, `direction` (`"forward"`/`"inverse"`), `coset`, `strategy` (`"factored"`/`"dense"`), `levels`, `key_mode` (`"fast"`/`"minimal"`), `executions`, `threads` | the run's settings (`executions`: the expected runs per set of Galois keys the plan was scheduled for) |
 //! | `ring_degree`, `log2_q`, `log2_p`, `security` | the BGV parameters |
 //! | `context_s`, `keys_s`, `galois_keys_s`, `plan_s`, `encrypt_s`, `fft_s`, `decrypt_s`, `total_s` | phase times: `keys_s` covers the secret, public and Galois keys, `galois_keys_s` the Galois part of it, `total_s` all phases |
 //! | `plan_source` (`"built"`/`"loaded"`), `plan_save_s`, `plan_load_s` | whether the plan was built (`plan_s`) or loaded from `--plan-cache` (`plan_load_s`), and the time saving it there took (0 when not saved or loaded) |
@@ -112,7 +113,8 @@ fn run(o: &Options) -> Result<bool, Box<dyn std::error::Error>> {
     let mut builder = FftPlan::<Fr>::builder(&context, o.n)
         .direction(o.direction())
         .strategy(strategy)
-        .key_mode(o.key_mode.into());
+        .key_mode(o.key_mode.into())
+        .executions(o.executions);
     if let Some(max) = o.max_baby_steps {
         builder = builder.max_baby_steps(max);
     }
@@ -195,6 +197,7 @@ fn run(o: &Options) -> Result<bool, Box<dyn std::error::Error>> {
             strategy: o.strategy,
             levels,
             key_mode: o.key_mode,
+            executions: o.executions,
             threads: o.threads,
             ring_degree: context.ring_degree(),
             log2_q: log_q,
@@ -350,6 +353,7 @@ struct Report {
     strategy: StrategyArg,
     levels: usize,
     key_mode: KeyModeArg,
+    executions: u64,
     threads: u32,
     ring_degree: usize,
     log2_q: u32,
@@ -414,6 +418,14 @@ struct Options {
     /// keys, more rotations) [default: no cap]
     #[arg(long)]
     max_baby_steps: Option<usize>,
+    /// Expected FFT runs per set of Galois keys: each level's baby steps are
+    /// chosen for the FFT time plus the key generation time divided by this
+    /// count. This demo runs the FFT once, hence 1 (fewer keys, a few more
+    /// key switches); a server running one plan many times with keys made
+    /// once should pass a large count (e.g. 1000000: the fastest FFT, more
+    /// keys). `--max-baby-steps` still caps the choice
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..))]
+    executions: u64,
     /// Refuse plans whose memory estimate is over this many GiB [default:
     /// the memory the system has available]
     #[arg(long, value_parser = cli::gib)]

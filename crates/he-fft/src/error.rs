@@ -69,6 +69,9 @@ pub enum Error {
     /// `max_baby_steps(0)`: a schedule needs at least one baby step per level.
     #[error("at most {0} baby steps per level requested; at least 1 is needed")]
     InvalidMaxBabySteps(usize),
+    /// `executions(0)`: a plan's keys are amortized over at least one run.
+    #[error("{0} executions per set of Galois keys requested; at least 1 is needed")]
+    InvalidExecutions(u64),
     /// The requested input level is above the context's top level.
     #[error("input level {level} requested, but the context's top level is {max}")]
     InputLevelOutOfRange {

@@ -373,6 +373,10 @@ fn bad_settings_and_inputs_are_typed_errors() {
         Err(Error::InvalidMaxBabySteps(0))
     ));
     assert!(matches!(
+        build(8).executions(0).build(),
+        Err(Error::InvalidExecutions(0))
+    ));
+    assert!(matches!(
         build(8).input_level(99).build(),
         Err(Error::InputLevelOutOfRange { level: 99, .. })
     ));

@@ -125,6 +125,9 @@ fn invalid_builder_settings_give_typed_errors() {
         ("max_baby_steps(0)", builder(16).max_baby_steps(0), |e| {
             matches!(e, Error::InvalidMaxBabySteps(0))
         }),
+        ("executions(0)", builder(16).executions(0), |e| {
+            matches!(e, Error::InvalidExecutions(0))
+        }),
         ("0 levels", builder(16).strategy(factored(0)), |e| {
             matches!(e, Error::InvalidLevels(0))
         }),

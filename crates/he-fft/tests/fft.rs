@@ -5,7 +5,8 @@ use ark_bn254::Fr;
 use ark_poly::{EvaluationDomain, Radix2EvaluationDomain};
 use ark_std::UniformRand;
 use he_fft::{
-    bit_reverse_permute, Direction, Error, FftPlan, FftPlanBuilder, KeyMode, Order, Strategy,
+    bit_reverse_permute, Direction, Error, FftPlan, FftPlanBuilder, KeyMode, KeyPolicy, Order,
+    Strategy,
 };
 use helib_rs::{Context, Parameters, PublicKey, SecretKey};
 use rand::SeedableRng;
@@ -239,6 +240,61 @@ fn capped_baby_steps_use_fewer_keys() {
         },
         |builder| builder.max_baby_steps(1),
     );
+}
+
+/// Plans scheduled for one execution count key generation: no more keys
+/// than the default plan's, no cheaper rotations, and still exact (one and
+/// two ciphertexts, the dense strategy); an unbounded count is the default.
+#[test]
+fn one_execution_plans_take_fewer_keys_and_stay_exact() {
+    let context = &setup().context;
+    let plan = |n: usize, executions: Option<u64>| {
+        let builder = FftPlan::<Fr>::builder(context, n).strategy(factored(2));
+        match executions {
+            Some(e) => builder.executions(e),
+            None => builder,
+        }
+        .build()
+        .expect("plan")
+    };
+    for n in [1024usize, 2 << LOG_N] {
+        let (default, unbounded, once) = (
+            plan(n, None),
+            plan(n, Some(KeyPolicy::UNBOUNDED)),
+            plan(n, Some(1)),
+        );
+        assert_eq!(unbounded.cost(), default.cost());
+        assert_eq!(
+            unbounded.required_galois_elements(),
+            default.required_galois_elements()
+        );
+        let keys = |p: &FftPlan<Fr>| p.required_galois_elements().len();
+        assert!(keys(&once) <= keys(&default), "n = {n}");
+        assert!(once.cost().key_switches >= default.cost().key_switches);
+    }
+    // At n = 1024 the one-run plan takes strictly fewer keys.
+    assert!(
+        plan(1024, Some(1)).required_galois_elements().len()
+            < plan(1024, None).required_galois_elements().len()
+    );
+    for (n, direction, coset, strategy) in [
+        (1024, Direction::Forward, None, factored(2)),
+        (256, Direction::Inverse, Some(Fr::from(5u64)), factored(3)),
+        (2 << LOG_N, Direction::Forward, None, factored(2)),
+        (32, Direction::Forward, None, Strategy::Dense),
+    ] {
+        run_with(
+            Case {
+                n,
+                direction,
+                coset,
+                strategy,
+                order: Order::Natural,
+                mode: KeyMode::Fast,
+            },
+            |builder| builder.executions(1),
+        );
+    }
 }
 
 #[test]

@@ -94,6 +94,7 @@ fn round_trip(builder: FftPlanBuilder<Fr>) {
     let bytes = save(&plan);
     let loaded = FftPlan::<Fr>::read_from(&s.context, &mut bytes.as_slice()).expect("load");
     assert_eq!(loaded.describe(), plan.describe());
+    assert_eq!(loaded.key_policy(), plan.key_policy());
     assert_eq!(loaded.cost(), plan.cost());
     assert_eq!(
         loaded.required_galois_elements(),
@@ -165,6 +166,33 @@ fn encode_per_execution_round_trip() {
     );
 }
 
+/// Plans scheduled for a given number of executions keep the count.
+#[test]
+fn executions_round_trip() {
+    let context = &setup().context;
+    for executions in [1, 7] {
+        round_trip(
+            FftPlan::builder(context, 1024)
+                .executions(executions)
+                .strategy(Strategy::Factored { levels: Some(2) }),
+        );
+        round_trip(
+            FftPlan::builder(context, 4096)
+                .executions(executions)
+                .strategy(Strategy::Factored { levels: Some(2) }),
+        );
+    }
+    let plan = FftPlan::<Fr>::builder(context, 64)
+        .executions(3)
+        .max_baby_steps(4)
+        .build()
+        .expect("build");
+    let bytes = save(&plan);
+    let loaded = FftPlan::<Fr>::read_from(context, &mut bytes.as_slice()).expect("load");
+    assert_eq!(loaded.key_policy().executions, 3);
+    assert_eq!(loaded.key_policy().max_baby_steps, 4);
+}
+
 #[test]
 fn file_names_follow_the_parameters() {
     let context = &setup().context;
@@ -182,6 +210,7 @@ fn file_names_follow_the_parameters() {
         name(FftPlan::builder(context, 64).key_mode(KeyMode::MinimalKeys))
     );
     assert_ne!(base, name(FftPlan::builder(context, 64).input_level(3)));
+    assert_ne!(base, name(FftPlan::builder(context, 64).executions(1)));
     assert_ne!(base, name(FftPlan::builder(tiny(), 64)));
 }
 
@@ -216,8 +245,9 @@ fn another_field_is_refused() {
 fn another_version_is_refused() {
     let (_, mut bytes) = small_plan();
     // Versions 1 and 2 encoded forward four-step group levels one level
-    // higher, version 1 with a 4-lane checksum; 0 and 4 were never written.
-    for version in [0u8, 1, 2, 4] {
+    // higher, version 1 with a 4-lane checksum; version 3 had no execution
+    // count in its header; 0 and 5 were never written.
+    for version in [0u8, 1, 2, 3, 5] {
         bytes[8] = version;
         let err = load_err::<F65537>(tiny(), &mut bytes.as_slice());
         assert!(
@@ -225,7 +255,7 @@ fn another_version_is_refused() {
                 err,
                 Error::PlanVersion {
                     found,
-                    supported: 3
+                    supported: 4
                 } if found == u64::from(version)
             ),
             "{err}"

@@ -139,7 +139,7 @@ proptest! {
         let mut rng = rng(seed);
         let t = random_transform::<Fr>(row, terms, span, swaps, &mut rng);
         prop_assume!(!t.is_empty());
-        let policy = KeyPolicy { mode: mode(minimal), max_baby_steps: 1 << cap_log };
+        let policy = KeyPolicy { mode: mode(minimal), max_baby_steps: 1 << cap_log, ..KeyPolicy::default() };
         let x: Vec<Fr> = random_slots(2 * row, &mut rng);
         prop_assert_eq!(evaluate(fixture, &t, policy, per_execution, &x), t.apply_plain(&x));
     }
@@ -159,7 +159,7 @@ proptest! {
         let mut rng = rng(seed);
         let t = random_transform::<F65537>(row, terms, span, swaps, &mut rng);
         prop_assume!(!t.is_empty());
-        let policy = KeyPolicy { mode: mode(minimal), max_baby_steps: 1 << cap_log };
+        let policy = KeyPolicy { mode: mode(minimal), max_baby_steps: 1 << cap_log, ..KeyPolicy::default() };
         let x: Vec<F65537> = random_slots(2 * row, &mut rng);
         prop_assert_eq!(evaluate(fixture, &t, policy, per_execution, &x), t.apply_plain(&x));
     }
@@ -234,10 +234,12 @@ fn policies() -> [KeyPolicy; 3] {
         KeyPolicy {
             mode: KeyMode::MinimalKeys,
             max_baby_steps: usize::MAX,
+            ..KeyPolicy::default()
         },
         KeyPolicy {
             mode: KeyMode::Fast,
             max_baby_steps: 2,
+            ..KeyPolicy::default()
         },
     ]
 }

@@ -38,6 +38,20 @@ impl<F: PrimeField + FftField> ConversionPlanBuilder<F> {
         self
     }
 
+    /// How many times the plan is expected to run with one set of Galois
+    /// keys (at least 1; `build` refuses 0): each level's baby count then
+    /// minimizes its rotation cost per run plus the generation of its keys
+    /// divided by this count ([`KeyPolicy::executions`]). One run favours
+    /// fewer baby steps (fewer keys, more key switches); a server running
+    /// the plan many times with keys made once should pass a large count.
+    /// The default, [`KeyPolicy::UNBOUNDED`], leaves key generation out
+    /// (the rotation cost alone). A [`max_baby_steps`](Self::max_baby_steps)
+    /// cap still applies; [`KeyMode::MinimalKeys`] plans ignore the count.
+    pub fn executions(mut self, executions: u64) -> Self {
+        self.keys.executions = executions;
+        self
+    }
+
     /// The level of input ciphertexts (default: the top level).
     pub fn input_level(mut self, level: usize) -> Self {
         self.level = Some(level);
@@ -85,7 +99,8 @@ impl<F: PrimeField + FftField> ConversionPlanBuilder<F> {
     /// In this order: [`Error::InvalidSize`] for n not a power of two ≥ 2;
     /// [`Error::ConversionSize`] for n > N/2; [`Error::He`] when t is not
     /// F's modulus (or there is no batching); [`Error::InvalidMaxBabySteps`]
-    /// for `max_baby_steps(0)`; [`Error::InvalidConversionLevels`] for a level
+    /// for `max_baby_steps(0)`; [`Error::InvalidExecutions`] for
+    /// `executions(0)`; [`Error::InvalidConversionLevels`] for a level
     /// count of 0 or more than the conversion's butterfly stages;
     /// [`Error::Unsupported`] for one level converting n = N/2 coefficients
     /// back to slots; [`Error::InputLevelOutOfRange`];
@@ -174,6 +189,9 @@ impl<F: PrimeField + FftField> ConversionPlanBuilder<F> {
             .ok_or(Error::InvalidSize(n))?;
         if self.keys.max_baby_steps == 0 {
             return Err(Error::InvalidMaxBabySteps(0));
+        }
+        if self.keys.executions == 0 {
+            return Err(Error::InvalidExecutions(0));
         }
         let stages = geometry.stage_count();
         let dense = geometry.dense_supported(self.conversion);

@@ -94,10 +94,7 @@ impl<F: PrimeField + FftField> ConversionPlan<F> {
             form: SlotForm::Evaluations,
             order: Order::Natural,
             levels: None,
-            keys: KeyPolicy {
-                mode: KeyMode::Fast,
-                max_baby_steps: usize::MAX,
-            },
+            keys: KeyPolicy::default(),
             level: None,
             memory_limit: None,
             per_execution: false,

@@ -58,6 +58,20 @@ impl<F: PrimeField + FftField> FftPlanBuilder<F> {
         self
     }
 
+    /// How many times the plan is expected to run with one set of Galois
+    /// keys (at least 1; `build` refuses 0): each level's baby count then
+    /// minimizes its rotation cost per run plus the generation of its keys
+    /// divided by this count ([`KeyPolicy::executions`]). One run favours
+    /// fewer baby steps (fewer keys, more key switches); a server running
+    /// the plan many times with keys made once should pass a large count.
+    /// The default, [`KeyPolicy::UNBOUNDED`], leaves key generation out
+    /// (the rotation cost alone). A [`max_baby_steps`](Self::max_baby_steps)
+    /// cap still applies; [`KeyMode::MinimalKeys`] plans ignore the count.
+    pub fn executions(mut self, executions: u64) -> Self {
+        self.keys.executions = executions;
+        self
+    }
+
     /// Refuse at [`build`](Self::build) a plan whose estimated peak memory
     /// ([`memory_estimate`](Self::memory_estimate)) exceeds `bytes`. The
     /// default limit is the memory the system reports available
@@ -105,7 +119,8 @@ impl<F: PrimeField + FftField> FftPlanBuilder<F> {
     /// In this order: [`Error::InvalidSize`] for n not a power of two ≥ 2 or
     /// without a root of unity of order n in F; [`Error::InvalidCosetOffset`]
     /// for a zero coset offset; [`Error::InvalidMaxBabySteps`] for
-    /// `max_baby_steps(0)`; [`Error::InvalidLevels`] for a factored level
+    /// `max_baby_steps(0)`; [`Error::InvalidExecutions`] for `executions(0)`;
+    /// [`Error::InvalidLevels`] for a factored level
     /// count outside 1..=4; [`Error::InputLevelOutOfRange`] for an input
     /// level above the context's top; [`Error::Unsupported`] for a layout the
     /// strategy cannot take; [`Error::He`] when t is not F's modulus (or there
@@ -216,7 +231,7 @@ impl<F: PrimeField + FftField> FftPlanBuilder<F> {
             }
             Pipeline::Levels(encode_all(
                 &transforms,
-                self.keys,
+                self.schedule_policy(),
                 &settings.encoder,
                 settings.level,
             )?)
@@ -227,7 +242,7 @@ impl<F: PrimeField + FftField> FftPlanBuilder<F> {
                 n,
                 self.direction,
                 self.coset,
-                self.keys,
+                self.schedule_policy(),
                 settings.chosen,
                 settings.level,
                 self.strategy,
@@ -249,6 +264,9 @@ impl<F: PrimeField + FftField> FftPlanBuilder<F> {
         }
         if self.keys.max_baby_steps == 0 {
             return Err(Error::InvalidMaxBabySteps(0));
+        }
+        if self.keys.executions == 0 {
+            return Err(Error::InvalidExecutions(0));
         }
         let levels_wanted = match self.strategy {
             Strategy::Factored { levels: Some(k) } if !(1..=4).contains(&k) => {
@@ -321,13 +339,21 @@ impl<F: PrimeField + FftField> FftPlanBuilder<F> {
         })
     }
 
+    /// The key policy each level's schedule is chosen under: for n > N
+    /// every level runs on each of the n/N ciphertexts at each execution,
+    /// and one key serves them all.
+    pub(super) fn schedule_policy(&self) -> KeyPolicy {
+        let ciphertexts = (self.n / self.context.ring_degree()).max(1);
+        self.keys.per_ciphertext(ciphertexts)
+    }
+
     /// The memory estimate for checked settings.
     pub(super) fn estimate(&self, settings: &Settings<F>) -> Result<MemoryEstimate> {
         let shape = self.shape(settings);
         crate::memory::estimate(
             &shape,
             &self.context,
-            self.keys,
+            self.schedule_policy(),
             settings.level,
             std::mem::size_of::<F>(),
         )

@@ -12,11 +12,12 @@
 //! format version, the context fingerprint (4 words), F's modulus (length,
 //! limbs), n, direction, coset (flag, length, limbs), strategy (tag, level
 //! count), input order, natural output, per-execution flag, key mode, max
-//! baby steps, input level, a checkpoint; then the pipeline tag and its
-//! prepared levels, each with a checkpoint per diagonal; then an end marker
-//! and a final checkpoint. Only the prepared levels are stored: everything
-//! else (the dense matrix's scalings, the scalars across ciphertexts, the
-//! memory estimate) is recomputed from the header, which costs no encoding.
+//! baby steps, executions per set of keys, input level, a checkpoint; then
+//! the pipeline tag and its prepared levels, each with a checkpoint per
+//! diagonal; then an end marker and a final checkpoint. Only the prepared
+//! levels are stored: everything else (the dense matrix's scalings, the
+//! scalars across ciphertexts, the memory estimate) is recomputed from the
+//! header, which costs no encoding.
 //!
 //! The checkpoints hold a fast non-cryptographic checksum: integrity
 //! against corruption (truncated copies, flipped bits), not authentication.
@@ -35,8 +36,9 @@ const END: u64 = u64::from_le_bytes(*b"PLANDONE");
 /// has 16 lanes instead of 4 (see [`helib_rs::lintrans::io`]), so that it
 /// runs on vector units, and a forward plan over more than two ciphertexts
 /// (or two with a coset) encodes its group levels one level lower on the
-/// chain than versions 1 and 2 did.
-pub const PLAN_FORMAT_VERSION: u64 = 3;
+/// chain than versions 1 and 2 did. Version 4: the header stores the
+/// expected executions per set of Galois keys (after the baby step cap).
+pub const PLAN_FORMAT_VERSION: u64 = 4;
 
 /// Pipeline tags.
 const LEVELS: u64 = 0;
@@ -123,6 +125,7 @@ impl<F: PrimeField + FftField> Header<F> {
             KeyMode::MinimalKeys => 1,
         });
         w.push(word(self.keys.max_baby_steps));
+        w.push(self.keys.executions);
         w.push(word(self.level));
         Ok(w)
     }
@@ -157,7 +160,7 @@ impl<F: PrimeField + FftField> Header<F> {
             true => Some(limbs(input, "the coset offset's length")?),
             false => None,
         };
-        let mut rest = [0u64; 8];
+        let mut rest = [0u64; 9];
         input.words(&mut rest).map_err(from_he)?;
         input.checkpoint().map_err(from_he)?;
         // The bytes are as written; now whether they fit this context and F.
@@ -172,7 +175,8 @@ impl<F: PrimeField + FftField> Header<F> {
         if modulus[..] != F::MODULUS.as_ref()[..] {
             return Err(Error::PlanFieldMismatch);
         }
-        let [strategy, levels, order, natural_output, per_execution, mode, max_baby, level] = rest;
+        let [strategy, levels, order, natural_output, per_execution, mode, max_baby, executions, level] =
+            rest;
         let flag = |w: u64, what: &str| match w {
             0 => Ok(false),
             1 => Ok(true),
@@ -229,6 +233,10 @@ impl<F: PrimeField + FftField> Header<F> {
                 } else {
                     size(max_baby, "the baby step cap")?
                 },
+                executions: match executions {
+                    0 => return Err(format("the execution count is 0")),
+                    e => e,
+                },
             },
             level: size(level, "the input level")?,
         })
@@ -242,6 +250,7 @@ impl<F: PrimeField + FftField> Header<F> {
             .input_order(self.order)
             .key_mode(self.keys.mode)
             .max_baby_steps(self.keys.max_baby_steps)
+            .executions(self.keys.executions)
             .input_level(self.level);
         if let Some(g) = self.coset {
             b = b.coset(g);
@@ -395,9 +404,10 @@ impl<F: PrimeField + FftField> FftPlan<F> {
         let n = header.n;
         let tag = r.word().map_err(from_he)?;
         let levels = &shape.levels;
+        let policy = builder.schedule_policy();
         let check = |i: usize, level: usize, schedule: &Schedule, count: usize| -> Result<()> {
             let expected = &levels[i];
-            let wanted = header.keys.schedule_for_shape(slots / 2, &expected.shape);
+            let wanted = policy.schedule_for_shape(slots / 2, &expected.shape);
             if level != expected.level
                 || schedule.mode() != header.keys.mode
                 || count > expected.shape.len()

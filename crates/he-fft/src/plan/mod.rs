@@ -196,10 +196,7 @@ impl<F: PrimeField + FftField> FftPlan<F> {
             coset: None,
             strategy: Strategy::Factored { levels: None },
             order: Order::Natural,
-            keys: KeyPolicy {
-                mode: KeyMode::Fast,
-                max_baby_steps: usize::MAX,
-            },
+            keys: KeyPolicy::default(),
             level: None,
             natural_output: false,
             memory_limit: None,
@@ -296,6 +293,12 @@ impl<F: PrimeField + FftField> FftPlan<F> {
     /// undoes the strided layout).
     pub fn output_order(&self) -> Order {
         self.output_order
+    }
+
+    /// The key policy the plan was built under: its key mode, baby step cap
+    /// and expected executions per set of Galois keys.
+    pub fn key_policy(&self) -> KeyPolicy {
+        self.keys
     }
 
     /// Strategy, direction and the input order (see [`FftPlanBuilder::input_order`]).

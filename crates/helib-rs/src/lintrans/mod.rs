@@ -13,7 +13,8 @@
 //!   slot model [`SlotTransform::apply_plain`] that evaluates the map on plain
 //!   values (the reference every encrypted evaluation must match);
 //! - [`Schedule`]: the baby-step giant-step split chosen under a
-//!   [`KeyPolicy`] ([`KeyMode`] and a cap on baby steps), with its cost and
+//!   [`KeyPolicy`] ([`KeyMode`], a cap on baby steps and the expected runs
+//!   per set of keys, which weighs key generation), with its cost and
 //!   [`Schedule::required_galois_elements`] — known from the shifts alone;
 //! - [`EncodedTransform`]: the diagonals encoded at one level, and
 //!   [`EncodedTransform::apply`], one double-hoisted engine call
@@ -39,7 +40,7 @@
 //!     let diagonal: Vec<Fr> = (0..n as u64).map(|i| Fr::from(i + rotation as u64)).collect();
 //!     t.add_term(Shift { swap: false, rotation }, &diagonal);
 //! }
-//! let policy = KeyPolicy { mode: KeyMode::MinimalKeys, max_baby_steps: 2 };
+//! let policy = KeyPolicy { mode: KeyMode::MinimalKeys, max_baby_steps: 2, ..KeyPolicy::default() };
 //! let x: Vec<Fr> = (0..n as u64).map(|i| Fr::from(i * i)).collect();
 //! let ct = sk.encrypt(&encoder.encode(&x)?)?;
 //! let encoded = EncodedTransform::new(&t, policy, &encoder, ct.level())?;
@@ -58,4 +59,4 @@ mod schedule;
 
 pub use diagonals::{Shift, SlotTransform};
 pub use encoded::{EncodedTransform, PlainTransform, PreparedTransform};
-pub use schedule::{KeyMode, KeyPolicy, Schedule};
+pub use schedule::{KeyMode, KeyPolicy, Schedule, GALOIS_KEY_COST};

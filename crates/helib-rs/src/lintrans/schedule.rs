@@ -30,15 +30,41 @@ pub enum KeyMode {
     MinimalKeys,
 }
 
-/// How schedules are chosen: the key mode and a cap on baby steps.
+/// The cost of generating one Galois key, in full key switches (rotations)
+/// of a transform: the one constant behind [`KeyPolicy::executions`].
 ///
-/// The default is [`KeyMode::Fast`] with no cap.
+/// Calibration (N = 2^16, BN254 t, 1 thread; the machine had a load of 3.7):
+/// `cargo bench -p helib-rs --bench bgv_ops -- 'key_switching/(galois_keygen|rotate|baby_steps_hoisted)/N=2\^16.*threads=1'`
+/// gives, at the same parameters (14 × 61-bit chain, three digits), one
+/// Galois key in 40.5 ms, one rotation at the top level in 72.5 ms (a key
+/// is 0.56 of a rotation) and 8 double-hoisted baby steps in 265 ms;
+/// `cargo bench -p helib-rs --bench bgv_ops -- keygen/` gives one key of the
+/// n = 2^15 FFT's parameters (log2 QP = 1715, two digits) in 39.9 ms idle.
+/// End to end, `encrypted_fft --n 32768 --threads 1` with
+/// `--max-baby-steps` 16, 8 and 4 (50, 27 and 15 keys; 7, 17 and 37 full
+/// key switches, 47, 24 and 12 baby steps) fits 55-60 ms per key and
+/// ~90 ms per full key switch at the levels the FFT runs at: 0.6 again.
+pub const GALOIS_KEY_COST: f64 = 0.6;
+
+/// How schedules are chosen: the key mode, a cap on baby steps and how many
+/// times the transform runs per set of Galois keys.
+///
+/// The default is [`KeyMode::Fast`] with no cap and unboundedly many runs:
+/// the schedule minimizing the rotation cost alone.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct KeyPolicy {
     /// How baby steps are computed.
     pub mode: KeyMode,
     /// At most this many baby steps per row (a value of 0 counts as 1).
     pub max_baby_steps: usize,
+    /// How many times the transform is expected to run with one set of
+    /// Galois keys (a value of 0 counts as 1): in [`KeyMode::Fast`] the
+    /// schedule minimizes the rotation cost of one run plus
+    /// [`GALOIS_KEY_COST`] per Galois key divided by this count, so one run
+    /// takes fewer baby steps (fewer keys) than many.
+    /// [`KeyPolicy::UNBOUNDED`] leaves key generation out of the cost.
+    /// [`KeyMode::MinimalKeys`] schedules (a few keys in any case) ignore it.
+    pub executions: u64,
 }
 
 impl Default for KeyPolicy {
@@ -46,14 +72,19 @@ impl Default for KeyPolicy {
         Self {
             mode: KeyMode::Fast,
             max_baby_steps: usize::MAX,
+            executions: Self::UNBOUNDED,
         }
     }
 }
 
 impl KeyPolicy {
+    /// The run count for keys made once and used forever: key generation
+    /// costs nothing per run.
+    pub const UNBOUNDED: u64 = u64::MAX;
+
     /// The schedule of `transform` under this policy.
     pub fn schedule<F: Field>(&self, transform: &SlotTransform<F>) -> Schedule {
-        Schedule::with_max_baby_steps(transform, self.mode, self.max_baby_steps)
+        self.schedule_for_shape(transform.row(), transform.diagonals().keys())
     }
 
     /// The schedule of any transform on rows of length `row` whose nonzero
@@ -63,7 +94,31 @@ impl KeyPolicy {
         row: usize,
         shape: impl IntoIterator<Item = &'a Shift>,
     ) -> Schedule {
-        Schedule::for_shifts(row, shape, self.mode, self.max_baby_steps)
+        Schedule::choose(row, shape, *self)
+    }
+
+    /// The policy for a transform that runs on `ciphertexts` ciphertexts at
+    /// each of [`executions`](Self::executions) runs: a key serves them all,
+    /// so it is amortized over `ciphertexts` times more runs.
+    #[must_use]
+    pub fn per_ciphertext(self, ciphertexts: usize) -> Self {
+        let executions = if self.executions == Self::UNBOUNDED {
+            Self::UNBOUNDED
+        } else {
+            self.executions
+                .max(1)
+                .saturating_mul(ciphertexts.max(1) as u64)
+        };
+        Self { executions, ..self }
+    }
+
+    /// The weight of one Galois key in a schedule's cost, in key switches.
+    fn key_weight(&self) -> f64 {
+        if self.mode != KeyMode::Fast || self.executions == Self::UNBOUNDED {
+            0.0
+        } else {
+            GALOIS_KEY_COST / self.executions.max(1) as f64
+        }
     }
 }
 
@@ -139,13 +194,31 @@ impl Schedule {
     }
 
     /// The schedule for a transform on rows of length `row` whose nonzero
-    /// diagonals sit at `shifts`: it depends on nothing else.
+    /// diagonals sit at `shifts`: it depends on nothing else. Key generation
+    /// is left out of the cost (keys used for unboundedly many runs); see
+    /// [`KeyPolicy`] to count it.
     pub fn for_shifts<'a>(
         row: usize,
         shifts: impl IntoIterator<Item = &'a Shift>,
         mode: KeyMode,
         max_baby_steps: usize,
     ) -> Self {
+        let policy = KeyPolicy {
+            mode,
+            max_baby_steps,
+            executions: KeyPolicy::UNBOUNDED,
+        };
+        Self::choose(row, shifts, policy)
+    }
+
+    /// The schedule minimizing [`cost`](Self::cost) under `policy` among
+    /// baby counts that are powers of two up to the cap.
+    fn choose<'a>(
+        row: usize,
+        shifts: impl IntoIterator<Item = &'a Shift>,
+        policy: KeyPolicy,
+    ) -> Self {
+        let mode = policy.mode;
         let row = row.max(1);
         let pairs: BTreeSet<(bool, i64)> = shifts
             .into_iter()
@@ -163,19 +236,19 @@ impl Schedule {
         let units: Vec<i64> = steps.iter().map(|s| s / unit as i64).collect();
         let span =
             (units.last().copied().unwrap_or(0) - units.first().copied().unwrap_or(0) + 1) as usize;
-        // A double-hoisted baby step costs an inner product and its products
-        // in Q·P, about a quarter of a rotation (`cargo bench --bench bgv_ops
-        // -- baby_steps`); an iterated one costs a whole rotation.
-        let baby_cost = match mode {
-            KeyMode::Fast => 0.25,
-            KeyMode::MinimalKeys => 1.0,
-        };
+        let key_weight = policy.key_weight();
         let mut best: Option<(f64, Schedule)> = None;
         let mut baby = 1usize;
-        while baby <= span.next_power_of_two() && baby * unit <= row && baby <= max_baby_steps {
-            let candidate = Schedule::with_baby(row, unit, baby, &units, uses_swap, mode);
-            let cost =
-                candidate.baby_rotations() as f64 * baby_cost + candidate.giant_rotations() as f64;
+        while baby <= span.next_power_of_two()
+            && baby * unit <= row
+            && baby <= policy.max_baby_steps
+        {
+            let mut candidate = Schedule::with_baby(row, unit, baby, &units, uses_swap, mode);
+            let mut cost = candidate.rotation_cost();
+            if key_weight > 0.0 {
+                candidate.place_babies(&pairs);
+                cost += key_weight * candidate.key_count() as f64;
+            }
             if best.as_ref().is_none_or(|(c, _)| cost < *c) {
                 best = Some((cost, candidate));
             }
@@ -184,15 +257,76 @@ impl Schedule {
         let mut schedule = best
             .map(|(_, s)| s)
             .unwrap_or_else(|| Schedule::with_baby(row, unit, 1, &units, uses_swap, mode));
+        schedule.place_babies(&pairs);
+        schedule
+    }
+
+    /// Fills in the baby steps the diagonals at `pairs` (swap, signed
+    /// rotation) use.
+    fn place_babies(&mut self, pairs: &BTreeSet<(bool, i64)>) {
         let babies: BTreeSet<(bool, usize)> = pairs
             .iter()
             .map(|&(swap, step)| {
-                let slot = schedule.place_step(swap, step);
+                let slot = self.place_step(swap, step);
                 (slot.swap, slot.baby)
             })
             .collect();
-        schedule.babies = babies.into_iter().collect();
-        schedule
+        self.babies = babies.into_iter().collect();
+    }
+
+    /// The estimated rotation cost of one evaluation, in full key switches.
+    /// A double-hoisted baby step costs an inner product and its products in
+    /// Q·P, about a quarter of a rotation (`cargo bench --bench bgv_ops --
+    /// baby_steps`); an iterated one costs a whole rotation.
+    pub fn rotation_cost(&self) -> f64 {
+        let baby_cost = match self.mode {
+            KeyMode::Fast => 0.25,
+            KeyMode::MinimalKeys => 1.0,
+        };
+        self.baby_rotations() as f64 * baby_cost + self.giant_rotations() as f64
+    }
+
+    /// The cost [`KeyPolicy::schedule`] minimizes, in full key switches:
+    /// [`rotation_cost`](Self::rotation_cost) plus, in [`KeyMode::Fast`],
+    /// [`GALOIS_KEY_COST`] per Galois key divided by the policy's
+    /// [`executions`](KeyPolicy::executions).
+    pub fn cost(&self, policy: &KeyPolicy) -> f64 {
+        self.rotation_cost() + policy.key_weight() * self.key_count() as f64
+    }
+
+    /// How many Galois keys an evaluation needs:
+    /// [`required_galois_elements`](Self::required_galois_elements)'s length,
+    /// counted without a context. An element is fixed by the row swap and
+    /// the rotation mod R, so distinct pairs are distinct keys.
+    pub fn key_count(&self) -> usize {
+        let row = self.row as i64;
+        let mut keys: BTreeSet<(bool, i64)> = BTreeSet::new();
+        let mut add = |swap: bool, step: i64| {
+            keys.insert((swap, step.rem_euclid(row)));
+        };
+        match self.mode {
+            KeyMode::Fast => {
+                for &(swap, k) in &self.babies {
+                    add(swap, self.baby_step(k));
+                }
+            }
+            KeyMode::MinimalKeys => {
+                if self.babies.iter().any(|&(_, k)| k > 0) {
+                    add(false, self.unit as i64);
+                }
+                if self.babies.iter().any(|&(swap, _)| swap) {
+                    add(true, 0);
+                }
+            }
+        }
+        if self.giant_max > self.giant_min {
+            add(false, self.giant_step());
+        }
+        if self.giant_min != 0 {
+            add(false, self.giant_step() * self.giant_min);
+        }
+        keys.remove(&(false, 0));
+        keys.len()
     }
 
     fn with_baby(
