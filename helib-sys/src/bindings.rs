@@ -593,6 +593,15 @@ extern "C" {
     ) -> helib_status;
 }
 extern "C" {
+    #[doc = " Generates (or replaces) the keys for the `count` elements `gs` (each odd, below 2N; all checked\n  first), several at once when the context has threads enough; the keys completed before a failure\n  stay in the set. `gs` may be NULL only when `count` is 0."]
+    pub fn helib_galois_keys_add_many(
+        keys: *mut helib_galois_keys,
+        sk: *const helib_secret_key,
+        gs: *const u64,
+        count: usize,
+    ) -> helib_status;
+}
+extern "C" {
     #[doc = " *out = 1 if the set holds a key for g, else 0."]
     pub fn helib_galois_keys_contains(
         keys: *const helib_galois_keys,

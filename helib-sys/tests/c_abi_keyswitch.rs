@@ -168,6 +168,23 @@ fn every_key_switching_function_reports_null_pointers() {
             ),
             ("keys_add sk", outcome!(helib_galois_keys_add(k, null(), 5))),
             (
+                "keys_add_many keys",
+                outcome!(helib_galois_keys_add_many(
+                    null_mut(),
+                    sk,
+                    elements.as_ptr(),
+                    1
+                )),
+            ),
+            (
+                "keys_add_many sk",
+                outcome!(helib_galois_keys_add_many(k, null(), elements.as_ptr(), 1)),
+            ),
+            (
+                "keys_add_many gs",
+                outcome!(helib_galois_keys_add_many(k, sk, null(), 1)),
+            ),
+            (
                 "contains keys",
                 outcome!(helib_galois_keys_contains(null(), 3, &mut flag)),
             ),
@@ -542,7 +559,15 @@ fn bad_galois_elements_are_refused() {
             )
         };
         expect_status(status, HELIB_ERR_INVALID_ARGUMENT, &format!("hoisted {g}"));
+        // Every element is checked before any key is made: 5 is not added.
+        let many = [5u64, g];
+        // SAFETY: live handles; `many` holds two elements.
+        let status = unsafe { helib_galois_keys_add_many(keys.0, f.sk.0, many.as_ptr(), 2) };
+        expect_status(status, HELIB_ERR_INVALID_ARGUMENT, &format!("add_many {g}"));
     }
+    // No elements: nothing to do, and `gs` may then be NULL.
+    // SAFETY: live handles; zero elements are read.
+    check(unsafe { helib_galois_keys_add_many(keys.0, f.sk.0, null(), 0) });
     assert_eq!(keys.elements(), vec![3]);
     assert_eq!(f.state(&dst), f.state(&f.ct), "a failed call changed dst");
 }

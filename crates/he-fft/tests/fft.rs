@@ -518,3 +518,47 @@ fn one_plan_serves_several_clients() {
         }
     });
 }
+
+/// Encryption and decryption of a plan's four ciphertexts run in parallel on
+/// a 2-thread context and must give what one thread gives: the transform of
+/// inputs encrypted on two threads decrypts, on two threads and on one, to
+/// the reference FFT, as does the transform of inputs encrypted on one.
+#[test]
+fn parallel_encryption_and_decryption_equal_serial() {
+    let params = Parameters::builder()
+        .ring_degree(1 << LOG_N)
+        .plaintext_modulus_from_field::<Fr>()
+        .chain_bits(&[60; 19])
+        .allow_insecure()
+        .threads(2)
+        .build()
+        .expect("parameters");
+    let context = Context::new(&params).expect("context");
+    let sk = SecretKey::generate(&context).expect("sk");
+    let pk = sk.public_key().expect("pk");
+    let n = 4 << LOG_N;
+    let plan = FftPlan::<Fr>::builder(&context, n)
+        .strategy(factored(2))
+        .build()
+        .expect("plan");
+    assert_eq!(plan.ciphertexts(), 4);
+    let x = random_vector(n, 77);
+    let inputs = plan.encrypt(&pk, &x).expect("encrypt on two threads");
+    assert_eq!(inputs.len(), 4);
+    let outputs = plan
+        .execute(&inputs, &plan_keys(&plan, &sk))
+        .expect("execute");
+    let want = reference(n, Direction::Forward, None, &x);
+    assert_eq!(plan.decrypt(&sk, &outputs).expect("decrypt"), want);
+    context.set_threads(1).expect("one thread");
+    assert_eq!(plan.decrypt(&sk, &outputs).expect("decrypt"), want);
+    let serial_inputs = plan.encrypt(&pk, &x).expect("encrypt on one thread");
+    let serial = plan
+        .execute(&serial_inputs, &plan_keys(&plan, &sk))
+        .expect("execute");
+    assert_eq!(plan.decrypt(&sk, &serial).expect("decrypt"), want);
+}
+
+fn plan_keys(plan: &FftPlan<Fr>, sk: &SecretKey) -> helib_rs::GaloisKeys {
+    plan.generate_galois_keys(sk).expect("keys")
+}

@@ -194,15 +194,20 @@ impl GaloisKeys {
         ensure_key_switching(&self.context)?;
         let _span =
             tracing::info_span!("helib.galois_keys_generate", keys = missing.len()).entered();
-        let outcome = missing.iter().try_for_each(|&g| {
-            let (keys, key) = (self.raw.as_mut_ptr(), sk.as_ptr());
-            // SAFETY: both handles are live, `keys` is written through
-            // `&mut self` (exclusive access) and `g` is a valid element.
-            check(unsafe { sys::helib_galois_keys_add(keys, key, g) })?;
-            self.elements.insert(g);
-            Ok(())
+        // The engine makes several keys at once when the context has threads
+        // enough, each key on one thread.
+        let missing: Vec<u64> = missing.into_iter().collect();
+        let (keys, key) = (self.raw.as_mut_ptr(), sk.as_ptr());
+        // SAFETY: both handles are live, `keys` is written through `&mut self`
+        // (exclusive access), and `missing` holds `missing.len()` valid elements.
+        let outcome = check(unsafe {
+            sys::helib_galois_keys_add_many(keys, key, missing.as_ptr(), missing.len())
         });
         let handle = self.raw.as_ptr();
+        // The keys the engine holds now, also after a failure part way.
+        // SAFETY: the key set handle is live; `buf`/`len` come from `read_list`.
+        let list = |buf, len| unsafe { sys::helib_galois_keys_elements(handle, buf, len) };
+        self.elements = read_list(list)?.into_iter().collect();
         // SAFETY: the key set handle is live and `out` is a valid out-pointer.
         self.size_bytes = query(|out| unsafe { sys::helib_galois_keys_size_bytes(handle, out) })?;
         outcome

@@ -596,3 +596,47 @@ fn key_sets_report_their_contents_and_size() {
         }
     });
 }
+
+/// Keys made several at a time on a 2-thread pool (at least two per thread)
+/// rotate exactly like keys made one after another on one thread, and the
+/// two sets hold the same elements and as many bytes. Three keys on two
+/// threads take the one-at-a-time path; they must rotate correctly too.
+#[test]
+fn keys_generated_across_threads_equal_serial_ones() {
+    let keyed = Keyed::new(1024, &t65537(), 3);
+    let context = &keyed.context;
+    let slots: Vec<F65537> = random_slots(keyed.n(), 11);
+    let ct = encrypt_slots(&keyed, &slots);
+    let steps: Vec<i64> = vec![1, -1, 2, 5, -7, 64, 200, 255, -300];
+
+    context.set_threads(1).unwrap();
+    let mut serial = GaloisKeys::for_steps(&keyed.sk, &steps).unwrap();
+    serial.add_row_swap(&keyed.sk).unwrap();
+    context.set_threads(2).unwrap();
+    let mut parallel = GaloisKeys::for_steps(&keyed.sk, &steps).unwrap();
+    parallel.add_row_swap(&keyed.sk).unwrap();
+    let few = GaloisKeys::for_steps(&keyed.sk, &steps[..3]).unwrap();
+
+    assert_eq!(parallel.elements(), serial.elements());
+    assert_eq!(parallel.len(), steps.len() + 1);
+    assert_eq!(parallel.size_bytes(), serial.size_bytes());
+    assert_eq!(few.len(), 3);
+    for &step in &steps {
+        let want = rotate_model(&slots, step);
+        for keys in [&serial, &parallel] {
+            let got = ct.rotate_rows(step, keys, RotationPolicy::Exact).unwrap();
+            assert_eq!(open_slots::<F65537>(&keyed, &got), want, "step {step}");
+        }
+        if steps[..3].contains(&step) {
+            let got = ct.rotate_rows(step, &few, RotationPolicy::Exact).unwrap();
+            assert_eq!(
+                open_slots::<F65537>(&keyed, &got),
+                want,
+                "step {step}, 3 keys"
+            );
+        }
+    }
+    let swap = GaloisKeys::row_swap_element(context);
+    let swapped = ct.apply_galois(swap, &parallel).unwrap();
+    assert_eq!(open_slots::<F65537>(&keyed, &swapped), swap_model(&slots));
+}

@@ -503,6 +503,11 @@ helib_status helib_galois_keys_new(const helib_context *ctx, helib_galois_keys *
 void helib_galois_keys_free(helib_galois_keys *keys);
 /** Generates (or replaces) the key for the Galois element g (odd, below 2N). */
 helib_status helib_galois_keys_add(helib_galois_keys *keys, const helib_secret_key *sk, uint64_t g);
+/** Generates (or replaces) the keys for the `count` elements `gs` (each odd, below 2N; all checked
+ *  first), several at once when the context has threads enough; the keys completed before a failure
+ *  stay in the set. `gs` may be NULL only when `count` is 0. */
+helib_status helib_galois_keys_add_many(helib_galois_keys *keys, const helib_secret_key *sk, const uint64_t *gs,
+                                        size_t count);
 /** *out = 1 if the set holds a key for g, else 0. */
 helib_status helib_galois_keys_contains(const helib_galois_keys *keys, uint64_t g, int *out);
 /** Two-call protocol: the Galois elements present, ascending. */

@@ -348,15 +348,23 @@ impl<F: PrimeField + FftField> FftPlan<F> {
     /// Packs `values` (length n, in the plan's input order) into slot vectors
     /// and encrypts them at the plan's input level.
     ///
+    /// The ciphertexts are encoded and encrypted in parallel on the context's
+    /// thread count (each with its own randomness from the OS, as one
+    /// encryption alone would draw it).
+    ///
     /// # Errors
     /// [`Error::WrongLength`] unless there are exactly n values;
-    /// [`Error::ContextMismatch`] for a key of another context.
+    /// [`Error::ContextMismatch`] for a key of another context;
+    /// [`Error::ThreadPool`] when the system cannot start the threads.
     pub fn encrypt(&self, pk: &PublicKey, values: &[F]) -> Result<Vec<Ciphertext>> {
         self.ensure_context(pk.context())?;
-        self.input_slots(values)?
-            .iter()
-            .map(|slots| Ok(pk.encrypt_at_level(&self.encoder.encode(slots)?, self.level)?))
-            .collect()
+        let slots = self.input_slots(values)?;
+        let one =
+            |slots: &Vec<F>| Ok(pk.encrypt_at_level(&self.encoder.encode(slots)?, self.level)?);
+        if slots.len() < 2 {
+            return slots.iter().map(one).collect();
+        }
+        in_pool(&self.context, || slots.par_iter().map(one).collect())
     }
 
     /// Decrypts the outputs and unpacks them into a vector in the plan's output order.
@@ -376,10 +384,12 @@ impl<F: PrimeField + FftField> FftPlan<F> {
         for ct in outputs {
             self.ensure_context(ct.context())?;
         }
-        let slots: Vec<Vec<F>> = outputs
-            .iter()
-            .map(|ct| Ok(self.encoder.decode(&sk.decrypt(ct)?)?))
-            .collect::<Result<_>>()?;
+        let one = |ct: &Ciphertext| Ok(self.encoder.decode(&sk.decrypt(ct)?)?);
+        let slots: Vec<Vec<F>> = if outputs.len() < 2 {
+            outputs.iter().map(one).collect::<Result<_>>()?
+        } else {
+            in_pool(&self.context, || outputs.par_iter().map(one).collect())?
+        };
         self.output_values(&slots)
     }
 
@@ -432,17 +442,23 @@ impl<F: PrimeField + FftField> FftPlan<F> {
                 available,
             });
         }
-        let mut outputs = match &self.pipeline {
-            Pipeline::Levels(levels) => vec![run_levels(levels, &inputs[0], keys)?],
-            Pipeline::Dense(run) => vec![self.run_dense(run, &inputs[0], keys)?],
-            Pipeline::Split(split) => {
-                in_pool(&self.context, || self.run_split(split, inputs, keys))?
-            }
-        };
-        // Outputs leave with the primes their noise no longer needs dropped.
-        for ct in &mut outputs {
+        // Outputs leave with the primes their noise no longer needs dropped
+        // (those of a four-step plan in parallel, one ciphertext per task).
+        let reduced = |mut ct: Ciphertext| -> Result<Vec<Ciphertext>> {
             ct.mod_switch_reduce_noise_assign()?;
-        }
+            Ok(vec![ct])
+        };
+        let outputs = match &self.pipeline {
+            Pipeline::Levels(levels) => reduced(run_levels(levels, &inputs[0], keys)?)?,
+            Pipeline::Dense(run) => reduced(self.run_dense(run, &inputs[0], keys)?)?,
+            Pipeline::Split(split) => in_pool(&self.context, || {
+                let mut outputs = self.run_split(split, inputs, keys)?;
+                outputs
+                    .par_iter_mut()
+                    .try_for_each(|ct| ct.mod_switch_reduce_noise_assign())?;
+                Ok(outputs)
+            })?,
+        };
         Ok(outputs)
     }
 

@@ -77,6 +77,17 @@ helib_status helib_galois_keys_add(helib_galois_keys *keys, const helib_secret_k
     return guarded([&] { deref_mut(keys, "keys").keys->add(*deref(sk, "sk").key, g); });
 }
 
+helib_status helib_galois_keys_add_many(helib_galois_keys *keys, const helib_secret_key *sk, const uint64_t *gs,
+                                        size_t count) {
+    return guarded([&] {
+        auto &k = *deref_mut(keys, "keys").keys;
+        const auto &key = *deref(sk, "sk").key;
+        bgv::require(gs != nullptr || count == 0, HELIB_ERR_NULL_POINTER, "gs is null");
+        const std::vector<uint64_t> elements(gs, gs + count);
+        k.add_many(key, elements);
+    });
+}
+
 helib_status helib_galois_keys_contains(const helib_galois_keys *keys, uint64_t g, int *out) {
     return guarded([&] {
         const auto &k = *deref(keys, "keys").keys;

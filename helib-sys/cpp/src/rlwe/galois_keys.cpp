@@ -5,6 +5,7 @@
 
 #include "util/error.hpp"
 #include "ring/automorphism.hpp"
+#include "util/thread_pool.hpp"
 
 namespace bgv {
 
@@ -16,6 +17,39 @@ void GaloisKeys::add(const SecretKey &sk, uint64_t g) {
     const std::vector<uint32_t> perm = galois_permutation(ctx.n(), g);
     KeySwitchKey key = make_key_switch_key(sk, sk.ntt_montgomery(), &perm);
     keys_[g] = std::move(key);
+}
+
+void GaloisKeys::add_many(const SecretKey &sk, const std::vector<uint64_t> &gs) {
+    require(sk.context() == ctx_, HELIB_ERR_CONTEXT_MISMATCH, "secret key and Galois keys belong to different contexts");
+    const Context &ctx = *ctx_;
+    for (const uint64_t g : gs) check_galois_element(ctx, g);
+    ThreadPool &pool = ctx.pool();
+    if (pool.size() < 2 || gs.size() < 2 * static_cast<size_t>(pool.size())) {
+        for (const uint64_t g : gs) add(sk, g);
+        return;
+    }
+    // One key per task: the key's own rows then run on the task's thread (the
+    // pool is busy), so the threads no longer meet at a barrier per key and
+    // the serial parts of one key (its permutation, seeds and error draws)
+    // overlap with the other keys' work.
+    std::vector<KeySwitchKey> made(gs.size());
+    std::vector<char> done(gs.size(), 0);
+    auto keep_done = [&] {
+        for (size_t k = 0; k < gs.size(); ++k) {
+            if (done[k] != 0) keys_[gs[k]] = std::move(made[k]);
+        }
+    };
+    try {
+        pool.parallel_for(gs.size(), [&](size_t k) {
+            const std::vector<uint32_t> perm = galois_permutation(ctx.n(), gs[k]);
+            made[k] = make_key_switch_key(sk, sk.ntt_montgomery(), &perm);
+            done[k] = 1;
+        });
+    } catch (...) {
+        keep_done();
+        throw;
+    }
+    keep_done();
 }
 
 const KeySwitchKey &GaloisKeys::key(uint64_t g) const {

@@ -18,6 +18,12 @@ public:
     const std::shared_ptr<const Context> &context() const { return ctx_; }
     /// Generates (or replaces) the key for element g.
     void add(const SecretKey &sk, uint64_t g);
+    /// Generates (or replaces) the keys for the elements `gs`, all checked
+    /// first. With at least two keys per thread of the context's pool, the
+    /// pool generates several keys at once (each on one thread); otherwise the
+    /// keys are made one after another, each spread over the pool. On a
+    /// failure the keys completed before it stay in the set.
+    void add_many(const SecretKey &sk, const std::vector<uint64_t> &gs);
     bool contains(uint64_t g) const { return keys_.count(g) != 0; }
     const KeySwitchKey &key(uint64_t g) const;
     std::vector<uint64_t> elements() const;
