@@ -159,6 +159,40 @@ fn scalar_and_ifma_kernels_agree_on_batches_and_edge_values() {
     }
 }
 
+/// Every length from 2 to 2^16 (the IFMA kernel from 64 up, blocked above
+/// 2^13): the automatic kernel against the portable one, both directions,
+/// and the inverse undoes the forward transform.
+#[test]
+fn every_length_up_to_2_16_agrees_with_the_portable_kernel() {
+    let mut rng = ark_std::test_rng();
+    for log_n in 1..=16 {
+        let n = 1usize << log_n;
+        let ntt = table::<Fr>(n);
+        let values: Vec<Fr> = (0..n).map(|_| Fr::rand(&mut rng)).collect();
+        let input = to_limbs(&values);
+        for forward in [true, false] {
+            let run = |v: &mut Vec<u64>, k| {
+                if forward {
+                    ntt.forward(v, k)
+                } else {
+                    ntt.inverse(v, k)
+                }
+            };
+            let mut scalar = input.clone();
+            run(&mut scalar, FieldNttKernel::Scalar).unwrap();
+            for kernel in kernels(&ntt) {
+                let mut got = input.clone();
+                run(&mut got, kernel).unwrap();
+                assert_eq!(got, scalar, "n = {n}, forward = {forward}, {kernel:?}");
+            }
+        }
+        let mut round = input.clone();
+        ntt.forward(&mut round, FieldNttKernel::Auto).unwrap();
+        ntt.inverse(&mut round, FieldNttKernel::Auto).unwrap();
+        assert_eq!(round, input, "n = {n}");
+    }
+}
+
 #[test]
 fn slot_layout_gives_the_same_slots_through_the_engine() {
     let mut rng = ark_std::test_rng();

@@ -122,8 +122,10 @@ EncodedPlaintext encode_plaintext(std::shared_ptr<const Context> ctx_ptr, const 
     std::vector<size_t> primes;
     for (size_t i = 0; i <= level; ++i) primes.push_back(i);
     for (size_t k = 0; extended && k < ctx.special_size(); ++k) primes.push_back(ctx.special_index(k));
-    // The residues come out in Montgomery form, as the evaluator takes them.
-    LiftedPlaintext lifted = lift_plaintext(ctx, direct ? coeffs : m.data(), primes, true, true);
+    // The residues come out in Montgomery form, as the evaluator takes them;
+    // an encoding is public, so the lift may keep this thread's scratch.
+    LiftedPlaintext lifted =
+        lift_plaintext(ctx, direct ? coeffs : m.data(), primes, true, true, ScratchUse::PerThread);
     EncodedPlaintext out;
     out.extended = extended;
     out.ctx = std::move(ctx_ptr);

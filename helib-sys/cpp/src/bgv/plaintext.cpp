@@ -3,8 +3,10 @@
 
 #include <cmath>
 #include <string>
+#include <type_traits>
 
 #include "ring/ntt_kernels.hpp"
+#include "util/bigint.hpp"
 #include "util/checked_size.hpp"
 #include "util/error.hpp"
 
@@ -12,38 +14,20 @@ namespace bgv {
 
 namespace {
 
+static_assert(std::is_same<u64, mp_limb_t>::value, "the lift hands u64 limbs to GMP's mpn functions");
+
 [[noreturn]] void not_reduced(size_t j) {
     fail(HELIB_ERR_INVALID_ARGUMENT, "plaintext coefficient " + std::to_string(j) + " is not reduced modulo t");
 }
 
-/// Per-thread scratch of lift_plaintext for encodings, kept between calls so
-/// that encoding many plaintexts (the diagonals of a linear transform)
-/// allocates and zeroes these pages once per thread rather than once each.
-struct LiftScratch {
+/// The working buffers of lift_plaintext. ScratchUse::PerThread lifts share
+/// one set per thread, kept between calls, so that encoding many plaintexts
+/// (the diagonals of a linear transform) allocates and zeroes these pages
+/// once per thread rather than once each.
+struct LiftBuffers {
     std::vector<u64> magnitude, negative;
 };
-thread_local LiftScratch lift_scratch;
-
-/// Whether c > ref (`count` limbs each, little-endian).
-inline bool above(const u64 *c, const u64 *ref, size_t count) {
-    for (size_t k = count; k-- > 0;)
-        if (c[k] != ref[k]) return c[k] > ref[k];
-    return false;
-}
-
-/// Whether c < ref (`count` limbs each, little-endian).
-inline bool below(const u64 *c, const u64 *ref, size_t count) { return above(ref, c, count); }
-
-/// out = a - b for a >= b (`count` limbs each, little-endian).
-inline void subtract(u64 *out, const u64 *a, const u64 *b, size_t count) {
-    u64 borrow = 0;
-    for (size_t k = 0; k < count; ++k) {
-        const u64 d = a[k] - b[k];
-        const u64 next = static_cast<u64>(a[k] < b[k]) | static_cast<u64>(d < borrow);
-        out[k] = d - borrow;
-        borrow = next;
-    }
-}
+thread_local LiftBuffers thread_lift_buffers;
 
 #ifdef BGV_X86_KERNELS
 BGV_AVX512 void negate_where_avx512(u64 *r, const u64 *mask, size_t n, u64 q) {
@@ -77,7 +61,7 @@ void check_reduced(const Context &ctx, const u64 *coeffs) {
     const size_t n = ctx.n(), pl = ctx.plain_limbs();
     const u64 *t = ctx.t_limbs().data();
     for (size_t j = 0; j < n; ++j)
-        if (!below(coeffs + j * pl, t, pl)) not_reduced(j);
+        if (compare_limbs(coeffs + j * pl, pl, t, pl) >= 0) not_reduced(j);
 }
 
 PlainCoeffs load_plaintext(const Context &ctx, const u64 *coeffs, size_t n_coeffs,
@@ -118,11 +102,12 @@ LiftedPlaintext lift_plaintext(const Context &ctx, const PlainCoeffs &coeffs, si
 
 LiftedPlaintext lift_plaintext(const Context &ctx, const PlainCoeffs &coeffs, const std::vector<size_t> &primes,
                                bool to_ntt) {
-    return lift_plaintext(ctx, coeffs.data(), primes, to_ntt, false);
+    // Encryption lifts through these: the plaintext may be secret.
+    return lift_plaintext(ctx, coeffs.data(), primes, to_ntt, false, ScratchUse::CallLocal);
 }
 
 LiftedPlaintext lift_plaintext(const Context &ctx, const u64 *coeffs, const std::vector<size_t> &primes,
-                               bool to_ntt, bool montgomery) {
+                               bool to_ntt, bool montgomery, ScratchUse scratch_use) {
     const size_t n = ctx.n(), pl = ctx.plain_limbs();
     const auto &t = ctx.t_limbs();
     const auto &half = ctx.half_t_limbs();
@@ -131,11 +116,8 @@ LiftedPlaintext lift_plaintext(const Context &ctx, const u64 *coeffs, const std:
     // in one row), so that each prime's residues are one vector pass of
     // base_convert_row: sum_k limb_k * (2^(64k) mod q). Every entry of both
     // buffers is written below, so reused scratch needs no clearing.
-    // Encodings for the evaluator (the diagonals of linear transforms, many
-    // in a row) reuse this thread's scratch; the lifts of encryption, whose
-    // plaintexts may be secret, keep theirs for the call alone.
-    LiftScratch local;
-    LiftScratch &scratch = montgomery ? lift_scratch : local;
+    LiftBuffers local;
+    LiftBuffers &scratch = scratch_use == ScratchUse::PerThread ? thread_lift_buffers : local;
     scratch.magnitude.resize(n * pl);
     scratch.negative.resize(n);
     u64 *const magnitude = scratch.magnitude.data();
@@ -145,9 +127,10 @@ LiftedPlaintext lift_plaintext(const Context &ctx, const u64 *coeffs, const std:
     long double l1 = 0, linf = 0;
     for (size_t j = 0; j < n; ++j) {
         const u64 *c = coeffs + j * pl;
-        if (above(c, half.data(), pl)) {
+        if (compare_limbs(c, pl, half.data(), pl) > 0) {
             negative[j] = ~u64{0};
-            subtract(m, t.data(), c, pl);
+            // |c - t| = t - c, which needs no borrow out since c < t.
+            mpn_sub_n(m, t.data(), c, static_cast<mp_size_t>(pl));
         } else {
             negative[j] = 0;
             for (size_t k = 0; k < pl; ++k) m[k] = c[k];

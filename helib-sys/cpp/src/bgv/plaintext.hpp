@@ -16,6 +16,13 @@ using PlainCoeffs = std::vector<u64>;
 PlainCoeffs load_plaintext(const Context &ctx, const u64 *coeffs, size_t n_coeffs,
                            size_t limbs_per_coeff, const mpz_class *factor);
 
+/// Where lift_plaintext keeps its working buffers. PerThread reuses this
+/// thread's buffers between calls (no allocation or page faults per lift)
+/// and is only for public plaintexts, such as the evaluator's encodings;
+/// a plaintext that may be secret (one being encrypted) takes CallLocal,
+/// buffers that live for the call alone. Independent of the output form.
+enum class ScratchUse { CallLocal, PerThread };
+
 /// The centred lift (coefficients in (-t/2, t/2]) of a plaintext as residues
 /// modulo primes [0, count), in NTT form, with the lift's norms.
 struct LiftedPlaintext {
@@ -33,8 +40,11 @@ LiftedPlaintext lift_plaintext(const Context &ctx, const PlainCoeffs &coeffs, co
 /// each < t), with the residues in Montgomery form (x * 2^64 mod q) when
 /// `montgomery`: the factor 2^64 is folded into the lift, so it costs no
 /// extra pass and gives exactly the residues a separate conversion would.
+///
+/// `scratch_use` says where the working buffers (the magnitudes and signs of
+/// the centred coefficients) live; see ScratchUse.
 LiftedPlaintext lift_plaintext(const Context &ctx, const u64 *coeffs, const std::vector<size_t> &primes,
-                               bool to_ntt, bool montgomery);
+                               bool to_ntt, bool montgomery, ScratchUse scratch_use);
 
 /// Checks that each of the N coefficients at `coeffs` (plain_limbs() limbs
 /// each) is below t; fails with HELIB_ERR_INVALID_ARGUMENT naming the first

@@ -164,13 +164,14 @@ BGV_IFMA inline void inverse_butterfly(u64 *rows, size_t stride, size_t x_at, si
     store5(rows, stride, y_at, p);
 }
 
+/// The low `bits` bits of x reversed, for 1 <= bits <= 64 (swaps of bits,
+/// pairs and nibbles, then of bytes: no loop over the bits).
 inline size_t bit_reverse(size_t x, unsigned bits) {
-    size_t r = 0;
-    for (unsigned b = 0; b < bits; ++b) {
-        r = (r << 1) | (x & 1);
-        x >>= 1;
-    }
-    return r;
+    uint64_t r = x;
+    r = ((r >> 1) & 0x5555555555555555ULL) | ((r & 0x5555555555555555ULL) << 1);
+    r = ((r >> 2) & 0x3333333333333333ULL) | ((r & 0x3333333333333333ULL) << 2);
+    r = ((r >> 4) & 0x0f0f0f0f0f0f0f0fULL) | ((r & 0x0f0f0f0f0f0f0f0fULL) << 4);
+    return static_cast<size_t>(__builtin_bswap64(r) >> (64 - bits));
 }
 
 /// Where element i sits in the transposed layout (an involution).

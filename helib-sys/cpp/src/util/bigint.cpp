@@ -37,16 +37,6 @@ u64 reduce_limbs(const u64 *limbs, size_t count, const Modulus &q) {
     return r;
 }
 
-int compare_limbs(const u64 *limbs, size_t count, const u64 *ref, size_t ref_count) {
-    const size_t top = count > ref_count ? count : ref_count;
-    for (size_t k = top; k-- > 0;) {
-        const u64 a = k < count ? limbs[k] : 0;
-        const u64 b = k < ref_count ? ref[k] : 0;
-        if (a != b) return a < b ? -1 : 1;
-    }
-    return 0;
-}
-
 double log2_limbs(const u64 *limbs, size_t count) {
     size_t top = count;
     while (top > 0 && limbs[top - 1] == 0) --top;

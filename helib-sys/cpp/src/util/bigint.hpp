@@ -26,7 +26,16 @@ size_t limbs_for(const mpz_class &value);
 /// The integer given by limbs, reduced modulo the word-size prime (Horner in base 2^64).
 u64 reduce_limbs(const u64 *limbs, size_t count, const Modulus &q);
 /// Compares a limb array against a value stored as `ref_count` limbs: <0, 0, >0.
-int compare_limbs(const u64 *limbs, size_t count, const u64 *ref, size_t ref_count);
+/// Inline: the plaintext lift and checks call it once per coefficient.
+inline int compare_limbs(const u64 *limbs, size_t count, const u64 *ref, size_t ref_count) {
+    const size_t top = count > ref_count ? count : ref_count;
+    for (size_t k = top; k-- > 0;) {
+        const u64 a = k < count ? limbs[k] : 0;
+        const u64 b = k < ref_count ? ref[k] : 0;
+        if (a != b) return a < b ? -1 : 1;
+    }
+    return 0;
+}
 /// log2 of a nonnegative integer held in limbs (-infinity for zero, as -1e300).
 double log2_limbs(const u64 *limbs, size_t count);
 double log2_mpz(const mpz_class &value);
