@@ -8,6 +8,7 @@
 
 use crate::error::{Error, Result};
 use helib_rs::Context;
+use rayon::prelude::*;
 
 /// Runs `work` on a rayon pool with the context's thread count.
 ///
@@ -28,4 +29,21 @@ pub(crate) fn in_pool<R: Send>(
         .build()
         .map_err(|e| Error::ThreadPool(e.to_string()))?
         .install(work)
+}
+
+/// `f` over `items`, results in order: on a rayon pool with the context's
+/// thread count when there are several items, on the calling thread when
+/// there is one (no pool to start for it).
+///
+/// # Errors
+/// As for [`in_pool`], and the first error `f` returns.
+pub(crate) fn map_in_pool<T: Sync, R: Send>(
+    context: &Context,
+    items: &[T],
+    f: impl Fn(&T) -> Result<R> + Sync + Send,
+) -> Result<Vec<R>> {
+    if items.len() < 2 {
+        return items.iter().map(f).collect();
+    }
+    in_pool(context, || items.par_iter().map(f).collect())
 }

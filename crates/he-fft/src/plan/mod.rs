@@ -3,7 +3,7 @@
 use crate::error::{Error, Result};
 use crate::layout::Packing;
 use crate::memory::{available_memory_bytes, LevelShape, MemoryEstimate, PlanShape};
-use crate::parallel::in_pool;
+use crate::parallel::{in_pool, map_in_pool};
 use crate::stages::{
     bit_reversal, bit_reversal_shape, compose_stages, dense_shape, group_bounds,
     group_bounds_short_last, group_shapes, group_shapes_in, group_stages, group_stages_in,
@@ -358,13 +358,9 @@ impl<F: PrimeField + FftField> FftPlan<F> {
     /// [`Error::ThreadPool`] when the system cannot start the threads.
     pub fn encrypt(&self, pk: &PublicKey, values: &[F]) -> Result<Vec<Ciphertext>> {
         self.ensure_context(pk.context())?;
-        let slots = self.input_slots(values)?;
-        let one =
-            |slots: &Vec<F>| Ok(pk.encrypt_at_level(&self.encoder.encode(slots)?, self.level)?);
-        if slots.len() < 2 {
-            return slots.iter().map(one).collect();
-        }
-        in_pool(&self.context, || slots.par_iter().map(one).collect())
+        map_in_pool(&self.context, &self.input_slots(values)?, |slots| {
+            Ok(pk.encrypt_at_level(&self.encoder.encode(slots)?, self.level)?)
+        })
     }
 
     /// Decrypts the outputs and unpacks them into a vector in the plan's output order.
@@ -384,12 +380,9 @@ impl<F: PrimeField + FftField> FftPlan<F> {
         for ct in outputs {
             self.ensure_context(ct.context())?;
         }
-        let one = |ct: &Ciphertext| Ok(self.encoder.decode(&sk.decrypt(ct)?)?);
-        let slots: Vec<Vec<F>> = if outputs.len() < 2 {
-            outputs.iter().map(one).collect::<Result<_>>()?
-        } else {
-            in_pool(&self.context, || outputs.par_iter().map(one).collect())?
-        };
+        let slots = map_in_pool(&self.context, outputs, |ct| {
+            Ok(self.encoder.decode(&sk.decrypt(ct)?)?)
+        })?;
         self.output_values(&slots)
     }
 

@@ -296,9 +296,15 @@ impl Schedule {
 
     /// How many Galois keys an evaluation needs:
     /// [`required_galois_elements`](Self::required_galois_elements)'s length,
-    /// counted without a context. An element is fixed by the row swap and
-    /// the rotation mod R, so distinct pairs are distinct keys.
+    /// counted without a context.
     pub fn key_count(&self) -> usize {
+        self.key_steps().len()
+    }
+
+    /// The Galois keys an evaluation needs, as (row swap, rotation mod R)
+    /// pairs, the identity left out. An element is fixed by the row swap and
+    /// the rotation mod R, so distinct pairs are distinct keys.
+    fn key_steps(&self) -> BTreeSet<(bool, i64)> {
         let row = self.row as i64;
         let mut keys: BTreeSet<(bool, i64)> = BTreeSet::new();
         let mut add = |swap: bool, step: i64| {
@@ -326,7 +332,7 @@ impl Schedule {
             add(false, self.giant_step() * self.giant_min);
         }
         keys.remove(&(false, 0));
-        keys.len()
+        keys
     }
 
     fn with_baby(
@@ -473,13 +479,7 @@ impl Schedule {
 
     /// The Galois element of baby step k, after a row swap when `swap`.
     pub(super) fn baby_element(&self, context: &Context, swap: bool, k: usize) -> u64 {
-        let g = GaloisKeys::element_for_step(context, self.baby_step(k));
-        if swap {
-            let two_n = 2 * context.ring_degree() as u64;
-            GaloisKeys::row_swap_element(context) * g % two_n
-        } else {
-            g
-        }
+        step_element(context, swap, self.baby_step(k))
     }
 
     /// The Galois element of the final alignment, when negative giant
@@ -517,30 +517,24 @@ impl Schedule {
     /// The Galois elements an evaluation with this schedule uses, sorted:
     /// exactly the keys it needs (the identity needs none).
     pub fn required_galois_elements(&self, context: &Context) -> Vec<u64> {
-        let step = |k: i64| GaloisKeys::element_for_step(context, k);
-        let mut out = Vec::new();
-        match self.mode {
-            KeyMode::Fast => {
-                for &(swap, k) in &self.babies {
-                    out.push(self.baby_element(context, swap, k));
-                }
-            }
-            KeyMode::MinimalKeys => {
-                if self.babies.iter().any(|&(_, k)| k > 0) {
-                    out.push(step(self.unit as i64));
-                }
-                if self.babies.iter().any(|&(swap, _)| swap) {
-                    out.push(GaloisKeys::row_swap_element(context));
-                }
-            }
-        }
-        if self.giant_max > self.giant_min {
-            out.push(step(self.giant_step()));
-        }
-        out.extend(self.alignment_element(context));
+        let mut out: Vec<u64> = self
+            .key_steps()
+            .into_iter()
+            .map(|(swap, step)| step_element(context, swap, step))
+            .collect();
         out.sort_unstable();
         out.dedup();
-        out.retain(|&g| g != 1);
         out
+    }
+}
+
+/// The Galois element of a rotation by `step`, after the row swap when `swap`.
+fn step_element(context: &Context, swap: bool, step: i64) -> u64 {
+    let g = GaloisKeys::element_for_step(context, step);
+    if swap {
+        let two_n = 2 * context.ring_degree() as u64;
+        GaloisKeys::row_swap_element(context) * g % two_n
+    } else {
+        g
     }
 }
