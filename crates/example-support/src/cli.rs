@@ -98,14 +98,100 @@ fn proc_status_bytes(key: &str) -> Option<u64> {
     Some(kib * 1024)
 }
 
+/// The processor time and fresh memory this process has used so far, from
+/// `getrusage(RUSAGE_SELF)` (all threads).
+///
+/// `fresh_page_bytes` counts minor page faults times the page size: the
+/// memory touched for the first time, which the kernel has to find and zero.
+/// On a virtual machine whose host backs guest memory lazily, that zeroing
+/// can cost more than the computation; the system time shows it.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Serialize)]
+pub struct ResourceUse {
+    /// Processor time in user space, seconds.
+    pub user_s: f64,
+    /// Processor time in the kernel (page faults, system calls), seconds.
+    pub system_s: f64,
+    /// Bytes of memory touched for the first time (minor faults × page size).
+    pub fresh_page_bytes: u64,
+}
+
+impl ResourceUse {
+    /// The use so far; `None` where `getrusage` fails.
+    pub fn now() -> Option<Self> {
+        let mut usage = std::mem::MaybeUninit::<libc::rusage>::zeroed();
+        // SAFETY: `getrusage` writes one `rusage` through the pointer, which
+        // points at a zeroed, writable `rusage`; RUSAGE_SELF is a valid `who`.
+        let status = unsafe { libc::getrusage(libc::RUSAGE_SELF, usage.as_mut_ptr()) };
+        if status != 0 {
+            return None;
+        }
+        // SAFETY: `getrusage` returned 0, so it filled the structure (and it
+        // was zero-initialized before, every field being an integer).
+        let usage = unsafe { usage.assume_init() };
+        // SAFETY: `sysconf` only reads a configuration value.
+        let page = unsafe { libc::sysconf(libc::_SC_PAGESIZE) };
+        let seconds = |t: libc::timeval| t.tv_sec as f64 + t.tv_usec as f64 * 1e-6;
+        Some(ResourceUse {
+            user_s: seconds(usage.ru_utime),
+            system_s: seconds(usage.ru_stime),
+            fresh_page_bytes: u64::try_from(usage.ru_minflt).unwrap_or(0)
+                * u64::try_from(page).unwrap_or(4096),
+        })
+    }
+
+    /// The use between `earlier` and `self`.
+    pub fn since(self, earlier: ResourceUse) -> ResourceUse {
+        ResourceUse {
+            user_s: (self.user_s - earlier.user_s).max(0.0),
+            system_s: (self.system_s - earlier.system_s).max(0.0),
+            fresh_page_bytes: self
+                .fresh_page_bytes
+                .saturating_sub(earlier.fresh_page_bytes),
+        }
+    }
+
+    /// The sum of two uses.
+    pub fn plus(self, other: ResourceUse) -> ResourceUse {
+        ResourceUse {
+            user_s: self.user_s + other.user_s,
+            system_s: self.system_s + other.system_s,
+            fresh_page_bytes: self.fresh_page_bytes + other.fresh_page_bytes,
+        }
+    }
+}
+
+impl fmt::Display for ResourceUse {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "user {:.2} s, system {:.2} s, {:.2} GiB fresh pages",
+            self.user_s,
+            self.system_s,
+            self.fresh_page_bytes as f64 / GIB
+        )
+    }
+}
+
+/// One finished phase: its name, wall time and resource use.
+#[derive(Debug, Clone, Serialize)]
+pub struct PhaseRecord {
+    /// The phase's name.
+    pub phase: &'static str,
+    /// Wall-clock time, seconds.
+    pub wall_s: f64,
+    /// Processor time and fresh memory (all zero where unknown).
+    #[serde(flatten)]
+    pub resources: ResourceUse,
+}
+
 /// Times named phases. While one runs, a spinner with its elapsed time is
 /// drawn on stderr, only when stderr is a terminal (logs and pipes get no
-/// control characters); when it ends, its time is printed on stdout unless
-/// the timer is quiet (JSON mode).
+/// control characters); when it ends, its time and [`ResourceUse`] are
+/// printed on stdout unless the timer is quiet (JSON mode).
 #[derive(Debug)]
 pub struct Phases {
     quiet: bool,
-    done: Vec<(&'static str, Duration)>,
+    done: Vec<(&'static str, Duration, ResourceUse)>,
 }
 
 impl Phases {
@@ -133,14 +219,22 @@ impl Phases {
             bar.enable_steady_tick(Duration::from_millis(200));
             bar
         });
+        let before = ResourceUse::now();
         let start = Instant::now();
         let result = f();
         let took = start.elapsed();
+        let used = match (ResourceUse::now(), before) {
+            (Some(after), Some(before)) => after.since(before),
+            _ => ResourceUse::default(),
+        };
         if let Some(bar) = spinner {
             bar.finish_and_clear();
-            crate::outln!("  {name:<40} {:>10.1} ms", took.as_secs_f64() * 1e3);
+            crate::outln!(
+                "  {name:<40} {:>10.1} ms  ({used})",
+                took.as_secs_f64() * 1e3
+            );
         }
-        self.done.push((name, took));
+        self.done.push((name, took, used));
         result
     }
 
@@ -148,19 +242,33 @@ impl Phases {
     pub fn get(&self, name: &str) -> Duration {
         self.done
             .iter()
-            .filter(|(n, _)| *n == name)
-            .map(|(_, d)| *d)
+            .filter(|(n, _, _)| *n == name)
+            .map(|(_, d, _)| *d)
             .sum()
     }
 
     /// The sum of all phases.
     pub fn total(&self) -> Duration {
-        self.done.iter().map(|(_, d)| *d).sum()
+        self.done.iter().map(|(_, d, _)| *d).sum()
     }
 
-    /// Every phase in order, with its time.
-    pub fn all(&self) -> &[(&'static str, Duration)] {
-        &self.done
+    /// The resource use of all phases together.
+    pub fn total_resources(&self) -> ResourceUse {
+        self.done
+            .iter()
+            .fold(ResourceUse::default(), |sum, (_, _, used)| sum.plus(*used))
+    }
+
+    /// Every phase in order, with its time and resource use.
+    pub fn records(&self) -> Vec<PhaseRecord> {
+        self.done
+            .iter()
+            .map(|&(phase, took, resources)| PhaseRecord {
+                phase,
+                wall_s: took.as_secs_f64(),
+                resources,
+            })
+            .collect()
     }
 }
 
@@ -181,7 +289,10 @@ mod tests {
         assert!(phases.get("a") >= Duration::from_millis(5));
         assert_eq!(phases.get("missing"), Duration::ZERO);
         assert_eq!(phases.total(), phases.get("a") + phases.get("b"));
-        assert_eq!(phases.all().len(), 2);
+        let records = phases.records();
+        assert_eq!(records.len(), 2);
+        assert_eq!((records[0].phase, records[1].phase), ("a", "b"));
+        assert_eq!(records[0].wall_s, phases.get("a").as_secs_f64());
     }
 
     #[test]

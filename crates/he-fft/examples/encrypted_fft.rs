@@ -33,6 +33,8 @@
 //! | `n`, `direction` (`"forward"`/`"inverse"`), `coset`, `strategy` (`"factored"`/`"dense"`), `levels`, `key_mode` (`"fast"`/`"minimal"`), `executions`, `threads` | the run's settings (`executions`: the expected runs per set of Galois keys the plan was scheduled for) |
 //! | `ring_degree`, `log2_q`, `log2_p`, `security` | the BGV parameters |
 //! | `context_s`, `keys_s`, `galois_keys_s`, `plan_s`, `encrypt_s`, `fft_s`, `decrypt_s`, `total_s` | phase times: `keys_s` covers the secret, public and Galois keys, `galois_keys_s` the Galois part of it, `total_s` all phases |
+//! | `user_s`, `system_s`, `fresh_page_bytes` | over all phases: processor time in user space and in the kernel, and the memory touched for the first time (minor page faults × page size; zero where `getrusage` is unavailable) |
+//! | `phases` | every phase in order: `{"phase", "wall_s", "user_s", "system_s", "fresh_page_bytes"}` |
 //! | `plan_source` (`"built"`/`"loaded"`), `plan_save_s`, `plan_load_s` | whether the plan was built (`plan_s`) or loaded from `--plan-cache` (`plan_load_s`), and the time saving it there took (0 when not saved or loaded) |
 //! | `plain_fft_s`, `he_to_plain_ratio` | ark-poly's FFT in the clear, and `fft_s` over it |
 //! | `galois_keys`, `galois_key_bytes`, `rotations`, `key_switches`, `plaintext_multiplications` | the plan's cost |
@@ -214,6 +216,8 @@ fn run(o: &Options) -> Result<bool, Box<dyn std::error::Error>> {
             fft_s: secs(FFT),
             decrypt_s: secs(DECRYPT),
             total_s: phases.total().as_secs_f64(),
+            resources: phases.total_resources(),
+            phases: phases.records(),
             plain_fft_s: plain.as_secs_f64(),
             he_to_plain_ratio: fft_time.as_secs_f64() / plain.as_secs_f64().max(1e-9),
             galois_keys: keys.len(),
@@ -293,6 +297,7 @@ fn run(o: &Options) -> Result<bool, Box<dyn std::error::Error>> {
             fft_time.as_secs_f64(),
             phases.get(DECRYPT).as_secs_f64(),
         );
+        outln!("  processor and memory: {}", phases.total_resources());
     }
     Ok(verified)
 }
@@ -370,6 +375,9 @@ struct Report {
     fft_s: f64,
     decrypt_s: f64,
     total_s: f64,
+    #[serde(flatten)]
+    resources: cli::ResourceUse,
+    phases: Vec<cli::PhaseRecord>,
     plain_fft_s: f64,
     he_to_plain_ratio: f64,
     galois_keys: usize,

@@ -185,9 +185,9 @@ fn run(o: &Options) -> Result<bool, Box<dyn std::error::Error>> {
     let peak = cli::peak_memory_bytes();
     if o.common.json {
         let seconds = phases
-            .all()
-            .iter()
-            .map(|(name, d)| (name.to_string(), d.as_secs_f64()))
+            .records()
+            .into_iter()
+            .map(|record| (record.phase.to_string(), record.wall_s))
             .collect();
         cli::print_json(&Report {
             conversion: format!("{conversion:?}"),
