@@ -3,6 +3,8 @@
 //! abort, no thread left behind), and a failed resize leaves the pool as it
 //! was: truthful about its size and usable, with later resizes working.
 
+mod common;
+
 use std::io::Read;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
@@ -99,7 +101,7 @@ fn thread_start_failures_are_clean_errors() {
     if std::env::var_os(CHILD).is_some() {
         return thread_start_failures_are_clean_errors_child();
     }
-    if address_sanitizer_loaded() {
+    if common::address_sanitizer_loaded() {
         // AddressSanitizer reserves terabytes of address space: a cap on it
         // cannot be set. The sanitizer run covers the other tests.
         eprintln!("skipped under AddressSanitizer");
@@ -248,8 +250,4 @@ fn limit_address_space() {
     // (child) process only affects later mappings.
     let status = unsafe { libc::setrlimit(libc::RLIMIT_AS, &limit) };
     assert_eq!(status, 0);
-}
-
-fn address_sanitizer_loaded() -> bool {
-    std::fs::read_to_string("/proc/self/maps").is_ok_and(|maps| maps.contains("libasan"))
 }

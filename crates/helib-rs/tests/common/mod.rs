@@ -164,3 +164,8 @@ pub mod model {
         x.modpow(&(t - 2u32), t)
     }
 }
+
+/// Whether this process runs under AddressSanitizer (its runtime preloaded).
+pub fn address_sanitizer_loaded() -> bool {
+    std::fs::read_to_string("/proc/self/maps").is_ok_and(|maps| maps.contains("libasan"))
+}

@@ -3,36 +3,82 @@
 // glibc serves every block above its mmap threshold (at most 32 MiB, and the
 // residue buffers of a ciphertext at N = 2^16 are several MiB) with fresh
 // pages from the kernel, which zero-fills them on first touch: at N = 2^16 a
-// public-key encryption spent about a sixth of its time in those page faults.
-// Buffers freed here wait, per exact size, for the next allocation of that
-// size; the total waiting is bounded. Fresh buffers are mapped with
-// MAP_POPULATE, so the kernel fills the pages in one pass instead of taking a
-// fault per 4 KiB page on first touch (about a tenth faster key generation
-// and plan building at N = 2^16; transparent huge pages were tried and were
-// much slower on a VM, where they stall on compaction). Under
-// AddressSanitizer nothing is kept and buffers come from the ordinary heap,
-// so every freed buffer stays poisoned and use-after-free is caught.
-// Buffers that held secret-dependent residues never arrive here unwiped:
-// their allocator wipes them first (Secrecy in rns_poly.hpp); public ones,
-// the vast majority, are kept as they are.
+// public-key encryption spent about a sixth of its time in those page faults,
+// and on a virtual machine whose host backs guest memory lazily, first
+// touches have cost 0.3-2.6 s per GiB.
+//
+// So freed buffers wait here, as page-aligned regions, and serve later
+// allocations of any size:
+//   - a waiting region at least as large is split (best fit): its front is
+//     handed out, its tail waits on (or, below kMinBytes, is unmapped);
+//   - otherwise the largest waiting region is grown by mremap, which moves
+//     its pages, already touched, instead of copying or zeroing them; only
+//     the missing tail is new memory;
+//   - with nothing waiting, fresh pages are mapped with MAP_POPULATE, so the
+//     kernel fills them in one pass instead of one fault per 4 KiB page.
+// Transparent huge pages were tried and were much slower on a VM, where they
+// stall on compaction. The waiting total is bounded by kMaxPooledBytes; the
+// smallest regions go back to the system first. Under AddressSanitizer
+// nothing is kept and buffers come from the ordinary heap, so every freed
+// buffer stays poisoned and use-after-free is caught. Buffers that held
+// secret-dependent residues never arrive here unwiped: their allocator
+// wipes them first (Secrecy in rns_poly.hpp); public ones, the vast
+// majority, are kept as they are.
 #include "util/buffer_pool.hpp"
 
 #include <sys/mman.h>
+#include <unistd.h>
 
+#include <iterator>
+#include <map>
 #include <mutex>
 #include <new>
-#include <unordered_map>
-#include <utility>
 #include <vector>
+
+#ifndef MADV_POPULATE_WRITE
+#define MADV_POPULATE_WRITE 23  // Linux 5.14; older kernels refuse it harmlessly
+#endif
 
 namespace bgv {
 namespace buffer_pool {
 namespace {
+#if !defined(__SANITIZE_ADDRESS__)
+
+/// A page-aligned range of mapped memory.
+struct Region {
+    char *start = nullptr;
+    size_t bytes = 0;
+};
+
+size_t page_bytes() {
+    static const size_t page = [] {
+        const long reported = sysconf(_SC_PAGESIZE);
+        return reported > 0 ? static_cast<size_t>(reported) : size_t{4096};
+    }();
+    return page;
+}
+
+size_t whole_pages(size_t bytes) {
+    const size_t page = page_bytes();
+    return (bytes + page - 1) / page * page;
+}
 
 struct Pool {
     std::mutex mutex;
-    std::unordered_map<size_t, std::vector<void *>> free;
+    /// Waiting regions by size, for best-fit lookup.
+    std::multimap<size_t, char *> waiting;
     size_t pooled_bytes = 0;
+
+    Region remove(std::multimap<size_t, char *>::iterator it) {
+        const Region region{it->second, it->first};
+        waiting.erase(it);
+        pooled_bytes -= region.bytes;
+        return region;
+    }
+    void add(Region region) {
+        waiting.emplace(region.bytes, region.start);
+        pooled_bytes += region.bytes;
+    }
 };
 
 Pool &pool() {
@@ -41,59 +87,69 @@ Pool &pool() {
     return *instance;
 }
 
-void *take(size_t bytes) {
-    Pool &p = pool();
-    const std::lock_guard<std::mutex> lock(p.mutex);
-    const auto it = p.free.find(bytes);
-    if (it == p.free.end() || it->second.empty()) return nullptr;
-    void *buffer = it->second.back();
-    it->second.pop_back();
-    p.pooled_bytes -= bytes;
-    return buffer;
+void unmap_all(const std::vector<Region> &regions) {
+    for (const Region &r : regions) munmap(r.start, r.bytes);
 }
 
-bool give(void *buffer, size_t bytes) {
-#if defined(__SANITIZE_ADDRESS__)
-    (void)buffer;
-    (void)bytes;
-    return false;
-#else
-    if (bytes > kMaxPooledBytes) return false;
-    // Buffers of other sizes make room: the sizes in use change as a
-    // computation moves down the chain, and the ones left behind would
-    // otherwise fill the pool and send every new size back to the kernel.
-    std::vector<std::pair<void *, size_t>> evicted;
-    bool kept = false;
-    {
-        Pool &p = pool();
-        const std::lock_guard<std::mutex> lock(p.mutex);
-        for (auto it = p.free.begin(); it != p.free.end() && p.pooled_bytes + bytes > kMaxPooledBytes; ++it) {
-            if (it->first == bytes) continue;
-            while (!it->second.empty() && p.pooled_bytes + bytes > kMaxPooledBytes) {
-                evicted.emplace_back(it->second.back(), it->first);
-                it->second.pop_back();
-                p.pooled_bytes -= it->first;
-            }
+/// What the pool has for a request of `bytes` (whole pages): `ready` is a
+/// region of exactly that size, or else `to_grow` a smaller one to enlarge
+/// (both empty when nothing waits). Tails too small to keep are in `unmap`.
+struct Offer {
+    Region ready;
+    Region to_grow;
+    std::vector<Region> unmap;
+};
+
+Offer take(size_t bytes) {
+    Offer offer;
+    Pool &p = pool();
+    const std::lock_guard<std::mutex> lock(p.mutex);
+    const auto fit = p.waiting.lower_bound(bytes);
+    if (fit != p.waiting.end()) {
+        const Region region = p.remove(fit);
+        offer.ready = {region.start, bytes};
+        const Region tail{region.start + bytes, region.bytes - bytes};
+        if (tail.bytes >= kMinBytes) {
+            p.add(tail);
+        } else if (tail.bytes > 0) {
+            offer.unmap.push_back(tail);
         }
-        if (p.pooled_bytes + bytes <= kMaxPooledBytes) {
-            p.free[bytes].push_back(buffer);
-            p.pooled_bytes += bytes;
-            kept = true;
-        }
+    } else if (!p.waiting.empty()) {
+        offer.to_grow = p.remove(std::prev(p.waiting.end()));
     }
-    for (const auto &[old, size] : evicted) munmap(old, size);
-    return kept;
-#endif
+    return offer;
 }
+
+/// `region` enlarged to `bytes`, its pages moved rather than copied; nullptr
+/// (and `region` unmapped) when the kernel refuses.
+char *grow(Region region, size_t bytes) {
+    void *moved = mremap(region.start, region.bytes, bytes, MREMAP_MAYMOVE);
+    if (moved == MAP_FAILED) {
+        munmap(region.start, region.bytes);
+        return nullptr;
+    }
+    char *start = static_cast<char *>(moved);
+    // Fill the new tail in one pass, as MAP_POPULATE does for fresh
+    // mappings; a kernel without MADV_POPULATE_WRITE faults it in on touch.
+    madvise(start + region.bytes, bytes - region.bytes, MADV_POPULATE_WRITE);
+    return start;
+}
+#endif
 
 }  // namespace
 
 void *allocate(size_t bytes) {
-    if (void *recycled = take(bytes)) return recycled;
 #if defined(__SANITIZE_ADDRESS__)
     return ::operator new(bytes);
 #else
-    void *buffer = mmap(nullptr, bytes, PROT_READ | PROT_WRITE,
+    const size_t size = whole_pages(bytes);
+    Offer offer = take(size);
+    unmap_all(offer.unmap);
+    if (offer.ready.start != nullptr) return offer.ready.start;
+    if (offer.to_grow.start != nullptr) {
+        if (char *grown = grow(offer.to_grow, size)) return grown;
+    }
+    void *buffer = mmap(nullptr, size, PROT_READ | PROT_WRITE,
                         MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
     if (buffer == MAP_FAILED) throw std::bad_alloc();
     return buffer;
@@ -101,11 +157,23 @@ void *allocate(size_t bytes) {
 }
 
 void release(void *buffer, size_t bytes) {
-    if (give(buffer, bytes)) return;
 #if defined(__SANITIZE_ADDRESS__)
+    (void)bytes;
     ::operator delete(buffer);
 #else
-    munmap(buffer, bytes);
+    const Region freed{static_cast<char *>(buffer), whole_pages(bytes)};
+    if (freed.bytes > kMaxPooledBytes) {
+        munmap(freed.start, freed.bytes);
+        return;
+    }
+    std::vector<Region> evicted;
+    {
+        Pool &p = pool();
+        const std::lock_guard<std::mutex> lock(p.mutex);
+        while (p.pooled_bytes + freed.bytes > kMaxPooledBytes) evicted.push_back(p.remove(p.waiting.begin()));
+        p.add(freed);
+    }
+    unmap_all(evicted);
 #endif
 }
 
