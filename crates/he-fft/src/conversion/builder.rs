@@ -157,6 +157,7 @@ impl<F: PrimeField + FftField> ConversionPlanBuilder<F> {
                 Levels::Encoded(encoded)
             })
         })?;
+        release_freed_heap();
         Ok(ConversionPlan {
             context: self.context,
             encoder,

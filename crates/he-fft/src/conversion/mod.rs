@@ -1,7 +1,9 @@
 //! Plans converting a ciphertext between slot form and coefficient form.
 
 use crate::error::{Error, Result};
-use crate::memory::{available_memory_bytes, LevelShape, MemoryEstimate, PlanShape, Sizes};
+use crate::memory::{
+    available_memory_bytes, release_freed_heap, LevelShape, MemoryEstimate, PlanShape, Sizes,
+};
 use crate::parallel::in_pool;
 use crate::plan::{affordable_levels, level_after, level_cost_bits, run_levels, PlanCost};
 use crate::special::{Conversion, Geometry, SlotForm, AUTOMATIC_DIAGONALS};

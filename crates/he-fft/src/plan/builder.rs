@@ -142,6 +142,7 @@ impl<F: PrimeField + FftField> FftPlanBuilder<F> {
         }
         // Field arithmetic and encodings in parallel, with the context's threads.
         let pipeline = in_pool(&self.context, || self.make_pipeline(&settings))?;
+        release_freed_heap();
         Ok(self.finish(settings, memory, pipeline))
     }
 

@@ -2,7 +2,9 @@
 
 use crate::error::{Error, Result};
 use crate::layout::Packing;
-use crate::memory::{available_memory_bytes, LevelShape, MemoryEstimate, PlanShape};
+use crate::memory::{
+    available_memory_bytes, release_freed_heap, LevelShape, MemoryEstimate, PlanShape,
+};
 use crate::parallel::{in_pool, map_in_pool};
 use crate::stages::{
     bit_reversal, bit_reversal_shape, compose_stages, dense_shape, group_bounds,

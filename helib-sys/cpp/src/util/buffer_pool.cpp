@@ -87,17 +87,15 @@ Pool &pool() {
     return *instance;
 }
 
-void unmap_all(const std::vector<Region> &regions) {
-    for (const Region &r : regions) munmap(r.start, r.bytes);
-}
+/// Gives a region back to the system.
+void unmap(Region region) { munmap(region.start, region.bytes); }
 
-/// What the pool has for a request of `bytes` (whole pages): `ready` is a
-/// region of exactly that size, or else `to_grow` a smaller one to enlarge
-/// (both empty when nothing waits). Tails too small to keep are in `unmap`.
+/// What the pool has for a request of `bytes` (whole pages): `ready`, a
+/// region of exactly that size, or else `to_grow`, a smaller one to enlarge
+/// (both empty when nothing waits).
 struct Offer {
     Region ready;
     Region to_grow;
-    std::vector<Region> unmap;
 };
 
 Offer take(size_t bytes) {
@@ -109,11 +107,16 @@ Offer take(size_t bytes) {
         const Region region = p.remove(fit);
         offer.ready = {region.start, bytes};
         const Region tail{region.start + bytes, region.bytes - bytes};
+        if (tail.bytes == 0) return offer;
         if (tail.bytes >= kMinBytes) {
-            p.add(tail);
-        } else if (tail.bytes > 0) {
-            offer.unmap.push_back(tail);
+            try {
+                p.add(tail);
+                return offer;
+            } catch (const std::bad_alloc &) {
+                // No room to note the tail: it goes back to the system.
+            }
         }
+        unmap(tail);
     } else if (!p.waiting.empty()) {
         offer.to_grow = p.remove(std::prev(p.waiting.end()));
     }
@@ -125,7 +128,7 @@ Offer take(size_t bytes) {
 char *grow(Region region, size_t bytes) {
     void *moved = mremap(region.start, region.bytes, bytes, MREMAP_MAYMOVE);
     if (moved == MAP_FAILED) {
-        munmap(region.start, region.bytes);
+        unmap(region);
         return nullptr;
     }
     char *start = static_cast<char *>(moved);
@@ -143,8 +146,7 @@ void *allocate(size_t bytes) {
     return ::operator new(bytes);
 #else
     const size_t size = whole_pages(bytes);
-    Offer offer = take(size);
-    unmap_all(offer.unmap);
+    const Offer offer = take(size);
     if (offer.ready.start != nullptr) return offer.ready.start;
     if (offer.to_grow.start != nullptr) {
         if (char *grown = grow(offer.to_grow, size)) return grown;
@@ -162,18 +164,18 @@ void release(void *buffer, size_t bytes) {
     ::operator delete(buffer);
 #else
     const Region freed{static_cast<char *>(buffer), whole_pages(bytes)};
-    if (freed.bytes > kMaxPooledBytes) {
-        munmap(freed.start, freed.bytes);
-        return;
-    }
-    std::vector<Region> evicted;
-    {
+    if (freed.bytes <= kMaxPooledBytes) {
         Pool &p = pool();
         const std::lock_guard<std::mutex> lock(p.mutex);
-        while (p.pooled_bytes + freed.bytes > kMaxPooledBytes) evicted.push_back(p.remove(p.waiting.begin()));
-        p.add(freed);
+        while (p.pooled_bytes + freed.bytes > kMaxPooledBytes) unmap(p.remove(p.waiting.begin()));
+        try {
+            p.add(freed);
+            return;
+        } catch (const std::bad_alloc &) {
+            // No room to note it: it goes back to the system below.
+        }
     }
-    unmap_all(evicted);
+    unmap(freed);
 #endif
 }
 
