@@ -296,6 +296,21 @@ mod tests {
     }
 
     #[test]
+    fn resource_use_counts_memory_touched_for_the_first_time() {
+        let before = ResourceUse::now().expect("getrusage on Linux");
+        let touched: Vec<u8> = vec![1; 64 << 20];
+        let after = ResourceUse::now().expect("getrusage on Linux");
+        assert_eq!(touched.iter().map(|&b| b as usize).sum::<usize>(), 64 << 20);
+        let used = after.since(before);
+        // Other tests of this process may fault too: a lower bound only.
+        assert!(used.fresh_page_bytes >= 60 << 20, "{used}");
+        assert!(used.user_s + used.system_s > 0.0, "{used}");
+        assert_eq!(before.since(after).fresh_page_bytes, 0);
+        let twice = used.plus(used);
+        assert_eq!(twice.fresh_page_bytes, 2 * used.fresh_page_bytes);
+    }
+
+    #[test]
     fn positive_rejects_zero_and_junk() {
         assert_eq!(positive("12"), Ok(12));
         assert!(positive("0").is_err());
