@@ -4,6 +4,7 @@
 
 pub const HELIB_CONTEXT_ALLOW_INSECURE: u32 = 1;
 pub const HELIB_MAX_THREADS: u32 = 256;
+pub const HELIB_MIN_COMPACT_LENGTH: u32 = 16;
 pub const HELIB_FINGERPRINT_BYTES: u32 = 32;
 pub const HELIB_PARAMETERS_INSECURE: u32 = 1;
 pub const HELIB_THRESHOLD_SEED_BYTES: u32 = 32;
@@ -238,7 +239,14 @@ extern "C" {
     ) -> helib_status;
 }
 extern "C" {
-    #[doc = " The raw form of an encoded plaintext, for caches of encodings (such as\n saved linear-transform plans): its residues exactly as the engine holds\n them (NTT and Montgomery form, prime by prime: the chain primes 0..=level,\n then the special primes when extended; N words each) and the two norms\n its noise estimates use. `residues_len` must be the encoding's word count\n (helib_encoded_plaintext_word_count); either norm pointer may be NULL.\n The layout is the engine's internal one: a cache must record the format\n it was written with and treat other versions as stale."]
+    #[doc = " The stride s of an encoded plaintext: 1 for a full encoding, or the power\n of two s > 1 such that the plaintext is a polynomial in X^s, which the\n engine detects when it encodes and keeps compact (N / s words a prime;\n s at most N / HELIB_MIN_COMPACT_LENGTH). A slot vector that repeats with\n period P along each row encodes to a polynomial in X^(N / 2P)."]
+    pub fn helib_encoded_plaintext_stride(
+        pt: *const helib_encoded_plaintext,
+        out: *mut usize,
+    ) -> helib_status;
+}
+extern "C" {
+    #[doc = " The raw form of an encoded plaintext, for caches of encodings (such as\n saved linear-transform plans): its residues exactly as the engine holds\n them (NTT and Montgomery form, prime by prime: the chain primes 0..=level,\n then the special primes when extended; N / stride words each, see\n helib_encoded_plaintext_stride) and the two norms its noise estimates use. `residues_len` must be the encoding's word count\n (helib_encoded_plaintext_word_count); either norm pointer may be NULL.\n The layout is the engine's internal one: a cache must record the format\n it was written with and treat other versions as stale."]
     pub fn helib_encoded_plaintext_word_count(
         pt: *const helib_encoded_plaintext,
         out: *mut usize,
@@ -254,11 +262,12 @@ extern "C" {
     ) -> helib_status;
 }
 extern "C" {
-    #[doc = " An encoded plaintext from the raw form helib_encoded_plaintext_export_residues\n gives, validated before anything is kept: `level` at most the top level,\n `extended` (0 or 1) only with special primes, `residues_len` the word count\n that level and form imply, every residue below its prime, each norm either\n the zero polynomial's marker (-1e300) or in [0, log2 t + log2 N], and the factor (NULL means 1) reduced and invertible mod t. Bad input\n gives HELIB_ERR_MALFORMED_INPUT (HELIB_ERR_INVALID_LEVEL for the level)."]
+    #[doc = " An encoded plaintext from the raw form helib_encoded_plaintext_export_residues\n gives, validated before anything is kept: `level` at most the top level,\n `extended` (0 or 1) only with special primes, `stride` a power of two from\n 1 to N / HELIB_MIN_COMPACT_LENGTH, `residues_len` the word count that level, form and stride imply, every residue below its prime, each norm either\n the zero polynomial's marker (-1e300) or in [0, log2 t + log2 N], and the factor (NULL means 1) reduced and invertible mod t. Bad input\n gives HELIB_ERR_MALFORMED_INPUT (HELIB_ERR_INVALID_LEVEL for the level)."]
     pub fn helib_encoded_plaintext_import_residues(
         ctx: *const helib_context,
         level: usize,
         extended: ::std::os::raw::c_int,
+        stride: usize,
         factor: *const u64,
         factor_nlimbs: usize,
         residues: *const u64,
@@ -279,11 +288,12 @@ extern "C" {
     ) -> helib_status;
 }
 extern "C" {
-    #[doc = " helib_encoded_plaintext_import_residues without the intermediate copy: the\n caller writes the residues straight into the buffer of an import, which\n checks them (every residue below its prime) before an encoded plaintext is\n made of them.\n\n helib_residue_import_begin allocates an import for `level` and `extended`\n (validated as for helib_encoded_plaintext_import_residues) and gives its\n buffer: `*residues_len` words of unspecified (but initialized) values, the\n caller's to fill.\n helib_residue_import_check checks words [0, upto) that were not checked\n yet (call it on each filled range while the range is in cache; optional).\n helib_residue_import_finish checks the remaining words, the factor (NULL\n means 1) and the norms, and on success moves the buffer into a new\n encoded plaintext; the import is then spent (a second finish gives\n HELIB_ERR_INVALID_ARGUMENT). Bad residues, factor or norms give\n HELIB_ERR_MALFORMED_INPUT and no plaintext. The caller frees the import\n with helib_residue_import_free in every case (after finish too), and must\n not use the buffer once the import is freed or spent."]
+    #[doc = " helib_encoded_plaintext_import_residues without the intermediate copy: the\n caller writes the residues straight into the buffer of an import, which\n checks them (every residue below its prime) before an encoded plaintext is\n made of them.\n\n helib_residue_import_begin allocates an import for `level`, `extended` and\n `stride` (validated as for helib_encoded_plaintext_import_residues) and gives its\n buffer: `*residues_len` words of unspecified (but initialized) values, the\n caller's to fill.\n helib_residue_import_check checks words [0, upto) that were not checked\n yet (call it on each filled range while the range is in cache; optional).\n helib_residue_import_finish checks the remaining words, the factor (NULL\n means 1) and the norms, and on success moves the buffer into a new\n encoded plaintext; the import is then spent (a second finish gives\n HELIB_ERR_INVALID_ARGUMENT). Bad residues, factor or norms give\n HELIB_ERR_MALFORMED_INPUT and no plaintext. The caller frees the import\n with helib_residue_import_free in every case (after finish too), and must\n not use the buffer once the import is freed or spent."]
     pub fn helib_residue_import_begin(
         ctx: *const helib_context,
         level: usize,
         extended: ::std::os::raw::c_int,
+        stride: usize,
         out: *mut *mut helib_residue_import,
         residues: *mut *mut u64,
         residues_len: *mut usize,

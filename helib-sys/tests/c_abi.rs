@@ -325,6 +325,14 @@ fn every_function_reports_null_pointers() {
         "encoded_plaintext_level out",
         helib_encoded_plaintext_level(pt.0, null_mut())
     );
+    null_case!(
+        "encoded_plaintext_stride pt",
+        helib_encoded_plaintext_stride(null(), &mut usize_out)
+    );
+    null_case!(
+        "encoded_plaintext_stride out",
+        helib_encoded_plaintext_stride(pt.0, null_mut())
+    );
 
     // ciphertext
     null_case!(
@@ -1922,7 +1930,7 @@ fn residue_import_checks_every_residue_before_it_makes_a_plaintext() {
         let (mut import, mut buf, mut len) = (null_mut(), null_mut(), 0usize);
         // SAFETY: live context, valid out-pointers.
         check(unsafe {
-            helib_residue_import_begin(ctx.ptr, level, 0, &mut import, &mut buf, &mut len)
+            helib_residue_import_begin(ctx.ptr, level, 0, 1, &mut import, &mut buf, &mut len)
         });
         assert_eq!(len, residues.len());
         // SAFETY: the import's buffer holds `len` words until it is freed.
@@ -1994,14 +2002,34 @@ fn residue_import_checks_every_residue_before_it_makes_a_plaintext() {
         let s = helib_residue_import_check(import, residues.len() + 1);
         expect_status(s, HELIB_ERR_MALFORMED_INPUT, "a check past the end");
         helib_residue_import_free(import);
-        let s = helib_residue_import_begin(ctx.ptr, level, 1, &mut none, &mut buf, &mut len);
+        let s = helib_residue_import_begin(ctx.ptr, level, 1, 1, &mut none, &mut buf, &mut len);
         expect_status(
             s,
             HELIB_ERR_MALFORMED_INPUT,
             "extended without special primes",
         );
-        let s = helib_residue_import_begin(ctx.ptr, level + 1, 0, &mut none, &mut buf, &mut len);
+        let s = helib_residue_import_begin(ctx.ptr, level + 1, 0, 1, &mut none, &mut buf, &mut len);
         expect_status(s, HELIB_ERR_INVALID_LEVEL, "a level above the top");
+        // Strides: powers of two from 1 to N / HELIB_MIN_COMPACT_LENGTH.
+        let widest = N / HELIB_MIN_COMPACT_LENGTH as usize;
+        for bad in [0, 3, 2 * widest, N, usize::MAX] {
+            let s =
+                helib_residue_import_begin(ctx.ptr, level, 0, bad, &mut none, &mut buf, &mut len);
+            let msg = expect_status(s, HELIB_ERR_MALFORMED_INPUT, "a bad stride");
+            assert_mentions(&msg, &["stride"]);
+        }
+        let mut compact = null_mut();
+        check(helib_residue_import_begin(
+            ctx.ptr,
+            level,
+            0,
+            widest,
+            &mut compact,
+            &mut buf,
+            &mut len,
+        ));
+        assert_eq!(len, (level + 1) * HELIB_MIN_COMPACT_LENGTH as usize);
+        helib_residue_import_free(compact);
         helib_residue_import_free(null_mut());
     }
 }

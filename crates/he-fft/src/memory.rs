@@ -3,7 +3,10 @@
 //!
 //! A plan's memory is dominated by engine polynomials: N residues of 8 bytes
 //! per prime. An encoded diagonal at level l has l + 1 primes (plus the K
-//! special primes when it is encoded for double-hoisted transforms), a
+//! special primes when it is encoded for double-hoisted transforms), and
+//! fewer residues when its slots repeat along the rows (a compact encoding,
+//! 2P words a prime for period P; the estimate takes P from the stages a
+//! level groups), a
 //! ciphertext two polynomials of l + 1 primes, a Galois key two polynomials
 //! of all L + 1 + K primes per key-switching digit. The estimate counts those
 //! from the plan's shape (which diagonals each level has, at which level), so
@@ -130,6 +133,9 @@ pub(crate) struct LevelShape {
     /// Whether those copies are kept as plaintexts and encoded at each
     /// execution.
     pub(crate) plain: bool,
+    /// The period of its diagonals along each slot row (N when they do not
+    /// repeat): an encoding of a repeating diagonal is compact.
+    pub(crate) period: usize,
 }
 
 /// What a plan will hold and run, without any values.
@@ -174,9 +180,14 @@ impl Sizes {
         self.ring_degree.saturating_mul(primes).saturating_mul(WORD)
     }
 
-    /// A diagonal encoded at `level` (with the special primes when `extended`).
-    pub(crate) fn encoded(&self, level: usize, extended: bool) -> usize {
-        self.poly(level + 1 + if extended { self.special } else { 0 })
+    /// A diagonal encoded at `level` (with the special primes when
+    /// `extended`) whose slots repeat with period `period` along each row
+    /// (N for none): compact when they repeat.
+    pub(crate) fn encoded(&self, level: usize, extended: bool, period: usize) -> usize {
+        let primes = level + 1 + if extended { self.special } else { 0 };
+        helib_rs::EncodedPlaintext::words_per_prime(self.ring_degree, period)
+            .saturating_mul(primes)
+            .saturating_mul(WORD)
     }
 
     /// A plaintext polynomial (coefficients mod t, not yet encoded).
@@ -225,7 +236,7 @@ pub(crate) fn estimate(
         let one = if l.plain {
             sizes.plaintext()
         } else {
-            sizes.encoded(l.level, extended)
+            sizes.encoded(l.level, extended, l.period)
         };
         encoded =
             encoded.saturating_add(l.shape.len().saturating_mul(l.copies).saturating_mul(one));
@@ -233,7 +244,7 @@ pub(crate) fn estimate(
         let transient = if l.plain {
             l.shape
                 .len()
-                .saturating_mul(sizes.encoded(l.level, extended))
+                .saturating_mul(sizes.encoded(l.level, extended, l.period))
         } else {
             0
         };

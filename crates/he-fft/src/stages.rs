@@ -213,12 +213,28 @@ pub fn compose_shapes(outer: &Shape, inner: &Shape, row: usize) -> Shape {
     out
 }
 
-/// The shapes of [`group_stages`] for stage shapes `stages`.
-pub fn group_shapes(stages: &[Shape], levels: usize, row: usize) -> Vec<Shape> {
-    group_shapes_in(stages, &group_bounds(stages.len(), levels), row)
+/// The period of the diagonals of each product of stages in `ranges` of a
+/// size-n FFT in `packing` (stages in the order `input_order` applies
+/// them), without scalings: a stage of span h has coefficients that depend
+/// on i mod 2h alone, so a product's diagonals repeat with period 2·(its
+/// widest span) in the vector index, which is their period along each slot
+/// row when it is below the row (for [`Packing::Row`] it divides n, the
+/// period of the packing itself). A period of N/2 or more means rows that do
+/// not repeat; see [`helib_rs::EncodedPlaintext::words_per_prime`].
+pub(crate) fn group_periods(
+    packing: Packing,
+    input_order: Order,
+    ranges: &[std::ops::Range<usize>],
+) -> Vec<usize> {
+    let spans = stage_spans(packing.len(), input_order);
+    ranges
+        .iter()
+        .map(|range| 2 * spans[range.clone()].iter().max().copied().unwrap_or(1))
+        .collect()
 }
 
-/// The shapes of [`group_stages_in`] for stage shapes `stages`.
+/// The shapes of [`group_stages_in`] (and of [`group_stages`] with
+/// [`group_bounds`]) for stage shapes `stages`.
 pub(crate) fn group_shapes_in(
     stages: &[Shape],
     ranges: &[std::ops::Range<usize>],
@@ -407,7 +423,7 @@ mod tests {
                             .iter()
                             .map(shape_of)
                             .collect::<Vec<_>>(),
-                        group_shapes(&shapes, levels, row),
+                        group_shapes_in(&shapes, &group_bounds(shapes.len(), levels), row),
                         "n={n} row={row} {order:?} levels={levels}"
                     );
                 }

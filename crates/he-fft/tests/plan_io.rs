@@ -246,8 +246,9 @@ fn another_version_is_refused() {
     let (_, mut bytes) = small_plan();
     // Versions 1 and 2 encoded forward four-step group levels one level
     // higher, version 1 with a 4-lane checksum; version 3 had no execution
-    // count in its header; 0 and 5 were never written.
-    for version in [0u8, 1, 2, 3, 5] {
+    // count in its header; version 4 no strides (every encoding was full);
+    // 0 and 6 were never written.
+    for version in [0u8, 1, 2, 3, 4, 6] {
         bytes[8] = version;
         let err = load_err::<F65537>(tiny(), &mut bytes.as_slice());
         assert!(
@@ -255,7 +256,7 @@ fn another_version_is_refused() {
                 err,
                 Error::PlanVersion {
                     found,
-                    supported: 4
+                    supported: 5
                 } if found == u64::from(version)
             ),
             "{err}"
@@ -315,21 +316,35 @@ fn bit_flips_are_refused() {
 
 /// The residue blocks of a plan file over `context`: (first byte, bytes),
 /// found after the word announcing their length (one of the lengths the
-/// context's levels and forms give; residues are random words far larger).
+/// context's levels, forms and strides give; residues are random words far
+/// larger), which follows the encoding's two norms (log2 values as `f64`
+/// bits, unlike the small integers of the stride lists).
 fn residue_blocks(context: &Context, bytes: &[u8]) -> Vec<(usize, usize)> {
     let n = context.ring_degree();
     let specials = context.special_primes().len();
     let lengths: Vec<u64> = (1..=context.max_level() + 1 + specials)
-        .map(|primes| (primes * n) as u64)
+        .flat_map(|primes| {
+            std::iter::successors(Some(n), |&len| Some(len / 2))
+                .take_while(|&len| len >= 16)
+                .map(move |len| (primes * len) as u64)
+        })
         .collect();
+    let norm = |w: u64| {
+        let v = f64::from_bits(w);
+        v == -1e300 || (w == 0 || w >= 1 << 52) && (0.0..=600.0).contains(&v)
+    };
     let words: Vec<u64> = bytes
         .chunks_exact(8)
         .map(|c| u64::from_le_bytes(c.try_into().unwrap()))
         .collect();
     let mut blocks = Vec::new();
-    let mut i = 0;
+    let mut i = 2;
     while i < words.len() {
-        if lengths.contains(&words[i]) && i + 1 + words[i] as usize <= words.len() {
+        if lengths.contains(&words[i])
+            && norm(words[i - 2])
+            && norm(words[i - 1])
+            && i + 1 + words[i] as usize <= words.len()
+        {
             let len = words[i] as usize;
             blocks.push((8 * (i + 1), 8 * len));
             i += 1 + len;

@@ -223,8 +223,63 @@ impl EncodedPlaintext {
         &self.context
     }
 
-    /// Words [`export_residues`](Self::export_residues) writes: N per prime
-    /// the plaintext is encoded for.
+    /// Its stride s: 1 for a full encoding, or the power of two s > 1 such
+    /// that the plaintext is a polynomial in X^s, which the engine detects
+    /// when it encodes and then keeps compact, N / s words a prime (s is at
+    /// most N / 16). A slot vector repeating with period P along each row
+    /// (as [`BatchEncoder`](crate::BatchEncoder) lays slots out) is such a
+    /// polynomial with s = N / (2P): most diagonals of an FFT's levels are,
+    /// and their encodings are s times smaller and cheaper to make.
+    ///
+    /// ```
+    /// use ark_bn254::Fr;
+    /// use helib_rs::{BatchEncoder, Context, Parameters};
+    ///
+    /// let context = Context::new(&Parameters::for_tests())?;
+    /// let encoder = BatchEncoder::<Fr>::new(&context)?;
+    /// let n = encoder.slot_count();
+    /// // Period 8 along each row: a polynomial in X^(N / 16).
+    /// let periodic: Vec<Fr> = (0..n as u64).map(|i| Fr::from(i % 8)).collect();
+    /// let encoded = encoder.encode_for_multiplication(&periodic, 0)?;
+    /// assert_eq!(encoded.stride()?, n / 16);
+    /// assert_eq!(encoded.residue_words()?, 16);
+    /// # Ok::<(), helib_rs::Error>(())
+    /// ```
+    ///
+    /// # Errors
+    /// Only if the engine fails internally.
+    pub fn stride(&self) -> Result<usize> {
+        let mut stride = 0usize;
+        // SAFETY: the handle is live and `stride` is a valid place.
+        check(unsafe { sys::helib_encoded_plaintext_stride(self.as_ptr(), &mut stride) })?;
+        Ok(stride)
+    }
+
+    /// The words a prime (N / [`stride`](Self::stride)) of the encoding of a
+    /// slot vector in a ring of degree `ring_degree` whose rows repeat with
+    /// period `period` (a power of two; N/2 or more for rows that do not
+    /// repeat): 2·`period` words, at least the engine's smallest compact
+    /// length (16), when the rows repeat; N otherwise. An encoding is never
+    /// larger, and smaller only when its slots have a shorter period than
+    /// the one given. Memory estimates size encodings with it.
+    ///
+    /// ```
+    /// use helib_rs::EncodedPlaintext;
+    ///
+    /// assert_eq!(EncodedPlaintext::words_per_prime(1 << 16, 1024), 2048);
+    /// assert_eq!(EncodedPlaintext::words_per_prime(1 << 16, 2), 16);
+    /// assert_eq!(EncodedPlaintext::words_per_prime(1 << 16, 1 << 15), 1 << 16);
+    /// ```
+    pub fn words_per_prime(ring_degree: usize, period: usize) -> usize {
+        if period.saturating_mul(2) >= ring_degree {
+            ring_degree
+        } else {
+            (2 * period).max(sys::HELIB_MIN_COMPACT_LENGTH as usize)
+        }
+    }
+
+    /// Words [`export_residues`](Self::export_residues) writes: N /
+    /// [`stride`](Self::stride) per prime the plaintext is encoded for.
     ///
     /// # Errors
     /// Only if the engine fails internally.
@@ -237,7 +292,8 @@ impl EncodedPlaintext {
 
     /// Copies the residues into `out` exactly as the engine holds them (NTT
     /// and Montgomery form; the chain primes 0..=level, then the special
-    /// primes when [extended](Self::is_extended); N words each) and returns
+    /// primes when [extended](Self::is_extended); N / [`stride`](Self::stride)
+    /// words each) and returns
     /// the log2 sup and l1 norms of the plaintext, which its noise estimates
     /// use. With [`from_residues`](Self::from_residues), a cache of
     /// encodings: the layout is the engine's internal one, so a cache must
@@ -263,9 +319,11 @@ impl EncodedPlaintext {
     }
 
     /// An encoding of `context` from what [`export_residues`](Self::export_residues)
-    /// gave, checked before it is kept: the level at most the top, the
-    /// extended form only with special primes, the word count the level and
-    /// form imply, every residue below its prime, the norms in range and the
+    /// gave (and the [`stride`](Self::stride) the encoding had), checked
+    /// before it is kept: the level at most the top, the extended form only
+    /// with special primes, the stride a power of two from 1 to N / 16, the
+    /// word count the level, form and stride imply, every residue below its
+    /// prime, the norms in range and the
     /// factor invertible mod t. The checks cannot tell a valid encoding of
     /// one plaintext from that of another: integrity against corruption
     /// belongs to the cache that stores it.
@@ -277,6 +335,7 @@ impl EncodedPlaintext {
         context: &Context,
         level: usize,
         extended: bool,
+        stride: usize,
         factor: &BigUint,
         residues: &[u64],
         norms: (f64, f64),
@@ -301,6 +360,7 @@ impl EncodedPlaintext {
                     context.as_ptr(),
                     level,
                     i32::from(extended),
+                    stride,
                     factor_limbs.as_ptr(),
                     factor_limbs.len(),
                     residues.as_ptr(),
@@ -386,12 +446,20 @@ unsafe impl Send for ResidueImport {}
 
 impl ResidueImport {
     /// A fresh import for an encoding at `level` (extended with the special
-    /// primes when `extended`); its words hold unspecified values until written.
+    /// primes when `extended`) of stride `stride`
+    /// ([`EncodedPlaintext::stride`]); its words hold unspecified values
+    /// until written.
     ///
     /// # Errors
     /// [`Error::InvalidLevel`] for a level above the top;
-    /// [`Error::Malformed`] for the extended form without special primes.
-    pub(crate) fn begin(context: &Context, level: usize, extended: bool) -> Result<Self> {
+    /// [`Error::Malformed`] for the extended form without special primes or
+    /// a stride that is not a power of two from 1 to N / 16.
+    pub(crate) fn begin(
+        context: &Context,
+        level: usize,
+        extended: bool,
+        stride: usize,
+    ) -> Result<Self> {
         let mut words: *mut u64 = std::ptr::null_mut();
         let mut len = 0usize;
         let raw = Owned::create(|out| {
@@ -402,6 +470,7 @@ impl ResidueImport {
                     context.as_ptr(),
                     level,
                     i32::from(extended),
+                    stride,
                     out,
                     &mut words,
                     &mut len,

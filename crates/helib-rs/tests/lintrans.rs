@@ -59,8 +59,20 @@ fn random_slots<F: UniformRand>(n: usize, rng: &mut impl Rng) -> Vec<F> {
     (0..n).map(|_| F::rand(rng)).collect()
 }
 
+/// Two rows of `row` random values that repeat with period `period` (a
+/// power of two up to `row`; the rows differ).
+fn periodic_slots<F: UniformRand + Copy>(row: usize, period: usize, rng: &mut impl Rng) -> Vec<F> {
+    let patterns: [Vec<F>; 2] = [random_slots(period, rng), random_slots(period, rng)];
+    (0..2 * row)
+        .map(|slot| patterns[slot / row][slot % row % period])
+        .collect()
+}
+
 /// A transform with up to `terms` random diagonals; rotations are drawn
 /// from `0..span` and its negatives, so the schedules stay varied but small.
+/// Half the diagonals repeat along the rows with a random period, so the
+/// engine keeps their encodings compact (`EncodedPlaintext::stride`) and
+/// transforms mix compact and full encodings.
 fn random_transform<F: PrimeField>(
     row: usize,
     terms: usize,
@@ -80,7 +92,13 @@ fn random_transform<F: PrimeField>(
             swap: swaps && rng.gen_bool(0.5),
             rotation,
         };
-        t.add_term(shift, &random_slots(2 * row, rng));
+        let values = if rng.gen_bool(0.5) {
+            random_slots(2 * row, rng)
+        } else {
+            let period = 1 << rng.gen_range(0..=row.trailing_zeros());
+            periodic_slots(row, period, rng)
+        };
+        t.add_term(shift, &values);
     }
     t
 }

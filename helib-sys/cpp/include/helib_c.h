@@ -215,11 +215,24 @@ helib_status helib_encoded_plaintext_new_extended(const helib_context *ctx, cons
 void helib_encoded_plaintext_free(helib_encoded_plaintext *pt);
 helib_status helib_encoded_plaintext_level(const helib_encoded_plaintext *pt, size_t *out);
 /**
+ * The fewest words a prime a compact encoded plaintext keeps: strides go up
+ * to N / HELIB_MIN_COMPACT_LENGTH.
+ */
+#define HELIB_MIN_COMPACT_LENGTH 16u
+/**
+ * The stride s of an encoded plaintext: 1 for a full encoding, or the power
+ * of two s > 1 such that the plaintext is a polynomial in X^s, which the
+ * engine detects when it encodes and keeps compact (N / s words a prime;
+ * s at most N / HELIB_MIN_COMPACT_LENGTH). A slot vector that repeats with
+ * period P along each row encodes to a polynomial in X^(N / 2P).
+ */
+helib_status helib_encoded_plaintext_stride(const helib_encoded_plaintext *pt, size_t *out);
+/**
  * The raw form of an encoded plaintext, for caches of encodings (such as
  * saved linear-transform plans): its residues exactly as the engine holds
  * them (NTT and Montgomery form, prime by prime: the chain primes 0..=level,
- * then the special primes when extended; N words each) and the two norms
- * its noise estimates use. `residues_len` must be the encoding's word count
+ * then the special primes when extended; N / stride words each, see
+ * helib_encoded_plaintext_stride) and the two norms its noise estimates use. `residues_len` must be the encoding's word count
  * (helib_encoded_plaintext_word_count); either norm pointer may be NULL.
  * The layout is the engine's internal one: a cache must record the format
  * it was written with and treat other versions as stale.
@@ -231,13 +244,13 @@ helib_status helib_encoded_plaintext_export_residues(const helib_encoded_plainte
 /**
  * An encoded plaintext from the raw form helib_encoded_plaintext_export_residues
  * gives, validated before anything is kept: `level` at most the top level,
- * `extended` (0 or 1) only with special primes, `residues_len` the word count
- * that level and form imply, every residue below its prime, each norm either
+ * `extended` (0 or 1) only with special primes, `stride` a power of two from
+ * 1 to N / HELIB_MIN_COMPACT_LENGTH, `residues_len` the word count that level, form and stride imply, every residue below its prime, each norm either
  * the zero polynomial's marker (-1e300) or in [0, log2 t + log2 N], and the factor (NULL means 1) reduced and invertible mod t. Bad input
  * gives HELIB_ERR_MALFORMED_INPUT (HELIB_ERR_INVALID_LEVEL for the level).
  */
 helib_status helib_encoded_plaintext_import_residues(const helib_context *ctx, size_t level, int extended,
-                                                     const uint64_t *factor, size_t factor_nlimbs,
+                                                     size_t stride, const uint64_t *factor, size_t factor_nlimbs,
                                                      const uint64_t *residues, size_t residues_len,
                                                      double log2_linf, double log2_l1,
                                                      helib_encoded_plaintext **out);
@@ -256,8 +269,8 @@ helib_status helib_encoded_plaintext_residues(const helib_encoded_plaintext *pt,
  * checks them (every residue below its prime) before an encoded plaintext is
  * made of them.
  *
- * helib_residue_import_begin allocates an import for `level` and `extended`
- * (validated as for helib_encoded_plaintext_import_residues) and gives its
+ * helib_residue_import_begin allocates an import for `level`, `extended` and
+ * `stride` (validated as for helib_encoded_plaintext_import_residues) and gives its
  * buffer: `*residues_len` words of unspecified (but initialized) values, the
  * caller's to fill.
  * helib_residue_import_check checks words [0, upto) that were not checked
@@ -270,7 +283,7 @@ helib_status helib_encoded_plaintext_residues(const helib_encoded_plaintext *pt,
  * with helib_residue_import_free in every case (after finish too), and must
  * not use the buffer once the import is freed or spent.
  */
-helib_status helib_residue_import_begin(const helib_context *ctx, size_t level, int extended,
+helib_status helib_residue_import_begin(const helib_context *ctx, size_t level, int extended, size_t stride,
                                         helib_residue_import **out, uint64_t **residues, size_t *residues_len);
 helib_status helib_residue_import_check(helib_residue_import *import, size_t upto);
 helib_status helib_residue_import_finish(helib_residue_import *import, const uint64_t *factor,

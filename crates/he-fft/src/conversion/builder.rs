@@ -286,6 +286,7 @@ impl<F: PrimeField + FftField> ConversionPlanBuilder<F> {
                 level: level_after(&self.context, settings.level, i),
                 copies: 1,
                 plain: false,
+                period: t.period(),
             })
             .collect();
         let counts: Vec<usize> = transforms.iter().map(|t| t.len()).collect();
@@ -322,7 +323,7 @@ impl<F: PrimeField + FftField> ConversionPlanBuilder<F> {
             .iter()
             .map(|l| {
                 let alive = if extended { l.shape.len() } else { 1 };
-                alive.saturating_mul(sizes.encoded(l.level, extended))
+                alive.saturating_mul(sizes.encoded(l.level, extended, l.period))
             })
             .max()
             .unwrap_or(0);

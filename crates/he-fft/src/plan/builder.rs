@@ -366,16 +366,22 @@ impl<F: PrimeField + FftField> FftPlanBuilder<F> {
         let slots = self.context.ring_degree();
         let row = slots / 2;
         // `first`: the index on the chain of the first level (one more when
-        // products across ciphertexts come before it).
-        let at_levels = |shapes: Vec<crate::stages::Shape>, first: usize| -> Vec<LevelShape> {
+        // products across ciphertexts come before it); `periods`: those of
+        // the levels' diagonals.
+        let at_levels = |shapes: Vec<crate::stages::Shape>,
+                         periods: Vec<usize>,
+                         first: usize|
+         -> Vec<LevelShape> {
             shapes
                 .into_iter()
+                .zip(periods)
                 .enumerate()
-                .map(|(i, shape)| LevelShape {
+                .map(|(i, (shape, period))| LevelShape {
                     shape,
                     level: level_after(&self.context, settings.level, first + i),
                     copies: 1,
                     plain: false,
+                    period,
                 })
                 .collect()
         };
@@ -390,7 +396,8 @@ impl<F: PrimeField + FftField> FftPlanBuilder<F> {
         if self.n <= slots {
             let packing = Packing::for_length(self.n, row).unwrap_or(Packing::Full { row });
             if self.strategy == Strategy::Dense {
-                let levels = at_levels(vec![dense_shape(packing)], 0);
+                // Any diagonal of a packed vector repeats with the packing's period n.
+                let levels = at_levels(vec![dense_shape(packing)], vec![packing.len()], 0);
                 // The dense diagonals, one being summed in, and the scalings.
                 let field_diagonals = levels[0].shape.len() + 3;
                 return PlanShape {
@@ -401,11 +408,24 @@ impl<F: PrimeField + FftField> FftPlanBuilder<F> {
                 };
             }
             let stages = radix2_shapes(packing, self.order);
-            let mut grouped = group_shapes(&stages, settings.chosen, row);
+            let ranges = group_bounds(stages.len(), settings.chosen);
+            let mut grouped = group_shapes_in(&stages, &ranges, row);
+            let mut periods = group_periods(packing, self.order, &ranges);
+            // Coset powers on the input (forward) or output (inverse), and
+            // the bit-reversal permutation, repeat only with the packing's
+            // period n.
+            if self.coset.is_some() {
+                let scaled = match self.direction {
+                    Direction::Forward => 0,
+                    Direction::Inverse => periods.len() - 1,
+                };
+                periods[scaled] = packing.len();
+            }
             if settings.permute {
                 grouped.push(bit_reversal_shape(packing));
+                periods.push(packing.len());
             }
-            let levels = at_levels(grouped, 0);
+            let levels = at_levels(grouped, periods, 0);
             let field_diagonals = field_diagonals(&stages, &levels);
             PlanShape {
                 levels,
@@ -425,11 +445,14 @@ impl<F: PrimeField + FftField> FftPlanBuilder<F> {
             let first = usize::from(
                 forward && super::split::across_takes_level(self.n / slots, self.coset.is_some()),
             );
-            let mut levels = at_levels(group_shapes_in(&stages, &ranges, row), first);
-            // The twiddle-absorbing level is encoded once per ciphertext.
+            let periods = group_periods(packing, order, &ranges);
+            let mut levels = at_levels(group_shapes_in(&stages, &ranges, row), periods, first);
+            // The twiddle-absorbing level is encoded once per ciphertext, and
+            // its twiddles make its diagonals not repeat.
             let own = if forward { 0 } else { levels.len() - 1 };
             levels[own].copies = self.n / slots;
             levels[own].plain = self.per_execution;
+            levels[own].period = slots;
             let field_diagonals = field_diagonals(&stages, &levels);
             PlanShape {
                 levels,

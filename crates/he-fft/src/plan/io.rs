@@ -38,7 +38,10 @@ const END: u64 = u64::from_le_bytes(*b"PLANDONE");
 /// (or two with a coset) encodes its group levels one level lower on the
 /// chain than versions 1 and 2 did. Version 4: the header stores the
 /// expected executions per set of Galois keys (after the baby step cap).
-pub const PLAN_FORMAT_VERSION: u64 = 4;
+/// Version 5: each transform lists its terms' strides before the terms, and
+/// an encoding holds N / stride words a prime
+/// ([`helib_rs::EncodedPlaintext::stride`]).
+pub const PLAN_FORMAT_VERSION: u64 = 5;
 
 /// Pipeline tags.
 const LEVELS: u64 = 0;

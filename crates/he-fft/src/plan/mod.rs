@@ -8,7 +8,7 @@ use crate::memory::{
 use crate::parallel::{in_pool, map_in_pool};
 use crate::stages::{
     bit_reversal, bit_reversal_shape, compose_stages, dense_shape, group_bounds,
-    group_bounds_short_last, group_shapes, group_shapes_in, group_stages, group_stages_in,
+    group_bounds_short_last, group_periods, group_shapes_in, group_stages, group_stages_in,
     radix2_shapes, radix2_stages, DenseDiagonals, Order,
 };
 use ark_ff::{FftField, PrimeField};

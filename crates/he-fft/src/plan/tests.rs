@@ -8,8 +8,7 @@ use helib_rs::Parameters;
 /// The bytes of the diagonals a built plan actually holds.
 fn held_bytes(plan: &FftPlan<Fr>) -> usize {
     let sizes = Sizes::new(&plan.context).unwrap();
-    let extended = plan.keys.mode == KeyMode::Fast;
-    let of = |t: &EncodedTransform| t.multiplications() * sizes.encoded(t.level(), extended);
+    let of = |t: &EncodedTransform| t.encoded_bytes().unwrap();
     match &plan.pipeline {
         Pipeline::Levels(levels) => levels.iter().map(of).sum(),
         Pipeline::Dense(_) => 0,
@@ -91,7 +90,7 @@ fn estimates_count_what_the_plan_holds() {
                 assert_eq!(before.plan_bytes, 0);
                 // Its diagonals are encoded at every execution instead.
                 assert!(
-                    before.execution_bytes > n * sizes.encoded(plan.level, true),
+                    before.execution_bytes > n * sizes.encoded(plan.level, true, n),
                     "{what}"
                 );
             }

@@ -16,4 +16,5 @@ pub use batch::BatchEncoder;
 pub use coefficient::CoefficientEncoder;
 pub use field_coefficients::FieldCoefficientEncoder;
 pub use field_ntt::{FieldNtt, FieldNttKernel};
+pub(crate) use slots::row_period;
 pub use slots::SlotLayout;

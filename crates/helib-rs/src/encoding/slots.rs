@@ -1,8 +1,8 @@
 //! The SIMD slot layout: which evaluation of the plaintext polynomial each slot holds.
 
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
-use ark_ff::{BigInteger, FftField, PrimeField};
+use ark_ff::{BigInteger, FftField, PrimeField, Zero};
 use ark_poly::{EvaluationDomain, Radix2EvaluationDomain};
 
 use super::field_ntt::{FieldNtt, FieldNttKernel};
@@ -31,6 +31,18 @@ use crate::params::MAX_RING_DEGREE;
 /// bits the engine's [`FieldNtt`] computes them instead when it runs its
 /// AVX-512 IFMA kernel (same results, several times faster); elsewhere
 /// arkworks' FFT (the engine's portable kernel is not faster).
+///
+/// # Periodic slots
+///
+/// Slots that repeat with period P < N/2 along each row (slot (r, j) equal to
+/// slot (r, j mod P)) are exactly the polynomials in X^s, s = N/(2P): they
+/// are fixed by X ↦ X^(3^P), the rotation by P, whose fixed ring is
+/// Z_t\[X^s\]. Such a polynomial is m'(X^s) for the m' of degree < 2P whose
+/// slots in the layout of degree 2P (root ψ^s, as arkworks' roots are powers
+/// of one two-adic root) are the first P of each row, since 3 has order P
+/// modulo 4P. The transform to coefficients takes that small route, a
+/// transform of size 2P instead of N; the engine then keeps the encoding
+/// compact ([`EncodedPlaintext::stride`](crate::EncodedPlaintext::stride)).
 #[derive(Debug, Clone)]
 pub struct SlotLayout<F: FftField> {
     /// The coset ψ·⟨ψ²⟩ of size N.
@@ -39,6 +51,9 @@ pub struct SlotLayout<F: FftField> {
     coset_index: Vec<usize>,
     /// The engine's transform, when it is the faster one.
     engine: Option<Arc<FieldNtt>>,
+    /// The layouts of degree 2^k (index k, 2 ≤ k < log2 N), made when a
+    /// periodic slot vector first needs one.
+    smaller: Arc<[OnceLock<SlotLayout<F>>]>,
 }
 
 impl<F: PrimeField + FftField> SlotLayout<F> {
@@ -71,7 +86,42 @@ impl<F: PrimeField + FftField> SlotLayout<F> {
             engine: engine_transform(ring_degree, psi),
             coset,
             coset_index: coset_indices(ring_degree),
+            smaller: (0..ring_degree.trailing_zeros())
+                .map(|_| OnceLock::new())
+                .collect(),
         })
+    }
+
+    /// The layout of degree `degree` (a power of two from 4 to N/2), made
+    /// once.
+    fn smaller(&self, degree: usize) -> Result<&SlotLayout<F>> {
+        let cell = self
+            .smaller
+            .get(degree.trailing_zeros() as usize)
+            .ok_or_else(|| Error::InvalidArgument(format!("no layout of degree {degree}")))?;
+        if let Some(layout) = cell.get() {
+            return Ok(layout);
+        }
+        let made = SlotLayout::new(degree)?;
+        Ok(cell.get_or_init(|| made))
+    }
+
+    /// The period P < N/2 with which `values` (missing slots zero) repeat
+    /// along each row ([`row_period`]), with the first P slots of each row
+    /// (the slots of the layout of degree 2P); `None` when the rows do not
+    /// repeat.
+    fn period(&self, values: &[F]) -> Option<(usize, Vec<F>)> {
+        let row = self.row_size();
+        let period = row_period(values, row);
+        if period >= row {
+            return None;
+        }
+        let at = |slot: usize| values.get(slot).copied().unwrap_or_else(F::zero);
+        let firsts = (0..2)
+            .flat_map(|r| (0..period).map(move |j| r * row + j))
+            .map(at)
+            .collect();
+        Some((period, firsts))
     }
 
     /// Whether the transforms run in the engine (its IFMA kernel) rather than arkworks.
@@ -117,6 +167,15 @@ impl<F: PrimeField + FftField> SlotLayout<F> {
                 values.len()
             )));
         }
+        if let Some((period, firsts)) = self.period(values) {
+            let small = self.smaller(2 * period)?.slots_to_coefficients(&firsts)?;
+            let mut coefficients = vec![F::zero(); n];
+            let stride = n / (2 * period);
+            for (k, c) in small.into_iter().enumerate() {
+                coefficients[k * stride] = c;
+            }
+            return Ok(coefficients);
+        }
         let mut evaluations = vec![F::zero(); n];
         for (&k, &value) in self.coset_index.iter().zip(values) {
             evaluations[k] = value;
@@ -155,6 +214,17 @@ impl<F: PrimeField + FftField> SlotLayout<F> {
                 "{} limbs cannot hold {n} coefficients of {width} limbs",
                 out.len()
             )));
+        }
+        if let Some((period, firsts)) = self.period(values) {
+            let mut small = vec![0u64; 2 * period * width];
+            self.smaller(2 * period)?
+                .slots_to_coefficient_limbs(&firsts, width, &mut small)?;
+            out.fill(0);
+            let stride = n / (2 * period);
+            for (k, c) in small.chunks_exact(width).enumerate() {
+                out[k * stride * width..(k * stride + 1) * width].copy_from_slice(c);
+            }
+            return Ok(());
         }
         let Some(engine) = &self.engine else {
             let coefficients = self.slots_to_coefficients(values)?;
@@ -273,6 +343,20 @@ fn run_engine<F: PrimeField>(engine: &FieldNtt, values: &mut [F], forward: bool)
         })?;
     }
     Ok(())
+}
+
+/// The smallest power of two P from 2 to `row`/2 with which the slots
+/// `values` (two rows of `row`; missing slots zero) repeat along each row
+/// (slot (r, j) equal to slot (r, j mod P)), or `row` when they do not. Its
+/// encoding is compact ([`SlotLayout`]'s periodic slots).
+pub(crate) fn row_period<F: Zero + Copy + PartialEq>(values: &[F], row: usize) -> usize {
+    let at = |slot: usize| values.get(slot).copied().unwrap_or_else(F::zero);
+    let repeats =
+        |p: usize| (0..2).all(|r| (p..row).all(|j| at(r * row + j) == at(r * row + j - p)));
+    std::iter::successors(Some(2usize), |p| Some(2 * p))
+        .take_while(|&p| p < row)
+        .find(|&p| repeats(p))
+        .unwrap_or(row)
 }
 
 /// The error of a coefficient wider than the plaintext limbs.

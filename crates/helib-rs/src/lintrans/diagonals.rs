@@ -73,6 +73,30 @@ impl<F: Field> SlotTransform<F> {
         &self.diagonals
     }
 
+    /// The period with which all its diagonals repeat along each slot row:
+    /// the smallest power of two P < R that serves every diagonal, or R
+    /// (the row length) when some diagonal's rows do not repeat. Diagonals
+    /// with P < R have compact encodings
+    /// ([`EncodedPlaintext::stride`](crate::EncodedPlaintext::stride)), also
+    /// after the rotations a schedule applies to them.
+    ///
+    /// ```
+    /// use ark_bn254::Fr;
+    /// use helib_rs::lintrans::SlotTransform;
+    ///
+    /// let t = SlotTransform::diagonal((0..16u64).map(|i| Fr::from(i % 4)).collect());
+    /// assert_eq!(t.period(), 4);
+    /// let u = SlotTransform::diagonal((0..16u64).map(Fr::from).collect());
+    /// assert_eq!(u.period(), 8);
+    /// ```
+    pub fn period(&self) -> usize {
+        self.diagonals
+            .values()
+            .map(|d| crate::encoding::row_period(d, self.row))
+            .max()
+            .unwrap_or(2)
+    }
+
     /// Number of nonzero diagonals (plaintext multiplications to evaluate it).
     pub fn len(&self) -> usize {
         self.diagonals.len()

@@ -148,6 +148,17 @@ impl PreparedTransform<EncodedPlaintext> {
         })
     }
 
+    /// The bytes its encoded diagonals hold (N / stride words a prime each,
+    /// see [`EncodedPlaintext::stride`]).
+    ///
+    /// # Errors
+    /// Only if the engine fails internally.
+    pub fn encoded_bytes(&self) -> Result<usize> {
+        self.terms.values().try_fold(0usize, |sum, plain| {
+            Ok(sum.saturating_add(plain.residue_words()? * std::mem::size_of::<u64>()))
+        })
+    }
+
     /// Evaluates the transform on `x` (at [`level`](Self::level) or below):
     /// after decryption, [`SlotTransform::apply_plain`] of `x`'s slots.
     ///

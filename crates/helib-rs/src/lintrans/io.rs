@@ -16,8 +16,11 @@
 //! Layout of one transform ([`PreparedTransform::write_to`]): the term kind
 //! (1 encoded, 2 plaintext), the level, the [`Schedule`] (row, unit, baby
 //! count, offset, giant range, swap flag, key mode, baby pairs), a
-//! checkpoint, the term count, then per term its slot (giant index, swap,
-//! baby index) and payload followed by a checkpoint. An encoded payload is
+//! checkpoint, the term count, each term's stride
+//! ([`EncodedPlaintext::stride`]; 1 for a plaintext, so that the buffers of
+//! the terms can be made before their payloads are read) and a checkpoint,
+//! then per term its slot (giant index, swap, baby index) and payload
+//! followed by a checkpoint. An encoded payload is
 //! its level, extended flag, correction factor, the two norms of its noise
 //! estimate and its residues ([`EncodedPlaintext::export_residues`]); a
 //! plaintext payload is [`Plaintext::to_bytes`].
@@ -376,9 +379,18 @@ mod sealed {
         /// What a term's payload is read into, made before its words are
         /// read (possibly ahead, on another thread).
         type Target: Send + 'static;
+        /// What sizes the term's target, written before the terms so that
+        /// targets can be made ahead: an encoding's stride; 1 for a plaintext.
+        fn stride(&self) -> Result<usize>;
         fn write<W: Write>(&self, out: &mut WordWriter<W>) -> Result<()>;
-        /// The target of one term of a transform at `level` in `mode`.
-        fn target(context: &Context, level: usize, mode: KeyMode) -> Result<Self::Target>;
+        /// The target of one term of stride `stride` of a transform at
+        /// `level` in `mode`.
+        fn target(
+            context: &Context,
+            level: usize,
+            mode: KeyMode,
+            stride: usize,
+        ) -> Result<Self::Target>;
         fn read<R: Read>(
             context: &Context,
             level: usize,
@@ -392,6 +404,10 @@ mod sealed {
         const KIND: u64 = KIND_ENCODED;
         type Target = ResidueImport;
 
+        fn stride(&self) -> Result<usize> {
+            EncodedPlaintext::stride(self)
+        }
+
         fn write<W: Write>(&self, out: &mut WordWriter<W>) -> Result<()> {
             let (residues, (linf, l1)) = self.residues()?;
             let factor = self.correction_factor().to_u64_digits();
@@ -403,8 +419,13 @@ mod sealed {
             out.words(residues)
         }
 
-        fn target(context: &Context, level: usize, mode: KeyMode) -> Result<ResidueImport> {
-            ResidueImport::begin(context, level, mode == KeyMode::Fast)
+        fn target(
+            context: &Context,
+            level: usize,
+            mode: KeyMode,
+            stride: usize,
+        ) -> Result<ResidueImport> {
+            ResidueImport::begin(context, level, mode == KeyMode::Fast, stride)
         }
 
         fn read<R: Read>(
@@ -441,7 +462,7 @@ mod sealed {
             let announced = input.word()?;
             if announced != words {
                 return Err(Error::Malformed(format!(
-                    "an encoding announces {announced} residues, its level and form imply {words}"
+                    "an encoding announces {announced} residues, its level, form and stride imply {words}"
                 )));
             }
             // Straight into the engine's buffer, piece by piece: each piece
@@ -461,6 +482,10 @@ mod sealed {
         const KIND: u64 = KIND_PLAIN;
         type Target = ();
 
+        fn stride(&self) -> Result<usize> {
+            Ok(1)
+        }
+
         fn write<W: Write>(&self, out: &mut WordWriter<W>) -> Result<()> {
             let bytes = self.to_bytes()?;
             let words: Vec<u64> = bytes
@@ -475,7 +500,12 @@ mod sealed {
             out.words(&words)
         }
 
-        fn target(_context: &Context, _level: usize, _mode: KeyMode) -> Result<()> {
+        fn target(_context: &Context, _level: usize, _mode: KeyMode, stride: usize) -> Result<()> {
+            if stride != 1 {
+                return Err(Error::Malformed(format!(
+                    "a plaintext term announces stride {stride}; plaintexts have stride 1"
+                )));
+            }
             Ok(())
         }
 
@@ -511,6 +541,10 @@ impl<T: StoredTerm> PreparedTransform<T> {
         write_schedule(self.schedule(), out)?;
         out.checkpoint()?;
         out.word(self.terms().len() as u64)?;
+        for term in self.terms().values() {
+            out.word(term.stride()? as u64)?;
+        }
+        out.checkpoint()?;
         for (slot, term) in self.terms() {
             out.words(&[slot.giant as u64, u64::from(slot.swap), slot.baby as u64])?;
             term.write(out)?;
@@ -540,10 +574,18 @@ impl<T: StoredTerm> PreparedTransform<T> {
         input.checkpoint()?;
         let row = context.ring_degree() / 2;
         let count = input.bounded("a transform's term count", 2 * row as u64)? as usize;
+        let mut strides = vec![0u64; count];
+        input.words(&mut strides)?;
+        input.checkpoint()?;
+        // Each stride is checked where it is used: by the target it sizes.
+        let strides: Vec<usize> = strides
+            .into_iter()
+            .map(|s| usize::try_from(s).unwrap_or(usize::MAX))
+            .collect();
         let mode = schedule.mode();
-        let target = || T::target(context, level, mode);
+        let target = |i: usize| T::target(context, level, mode, strides[i]);
         let terms = if count < 2 || rayon::current_num_threads() < 2 {
-            read_terms::<T, R>(context, level, &schedule, count, input, |_| target())?
+            read_terms::<T, R>(context, level, &schedule, count, input, target)?
         } else {
             // The terms' targets (the engine's fresh buffers, whose pages
             // the kernel zero-fills) are made ahead on another thread of the
@@ -553,7 +595,8 @@ impl<T: StoredTerm> PreparedTransform<T> {
             let ahead = std::sync::Arc::new(Ahead::new(count));
             let filler = std::sync::Arc::clone(&ahead);
             let own = context.clone();
-            rayon::spawn(move || filler.fill(&|| T::target(&own, level, mode)));
+            let own_strides = strides.clone();
+            rayon::spawn(move || filler.fill(&|i| T::target(&own, level, mode, own_strides[i])));
             let terms = read_terms::<T, R>(context, level, &schedule, count, input, |i| {
                 ahead.take(i, &target)
             });
@@ -641,8 +684,9 @@ impl<P> Ahead<P> {
         self.state.lock().unwrap_or_else(PoisonError::into_inner)
     }
 
-    /// Makes the targets of the free slots in order, until the reader stops.
-    fn fill(&self, make: &impl Fn() -> Result<P>) {
+    /// Makes the targets of the free slots in order (slot i's with
+    /// `make(i)`), until the reader stops.
+    fn fill(&self, make: &impl Fn(usize) -> Result<P>) {
         for i in 0.. {
             {
                 let mut state = self.lock();
@@ -654,21 +698,21 @@ impl<P> Ahead<P> {
                 }
                 state.slots[i] = AheadSlot::Making;
             }
-            let made = make();
+            let made = make(i);
             self.lock().slots[i] = AheadSlot::Made(made);
             self.made.notify_all();
         }
     }
 
-    /// The target of slot `i`: made ahead, or by `make` here when nobody
+    /// The target of slot `i`: made ahead, or by `make(i)` here when nobody
     /// started it yet.
-    fn take(&self, i: usize, make: &impl Fn() -> Result<P>) -> Result<P> {
+    fn take(&self, i: usize, make: &impl Fn(usize) -> Result<P>) -> Result<P> {
         let mut state = self.lock();
         loop {
             match std::mem::replace(&mut state.slots[i], AheadSlot::Taken) {
                 AheadSlot::Free => {
                     drop(state);
-                    return make();
+                    return make(i);
                 }
                 AheadSlot::Made(made) => return made,
                 AheadSlot::Making => {
@@ -790,13 +834,14 @@ mod tests {
         let norms = pt.export_residues(&mut residues).unwrap();
         let one = BigUint::from(1u32);
         let again =
-            EncodedPlaintext::from_residues(&context, level, true, &one, &residues, norms).unwrap();
+            EncodedPlaintext::from_residues(&context, level, true, 1, &one, &residues, norms)
+                .unwrap();
         let mut copy = vec![0u64; again.residue_words().unwrap()];
         assert_eq!(again.export_residues(&mut copy).unwrap(), norms);
         assert_eq!(copy, residues);
 
         let load = |level: usize, residues: &[u64], norms: (f64, f64)| {
-            EncodedPlaintext::from_residues(&context, level, true, &one, residues, norms)
+            EncodedPlaintext::from_residues(&context, level, true, 1, &one, residues, norms)
         };
         let n = context.ring_degree();
         let mut at_prime = residues.clone();
@@ -836,7 +881,7 @@ mod tests {
         ));
         let zero = BigUint::from(0u32);
         assert!(matches!(
-            EncodedPlaintext::from_residues(&context, level, true, &zero, &residues, norms),
+            EncodedPlaintext::from_residues(&context, level, true, 1, &zero, &residues, norms),
             Err(Error::Malformed(_))
         ));
     }
@@ -868,7 +913,7 @@ mod tests {
         bytes: &[u8],
     ) -> Result<EncodedPlaintext> {
         let mut r = WordReader::new(bytes);
-        let target = <EncodedPlaintext as sealed::Sealed>::target(context, level, mode)?;
+        let target = <EncodedPlaintext as sealed::Sealed>::target(context, level, mode, 1)?;
         let pt = <EncodedPlaintext as sealed::Sealed>::read(context, level, mode, target, &mut r)?;
         r.checkpoint()?;
         r.expect_end()?;

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <deque>
 #include <string>
 
 #include "util/error.hpp"
@@ -204,6 +205,8 @@ void multiply_plain_blocks(const std::vector<const Ciphertext *> &a, const std::
     plain.parts = 1;
     plain.montgomery = true;
     double log2_l1_sum = -1e300;
+    // Compact plaintexts (see RnsPoly) are expanded for the convolution.
+    std::deque<RnsPoly> expansions;
     for (const EncodedPlaintext *p : b) {
         require(p != nullptr, HELIB_ERR_NULL_POINTER, "a block of b is NULL");
         require(p->ctx == head.ctx, HELIB_ERR_CONTEXT_MISMATCH, "operands belong to different contexts");
@@ -213,7 +216,12 @@ void multiply_plain_blocks(const std::vector<const Ciphertext *> &a, const std::
                                     ", below the ciphertexts' level " + std::to_string(head.level));
         require(p->factor == b.front()->factor, HELIB_ERR_FACTOR_MISMATCH,
                 "the plaintext blocks carry different correction factors");
-        plain.blocks.push_back({&p->poly});
+        if (p->poly.n == p->ctx->n()) {
+            plain.blocks.push_back({&p->poly});
+        } else {
+            expansions.push_back(expanded(*p->ctx, p->poly));
+            plain.blocks.push_back({&expansions.back()});
+        }
         log2_l1_sum = noise::add(log2_l1_sum, std::max(p->log2_l1, 0.0));
     }
     const Context &ctx = *head.ctx;

@@ -5,6 +5,7 @@
 #include <optional>
 #include <vector>
 
+#include "helib_c.h"
 #include "util/random.hpp"
 #include "ring/rns_poly.hpp"
 
@@ -34,6 +35,12 @@ struct Ciphertext {
 /// holds the residues modulo the special primes (after the chain's level + 1):
 /// it can multiply ciphertexts in the key-switching basis Q * P
 /// (double-hoisted linear transforms).
+///
+/// A plaintext that is a polynomial in X^s (s > 1, a power of two) is held
+/// compact: N / s words a prime (see RnsPoly), s its stride. Slot vectors
+/// that repeat with period P along each row encode to such polynomials with
+/// s = N / (2P), as do the diagonals of most FFT levels: their encodings are
+/// s times smaller and s times cheaper to make.
 struct EncodedPlaintext {
     std::shared_ptr<const Context> ctx;
     RnsPoly poly;
@@ -48,8 +55,16 @@ EncodedPlaintext encode_plaintext(std::shared_ptr<const Context> ctx, const u64 
                                   size_t n_coeffs, size_t limbs_per_coeff, size_t level,
                                   const mpz_class &factor, bool extended = false);
 
-/// Words of `pt`'s residues: N per prime it is encoded for.
+/// The smallest compact length: an encoding keeps at least this many words a
+/// prime (a stride of at most N / kMinCompactLength), so that its transform
+/// and the products with it run whole vectors.
+constexpr size_t kMinCompactLength = HELIB_MIN_COMPACT_LENGTH;
+
+/// Words of `pt`'s residues: N / stride per prime it is encoded for.
 size_t encoded_word_count(const EncodedPlaintext &pt);
+
+/// The stride s of `pt` (1 for a full encoding): it is a polynomial in X^s.
+size_t encoded_stride(const EncodedPlaintext &pt);
 
 /// An encoded plaintext being filled from raw residues (engine form, as
 /// encoded_plaintext_from_residues takes them) straight into its own buffer:
@@ -67,9 +82,12 @@ struct ResidueImport {
 };
 
 /// A fresh import for an encoding at `level` (chain primes 0..=level, then
-/// the special primes when `extended`); its words are uninitialized. Throws
-/// HELIB_ERR_INVALID_LEVEL or HELIB_ERR_MALFORMED_INPUT.
-ResidueImport residue_import_begin(std::shared_ptr<const Context> ctx, size_t level, bool extended);
+/// the special primes when `extended`) of stride `stride` (N / stride words
+/// a prime); its words are uninitialized. Throws HELIB_ERR_INVALID_LEVEL or
+/// HELIB_ERR_MALFORMED_INPUT (also for a stride that is not a power of two
+/// from 1 to N / kMinCompactLength).
+ResidueImport residue_import_begin(std::shared_ptr<const Context> ctx, size_t level, bool extended,
+                                   size_t stride);
 
 /// Checks words [checked, upto) against their primes and advances `checked`
 /// (an `upto` at or below it checks nothing). Throws
@@ -84,11 +102,12 @@ EncodedPlaintext residue_import_finish(ResidueImport &&import, const mpz_class &
 
 /// An encoded plaintext from its raw residues (engine form: NTT and
 /// Montgomery, chain primes 0..=level then the special primes when
-/// `extended`) and norms, as a cache of encodings stored them. Everything is
-/// checked before it is kept (see helib_encoded_plaintext_import_residues);
-/// bad input throws HELIB_ERR_MALFORMED_INPUT.
+/// `extended`, N / stride words each) and norms, as a cache of encodings
+/// stored them. Everything is checked before it is kept (see
+/// helib_encoded_plaintext_import_residues); bad input throws
+/// HELIB_ERR_MALFORMED_INPUT.
 EncodedPlaintext encoded_plaintext_from_residues(std::shared_ptr<const Context> ctx, size_t level,
-                                                 bool extended, const mpz_class &factor,
+                                                 bool extended, size_t stride, const mpz_class &factor,
                                                  const u64 *residues, size_t residues_len,
                                                  double log2_linf, double log2_l1);
 

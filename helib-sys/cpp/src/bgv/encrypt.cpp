@@ -96,6 +96,36 @@ Ciphertext encrypt_secret(const SecretKey &sk, const u64 *coeffs, size_t n_coeff
     return ct;
 }
 
+namespace {
+
+/// The largest power of two s <= N / kMinCompactLength such that every
+/// nonzero coefficient of the N at `coeffs` (plain_limbs() limbs each) sits
+/// at a multiple of s: the polynomial is one in X^s.
+size_t sparsity_stride(const Context &ctx, const u64 *coeffs) {
+    const size_t n = ctx.n(), pl = ctx.plain_limbs();
+    size_t positions = 0;  // the OR of the indices of the nonzero coefficients
+    for (size_t j = 1; j < n; ++j) {
+        u64 any = 0;
+        for (size_t k = 0; k < pl; ++k) any |= coeffs[j * pl + k];
+        positions |= any != 0 ? j : 0;
+    }
+    const size_t widest = n / std::min(n, kMinCompactLength);
+    if (positions == 0) return widest;
+    return std::min(widest, positions & (~positions + 1));
+}
+
+/// The coefficients at multiples of `stride` of the N at `coeffs`, in a
+/// buffer of this thread's (valid until its next call).
+const u64 *gathered(const Context &ctx, const u64 *coeffs, size_t stride) {
+    thread_local std::vector<u64> buffer;
+    const size_t pl = ctx.plain_limbs(), length = ctx.n() / stride;
+    buffer.resize(length * pl);
+    for (size_t j = 0; j < length; ++j) std::copy_n(coeffs + j * stride * pl, pl, buffer.data() + j * pl);
+    return buffer.data();
+}
+
+}  // namespace
+
 EncodedPlaintext encode_plaintext(std::shared_ptr<const Context> ctx_ptr, const u64 *coeffs,
                                   size_t n_coeffs, size_t limbs_per_coeff, size_t level,
                                   const mpz_class &factor, bool extended) {
@@ -122,10 +152,15 @@ EncodedPlaintext encode_plaintext(std::shared_ptr<const Context> ctx_ptr, const 
     std::vector<size_t> primes;
     for (size_t i = 0; i <= level; ++i) primes.push_back(i);
     for (size_t k = 0; extended && k < ctx.special_size(); ++k) primes.push_back(ctx.special_index(k));
+    // A polynomial in X^s is lifted and kept compact (N / s words a prime).
     // The residues come out in Montgomery form, as the evaluator takes them;
-    // an encoding is public, so the lift may keep this thread's scratch.
+    // an encoding is public, so the lift may keep this thread's scratch (and
+    // its sparsity may decide the work done).
+    const u64 *full = direct ? coeffs : m.data();
+    const size_t stride = sparsity_stride(ctx, full);
+    const u64 *lifted_coeffs = stride == 1 ? full : gathered(ctx, full, stride);
     LiftedPlaintext lifted =
-        lift_plaintext(ctx, direct ? coeffs : m.data(), primes, true, true, ScratchUse::PerThread);
+        lift_plaintext(ctx, lifted_coeffs, ctx.n() / stride, primes, true, true, ScratchUse::PerThread);
     EncodedPlaintext out;
     out.extended = extended;
     out.ctx = std::move(ctx_ptr);
@@ -138,6 +173,8 @@ EncodedPlaintext encode_plaintext(std::shared_ptr<const Context> ctx_ptr, const 
 }
 
 size_t encoded_word_count(const EncodedPlaintext &pt) { return pt.poly.n * pt.poly.count; }
+
+size_t encoded_stride(const EncodedPlaintext &pt) { return pt.ctx->n() / pt.poly.n; }
 
 namespace {
 
@@ -172,14 +209,18 @@ bool any_at_or_above(const u64 *x, size_t n, u64 q) {
 
 }  // namespace
 
-ResidueImport residue_import_begin(std::shared_ptr<const Context> ctx_ptr, size_t level, bool extended) {
+ResidueImport residue_import_begin(std::shared_ptr<const Context> ctx_ptr, size_t level, bool extended,
+                                   size_t stride) {
     const Context &ctx = *ctx_ptr;
     ctx.check_level(level);
     require(!extended || ctx.special_size() > 0, HELIB_ERR_MALFORMED_INPUT,
             "an extended encoding needs special primes: the context has none");
+    require(stride >= 1 && (stride & (stride - 1)) == 0 && stride <= ctx.n() / kMinCompactLength,
+            HELIB_ERR_MALFORMED_INPUT,
+            "an encoding's stride is a power of two from 1 to N / " + std::to_string(kMinCompactLength));
     const size_t count = level + 1 + (extended ? ctx.special_size() : 0);
     ResidueImport import;
-    import.poly = RnsPoly(ctx.n(), count);
+    import.poly = RnsPoly(ctx.n() / stride, count);
     // The caller's language may require the words it writes into to hold
     // values already. Large buffers do: fresh ones are mapped zero pages and
     // recycled ones were written before; small ones (and, under
@@ -199,7 +240,7 @@ ResidueImport residue_import_begin(std::shared_ptr<const Context> ctx_ptr, size_
 
 void residue_import_check(ResidueImport &import, size_t upto) {
     const Context &ctx = *import.ctx;
-    const size_t n = ctx.n();
+    const size_t n = import.poly.n;
     require(upto <= import.poly.data.size(), HELIB_ERR_MALFORMED_INPUT,
             "the checked range ends past the residues of the encoding");
     while (import.checked < upto) {
@@ -239,10 +280,10 @@ EncodedPlaintext residue_import_finish(ResidueImport &&import, const mpz_class &
 }
 
 EncodedPlaintext encoded_plaintext_from_residues(std::shared_ptr<const Context> ctx_ptr, size_t level,
-                                                 bool extended, const mpz_class &factor,
+                                                 bool extended, size_t stride, const mpz_class &factor,
                                                  const u64 *residues, size_t residues_len,
                                                  double log2_linf, double log2_l1) {
-    ResidueImport import = residue_import_begin(std::move(ctx_ptr), level, extended);
+    ResidueImport import = residue_import_begin(std::move(ctx_ptr), level, extended, stride);
     const size_t words = import.poly.data.size();
     require(residues_len == words, HELIB_ERR_MALFORMED_INPUT,
             "the residue count does not match the level and form of the encoding");

@@ -92,6 +92,8 @@ private:
         std::vector<bool> live(babies);
         for (size_t i = 0; i < babies; ++i) live[i] = chain || baby_[i] != 1;
         std::vector<u64> scratch(2 * babies * kBlock);
+        // A compact plaintext's words of the block, expanded (see RnsPoly).
+        std::vector<u64> plain_scratch(babies * kBlock);
         std::vector<const u64 *> rows[3];
         for (size_t c = 0; c < n; c += kBlock) {
             const size_t len = std::min(kBlock, n - c);
@@ -109,7 +111,8 @@ private:
                     if (p == nullptr || !live[i]) continue;
                     // The plaintext's special residues follow its own (possibly higher) level.
                     const size_t plain_residue = chain ? r : p->level + 1 + (r - level - 1);
-                    d_rows.push_back(p->poly.residues(plain_residue) + c);
+                    d_rows.push_back(
+                        repeated_block(p->poly, plain_residue, c, len, n, plain_scratch.data() + i * kBlock));
                     b0_rows.push_back(scratch.data() + 2 * i * kBlock);
                     b1_rows.push_back(scratch.data() + (2 * i + 1) * kBlock);
                 }

@@ -103,12 +103,15 @@ LiftedPlaintext lift_plaintext(const Context &ctx, const PlainCoeffs &coeffs, si
 LiftedPlaintext lift_plaintext(const Context &ctx, const PlainCoeffs &coeffs, const std::vector<size_t> &primes,
                                bool to_ntt) {
     // Encryption lifts through these: the plaintext may be secret.
-    return lift_plaintext(ctx, coeffs.data(), primes, to_ntt, false, ScratchUse::CallLocal);
+    return lift_plaintext(ctx, coeffs.data(), ctx.n(), primes, to_ntt, false, ScratchUse::CallLocal);
 }
 
-LiftedPlaintext lift_plaintext(const Context &ctx, const u64 *coeffs, const std::vector<size_t> &primes,
-                               bool to_ntt, bool montgomery, ScratchUse scratch_use) {
-    const size_t n = ctx.n(), pl = ctx.plain_limbs();
+LiftedPlaintext lift_plaintext(const Context &ctx, const u64 *coeffs, size_t length,
+                               const std::vector<size_t> &primes, bool to_ntt, bool montgomery,
+                               ScratchUse scratch_use) {
+    ensure(length >= 2 && length <= ctx.n() && ctx.n() % length == 0 && (length & (length - 1)) == 0,
+           "a lift's length is a power of two dividing N");
+    const size_t n = length, pl = ctx.plain_limbs();
     const auto &t = ctx.t_limbs();
     const auto &half = ctx.half_t_limbs();
     // Coefficients above t/2 are lifted to c - t: store |c - t| and a sign
@@ -161,7 +164,7 @@ LiftedPlaintext lift_plaintext(const Context &ctx, const u64 *coeffs, const std:
         u64 *r = poly.residues(r_index);
         kernels::base_convert_row(r, magnitude, pl, n, power.data(), power_shoup.data(), q);
         negate_where(r, negative, n, q);
-        if (to_ntt) ctx.ntt(i).forward(r);
+        if (to_ntt) ctx.ntt(i).forward_length(r, n);
     });
     const double log_l1 = l1 > 0 ? static_cast<double>(log2l(l1)) : -1e300;
     const double log_linf = linf > 0 ? static_cast<double>(log2l(linf)) : -1e300;

@@ -36,15 +36,23 @@ LiftedPlaintext lift_plaintext(const Context &ctx, const PlainCoeffs &coeffs, si
 /// residue r of the result is modulo primes[r].
 LiftedPlaintext lift_plaintext(const Context &ctx, const PlainCoeffs &coeffs, const std::vector<size_t> &primes,
                                bool to_ntt);
-/// The same lift of N coefficients at `coeffs` (plain_limbs() limbs each,
-/// each < t), with the residues in Montgomery form (x * 2^64 mod q) when
-/// `montgomery`: the factor 2^64 is folded into the lift, so it costs no
-/// extra pass and gives exactly the residues a separate conversion would.
+/// The same lift of `length` coefficients at `coeffs` (plain_limbs() limbs
+/// each, each < t; `length` a power of two dividing N, at least 2), with the
+/// residues in Montgomery form (x * 2^64 mod q) when `montgomery`: the
+/// factor 2^64 is folded into the lift, so it costs no extra pass and gives
+/// exactly the residues a separate conversion would.
+///
+/// For `length` < N the coefficients are those of a(Y), Y = X^(N / length),
+/// the polynomial a(X^(N / length)) mod X^N + 1; the result has `length`
+/// words per prime, and in NTT form (to_ntt) it is a compact polynomial (see
+/// RnsPoly): the transform of length `length` with root psi^(N / length),
+/// whose outputs the length-N transform repeats N / length times each.
 ///
 /// `scratch_use` says where the working buffers (the magnitudes and signs of
 /// the centred coefficients) live; see ScratchUse.
-LiftedPlaintext lift_plaintext(const Context &ctx, const u64 *coeffs, const std::vector<size_t> &primes,
-                               bool to_ntt, bool montgomery, ScratchUse scratch_use);
+LiftedPlaintext lift_plaintext(const Context &ctx, const u64 *coeffs, size_t length,
+                               const std::vector<size_t> &primes, bool to_ntt, bool montgomery,
+                               ScratchUse scratch_use);
 
 /// Checks that each of the N coefficients at `coeffs` (plain_limbs() limbs
 /// each) is below t; fails with HELIB_ERR_INVALID_ARGUMENT naming the first

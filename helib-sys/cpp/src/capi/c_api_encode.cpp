@@ -61,6 +61,14 @@ helib_status helib_encoded_plaintext_level(const helib_encoded_plaintext *pt, si
     });
 }
 
+helib_status helib_encoded_plaintext_stride(const helib_encoded_plaintext *pt, size_t *out) {
+    return guarded([&] {
+        const auto &p = deref(pt, "pt").pt;
+        require_out(out, "out");
+        *out = bgv::encoded_stride(p);
+    });
+}
+
 helib_status helib_encoded_plaintext_word_count(const helib_encoded_plaintext *pt, size_t *out) {
     return guarded([&] {
         const auto &p = deref(pt, "pt").pt;
@@ -85,7 +93,7 @@ helib_status helib_encoded_plaintext_export_residues(const helib_encoded_plainte
 }
 
 helib_status helib_encoded_plaintext_import_residues(const helib_context *ctx, size_t level, int extended,
-                                                     const uint64_t *factor, size_t factor_nlimbs,
+                                                     size_t stride, const uint64_t *factor, size_t factor_nlimbs,
                                                      const uint64_t *residues, size_t residues_len,
                                                      double log2_linf, double log2_l1,
                                                      helib_encoded_plaintext **out) {
@@ -99,7 +107,7 @@ helib_status helib_encoded_plaintext_import_residues(const helib_context *ctx, s
             f = bgv::mpz_from_limbs(factor, factor_nlimbs);
         }
         auto handle = std::make_unique<helib_encoded_plaintext>();
-        handle->pt = bgv::encoded_plaintext_from_residues(c, level, extended == 1, f, residues, residues_len,
+        handle->pt = bgv::encoded_plaintext_from_residues(c, level, extended == 1, stride, f, residues, residues_len,
                                                           log2_linf, log2_l1);
         *out = handle.release();
     });
@@ -118,7 +126,7 @@ helib_status helib_encoded_plaintext_residues(const helib_encoded_plaintext *pt,
     });
 }
 
-helib_status helib_residue_import_begin(const helib_context *ctx, size_t level, int extended,
+helib_status helib_residue_import_begin(const helib_context *ctx, size_t level, int extended, size_t stride,
                                         helib_residue_import **out, uint64_t **residues, size_t *residues_len) {
     return guarded([&] {
         require_out(out, "out");
@@ -127,7 +135,7 @@ helib_status helib_residue_import_begin(const helib_context *ctx, size_t level, 
         const auto &c = deref(ctx, "ctx").ctx;
         bgv::require(extended == 0 || extended == 1, HELIB_ERR_INVALID_ARGUMENT, "extended must be 0 or 1");
         auto handle = std::make_unique<helib_residue_import>();
-        handle->import = bgv::residue_import_begin(c, level, extended == 1);
+        handle->import = bgv::residue_import_begin(c, level, extended == 1, stride);
         *residues = handle->import.poly.data.data();
         *residues_len = handle->import.poly.data.size();
         *out = handle.release();

@@ -52,15 +52,22 @@ NttTables::NttTables(size_t n, const Modulus &modulus)
     last_inv_shoup_ = modulus.shoup(last_inv_);
 }
 
-void NttTables::forward(u64 *a, CpuPath path) const {
+void NttTables::forward(u64 *a, CpuPath path) const { forward_prefix(a, n_, path); }
+
+void NttTables::forward_prefix(u64 *a, size_t m, CpuPath path) const {
 #ifdef BGV_X86_KERNELS
     if (path == CpuPath::Avx512) {
-        kernels::avx512::ntt_forward(a, n_, roots_.data(), roots_shoup_.data(), modulus_);
+        kernels::avx512::ntt_forward(a, m, roots_.data(), roots_shoup_.data(), modulus_);
         return;
     }
 #endif
     (void)path;
-    kernels::scalar::ntt_forward(a, n_, roots_.data(), roots_shoup_.data(), modulus_);
+    kernels::scalar::ntt_forward(a, m, roots_.data(), roots_shoup_.data(), modulus_);
+}
+
+void NttTables::forward_length(u64 *a, size_t m) const {
+    ensure(m >= 2 && m <= n_ && (m & (m - 1)) == 0, "sub-transform length is a power of two in [2, n]");
+    forward_prefix(a, m, cpu_path());
 }
 
 void NttTables::inverse(u64 *a, CpuPath path) const {

@@ -31,6 +31,14 @@ public:
     void forward(u64 *values, CpuPath path) const;
     void inverse(u64 *values, CpuPath path) const;
 
+    /// The forward transform of length m (a power of two, 2 <= m <= n) with
+    /// root psi^(n/m): the NTT of a polynomial a(Y) mod Y^m + 1, where the
+    /// length-n transform of a(X^(n/m)) holds each of its outputs n/m times
+    /// in a row. Its tables are the first m entries of this one's (with
+    /// roots in bit-reversed order, psi^bitrev_n(k) = (psi^(n/m))^bitrev_m(k)
+    /// for k < m). In place; input in [0, 4q), output in [0, q).
+    void forward_length(u64 *values, size_t m) const;
+
     /// The forward transform applied to `width` interleaved sequences at once:
     /// `rows` holds n rows of `width` words, and column j (rows[k * width + j],
     /// k < n) is transformed. Rows from `nonzero_rows` on must be zero (zero
@@ -43,6 +51,9 @@ public:
     void inverse_rows(u64 *rows, size_t width, u64 extra) const;
 
 private:
+    /// The forward transform of length m with the first m table entries.
+    void forward_prefix(u64 *values, size_t m, CpuPath path) const;
+
     size_t n_;
     Modulus modulus_;
     u64 psi_;

@@ -1,6 +1,8 @@
 // rns_poly.cpp -- arithmetic on RNS polynomials.
 #include "ring/rns_poly.hpp"
 
+#include <algorithm>
+
 #include "util/error.hpp"
 #include "ring/ntt_kernels.hpp"
 
@@ -20,16 +22,29 @@ RnsPoly small_to_ntt_impl(const Context &ctx, const std::vector<Int> &coeffs, si
     return out;
 }
 
+/// Words of a compact operand expanded at a time (see repeated_block): a few
+/// KiB, so they stay in the first-level cache between the expansion and the
+/// product.
+constexpr size_t kRepeatBlock = 512;
+
+/// dst = op(a, b) word by word over `count` primes; b may be compact (its
+/// words repeated, see RnsPoly), a and dst are full.
 template <typename Op>
 void pointwise(const Context &ctx, const RnsPoly &a, const RnsPoly *b, RnsPoly &dst, size_t count, Op op) {
     ensure(a.count >= count && (b == nullptr || b->count >= count), "operands cover the primes");
+    ensure(b == nullptr || (b->n <= ctx.n() && b->n > 0 && ctx.n() % b->n == 0), "operand b is full or compact");
     if (&dst != &a && &dst != b) dst.reshape(ctx.n(), count);
+    const size_t n = ctx.n();
     for_each_prime(ctx, count, [&](size_t i) {
         const Modulus &q = ctx.prime(i);
         const u64 *x = a.residues(i);
-        const u64 *y = b ? b->residues(i) : nullptr;
         u64 *z = dst.residues(i);
-        for (size_t j = 0; j < ctx.n(); ++j) z[j] = op(q, x[j], y ? y[j] : 0, z[j]);
+        u64 scratch[kRepeatBlock];
+        for (size_t c = 0; c < n; c += kRepeatBlock) {
+            const size_t len = std::min(kRepeatBlock, n - c);
+            const u64 *y = b ? repeated_block(*b, i, c, len, n, scratch) : nullptr;
+            for (size_t j = 0; j < len; ++j) z[c + j] = op(q, x[c + j], y ? y[j] : 0, z[c + j]);
+        }
     });
     if (dst.count != count) dst.truncate(count);
 }
@@ -41,6 +56,14 @@ RnsPoly small_to_ntt(const Context &ctx, const std::vector<int32_t> &coeffs, siz
 }
 RnsPoly small_to_ntt(const Context &ctx, const std::vector<int8_t> &coeffs, size_t count) {
     return small_to_ntt_impl(ctx, coeffs, count);
+}
+
+RnsPoly expanded(const Context &ctx, const RnsPoly &b) {
+    if (b.n == ctx.n()) return b;
+    ensure(b.n > 0 && b.n < ctx.n() && ctx.n() % b.n == 0, "a compact polynomial's length divides N");
+    RnsPoly out(ctx.n(), b.count);
+    for (size_t i = 0; i < b.count; ++i) repeated_block(b, i, 0, ctx.n(), ctx.n(), out.residues(i));
+    return out;
 }
 
 void for_each_prime(const Context &ctx, size_t count, const std::function<void(size_t)> &body) {
@@ -59,9 +82,22 @@ void poly_negate(const Context &ctx, const RnsPoly &a, RnsPoly &dst, size_t coun
 void poly_mul_montgomery(const Context &ctx, const RnsPoly &a, const RnsPoly &b, RnsPoly &dst, size_t count) {
     ensure(a.count >= count && b.count >= count, "operands cover the primes");
     if (&dst != &a && &dst != &b) dst.reshape(ctx.n(), count);
-    for_each_prime(ctx, count, [&](size_t i) {
-        kernels::multiply_montgomery(dst.residues(i), a.residues(i), b.residues(i), ctx.n(), ctx.prime(i), false);
-    });
+    const size_t n = ctx.n();
+    if (b.n == n) {
+        for_each_prime(ctx, count, [&](size_t i) {
+            kernels::multiply_montgomery(dst.residues(i), a.residues(i), b.residues(i), n, ctx.prime(i), false);
+        });
+    } else {
+        ensure(b.n > 0 && b.n < n && n % b.n == 0, "operand b is full or compact");
+        for_each_prime(ctx, count, [&](size_t i) {
+            u64 scratch[kRepeatBlock];
+            for (size_t c = 0; c < n; c += kRepeatBlock) {
+                const size_t len = std::min(kRepeatBlock, n - c);
+                kernels::multiply_montgomery(dst.residues(i) + c, a.residues(i) + c,
+                                             repeated_block(b, i, c, len, n, scratch), len, ctx.prime(i), false);
+            }
+        });
+    }
     if (dst.count != count) dst.truncate(count);
 }
 void poly_add_montgomery(const Context &ctx, const RnsPoly &a, const RnsPoly &b, RnsPoly &dst, size_t count) {

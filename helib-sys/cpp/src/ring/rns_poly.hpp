@@ -86,6 +86,11 @@ using ResidueBuffer = std::vector<u64, UninitializedAllocator<u64>>;
 /// (prime-major layout). Ciphertexts, keys and encoded plaintexts keep theirs
 /// in NTT (evaluation) form. A polynomial made Secrecy::Secret (the secret
 /// key and what is computed from it) wipes its buffer before releasing it.
+///
+/// `n` is the ring degree N, except for a *compact* polynomial in NTT form
+/// (only encoded plaintexts are): one in X^s, s = N / n, held by the n
+/// outputs of the length-n transform (NttTables::forward_length). Word j of
+/// its length-N transform is word j / s of its own (repeated_block).
 struct RnsPoly {
     size_t n = 0;
     size_t count = 0;
@@ -120,6 +125,21 @@ struct RnsPoly {
 RnsPoly small_to_ntt(const Context &ctx, const std::vector<int32_t> &coeffs, size_t count);
 RnsPoly small_to_ntt(const Context &ctx, const std::vector<int8_t> &coeffs, size_t count);
 
+/// Words [c, c + len) of residue i of `b`'s length-`n` NTT form: b's own
+/// words when it is full (b.n = n); for a compact b (b.n < n, see RnsPoly),
+/// each of its words repeated n / b.n times, written to `scratch` (len words).
+inline const u64 *repeated_block(const RnsPoly &b, size_t i, size_t c, size_t len, size_t n, u64 *scratch) {
+    if (b.n == n) return b.residues(i) + c;
+    const size_t repeat = n / b.n;
+    const u64 *words = b.residues(i);
+    for (size_t k = 0; k < len; ++k) scratch[k] = words[(c + k) / repeat];
+    return scratch;
+}
+
+/// b as a full polynomial (n = N): b itself when it is, else its compact
+/// words repeated (a new buffer).
+RnsPoly expanded(const Context &ctx, const RnsPoly &b);
+
 /// Per-prime maps run on the context's pool.
 void for_each_prime(const Context &ctx, size_t count, const std::function<void(size_t)> &body);
 
@@ -130,9 +150,9 @@ void to_montgomery(const Context &ctx, RnsPoly &a);
 void poly_add(const Context &ctx, const RnsPoly &a, const RnsPoly &b, RnsPoly &dst, size_t count);
 void poly_sub(const Context &ctx, const RnsPoly &a, const RnsPoly &b, RnsPoly &dst, size_t count);
 void poly_negate(const Context &ctx, const RnsPoly &a, RnsPoly &dst, size_t count);
-/// dst = a * b for b in Montgomery form.
+/// dst = a * b for b in Montgomery form (b may be compact; a and dst are full).
 void poly_mul_montgomery(const Context &ctx, const RnsPoly &a, const RnsPoly &b, RnsPoly &dst, size_t count);
-/// dst = a +- b for b in Montgomery form.
+/// dst = a +- b for b in Montgomery form (b may be compact; a and dst are full).
 void poly_add_montgomery(const Context &ctx, const RnsPoly &a, const RnsPoly &b, RnsPoly &dst, size_t count);
 void poly_sub_montgomery(const Context &ctx, const RnsPoly &a, const RnsPoly &b, RnsPoly &dst, size_t count);
 /// dst = a * scalar_i, one scalar residue per prime.
