@@ -154,12 +154,37 @@ impl<F: Field> SlotTransform<F> {
     /// `outer(D ⊙ inner(x)) = outer(D) ⊙ (outer ∘ inner)(x)`: shifts compose
     /// additively. The pairs are sorted by the shift they make and each
     /// resulting diagonal is summed on its own, in parallel on the rayon
-    /// pool in use, with no intermediate products held.
+    /// pool in use, with no intermediate products held. When every diagonal
+    /// of both repeats with a period P < R along the rows
+    /// ([`period`](Self::period)), so does every product (a shifted
+    /// diagonal keeps its period): each is computed on the first P slots of
+    /// each row and repeated.
     pub fn after(&self, first: &SlotTransform<F>) -> SlotTransform<F> {
         let row = self.row;
+        let period = self.period().max(first.period()).min(row);
+        // The first `period` slots of each row of a diagonal.
+        let compact = |d: &'_ [F]| -> Vec<F> { [&d[..period], &d[row..row + period]].concat() };
+        let (outer_compact, inner_compact): (BTreeMap<Shift, Vec<F>>, BTreeMap<Shift, Vec<F>>) =
+            if period < row {
+                (
+                    self.diagonals
+                        .iter()
+                        .map(|(s, d)| (*s, compact(d)))
+                        .collect(),
+                    first
+                        .diagonals
+                        .iter()
+                        .map(|(s, d)| (*s, compact(d)))
+                        .collect(),
+                )
+            } else {
+                (BTreeMap::new(), BTreeMap::new())
+            };
         let mut pairs: BTreeMap<Shift, Vec<Pair<'_, F>>> = BTreeMap::new();
         for (outer, d_outer) in &self.diagonals {
+            let d_outer = outer_compact.get(outer).map_or(&d_outer[..], Vec::as_slice);
             for (inner, d_inner) in &first.diagonals {
+                let d_inner = inner_compact.get(inner).map_or(&d_inner[..], Vec::as_slice);
                 let shift = Shift {
                     swap: outer.swap ^ inner.swap,
                     rotation: (outer.rotation + inner.rotation) % row,
@@ -173,13 +198,27 @@ impl<F: Field> SlotTransform<F> {
         let diagonals: Vec<(Shift, Vec<F>)> = pairs
             .into_par_iter()
             .map(|(shift, terms)| {
-                let mut sum = vec![F::zero(); 2 * row];
+                let mut sum = vec![F::zero(); 2 * period];
                 for (outer, d_outer, d_inner) in terms {
-                    add_product_shifted(&mut sum, d_outer, d_inner, outer, row);
+                    // A rotation by k acts on period-P rows as one by k mod P.
+                    let outer = Shift {
+                        swap: outer.swap,
+                        rotation: outer.rotation % period,
+                    };
+                    add_product_shifted(&mut sum, d_outer, d_inner, outer, period);
                 }
                 (shift, sum)
             })
             .filter(|(_, sum)| !sum.iter().all(|d| d.is_zero()))
+            .map(|(shift, sum)| {
+                if period == row {
+                    return (shift, sum);
+                }
+                let repeated = (0..2 * row)
+                    .map(|p| sum[(p / row) * period + p % row % period])
+                    .collect();
+                (shift, repeated)
+            })
             .collect();
         SlotTransform {
             row,

@@ -1,6 +1,7 @@
 // rns_poly.hpp -- polynomials in Z_Q[X]/(X^N+1) held as residues per prime.
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <memory>
 #include <type_traits>
@@ -130,9 +131,15 @@ RnsPoly small_to_ntt(const Context &ctx, const std::vector<int8_t> &coeffs, size
 /// each of its words repeated n / b.n times, written to `scratch` (len words).
 inline const u64 *repeated_block(const RnsPoly &b, size_t i, size_t c, size_t len, size_t n, u64 *scratch) {
     if (b.n == n) return b.residues(i) + c;
-    const size_t repeat = n / b.n;
+    // n / b.n is a power of two: word j repeats over [j << shift, (j + 1) << shift).
+    const unsigned shift = static_cast<unsigned>(__builtin_ctzll(n / b.n));
     const u64 *words = b.residues(i);
-    for (size_t k = 0; k < len; ++k) scratch[k] = words[(c + k) / repeat];
+    for (size_t k = 0; k < len;) {
+        const size_t j = (c + k) >> shift;
+        const size_t end = std::min(len, ((j + 1) << shift) - c);
+        std::fill(scratch + k, scratch + end, words[j]);
+        k = end;
+    }
     return scratch;
 }
 
