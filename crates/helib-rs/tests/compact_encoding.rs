@@ -151,10 +151,11 @@ fn periodic<F: UniformRand + Copy>(row: usize, period: usize, rng: &mut impl Rng
 }
 
 /// Slot vectors repeating with period P along each row are polynomials in
-/// X^(N/2P): the transform to coefficients (which takes the size-2P route
-/// for them) is inverted by the transform back to slots, the coefficients
-/// off the multiples of N/2P are zero, and products with their encodings
-/// are slot-wise products.
+/// X^(N/2P): the transform to coefficients is inverted by the transform back
+/// to slots and the coefficients off the multiples of N/2P are zero; the
+/// evaluator's encodings, which take the size-2P route for them, equal the
+/// encodings of the size-N route's plaintext, residue for residue; and
+/// products with them are slot-wise products.
 fn periodic_slots<F: PrimeField + FftField>(keyed: &Keyed, seed: u64) {
     let encoder = BatchEncoder::<F>::new(&keyed.context).unwrap();
     let layout = encoder.layout();
@@ -194,6 +195,10 @@ fn periodic_slots<F: PrimeField + FftField>(keyed: &Keyed, seed: u64) {
             times.stride().unwrap() >= expected_stride(n, s),
             "period {period}"
         );
+        let full_route =
+            EncodedPlaintext::for_multiplication(&encoder.encode(&values).unwrap(), ct.level())
+                .unwrap();
+        assert_eq!(times.residues().unwrap(), full_route.residues().unwrap());
         let product = encoder
             .decode(&keyed.sk.decrypt(&(&ct * &times).unwrap()).unwrap())
             .unwrap();

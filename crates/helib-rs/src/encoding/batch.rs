@@ -6,7 +6,7 @@ use ark_ff::{FftField, PrimeField};
 use num_bigint::BigUint;
 
 use super::field_limbs;
-use super::slots::SlotLayout;
+use super::slots::{Route, SlotLayout};
 use crate::ciphertext::Ciphertext;
 use crate::context::Context;
 use crate::encoded::EncodedPlaintext;
@@ -87,10 +87,21 @@ impl<F: PrimeField + FftField> BatchEncoder<F> {
     /// # Errors
     /// [`Error::InvalidPlaintext`] for more than N values.
     pub fn encode(&self, values: &[F]) -> Result<Plaintext> {
+        self.encode_by(values, Route::Full)
+    }
+
+    /// [`encode`](Self::encode) of public values (a linear transform's
+    /// diagonals): slots repeating along the rows take the small route of
+    /// [`SlotLayout`]'s periodic slots, whose work depends on the values.
+    pub(crate) fn encode_public(&self, values: &[F]) -> Result<Plaintext> {
+        self.encode_by(values, Route::Periodic)
+    }
+
+    fn encode_by(&self, values: &[F], route: Route) -> Result<Plaintext> {
         let width = self.context.plain_limbs();
         let mut limbs = vec![0u64; self.slot_count() * width];
         self.layout
-            .slots_to_coefficient_limbs(values, width, &mut limbs)?;
+            .slots_to_coefficient_limbs(values, width, &mut limbs, route)?;
         Ok(Plaintext::from_engine_limbs(&self.context, limbs))
     }
 
@@ -116,8 +127,9 @@ impl<F: PrimeField + FftField> BatchEncoder<F> {
             let mut guard = cell.try_borrow_mut().ok();
             let limbs = guard.as_deref_mut().unwrap_or(&mut own);
             limbs.resize(self.slot_count() * width, 0);
+            // An encoding is public: the periodic route may decide the work.
             self.layout
-                .slots_to_coefficient_limbs(values, width, limbs)?;
+                .slots_to_coefficient_limbs(values, width, limbs, Route::Periodic)?;
             EncodedPlaintext::from_coefficient_limbs(&self.context, limbs, level, extended)
         })
     }

@@ -40,9 +40,13 @@ use crate::params::MAX_RING_DEGREE;
 /// Z_t\[X^s\]. Such a polynomial is m'(X^s) for the m' of degree < 2P whose
 /// slots in the layout of degree 2P (root ψ^s, as arkworks' roots are powers
 /// of one two-adic root) are the first P of each row, since 3 has order P
-/// modulo 4P. The transform to coefficients takes that small route, a
-/// transform of size 2P instead of N; the engine then keeps the encoding
-/// compact ([`EncodedPlaintext::stride`](crate::EncodedPlaintext::stride)).
+/// modulo 4P (for P ≥ 2). The evaluator's encodings
+/// ([`BatchEncoder::encode_for_multiplication`](crate::BatchEncoder::encode_for_multiplication)
+/// and the like, whose values are public) take that small route, a transform
+/// of size 2P instead of N, and the engine keeps them compact
+/// ([`EncodedPlaintext::stride`](crate::EncodedPlaintext::stride));
+/// [`slots_to_coefficients`](Self::slots_to_coefficients) and plaintexts to
+/// encrypt run the size-N transform whatever the values.
 #[derive(Debug, Clone)]
 pub struct SlotLayout<F: FftField> {
     /// The coset ψ·⟨ψ²⟩ of size N.
@@ -167,15 +171,6 @@ impl<F: PrimeField + FftField> SlotLayout<F> {
                 values.len()
             )));
         }
-        if let Some((period, firsts)) = self.period(values) {
-            let small = self.smaller(2 * period)?.slots_to_coefficients(&firsts)?;
-            let mut coefficients = vec![F::zero(); n];
-            let stride = n / (2 * period);
-            for (k, c) in small.into_iter().enumerate() {
-                coefficients[k * stride] = c;
-            }
-            return Ok(coefficients);
-        }
         let mut evaluations = vec![F::zero(); n];
         for (&k, &value) in self.coset_index.iter().zip(values) {
             evaluations[k] = value;
@@ -193,6 +188,11 @@ impl<F: PrimeField + FftField> SlotLayout<F> {
     /// followed by each coefficient's canonical integer, without field
     /// elements in between when the engine runs the transform.
     ///
+    /// With [`Route::Periodic`] (public values only) slots repeating along
+    /// the rows take the size-2P route ([periodic slots](Self#periodic-slots)),
+    /// whose work depends on the values; [`Route::Full`] runs the size-N
+    /// transform whatever they are.
+    ///
     /// # Errors
     /// [`Error::InvalidPlaintext`] for more than N values, for `out` not of
     /// N·`width` limbs, or for a coefficient that needs more than `width` limbs.
@@ -201,6 +201,7 @@ impl<F: PrimeField + FftField> SlotLayout<F> {
         values: &[F],
         width: usize,
         out: &mut [u64],
+        route: Route,
     ) -> Result<()> {
         let n = self.slot_count();
         if values.len() > n {
@@ -215,10 +216,17 @@ impl<F: PrimeField + FftField> SlotLayout<F> {
                 out.len()
             )));
         }
-        if let Some((period, firsts)) = self.period(values) {
+        if let Some((period, firsts)) = (route == Route::Periodic)
+            .then(|| self.period(values))
+            .flatten()
+        {
             let mut small = vec![0u64; 2 * period * width];
-            self.smaller(2 * period)?
-                .slots_to_coefficient_limbs(&firsts, width, &mut small)?;
+            self.smaller(2 * period)?.slots_to_coefficient_limbs(
+                &firsts,
+                width,
+                &mut small,
+                Route::Full,
+            )?;
             out.fill(0);
             let stride = n / (2 * period);
             for (k, c) in small.chunks_exact(width).enumerate() {
@@ -345,6 +353,17 @@ fn run_engine<F: PrimeField>(engine: &FieldNtt, values: &mut [F], forward: bool)
     Ok(())
 }
 
+/// How [`SlotLayout::slots_to_coefficient_limbs`] may compute.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Route {
+    /// The size-N transform, for any values (a plaintext to encrypt may be secret).
+    Full,
+    /// The size-2P transform for slots repeating with period P along the
+    /// rows: only for public values (the evaluator's encodings), since
+    /// finding P takes a time that depends on them.
+    Periodic,
+}
+
 /// The smallest power of two P from 2 to `row`/2 with which the slots
 /// `values` (two rows of `row`; missing slots zero) repeat along each row
 /// (slot (r, j) equal to slot (r, j mod P)), or `row` when they do not. Its
@@ -454,6 +473,46 @@ mod tests {
         assert_eq!(layout.slot_index(1, 3), Some(7));
         assert_eq!(layout.slot_index(2, 0), None);
         assert_eq!(layout.slot_index(0, 4), None);
+    }
+
+    /// The periodic route gives the full route's coefficient limbs for
+    /// slots of every period (rows differing, short inputs zero-padded), and
+    /// the same as the full route for slots that do not repeat.
+    #[test]
+    fn the_periodic_route_gives_the_full_routes_coefficients() {
+        let n = 256;
+        let row = n / 2;
+        let layout = SlotLayout::<Fr>::new(n).unwrap();
+        let mut rng = ark_std::test_rng();
+        let coefficients = |values: &[Fr], route: Route| {
+            let mut out = vec![0u64; 4 * n];
+            layout
+                .slots_to_coefficient_limbs(values, 4, &mut out, route)
+                .unwrap();
+            out
+        };
+        for log_p in 0..=row.trailing_zeros() {
+            let period = 1usize << log_p;
+            let rows: Vec<Vec<Fr>> = (0..2)
+                .map(|_| (0..period).map(|_| Fr::rand(&mut rng)).collect())
+                .collect();
+            let values: Vec<Fr> = (0..n).map(|p| rows[p / row][p % row % period]).collect();
+            let expected_period = if period == row { row } else { period.max(2) };
+            assert_eq!(row_period(&values, row), expected_period);
+            assert_eq!(
+                coefficients(&values, Route::Periodic),
+                coefficients(&values, Route::Full),
+                "period {period}"
+            );
+            // Only row 0 given: row 1 is zero, a period of its own.
+            let short = &values[..row];
+            assert_eq!(
+                coefficients(short, Route::Periodic),
+                coefficients(short, Route::Full),
+                "period {period}, one row"
+            );
+        }
+        assert_eq!(row_period::<Fr>(&[], row), 2);
     }
 
     #[test]

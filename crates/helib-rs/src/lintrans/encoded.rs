@@ -220,7 +220,7 @@ impl PreparedTransform<Plaintext> {
         level: usize,
     ) -> Result<Self> {
         Self::prepare(transform, policy, encoder, level, |moved| {
-            encoder.encode(moved)
+            encoder.encode_public(moved)
         })
     }
 
