@@ -230,6 +230,20 @@ extern "C" {
     ) -> helib_status;
 }
 extern "C" {
+    #[doc = " As helib_encoded_plaintext_new (extended 0) or\n helib_encoded_plaintext_new_extended (extended 1), for a public plaintext\n (the evaluator's own constants, a linear transform's diagonals): one that\n is a polynomial in X^s is kept compact (see helib_encoded_plaintext_stride),\n s times smaller and cheaper to make, and the time that takes depends on s.\n A plaintext that may be secret (a message added to an encryption of zero)\n takes helib_encoded_plaintext_new, which works the same whatever its\n coefficients. Any other `extended` gives HELIB_ERR_INVALID_ARGUMENT."]
+    pub fn helib_encoded_plaintext_new_public(
+        ctx: *const helib_context,
+        coeffs: *const u64,
+        n_coeffs: usize,
+        limbs_per_coeff: usize,
+        level: usize,
+        factor: *const u64,
+        factor_nlimbs: usize,
+        extended: ::std::os::raw::c_int,
+        out: *mut *mut helib_encoded_plaintext,
+    ) -> helib_status;
+}
+extern "C" {
     pub fn helib_encoded_plaintext_free(pt: *mut helib_encoded_plaintext);
 }
 extern "C" {
@@ -239,7 +253,7 @@ extern "C" {
     ) -> helib_status;
 }
 extern "C" {
-    #[doc = " The stride s of an encoded plaintext: 1 for a full encoding, or the power\n of two s > 1 such that the plaintext is a polynomial in X^s, which the\n engine detects when it encodes and keeps compact (N / s words a prime;\n s at most N / HELIB_MIN_COMPACT_LENGTH). A slot vector that repeats with\n period P along each row encodes to a polynomial in X^(N / 2P)."]
+    #[doc = " The stride s of an encoded plaintext: 1 for a full encoding, or the power\n of two s > 1 such that the plaintext is a polynomial in X^s, which the\n engine detects when it encodes a public plaintext\n (helib_encoded_plaintext_new_public) and keeps compact (N / s words a\n prime; s at most N / HELIB_MIN_COMPACT_LENGTH). A slot vector that repeats\n with period P along each row encodes to a polynomial in X^(N / 2P)."]
     pub fn helib_encoded_plaintext_stride(
         pt: *const helib_encoded_plaintext,
         out: *mut usize,

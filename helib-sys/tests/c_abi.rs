@@ -318,6 +318,38 @@ fn every_function_reports_null_pointers() {
         helib_encoded_plaintext_new(ctx.ptr, coeffs.as_ptr(), 4, 1, 0, null(), 0, null_mut())
     );
     null_case!(
+        "encoded_plaintext_new_public ctx",
+        helib_encoded_plaintext_new_public(
+            null(),
+            coeffs.as_ptr(),
+            4,
+            1,
+            0,
+            null(),
+            0,
+            0,
+            &mut pt_out
+        )
+    );
+    null_case!(
+        "encoded_plaintext_new_public coeffs",
+        helib_encoded_plaintext_new_public(ctx.ptr, null(), 4, 1, 0, null(), 0, 1, &mut pt_out)
+    );
+    null_case!(
+        "encoded_plaintext_new_public out",
+        helib_encoded_plaintext_new_public(
+            ctx.ptr,
+            coeffs.as_ptr(),
+            4,
+            1,
+            0,
+            null(),
+            0,
+            0,
+            null_mut()
+        )
+    );
+    null_case!(
         "encoded_plaintext_level pt",
         helib_encoded_plaintext_level(null(), &mut usize_out)
     );
@@ -2031,5 +2063,86 @@ fn residue_import_checks_every_residue_before_it_makes_a_plaintext() {
         assert_eq!(len, (level + 1) * HELIB_MIN_COMPACT_LENGTH as usize);
         helib_residue_import_free(compact);
         helib_residue_import_free(null_mut());
+    }
+}
+
+/// A public encoding of a polynomial in X^s keeps N/s words a prime (s at
+/// most N / HELIB_MIN_COMPACT_LENGTH); the ordinary one, which may hold a
+/// secret, stays whole; `extended` must be 0 or 1.
+#[test]
+fn public_encodings_are_compact_and_others_whole() {
+    let ctx = small_ctx();
+    let level = ctx.max_level();
+    // 1 + 3·X^8 + 2·X^(N/2): a polynomial in X^8.
+    let mut coeffs = vec![0u64; N];
+    coeffs[0] = 1;
+    coeffs[8] = 3;
+    coeffs[N / 2] = 2;
+    let stride_and_words = |pt: &Pt| {
+        let (mut stride, mut words) = (0usize, 0usize);
+        // SAFETY: live handle, valid out-pointers.
+        unsafe {
+            check(helib_encoded_plaintext_stride(pt.0, &mut stride));
+            check(helib_encoded_plaintext_word_count(pt.0, &mut words));
+        }
+        (stride, words)
+    };
+    let mut out = null_mut();
+    // SAFETY: live context, `coeffs` holds N one-limb coefficients, valid out-pointer.
+    check(unsafe {
+        helib_encoded_plaintext_new_public(
+            ctx.ptr,
+            coeffs.as_ptr(),
+            N,
+            1,
+            level,
+            null(),
+            0,
+            0,
+            &mut out,
+        )
+    });
+    let public = Pt(out);
+    assert_eq!(stride_and_words(&public), (8, (level + 1) * N / 8));
+    // SAFETY: as above.
+    check(unsafe {
+        helib_encoded_plaintext_new(ctx.ptr, coeffs.as_ptr(), N, 1, level, null(), 0, &mut out)
+    });
+    let whole = Pt(out);
+    assert_eq!(stride_and_words(&whole), (1, (level + 1) * N));
+    // A constant is as compact as an encoding gets.
+    // SAFETY: as above, one coefficient.
+    check(unsafe {
+        helib_encoded_plaintext_new_public(
+            ctx.ptr,
+            coeffs.as_ptr(),
+            1,
+            1,
+            level,
+            null(),
+            0,
+            0,
+            &mut out,
+        )
+    });
+    let constant = Pt(out);
+    let widest = N / HELIB_MIN_COMPACT_LENGTH as usize;
+    assert_eq!(stride_and_words(&constant).0, widest);
+    for extended in [2, -1] {
+        // SAFETY: as above.
+        let s = unsafe {
+            helib_encoded_plaintext_new_public(
+                ctx.ptr,
+                coeffs.as_ptr(),
+                N,
+                1,
+                level,
+                null(),
+                0,
+                extended,
+                &mut out,
+            )
+        };
+        expect_status(s, HELIB_ERR_INVALID_ARGUMENT, "extended out of 0..=1");
     }
 }

@@ -11,6 +11,16 @@ use crate::error::{Error, Result};
 use crate::ffi::{check, Owned};
 use crate::plaintext::Plaintext;
 
+/// Whether a plaintext being encoded may be secret (see
+/// [`EncodedPlaintext::public_for_multiplication`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Visibility {
+    /// Encoded the same way whatever its coefficients.
+    MaySecret,
+    /// Kept compact when it is a polynomial in X^s.
+    Public,
+}
+
 /// A plaintext prepared for [`Ciphertext::mul_plain`](crate::Ciphertext::mul_plain) or
 /// [`Ciphertext::add_plain`](crate::Ciphertext::add_plain): its polynomial in RNS and NTT form modulo
 /// Q_level, scaled by a correction factor. It can be used with ciphertexts at
@@ -89,7 +99,64 @@ impl EncodedPlaintext {
     /// [`Error::InvalidLevel`] when `level` is above the context's top level;
     /// [`Error::InvalidArgument`] when the context has no special primes.
     pub fn for_linear_transform(plaintext: &Plaintext, level: usize) -> Result<Self> {
-        Self::encode(plaintext, level, &BigUint::one(), true)
+        Self::encode(
+            plaintext,
+            level,
+            &BigUint::one(),
+            true,
+            Visibility::MaySecret,
+        )
+    }
+
+    /// [`for_multiplication`](Self::for_multiplication) for a public
+    /// plaintext (the evaluator's own constants, a transform's diagonals):
+    /// one that is a polynomial in X^s is kept compact
+    /// ([`stride`](Self::stride)), s times smaller and cheaper to make, and
+    /// the time that takes depends on s. A plaintext that may be secret takes
+    /// [`for_multiplication`](Self::for_multiplication), which works the same
+    /// whatever its coefficients.
+    ///
+    /// ```
+    /// use helib_rs::{Context, EncodedPlaintext, Parameters, Plaintext, SecretKey};
+    ///
+    /// let context = Context::new(&Parameters::for_tests())?;
+    /// let sk = SecretKey::generate(&context)?;
+    /// let n = context.ring_degree();
+    /// // 2 + 3·X^(N/2): a polynomial in X^(N/2), kept as N/16 words a prime.
+    /// let mut coefficients = vec![0u64; n];
+    /// coefficients[0] = 2;
+    /// coefficients[n / 2] = 3;
+    /// let b = Plaintext::from_u64s(&context, &coefficients)?;
+    /// let ct = sk.encrypt(&Plaintext::from_u64s(&context, &[5])?)?;
+    /// let compact = EncodedPlaintext::public_for_multiplication(&b, ct.level())?;
+    /// assert_eq!(compact.stride()?, n / 16);
+    /// let whole = EncodedPlaintext::for_multiplication(&b, ct.level())?;
+    /// assert_eq!(whole.stride()?, 1);
+    ///
+    /// let expected = Plaintext::from_u64s(&context, &{
+    ///     let mut c = vec![0u64; n];
+    ///     c[0] = 10;
+    ///     c[n / 2] = 15;
+    ///     c
+    /// })?;
+    /// assert_eq!(sk.decrypt(&(&ct * &compact)?)?, expected);
+    /// # Ok::<(), helib_rs::Error>(())
+    /// ```
+    ///
+    /// # Errors
+    /// As for [`for_multiplication`](Self::for_multiplication).
+    pub fn public_for_multiplication(plaintext: &Plaintext, level: usize) -> Result<Self> {
+        Self::encode(plaintext, level, &BigUint::one(), false, Visibility::Public)
+    }
+
+    /// [`for_linear_transform`](Self::for_linear_transform) for a public
+    /// plaintext, kept compact as
+    /// [`public_for_multiplication`](Self::public_for_multiplication) keeps it.
+    ///
+    /// # Errors
+    /// As for [`for_linear_transform`](Self::for_linear_transform).
+    pub fn public_for_linear_transform(plaintext: &Plaintext, level: usize) -> Result<Self> {
+        Self::encode(plaintext, level, &BigUint::one(), true, Visibility::Public)
     }
 
     /// Encodes `plaintext` at `level` with that level's canonical correction
@@ -115,7 +182,7 @@ impl EncodedPlaintext {
     /// [`Error::InvalidLevel`] when `level` is above the context's top level;
     /// [`Error::InvalidArgument`] when `factor` is 0 mod t or not invertible mod t.
     pub fn with_factor(plaintext: &Plaintext, level: usize, factor: &BigUint) -> Result<Self> {
-        Self::encode(plaintext, level, factor, false)
+        Self::encode(plaintext, level, factor, false, Visibility::MaySecret)
     }
 
     fn encode(
@@ -123,6 +190,7 @@ impl EncodedPlaintext {
         level: usize,
         factor: &BigUint,
         extended: bool,
+        visibility: Visibility,
     ) -> Result<Self> {
         Self::encode_limbs(
             plaintext.context(),
@@ -130,14 +198,17 @@ impl EncodedPlaintext {
             level,
             factor,
             extended,
+            visibility,
         )
     }
 
-    /// Encodes the polynomial whose N coefficients are `coeffs` (the
+    /// Encodes the public polynomial whose N coefficients are `coeffs` (the
     /// context's plain limbs each, every one below t, as a [`Plaintext`]
-    /// holds them), with factor 1, in the form `extended` picks; the engine
-    /// checks the coefficients. It spares building a [`Plaintext`] for
-    /// values that are encoded at once (a linear transform's diagonals).
+    /// holds them), with factor 1, in the form `extended` picks, compact
+    /// when it can be (as [`public_for_multiplication`](Self::public_for_multiplication));
+    /// the engine checks the coefficients. It spares building a
+    /// [`Plaintext`] for values that are encoded at once (a linear
+    /// transform's diagonals).
     pub(crate) fn from_coefficient_limbs(
         context: &Context,
         coeffs: &[u64],
@@ -152,7 +223,14 @@ impl EncodedPlaintext {
                 context.plain_limbs()
             )));
         }
-        Self::encode_limbs(context, coeffs, level, &BigUint::one(), extended)
+        Self::encode_limbs(
+            context,
+            coeffs,
+            level,
+            &BigUint::one(),
+            extended,
+            Visibility::Public,
+        )
     }
 
     fn encode_limbs(
@@ -161,6 +239,7 @@ impl EncodedPlaintext {
         level: usize,
         factor: &BigUint,
         extended: bool,
+        visibility: Visibility,
     ) -> Result<Self> {
         // The engine checks the level and that the factor is invertible mod t.
         let factor = factor % context.plaintext_modulus();
@@ -171,26 +250,32 @@ impl EncodedPlaintext {
         } else {
             (factor_limbs.as_ptr(), factor_limbs.len())
         };
-        let encode = if extended {
-            sys::helib_encoded_plaintext_new_extended
-        } else {
-            sys::helib_encoded_plaintext_new
-        };
+        let (n, width) = (context.ring_degree(), context.plain_limbs());
         let raw = Owned::create(|out| {
             // SAFETY: the context handle is live; `coeffs` holds N coefficients
             // of `plain_limbs` limbs each; the factor is null or a live slice of
             // `factor_len` limbs; `out` is a valid out-pointer.
             unsafe {
-                encode(
-                    context.as_ptr(),
-                    coeffs.as_ptr(),
-                    context.ring_degree(),
-                    context.plain_limbs(),
-                    level,
-                    factor_ptr,
-                    factor_len,
-                    out,
-                )
+                let (ctx, coeffs) = (context.as_ptr(), coeffs.as_ptr());
+                match (visibility, extended) {
+                    (Visibility::Public, _) => sys::helib_encoded_plaintext_new_public(
+                        ctx,
+                        coeffs,
+                        n,
+                        width,
+                        level,
+                        factor_ptr,
+                        factor_len,
+                        i32::from(extended),
+                        out,
+                    ),
+                    (Visibility::MaySecret, true) => sys::helib_encoded_plaintext_new_extended(
+                        ctx, coeffs, n, width, level, factor_ptr, factor_len, out,
+                    ),
+                    (Visibility::MaySecret, false) => sys::helib_encoded_plaintext_new(
+                        ctx, coeffs, n, width, level, factor_ptr, factor_len, out,
+                    ),
+                }
             }
         })?;
         Ok(Self {
@@ -225,8 +310,10 @@ impl EncodedPlaintext {
 
     /// Its stride s: 1 for a full encoding, or the power of two s > 1 such
     /// that the plaintext is a polynomial in X^s, which the engine detects
-    /// when it encodes and then keeps compact, N / s words a prime (s is at
-    /// most N / 16). A slot vector repeating with period P along each row
+    /// when it encodes a public plaintext
+    /// ([`public_for_multiplication`](Self::public_for_multiplication), the
+    /// [`BatchEncoder`](crate::BatchEncoder)'s `encode_for_*` but addition)
+    /// and then keeps compact, N / s words a prime (s is at most N / 16). A slot vector repeating with period P along each row
     /// (as [`BatchEncoder`](crate::BatchEncoder) lays slots out) is such a
     /// polynomial with s = N / (2P): most diagonals of an FFT's levels are,
     /// and their encodings are s times smaller and cheaper to make.

@@ -1,5 +1,6 @@
-//! Compact encodings: a plaintext that is a polynomial in X^s is kept as
-//! N / s words a prime (`EncodedPlaintext::stride`). Checked against the
+//! Compact encodings: a public plaintext that is a polynomial in X^s is kept
+//! as N / s words a prime (`EncodedPlaintext::stride`), one that may be
+//! secret is encoded whole whatever it holds. Checked against the
 //! num-bigint negacyclic model (products and sums with sparse polynomials),
 //! against the slot model (periodic slot vectors, whose encodings are such
 //! polynomials), and for the raw residue form caches store.
@@ -65,7 +66,22 @@ fn sparse_products(keyed: &Keyed, s: usize, seed: u64, lower_level: bool) {
     let fresh = keyed.pk.encrypt(&keyed.plaintext(&a)).unwrap();
     let b_plain = keyed.plaintext(&b);
     let top = fresh.level();
-    let times = EncodedPlaintext::for_multiplication(&b_plain, top).unwrap();
+    let times = EncodedPlaintext::public_for_multiplication(&b_plain, top).unwrap();
+    // Plaintexts that may be secret are encoded whole, whatever they hold.
+    assert_eq!(
+        EncodedPlaintext::for_multiplication(&b_plain, top)
+            .unwrap()
+            .stride()
+            .unwrap(),
+        1
+    );
+    assert_eq!(
+        EncodedPlaintext::for_linear_transform(&b_plain, top)
+            .unwrap()
+            .stride()
+            .unwrap(),
+        1
+    );
     let lower = (&fresh * &times)
         .unwrap()
         .mod_switch_reduce_noise()
@@ -80,9 +96,9 @@ fn sparse_products(keyed: &Keyed, s: usize, seed: u64, lower_level: bool) {
         let level = ct.level();
         for extended in [false, true] {
             let times = if extended {
-                EncodedPlaintext::for_linear_transform(&b_plain, level).unwrap()
+                EncodedPlaintext::public_for_linear_transform(&b_plain, level).unwrap()
             } else {
-                EncodedPlaintext::for_multiplication(&b_plain, level).unwrap()
+                EncodedPlaintext::public_for_multiplication(&b_plain, level).unwrap()
             };
             let stride = expected_stride(n, s);
             assert_eq!(times.stride().unwrap(), stride, "s = {s}");
@@ -98,7 +114,7 @@ fn sparse_products(keyed: &Keyed, s: usize, seed: u64, lower_level: bool) {
             assert_eq!(decrypt(keyed, &product), model::mul(&a, &b, t), "s = {s}");
         }
         let shift = EncodedPlaintext::for_addition_to(&b_plain, &ct).unwrap();
-        assert_eq!(shift.stride().unwrap(), expected_stride(n, s));
+        assert_eq!(shift.stride().unwrap(), 1, "an addend may be secret");
         let sum = (&ct + &shift).unwrap();
         assert_eq!(decrypt(keyed, &sum), model::add(&a, &b, t), "s = {s}");
         let difference = (&ct - &shift).unwrap();
@@ -131,7 +147,7 @@ fn zero_and_constants_are_compact() {
     let ct = keyed.pk.encrypt(&keyed.plaintext(&a)).unwrap();
     for constant in [0u64, 1, 5] {
         let plain = Plaintext::from_u64s(&keyed.context, &[constant]).unwrap();
-        let encoded = EncodedPlaintext::for_multiplication(&plain, ct.level()).unwrap();
+        let encoded = EncodedPlaintext::public_for_multiplication(&plain, ct.level()).unwrap();
         assert_eq!(encoded.stride().unwrap(), n / 16);
         let k = BigUint::from(constant);
         let scaled = decrypt(keyed, &(&ct * &encoded).unwrap());
@@ -195,9 +211,11 @@ fn periodic_slots<F: PrimeField + FftField>(keyed: &Keyed, seed: u64) {
             times.stride().unwrap() >= expected_stride(n, s),
             "period {period}"
         );
-        let full_route =
-            EncodedPlaintext::for_multiplication(&encoder.encode(&values).unwrap(), ct.level())
-                .unwrap();
+        let full_route = EncodedPlaintext::public_for_multiplication(
+            &encoder.encode(&values).unwrap(),
+            ct.level(),
+        )
+        .unwrap();
         assert_eq!(times.residues().unwrap(), full_route.residues().unwrap());
         let product = encoder
             .decode(&keyed.sk.decrypt(&(&ct * &times).unwrap()).unwrap())
@@ -241,7 +259,10 @@ fn block_products_take_compact_blocks() {
         .collect();
     let encoded: Vec<EncodedPlaintext> = b
         .iter()
-        .map(|p| EncodedPlaintext::for_multiplication(&keyed.plaintext(p), cts[0].level()).unwrap())
+        .map(|p| {
+            EncodedPlaintext::public_for_multiplication(&keyed.plaintext(p), cts[0].level())
+                .unwrap()
+        })
         .collect();
     assert_eq!(encoded[1].stride().unwrap(), 64);
     let blocks = Ciphertext::multiply_plain_blocks(&cts, &encoded, 0..3).unwrap();
@@ -266,7 +287,7 @@ fn compact_residues_round_trip_and_bad_strides_are_refused() {
     let (n, level) = (keyed.n(), keyed.context.max_level());
     let mut rng = rng(11);
     let plain = keyed.plaintext(&sparse_poly(keyed, 8, &mut rng));
-    let encoded = EncodedPlaintext::for_linear_transform(&plain, level).unwrap();
+    let encoded = EncodedPlaintext::public_for_linear_transform(&plain, level).unwrap();
     let stride = encoded.stride().unwrap();
     assert_eq!(stride, 8);
     let mut words = vec![0u64; encoded.residue_words().unwrap()];
@@ -297,7 +318,7 @@ fn compact_residues_round_trip_and_bad_strides_are_refused() {
     // Every stride the engine can hold, read back from words it wrote.
     for s in [1, 2, n / 16] {
         let plain = keyed.plaintext(&sparse_poly(keyed, s, &mut rng));
-        let encoded = EncodedPlaintext::for_multiplication(&plain, level).unwrap();
+        let encoded = EncodedPlaintext::public_for_multiplication(&plain, level).unwrap();
         let mut words = vec![0u64; encoded.residue_words().unwrap()];
         let norms = encoded.export_residues(&mut words).unwrap();
         let back =
@@ -320,7 +341,8 @@ proptest! {
         let a = random_poly(&mut rng, t, keyed.n());
         let b = sparse_poly(keyed, 1 << log_s, &mut rng);
         let ct = keyed.sk.encrypt(&keyed.plaintext(&a)).unwrap();
-        let times = EncodedPlaintext::for_multiplication(&keyed.plaintext(&b), ct.level()).unwrap();
+        let times =
+            EncodedPlaintext::public_for_multiplication(&keyed.plaintext(&b), ct.level()).unwrap();
         prop_assert_eq!(decrypt(keyed, &(&ct * &times).unwrap()), model::mul(&a, &b, t));
     }
 }

@@ -212,6 +212,20 @@ helib_status helib_encoded_plaintext_new_extended(const helib_context *ctx, cons
                                                   size_t n_coeffs, size_t limbs_per_coeff, size_t level,
                                                   const uint64_t *factor, size_t factor_nlimbs,
                                                   helib_encoded_plaintext **out);
+/**
+ * As helib_encoded_plaintext_new (extended 0) or
+ * helib_encoded_plaintext_new_extended (extended 1), for a public plaintext
+ * (the evaluator's own constants, a linear transform's diagonals): one that
+ * is a polynomial in X^s is kept compact (see helib_encoded_plaintext_stride),
+ * s times smaller and cheaper to make, and the time that takes depends on s.
+ * A plaintext that may be secret (a message added to an encryption of zero)
+ * takes helib_encoded_plaintext_new, which works the same whatever its
+ * coefficients. Any other `extended` gives HELIB_ERR_INVALID_ARGUMENT.
+ */
+helib_status helib_encoded_plaintext_new_public(const helib_context *ctx, const uint64_t *coeffs,
+                                                size_t n_coeffs, size_t limbs_per_coeff, size_t level,
+                                                const uint64_t *factor, size_t factor_nlimbs, int extended,
+                                                helib_encoded_plaintext **out);
 void helib_encoded_plaintext_free(helib_encoded_plaintext *pt);
 helib_status helib_encoded_plaintext_level(const helib_encoded_plaintext *pt, size_t *out);
 /**
@@ -222,9 +236,10 @@ helib_status helib_encoded_plaintext_level(const helib_encoded_plaintext *pt, si
 /**
  * The stride s of an encoded plaintext: 1 for a full encoding, or the power
  * of two s > 1 such that the plaintext is a polynomial in X^s, which the
- * engine detects when it encodes and keeps compact (N / s words a prime;
- * s at most N / HELIB_MIN_COMPACT_LENGTH). A slot vector that repeats with
- * period P along each row encodes to a polynomial in X^(N / 2P).
+ * engine detects when it encodes a public plaintext
+ * (helib_encoded_plaintext_new_public) and keeps compact (N / s words a
+ * prime; s at most N / HELIB_MIN_COMPACT_LENGTH). A slot vector that repeats
+ * with period P along each row encodes to a polynomial in X^(N / 2P).
  */
 helib_status helib_encoded_plaintext_stride(const helib_encoded_plaintext *pt, size_t *out);
 /**

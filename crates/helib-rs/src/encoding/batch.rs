@@ -174,7 +174,12 @@ impl<F: PrimeField + FftField> BatchEncoder<F> {
     }
 
     /// Encodes `values` straight into an [`EncodedPlaintext`] for
-    /// multiplication at `level`.
+    /// multiplication at `level`. The values are taken as public (the
+    /// evaluator's own): slots that repeat along the rows take a smaller
+    /// transform and a compact encoding
+    /// ([`EncodedPlaintext::public_for_multiplication`]), in a time that
+    /// depends on their period; values that may be secret go through
+    /// [`encode`](Self::encode) and [`EncodedPlaintext::for_multiplication`].
     ///
     /// # Errors
     /// As for [`encode`](Self::encode) and [`EncodedPlaintext::for_multiplication`].
@@ -188,7 +193,9 @@ impl<F: PrimeField + FftField> BatchEncoder<F> {
 
     /// Encodes `values` in the extended form of
     /// [`EncodedPlaintext::for_linear_transform`], for the diagonals of a
-    /// [`Ciphertext::linear_transform`](crate::Ciphertext::linear_transform).
+    /// [`Ciphertext::linear_transform`](crate::Ciphertext::linear_transform),
+    /// taking them as public as
+    /// [`encode_for_multiplication`](Self::encode_for_multiplication) does.
     ///
     /// # Errors
     /// As for [`encode`](Self::encode) and [`EncodedPlaintext::for_linear_transform`].

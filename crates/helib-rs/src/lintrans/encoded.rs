@@ -244,7 +244,7 @@ impl PreparedTransform<Plaintext> {
                 .map(|(slot, plain)| {
                     Ok((
                         *slot,
-                        EncodedPlaintext::for_linear_transform(plain, self.level)?,
+                        EncodedPlaintext::public_for_linear_transform(plain, self.level)?,
                     ))
                 })
                 .collect::<Result<_>>()?;
@@ -257,7 +257,7 @@ impl PreparedTransform<Plaintext> {
             return encoded.apply(x, keys);
         }
         let acc = iterated_sum(schedule, &self.terms, x, keys, |baby, plain| {
-            let encoded = EncodedPlaintext::for_multiplication(plain, baby.level())?;
+            let encoded = EncodedPlaintext::public_for_multiplication(plain, baby.level())?;
             baby.mul_plain(&encoded)
         })?;
         align(schedule, acc, keys)

@@ -51,9 +51,17 @@ struct EncodedPlaintext {
     double log2_l1 = 0;
 };
 
+/// Whether a plaintext being encoded may be secret. A MaySecret one (a
+/// message added to an encryption of zero is one) is encoded the same way
+/// whatever its coefficients. A Public one (the evaluator's own constants, a
+/// transform's diagonals) that is a polynomial in X^s is kept compact, and
+/// the time that takes depends on s.
+enum class Visibility { MaySecret, Public };
+
 EncodedPlaintext encode_plaintext(std::shared_ptr<const Context> ctx, const u64 *coeffs,
                                   size_t n_coeffs, size_t limbs_per_coeff, size_t level,
-                                  const mpz_class &factor, bool extended = false);
+                                  const mpz_class &factor, bool extended = false,
+                                  Visibility visibility = Visibility::MaySecret);
 
 /// The smallest compact length: an encoding keeps at least this many words a
 /// prime (a stride of at most N / kMinCompactLength), so that its transform

@@ -128,7 +128,7 @@ const u64 *gathered(const Context &ctx, const u64 *coeffs, size_t stride) {
 
 EncodedPlaintext encode_plaintext(std::shared_ptr<const Context> ctx_ptr, const u64 *coeffs,
                                   size_t n_coeffs, size_t limbs_per_coeff, size_t level,
-                                  const mpz_class &factor, bool extended) {
+                                  const mpz_class &factor, bool extended, Visibility visibility) {
     const Context &ctx = *ctx_ptr;
     ctx.check_level(level);
     const mpz_class reduced = factor % ctx.t();
@@ -152,12 +152,12 @@ EncodedPlaintext encode_plaintext(std::shared_ptr<const Context> ctx_ptr, const 
     std::vector<size_t> primes;
     for (size_t i = 0; i <= level; ++i) primes.push_back(i);
     for (size_t k = 0; extended && k < ctx.special_size(); ++k) primes.push_back(ctx.special_index(k));
-    // A polynomial in X^s is lifted and kept compact (N / s words a prime).
-    // The residues come out in Montgomery form, as the evaluator takes them;
-    // an encoding is public, so the lift may keep this thread's scratch (and
-    // its sparsity may decide the work done).
+    // A public polynomial in X^s is lifted and kept compact (N / s words a
+    // prime). The residues come out in Montgomery form, as the evaluator
+    // takes them; the lift may keep this thread's scratch, as an encoding's
+    // buffers are public (see Secrecy).
     const u64 *full = direct ? coeffs : m.data();
-    const size_t stride = sparsity_stride(ctx, full);
+    const size_t stride = visibility == Visibility::Public ? sparsity_stride(ctx, full) : 1;
     const u64 *lifted_coeffs = stride == 1 ? full : gathered(ctx, full, stride);
     LiftedPlaintext lifted =
         lift_plaintext(ctx, lifted_coeffs, ctx.n() / stride, primes, true, true, ScratchUse::PerThread);

@@ -19,7 +19,8 @@ namespace {
 
 helib_status encoded_plaintext_new(const helib_context *ctx, const uint64_t *coeffs, size_t n_coeffs,
                                    size_t limbs_per_coeff, size_t level, const uint64_t *factor,
-                                   size_t factor_nlimbs, bool extended, helib_encoded_plaintext **out) {
+                                   size_t factor_nlimbs, bool extended, bgv::Visibility visibility,
+                                   helib_encoded_plaintext **out) {
     return guarded([&] {
         require_out(out, "out");
         const auto &c = deref(ctx, "ctx").ctx;
@@ -30,7 +31,7 @@ helib_status encoded_plaintext_new(const helib_context *ctx, const uint64_t *coe
             bgv::require(f < c->t(), HELIB_ERR_INVALID_ARGUMENT, "correction factor is not reduced mod t");
         }
         auto handle = std::make_unique<helib_encoded_plaintext>();
-        handle->pt = bgv::encode_plaintext(c, coeffs, n_coeffs, limbs_per_coeff, level, f, extended);
+        handle->pt = bgv::encode_plaintext(c, coeffs, n_coeffs, limbs_per_coeff, level, f, extended, visibility);
         *out = handle.release();
     });
 }
@@ -41,14 +42,27 @@ helib_status helib_encoded_plaintext_new(const helib_context *ctx, const uint64_
                                          size_t n_coeffs, size_t limbs_per_coeff, size_t level,
                                          const uint64_t *factor, size_t factor_nlimbs,
                                          helib_encoded_plaintext **out) {
-    return encoded_plaintext_new(ctx, coeffs, n_coeffs, limbs_per_coeff, level, factor, factor_nlimbs, false, out);
+    return encoded_plaintext_new(ctx, coeffs, n_coeffs, limbs_per_coeff, level, factor, factor_nlimbs, false,
+                                 bgv::Visibility::MaySecret, out);
 }
 
 helib_status helib_encoded_plaintext_new_extended(const helib_context *ctx, const uint64_t *coeffs,
                                                   size_t n_coeffs, size_t limbs_per_coeff, size_t level,
                                                   const uint64_t *factor, size_t factor_nlimbs,
                                                   helib_encoded_plaintext **out) {
-    return encoded_plaintext_new(ctx, coeffs, n_coeffs, limbs_per_coeff, level, factor, factor_nlimbs, true, out);
+    return encoded_plaintext_new(ctx, coeffs, n_coeffs, limbs_per_coeff, level, factor, factor_nlimbs, true,
+                                 bgv::Visibility::MaySecret, out);
+}
+
+helib_status helib_encoded_plaintext_new_public(const helib_context *ctx, const uint64_t *coeffs,
+                                                size_t n_coeffs, size_t limbs_per_coeff, size_t level,
+                                                const uint64_t *factor, size_t factor_nlimbs, int extended,
+                                                helib_encoded_plaintext **out) {
+    if (extended != 0 && extended != 1) {
+        return guarded([] { bgv::fail(HELIB_ERR_INVALID_ARGUMENT, "extended must be 0 or 1"); });
+    }
+    return encoded_plaintext_new(ctx, coeffs, n_coeffs, limbs_per_coeff, level, factor, factor_nlimbs,
+                                 extended == 1, bgv::Visibility::Public, out);
 }
 
 void helib_encoded_plaintext_free(helib_encoded_plaintext *pt) { delete pt; }
