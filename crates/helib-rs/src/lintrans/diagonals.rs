@@ -162,24 +162,18 @@ impl<F: Field> SlotTransform<F> {
     pub fn after(&self, first: &SlotTransform<F>) -> SlotTransform<F> {
         let row = self.row;
         let period = self.period().max(first.period()).min(row);
-        // The first `period` slots of each row of a diagonal.
-        let compact = |d: &'_ [F]| -> Vec<F> { [&d[..period], &d[row..row + period]].concat() };
-        let (outer_compact, inner_compact): (BTreeMap<Shift, Vec<F>>, BTreeMap<Shift, Vec<F>>) =
-            if period < row {
-                (
-                    self.diagonals
-                        .iter()
-                        .map(|(s, d)| (*s, compact(d)))
-                        .collect(),
-                    first
-                        .diagonals
-                        .iter()
-                        .map(|(s, d)| (*s, compact(d)))
-                        .collect(),
-                )
-            } else {
-                (BTreeMap::new(), BTreeMap::new())
-            };
+        // Each diagonal's first `period` slots of each row (none needed
+        // when the period is the row).
+        let compact = |t: &SlotTransform<F>| -> BTreeMap<Shift, Vec<F>> {
+            if period == row {
+                return BTreeMap::new();
+            }
+            t.diagonals
+                .iter()
+                .map(|(s, d)| (*s, [&d[..period], &d[row..row + period]].concat()))
+                .collect()
+        };
+        let (outer_compact, inner_compact) = (compact(self), compact(first));
         let mut pairs: BTreeMap<Shift, Vec<Pair<'_, F>>> = BTreeMap::new();
         for (outer, d_outer) in &self.diagonals {
             let d_outer = outer_compact.get(outer).map_or(&d_outer[..], Vec::as_slice);

@@ -143,8 +143,8 @@ inline const u64 *repeated_block(const RnsPoly &b, size_t i, size_t c, size_t le
     return scratch;
 }
 
-/// b as a full polynomial (n = N): b itself when it is, else its compact
-/// words repeated (a new buffer).
+/// b as a full polynomial (n = N), in a new buffer: its compact words
+/// repeated (see RnsPoly), or a copy when b is full.
 RnsPoly expanded(const Context &ctx, const RnsPoly &b);
 
 /// Per-prime maps run on the context's pool.
