@@ -2087,54 +2087,16 @@ fn public_encodings_are_compact_and_others_whole() {
         }
         (stride, words)
     };
-    let mut out = null_mut();
-    // SAFETY: live context, `coeffs` holds N one-limb coefficients, valid out-pointer.
-    check(unsafe {
-        helib_encoded_plaintext_new_public(
-            ctx.ptr,
-            coeffs.as_ptr(),
-            N,
-            1,
-            level,
-            null(),
-            0,
-            0,
-            &mut out,
-        )
-    });
-    let public = Pt(out);
-    assert_eq!(stride_and_words(&public), (8, (level + 1) * N / 8));
-    // SAFETY: as above.
-    check(unsafe {
-        helib_encoded_plaintext_new(ctx.ptr, coeffs.as_ptr(), N, 1, level, null(), 0, &mut out)
-    });
-    let whole = Pt(out);
-    assert_eq!(stride_and_words(&whole), (1, (level + 1) * N));
-    // A constant is as compact as an encoding gets.
-    // SAFETY: as above, one coefficient.
-    check(unsafe {
-        helib_encoded_plaintext_new_public(
-            ctx.ptr,
-            coeffs.as_ptr(),
-            1,
-            1,
-            level,
-            null(),
-            0,
-            0,
-            &mut out,
-        )
-    });
-    let constant = Pt(out);
-    let widest = N / HELIB_MIN_COMPACT_LENGTH as usize;
-    assert_eq!(stride_and_words(&constant).0, widest);
-    for extended in [2, -1] {
-        // SAFETY: as above.
+    // The first `count` coefficients, encoded as public.
+    let new_public = |count: usize, extended: i32| {
+        let mut out = null_mut();
+        // SAFETY: live context, `coeffs` holds at least `count` one-limb
+        // coefficients, valid out-pointer.
         let s = unsafe {
             helib_encoded_plaintext_new_public(
                 ctx.ptr,
                 coeffs.as_ptr(),
-                N,
+                count,
                 1,
                 level,
                 null(),
@@ -2143,6 +2105,27 @@ fn public_encodings_are_compact_and_others_whole() {
                 &mut out,
             )
         };
+        (s, out)
+    };
+    let (s, out) = new_public(N, 0);
+    check(s);
+    let public = Pt(out);
+    assert_eq!(stride_and_words(&public), (8, (level + 1) * N / 8));
+    let mut out = null_mut();
+    // SAFETY: as above.
+    check(unsafe {
+        helib_encoded_plaintext_new(ctx.ptr, coeffs.as_ptr(), N, 1, level, null(), 0, &mut out)
+    });
+    let whole = Pt(out);
+    assert_eq!(stride_and_words(&whole), (1, (level + 1) * N));
+    // A constant is as compact as an encoding gets.
+    let (s, out) = new_public(1, 0);
+    check(s);
+    let constant = Pt(out);
+    let widest = N / HELIB_MIN_COMPACT_LENGTH as usize;
+    assert_eq!(stride_and_words(&constant).0, widest);
+    for extended in [2, -1] {
+        let (s, _) = new_public(N, extended);
         expect_status(s, HELIB_ERR_INVALID_ARGUMENT, "extended out of 0..=1");
     }
 }
