@@ -17,7 +17,9 @@
 //!    field elements into slots with a [`BatchEncoder`].
 //! 4. Encrypt, compute on [`Ciphertext`]s (additions, ciphertext × plaintext
 //!    products through [`EncodedPlaintext`], scalar products, modulus
-//!    switching), and decrypt.
+//!    switching), and decrypt. A public plaintext that is a polynomial in
+//!    X^s (as are slot vectors repeating along the rows) is kept compact,
+//!    s times smaller ([`EncodedPlaintext::stride`]).
 //! 5. For linear maps of the slot vector (rotations, permutations, FFT
 //!    stages), describe the map by its diagonals and evaluate it with the
 //!    baby-step giant-step objects of [`lintrans`], which also name the
