@@ -199,14 +199,18 @@ fn direct_encodings_match<F: PrimeField + FftField>(n: usize, seed: u64) {
         let scaled: Vec<F> = coefficients.iter().map(|&c| c * three_inverse).collect();
         let scaled = coefficient_encoder.encode(&scaled).unwrap();
         for level in [0, context.max_level()] {
-            let want = EncodedPlaintext::for_linear_transform(&reference, level).unwrap();
+            // The direct encodings take their values as public, as the
+            // `public_for_*` encodings of a plaintext do.
+            let want = EncodedPlaintext::public_for_linear_transform(&reference, level).unwrap();
             let got = encoder.encode_for_linear_transform(&values, level).unwrap();
             assert!(got.is_extended() && got.level() == level);
             assert_eq!(residues(&got), residues(&want), "extended, level {level}");
-            let want = EncodedPlaintext::for_multiplication(&reference, level).unwrap();
+            let want = EncodedPlaintext::public_for_multiplication(&reference, level).unwrap();
             let got = encoder.encode_for_multiplication(&values, level).unwrap();
             assert!(!got.is_extended());
             assert_eq!(residues(&got), residues(&want), "level {level}");
+            // With a factor (an encoding that may be secret: whole).
+            let want = EncodedPlaintext::for_multiplication(&reference, level).unwrap();
             let three = BigUint::from(3u32);
             let copied = EncodedPlaintext::with_factor(&scaled, level, &three).unwrap();
             assert_eq!(
