@@ -892,6 +892,15 @@ extern "C" {
         out: *mut *mut helib_secret_key,
     ) -> helib_status;
 }
+#[doc = " What a party agrees to smudge for before it sees a ciphertext: the number\n of parties (in [1, 4096]) that each add a smudging term, lambda (in\n [1, 128]), the level the agreed computation's results are at, and the most\n noise (log2 of ||m + t e||_inf, bits, at least the engine's noise floor) a\n result can carry there. helib_threshold_smudging_for_level gives the widest\n bound a level can hold; a tighter bound (a computation's own, from the\n noise model) keeps more of the budget for a key-switched result."]
+#[repr(C)]
+#[derive(Debug, Copy, Clone)]
+pub struct helib_smudging {
+    pub parties: u32,
+    pub security_bits: u32,
+    pub level: usize,
+    pub noise_bits: f64,
+}
 extern "C" {
     #[doc = " A 32-byte digest identifying a ciphertext (level, size, correction factor\n and a polynomial hash of every residue), to bind shares to the ciphertext\n they were computed on; out_len must be 32. Not a commitment against a\n party choosing colliding ciphertexts on purpose."]
     pub fn helib_threshold_ciphertext_digest(
@@ -959,7 +968,7 @@ extern "C" {
     ) -> helib_status;
 }
 extern "C" {
-    #[doc = " Round 2: s_i h0 + (u_i - s_i) h1 + t e for the round-1 sums (key shares)."]
+    #[doc = " Round 2: s_i h0 + (u_i - s_i) h1 + t e for the round-1 sums (key shares).\n Refuses (HELIB_ERR_MALFORMED_INPUT, nothing released) sums that no honest\n round 1 produces: a digit of h0 or h1 with half its coefficients modulo q_0\n near zero (e.g. h0 = 1, h1 = 0, which would reveal s_i). The callers'\n protocol must also keep a party from choosing its round-1 share after\n seeing the others' (commit, then open), which this check cannot see."]
     pub fn helib_threshold_relin_key_round2(
         sk: *const helib_secret_key,
         ephemeral: *const helib_secret_key,
@@ -990,11 +999,20 @@ extern "C" {
     ) -> helib_status;
 }
 extern "C" {
-    #[doc = " The smudging width k for `ct` (size 2), `parties` in [1, 4096] and lambda in [1, 128]."]
-    pub fn helib_threshold_smudging_bits(
-        ct: *const helib_ciphertext,
+    #[doc = " The smudging spec at `level` whose noise bound is the most a ciphertext at\n that level may carry and still be decrypted collectively (with a margin\n that lets helib_threshold_decrypt_combine catch a missing or forged share).\n HELIB_ERR_NOISE_BUDGET_EXHAUSTED when the level cannot hold the smudging\n even for the least noise a ciphertext carries."]
+    pub fn helib_threshold_smudging_for_level(
+        ctx: *const helib_context,
         parties: u32,
         security_bits: u32,
+        level: usize,
+        out: *mut helib_smudging,
+    ) -> helib_status;
+}
+extern "C" {
+    #[doc = " The smudging width k of `smudging`; HELIB_ERR_NOISE_BUDGET_EXHAUSTED when\n the smudged noise does not fit its level, HELIB_ERR_INVALID_ARGUMENT /\n HELIB_ERR_INVALID_LEVEL for fields out of range."]
+    pub fn helib_threshold_smudging_bits(
+        ctx: *const helib_context,
+        smudging: *const helib_smudging,
         out: *mut u32,
     ) -> helib_status;
 }
@@ -1003,8 +1021,7 @@ extern "C" {
     pub fn helib_threshold_decrypt_share(
         sk: *const helib_secret_key,
         ct: *const helib_ciphertext,
-        parties: u32,
-        security_bits: u32,
+        smudging: *const helib_smudging,
         out: *mut u64,
         out_len: usize,
     ) -> helib_status;
@@ -1014,8 +1031,7 @@ extern "C" {
     pub fn helib_threshold_e2s_share(
         sk: *const helib_secret_key,
         ct: *const helib_ciphertext,
-        parties: u32,
-        security_bits: u32,
+        smudging: *const helib_smudging,
         mask: *mut u64,
         mask_len: usize,
         out: *mut u64,
@@ -1023,11 +1039,10 @@ extern "C" {
     ) -> helib_status;
 }
 extern "C" {
-    #[doc = " Decodes c_0 + `sum` into N coefficients of plain_limbs limbs: the plaintext\n for decryption shares, m - sum S_i for encryption-to-shares shares. Fails\n with HELIB_ERR_MALFORMED_INPUT when the combined noise exceeds what\n `parties` honest shares can leave (a share missing, repeated or random)."]
+    #[doc = " Decodes c_0 + `sum` into N coefficients of plain_limbs limbs: the plaintext\n for decryption shares, m - sum S_i for encryption-to-shares shares. Fails\n with HELIB_ERR_MALFORMED_INPUT when the combined noise exceeds what\n honest shares made for `smudging` can leave (a share missing, repeated or\n random); refuses `ct` as the share-making calls do."]
     pub fn helib_threshold_decrypt_combine(
         ct: *const helib_ciphertext,
-        parties: u32,
-        security_bits: u32,
+        smudging: *const helib_smudging,
         sum: *const u64,
         len: usize,
         out: *mut u64,
@@ -1065,8 +1080,7 @@ extern "C" {
         sk: *const helib_secret_key,
         ct: *const helib_ciphertext,
         target: *const helib_public_key,
-        parties: u32,
-        security_bits: u32,
+        smudging: *const helib_smudging,
         h0: *mut u64,
         h1: *mut u64,
         len: usize,
@@ -1076,8 +1090,7 @@ extern "C" {
     #[doc = " The ciphertext (c_0 + h0_sum, h1_sum) under the target key."]
     pub fn helib_threshold_key_switch_assemble(
         ct: *const helib_ciphertext,
-        parties: u32,
-        security_bits: u32,
+        smudging: *const helib_smudging,
         h0_sum: *const u64,
         h1_sum: *const u64,
         len: usize,
@@ -1134,8 +1147,7 @@ extern "C" {
     pub fn helib_threshold_decrypt_share_residues(
         share: *const helib_secret_share,
         ct: *const helib_ciphertext,
-        parties: u32,
-        security_bits: u32,
+        smudging: *const helib_smudging,
         out: *mut u64,
         out_len: usize,
     ) -> helib_status;
@@ -1145,8 +1157,7 @@ extern "C" {
     pub fn helib_threshold_e2s_share_residues(
         share: *const helib_secret_share,
         ct: *const helib_ciphertext,
-        parties: u32,
-        security_bits: u32,
+        smudging: *const helib_smudging,
         mask: *mut u64,
         mask_len: usize,
         out: *mut u64,
@@ -1159,8 +1170,7 @@ extern "C" {
         share: *const helib_secret_share,
         ct: *const helib_ciphertext,
         target: *const helib_public_key,
-        parties: u32,
-        security_bits: u32,
+        smudging: *const helib_smudging,
         h0: *mut u64,
         h1: *mut u64,
         len: usize,

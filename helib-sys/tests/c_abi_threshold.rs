@@ -35,11 +35,34 @@ fn chain_len(ctx: &Ctx, level: usize) -> usize {
     N * (level + 1)
 }
 
-fn decrypt_share(sk: &SecretKey, ct: &Ct, len: usize) -> (helib_status, Vec<u64>) {
+/// The widest smudging spec of `parties` parties at `lambda` for `level`.
+fn smudging(ctx: &Ctx, parties: u32, lambda: u32, level: usize) -> helib_smudging {
+    let mut out = spec(0, 0, 0, f64::NAN);
+    // SAFETY: live context; `out` is a valid out-pointer.
+    check(unsafe { helib_threshold_smudging_for_level(ctx.ptr, parties, lambda, level, &mut out) });
+    out
+}
+
+/// A smudging spec with the given fields (possibly out of range).
+fn spec(parties: u32, security_bits: u32, level: usize, noise_bits: f64) -> helib_smudging {
+    helib_smudging {
+        parties,
+        security_bits,
+        level,
+        noise_bits,
+    }
+}
+
+fn decrypt_share(
+    sk: &SecretKey,
+    ct: &Ct,
+    smudging: &helib_smudging,
+    len: usize,
+) -> (helib_status, Vec<u64>) {
     let mut out = vec![0u64; len];
     // SAFETY: live handles; `out` holds `len` values.
     let s =
-        unsafe { helib_threshold_decrypt_share(sk.0, ct.0, 2, 40, out.as_mut_ptr(), out.len()) };
+        unsafe { helib_threshold_decrypt_share(sk.0, ct.0, smudging, out.as_mut_ptr(), out.len()) };
     (s, out)
 }
 
@@ -68,9 +91,10 @@ fn two_parties_public_key_and_decryption_match_the_plaintext() {
     let pk = PublicKey(pk);
     let m = rand_poly(&mut rng(1), N, &ctx.t);
     let ct = encrypt_pk(&pk, &ctx, &m, top);
+    let spec = smudging(&ctx, 2, 40, top);
     let mut agg = vec![0u64; len];
     for sk in [&s1, &s2] {
-        let (s, share) = decrypt_share(sk, &ct, len);
+        let (s, share) = decrypt_share(sk, &ct, &spec, len);
         check(s);
         add_mod(&mut agg, &share, &primes);
     }
@@ -78,19 +102,18 @@ fn two_parties_public_key_and_decryption_match_the_plaintext() {
     let mut out = vec![0u64; N * pl];
     // SAFETY: live ciphertext; `agg` and `out` hold as many values as their lengths say.
     check(unsafe {
-        helib_threshold_decrypt_combine(ct.0, 2, 40, agg.as_ptr(), len, out.as_mut_ptr(), out.len())
+        helib_threshold_decrypt_combine(ct.0, &spec, agg.as_ptr(), len, out.as_mut_ptr(), out.len())
     });
     assert_poly_eq(&poly_from_limbs(&out, pl), &m, "collective decryption");
 
     // Only one party's share: the combination does not decrypt, and the output is untouched.
-    let (_, only) = decrypt_share(&s1, &ct, len);
+    let (_, only) = decrypt_share(&s1, &ct, &spec, len);
     let mut untouched = vec![7u64; N * pl];
     // SAFETY: as above.
     let s = unsafe {
         helib_threshold_decrypt_combine(
             ct.0,
-            2,
-            40,
+            &spec,
             only.as_ptr(),
             len,
             untouched.as_mut_ptr(),
@@ -232,28 +255,66 @@ fn bad_arguments_give_status_codes() {
         let pk = PublicKey::generate(&sk);
         let m = rand_poly(&mut rng(2), N, &ctx.t);
         let ct = encrypt_pk(&pk, &ctx, &m, top);
+        let top_spec = smudging(&ctx, 2, 40, top);
         expect_status(
-            helib_threshold_decrypt_share(sk_other.0, ct.0, 2, 40, out.as_mut_ptr(), len),
+            helib_threshold_decrypt_share(sk_other.0, ct.0, &top_spec, out.as_mut_ptr(), len),
             HELIB_ERR_CONTEXT_MISMATCH,
             "secret share of another context",
         );
+        expect_status(
+            helib_threshold_decrypt_share(sk.0, ct.0, null(), out.as_mut_ptr(), len),
+            HELIB_ERR_NULL_POINTER,
+            "no smudging spec",
+        );
+        let bound = top_spec.noise_bits;
         for (parties, lambda) in [(0, 40), (4097, 40), (2, 0), (2, 129)] {
+            let bad = spec(parties, lambda, top, bound);
             expect_status(
-                helib_threshold_decrypt_share(sk.0, ct.0, parties, lambda, out.as_mut_ptr(), len),
+                helib_threshold_decrypt_share(sk.0, ct.0, &bad, out.as_mut_ptr(), len),
+                HELIB_ERR_INVALID_ARGUMENT,
+                "parties or lambda out of range",
+            );
+            let mut unused = top_spec;
+            expect_status(
+                helib_threshold_smudging_for_level(ctx.ptr, parties, lambda, top, &mut unused),
                 HELIB_ERR_INVALID_ARGUMENT,
                 "parties or lambda out of range",
             );
         }
+        for noise in [f64::NAN, f64::INFINITY, -1.0, 0.0] {
+            expect_status(
+                helib_threshold_decrypt_share(
+                    sk.0,
+                    ct.0,
+                    &spec(2, 40, top, noise),
+                    out.as_mut_ptr(),
+                    len,
+                ),
+                HELIB_ERR_INVALID_ARGUMENT,
+                "a noise bound that is not a number above the floor",
+            );
+        }
+        expect_status(
+            helib_threshold_decrypt_share(
+                sk.0,
+                ct.0,
+                &spec(2, 40, top + 1, bound),
+                out.as_mut_ptr(),
+                len,
+            ),
+            HELIB_ERR_INVALID_LEVEL,
+            "a spec above the top level",
+        );
         let empty = Ct::empty(&ctx);
         expect_status(
-            helib_threshold_decrypt_share(sk.0, empty.0, 2, 40, out.as_mut_ptr(), len),
+            helib_threshold_decrypt_share(sk.0, empty.0, &top_spec, out.as_mut_ptr(), len),
             HELIB_ERR_INVALID_ARGUMENT,
             "empty ciphertext",
         );
         let square = Ct::empty(&ctx);
         check(helib_ciphertext_multiply(ct.0, ct.0, square.0));
         let msg = expect_status(
-            helib_threshold_decrypt_share(sk.0, square.0, 2, 40, out.as_mut_ptr(), len),
+            helib_threshold_decrypt_share(sk.0, square.0, &top_spec, out.as_mut_ptr(), len),
             HELIB_ERR_INVALID_ARGUMENT,
             "size-3 ciphertext",
         );
@@ -262,22 +323,38 @@ fn bad_arguments_give_status_codes() {
         // Smudging that does not fit: at level 0 there is no room for 2^-128.
         let low = Ct::empty(&ctx);
         check(helib_ciphertext_mod_switch_to(ct.0, 0, low.0));
-        let mut bits = 0u32;
+        let mut low_spec = top_spec;
         let msg = expect_status(
-            helib_threshold_smudging_bits(low.0, 2, 128, &mut bits),
+            helib_threshold_smudging_for_level(ctx.ptr, 2, 128, 0, &mut low_spec),
+            HELIB_ERR_NOISE_BUDGET_EXHAUSTED,
+            "smudging beyond the modulus",
+        );
+        assert!(msg.contains("cannot hold"), "{msg}");
+        let mut bits = 0u32;
+        let wide = spec(2, 128, 0, bound);
+        let msg = expect_status(
+            helib_threshold_smudging_bits(ctx.ptr, &wide, &mut bits),
             HELIB_ERR_NOISE_BUDGET_EXHAUSTED,
             "smudging beyond the modulus",
         );
         assert!(msg.contains("does not fit"), "{msg}");
         let mut low_out = vec![5u64; N];
         expect_status(
-            helib_threshold_decrypt_share(sk.0, low.0, 2, 128, low_out.as_mut_ptr(), N),
+            helib_threshold_decrypt_share(sk.0, low.0, &wide, low_out.as_mut_ptr(), N),
             HELIB_ERR_NOISE_BUDGET_EXHAUSTED,
             "decryption share beyond the modulus",
         );
         assert!(low_out.iter().all(|&x| x == 5), "nothing released");
-        check(helib_threshold_smudging_bits(ct.0, 2, 40, &mut bits));
-        assert!(bits > 40 && bits < 100, "{bits}");
+        // The spec of another level refuses the ciphertext, whatever it holds.
+        let lower = smudging(&ctx, 2, 40, top - 1);
+        let msg = expect_status(
+            helib_threshold_decrypt_share(sk.0, ct.0, &lower, out.as_mut_ptr(), len),
+            HELIB_ERR_LEVEL_MISMATCH,
+            "a ciphertext at another level than agreed",
+        );
+        assert!(msg.contains("agreed"), "{msg}");
+        check(helib_threshold_smudging_bits(ctx.ptr, &top_spec, &mut bits));
+        assert!(bits > 40 && bits < 160, "{bits}");
 
         // Shares to encryption: level, lengths, limbs.
         let share = vec![0u64; N];
@@ -339,8 +416,7 @@ fn bad_arguments_give_status_codes() {
                 sk.0,
                 ct.0,
                 pk_other.0,
-                2,
-                40,
+                &top_spec,
                 out.as_mut_ptr(),
                 h1c.as_mut_ptr(),
                 len,
@@ -392,8 +468,9 @@ fn collective_decrypt(ctx: &Ctx, parties: [&SecretKey; 2], ct: &Ct) -> Vec<BigUi
     let len = chain_len(ctx, ct.level());
     let primes = ctx.primes();
     let mut agg = vec![0u64; len];
+    let spec = smudging(ctx, 2, 40, ct.level());
     for sk in parties {
-        let (s, share) = decrypt_share(sk, ct, len);
+        let (s, share) = decrypt_share(sk, ct, &spec, len);
         check(s);
         add_mod(&mut agg, &share, &primes);
     }
@@ -401,7 +478,7 @@ fn collective_decrypt(ctx: &Ctx, parties: [&SecretKey; 2], ct: &Ct) -> Vec<BigUi
     let mut out = vec![0u64; N * pl];
     // SAFETY: live ciphertext; `agg` and `out` hold as many values as their lengths say.
     check(unsafe {
-        helib_threshold_decrypt_combine(ct.0, 2, 40, agg.as_ptr(), len, out.as_mut_ptr(), out.len())
+        helib_threshold_decrypt_combine(ct.0, &spec, agg.as_ptr(), len, out.as_mut_ptr(), out.len())
     });
     poly_from_limbs(&out, pl)
 }
@@ -680,12 +757,12 @@ fn shamir_bad_arguments_give_status_codes() {
 
         let mut out = vec![0u64; each];
         expect_status(
-            helib_threshold_decrypt_share_residues(null(), null(), 2, 40, out.as_mut_ptr(), each),
+            helib_threshold_decrypt_share_residues(null(), null(), null(), out.as_mut_ptr(), each),
             HELIB_ERR_NULL_POINTER,
             "decryption share without a share",
         );
         expect_status(
-            helib_threshold_decrypt_share_residues(share, null(), 2, 40, out.as_mut_ptr(), each),
+            helib_threshold_decrypt_share_residues(share, null(), null(), out.as_mut_ptr(), each),
             HELIB_ERR_INVALID_ARGUMENT,
             "decryption share before activation",
         );

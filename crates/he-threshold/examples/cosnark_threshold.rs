@@ -33,7 +33,10 @@ use example_support::circuits::{ProverView, SquareChain};
 use example_support::outln;
 use he_poly::groth16::ProvidedQuotient;
 use he_poly::{EncryptedPolynomial, PolyParameters};
-use he_threshold::{AdditiveShare, Aggregate, Aggregator, Party, Session, ShareMessage, Step};
+use he_threshold::{
+    AdditiveShare, Aggregate, Aggregator, Commitment, Commitments, Opening, Party, Session,
+    ShareMessage, Step,
+};
 use helib_rs::{Context, FieldCoefficientEncoder, Parameters, PublicKey, RelinKey, SecretKey};
 use rand::{rngs::StdRng, Rng, SeedableRng};
 
@@ -125,6 +128,49 @@ fn round(
     });
     let aggregate = aggregate?;
     stats.server_time = time;
+    stats.server_bytes = aggregate.size_bytes();
+    Ok((aggregate, stats))
+}
+
+/// Round 1 of the relinearization key: every party commits to its share,
+/// and opens it once the server has every commitment (timed, through the
+/// wire format; a party's time and bytes are those of both steps).
+fn relin_round1(parties: &mut [Party], session: &Session, run: u64) -> Result<(Aggregate, Round)> {
+    let mut stats = Round::default();
+    let mut wire = Vec::new();
+    for p in parties.iter_mut() {
+        let (commitment, time) = timed(|| p.relin_key_commit(run));
+        let bytes = commitment?.to_bytes();
+        stats.party_time.push(time);
+        stats.party_bytes.push(bytes.len());
+        wire.push(bytes);
+    }
+    let (commitments, time) = timed(|| -> Result<Commitments> {
+        let mut collector = session.relin_commitments(run);
+        for bytes in &wire {
+            collector.add(&Commitment::from_bytes(bytes)?)?;
+        }
+        Ok(collector.finish()?)
+    });
+    let commitments = commitments?;
+    stats.server_time = time;
+    let mut openings = Vec::new();
+    for (i, p) in parties.iter_mut().enumerate() {
+        let (opening, time) = timed(|| p.relin_key_open(&commitments));
+        let bytes = opening?.to_bytes();
+        stats.party_time[i] += time;
+        stats.party_bytes[i] += bytes.len();
+        openings.push(bytes);
+    }
+    let (aggregate, time) = timed(|| -> Result<Aggregate> {
+        let mut aggregator = session.relin_round1_aggregator(&commitments)?;
+        for bytes in &openings {
+            aggregator.add_opening(&Opening::from_bytes(bytes)?)?;
+        }
+        Ok(aggregator.finish()?)
+    });
+    let aggregate = aggregate?;
+    stats.server_time += time;
     stats.server_bytes = aggregate.size_bytes();
     Ok((aggregate, stats))
 }
@@ -237,12 +283,8 @@ fn run(steps: usize) -> Result<bool> {
     let (collective_pk, t) = timed(|| session.public_key(&pk_agg));
     let collective_pk = collective_pk?;
     pk_round.print("public key");
-    let (r1_agg, r1_round) = round(
-        &mut parties,
-        session.key_aggregator(2, Step::RelinRound1)?,
-        |p| p.relin_key_round1(2),
-    )?;
-    r1_round.print("relinearization key, round 1");
+    let (r1_agg, r1_round) = relin_round1(&mut parties, &session, 2)?;
+    r1_round.print("relinearization key, round 1 (commit, then open)");
     let (r2_agg, r2_round) = round(
         &mut parties,
         session.key_aggregator(2, Step::RelinRound2)?,
@@ -340,13 +382,18 @@ fn run(steps: usize) -> Result<bool> {
         party_bytes: vec![0; PARTIES as usize],
         ..Round::default()
     };
+    // The smudging the parties agreed on before the server computed: the
+    // product stays at the level of the uploads (the top level), and the
+    // width depends on that level alone, never on the noise estimate a block
+    // carries.
+    let smudging = session.smudging(context.max_level())?;
     for (index, block) in h.blocks().iter().enumerate() {
         let run = 100 + index as u64;
         let mut aggregator = session.ciphertext_aggregator(run, Step::EncryptionToShares, block)?;
         let mut block_shares: Vec<AdditiveShare> = Vec::new();
         let mut wire = Vec::new();
         for p in &parties {
-            let (out, time) = timed(|| p.encryption_to_shares(run, block));
+            let (out, time) = timed(|| p.encryption_to_shares(run, block, &smudging));
             let (share, msg) = out?;
             let bytes = msg.to_bytes();
             e2s.party_time[p.index() as usize] += time;
@@ -358,7 +405,7 @@ fn run(steps: usize) -> Result<bool> {
             for bytes in &wire {
                 aggregator.add(&ShareMessage::from_bytes(bytes)?)?;
             }
-            Ok(session.open_masked(block, &aggregator.finish()?)?)
+            Ok(session.open_masked(block, &aggregator.finish()?, &smudging)?)
         });
         let opening = opening?;
         e2s.server_time += time;
@@ -385,8 +432,9 @@ fn run(steps: usize) -> Result<bool> {
     let block0 = &h.blocks()[0];
     let reference = single_pk.encrypt_at_level(&encoder.encode(&[Fr::ONE])?, block0.level())?;
     let (_, one_decryption) = timed(|| single_sk.decrypt(&reference));
-    let (_, one_share) = timed(|| parties[1].decryption_share(999, &reference));
-    let (_, one_e2s) = timed(|| parties[1].encryption_to_shares(998, &reference));
+    let block_smudging = session.smudging(block0.level())?;
+    let (_, one_share) = timed(|| parties[1].decryption_share(999, &reference, &block_smudging));
+    let (_, one_e2s) = timed(|| parties[1].encryption_to_shares(998, &reference, &block_smudging));
     outln!(
         "  one block: decryption {}, decryption share {} ({:.2}x), encryption-to-shares share {} ({:.2}x)",
         ms(one_decryption),

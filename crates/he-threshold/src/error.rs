@@ -130,6 +130,13 @@ pub enum Error {
         missing: Vec<u32>,
     },
 
+    /// A round-1 opening that does not match its sender's commitment (the
+    /// share or the random bytes changed after committing).
+    #[error("party {party} opened a round-1 share that does not match its commitment")]
+    CommitmentMismatch {
+        /// The sender.
+        party: u32,
+    },
     /// A malformed argument; the message says which and why.
     #[error("invalid argument: {0}")]
     InvalidArgument(String),

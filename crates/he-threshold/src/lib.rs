@@ -8,8 +8,9 @@
 //!
 //! - the collective **public key** (one round; the common polynomial comes
 //!   from a seed derived from the session id),
-//! - the collective **relinearization key** (two rounds) and **Galois keys**
-//!   (one round per element),
+//! - the collective **relinearization key** (two rounds, the first as
+//!   commit-then-open: [`Party::relin_key_commit`], [`Party::relin_key_open`],
+//!   [`Party::relin_key_round2`]) and **Galois keys** (one round per element),
 //!
 //! all as ordinary [`helib_rs`] key objects, so any computation (`he-fft`,
 //! `he-poly`) runs on them unchanged, and then, on a ciphertext,
@@ -23,11 +24,17 @@
 //! - **collective key switching** to another public key ([`Party::key_switch_share`], [`Session::key_switch`]).
 //!
 //! Shares that depend on a ciphertext carry **smudging noise** `t·E`, `E`
-//! uniform in `[-2^k, 2^k)` with `2^k ≥ 2^λ · N · ||e||` for the ciphertext's
-//! error bound `||e||` (from the engine's noise estimate) and the statistical
-//! parameter λ ([`DEFAULT_SECURITY_BITS`] = 40). When the smudging of all
-//! parties does not fit the ciphertext's modulus, no share is released;
-//! [`with_smudging_room`] sizes parameters with the extra modulus needed.
+//! uniform in `[-2^k, 2^k)` with `2^k ≥ 2^λ · N · ||e||` for the error bound
+//! `||e||` the parties agreed to and the statistical parameter λ
+//! ([`DEFAULT_SECURITY_BITS`] = 40). The bound comes from a
+//! [`Smudging`](helib_rs::threshold::Smudging) spec fixed before the
+//! ciphertext is seen ([`Session::smudging`]: the level the agreed
+//! computation ends at, and by default the most noise that level can hold),
+//! never from the noise estimate a ciphertext carries, which travels in its
+//! bytes and could be forged low by whoever hands it over. A ciphertext at
+//! another level, or claiming more noise than the bound, is refused before
+//! any share is released; [`with_smudging_room`] sizes parameters with the
+//! extra modulus needed.
 //!
 //! Every share travels as a [`ShareMessage`] (checksummed wire format) bound
 //! to the context fingerprint, the session id, the party index, the protocol
@@ -38,11 +45,35 @@
 //! caught by the engine's noise check.
 //!
 //! # Security model
-//! Passive (honest-but-curious) parties, as in the paper: the checks above
-//! catch accidents, replays and random forgeries, but a malicious party that
-//! sends a well-formed share with a small deliberate offset can shift a
-//! decrypted value undetected (detecting that needs zero-knowledge proofs of
-//! correct share computation, which this crate does not have).
+//! Passive (honest-but-curious) parties, as in the paper, with these defences
+//! against a party or server that deviates:
+//!
+//! - **Smudging no sender controls**: the width depends on the session's
+//!   parameters, parties, λ and the agreed level only (above).
+//! - **No rushing in key generation**: round 1 of the relinearization key is
+//!   commit-then-open, so a party that sends last cannot choose its share
+//!   from the others' (with sums `h0 = 1, h1 = 0` every honest round-2 share
+//!   would be `s_i + t·e`, its secret share in the clear). The aggregator
+//!   checks each opening against its commitment; a party releases its
+//!   round-2 share only for the aggregate of its own session and run under
+//!   the commitment set it opened under; and the engine refuses round-1 sums
+//!   no honest run produces (a digit with half its coefficients near zero).
+//!   An aggregator colluding with a party can still hand out a forged sum
+//!   that passes that check: a party that trusts no aggregator runs the
+//!   [`Aggregator`] itself over the broadcast openings.
+//! - **Bindings**: every share names its session, run, step, level and
+//!   ciphertext, and is checked before it is added.
+//!
+//! What stays outside the model: a malicious party that sends a well-formed
+//! share with a small deliberate offset can shift a decrypted value
+//! undetected (detecting that needs zero-knowledge proofs of correct share
+//! computation, which this crate does not have); and a server that computes
+//! something other than the agreed computation at the agreed level can put
+//! more noise into a ciphertext than the bound, which the smudging then does
+//! not hide. The combination detects that (the noise check fails), but only
+//! after the shares were sent. Decrypt only ciphertexts whose computation you
+//! agreed to, and never hand a plain decryption share to a party that should
+//! not learn the plaintext.
 //!
 //! # t-out-of-N
 //! Key generation stays N-out-of-N; afterwards the parties **re-share** their
@@ -112,6 +143,7 @@ mod error;
 mod message;
 mod params;
 mod party;
+mod relin;
 mod session;
 mod shamir;
 
@@ -119,5 +151,6 @@ pub use error::{Error, Result};
 pub use message::{Binding, ShareMessage, Step};
 pub use params::with_smudging_room;
 pub use party::{AdditiveShare, Party};
+pub use relin::{Commitment, CommitmentCollector, Commitments, Opening};
 pub use session::{Aggregate, Aggregator, Session, DEFAULT_SECURITY_BITS, MAX_PARTIES};
 pub use shamir::{ActiveParty, ActiveSet, DealingMessage, ShamirShare};

@@ -1,12 +1,13 @@
 //! One party: its secret share of the collective key and the shares it
 //! sends in each protocol.
 
-use helib_rs::threshold::{self as engine, PartySecret};
+use helib_rs::threshold::{self as engine, PartySecret, Smudging};
 use helib_rs::{Ciphertext, Plaintext, PublicKey, SecretKey};
 use zeroize::{Zeroize, ZeroizeOnDrop};
 
 use crate::error::{Error, Result};
 use crate::message::{Binding, ShareMessage, Step};
+use crate::relin::{self, Commitment, Commitments, Opening};
 use crate::session::{Aggregate, Session};
 
 /// A party of a session: index `0..parties` and its secret share `s_i` of the
@@ -15,8 +16,28 @@ pub struct Party {
     session: Session,
     index: u32,
     secret: SecretKey,
-    /// The ephemeral secret of a relinearization-key run between its rounds.
-    ephemeral: Option<(u64, SecretKey)>,
+    /// The relinearization-key run in progress, between its steps.
+    relin: Option<RelinRun>,
+}
+
+/// Where a party's relinearization-key run stands: its ephemeral secret
+/// (wiped when dropped) and either its committed round-1 share, not sent
+/// yet, or the digest of the commitment set it opened under.
+struct RelinRun {
+    run: u64,
+    ephemeral: SecretKey,
+    stage: RelinStage,
+}
+
+enum RelinStage {
+    Committed {
+        share: Box<ShareMessage>,
+        nonce: [u8; 32],
+        digest: [u8; 32],
+    },
+    Opened {
+        commitments: [u8; 32],
+    },
 }
 
 impl std::fmt::Debug for Party {
@@ -93,7 +114,7 @@ impl Party {
             session: session.clone(),
             index,
             secret: SecretKey::generate(session.context())?,
-            ephemeral: None,
+            relin: None,
         })
     }
 
@@ -131,45 +152,119 @@ impl Party {
         Ok(self.message(self.key_binding(run, Step::PublicKey), vec![b]))
     }
 
-    /// Round 1 of the collective relinearization key; the party keeps an
-    /// ephemeral secret until [`relin_key_round2`](Self::relin_key_round2).
+    /// Round 1 of the collective relinearization key, first step: the party
+    /// computes its round-1 share and keeps it (with a fresh ephemeral
+    /// secret) until every party has committed; it sends only the
+    /// commitment. Starting a new run drops an unfinished one.
     ///
     /// # Errors
     /// The engine's error (no special primes, randomness).
-    pub fn relin_key_round1(&mut self, run: u64) -> Result<ShareMessage> {
+    pub fn relin_key_commit(&mut self, run: u64) -> Result<Commitment> {
+        self.relin = None;
         let ephemeral = SecretKey::generate(self.session.context())?;
         let seed = self.session.crs_seed(run, Step::RelinRound1);
         let (h0, h1) = engine::relin_key_round1(&self.secret, &ephemeral, &seed)?;
-        self.ephemeral = Some((run, ephemeral));
-        Ok(self.message(self.key_binding(run, Step::RelinRound1), vec![h0, h1]))
+        let share = self.message(self.key_binding(run, Step::RelinRound1), vec![h0, h1]);
+        let nonce = relin::fresh_nonce()?;
+        let digest = relin::commitment_digest(&share, &nonce);
+        self.relin = Some(RelinRun {
+            run,
+            ephemeral,
+            stage: RelinStage::Committed {
+                share: Box::new(share),
+                nonce,
+                digest,
+            },
+        });
+        Ok(Commitment {
+            fingerprint: *self.session.fingerprint(),
+            session: *self.session.id(),
+            party: self.index,
+            run,
+            digest,
+        })
+    }
+
+    /// Round 1, second step: once every party's commitment is in
+    /// `commitments`, the party opens its own, bound to the set.
+    ///
+    /// # Errors
+    /// [`Error::InvalidArgument`] without a committed round 1 of the set's
+    /// run, for a set of another session, or one whose entry for this party
+    /// is not the commitment it sent (nothing is released).
+    pub fn relin_key_open(&mut self, commitments: &Commitments) -> Result<Opening> {
+        if !commitments.belongs_to(&self.session) {
+            return Err(Error::InvalidArgument(
+                "the commitment set belongs to another session".into(),
+            ));
+        }
+        let index = self.index;
+        let run = commitments.run();
+        let Some(state) = self.relin.as_mut().filter(|r| r.run == run) else {
+            return Err(Error::InvalidArgument(format!(
+                "party {index} has no round 1 of run {run} in progress"
+            )));
+        };
+        let RelinStage::Committed {
+            share,
+            nonce,
+            digest,
+        } = &state.stage
+        else {
+            return Err(Error::InvalidArgument(format!(
+                "party {index} has already opened its round 1 of run {run}"
+            )));
+        };
+        if commitments.of(index) != Some(digest) {
+            return Err(Error::InvalidArgument(format!(
+                "the commitment set does not hold party {index}'s commitment"
+            )));
+        }
+        let set = commitments.digest();
+        let mut share = ShareMessage::clone(share);
+        share.binding.subject = set;
+        let opening = Opening {
+            nonce: *nonce,
+            share,
+        };
+        state.stage = RelinStage::Opened { commitments: set };
+        Ok(opening)
     }
 
     /// Round 2 of the collective relinearization key, from the aggregate of
-    /// round 1 (of the same run). The ephemeral secret is dropped (wiped).
+    /// the round-1 openings of this party's session and run, under the
+    /// commitment set it opened under. The ephemeral secret is dropped (wiped).
     ///
     /// # Errors
-    /// [`Error::InvalidArgument`] without a round 1 of this run, or for an
-    /// aggregate of another step.
+    /// [`Error::InvalidArgument`] without an opened round 1 of this run, or
+    /// for an aggregate of another session, step or commitment set (nothing
+    /// is released); the engine's error for sums no honest round 1 produces.
     pub fn relin_key_round2(&mut self, round1: &Aggregate) -> Result<ShareMessage> {
+        self.session.expect(round1, Step::RelinRound1)?;
         let run = round1.binding().run;
-        if round1.binding().step != Step::RelinRound1 {
-            return Err(Error::InvalidArgument(
-                "round 2 needs the aggregate of round 1".into(),
-            ));
-        }
-        let ephemeral = match self.ephemeral.take() {
-            Some((r, key)) if r == run => key,
+        let index = self.index;
+        let state = match self.relin.take() {
+            Some(state) if state.run == run => state,
             other => {
-                self.ephemeral = other;
+                self.relin = other;
                 return Err(Error::InvalidArgument(format!(
-                    "party {} has no round 1 of run {run} in progress",
-                    self.index
+                    "party {index} has no round 1 of run {run} in progress"
                 )));
             }
         };
+        let opened_under = match state.stage {
+            RelinStage::Opened { commitments } => Some(commitments),
+            RelinStage::Committed { .. } => None,
+        };
+        if opened_under != Some(round1.binding().subject) {
+            self.relin = Some(state);
+            return Err(Error::InvalidArgument(format!(
+                "party {index} has not opened its round 1 under the commitment set of this aggregate"
+            )));
+        }
         let out = engine::relin_key_round2(
             &self.secret,
-            &ephemeral,
+            &state.ephemeral,
             &round1.sums()[0],
             &round1.sums()[1],
         )?;
@@ -187,14 +282,26 @@ impl Party {
         Ok(self.message(self.key_binding(run, step), vec![b]))
     }
 
-    /// The party's decryption share of `ciphertext` (with smudging noise).
+    /// The party's decryption share of `ciphertext`, with smudging noise
+    /// as wide as `smudging` (from [`Session::smudging`]) asks: the width
+    /// depends on what the party agreed to, never on the noise estimate the
+    /// ciphertext carries.
     ///
     /// # Errors
-    /// [`Error::Engine`] with `NoiseBudgetExhausted` when the smudging does
-    /// not fit the ciphertext's level (nothing is released), or for a
-    /// ciphertext of size 3 or of another context.
-    pub fn decryption_share(&self, run: u64, ciphertext: &Ciphertext) -> Result<ShareMessage> {
-        self.sender(&[0u8; 32]).decryption_share(run, ciphertext)
+    /// [`Error::InvalidArgument`] for a smudging spec of another number of
+    /// parties or a lower λ than the session's; [`Error::Engine`] with
+    /// `LevelMismatch` for a ciphertext not at the spec's level, with
+    /// `NoiseBudgetExhausted` for one claiming more noise than the spec's
+    /// bound, or for a ciphertext of size 3 or of another context (nothing
+    /// is released).
+    pub fn decryption_share(
+        &self,
+        run: u64,
+        ciphertext: &Ciphertext,
+        smudging: &Smudging,
+    ) -> Result<ShareMessage> {
+        self.sender(&[0u8; 32])
+            .decryption_share(run, ciphertext, smudging)
     }
 
     /// The party's step of encryption to shares: its additive share (secret)
@@ -207,9 +314,10 @@ impl Party {
         &self,
         run: u64,
         ciphertext: &Ciphertext,
+        smudging: &Smudging,
     ) -> Result<(AdditiveShare, ShareMessage)> {
         self.sender(&[0u8; 32])
-            .encryption_to_shares(run, ciphertext)
+            .encryption_to_shares(run, ciphertext, smudging)
     }
 
     /// The party's share of shares to encryption of its additive share at `level`.
@@ -243,9 +351,10 @@ impl Party {
         run: u64,
         ciphertext: &Ciphertext,
         target: &PublicKey,
+        smudging: &Smudging,
     ) -> Result<ShareMessage> {
         self.sender(&[0u8; 32])
-            .key_switch_share(run, ciphertext, target)
+            .key_switch_share(run, ciphertext, target, smudging)
     }
 
     fn sender<'a>(&'a self, active: &'a [u8; 32]) -> Sender<'a, SecretKey> {
@@ -300,14 +409,11 @@ impl<K: PartySecret> Sender<'_, K> {
         &self,
         run: u64,
         ciphertext: &Ciphertext,
+        smudging: &Smudging,
     ) -> Result<ShareMessage> {
         let binding = self.binding(run, Step::Decrypt, ciphertext)?;
-        let d = engine::decrypt_share(
-            self.secret,
-            ciphertext,
-            self.session.parties(),
-            self.session.security_bits(),
-        )?;
+        self.session.check_smudging(smudging)?;
+        let d = engine::decrypt_share(self.secret, ciphertext, smudging)?;
         Ok(self.message(binding, vec![d]))
     }
 
@@ -315,14 +421,11 @@ impl<K: PartySecret> Sender<'_, K> {
         &self,
         run: u64,
         ciphertext: &Ciphertext,
+        smudging: &Smudging,
     ) -> Result<(AdditiveShare, ShareMessage)> {
         let binding = self.binding(run, Step::EncryptionToShares, ciphertext)?;
-        let (mask, h) = engine::e2s_share(
-            self.secret,
-            ciphertext,
-            self.session.parties(),
-            self.session.security_bits(),
-        )?;
+        self.session.check_smudging(smudging)?;
+        let (mask, h) = engine::e2s_share(self.secret, ciphertext, smudging)?;
         Ok((AdditiveShare::new(mask), self.message(binding, vec![h])))
     }
 
@@ -331,15 +434,11 @@ impl<K: PartySecret> Sender<'_, K> {
         run: u64,
         ciphertext: &Ciphertext,
         target: &PublicKey,
+        smudging: &Smudging,
     ) -> Result<ShareMessage> {
         let binding = self.binding(run, Step::KeySwitch, ciphertext)?;
-        let (h0, h1) = engine::key_switch_share(
-            self.secret,
-            ciphertext,
-            target,
-            self.session.parties(),
-            self.session.security_bits(),
-        )?;
+        self.session.check_smudging(smudging)?;
+        let (h0, h1) = engine::key_switch_share(self.secret, ciphertext, target, smudging)?;
         Ok(self.message(binding, vec![h0, h1]))
     }
 }

@@ -4,12 +4,13 @@
 
 use std::collections::BTreeSet;
 
-use helib_rs::threshold as engine;
+use helib_rs::threshold::{self as engine, Smudging};
 use helib_rs::{Ciphertext, Context, GaloisKeys, Plaintext, PublicKey, RelinKey};
 use sha2::{Digest, Sha256};
 
 use crate::error::{Error, Result};
 use crate::message::{Binding, ShareMessage, Step};
+use crate::relin::{self, CommitmentCollector, Commitments, Opening};
 use crate::shamir::ActiveSet;
 
 /// The default statistical security of the smudging noise: 40 bits (the
@@ -98,6 +99,42 @@ impl Session {
         self.security_bits
     }
 
+    /// The smudging every party applies to its shares on a ciphertext at
+    /// `level`: sized for the session's parties and λ and for the most noise
+    /// a ciphertext at `level` can carry and still be decrypted collectively
+    /// ([`Smudging::for_level`]). It depends on the parameters and the level
+    /// alone, so whoever hands a party a ciphertext cannot narrow it; the
+    /// level is the one the agreed computation ends at, and a ciphertext at
+    /// any other is refused. A tighter bound the parties agreed on (the noise
+    /// model of their computation) is [`Smudging::with_noise_bound`].
+    ///
+    /// # Errors
+    /// [`Error::Engine`] with `NoiseBudgetExhausted` when the level cannot
+    /// hold the smudging; an invalid level.
+    pub fn smudging(&self, level: usize) -> Result<Smudging> {
+        Ok(Smudging::for_level(
+            &self.context,
+            self.parties,
+            self.security_bits,
+            level,
+        )?)
+    }
+
+    /// Refuses a smudging spec for another number of parties or a lower λ
+    /// than the session's (t-out-of-N keeps the smudging of all N parties).
+    pub(crate) fn check_smudging(&self, smudging: &Smudging) -> Result<()> {
+        if smudging.parties() != self.parties || smudging.security_bits() < self.security_bits {
+            return Err(Error::InvalidArgument(format!(
+                "the smudging is sized for {} parties at 2^-{}, the session has {} parties at 2^-{}",
+                smudging.parties(),
+                smudging.security_bits(),
+                self.parties,
+                self.security_bits
+            )));
+        }
+        Ok(())
+    }
+
     /// The common reference seed of `run` and `step`: SHA-256 of the session
     /// id, the run and the step. Public, and distinct for every run, so no
     /// common polynomial is ever used twice.
@@ -146,20 +183,56 @@ impl Session {
         }
     }
 
-    /// An aggregator for key-generation `step` of `run`.
+    /// An aggregator for key-generation `step` of `run` (round 1 of the
+    /// relinearization key has its own,
+    /// [`relin_round1_aggregator`](Self::relin_round1_aggregator)).
     ///
     /// # Errors
-    /// [`Error::InvalidArgument`] when `step` is not a key-generation step.
+    /// [`Error::InvalidArgument`] when `step` is not a key-generation step
+    /// or is [`Step::RelinRound1`].
     pub fn key_aggregator(&self, run: u64, step: Step) -> Result<Aggregator> {
+        if step == Step::RelinRound1 {
+            return Err(Error::InvalidArgument(
+                "round 1 of the relinearization key is aggregated from openings of commitments: \
+                 use relin_round1_aggregator"
+                    .into(),
+            ));
+        }
         if !matches!(
             step,
-            Step::PublicKey | Step::RelinRound1 | Step::RelinRound2 | Step::GaloisKey { .. }
+            Step::PublicKey | Step::RelinRound2 | Step::GaloisKey { .. }
         ) {
             return Err(Error::InvalidArgument(format!(
                 "{step:?} is not a key-generation step"
             )));
         }
         Aggregator::new(self, self.binding_for_key(run, step))
+    }
+
+    /// Collects the parties' commitments to their round-1 relinearization
+    /// shares of `run` ([`Party::relin_key_commit`](crate::Party::relin_key_commit)).
+    pub fn relin_commitments(&self, run: u64) -> CommitmentCollector {
+        CommitmentCollector::new(self, run)
+    }
+
+    /// An aggregator for the round-1 openings under `commitments`
+    /// ([`Aggregator::add_opening`]): each opening is checked against its
+    /// sender's commitment before it is added, and the aggregate is bound to
+    /// the set's digest.
+    ///
+    /// # Errors
+    /// [`Error::InvalidArgument`] for a commitment set of another session.
+    pub fn relin_round1_aggregator(&self, commitments: &Commitments) -> Result<Aggregator> {
+        if !commitments.belongs_to(self) {
+            return Err(Error::InvalidArgument(
+                "the commitment set belongs to another session".into(),
+            ));
+        }
+        let mut binding = self.binding_for_key(commitments.run(), Step::RelinRound1);
+        binding.subject = commitments.digest();
+        let mut agg = Aggregator::new(self, binding)?;
+        agg.commitments = Some(commitments.clone());
+        Ok(agg)
     }
 
     /// An aggregator for `step` of `run` on `ciphertext` (decryption,
@@ -235,7 +308,7 @@ impl Session {
         )
     }
 
-    fn expect(&self, aggregate: &Aggregate, step: Step) -> Result<()> {
+    pub(crate) fn expect(&self, aggregate: &Aggregate, step: Step) -> Result<()> {
         if aggregate.session != self.id || aggregate.fingerprint != self.fingerprint {
             return Err(Error::InvalidArgument(
                 "the aggregate belongs to another session".into(),
@@ -331,8 +404,13 @@ impl Session {
     /// [`Error::InconsistentShares`] when the shares do not decrypt (one was
     /// not computed honestly on this ciphertext); [`Error::InvalidArgument`]
     /// for an aggregate of another step, ciphertext or session.
-    pub fn decrypt(&self, ciphertext: &Ciphertext, aggregate: &Aggregate) -> Result<Plaintext> {
-        self.combine_decryption(ciphertext, aggregate, Step::Decrypt)
+    pub fn decrypt(
+        &self,
+        ciphertext: &Ciphertext,
+        aggregate: &Aggregate,
+        smudging: &Smudging,
+    ) -> Result<Plaintext> {
+        self.combine_decryption(ciphertext, aggregate, smudging, Step::Decrypt)
     }
 
     /// The public value `m − Σ S_i` of encryption to shares (uniformly
@@ -341,8 +419,13 @@ impl Session {
     ///
     /// # Errors
     /// As [`decrypt`](Self::decrypt).
-    pub fn open_masked(&self, ciphertext: &Ciphertext, aggregate: &Aggregate) -> Result<Plaintext> {
-        self.combine_decryption(ciphertext, aggregate, Step::EncryptionToShares)
+    pub fn open_masked(
+        &self,
+        ciphertext: &Ciphertext,
+        aggregate: &Aggregate,
+        smudging: &Smudging,
+    ) -> Result<Plaintext> {
+        self.combine_decryption(ciphertext, aggregate, smudging, Step::EncryptionToShares)
     }
 
     /// `ciphertext`'s phase with the aggregated shares of `step` taken off.
@@ -350,16 +433,13 @@ impl Session {
         &self,
         ciphertext: &Ciphertext,
         aggregate: &Aggregate,
+        smudging: &Smudging,
         step: Step,
     ) -> Result<Plaintext> {
         self.expect_on(aggregate, step, ciphertext)?;
-        engine::decrypt_combine(
-            ciphertext,
-            self.parties,
-            self.security_bits,
-            &aggregate.sums[0],
-        )
-        .map_err(Error::from_combine)
+        self.check_smudging(smudging)?;
+        engine::decrypt_combine(ciphertext, smudging, &aggregate.sums[0])
+            .map_err(Error::from_combine)
     }
 
     /// The fresh ciphertext (under the collective key) of the sum of the
@@ -384,12 +464,17 @@ impl Session {
     /// # Errors
     /// As [`decrypt`](Self::decrypt) for the aggregate; [`Error::Engine`] when
     /// the result would not fit the noise budget.
-    pub fn key_switch(&self, ciphertext: &Ciphertext, aggregate: &Aggregate) -> Result<Ciphertext> {
+    pub fn key_switch(
+        &self,
+        ciphertext: &Ciphertext,
+        aggregate: &Aggregate,
+        smudging: &Smudging,
+    ) -> Result<Ciphertext> {
         self.expect_on(aggregate, Step::KeySwitch, ciphertext)?;
+        self.check_smudging(smudging)?;
         Ok(engine::key_switch_assemble(
             ciphertext,
-            self.parties,
-            self.security_bits,
+            smudging,
             &aggregate.sums[0],
             &aggregate.sums[1],
         )?)
@@ -411,6 +496,9 @@ pub struct Aggregator {
     seen: BTreeSet<u32>,
     /// The parties whose shares are expected: all when `None`.
     members: Option<BTreeSet<u32>>,
+    /// For round 1 of the relinearization key: the commitments the openings
+    /// must match.
+    commitments: Option<Commitments>,
     sums: Vec<Vec<u64>>,
 }
 
@@ -436,6 +524,7 @@ impl Aggregator {
             ring_degree: context.ring_degree(),
             seen: BTreeSet::new(),
             members: None,
+            commitments: None,
             sums: vec![vec![0u64; len]; binding.step.polynomials()],
         })
     }
@@ -453,6 +542,39 @@ impl Aggregator {
     /// [`Error::RoundMismatch`], [`Error::InactiveParty`],
     /// [`Error::DuplicateShare`] or [`Error::MalformedShare`], each naming the sender.
     pub fn add(&mut self, share: &ShareMessage) -> Result<()> {
+        if self.commitments.is_some() {
+            return Err(Error::InvalidArgument(
+                "round-1 relinearization shares arrive as openings: use add_opening".into(),
+            ));
+        }
+        self.add_checked(share)
+    }
+
+    /// Checks a round-1 opening against its sender's commitment, then adds
+    /// its share as [`add`](Self::add) does.
+    ///
+    /// # Errors
+    /// [`Error::CommitmentMismatch`] when the share or random bytes do not
+    /// match the commitment; [`Error::InvalidArgument`] for an aggregator that
+    /// is not of round-1 openings; as [`add`](Self::add).
+    pub fn add_opening(&mut self, opening: &Opening) -> Result<()> {
+        let party = opening.share.party;
+        let Some(commitments) = &self.commitments else {
+            return Err(Error::InvalidArgument(
+                "this aggregator does not collect round-1 openings".into(),
+            ));
+        };
+        let expected = commitments.of(party).ok_or(Error::UnknownParty {
+            party,
+            parties: self.parties,
+        })?;
+        if relin::commitment_digest(&opening.share, &opening.nonce) != *expected {
+            return Err(Error::CommitmentMismatch { party });
+        }
+        self.add_checked(&opening.share)
+    }
+
+    fn add_checked(&mut self, share: &ShareMessage) -> Result<()> {
         let party = share.party;
         if share.fingerprint != self.fingerprint {
             return Err(Error::ContextMismatch { party });

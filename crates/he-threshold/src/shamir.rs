@@ -5,7 +5,7 @@
 
 use std::collections::BTreeMap;
 
-use helib_rs::threshold::{self as engine, ResidueShare};
+use helib_rs::threshold::{self as engine, ResidueShare, Smudging};
 use helib_rs::zeroize::{Zeroize, ZeroizeOnDrop, Zeroizing};
 use helib_rs::{Ciphertext, PublicKey};
 use sha2::{Digest, Sha256};
@@ -448,8 +448,13 @@ impl ActiveParty {
     ///
     /// # Errors
     /// As [`Party::decryption_share`].
-    pub fn decryption_share(&self, run: u64, ciphertext: &Ciphertext) -> Result<ShareMessage> {
-        self.sender().decryption_share(run, ciphertext)
+    pub fn decryption_share(
+        &self,
+        run: u64,
+        ciphertext: &Ciphertext,
+        smudging: &Smudging,
+    ) -> Result<ShareMessage> {
+        self.sender().decryption_share(run, ciphertext, smudging)
     }
 
     /// As [`Party::encryption_to_shares`], for this active set: the members'
@@ -461,8 +466,10 @@ impl ActiveParty {
         &self,
         run: u64,
         ciphertext: &Ciphertext,
+        smudging: &Smudging,
     ) -> Result<(AdditiveShare, ShareMessage)> {
-        self.sender().encryption_to_shares(run, ciphertext)
+        self.sender()
+            .encryption_to_shares(run, ciphertext, smudging)
     }
 
     /// As [`Party::key_switch_share`], for this active set.
@@ -474,7 +481,9 @@ impl ActiveParty {
         run: u64,
         ciphertext: &Ciphertext,
         target: &PublicKey,
+        smudging: &Smudging,
     ) -> Result<ShareMessage> {
-        self.sender().key_switch_share(run, ciphertext, target)
+        self.sender()
+            .key_switch_share(run, ciphertext, target, smudging)
     }
 }

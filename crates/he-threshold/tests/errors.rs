@@ -61,17 +61,18 @@ fn a_duplicated_share_names_its_sender() {
     let (session, parties) = session(&context, 2);
     let pk = public_key(&session, &parties);
     let ct = pk.encrypt(&message(&context)).unwrap();
+    let smudging = session.smudging(ct.level()).unwrap();
     let mut agg = session
         .ciphertext_aggregator(5, Step::Decrypt, &ct)
         .unwrap();
-    let share = parties[1].decryption_share(5, &ct).unwrap();
+    let share = parties[1].decryption_share(5, &ct, &smudging).unwrap();
     agg.add(&share).unwrap();
     assert!(matches!(
         agg.add(&share),
         Err(Error::DuplicateShare { party: 1 })
     ));
     // A second, fresh share of the same party is a duplicate too.
-    let again = parties[1].decryption_share(5, &ct).unwrap();
+    let again = parties[1].decryption_share(5, &ct, &smudging).unwrap();
     assert!(matches!(
         agg.add(&again),
         Err(Error::DuplicateShare { party: 1 })
@@ -84,39 +85,64 @@ fn shares_arrive_in_any_order_but_not_from_another_step() {
     let (session, mut parties) = session(&context, 3);
     let pk = public_key(&session, &parties);
     let ct = pk.encrypt(&message(&context)).unwrap();
+    let smudging = session.smudging(ct.level()).unwrap();
     // Arrival order does not matter.
     let mut agg = session
         .ciphertext_aggregator(7, Step::Decrypt, &ct)
         .unwrap();
     for p in parties.iter().rev() {
-        agg.add(&p.decryption_share(7, &ct).unwrap()).unwrap();
+        agg.add(&p.decryption_share(7, &ct, &smudging).unwrap())
+            .unwrap();
     }
     assert_eq!(
-        session.decrypt(&ct, &agg.finish().unwrap()).unwrap(),
+        session
+            .decrypt(&ct, &agg.finish().unwrap(), &smudging)
+            .unwrap(),
         message(&context)
     );
 
-    // A round-1 share given to round 2, a round-2 share before its round 1,
-    // and a share of another run: each is refused, naming the sender.
-    let r1 = parties[0].relin_key_round1(9).unwrap();
-    let mut round2 = session.key_aggregator(9, Step::RelinRound2).unwrap();
+    // A round-1 opening given to round 2 or to an ordinary aggregator, a
+    // commitment of another run: each is refused, naming the sender.
+    let c0 = parties[0].relin_key_commit(9).unwrap();
+    let c1 = parties[1].relin_key_commit(9).unwrap();
+    let c2_other_run = parties[2].relin_key_commit(10).unwrap();
+    let mut collector = session.relin_commitments(9);
+    collector.add(&c0).unwrap();
+    collector.add(&c1).unwrap();
     assert!(matches!(
-        round2.add(&r1),
-        Err(Error::RoundMismatch { party: 0, .. })
-    ));
-    let mut round1 = session.key_aggregator(9, Step::RelinRound1).unwrap();
-    round1.add(&r1).unwrap();
-    let r1b = parties[1].relin_key_round1(9).unwrap();
-    round1.add(&r1b).unwrap();
-    let other_run = parties[2].relin_key_round1(10).unwrap();
-    assert!(matches!(
-        round1.add(&other_run),
+        collector.add(&c2_other_run),
         Err(Error::RoundMismatch { party: 2, .. })
     ));
-    // Round 2 of party 2 with no round 1 of this run in progress.
-    let r1c = parties[2].relin_key_round1(9).unwrap();
-    round1.add(&r1c).unwrap();
+    assert!(matches!(
+        collector.add(&c1),
+        Err(Error::DuplicateShare { party: 1 })
+    ));
+    let c2 = parties[2].relin_key_commit(9).unwrap();
+    collector.add(&c2).unwrap();
+    let commitments = collector.finish().unwrap();
+    let o0 = parties[0].relin_key_open(&commitments).unwrap();
+    let mut round2 = session.key_aggregator(9, Step::RelinRound2).unwrap();
+    assert!(matches!(
+        round2.add(&o0.share),
+        Err(Error::RoundMismatch { party: 0, .. })
+    ));
+    assert!(matches!(
+        session.key_aggregator(9, Step::RelinRound1),
+        Err(Error::InvalidArgument(_))
+    ));
+    let mut round1 = session.relin_round1_aggregator(&commitments).unwrap();
+    assert!(matches!(
+        round1.add(&o0.share),
+        Err(Error::InvalidArgument(_))
+    ));
+    round1.add_opening(&o0).unwrap();
+    for p in &mut parties[1..] {
+        round1
+            .add_opening(&p.relin_key_open(&commitments).unwrap())
+            .unwrap();
+    }
     let a1 = round1.finish().unwrap();
+    // Round 2 once, then not again (the ephemeral secret is gone).
     assert!(parties[2].relin_key_round2(&a1).is_ok());
     assert!(matches!(
         parties[2].relin_key_round2(&a1),
@@ -130,13 +156,14 @@ fn a_share_for_another_ciphertext_is_refused() {
     let (session, parties) = session(&context, 4);
     let pk = public_key(&session, &parties);
     let ct = pk.encrypt(&message(&context)).unwrap();
+    let smudging = session.smudging(ct.level()).unwrap();
     let other = pk.encrypt(&message(&context)).unwrap();
     let mut agg = session
         .ciphertext_aggregator(3, Step::Decrypt, &ct)
         .unwrap();
-    agg.add(&parties[0].decryption_share(3, &ct).unwrap())
+    agg.add(&parties[0].decryption_share(3, &ct, &smudging).unwrap())
         .unwrap();
-    let wrong = parties[1].decryption_share(3, &other).unwrap();
+    let wrong = parties[1].decryption_share(3, &other, &smudging).unwrap();
     assert!(matches!(
         agg.add(&wrong),
         Err(Error::RoundMismatch { party: 1, .. })
@@ -149,11 +176,12 @@ fn forged_shares_give_errors_never_a_wrong_plaintext() {
     let (session, parties) = session(&context, 5);
     let pk = public_key(&session, &parties);
     let ct = pk.encrypt(&message(&context)).unwrap();
+    let smudging = session.smudging(ct.level()).unwrap();
 
     // A share whose residues were replaced by other reduced values (a party
     // that did not compute it from its key): well-formed, so the aggregator
     // takes it, but the combination does not decrypt.
-    let mut forged = parties[2].decryption_share(4, &ct).unwrap();
+    let mut forged = parties[2].decryption_share(4, &ct, &smudging).unwrap();
     let primes = context.chain_primes().to_vec();
     let n = context.ring_degree();
     for (i, x) in forged.polynomials[0].iter_mut().enumerate() {
@@ -165,13 +193,13 @@ fn forged_shares_give_errors_never_a_wrong_plaintext() {
     let mut agg = session
         .ciphertext_aggregator(4, Step::Decrypt, &ct)
         .unwrap();
-    agg.add(&parties[0].decryption_share(4, &ct).unwrap())
+    agg.add(&parties[0].decryption_share(4, &ct, &smudging).unwrap())
         .unwrap();
-    agg.add(&parties[1].decryption_share(4, &ct).unwrap())
+    agg.add(&parties[1].decryption_share(4, &ct, &smudging).unwrap())
         .unwrap();
     agg.add(&forged).unwrap();
     assert!(matches!(
-        session.decrypt(&ct, &agg.finish().unwrap()),
+        session.decrypt(&ct, &agg.finish().unwrap(), &smudging),
         Err(Error::InconsistentShares(_))
     ));
 
@@ -179,23 +207,36 @@ fn forged_shares_give_errors_never_a_wrong_plaintext() {
     let mut agg = session
         .ciphertext_aggregator(6, Step::EncryptionToShares, &ct)
         .unwrap();
-    agg.add(&parties[0].encryption_to_shares(6, &ct).unwrap().1)
-        .unwrap();
-    agg.add(&parties[1].encryption_to_shares(6, &ct).unwrap().1)
-        .unwrap();
-    let mut bad = parties[2].encryption_to_shares(6, &ct).unwrap().1;
+    agg.add(
+        &parties[0]
+            .encryption_to_shares(6, &ct, &smudging)
+            .unwrap()
+            .1,
+    )
+    .unwrap();
+    agg.add(
+        &parties[1]
+            .encryption_to_shares(6, &ct, &smudging)
+            .unwrap()
+            .1,
+    )
+    .unwrap();
+    let mut bad = parties[2]
+        .encryption_to_shares(6, &ct, &smudging)
+        .unwrap()
+        .1;
     bad.polynomials[0]
         .iter_mut()
         .zip(0u64..)
         .for_each(|(x, i)| *x = i % 1000);
     agg.add(&bad).unwrap();
     assert!(matches!(
-        session.open_masked(&ct, &agg.finish().unwrap()),
+        session.open_masked(&ct, &agg.finish().unwrap(), &smudging),
         Err(Error::InconsistentShares(_))
     ));
 
     // A forged party index, and an unreduced residue.
-    let mut outsider = parties[0].decryption_share(8, &ct).unwrap();
+    let mut outsider = parties[0].decryption_share(8, &ct, &smudging).unwrap();
     outsider.party = 7;
     let mut agg = session
         .ciphertext_aggregator(8, Step::Decrypt, &ct)
@@ -207,19 +248,19 @@ fn forged_shares_give_errors_never_a_wrong_plaintext() {
             parties: 3
         })
     ));
-    let mut unreduced = parties[0].decryption_share(8, &ct).unwrap();
+    let mut unreduced = parties[0].decryption_share(8, &ct, &smudging).unwrap();
     unreduced.polynomials[0][0] = u64::MAX;
     assert!(matches!(
         agg.add(&unreduced),
         Err(Error::MalformedShare { party: 0, .. })
     ));
-    let mut short = parties[0].decryption_share(8, &ct).unwrap();
+    let mut short = parties[0].decryption_share(8, &ct, &smudging).unwrap();
     short.polynomials[0].pop();
     assert!(matches!(
         agg.add(&short),
         Err(Error::MalformedShare { party: 0, .. })
     ));
-    let mut extra = parties[0].decryption_share(8, &ct).unwrap();
+    let mut extra = parties[0].decryption_share(8, &ct, &smudging).unwrap();
     extra.polynomials.push(vec![0; n]);
     assert!(matches!(
         agg.add(&extra),
@@ -291,8 +332,9 @@ fn shares_of_other_parameters_or_sessions_are_refused() {
     let aggregate = agg.finish().unwrap();
     let pk = session.public_key(&aggregate).unwrap();
     let ct = pk.encrypt(&message(&context)).unwrap();
+    let smudging = session.smudging(ct.level()).unwrap();
     assert!(matches!(
-        session.decrypt(&ct, &aggregate),
+        session.decrypt(&ct, &aggregate, &smudging),
         Err(Error::InvalidArgument(_))
     ));
 }
@@ -316,7 +358,7 @@ fn smudging_that_does_not_fit_is_refused_before_any_share() {
         .encrypt(&Plaintext::from_u64s(&context, &[5]).unwrap())
         .unwrap();
     // The lowest level the ciphertext reaches still decrypts with one key, but
-    // has no room for the smudging.
+    // has no room for the smudging: no spec can be made for it.
     let low = (0..context.max_level())
         .find_map(|level| ct.mod_switch_to(level).ok())
         .unwrap();
@@ -330,29 +372,36 @@ fn smudging_that_does_not_fit_is_refused_before_any_share() {
         single.decrypt(&single_ct).unwrap(),
         Plaintext::from_u64s(&context, &[5]).unwrap()
     );
+    assert!(matches!(
+        session.smudging(low.level()),
+        Err(Error::Engine(helib_rs::Error::NoiseBudgetExhausted))
+    ));
+    // The top level holds the default 40-bit smudging; a spec for it refuses
+    // the low ciphertext (another level) before any share.
+    let top = session.smudging(ct.level()).unwrap();
+    assert!(parties[0].decryption_share(2, &ct, &top).is_ok());
     for result in [
-        parties[0].decryption_share(1, &low).map(|_| ()),
-        parties[0].encryption_to_shares(1, &low).map(|_| ()),
-        parties[0].key_switch_share(1, &low, &pk).map(|_| ()),
+        parties[0].decryption_share(1, &low, &top).map(|_| ()),
+        parties[0].encryption_to_shares(1, &low, &top).map(|_| ()),
+        parties[0].key_switch_share(1, &low, &pk, &top).map(|_| ()),
     ] {
         assert!(
             matches!(
                 result,
-                Err(Error::Engine(helib_rs::Error::NoiseBudgetExhausted))
+                Err(Error::Engine(helib_rs::Error::LevelMismatch { .. }))
             ),
             "{result:?}"
         );
     }
+    // A spec of another session's parties or a weaker λ is refused.
     let strict = Session::new(&context, [10; 32], PARTIES)
         .unwrap()
         .with_security_bits(128)
         .unwrap();
     let strict_party = Party::new(&strict, 0).unwrap();
-    // The top level holds the default 40-bit smudging.
-    assert!(parties[0].decryption_share(2, &ct).is_ok());
     assert!(matches!(
-        strict_party.decryption_share(2, &low),
-        Err(Error::Engine(helib_rs::Error::NoiseBudgetExhausted))
+        strict_party.decryption_share(2, &ct, &top),
+        Err(Error::InvalidArgument(_))
     ));
     assert!(matches!(
         Session::new(&context, [0; 32], 3)

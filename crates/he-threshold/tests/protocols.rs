@@ -91,13 +91,14 @@ fn every_protocol_matches_single_key(t: &BigUint) {
         .session
         .ciphertext_aggregator(run, Step::KeySwitch, &prod)
         .unwrap();
+    let smudging = net.session.smudging(prod.level()).unwrap();
     for p in &net.parties {
-        agg.add(&p.key_switch_share(run, &prod, &pk1).unwrap())
+        agg.add(&p.key_switch_share(run, &prod, &pk1, &smudging).unwrap())
             .unwrap();
     }
     let switched = net
         .session
-        .key_switch(&prod, &agg.finish().unwrap())
+        .key_switch(&prod, &agg.finish().unwrap(), &smudging)
         .unwrap();
     assert_eq!(sk1.decrypt(&switched).unwrap(), expected);
 }

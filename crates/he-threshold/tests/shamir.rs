@@ -82,10 +82,14 @@ impl ShamirNet {
             .session
             .active_aggregator(run, Step::Decrypt, ct, &set)
             .unwrap();
+        let smudging = self.session.smudging(ct.level()).unwrap();
         for p in &active {
-            agg.add(&p.decryption_share(run, ct).unwrap()).unwrap();
+            agg.add(&p.decryption_share(run, ct, &smudging).unwrap())
+                .unwrap();
         }
-        self.session.decrypt(ct, &agg.finish().unwrap()).unwrap()
+        self.session
+            .decrypt(ct, &agg.finish().unwrap(), &smudging)
+            .unwrap()
     }
 }
 
@@ -118,6 +122,7 @@ fn threshold_matches_n_of_n(t: &BigUint, parties: u32, threshold: u32) {
         .unwrap();
     let expected = net.summed_secret().decrypt(&prod).unwrap();
     assert_eq!(net.decrypt(&prod), expected);
+    let smudging = net.session.smudging(prod.level()).unwrap();
     assert_ne!(expected, a, "the product differs from its factors");
 
     let mut sets = subsets(parties, threshold as usize);
@@ -139,13 +144,13 @@ fn threshold_matches_n_of_n(t: &BigUint, parties: u32, threshold: u32) {
         .unwrap();
     let mut shares = Vec::new();
     for p in &active {
-        let (share, msg) = p.encryption_to_shares(run, &prod).unwrap();
+        let (share, msg) = p.encryption_to_shares(run, &prod, &smudging).unwrap();
         agg.add(&msg).unwrap();
         shares.push(share);
     }
     let opening = net
         .session
-        .open_masked(&prod, &agg.finish().unwrap())
+        .open_masked(&prod, &agg.finish().unwrap(), &smudging)
         .unwrap();
     assert_ne!(opening, expected);
     shares[0].absorb_opening(&opening).unwrap();
@@ -163,12 +168,12 @@ fn threshold_matches_n_of_n(t: &BigUint, parties: u32, threshold: u32) {
         .active_aggregator(run, Step::KeySwitch, &prod, &set)
         .unwrap();
     for p in &active {
-        agg.add(&p.key_switch_share(run, &prod, &pk1).unwrap())
+        agg.add(&p.key_switch_share(run, &prod, &pk1, &smudging).unwrap())
             .unwrap();
     }
     let switched = net
         .session
-        .key_switch(&prod, &agg.finish().unwrap())
+        .key_switch(&prod, &agg.finish().unwrap(), &smudging)
         .unwrap();
     assert_eq!(sk1.decrypt(&switched).unwrap(), expected);
 }
@@ -351,6 +356,7 @@ fn active_set_errors() {
     let mut rng = StdRng::seed_from_u64(2);
     let m = random_plaintext(&context, &mut rng);
     let ct = pk.encrypt(&m).unwrap();
+    let smudging = net.session.smudging(ct.level()).unwrap();
     let run = net.next_run();
     let (set_a, active_a) = net.active(&[0, 1, 2]);
     let (_, active_b) = net.active(&[0, 1, 3]);
@@ -358,30 +364,34 @@ fn active_set_errors() {
         .session
         .active_aggregator(run, Step::Decrypt, &ct, &set_a)
         .unwrap();
-    agg.add(&active_a[0].decryption_share(run, &ct).unwrap())
+    agg.add(&active_a[0].decryption_share(run, &ct, &smudging).unwrap())
         .unwrap();
     // A share computed for another active set: its Lagrange coefficient
     // belongs to another sum.
     assert!(matches!(
-        agg.add(&active_b[1].decryption_share(run, &ct).unwrap()),
+        agg.add(&active_b[1].decryption_share(run, &ct, &smudging).unwrap()),
         Err(Error::ActiveSetMismatch { party: 1 })
     ));
     // An N-out-of-N share (no active set) is refused alike.
     assert!(matches!(
-        agg.add(&net.parties[1].decryption_share(run, &ct).unwrap()),
+        agg.add(
+            &net.parties[1]
+                .decryption_share(run, &ct, &smudging)
+                .unwrap()
+        ),
         Err(Error::ActiveSetMismatch { party: 1 })
     ));
     // A party outside the set, with a share for a set it belongs to.
     let (_, active_c) = net.active(&[0, 1, 2, 3]);
     assert!(matches!(
-        agg.add(&active_c[3].decryption_share(run, &ct).unwrap()),
+        agg.add(&active_c[3].decryption_share(run, &ct, &smudging).unwrap()),
         Err(Error::ActiveSetMismatch { party: 3 })
     ));
     assert!(matches!(
-        agg.add(&active_a[0].decryption_share(run, &ct).unwrap()),
+        agg.add(&active_a[0].decryption_share(run, &ct, &smudging).unwrap()),
         Err(Error::DuplicateShare { party: 0 })
     ));
-    agg.add(&active_a[1].decryption_share(run, &ct).unwrap())
+    agg.add(&active_a[1].decryption_share(run, &ct, &smudging).unwrap())
         .unwrap();
     assert_eq!(agg.missing(), vec![2]);
     assert!(matches!(agg.finish(), Err(Error::MissingShares { ref missing }) if missing == &[2]));
@@ -391,7 +401,7 @@ fn active_set_errors() {
         .session
         .active_aggregator(run, Step::Decrypt, &ct, &set_a)
         .unwrap();
-    let mut forged = active_c[3].decryption_share(run, &ct).unwrap();
+    let mut forged = active_c[3].decryption_share(run, &ct, &smudging).unwrap();
     forged.binding.active = *set_a.digest();
     assert!(matches!(
         agg.add(&forged),
@@ -399,12 +409,17 @@ fn active_set_errors() {
     ));
     for p in &active_a {
         // Through the wire format, which carries the active set's digest.
-        let wire = p.decryption_share(run, &ct).unwrap().to_bytes();
+        let wire = p.decryption_share(run, &ct, &smudging).unwrap().to_bytes();
         let share = ShareMessage::from_bytes(&wire).unwrap();
         assert_eq!(share.binding.active, *set_a.digest());
         agg.add(&share).unwrap();
     }
-    assert_eq!(net.session.decrypt(&ct, &agg.finish().unwrap()).unwrap(), m);
+    assert_eq!(
+        net.session
+            .decrypt(&ct, &agg.finish().unwrap(), &smudging)
+            .unwrap(),
+        m
+    );
 
     // Shares of one set whose digest was swapped for another's are summed
     // only if the engine's noise check passes: mixing Lagrange coefficients
@@ -418,14 +433,14 @@ fn active_set_errors() {
         .into_iter()
         .enumerate()
     {
-        let mut share = p.decryption_share(run, &ct).unwrap();
+        let mut share = p.decryption_share(run, &ct, &smudging).unwrap();
         if k < 2 {
             share.binding.active = *set_b.digest();
         }
         agg.add(&share).unwrap();
     }
     assert!(matches!(
-        net.session.decrypt(&ct, &agg.finish().unwrap()),
+        net.session.decrypt(&ct, &agg.finish().unwrap(), &smudging),
         Err(Error::InconsistentShares(_))
     ));
 }

@@ -32,6 +32,9 @@ use crate::plaintext::Plaintext;
 use crate::relin_key::{ensure_key_switching, RelinKey};
 use zeroize::Zeroizing;
 
+mod smudging;
+pub use smudging::Smudging;
+
 /// Bytes of a common reference seed.
 pub const SEED_BYTES: usize = sys::HELIB_THRESHOLD_SEED_BYTES as usize;
 
@@ -540,41 +543,29 @@ pub fn secret_key_sum(shares: &[&SecretKey]) -> Result<SecretKey> {
     Ok(SecretKey::from_raw(raw, first.context()))
 }
 
-/// The smudging width `k` (each party adds `t·E`, `E` uniform in `[-2^k, 2^k)`)
-/// for `ciphertext`, `parties` and the statistical parameter `security_bits`.
+/// A party's decryption share `c_1·s_i + t·E` (chain share at the
+/// ciphertext's level), `E` as wide as `smudging` asks.
 ///
 /// # Errors
-/// [`Error::NoiseBudgetExhausted`] when the smudging of all parties does not
-/// fit the ciphertext's level; [`Error::InvalidArgument`] for a ciphertext of
-/// size 3 or parameters out of range.
-pub fn smudging_bits(ciphertext: &Ciphertext, parties: u32, security_bits: u32) -> Result<u32> {
-    let ct = ciphertext.as_ptr();
-    // SAFETY: the ciphertext handle is live and `out` is a valid out-pointer.
-    query(|out| unsafe { sys::helib_threshold_smudging_bits(ct, parties, security_bits, out) })
-}
-
-/// A party's decryption share `c_1·s_i + t·E` (chain share at the ciphertext's level).
-///
-/// # Errors
-/// As [`smudging_bits`]; [`Error::ContextMismatch`] for another context.
+/// [`Error::ContextMismatch`] for another context; [`Error::LevelMismatch`]
+/// for a ciphertext not at `smudging`'s level; [`Error::NoiseBudgetExhausted`]
+/// for one claiming more noise than its bound; as [`Smudging::width_bits`].
 pub fn decrypt_share<K: PartySecret + ?Sized>(
     sk: &K,
     ciphertext: &Ciphertext,
-    parties: u32,
-    security_bits: u32,
+    smudging: &Smudging,
 ) -> Result<Vec<u64>> {
     let context = sk.secret_context();
     context.ensure_same(ciphertext.context())?;
     let mut out = vec![0u64; chain_share_len(context, ciphertext.level())];
     let (ct, ptr, len) = (ciphertext.as_ptr(), out.as_mut_ptr(), out.len());
+    let raw = smudging.to_raw();
     // SAFETY: the secret and ciphertext handles are live and `out` holds `len` values.
     check(unsafe {
         match sk.raw_secret() {
-            RawSecret::Key(k) => {
-                sys::helib_threshold_decrypt_share(k, ct, parties, security_bits, ptr, len)
-            }
+            RawSecret::Key(k) => sys::helib_threshold_decrypt_share(k, ct, &raw, ptr, len),
             RawSecret::Residues(r) => {
-                sys::helib_threshold_decrypt_share_residues(r, ct, parties, security_bits, ptr, len)
+                sys::helib_threshold_decrypt_share_residues(r, ct, &raw, ptr, len)
             }
         }
     })?;
@@ -589,8 +580,7 @@ pub fn decrypt_share<K: PartySecret + ?Sized>(
 pub fn e2s_share<K: PartySecret + ?Sized>(
     sk: &K,
     ciphertext: &Ciphertext,
-    parties: u32,
-    security_bits: u32,
+    smudging: &Smudging,
 ) -> Result<(Plaintext, Vec<u64>)> {
     let context = sk.secret_context();
     context.ensure_same(ciphertext.context())?;
@@ -598,22 +588,14 @@ pub fn e2s_share<K: PartySecret + ?Sized>(
     let mut out = vec![0u64; chain_share_len(context, ciphertext.level())];
     let (ct, m, m_len) = (ciphertext.as_ptr(), mask.as_mut_ptr(), mask.len());
     let (o, o_len) = (out.as_mut_ptr(), out.len());
+    let raw = smudging.to_raw();
     // SAFETY: the secret and ciphertext handles are live; `mask` and `out` hold `m_len` and `o_len` values.
     check(unsafe {
         match sk.raw_secret() {
-            RawSecret::Key(k) => {
-                sys::helib_threshold_e2s_share(k, ct, parties, security_bits, m, m_len, o, o_len)
+            RawSecret::Key(k) => sys::helib_threshold_e2s_share(k, ct, &raw, m, m_len, o, o_len),
+            RawSecret::Residues(r) => {
+                sys::helib_threshold_e2s_share_residues(r, ct, &raw, m, m_len, o, o_len)
             }
-            RawSecret::Residues(r) => sys::helib_threshold_e2s_share_residues(
-                r,
-                ct,
-                parties,
-                security_bits,
-                m,
-                m_len,
-                o,
-                o_len,
-            ),
         }
     })?;
     Ok((Plaintext::from_engine_limbs(context, mask), out))
@@ -623,22 +605,22 @@ pub fn e2s_share<K: PartySecret + ?Sized>(
 /// encryption-to-shares shares.
 ///
 /// # Errors
-/// [`Error::Malformed`] when the noise left is more than `parties` honest
-/// shares can leave (a share missing, repeated or forged); as [`smudging_bits`].
+/// [`Error::Malformed`] when the noise left is more than honest shares made
+/// for `smudging` can leave (a share missing, repeated or forged); as
+/// [`decrypt_share`] for the ciphertext.
 pub fn decrypt_combine(
     ciphertext: &Ciphertext,
-    parties: u32,
-    security_bits: u32,
+    smudging: &Smudging,
     sum: &[u64],
 ) -> Result<Plaintext> {
     let context = ciphertext.context();
     let mut out = vec![0u64; context.ring_degree() * context.plain_limbs()];
+    let raw = smudging.to_raw();
     // SAFETY: the ciphertext handle is live; `sum` and `out` hold as many values as their lengths say.
     check(unsafe {
         sys::helib_threshold_decrypt_combine(
             ciphertext.as_ptr(),
-            parties,
-            security_bits,
+            &raw,
             sum.as_ptr(),
             sum.len(),
             out.as_mut_ptr(),
@@ -711,8 +693,7 @@ pub fn key_switch_share<K: PartySecret + ?Sized>(
     sk: &K,
     ciphertext: &Ciphertext,
     target: &PublicKey,
-    parties: u32,
-    security_bits: u32,
+    smudging: &Smudging,
 ) -> Result<(Vec<u64>, Vec<u64>)> {
     let context = sk.secret_context();
     context.ensure_same(ciphertext.context())?;
@@ -725,29 +706,16 @@ pub fn key_switch_share<K: PartySecret + ?Sized>(
         h0.as_mut_ptr(),
         h1.as_mut_ptr(),
     );
+    let raw = smudging.to_raw();
     // SAFETY: all handles are live; h0 and h1 hold `len` values.
     check(unsafe {
         match sk.raw_secret() {
-            RawSecret::Key(k) => sys::helib_threshold_key_switch_share(
-                k,
-                ct,
-                pk,
-                parties,
-                security_bits,
-                p0,
-                p1,
-                len,
-            ),
-            RawSecret::Residues(r) => sys::helib_threshold_key_switch_share_residues(
-                r,
-                ct,
-                pk,
-                parties,
-                security_bits,
-                p0,
-                p1,
-                len,
-            ),
+            RawSecret::Key(k) => {
+                sys::helib_threshold_key_switch_share(k, ct, pk, &raw, p0, p1, len)
+            }
+            RawSecret::Residues(r) => {
+                sys::helib_threshold_key_switch_share_residues(r, ct, pk, &raw, p0, p1, len)
+            }
         }
     })?;
     Ok((h0, h1))
@@ -756,11 +724,10 @@ pub fn key_switch_share<K: PartySecret + ?Sized>(
 /// The ciphertext under the target key from the sums of the key-switching shares.
 ///
 /// # Errors
-/// [`Error::InvalidArgument`] for wrong lengths or unreduced residues; as [`smudging_bits`].
+/// [`Error::InvalidArgument`] for wrong lengths or unreduced residues; as [`decrypt_share`].
 pub fn key_switch_assemble(
     ciphertext: &Ciphertext,
-    parties: u32,
-    security_bits: u32,
+    smudging: &Smudging,
     h0_sum: &[u64],
     h1_sum: &[u64],
 ) -> Result<Ciphertext> {
@@ -771,12 +738,12 @@ pub fn key_switch_assemble(
     }
     let ct = ciphertext.as_ptr();
     Ciphertext::produce(ciphertext.context(), |dst| {
+        let raw = smudging.to_raw();
         // SAFETY: both handles are live and distinct; the sums hold `len` values each.
         unsafe {
             sys::helib_threshold_key_switch_assemble(
                 ct,
-                parties,
-                security_bits,
+                &raw,
                 h0_sum.as_ptr(),
                 h1_sum.as_ptr(),
                 h0_sum.len(),

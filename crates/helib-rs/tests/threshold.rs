@@ -6,7 +6,7 @@
 mod common;
 
 use common::{rng, t65537_1024, Keyed};
-use helib_rs::threshold::{self, ResidueShare, ResidueShareInfo};
+use helib_rs::threshold::{self, ResidueShare, ResidueShareInfo, Smudging};
 use helib_rs::{Ciphertext, Error, Plaintext};
 use proptest::prelude::*;
 use rand::Rng;
@@ -40,13 +40,14 @@ fn single_dealer_shares(
 fn decrypt(ct: &Ciphertext, shares: &[(&ResidueShare, &[u32])]) -> Result<Plaintext, Error> {
     let ctx = ct.context();
     let parties = shares.len() as u32;
+    let smudging = Smudging::for_level(ctx, parties, LAMBDA, ct.level())?;
     let mut sum = vec![0u64; threshold::chain_share_len(ctx, ct.level())];
     for (share, set) in shares {
         let active = share.activate(set)?;
-        let d = threshold::decrypt_share(&active, ct, parties, LAMBDA)?;
+        let d = threshold::decrypt_share(&active, ct, &smudging)?;
         threshold::add_chain_shares(ctx, ct.level(), &mut sum, &d)?;
     }
-    threshold::decrypt_combine(ct, parties, LAMBDA, &sum)
+    threshold::decrypt_combine(ct, &smudging, &sum)
 }
 
 fn encrypted(keyed: &Keyed, seed: u64) -> (Plaintext, Ciphertext) {
@@ -172,23 +173,24 @@ fn bad_arguments_are_errors() {
     assert!(invalid(active.activate(&[1, 3])));
     // A share not activated makes no share.
     let (_, ct) = encrypted(keyed, 3);
+    let smudging = Smudging::for_level(ct.context(), 2, LAMBDA, ct.level()).unwrap();
     assert!(matches!(
-        threshold::decrypt_share(&shares[0], &ct, 2, LAMBDA),
+        threshold::decrypt_share(&shares[0], &ct, &smudging),
         Err(Error::InvalidArgument(_))
     ));
     assert!(matches!(
-        threshold::e2s_share(&shares[0], &ct, 2, LAMBDA),
+        threshold::e2s_share(&shares[0], &ct, &smudging),
         Err(Error::InvalidArgument(_))
     ));
     assert!(matches!(
-        threshold::key_switch_share(&shares[0], &ct, &keyed.pk, 2, LAMBDA),
+        threshold::key_switch_share(&shares[0], &ct, &keyed.pk, &smudging),
         Err(Error::InvalidArgument(_))
     ));
     // A share of another context.
     let other = common::bn254_1024();
     let (_, other_ct) = encrypted(other, 4);
     assert!(matches!(
-        threshold::decrypt_share(&active, &other_ct, 2, LAMBDA),
+        threshold::decrypt_share(&active, &other_ct, &smudging),
         Err(Error::ContextMismatch)
     ));
 }

@@ -761,11 +761,31 @@ helib_status helib_secret_key_import(const helib_context *ctx, const uint8_t *bu
  *
  * Smudging: decryption, encryption-to-shares and key-switching shares add
  * t * E with E uniform in [-2^k, 2^k), where 2^k >= 2^lambda * N * ||e|| for
- * the ciphertext's error bound ||e|| (from its noise estimate) and the
- * statistical parameter lambda (`security_bits`, e.g. 40). When the noise of
- * all `parties` smudging terms does not fit the ciphertext's level, the call
- * fails with HELIB_ERR_NOISE_BUDGET_EXHAUSTED before any share is released.
+ * the error bound ||e|| the party agreed to (helib_smudging) and the
+ * statistical parameter lambda (`security_bits`, e.g. 40). The width never
+ * comes from the ciphertext's own noise estimate: that travels in the
+ * ciphertext's bytes, and whoever hands a party a ciphertext could forge it
+ * low. A ciphertext that is not at the agreed level (HELIB_ERR_LEVEL_MISMATCH),
+ * not of size 2 (HELIB_ERR_INVALID_ARGUMENT) or that claims more noise than
+ * the agreed bound (HELIB_ERR_NOISE_BUDGET_EXHAUSTED) is refused before any
+ * share is released.
  */
+
+/**
+ * What a party agrees to smudge for before it sees a ciphertext: the number
+ * of parties (in [1, 4096]) that each add a smudging term, lambda (in
+ * [1, 128]), the level the agreed computation's results are at, and the most
+ * noise (log2 of ||m + t e||_inf, bits, at least the engine's noise floor) a
+ * result can carry there. helib_threshold_smudging_for_level gives the widest
+ * bound a level can hold; a tighter bound (a computation's own, from the
+ * noise model) keeps more of the budget for a key-switched result.
+ */
+typedef struct helib_smudging {
+    uint32_t parties;
+    uint32_t security_bits;
+    size_t level;
+    double noise_bits;
+} helib_smudging;
 
 /** Bytes of a common reference seed. */
 #define HELIB_THRESHOLD_SEED_BYTES 32u
@@ -801,7 +821,14 @@ helib_status helib_threshold_galois_keys_insert(helib_galois_keys *keys, uint64_
  */
 helib_status helib_threshold_relin_key_round1(const helib_secret_key *sk, const helib_secret_key *ephemeral,
                                               const uint8_t *seed, uint64_t *h0, uint64_t *h1, size_t len);
-/** Round 2: s_i h0 + (u_i - s_i) h1 + t e for the round-1 sums (key shares). */
+/**
+ * Round 2: s_i h0 + (u_i - s_i) h1 + t e for the round-1 sums (key shares).
+ * Refuses (HELIB_ERR_MALFORMED_INPUT, nothing released) sums that no honest
+ * round 1 produces: a digit of h0 or h1 with half its coefficients modulo q_0
+ * near zero (e.g. h0 = 1, h1 = 0, which would reveal s_i). The callers'
+ * protocol must also keep a party from choosing its round-1 share after
+ * seeing the others' (commit, then open), which this check cannot see.
+ */
 helib_status helib_threshold_relin_key_round2(const helib_secret_key *sk, const helib_secret_key *ephemeral,
                                               const uint64_t *h0_sum, const uint64_t *h1_sum, size_t len,
                                               uint64_t *out, size_t out_len);
@@ -819,28 +846,41 @@ helib_status helib_threshold_relin_key_assemble(const helib_context *ctx, uint32
  */
 helib_status helib_threshold_secret_key_sum(const helib_secret_key *const *shares, size_t count,
                                            helib_secret_key **out);
-/** The smudging width k for `ct` (size 2), `parties` in [1, 4096] and lambda in [1, 128]. */
-helib_status helib_threshold_smudging_bits(const helib_ciphertext *ct, uint32_t parties, uint32_t security_bits,
+/**
+ * The smudging spec at `level` whose noise bound is the most a ciphertext at
+ * that level may carry and still be decrypted collectively (with a margin
+ * that lets helib_threshold_decrypt_combine catch a missing or forged share).
+ * HELIB_ERR_NOISE_BUDGET_EXHAUSTED when the level cannot hold the smudging
+ * even for the least noise a ciphertext carries.
+ */
+helib_status helib_threshold_smudging_for_level(const helib_context *ctx, uint32_t parties, uint32_t security_bits,
+                                                size_t level, helib_smudging *out);
+/**
+ * The smudging width k of `smudging`; HELIB_ERR_NOISE_BUDGET_EXHAUSTED when
+ * the smudged noise does not fit its level, HELIB_ERR_INVALID_ARGUMENT /
+ * HELIB_ERR_INVALID_LEVEL for fields out of range.
+ */
+helib_status helib_threshold_smudging_bits(const helib_context *ctx, const helib_smudging *smudging,
                                            uint32_t *out);
 /** A decryption share c_1 s_i + t E (chain share at ct's level). */
 helib_status helib_threshold_decrypt_share(const helib_secret_key *sk, const helib_ciphertext *ct,
-                                           uint32_t parties, uint32_t security_bits, uint64_t *out,
-                                           size_t out_len);
+                                           const helib_smudging *smudging, uint64_t *out, size_t out_len);
 /**
  * An encryption-to-shares share: samples the party's additive share S_i
  * uniform mod t into `mask` (N * plain_limbs limbs, secret) and writes
  * c_1 s_i + t E - f S_i into `out` (chain share at ct's level).
  */
-helib_status helib_threshold_e2s_share(const helib_secret_key *sk, const helib_ciphertext *ct, uint32_t parties,
-                                       uint32_t security_bits, uint64_t *mask, size_t mask_len, uint64_t *out,
+helib_status helib_threshold_e2s_share(const helib_secret_key *sk, const helib_ciphertext *ct,
+                                       const helib_smudging *smudging, uint64_t *mask, size_t mask_len, uint64_t *out,
                                        size_t out_len);
 /**
  * Decodes c_0 + `sum` into N coefficients of plain_limbs limbs: the plaintext
  * for decryption shares, m - sum S_i for encryption-to-shares shares. Fails
  * with HELIB_ERR_MALFORMED_INPUT when the combined noise exceeds what
- * `parties` honest shares can leave (a share missing, repeated or random).
+ * honest shares made for `smudging` can leave (a share missing, repeated or
+ * random); refuses `ct` as the share-making calls do.
  */
-helib_status helib_threshold_decrypt_combine(const helib_ciphertext *ct, uint32_t parties, uint32_t security_bits,
+helib_status helib_threshold_decrypt_combine(const helib_ciphertext *ct, const helib_smudging *smudging,
                                              const uint64_t *sum, size_t len, uint64_t *out, size_t out_len);
 /** A shares-to-encryption share of the party's additive share (a plaintext): -a s_i + t e + f S_i. */
 helib_status helib_threshold_s2e_share(const helib_secret_key *sk, const uint8_t *seed, size_t level,
@@ -854,12 +894,12 @@ helib_status helib_threshold_s2e_assemble(const helib_context *ctx, const uint8_
  * ternary u_i, h0 = s_i c_1 + u_i b' + t E, h1 = u_i a' + t e (chain shares).
  */
 helib_status helib_threshold_key_switch_share(const helib_secret_key *sk, const helib_ciphertext *ct,
-                                              const helib_public_key *target, uint32_t parties,
-                                              uint32_t security_bits, uint64_t *h0, uint64_t *h1, size_t len);
+                                              const helib_public_key *target, const helib_smudging *smudging,
+                                              uint64_t *h0, uint64_t *h1, size_t len);
 /** The ciphertext (c_0 + h0_sum, h1_sum) under the target key. */
-helib_status helib_threshold_key_switch_assemble(const helib_ciphertext *ct, uint32_t parties,
-                                                 uint32_t security_bits, const uint64_t *h0_sum,
-                                                 const uint64_t *h1_sum, size_t len, helib_ciphertext *dst);
+helib_status helib_threshold_key_switch_assemble(const helib_ciphertext *ct, const helib_smudging *smudging,
+                                                 const uint64_t *h0_sum, const uint64_t *h1_sum, size_t len,
+                                                 helib_ciphertext *dst);
 
 /*
  * t-out-of-N by Shamir re-sharing of the N-out-of-N secret shares (party
@@ -904,20 +944,18 @@ helib_status helib_shamir_share_info(const helib_secret_share *share, uint32_t *
                                      uint32_t *parties, size_t *active_count);
 /** helib_threshold_decrypt_share with an activated residue share in place of s_i. */
 helib_status helib_threshold_decrypt_share_residues(const helib_secret_share *share, const helib_ciphertext *ct,
-                                                    uint32_t parties, uint32_t security_bits, uint64_t *out,
-                                                    size_t out_len);
+                                                    const helib_smudging *smudging, uint64_t *out, size_t out_len);
 /** helib_threshold_e2s_share with an activated residue share in place of s_i. */
 helib_status helib_threshold_e2s_share_residues(const helib_secret_share *share, const helib_ciphertext *ct,
-                                                uint32_t parties, uint32_t security_bits, uint64_t *mask,
-                                                size_t mask_len, uint64_t *out, size_t out_len);
+                                                const helib_smudging *smudging, uint64_t *mask, size_t mask_len,
+                                                uint64_t *out, size_t out_len);
 /**
  * The collective key switching share with a residue secret share (an
  * activated re-shared key, see helib_shamir_activate) in place of s_i.
  */
 helib_status helib_threshold_key_switch_share_residues(const helib_secret_share *share, const helib_ciphertext *ct,
-                                                       const helib_public_key *target, uint32_t parties,
-                                                       uint32_t security_bits, uint64_t *h0, uint64_t *h1,
-                                                       size_t len);
+                                                       const helib_public_key *target, const helib_smudging *smudging,
+                                                       uint64_t *h0, uint64_t *h1, size_t len);
 
 /* ------------------------------------------------------------ CPU kernels */
 

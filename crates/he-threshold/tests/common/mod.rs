@@ -7,7 +7,8 @@
 
 use ark_ff::PrimeField;
 use he_threshold::{
-    with_smudging_room, AdditiveShare, Aggregate, Party, Session, ShareMessage, Step,
+    with_smudging_room, AdditiveShare, Aggregate, Commitment, Opening, Party, Session,
+    ShareMessage, Step,
 };
 use helib_rs::threshold::secret_key_sum;
 use helib_rs::{
@@ -98,14 +99,30 @@ impl Net {
             .unwrap()
     }
 
+    /// Round 1 of the relinearization key, commit then open: the aggregate
+    /// of the openings.
+    pub fn relin_round1(&mut self, run: u64) -> Aggregate {
+        let mut collector = self.session.relin_commitments(run);
+        for p in self.parties.iter_mut() {
+            let commitment = p.relin_key_commit(run).unwrap();
+            // Through the wire format, as an aggregator would see it.
+            collector
+                .add(&Commitment::from_bytes(&commitment.to_bytes()).unwrap())
+                .unwrap();
+        }
+        let commitments = collector.finish().unwrap();
+        let mut agg = self.session.relin_round1_aggregator(&commitments).unwrap();
+        for p in self.parties.iter_mut() {
+            let opening = p.relin_key_open(&commitments).unwrap();
+            agg.add_opening(&Opening::from_bytes(&opening.to_bytes()).unwrap())
+                .unwrap();
+        }
+        agg.finish().unwrap()
+    }
+
     pub fn relin_key(&mut self) -> RelinKey {
         let run = self.next_run();
-        let r1: Vec<_> = self
-            .parties
-            .iter_mut()
-            .map(|p| p.relin_key_round1(run).unwrap())
-            .collect();
-        let a1 = self.aggregate_keys(run, Step::RelinRound1, &r1);
+        let a1 = self.relin_round1(run);
         let r2: Vec<_> = self
             .parties
             .iter_mut()
@@ -138,10 +155,14 @@ impl Net {
             .session
             .ciphertext_aggregator(run, Step::Decrypt, ct)
             .unwrap();
+        let smudging = self.session.smudging(ct.level()).unwrap();
         for p in &self.parties {
-            agg.add(&p.decryption_share(run, ct).unwrap()).unwrap();
+            agg.add(&p.decryption_share(run, ct, &smudging).unwrap())
+                .unwrap();
         }
-        self.session.decrypt(ct, &agg.finish().unwrap()).unwrap()
+        self.session
+            .decrypt(ct, &agg.finish().unwrap(), &smudging)
+            .unwrap()
     }
 
     pub fn encryption_to_shares(&mut self, ct: &Ciphertext) -> Vec<AdditiveShare> {
@@ -151,8 +172,9 @@ impl Net {
             .ciphertext_aggregator(run, Step::EncryptionToShares, ct)
             .unwrap();
         let mut shares = Vec::new();
+        let smudging = self.session.smudging(ct.level()).unwrap();
         for p in &self.parties {
-            let (share, msg) = p.encryption_to_shares(run, ct).unwrap();
+            let (share, msg) = p.encryption_to_shares(run, ct, &smudging).unwrap();
             // Through the wire format, as a server would see it.
             agg.add(&ShareMessage::from_bytes(&msg.to_bytes()).unwrap())
                 .unwrap();
@@ -160,7 +182,7 @@ impl Net {
         }
         let opening = self
             .session
-            .open_masked(ct, &agg.finish().unwrap())
+            .open_masked(ct, &agg.finish().unwrap(), &smudging)
             .unwrap();
         shares[0].absorb_opening(&opening).unwrap();
         shares

@@ -223,19 +223,25 @@ pub fn floor_product_bits(ring_degree: usize, log_t: f64) -> f64 {
     log_t + 1.5 * (ring_degree as f64).log2() + 20.0
 }
 
+/// The engine's margin below `Q/2` once every party's smudging is in, so that
+/// a combination with a missing or forged share (a phase spread over `Z_Q`)
+/// is told apart from an honest one.
+pub const SMUDGING_CHECK_BITS: u32 = 2;
+
 /// The extra modulus bits collective decryption (and encryption to shares,
 /// key switching) needs at the level it runs at, beyond an ordinary
 /// decryption: each of `parties` parties adds `t·E` with
 /// `|E| ≤ 2^λ · N · ||e||` for λ = `security_bits`, so the noise grows by
 /// `λ + log2 N + log2(parties) + 1` bits over `||t·e||` (one more bit for
-/// the rounding of `||e||` up).
+/// the rounding of `||e||` up), and the engine keeps
+/// [`SMUDGING_CHECK_BITS`] free above it.
 ///
 /// ```
-/// assert_eq!(helib_rs::noise::smudging_bits(1024, 3, 40), 40 + 10 + 2 + 2);
+/// assert_eq!(helib_rs::noise::smudging_bits(1024, 3, 40), 40 + 10 + 2 + 2 + 2);
 /// ```
 pub fn smudging_bits(ring_degree: usize, parties: u32, security_bits: u32) -> u32 {
     let log2 = |x: f64| x.log2().ceil() as u32;
-    security_bits + log2(ring_degree as f64) + log2(f64::from(parties)) + 2
+    security_bits + log2(ring_degree as f64) + log2(f64::from(parties)) + 2 + SMUDGING_CHECK_BITS
 }
 
 /// Prime sizes for a special modulus P suited to `digits` key-switching digits.

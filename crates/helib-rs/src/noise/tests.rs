@@ -85,8 +85,14 @@ fn special_modulus_covers_the_largest_digit() {
 
 #[test]
 fn smudging_room_counts_security_ring_and_parties() {
-    assert_eq!(smudging_bits(1024, 3, 40), 40 + 10 + 2 + 2);
-    assert_eq!(smudging_bits(1 << 15, 1, 80), 80 + 15 + 2);
+    assert_eq!(
+        smudging_bits(1024, 3, 40),
+        40 + 10 + 2 + 2 + SMUDGING_CHECK_BITS
+    );
+    assert_eq!(
+        smudging_bits(1 << 15, 1, 80),
+        80 + 15 + 2 + SMUDGING_CHECK_BITS
+    );
 }
 
 #[test]

@@ -13,6 +13,7 @@
 #include "util/checked_size.hpp"
 #include "rlwe/noise.hpp"
 #include "rlwe/shamir.hpp"
+#include "rlwe/smudging.hpp"
 #include "bgv/plaintext.hpp"
 #include "util/sha256.hpp"
 
@@ -111,34 +112,14 @@ void add_t_gaussian(const Context &ctx, bgv::Prng &prng, RnsPoly &acc, size_t co
 
 /// Refuses a number of parties outside [1, 4096].
 void check_parties(uint32_t parties) {
-    bgv::require(parties >= 1 && parties <= 4096, HELIB_ERR_INVALID_ARGUMENT,
+    bgv::require(parties >= 1 && parties <= bgv::smudging::kMaxParties, HELIB_ERR_INVALID_ARGUMENT,
                  "the number of parties must be in [1, 4096]");
 }
 
-/// The smudging width k: each party adds t * E with E uniform in [-2^k, 2^k).
-/// E must hide the ciphertext's error e (||e|| <= 2^(noise - log2 t) + 1) in
-/// each of the N coefficients with statistical distance 2^-lambda in all:
-/// 2^k >= 2^lambda * N * ||e||. Throws HELIB_ERR_NOISE_BUDGET_EXHAUSTED when
-/// the noise after all `parties` add theirs does not fit the ciphertext's level.
-unsigned smudging_bits(const bgv::Ciphertext &ct, uint32_t parties, uint32_t lambda, double &noise_after) {
-    const Context &ctx = *ct.ctx;
-    bgv::require(parties >= 1 && parties <= 4096, HELIB_ERR_INVALID_ARGUMENT,
-                 "the number of parties must be in [1, 4096]");
-    bgv::require(lambda >= 1 && lambda <= 128, HELIB_ERR_INVALID_ARGUMENT,
-                 "the statistical security parameter must be in [1, 128] bits");
-    bgv::require(ct.parts.size() == 2, HELIB_ERR_INVALID_ARGUMENT,
-                 "collective decryption and key switching take a size-2 ciphertext (relinearize first)");
-    const double error_log2 = bgv::noise::add(ct.noise_log2 - ctx.log2_t(), 0.0);
-    const double k = std::ceil(error_log2 + lambda + std::log2(static_cast<double>(ctx.n())));
-    const unsigned bits = static_cast<unsigned>(std::max(k, 1.0));
-    noise_after = bgv::noise::add(ct.noise_log2, std::log2(static_cast<double>(parties)) + ctx.log2_t() + bits);
-    const double budget = bgv::noise::budget(ctx, ct.level, noise_after);
-    bgv::require(budget >= bgv::noise::kMinBudgetBits, HELIB_ERR_NOISE_BUDGET_EXHAUSTED,
-                 "smudging noise of " + std::to_string(bits) + " bits per party (" + std::to_string(parties) +
-                     " parties, 2^-" + std::to_string(lambda) + ") does not fit level " + std::to_string(ct.level) +
-                     ": the noise would reach " + std::to_string(noise_after) + " bits of log2 Q = " +
-                     std::to_string(ctx.level(ct.level).crt.log2_modulus()));
-    return bits;
+/// The caller's smudging spec (never the ciphertext's own noise estimate).
+bgv::smudging::Spec load_spec(const helib_smudging *spec) {
+    require_out(spec, "smudging");
+    return bgv::smudging::Spec{spec->parties, spec->security_bits, spec->level, spec->noise_bits};
 }
 
 /// acc += t * E - w, E uniform in [-2^bits, 2^bits), in NTT form over `count`
@@ -229,23 +210,32 @@ void same_context(const std::shared_ptr<const Context> &a, const std::shared_ptr
 /// What a step of a smudged protocol (collective decryption, encryption to
 /// shares, collective key switching) checks first: `ct` is a written
 /// ciphertext, of the context of the party's secret share `share` when one is
-/// given, and the smudging for `parties` at `security_bits` fits its level.
+/// given, of size 2, at the level of the agreed spec and claiming no more
+/// noise than the spec allows; the smudging width comes from the spec alone.
 struct SmudgedStep {
     const bgv::Ciphertext &ct;
     const Context &ctx;
-    /// The smudging width per party (smudging_bits).
-    unsigned bits;
-    /// The ciphertext's noise once every party's smudging is in.
-    double noise_after;
+    /// The smudging width per party and the noise once every party's is in.
+    bgv::smudging::Width width;
 };
 
-SmudgedStep smudged_step(const helib_ciphertext *ct, uint32_t parties, uint32_t security_bits,
-                         const PartySecret *share) {
+SmudgedStep smudged_step(const helib_ciphertext *ct, const helib_smudging *smudging, const PartySecret *share) {
     const bgv::Ciphertext &c = input(ct, "ct");
     if (share != nullptr) same_context(share->ctx, c.ctx, "secret share and ciphertext");
-    double after = 0;
-    const unsigned bits = smudging_bits(c, parties, security_bits, after);
-    return SmudgedStep{c, *c.ctx, bits, after};
+    const bgv::smudging::Spec spec = load_spec(smudging);
+    const bgv::smudging::Width width = bgv::smudging::width(*c.ctx, spec);
+    bgv::require(c.parts.size() == 2, HELIB_ERR_INVALID_ARGUMENT,
+                 "collective decryption and key switching take a size-2 ciphertext (relinearize first)");
+    if (c.level != spec.level) {
+        bgv::fail_level_mismatch(c.level, spec.level,
+                                 "the ciphertext is at level " + std::to_string(c.level) +
+                                     ", the agreed computation ends at level " + std::to_string(spec.level));
+    }
+    bgv::require(c.noise_log2 <= spec.noise_bits, HELIB_ERR_NOISE_BUDGET_EXHAUSTED,
+                 "the ciphertext's noise estimate (" + std::to_string(c.noise_log2) +
+                     " bits) exceeds the agreed bound (" + std::to_string(spec.noise_bits) +
+                     " bits): it is not an output of the agreed computation, and no share is released");
+    return SmudgedStep{c, *c.ctx, width};
 }
 
 /// A party's smudged share of the step's ciphertext: c1 * s_i + t * E - w
@@ -254,7 +244,7 @@ RnsPoly smudged_secret_share(const SmudgedStep &step, const PartySecret &key, bg
                              const RnsPoly *minus = nullptr) {
     const bgv::Ciphertext &c = step.ct;
     RnsPoly d = times_secret(step.ctx, c.parts[1], key.s_ntt, c.count());
-    add_t_smudging(step.ctx, prng, step.bits, d, c.count(), minus);
+    add_t_smudging(step.ctx, prng, step.width.bits, d, c.count(), minus);
     return d;
 }
 
@@ -368,20 +358,43 @@ std::vector<RnsPoly> load_key_share(const Context &ctx, const uint64_t *buf, siz
     return out;
 }
 
+/// Refuses a round-1 sum that no honest run produces: each digit of h0 and h1
+/// is a sum containing the uniform terms -u_i a_d and s_i a_d, so its
+/// coefficients modulo q_0 spread over Z_q0; a sum with half its coefficients
+/// within q_0 / 2^16 of zero (such as h0 = 1, h1 = 0, which would make a
+/// round-2 share s_i + t e, the party's secret in the clear) is not one. A
+/// second line behind the commitments of round 1, which keep a party that
+/// sends last from choosing the sums.
+void require_spread(const Context &ctx, const std::vector<RnsPoly> &sums, const char *name) {
+    const Modulus &q = ctx.prime(0);
+    const u64 near = q.value() >> 16;
+    for (size_t d = 0; d < sums.size(); ++d) {
+        std::vector<u64> coeffs(sums[d].residues(0), sums[d].residues(0) + ctx.n());
+        ctx.ntt(0).inverse(coeffs.data());
+        const size_t small = static_cast<size_t>(std::count_if(coeffs.begin(), coeffs.end(), [&](u64 x) {
+            return x <= near || x >= q.value() - near;
+        }));
+        bgv::require(2 * small < ctx.n(), HELIB_ERR_MALFORMED_INPUT,
+                     std::string("malformed input: digit ") + std::to_string(d) + " of " + name + " has " +
+                         std::to_string(small) + " of " + std::to_string(ctx.n()) +
+                         " coefficients near zero; an honest round-1 sum is spread over Z_q (no share released)");
+    }
+}
+
 /// The bodies of the share-producing entry points, for either form of the
 /// party's secret (PartySecret).
-void decrypt_share_of(const PartySecret &key, const helib_ciphertext *ct, uint32_t parties, uint32_t security_bits,
+void decrypt_share_of(const PartySecret &key, const helib_ciphertext *ct, const helib_smudging *smudging,
                       uint64_t *out, size_t out_len) {
-    const SmudgedStep step = smudged_step(ct, parties, security_bits, &key);
+    const SmudgedStep step = smudged_step(ct, smudging, &key);
     require_out(out, "out");
     check_len(out_len, share_len(step.ctx, step.ct.count()), "out");
     bgv::Prng prng = bgv::Prng::from_os();
     store(smudged_secret_share(step, key, prng), out);
 }
 
-void e2s_share_of(const PartySecret &key, const helib_ciphertext *ct, uint32_t parties, uint32_t security_bits,
+void e2s_share_of(const PartySecret &key, const helib_ciphertext *ct, const helib_smudging *smudging,
                   uint64_t *mask, size_t mask_len, uint64_t *out, size_t out_len) {
-    const SmudgedStep step = smudged_step(ct, parties, security_bits, &key);
+    const SmudgedStep step = smudged_step(ct, smudging, &key);
     const bgv::Ciphertext &c = step.ct;
     const Context &ctx = step.ctx;
     require_out(mask, "mask");
@@ -399,11 +412,11 @@ void e2s_share_of(const PartySecret &key, const helib_ciphertext *ct, uint32_t p
 }
 
 void key_switch_share_of(const PartySecret &key, const helib_ciphertext *ct, const helib_public_key *target,
-                         uint32_t parties, uint32_t security_bits, uint64_t *h0, uint64_t *h1, size_t len) {
-    const SmudgedStep step = smudged_step(ct, parties, security_bits, &key);
+                         const helib_smudging *smudging, uint64_t *h0, uint64_t *h1, size_t len) {
+    const SmudgedStep step = smudged_step(ct, smudging, &key);
     const bgv::Ciphertext &c = step.ct;
     const Context &ctx = step.ctx;
-    const unsigned bits = step.bits;
+    const unsigned bits = step.width.bits;
     const bgv::PublicKey &pk = *deref(target, "target").key;
     same_context(pk.context(), c.ctx, "target public key and ciphertext");
     const size_t count = c.count();
@@ -583,6 +596,8 @@ helib_status helib_threshold_relin_key_round2(const helib_secret_key *sk, const 
         const Context &ctx = *key.context();
         const std::vector<RnsPoly> h0 = load_key_share(ctx, h0_sum, len, "h0_sum");
         const std::vector<RnsPoly> h1 = load_key_share(ctx, h1_sum, len, "h1_sum");
+        require_spread(ctx, h0, "h0_sum");
+        require_spread(ctx, h1, "h1_sum");
         require_out(out, "out");
         check_len(out_len, len, "out");
         const size_t all = ctx.primes().size();
@@ -645,35 +660,43 @@ helib_status helib_threshold_secret_key_sum(const helib_secret_key *const *share
     });
 }
 
-helib_status helib_threshold_smudging_bits(const helib_ciphertext *ct, uint32_t parties, uint32_t security_bits,
+helib_status helib_threshold_smudging_for_level(const helib_context *ctx, uint32_t parties, uint32_t security_bits,
+                                                size_t level, helib_smudging *out) {
+    return guarded([&] {
+        require_out(out, "out");
+        const Context &c = *deref(ctx, "ctx").ctx;
+        const double bound = bgv::smudging::level_bound(c, parties, security_bits, level);
+        *out = helib_smudging{parties, security_bits, level, bound};
+    });
+}
+
+helib_status helib_threshold_smudging_bits(const helib_context *ctx, const helib_smudging *smudging,
                                            uint32_t *out) {
     return guarded([&] {
         require_out(out, "out");
-        double after = 0;
-        *out = smudging_bits(input(ct, "ct"), parties, security_bits, after);
+        *out = bgv::smudging::width(*deref(ctx, "ctx").ctx, load_spec(smudging)).bits;
     });
 }
 
 helib_status helib_threshold_decrypt_share(const helib_secret_key *sk, const helib_ciphertext *ct,
-                                           uint32_t parties, uint32_t security_bits, uint64_t *out,
-                                           size_t out_len) {
-    return guarded([&] { decrypt_share_of(party_secret(sk), ct, parties, security_bits, out, out_len); });
+                                           const helib_smudging *smudging, uint64_t *out, size_t out_len) {
+    return guarded([&] { decrypt_share_of(party_secret(sk), ct, smudging, out, out_len); });
 }
 
-helib_status helib_threshold_e2s_share(const helib_secret_key *sk, const helib_ciphertext *ct, uint32_t parties,
-                                       uint32_t security_bits, uint64_t *mask, size_t mask_len, uint64_t *out,
+helib_status helib_threshold_e2s_share(const helib_secret_key *sk, const helib_ciphertext *ct,
+                                       const helib_smudging *smudging, uint64_t *mask, size_t mask_len, uint64_t *out,
                                        size_t out_len) {
     return guarded(
-        [&] { e2s_share_of(party_secret(sk), ct, parties, security_bits, mask, mask_len, out, out_len); });
+        [&] { e2s_share_of(party_secret(sk), ct, smudging, mask, mask_len, out, out_len); });
 }
 
-helib_status helib_threshold_decrypt_combine(const helib_ciphertext *ct, uint32_t parties, uint32_t security_bits,
+helib_status helib_threshold_decrypt_combine(const helib_ciphertext *ct, const helib_smudging *smudging,
                                              const uint64_t *sum, size_t len, uint64_t *out, size_t out_len) {
     return guarded([&] {
-        const SmudgedStep step = smudged_step(ct, parties, security_bits, nullptr);
+        const SmudgedStep step = smudged_step(ct, smudging, nullptr);
         const bgv::Ciphertext &c = step.ct;
         const Context &ctx = step.ctx;
-        const double expected = step.noise_after;
+        const double expected = step.width.noise_after;
         check_len(len, share_len(ctx, c.count()), "sum");
         require_out(out, "out");
         check_len(out_len, bgv::caller_limb_count(ctx.n(), ctx.plain_limbs(), "out"), "out");
@@ -742,20 +765,20 @@ helib_status helib_threshold_s2e_assemble(const helib_context *ctx, const uint8_
 }
 
 helib_status helib_threshold_key_switch_share(const helib_secret_key *sk, const helib_ciphertext *ct,
-                                              const helib_public_key *target, uint32_t parties,
-                                              uint32_t security_bits, uint64_t *h0, uint64_t *h1, size_t len) {
+                                              const helib_public_key *target, const helib_smudging *smudging,
+                                              uint64_t *h0, uint64_t *h1, size_t len) {
     return guarded(
-        [&] { key_switch_share_of(party_secret(sk), ct, target, parties, security_bits, h0, h1, len); });
+        [&] { key_switch_share_of(party_secret(sk), ct, target, smudging, h0, h1, len); });
 }
 
-helib_status helib_threshold_key_switch_assemble(const helib_ciphertext *ct, uint32_t parties,
-                                                 uint32_t security_bits, const uint64_t *h0_sum,
+helib_status helib_threshold_key_switch_assemble(const helib_ciphertext *ct, const helib_smudging *smudging,
+                                                 const uint64_t *h0_sum,
                                                  const uint64_t *h1_sum, size_t len, helib_ciphertext *dst) {
     return guarded([&] {
-        const SmudgedStep step = smudged_step(ct, parties, security_bits, nullptr);
+        const SmudgedStep step = smudged_step(ct, smudging, nullptr);
         const bgv::Ciphertext &c = step.ct;
         const Context &ctx = step.ctx;
-        const double smudged = step.noise_after;
+        const double smudged = step.width.noise_after;
         helib_ciphertext &out = deref_mut(dst, "dst");
         const size_t count = c.count();
         check_len(len, share_len(ctx, count), "h0_sum and h1_sum");
@@ -768,7 +791,7 @@ helib_status helib_threshold_key_switch_assemble(const helib_ciphertext *ct, uin
         result.factor = c.factor;
         // Beyond the smudging: per party t (u e' + e1 s'), as a public-key encryption.
         result.noise_log2 = bgv::noise::add(
-            smudged, std::log2(static_cast<double>(parties)) + bgv::noise::fresh_public(ctx));
+            smudged, std::log2(static_cast<double>(smudging->parties)) + bgv::noise::fresh_public(ctx));
         bgv::noise::require_budget(ctx, c.level, result.noise_log2, "collective key switching");
         result.parts.push_back(std::move(c0));
         result.parts.push_back(std::move(c1));
@@ -855,24 +878,22 @@ helib_status helib_shamir_share_info(const helib_secret_share *share, uint32_t *
 }
 
 helib_status helib_threshold_decrypt_share_residues(const helib_secret_share *share, const helib_ciphertext *ct,
-                                                    uint32_t parties, uint32_t security_bits, uint64_t *out,
-                                                    size_t out_len) {
-    return guarded([&] { decrypt_share_of(party_secret(share), ct, parties, security_bits, out, out_len); });
+                                                    const helib_smudging *smudging, uint64_t *out, size_t out_len) {
+    return guarded([&] { decrypt_share_of(party_secret(share), ct, smudging, out, out_len); });
 }
 
 helib_status helib_threshold_e2s_share_residues(const helib_secret_share *share, const helib_ciphertext *ct,
-                                                uint32_t parties, uint32_t security_bits, uint64_t *mask,
-                                                size_t mask_len, uint64_t *out, size_t out_len) {
+                                                const helib_smudging *smudging, uint64_t *mask, size_t mask_len,
+                                                uint64_t *out, size_t out_len) {
     return guarded(
-        [&] { e2s_share_of(party_secret(share), ct, parties, security_bits, mask, mask_len, out, out_len); });
+        [&] { e2s_share_of(party_secret(share), ct, smudging, mask, mask_len, out, out_len); });
 }
 
 helib_status helib_threshold_key_switch_share_residues(const helib_secret_share *share, const helib_ciphertext *ct,
-                                                       const helib_public_key *target, uint32_t parties,
-                                                       uint32_t security_bits, uint64_t *h0, uint64_t *h1,
-                                                       size_t len) {
+                                                       const helib_public_key *target, const helib_smudging *smudging,
+                                                       uint64_t *h0, uint64_t *h1, size_t len) {
     return guarded(
-        [&] { key_switch_share_of(party_secret(share), ct, target, parties, security_bits, h0, h1, len); });
+        [&] { key_switch_share_of(party_secret(share), ct, target, smudging, h0, h1, len); });
 }
 
 }  // extern "C"

@@ -1,0 +1,289 @@
+//! Round 1 of the collective relinearization key as commit-then-open.
+//!
+//! A party's round-2 share is `s_i·h0 + (u_i − s_i)·h1 + t·e` for the round-1
+//! sums `(h0, h1)`. If one party could choose its round-1 share after seeing
+//! everyone else's, it could make the sums `h0 = 1, h1 = 0` and every honest
+//! round-2 share would be `s_i + t·e`: that party's secret share in the clear.
+//! So round 1 runs in two steps:
+//!
+//! 1. every party computes its round-1 share and sends only a
+//!    [`Commitment`]: SHA-256 of the share, the session, its index, the run
+//!    and 32 fresh random bytes;
+//! 2. once all N commitments are collected ([`CommitmentCollector`] →
+//!    [`Commitments`]), every party checks that the set is complete and holds
+//!    its own commitment unchanged, and only then sends its [`Opening`] (the
+//!    share and the random bytes), bound to the digest of the set;
+//! 3. the aggregator ([`Session::relin_round1_aggregator`](crate::Session::relin_round1_aggregator))
+//!    checks each opening against its commitment before adding it, and a
+//!    party releases its round-2 share only for an aggregate of openings
+//!    under the set it saw.
+//!
+//! A party that sends last can no longer steer the sums: its share was fixed
+//! (the commitment is binding) before it saw any other. The engine also
+//! refuses round-1 sums that no honest run produces (a digit of `h0` or `h1`
+//! with half its coefficients near zero), a second line behind this one.
+
+use rand::RngCore;
+use sha2::{Digest, Sha256};
+
+use crate::error::{Error, Result};
+use crate::message::{Reader, ShareMessage};
+use crate::session::Session;
+
+/// One party's commitment to its round-1 share (what it sends first).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Commitment {
+    /// The context fingerprint of the sender's parameters.
+    pub fingerprint: [u8; 32],
+    /// The session id.
+    pub session: [u8; 32],
+    /// The sender's index.
+    pub party: u32,
+    /// The run of the relinearization-key protocol.
+    pub run: u64,
+    /// SHA-256 of the share, the session, the sender, the run and the
+    /// opening's random bytes.
+    pub digest: [u8; 32],
+}
+
+const COMMITMENT_MAGIC: &[u8; 4] = b"HETC";
+const OPENING_MAGIC: &[u8; 4] = b"HETO";
+const VERSION: u8 = 1;
+const COMMITMENT_LEN: usize = 4 + 1 + 32 + 32 + 4 + 8 + 32 + 32;
+
+impl Commitment {
+    /// The wire encoding: magic, version, fingerprint, session, party, run,
+    /// digest and a SHA-256 checksum of all of it.
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let mut out = Vec::with_capacity(COMMITMENT_LEN);
+        out.extend_from_slice(COMMITMENT_MAGIC);
+        out.push(VERSION);
+        out.extend_from_slice(&self.fingerprint);
+        out.extend_from_slice(&self.session);
+        out.extend_from_slice(&self.party.to_le_bytes());
+        out.extend_from_slice(&self.run.to_le_bytes());
+        out.extend_from_slice(&self.digest);
+        let checksum = Sha256::digest(&out);
+        out.extend_from_slice(&checksum);
+        out
+    }
+
+    /// Reads a commitment written by [`to_bytes`](Self::to_bytes).
+    ///
+    /// # Errors
+    /// [`Error::MalformedMessage`] for a wrong length, magic, version or checksum.
+    pub fn from_bytes(bytes: &[u8]) -> Result<Self> {
+        let bad = |what: &str| Error::MalformedMessage(format!("commitment: {what}"));
+        if bytes.len() != COMMITMENT_LEN {
+            return Err(bad("wrong length"));
+        }
+        let (body, checksum) = bytes.split_at(bytes.len() - 32);
+        if Sha256::digest(body).as_slice() != checksum {
+            return Err(bad("checksum mismatch (corrupted in transit)"));
+        }
+        let mut r = Reader { bytes: body };
+        if r.take(4)? != COMMITMENT_MAGIC {
+            return Err(bad("not a commitment"));
+        }
+        if r.take(1)?[0] != VERSION {
+            return Err(bad("unsupported version"));
+        }
+        Ok(Self {
+            fingerprint: r.array()?,
+            session: r.array()?,
+            party: r.u32()?,
+            run: r.u64()?,
+            digest: r.array()?,
+        })
+    }
+}
+
+/// The commitment digest of a round-1 share with its random bytes.
+pub(crate) fn commitment_digest(share: &ShareMessage, nonce: &[u8; 32]) -> [u8; 32] {
+    let mut h = Sha256::new();
+    h.update(b"he-threshold relinearization commitment");
+    h.update(share.fingerprint);
+    h.update(share.session);
+    h.update(share.party.to_le_bytes());
+    h.update(share.binding.run.to_le_bytes());
+    h.update(nonce);
+    for p in &share.polynomials {
+        h.update((p.len() as u64).to_le_bytes());
+        for v in p {
+            h.update(v.to_le_bytes());
+        }
+    }
+    h.finalize().into()
+}
+
+/// Fresh random bytes for an opening (operating system randomness).
+pub(crate) fn fresh_nonce() -> Result<[u8; 32]> {
+    let mut nonce = [0u8; 32];
+    rand::rngs::OsRng
+        .try_fill_bytes(&mut nonce)
+        .map_err(|e| Error::InvalidArgument(format!("the OS random source failed: {e}")))?;
+    Ok(nonce)
+}
+
+/// A party's opening of its commitment: its round-1 share (bound to the
+/// digest of the complete commitment set) and the random bytes.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Opening {
+    /// The random bytes of the commitment.
+    pub nonce: [u8; 32],
+    /// The round-1 share; its binding's subject is the digest of the
+    /// commitment set ([`Commitments::digest`]).
+    pub share: ShareMessage,
+}
+
+impl Opening {
+    /// The wire encoding: magic, version, the random bytes, then the share
+    /// message (checksummed).
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let mut out = Vec::new();
+        out.extend_from_slice(OPENING_MAGIC);
+        out.push(VERSION);
+        out.extend_from_slice(&self.nonce);
+        out.extend_from_slice(&self.share.to_bytes());
+        out
+    }
+
+    /// Reads an opening written by [`to_bytes`](Self::to_bytes).
+    ///
+    /// # Errors
+    /// [`Error::MalformedMessage`] for a wrong magic or version, or a
+    /// malformed share message.
+    pub fn from_bytes(bytes: &[u8]) -> Result<Self> {
+        let mut r = Reader { bytes };
+        if r.take(4)? != OPENING_MAGIC || r.take(1)?[0] != VERSION {
+            return Err(Error::MalformedMessage(
+                "not an opening of this version".into(),
+            ));
+        }
+        let nonce = r.array()?;
+        Ok(Self {
+            nonce,
+            share: ShareMessage::from_bytes(r.bytes)?,
+        })
+    }
+}
+
+/// Collects one commitment from every party of a session for one run.
+#[derive(Debug)]
+pub struct CommitmentCollector {
+    fingerprint: [u8; 32],
+    session: [u8; 32],
+    run: u64,
+    digests: Vec<Option<[u8; 32]>>,
+}
+
+impl CommitmentCollector {
+    pub(crate) fn new(session: &Session, run: u64) -> Self {
+        Self {
+            fingerprint: *session.fingerprint(),
+            session: *session.id(),
+            run,
+            digests: vec![None; session.parties() as usize],
+        }
+    }
+
+    /// Checks a commitment (context, session, run, sender, duplicates) and keeps it.
+    ///
+    /// # Errors
+    /// [`Error::ContextMismatch`], [`Error::SessionMismatch`],
+    /// [`Error::RoundMismatch`], [`Error::UnknownParty`] or
+    /// [`Error::DuplicateShare`], naming the sender.
+    pub fn add(&mut self, commitment: &Commitment) -> Result<()> {
+        let party = commitment.party;
+        if commitment.fingerprint != self.fingerprint {
+            return Err(Error::ContextMismatch { party });
+        }
+        if commitment.session != self.session {
+            return Err(Error::SessionMismatch { party });
+        }
+        if commitment.run != self.run {
+            return Err(Error::RoundMismatch {
+                party,
+                expected: format!("a commitment of run {}", self.run),
+                got: format!("a commitment of run {}", commitment.run),
+            });
+        }
+        let parties = self.digests.len() as u32;
+        let slot = self
+            .digests
+            .get_mut(party as usize)
+            .ok_or(Error::UnknownParty { party, parties })?;
+        if slot.is_some() {
+            return Err(Error::DuplicateShare { party });
+        }
+        *slot = Some(commitment.digest);
+        Ok(())
+    }
+
+    /// The parties whose commitments have not arrived.
+    pub fn missing(&self) -> Vec<u32> {
+        (0..self.digests.len() as u32)
+            .filter(|&p| self.digests[p as usize].is_none())
+            .collect()
+    }
+
+    /// The complete set.
+    ///
+    /// # Errors
+    /// [`Error::MissingShares`] unless every party's commitment arrived.
+    pub fn finish(self) -> Result<Commitments> {
+        let missing = self.missing();
+        if !missing.is_empty() {
+            return Err(Error::MissingShares { missing });
+        }
+        Ok(Commitments {
+            fingerprint: self.fingerprint,
+            session: self.session,
+            run: self.run,
+            digests: self.digests.into_iter().flatten().collect(),
+        })
+    }
+}
+
+/// Every party's commitment of one run (public; what the aggregator
+/// broadcasts before anyone opens).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Commitments {
+    fingerprint: [u8; 32],
+    session: [u8; 32],
+    run: u64,
+    digests: Vec<[u8; 32]>,
+}
+
+impl Commitments {
+    /// The run.
+    pub fn run(&self) -> u64 {
+        self.run
+    }
+
+    /// Party `party`'s commitment digest.
+    pub fn of(&self, party: u32) -> Option<&[u8; 32]> {
+        self.digests.get(party as usize)
+    }
+
+    /// The digest of the whole set, to which the openings and the round-1
+    /// aggregate are bound.
+    pub fn digest(&self) -> [u8; 32] {
+        let mut h = Sha256::new();
+        h.update(b"he-threshold relinearization commitment set");
+        h.update(self.fingerprint);
+        h.update(self.session);
+        h.update(self.run.to_le_bytes());
+        for d in &self.digests {
+            h.update(d);
+        }
+        h.finalize().into()
+    }
+
+    /// Whether the set belongs to `session` (context, id and number of parties).
+    pub(crate) fn belongs_to(&self, session: &Session) -> bool {
+        self.fingerprint == *session.fingerprint()
+            && self.session == *session.id()
+            && self.digests.len() == session.parties() as usize
+    }
+}
