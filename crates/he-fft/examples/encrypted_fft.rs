@@ -23,7 +23,11 @@
 //! parameters is there (its name comes from [`FftPlanBuilder::plan_file_name`](he_fft::FftPlanBuilder::plan_file_name):
 //! the context's fingerprint, n and every plan option), and otherwise built
 //! and saved there for the next run. A plan holds no key, so the file serves
-//! every later run with the same parameters, whatever its keys.
+//! every later run with the same parameters, whatever its keys. Loading goes
+//! through the builder of this run's plan ([`FftPlanBuilder::load_from`](he_fft::FftPlanBuilder::load_from)):
+//! a file holding another plan (say an inverse plan stored under the forward
+//! plan's name) or whose diagonals were tampered with is refused, and the
+//! run stops with that error (remove the file to rebuild it).
 //!
 //! With `--json`, stdout is one JSON object with these keys (times in
 //! seconds, sizes in bytes; new keys may be added, none is renamed):
@@ -53,7 +57,8 @@ use clap::{Parser, ValueEnum};
 use example_support::cli::{self, CommonArgs, Phases, GIB};
 use example_support::outln;
 use he_fft::{
-    bit_reverse_permute, suggest_plan_parameters, Direction, FftPlan, Order, PlanOptions, Strategy,
+    bit_reverse_permute, suggest_plan_parameters, Direction, FftPlan, FftPlanBuilder, Order,
+    PlanOptions, Strategy,
 };
 use helib_rs::{Context, SecretKey};
 use key_mode::KeyModeArg;
@@ -154,7 +159,7 @@ fn run(o: &Options) -> Result<bool, Box<dyn std::error::Error>> {
         Some(dir) => {
             let path = dir.join(builder.plan_file_name()?);
             if path.exists() {
-                let plan = phases.run(PLAN_LOAD, || load_plan(&context, &path))?;
+                let plan = phases.run(PLAN_LOAD, || load_plan(&builder, &path))?;
                 if !o.common.json {
                     outln!("  plan loaded from {}", path.display());
                 }
@@ -302,10 +307,11 @@ fn run(o: &Options) -> Result<bool, Box<dyn std::error::Error>> {
     Ok(verified)
 }
 
-/// Loads the plan saved at `path` for `context`, from the file itself: its
-/// residues are read straight into the engine's buffers.
-fn load_plan(context: &Context, path: &Path) -> Result<FftPlan<Fr>, he_fft::Error> {
-    FftPlan::read_from(context, &mut File::open(path)?)
+/// Loads the plan `builder` describes from `path` (the file itself: its
+/// residues are read straight into the engine's buffers) and verifies it
+/// against the builder's spec.
+fn load_plan(builder: &FftPlanBuilder<Fr>, path: &Path) -> Result<FftPlan<Fr>, he_fft::Error> {
+    builder.load_from(&mut File::open(path)?)
 }
 
 /// Saves `plan` at `path` in `dir` (created if missing), through a temporary

@@ -123,8 +123,8 @@ pub enum Error {
     /// A combination the plan does not support.
     #[error("unsupported: {0}")]
     Unsupported(&'static str),
-    /// Bytes given to [`FftPlan::read_from`](crate::FftPlan::read_from) are
-    /// not a plan file: a bad magic, a truncated or corrupted file (checksum
+    /// Bytes given to [`FftPlanBuilder::load_from`](crate::FftPlanBuilder::load_from)
+    /// are not a plan file: a bad magic, a truncated or corrupted file (checksum
     /// mismatch), out-of-range fields, or levels that do not match the
     /// plan's header (the message says which).
     #[error("not a valid FFT plan file: {0}")]
@@ -144,6 +144,29 @@ pub enum Error {
     /// The plan file was saved for another field F.
     #[error("the plan file was saved for another field (its modulus differs)")]
     PlanFieldMismatch,
+    /// The plan file holds a plan of another spec than the builder it was
+    /// loaded with ([`FftPlanBuilder::load_from`](crate::FftPlanBuilder::load_from)):
+    /// an inverse plan where the forward one was asked for, another coset,
+    /// size, strategy, option, key policy or input level.
+    #[error("the plan file holds another plan: its {field} is {found}, the plan asked for has {expected}")]
+    PlanMismatch {
+        /// The first setting that differs (`"n"`, `"direction"`, `"coset"`,
+        /// `"strategy"`, `"input order"`, `"natural output"`,
+        /// `"encode per execution"`, `"key mode"`, `"max baby steps"`,
+        /// `"executions"`, `"input level"`).
+        field: &'static str,
+        /// The builder's value.
+        expected: String,
+        /// The file's value.
+        found: String,
+    },
+    /// A level of the plan file is not what the plan it claims to be is
+    /// made of: its diagonals were changed, swapped or come from another
+    /// plan (checksums pass for anyone who recomputes them), found by the
+    /// verification of [`FftPlanBuilder::load_from`](crate::FftPlanBuilder::load_from).
+    /// The message names the level and the difference.
+    #[error("the plan file failed verification against the plan asked for: {0}")]
+    PlanVerification(String),
     /// Reading or writing a plan file failed.
     #[error("plan file I/O: {0}")]
     Io(#[from] std::io::Error),

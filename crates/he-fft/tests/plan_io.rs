@@ -57,23 +57,26 @@ fn tiny() -> &'static Context {
     })
 }
 
+/// The builder of a small plan of one level over F65537 in `tiny`.
+fn small_builder() -> FftPlanBuilder<F65537> {
+    FftPlan::<F65537>::builder(tiny(), 4).strategy(Strategy::Factored { levels: Some(1) })
+}
+
 /// A small plan file of one level over F65537 in `tiny`.
 fn small_plan() -> (FftPlan<F65537>, Vec<u8>) {
-    let plan = FftPlan::<F65537>::builder(tiny(), 4)
-        .strategy(Strategy::Factored { levels: Some(1) })
-        .build()
-        .expect("build");
+    let plan = small_builder().build().expect("build");
     let mut bytes = Vec::new();
     plan.write_to(&mut bytes).expect("save");
     (plan, bytes)
 }
 
-/// The error loading `bytes` gives (a loaded plan fails the test).
+/// The error loading `bytes` as `builder`'s plan gives (a loaded plan
+/// fails the test).
 fn load_err<F: ark_ff::PrimeField + ark_ff::FftField>(
-    context: &Context,
+    builder: &FftPlanBuilder<F>,
     bytes: &mut &[u8],
 ) -> Error {
-    match FftPlan::<F>::read_from(context, bytes) {
+    match builder.load_from(bytes) {
         Ok(plan) => panic!("loaded {}", plan.describe()),
         Err(e) => e,
     }
@@ -90,9 +93,9 @@ fn save(plan: &FftPlan<Fr>) -> Vec<u8> {
 /// bytes when saved again, and the same decryptions on the same inputs.
 fn round_trip(builder: FftPlanBuilder<Fr>) {
     let s = setup();
-    let plan = builder.build().expect("build");
+    let plan = builder.clone().build().expect("build");
     let bytes = save(&plan);
-    let loaded = FftPlan::<Fr>::read_from(&s.context, &mut bytes.as_slice()).expect("load");
+    let loaded = builder.load_from(&mut bytes.as_slice()).expect("load");
     assert_eq!(loaded.describe(), plan.describe());
     assert_eq!(loaded.key_policy(), plan.key_policy());
     assert_eq!(loaded.cost(), plan.cost());
@@ -182,13 +185,12 @@ fn executions_round_trip() {
                 .strategy(Strategy::Factored { levels: Some(2) }),
         );
     }
-    let plan = FftPlan::<Fr>::builder(context, 64)
+    let builder = FftPlan::<Fr>::builder(context, 64)
         .executions(3)
-        .max_baby_steps(4)
-        .build()
-        .expect("build");
+        .max_baby_steps(4);
+    let plan = builder.clone().build().expect("build");
     let bytes = save(&plan);
-    let loaded = FftPlan::<Fr>::read_from(context, &mut bytes.as_slice()).expect("load");
+    let loaded = builder.load_from(&mut bytes.as_slice()).expect("load");
     assert_eq!(loaded.key_policy().executions, 3);
     assert_eq!(loaded.key_policy().max_baby_steps, 4);
 }
@@ -230,14 +232,14 @@ fn another_context_is_refused() {
             .expect("parameters"),
     )
     .expect("context");
-    let err = load_err::<Fr>(&other, &mut bytes.as_slice());
+    let err = load_err(&FftPlan::<Fr>::builder(&other, 8), &mut bytes.as_slice());
     assert!(matches!(err, Error::PlanContextMismatch), "{err}");
 }
 
 #[test]
 fn another_field_is_refused() {
     let (_, bytes) = small_plan();
-    let err = load_err::<Fr>(tiny(), &mut bytes.as_slice());
+    let err = load_err(&FftPlan::<Fr>::builder(tiny(), 4), &mut bytes.as_slice());
     assert!(matches!(err, Error::PlanFieldMismatch), "{err}");
 }
 
@@ -250,7 +252,7 @@ fn another_version_is_refused() {
     // 0 and 6 were never written.
     for version in [0u8, 1, 2, 3, 4, 6] {
         bytes[8] = version;
-        let err = load_err::<F65537>(tiny(), &mut bytes.as_slice());
+        let err = load_err(&small_builder(), &mut bytes.as_slice());
         assert!(
             matches!(
                 err,
@@ -271,29 +273,27 @@ fn another_version_is_refused() {
 /// cover every read of the file).
 #[test]
 fn every_truncation_is_refused() {
-    let dense = FftPlan::<F65537>::builder(tiny(), 8)
-        .strategy(Strategy::Dense)
-        .build()
-        .expect("build");
+    let dense_builder = FftPlan::<F65537>::builder(tiny(), 8).strategy(Strategy::Dense);
+    let dense = dense_builder.clone().build().expect("build");
     let mut bytes = Vec::new();
     dense.write_to(&mut bytes).expect("save");
-    assert!(FftPlan::<F65537>::read_from(tiny(), &mut bytes.as_slice()).is_ok());
+    assert!(dense_builder.load_from(&mut bytes.as_slice()).is_ok());
     for len in 0..bytes.len() {
-        let err = load_err::<F65537>(tiny(), &mut &bytes[..len]);
+        let err = load_err(&dense_builder, &mut &bytes[..len]);
         assert!(
             matches!(err, Error::PlanFormat(_)),
             "dense, length {len}: {err}"
         );
     }
     let (_, bytes) = small_plan();
-    assert!(FftPlan::<F65537>::read_from(tiny(), &mut bytes.as_slice()).is_ok());
+    assert!(small_builder().load_from(&mut bytes.as_slice()).is_ok());
     let edge = 8192.min(bytes.len());
     let mut rng = rand::rngs::StdRng::seed_from_u64(3);
     let cuts = (0..edge)
         .chain(bytes.len() - edge..bytes.len())
         .chain((0..300).map(|_| rng.gen_range(0..bytes.len())));
     for len in cuts {
-        let err = load_err::<F65537>(tiny(), &mut &bytes[..len]);
+        let err = load_err(&small_builder(), &mut &bytes[..len]);
         assert!(matches!(err, Error::PlanFormat(_)), "length {len}: {err}");
     }
 }
@@ -306,7 +306,7 @@ fn bit_flips_are_refused() {
         let mut flipped = bytes.clone();
         let at = rng.gen_range(0..flipped.len());
         flipped[at] ^= 1 << rng.gen_range(0..8);
-        let err = load_err::<F65537>(tiny(), &mut flipped.as_slice());
+        let err = load_err(&small_builder(), &mut flipped.as_slice());
         assert!(
             matches!(err, Error::PlanFormat(_) | Error::PlanVersion { .. }),
             "byte {at}: {err}"
@@ -377,7 +377,9 @@ fn every_diagonal_is_checked_on_one_and_two_threads() {
             .build()
             .expect("pool");
         pool.install(|| {
-            let loaded = FftPlan::<F65537>::read_from(tiny(), &mut bytes.as_slice()).expect("load");
+            let loaded = small_builder()
+                .load_from(&mut bytes.as_slice())
+                .expect("load");
             let mut again = Vec::new();
             loaded.write_to(&mut again).expect("save");
             assert_eq!(again, bytes, "{threads} threads");
@@ -386,7 +388,7 @@ fn every_diagonal_is_checked_on_one_and_two_threads() {
                     let mut flipped = bytes.clone();
                     let at = start + rng.gen_range(0..len);
                     flipped[at] ^= 1 << rng.gen_range(0..8);
-                    let err = load_err::<F65537>(tiny(), &mut flipped.as_slice());
+                    let err = load_err(&small_builder(), &mut flipped.as_slice());
                     assert!(
                         matches!(err, Error::PlanFormat(_)),
                         "{threads} threads, byte {at}: {err}"
@@ -400,7 +402,7 @@ fn every_diagonal_is_checked_on_one_and_two_threads() {
                     start + len - 8,
                     start + len,
                 ] {
-                    let err = load_err::<F65537>(tiny(), &mut &bytes[..cut]);
+                    let err = load_err(&small_builder(), &mut &bytes[..cut]);
                     assert!(
                         matches!(err, Error::PlanFormat(_)),
                         "{threads} threads, length {cut}: {err}"
@@ -416,7 +418,7 @@ fn garbage_is_refused() {
     let mut rng = rand::rngs::StdRng::seed_from_u64(5);
     for len in [0usize, 7, 8, 100, 4096] {
         let garbage: Vec<u8> = (0..len).map(|_| rng.gen()).collect();
-        let err = load_err::<F65537>(tiny(), &mut garbage.as_slice());
+        let err = load_err(&small_builder(), &mut garbage.as_slice());
         assert!(matches!(err, Error::PlanFormat(_)), "{len} bytes: {err}");
     }
     // A valid header followed by garbage.
@@ -425,7 +427,7 @@ fn garbage_is_refused() {
     for b in &mut bytes[header..] {
         *b = rng.gen();
     }
-    let err = load_err::<F65537>(tiny(), &mut bytes.as_slice());
+    let err = load_err(&small_builder(), &mut bytes.as_slice());
     assert!(matches!(err, Error::PlanFormat(_)), "{err}");
 }
 
@@ -466,7 +468,7 @@ fn n32768_build_save_load_times() {
         .memory_limit(usize::MAX);
     let path = std::env::temp_dir().join(builder.plan_file_name().unwrap());
     let start = Instant::now();
-    let plan = builder.build().unwrap();
+    let plan = builder.clone().build().unwrap();
     let build = start.elapsed();
     let start = Instant::now();
     let mut file = std::fs::File::create(&path).unwrap();
@@ -484,7 +486,7 @@ fn n32768_build_save_load_times() {
         let cpu = cpu_seconds();
         let start = Instant::now();
         let mut file = std::fs::File::open(&path).unwrap();
-        let loaded = FftPlan::<Fr>::read_from(&context, &mut file).unwrap();
+        let loaded = builder.load_from(&mut file).unwrap();
         let load = start.elapsed();
         let load_cpu = cpu_seconds() - cpu;
         assert_eq!(loaded.describe(), describe);

@@ -118,6 +118,12 @@ pub enum Error {
     #[error("malformed serialized data: {0}")]
     Malformed(String),
 
+    /// A prepared transform is not the slot transform it was checked
+    /// against ([`PreparedTransform::verify`](crate::lintrans::PreparedTransform::verify)):
+    /// the message names the first difference found.
+    #[error("the prepared transform does not match the expected one: {0}")]
+    TransformMismatch(String),
+
     /// Reading or writing a stream failed (saving or loading a prepared
     /// transform, see [`lintrans::io`](crate::lintrans::io)).
     #[error("I/O error: {message}")]

@@ -217,19 +217,7 @@ impl<F: PrimeField + FftField> FftPlanBuilder<F> {
             if self.strategy == Strategy::Dense {
                 return Ok(Pipeline::Dense(self.dense_run(settings)?));
             }
-            let packing = self.packing()?;
-            let (scale_in, scale_out) = self.one_ciphertext_scalings(packing)?;
-            let mut transforms = factored(
-                packing,
-                settings.omega,
-                self.order,
-                settings.chosen,
-                &scale_in,
-                &scale_out,
-            );
-            if settings.permute {
-                transforms.push(bit_reversal(packing));
-            }
+            let transforms = self.level_transforms(settings)?;
             Pipeline::Levels(encode_all(
                 &transforms,
                 self.schedule_policy(),
@@ -250,6 +238,26 @@ impl<F: PrimeField + FftField> FftPlanBuilder<F> {
                 self.per_execution,
             )?)
         })
+    }
+
+    /// The slot transforms of a factored plan with n ≤ N, in order: what
+    /// [`build`](Self::build) encodes and what a loaded plan is verified
+    /// against.
+    pub(super) fn level_transforms(&self, settings: &Settings<F>) -> Result<Vec<SlotTransform<F>>> {
+        let packing = self.packing()?;
+        let (scale_in, scale_out) = self.one_ciphertext_scalings(packing)?;
+        let mut transforms = factored(
+            packing,
+            settings.omega,
+            self.order,
+            settings.chosen,
+            &scale_in,
+            &scale_out,
+        );
+        if settings.permute {
+            transforms.push(bit_reversal(packing));
+        }
+        Ok(transforms)
     }
 
     /// Checks every setting (in the order [`build`](Self::build) documents)

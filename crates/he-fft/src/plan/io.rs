@@ -17,15 +17,37 @@
 //! diagonal; then an end marker and a final checkpoint. Only the prepared
 //! levels are stored: everything else (the dense matrix's scalings, the
 //! scalars across ciphertexts, the memory estimate) is recomputed from the
-//! header, which costs no encoding.
+//! spec, which costs no encoding.
 //!
+//! # Integrity is not authentication: loads are checked and verified
 //! The checkpoints hold a fast non-cryptographic checksum: integrity
 //! against corruption (truncated copies, flipped bits), not authentication.
-//! Load plans only from a place you trust to hold what you saved there.
+//! It has no key, so whoever can write the file can recompute it: a file
+//! with a negated or swapped diagonal, another plan's diagonals, or a
+//! changed direction or coset label passes every checksum. Loading therefore
+//! trusts nothing the file claims ([`FftPlanBuilder::load_from`]):
+//! - there is no way to load a plan without saying which plan: the caller's
+//!   builder is the spec, and a file whose header names another (another n,
+//!   direction, coset, strategy, order, option, key policy or input level)
+//!   is refused with [`Error::PlanMismatch`] naming the field, before its
+//!   levels are read;
+//! - the levels read are then verified against the spec's own slot
+//!   transforms (recomputed from the builder, as a build computes them)
+//!   before the plan is returned: the level, schedule and place of every
+//!   diagonal, each encoding's form, stride, correction factor and norms
+//!   exactly, each per-execution plaintext exactly, and each encoding's
+//!   residues by a random test drawn from the operating system's CSPRNG at
+//!   every load (one random linear function of every residue per prime,
+//!   [`helib_rs::lintrans::verify`]), which a file with any residue of any
+//!   diagonal changed passes with probability at most 2^-40;
+//!   [`Error::PlanVerification`] otherwise.
+//!
+//! Verification costs the transform from slots to coefficients over F of
+//! every stored diagonal (what a build also does) and one pass over the
+//! residues, but no lift to the primes and no NTT per prime.
 
 use super::*;
 use helib_rs::lintrans::io::{WordReader, WordWriter};
-use helib_rs::lintrans::PreparedTransform;
 use std::io::{Read, Write};
 
 /// `HEFFTPLN`: the first word of a plan file.
@@ -245,26 +267,83 @@ impl<F: PrimeField + FftField> Header<F> {
         })
     }
 
-    /// The builder these settings describe.
-    fn builder(&self, context: &Context) -> FftPlanBuilder<F> {
-        let mut b = FftPlan::<F>::builder(context, self.n)
-            .direction(self.direction)
-            .strategy(self.strategy)
-            .input_order(self.order)
-            .key_mode(self.keys.mode)
-            .max_baby_steps(self.keys.max_baby_steps)
-            .executions(self.keys.executions)
-            .input_level(self.level);
-        if let Some(g) = self.coset {
-            b = b.coset(g);
+    /// `Ok` when `found` (a file's header) is this header; otherwise
+    /// [`Error::PlanMismatch`] naming the first field that differs.
+    fn compare(&self, found: &Self) -> Result<()> {
+        let cap = |x: usize| {
+            if x == usize::MAX {
+                "no cap".to_string()
+            } else {
+                x.to_string()
+            }
+        };
+        let runs = |x: u64| {
+            if x == KeyPolicy::UNBOUNDED {
+                "unbounded".to_string()
+            } else {
+                x.to_string()
+            }
+        };
+        let coset = |g: Option<F>| g.map_or_else(|| "none".to_string(), |g| g.to_string());
+        let fields: [(&'static str, String, String); 11] = [
+            ("n", self.n.to_string(), found.n.to_string()),
+            (
+                "direction",
+                format!("{:?}", self.direction),
+                format!("{:?}", found.direction),
+            ),
+            ("coset", coset(self.coset), coset(found.coset)),
+            (
+                "strategy",
+                format!("{:?}", self.strategy),
+                format!("{:?}", found.strategy),
+            ),
+            (
+                "input order",
+                format!("{:?}", self.order),
+                format!("{:?}", found.order),
+            ),
+            (
+                "natural output",
+                self.natural_output.to_string(),
+                found.natural_output.to_string(),
+            ),
+            (
+                "encode per execution",
+                self.per_execution.to_string(),
+                found.per_execution.to_string(),
+            ),
+            (
+                "key mode",
+                format!("{:?}", self.keys.mode),
+                format!("{:?}", found.keys.mode),
+            ),
+            (
+                "max baby steps",
+                cap(self.keys.max_baby_steps),
+                cap(found.keys.max_baby_steps),
+            ),
+            (
+                "executions",
+                runs(self.keys.executions),
+                runs(found.keys.executions),
+            ),
+            (
+                "input level",
+                self.level.to_string(),
+                found.level.to_string(),
+            ),
+        ];
+        match fields.into_iter().find(|(_, a, b)| a != b) {
+            Some((field, expected, found)) => Err(Error::PlanMismatch {
+                field,
+                expected,
+                found,
+            }),
+            // Equal renderings of unequal values would be a bug.
+            None if self != found => Err(Error::Internal("plan headers differ unnamed")),
+            None => Ok(()),
         }
-        if self.natural_output {
-            b = b.natural_output();
-        }
-        if self.per_execution {
-            b = b.encode_per_execution();
-        }
-        b
     }
 }
 
@@ -272,18 +351,35 @@ impl<F: PrimeField + FftField> FftPlanBuilder<F> {
     /// A file name for the plan this builder makes, derived from everything
     /// the plan depends on (the context's fingerprint, F, n and every
     /// setting): plans of other parameters get other names. For a cache
-    /// directory of saved plans ([`FftPlan::write_to`], [`FftPlan::read_from`]).
+    /// directory of saved plans ([`FftPlan::write_to`],
+    /// [`load_from`](Self::load_from)). The name is a convenience, not a
+    /// check: [`load_from`](Self::load_from) compares the file's header with
+    /// this builder whatever the file is called.
     ///
     /// # Errors
     /// [`Error::InputLevelOutOfRange`] for an input level above the top; the
     /// engine's errors computing the fingerprint.
     pub fn plan_file_name(&self) -> Result<String> {
+        let header = self.header()?;
+        // FNV-1a over the header's words: a name, not a check.
+        let hash = header
+            .words(&self.context)?
+            .iter()
+            .flat_map(|w| w.to_le_bytes())
+            .fold(0xcbf2_9ce4_8422_2325u64, |h, b| {
+                (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+            });
+        Ok(format!("fft-plan-n{}-{hash:016x}.plan", self.n))
+    }
+
+    /// The header of the plan this builder describes (its input level resolved).
+    fn header(&self) -> Result<Header<F>> {
         let max = self.context.max_level();
         let level = self.level.unwrap_or(max);
         if level > max {
             return Err(Error::InputLevelOutOfRange { level, max });
         }
-        let header = Header {
+        Ok(Header {
             n: self.n,
             direction: self.direction,
             coset: self.coset,
@@ -293,17 +389,166 @@ impl<F: PrimeField + FftField> FftPlanBuilder<F> {
             per_execution: self.per_execution,
             keys: self.keys,
             level,
+        })
+    }
+
+    /// Loads the plan this builder describes from `input`, as
+    /// [`FftPlan::write_to`] saved it, and verifies it before returning it:
+    /// the spec is mandatory, and the file is trusted for nothing it claims
+    /// (see the [module docs](self) and the crate docs on plan files).
+    ///
+    /// In order: the file's header is read and checked (format, version,
+    /// context, field); compared with this builder (every setting the plan
+    /// depends on, the input level resolved as [`build`](Self::build)
+    /// resolves it); the builder's settings and memory limit are checked as
+    /// [`build`](Self::build) checks them; the levels are read, streaming:
+    /// each diagonal straight into the engine's buffer for it, piece by
+    /// piece, each piece summed and range-checked while it is in cache (with
+    /// two or more threads in the rayon pool in use, the next diagonals'
+    /// buffers are allocated on another thread meanwhile); then every level
+    /// is verified against the slot transforms this builder's plan is made
+    /// of (in parallel on the context's threads), a random test of the
+    /// residues included, drawn from the operating system's CSPRNG at each
+    /// call. Pass the file itself rather than a `BufReader`: the large reads
+    /// bypass any buffer. The loaded plan equals the built one (same
+    /// [`describe`](FftPlan::describe), [`cost`](FftPlan::cost),
+    /// [`required_galois_elements`](FftPlan::required_galois_elements) and
+    /// results).
+    ///
+    /// # Errors
+    /// [`Error::PlanFormat`] for bytes that are not a plan file, truncated
+    /// or corrupted ones (checksum mismatch), out-of-range fields and levels
+    /// whose shape is not the plan's; [`Error::PlanVersion`] for another
+    /// format version; [`Error::PlanContextMismatch`] for a plan of other
+    /// parameters; [`Error::PlanFieldMismatch`] for a plan over another
+    /// field; [`Error::PlanMismatch`] for a plan of another spec than this
+    /// builder's (the field named); [`Error::PlanVerification`] for levels
+    /// that are not the plan's (a diagonal changed, swapped, of another
+    /// plan); the builder's errors, as for [`build`](Self::build) (memory
+    /// limit included); [`Error::Io`] when reading fails;
+    /// [`Error::ThreadPool`] when the verification's threads cannot start;
+    /// [`Error::He`] with [`helib_rs::Error::Randomness`] when the operating
+    /// system's random source fails.
+    pub fn load_from<R: Read>(&self, input: &mut R) -> Result<FftPlan<F>> {
+        let _span = tracing::info_span!("he_fft.plan_load", n = self.n).entered();
+        let mut r = WordReader::new(input);
+        let found = Header::<F>::read(&self.context, &mut r)?;
+        self.header()?.compare(&found)?;
+        let settings = self.settings()?;
+        let memory = self.estimate(&settings)?;
+        if let Some(limit) = self.memory_limit.or_else(available_memory_bytes) {
+            if memory.peak_bytes() > limit {
+                return Err(Error::InsufficientMemory {
+                    estimated: memory.peak_bytes(),
+                    limit,
+                });
+            }
+        }
+        let pipeline = self.read_pipeline(&settings, &mut r)?;
+        if r.word().map_err(from_he)? != END {
+            return Err(format("the plan does not end where its levels do"));
+        }
+        r.checkpoint().map_err(from_he)?;
+        in_pool(&self.context, || self.verify(&settings, &pipeline))?;
+        Ok(self.clone().finish(settings, memory, pipeline))
+    }
+
+    /// Reads the pipeline of the plan with `settings` (after the header),
+    /// checking each level's shape against the plan's.
+    fn read_pipeline<R: Read>(
+        &self,
+        settings: &Settings<F>,
+        r: &mut WordReader<&mut R>,
+    ) -> Result<Pipeline<F>> {
+        let context = &self.context;
+        let shape = self.shape(settings);
+        let slots = context.ring_degree();
+        let n = self.n;
+        let tag = r.word().map_err(from_he)?;
+        let levels = &shape.levels;
+        let policy = self.schedule_policy();
+        let mode = self.keys.mode;
+        let check = |i: usize, level: usize, schedule: &Schedule, count: usize| -> Result<()> {
+            let expected = &levels[i];
+            let wanted = policy.schedule_for_shape(slots / 2, &expected.shape);
+            if level != expected.level
+                || schedule.mode() != mode
+                || count > expected.shape.len()
+                || (count == expected.shape.len() && *schedule != wanted)
+            {
+                return Err(format(format!(
+                    "level {i} of the plan does not match the plan's parameters"
+                )));
+            }
+            Ok(())
         };
-        // FNV-1a over the header's words: a name, not a check (the file's
-        // own header is compared on loading).
-        let hash = header
-            .words(&self.context)?
-            .iter()
-            .flat_map(|w| w.to_le_bytes())
-            .fold(0xcbf2_9ce4_8422_2325u64, |h, b| {
-                (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
-            });
-        Ok(format!("fft-plan-n{}-{hash:016x}.plan", self.n))
+        let encoded = |r: &mut WordReader<&mut R>, i: usize| -> Result<EncodedTransform> {
+            let t = EncodedTransform::read_from(context, r).map_err(from_he)?;
+            check(i, t.level(), t.schedule(), t.multiplications())?;
+            Ok(t)
+        };
+        if n > slots {
+            let groups = n / slots;
+            if tag != SPLIT || r.word().map_err(from_he)? != groups as u64 {
+                return Err(format("the pipeline does not match the plan's parameters"));
+            }
+            let forward = self.direction == Direction::Forward;
+            let own = if forward { 0 } else { levels.len() - 1 };
+            let plain = r.flag("the twiddled levels' form").map_err(from_he)?;
+            if plain != self.per_execution {
+                return Err(format(
+                    "the twiddled levels' form does not match the plan's parameters",
+                ));
+            }
+            let twiddled = if plain {
+                Twiddled::Plain(
+                    (0..groups)
+                        .map(|_| {
+                            let t = PlainTransform::read_from(context, r).map_err(from_he)?;
+                            check(own, t.level(), t.schedule(), t.multiplications())?;
+                            Ok(t)
+                        })
+                        .collect::<Result<_>>()?,
+                )
+            } else {
+                Twiddled::Encoded(
+                    (0..groups)
+                        .map(|_| encoded(r, own))
+                        .collect::<Result<_>>()?,
+                )
+            };
+            if r.word().map_err(from_he)? != (levels.len() - 1) as u64 {
+                return Err(format(
+                    "the shared level count does not match the plan's parameters",
+                ));
+            }
+            let shared = (0..levels.len())
+                .filter(|&i| i != own)
+                .map(|i| encoded(r, i))
+                .collect::<Result<_>>()?;
+            let (omega, g) = split_roots(n, self.direction, self.coset)?;
+            Ok(Pipeline::Split(SplitRun {
+                groups,
+                across_first: forward,
+                across_scalars: across_scalars(omega, g, groups, slots, forward),
+                twiddled,
+                shared,
+            }))
+        } else if self.strategy == Strategy::Dense {
+            if tag != DENSE {
+                return Err(format("the pipeline does not match the plan's parameters"));
+            }
+            Ok(Pipeline::Dense(self.dense_run(settings)?))
+        } else {
+            if tag != LEVELS || r.word().map_err(from_he)? != levels.len() as u64 {
+                return Err(format("the pipeline does not match the plan's parameters"));
+            }
+            Ok(Pipeline::Levels(
+                (0..levels.len())
+                    .map(|i| encoded(r, i))
+                    .collect::<Result<_>>()?,
+            ))
+        }
     }
 }
 
@@ -325,7 +570,7 @@ impl<F: PrimeField + FftField> FftPlan<F> {
     /// Saves the plan to `out`, one diagonal at a time (no second copy of
     /// the plan is made). The bytes depend only on public data (see the
     /// [crate docs on plans](crate#what-a-plan-depends-on)); load them with
-    /// [`read_from`](Self::read_from). `out` is buffered inside for the small
+    /// [`FftPlanBuilder::load_from`] on the builder of the same plan. `out` is buffered inside for the small
     /// fields, and each diagonal's residues are written from the engine's
     /// buffer without a copy, so pass the file itself.
     ///
@@ -370,132 +615,5 @@ impl<F: PrimeField + FftField> FftPlan<F> {
         w.word(END).map_err(from_he)?;
         w.checkpoint().map_err(from_he)?;
         w.flush().map_err(from_he)
-    }
-
-    /// Loads a plan [`write_to`](Self::write_to) saved, for `context`,
-    /// streaming: each diagonal is read straight into the engine's buffer for
-    /// it, piece by piece, each piece summed and range-checked while it is in
-    /// cache, and the diagonal is checked whole before the next is read. With
-    /// two or more threads in the rayon pool in use, the next diagonals'
-    /// buffers are allocated (their pages zero-filled by the kernel, about
-    /// half of a load) on another thread meanwhile. Pass the file itself
-    /// rather than a `BufReader`: the large reads bypass any buffer, and a
-    /// `BufReader` whose buffer is not empty copies them once more. The
-    /// loaded plan equals the built one (same
-    /// [`describe`](Self::describe), [`cost`](Self::cost),
-    /// [`required_galois_elements`](Self::required_galois_elements) and
-    /// results). The checksum detects corruption only; it does not
-    /// authenticate the file.
-    ///
-    /// # Errors
-    /// [`Error::PlanFormat`] for bytes that are not a plan file, truncated
-    /// or corrupted ones (checksum mismatch) and out-of-range fields;
-    /// [`Error::PlanVersion`] for another format version;
-    /// [`Error::PlanContextMismatch`] for a plan of other parameters;
-    /// [`Error::PlanFieldMismatch`] for a plan over another field;
-    /// [`Error::Io`] when reading fails; the builder's errors for settings
-    /// the context cannot take.
-    pub fn read_from<R: Read>(context: &Context, input: &mut R) -> Result<Self> {
-        let _span = tracing::info_span!("he_fft.plan_load").entered();
-        let mut r = WordReader::new(input);
-        let header = Header::<F>::read(context, &mut r)?;
-        let builder = header.builder(context);
-        let settings = builder.settings()?;
-        let memory = builder.estimate(&settings)?;
-        let shape = builder.shape(&settings);
-        let slots = context.ring_degree();
-        let n = header.n;
-        let tag = r.word().map_err(from_he)?;
-        let levels = &shape.levels;
-        let policy = builder.schedule_policy();
-        let check = |i: usize, level: usize, schedule: &Schedule, count: usize| -> Result<()> {
-            let expected = &levels[i];
-            let wanted = policy.schedule_for_shape(slots / 2, &expected.shape);
-            if level != expected.level
-                || schedule.mode() != header.keys.mode
-                || count > expected.shape.len()
-                || (count == expected.shape.len() && *schedule != wanted)
-            {
-                return Err(format(format!(
-                    "level {i} of the plan does not match the plan's parameters"
-                )));
-            }
-            Ok(())
-        };
-        let encoded = |r: &mut WordReader<&mut R>, i: usize| -> Result<EncodedTransform> {
-            let t = EncodedTransform::read_from(context, r).map_err(from_he)?;
-            check(i, t.level(), t.schedule(), t.multiplications())?;
-            Ok(t)
-        };
-        let pipeline = if n > slots {
-            let groups = n / slots;
-            if tag != SPLIT || r.word().map_err(from_he)? != groups as u64 {
-                return Err(format("the pipeline does not match the plan's parameters"));
-            }
-            let forward = header.direction == Direction::Forward;
-            let own = if forward { 0 } else { levels.len() - 1 };
-            let plain = r.flag("the twiddled levels' form").map_err(from_he)?;
-            if plain != header.per_execution {
-                return Err(format(
-                    "the twiddled levels' form does not match the plan's parameters",
-                ));
-            }
-            let twiddled = if plain {
-                Twiddled::Plain(
-                    (0..groups)
-                        .map(|_| {
-                            let t = PreparedTransform::<helib_rs::Plaintext>::read_from(
-                                context, &mut r,
-                            )
-                            .map_err(from_he)?;
-                            check(own, t.level(), t.schedule(), t.multiplications())?;
-                            Ok(t)
-                        })
-                        .collect::<Result<_>>()?,
-                )
-            } else {
-                Twiddled::Encoded(
-                    (0..groups)
-                        .map(|_| encoded(&mut r, own))
-                        .collect::<Result<_>>()?,
-                )
-            };
-            if r.word().map_err(from_he)? != (levels.len() - 1) as u64 {
-                return Err(format(
-                    "the shared level count does not match the plan's parameters",
-                ));
-            }
-            let shared = (0..levels.len())
-                .filter(|&i| i != own)
-                .map(|i| encoded(&mut r, i))
-                .collect::<Result<_>>()?;
-            let (omega, g) = split_roots(n, header.direction, header.coset)?;
-            Pipeline::Split(SplitRun {
-                groups,
-                across_first: forward,
-                across_scalars: across_scalars(omega, g, groups, slots, forward),
-                twiddled,
-                shared,
-            })
-        } else if header.strategy == Strategy::Dense {
-            if tag != DENSE {
-                return Err(format("the pipeline does not match the plan's parameters"));
-            }
-            Pipeline::Dense(builder.dense_run(&settings)?)
-        } else {
-            if tag != LEVELS || r.word().map_err(from_he)? != levels.len() as u64 {
-                return Err(format("the pipeline does not match the plan's parameters"));
-            }
-            Pipeline::Levels(
-                (0..levels.len())
-                    .map(|i| encoded(&mut r, i))
-                    .collect::<Result<_>>()?,
-            )
-        };
-        if r.word().map_err(from_he)? != END {
-            return Err(format("the plan does not end where its levels do"));
-        }
-        r.checkpoint().map_err(from_he)?;
-        Ok(builder.finish(settings, memory, pipeline))
     }
 }

@@ -19,6 +19,7 @@ use helib_rs::{BatchEncoder, Ciphertext, Context, GaloisKeys, PublicKey, SecretK
 use rayon::prelude::*;
 
 mod builder;
+use builder::Settings;
 mod io;
 mod levels;
 mod run;
@@ -26,6 +27,7 @@ mod scaling;
 mod split;
 #[cfg(test)]
 mod tests;
+mod verify;
 
 pub use levels::affordable_levels;
 use levels::encode_all;
@@ -33,7 +35,7 @@ pub(crate) use levels::{level_after, level_cost_bits};
 pub(crate) use run::run_levels;
 use run::{dense_schedule, strided_bit_reversed, unstride_bit_reversed};
 use scaling::{factored, scalings};
-use split::{across_scalars, split_ranges, split_roots, split_run};
+use split::{across_scalars, split_ranges, split_roots, split_run, SplitParts};
 
 /// Forward (`fft`) or inverse (`ifft`, including the 1/n factor).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -171,7 +173,10 @@ pub struct PlanCost {
     pub multiplications: usize,
 }
 
-/// Builder for [`FftPlan`].
+/// Builder for [`FftPlan`]: it builds the plan it describes
+/// ([`build`](Self::build)) or loads it from a file
+/// ([`load_from`](Self::load_from)), and only that plan.
+#[derive(Clone)]
 pub struct FftPlanBuilder<F: PrimeField + FftField> {
     context: Context,
     n: usize,

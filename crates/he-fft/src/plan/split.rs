@@ -28,87 +28,149 @@ pub(super) fn split_run<F: PrimeField + FftField>(
             "the dense strategy handles n ≤ N; use the factored strategy for n > N",
         ));
     }
-    let slots = context.ring_degree();
-    let groups = n / slots;
-    let packing = Packing::Full { row: slots / 2 };
-    let forward = direction == Direction::Forward;
-    let (omega, g) = split_roots(n, direction, coset)?;
-    let across_scalars = across_scalars(omega, g, groups, slots, forward);
-    let omega_n = omega.pow([groups as u64]);
-    let n_inv = F::from(n as u64).inverse().unwrap_or(F::one());
-    let stage_order = if forward {
-        Order::Natural
-    } else {
-        Order::BitReversed
-    };
-    let stages = radix2_stages(packing, omega_n, stage_order);
-    let shapes: Vec<crate::stages::Shape> = stages
-        .iter()
-        .map(|t| t.diagonals().keys().copied().collect())
-        .collect();
-    let ranges = split_ranges(&shapes, levels, forward, groups, slots / 2);
-    // The group's own level: the first going forward (DIF, twiddles on the
-    // input), the last going back (DIT, twiddles and 1/n on the output).
-    let (own, shared_ranges) = if forward {
-        (ranges[0].clone(), &ranges[1..])
-    } else {
-        (
-            ranges[ranges.len() - 1].clone(),
-            &ranges[..ranges.len() - 1],
-        )
-    };
-    // Going forward the products across ciphertexts come first; when they
-    // take a level, the groups' levels run one level lower on the chain.
-    let first = usize::from(forward && across_takes_level(groups, coset.is_some()));
-    let shared_offset = if forward { first + 1 } else { 0 };
-    let own_index = if forward { first } else { ranges.len() - 1 };
-    let shared = group_stages_in(&stages, shared_ranges)
+    let parts = SplitParts::new(context, n, direction, coset, levels)?;
+    let shared = parts
+        .shared()
         .iter()
         .enumerate()
-        .map(|(i, t)| {
-            EncodedTransform::new(
-                t,
-                keys,
-                encoder,
-                level_after(context, level, i + shared_offset),
-            )
-        })
+        .map(|(i, t)| EncodedTransform::new(t, keys, encoder, parts.shared_level(level, i)))
         .collect::<helib_rs::Result<Vec<_>>>()?;
-    let own_level = level_after(context, level, own_index);
-    let own_transform = |k: usize| {
-        let twiddle: Vec<F> = powers_times(omega.pow([k as u64]), g, slots);
-        let mut mine = stages[own.clone()].to_vec();
-        if forward {
-            mine[0] = mine[0].after_scaling(&twiddle);
-        } else {
-            let last = mine.len() - 1;
-            let scale: Vec<F> = twiddle.iter().map(|w| *w * n_inv).collect();
-            mine[last] = mine[last].then_scaling(&scale);
-        }
-        compose_stages(&mine)
-    };
+    let own_level = parts.own_level(level);
     // One group at a time (each in parallel inside), so the field diagonals
     // of a single group are alive at once.
     let twiddled = if per_execution {
         Twiddled::Plain(
-            (0..groups)
-                .map(|k| PlainTransform::new(&own_transform(k), keys, encoder, own_level))
+            (0..parts.groups)
+                .map(|k| PlainTransform::new(&parts.own(k), keys, encoder, own_level))
                 .collect::<helib_rs::Result<Vec<_>>>()?,
         )
     } else {
         Twiddled::Encoded(
-            (0..groups)
-                .map(|k| EncodedTransform::new(&own_transform(k), keys, encoder, own_level))
+            (0..parts.groups)
+                .map(|k| EncodedTransform::new(&parts.own(k), keys, encoder, own_level))
                 .collect::<helib_rs::Result<Vec<_>>>()?,
         )
     };
     Ok(SplitRun {
-        groups,
-        across_first: forward,
-        across_scalars,
+        groups: parts.groups,
+        across_first: parts.forward,
+        across_scalars: across_scalars(
+            parts.omega,
+            parts.g,
+            parts.groups,
+            parts.slots,
+            parts.forward,
+        ),
         twiddled,
         shared,
     })
+}
+
+/// The slot transforms of a four-step plan, before any encoding: what
+/// [`split_run`] encodes and what a loaded plan is verified against.
+pub(super) struct SplitParts<F: PrimeField + FftField> {
+    context: Context,
+    /// Ciphertexts C.
+    pub(super) groups: usize,
+    pub(super) forward: bool,
+    omega: F,
+    g: F,
+    n_inv: F,
+    slots: usize,
+    /// The radix-2 stages of the size-N transform.
+    stages: Vec<SlotTransform<F>>,
+    /// The stages of each group's own (twiddle-absorbing) level.
+    own: std::ops::Range<usize>,
+    /// The stages of each shared level, in order.
+    shared: Vec<std::ops::Range<usize>>,
+    /// The place on the chain of the first shared level and of the own one.
+    shared_offset: usize,
+    own_index: usize,
+}
+
+impl<F: PrimeField + FftField> SplitParts<F> {
+    /// The stages and their grouping into `levels` levels for n = C·N.
+    pub(super) fn new(
+        context: &Context,
+        n: usize,
+        direction: Direction,
+        coset: Option<F>,
+        levels: usize,
+    ) -> Result<Self> {
+        let slots = context.ring_degree();
+        let groups = n / slots;
+        let packing = Packing::Full { row: slots / 2 };
+        let forward = direction == Direction::Forward;
+        let (omega, g) = split_roots(n, direction, coset)?;
+        let omega_n = omega.pow([groups as u64]);
+        let stage_order = if forward {
+            Order::Natural
+        } else {
+            Order::BitReversed
+        };
+        let stages = radix2_stages(packing, omega_n, stage_order);
+        let shapes: Vec<crate::stages::Shape> = stages
+            .iter()
+            .map(|t| t.diagonals().keys().copied().collect())
+            .collect();
+        let ranges = split_ranges(&shapes, levels, forward, groups, slots / 2);
+        // The group's own level: the first going forward (DIF, twiddles on
+        // the input), the last going back (DIT, twiddles and 1/n on the output).
+        let (own, shared) = if forward {
+            (ranges[0].clone(), ranges[1..].to_vec())
+        } else {
+            (
+                ranges[ranges.len() - 1].clone(),
+                ranges[..ranges.len() - 1].to_vec(),
+            )
+        };
+        // Going forward the products across ciphertexts come first; when they
+        // take a level, the groups' levels run one level lower on the chain.
+        let first = usize::from(forward && across_takes_level(groups, coset.is_some()));
+        Ok(Self {
+            context: context.clone(),
+            groups,
+            forward,
+            omega,
+            g,
+            n_inv: F::from(n as u64).inverse().unwrap_or(F::one()),
+            slots,
+            stages,
+            own,
+            shared,
+            shared_offset: if forward { first + 1 } else { 0 },
+            own_index: if forward { first } else { ranges.len() - 1 },
+        })
+    }
+
+    /// The levels every group shares, in order.
+    pub(super) fn shared(&self) -> Vec<SlotTransform<F>> {
+        group_stages_in(&self.stages, &self.shared)
+    }
+
+    /// The level on the chain of shared level `i` of a plan with inputs at `level`.
+    pub(super) fn shared_level(&self, level: usize, i: usize) -> usize {
+        level_after(&self.context, level, i + self.shared_offset)
+    }
+
+    /// The level on the chain of the groups' own levels.
+    pub(super) fn own_level(&self, level: usize) -> usize {
+        level_after(&self.context, level, self.own_index)
+    }
+
+    /// Group k's own level, its twiddles folded in.
+    pub(super) fn own(&self, k: usize) -> SlotTransform<F> {
+        let twiddle: Vec<F> = powers_times(self.omega.pow([k as u64]), self.g, self.slots);
+        let mut mine = self.stages[self.own.clone()].to_vec();
+        if self.forward {
+            mine[0] = mine[0].after_scaling(&twiddle);
+        } else {
+            let last = mine.len() - 1;
+            let scale: Vec<F> = twiddle.iter().map(|w| *w * self.n_inv).collect();
+            mine[last] = mine[last].then_scaling(&scale);
+        }
+        compose_stages(&mine)
+    }
 }
 
 /// Whether the products across the `groups` ciphertexts of a four-step

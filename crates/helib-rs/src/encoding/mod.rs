@@ -17,4 +17,5 @@ pub use coefficient::CoefficientEncoder;
 pub use field_coefficients::FieldCoefficientEncoder;
 pub use field_ntt::{FieldNtt, FieldNttKernel};
 pub(crate) use slots::row_period;
+pub(crate) use slots::Route;
 pub use slots::SlotLayout;

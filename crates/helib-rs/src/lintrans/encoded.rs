@@ -98,6 +98,11 @@ impl<T> PreparedTransform<T> {
         }
     }
 
+    /// The context it belongs to.
+    pub(super) fn context(&self) -> &Context {
+        &self.context
+    }
+
     /// The diagonals by their place in the schedule.
     pub(super) fn terms(&self) -> &BTreeMap<Slot, T> {
         &self.terms

@@ -22,7 +22,10 @@
 //!   in [`KeyMode::Fast`]; [`PlainTransform`] keeps the diagonals as
 //!   plaintexts and encodes them at each evaluation;
 //! - [`io`]: saving and loading prepared transforms (they depend on public
-//!   data only, so a server prepares them once for every client).
+//!   data only, so a server prepares them once for every client);
+//! - [`verify`]: checking a loaded transform against the slot transform it
+//!   claims to be ([`PreparedTransform::verify`] with a random
+//!   [`Challenge`]), since a file's checksum authenticates nothing.
 //!
 //! ```
 //! use ark_bn254::Fr;
@@ -56,7 +59,9 @@ mod diagonals;
 mod encoded;
 pub mod io;
 mod schedule;
+pub mod verify;
 
 pub use diagonals::{Shift, SlotTransform};
 pub use encoded::{EncodedTransform, PlainTransform, PreparedTransform};
 pub use schedule::{KeyMode, KeyPolicy, Schedule, GALOIS_KEY_COST};
+pub use verify::Challenge;
