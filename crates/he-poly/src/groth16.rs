@@ -237,7 +237,12 @@ impl<F: PrimeField> QuotientKeys<F> {
         num_constraints: usize,
         full_assignment: &[F],
     ) -> Result<Vec<F>> {
-        let domain = domain::<F, D>(num_constraints + num_inputs)?;
+        let size = num_constraints.checked_add(num_inputs).ok_or_else(|| {
+            Error::InvalidArgument(format!(
+                "{num_constraints} constraints and {num_inputs} inputs: no domain has that many points"
+            ))
+        })?;
+        let domain = domain::<F, D>(size)?;
         let [a, b] = witness_evaluations(matrices, num_inputs, num_constraints, full_assignment)?;
         self.quotient(&domain, &a, &b)
     }
@@ -295,7 +300,8 @@ pub fn witness_evaluations<F: PrimeField>(
                 Ok(sum + coefficient * value)
             })
     };
-    let mut a = Vec::with_capacity(num_constraints + num_inputs);
+    // Both counts are lengths of slices checked above, so the sum fits.
+    let mut a = Vec::with_capacity(num_constraints.saturating_add(num_inputs));
     let mut b = Vec::with_capacity(num_constraints);
     for i in 0..num_constraints {
         let (ai, bi, ci) = (
@@ -439,8 +445,7 @@ impl R1CSToQAP for ProvidedQuotient {
         num_constraints: usize,
         _full_assignment: &[F],
     ) -> std::result::Result<Vec<F>, SynthesisError> {
-        let domain =
-            D::new(num_constraints + num_inputs).ok_or(SynthesisError::PolynomialDegreeTooLarge)?;
+        let domain = domain_of::<F, D>(num_constraints, num_inputs)?;
         let h = PROVIDED
             .with(|cell| cell.borrow().clone())
             .and_then(|value| value.downcast::<Vec<F>>().ok())
@@ -450,6 +455,19 @@ impl R1CSToQAP for ProvidedQuotient {
         }
         Ok(h.as_ref().clone())
     }
+}
+
+/// The domain of a reduction: `num_constraints + num_inputs` points at least,
+/// or `PolynomialDegreeTooLarge` (as `LibsnarkReduction`) when there is none,
+/// also when the sum overflows.
+fn domain_of<F: PrimeField, D: EvaluationDomain<F>>(
+    num_constraints: usize,
+    num_inputs: usize,
+) -> std::result::Result<D, SynthesisError> {
+    num_constraints
+        .checked_add(num_inputs)
+        .and_then(D::new)
+        .ok_or(SynthesisError::PolynomialDegreeTooLarge)
 }
 
 /// Keeps `error` for `take_last_error` and names its `SynthesisError`.
@@ -473,8 +491,7 @@ impl R1CSToQAP for EncryptedReduction {
         full_assignment: &[F],
     ) -> std::result::Result<Vec<F>, SynthesisError> {
         LAST_ERROR.with(|slot| slot.borrow_mut().take());
-        let domain =
-            D::new(num_constraints + num_inputs).ok_or(SynthesisError::PolynomialDegreeTooLarge)?;
+        let domain = domain_of::<F, D>(num_constraints, num_inputs)?;
         let outcome = witness_evaluations(matrices, num_inputs, num_constraints, full_assignment)
             .and_then(|[a, b]| {
                 let keys = Self::keys::<F>(domain.size())?;

@@ -45,13 +45,34 @@ impl BlockLayout {
     }
 
     /// The number of blocks a fresh polynomial of this layout has.
+    ///
+    /// # Panics
+    /// When the stride is 0 (no polynomial has that layout).
     pub fn fresh_blocks(&self) -> usize {
         self.len.div_ceil(self.stride).max(1)
     }
 
-    /// The exponent block `index` starts at.
+    /// The exponent block `index` starts at, origin + index·stride. The
+    /// exponents of a polynomial's layout fit in an i64; for other layouts
+    /// the value is clamped to the range of i64.
     pub fn block_exponent(&self, index: usize) -> i64 {
-        self.origin + (index * self.stride) as i64
+        match self.exponent(index) {
+            Some(exponent) => clamp_to_i64(exponent),
+            // Only a product beyond i128 overflows, and it is positive.
+            None => i64::MAX,
+        }
+    }
+
+    /// The exponent block `index` starts at, or `None` when it does not fit
+    /// in an i64.
+    pub(crate) fn checked_block_exponent(&self, index: usize) -> Option<i64> {
+        i64::try_from(self.exponent(index)?).ok()
+    }
+
+    /// origin + index·stride exactly, unless the product overflows an i128.
+    fn exponent(&self, index: usize) -> Option<i128> {
+        let offset = wide(index).checked_mul(wide(self.stride))?;
+        offset.checked_add(i128::from(self.origin))
     }
 
     /// The layout of the product of polynomials laid out as `self` and
@@ -71,19 +92,28 @@ impl BlockLayout {
         for layout in [self, other] {
             if layout.origin != 0 {
                 return Err(Error::PendingCut {
-                    cut: layout.origin.unsigned_abs() as usize,
+                    cut: usize::try_from(layout.origin.unsigned_abs()).unwrap_or(usize::MAX),
                 });
             }
         }
-        let width = self.width + other.width - 1;
+        // Saturated, a sum beyond usize is still more than the ring holds.
+        let width = self.width.saturating_add(other.width).saturating_sub(1);
         if width > ring_degree {
             return Err(Error::WouldWrap { width, ring_degree });
         }
+        // A polynomial without coefficients is zero, and so is its product.
+        let len = match (self.len, other.len) {
+            (0, _) | (_, 0) => 0,
+            (a, b) => a.checked_add(b - 1).ok_or(Error::TooLong {
+                len: a,
+                max: usize::MAX - (b - 1),
+            })?,
+        };
         Ok(Self {
             stride: self.stride,
             width,
             origin: 0,
-            len: self.len + other.len - 1,
+            len,
         })
     }
 
@@ -100,20 +130,36 @@ impl BlockLayout {
                 self.len
             )));
         }
-        let cut_at = cut as i64 - self.origin;
+        let out_of_range = || {
+            Error::InvalidArgument(format!(
+                "no block of the layout ({self}) starts at an exponent an i64 holds near X^{cut}"
+            ))
+        };
+        if self.stride == 0 {
+            return Err(Error::InvalidArgument(format!(
+                "the layout ({self}) has a stride of 0"
+            )));
+        }
+        // In i128 every value here is exact: |cut|, width, stride < 2^64, |origin| <= 2^63.
+        let cut_at = wide(cut) - i128::from(self.origin);
         // Block k spans [k·stride, k·stride + width) relative to the origin.
-        let width = self.width as i64;
+        let width = wide(self.width);
         let first = if cut_at < width {
             0
         } else {
-            ((cut_at - width) / self.stride as i64 + 1) as usize
+            (cut_at - width) / wide(self.stride) + 1
         };
+        let first = usize::try_from(first).map_err(|_| out_of_range())?;
+        let origin = self
+            .exponent(first)
+            .and_then(|start| i64::try_from(start - wide(cut)).ok())
+            .ok_or_else(out_of_range)?;
         Ok((
             first,
             Self {
                 stride: self.stride,
                 width: self.width,
-                origin: self.block_exponent(first) - cut as i64,
+                origin,
                 len: self.len - cut,
             },
         ))
@@ -142,6 +188,17 @@ impl BlockLayout {
             ..*self
         }
     }
+}
+
+/// A size as an i128 (exact: sizes have at most 64 bits).
+fn wide(size: usize) -> i128 {
+    i128::try_from(size).unwrap_or(i128::MAX)
+}
+
+/// `value` clamped to the range of i64.
+fn clamp_to_i64(value: i128) -> i64 {
+    let clamped = value.clamp(i128::from(i64::MIN), i128::from(i64::MAX));
+    i64::try_from(clamped).unwrap_or(i64::MAX)
 }
 
 #[cfg(test)]

@@ -53,7 +53,14 @@ impl PolyParameters {
                 "need at least one coefficient and one product (got {max_len} and {products})"
             )));
         }
-        let stride_for = |n: usize| n / (products + 1).next_power_of_two();
+        // The block stride divides N by a power of two above `products`.
+        let split = products
+            .checked_add(1)
+            .and_then(usize::checked_next_power_of_two)
+            .ok_or_else(|| {
+                Error::NoParameters(format!("{products} products: no ring holds that many"))
+            })?;
+        let stride_for = |n: usize| n / split;
         let key_switching = if products > 1 {
             KeySwitching::Digits(2)
         } else {
@@ -64,7 +71,8 @@ impl PolyParameters {
         let found = noise::smallest_ring(t, log_min..=log_max, &[key_switching], 0, |n| {
             let stride = stride_for(n);
             let blocks = max_len.div_ceil(stride.max(1));
-            if stride == 0 || 2 * blocks - 1 > n {
+            let product_blocks = blocks.checked_mul(2).map(|twice| twice - 1);
+            if stride == 0 || product_blocks.is_none_or(|count| count > n) {
                 return Err(format!("{blocks} blocks do not fit"));
             }
             Ok(noise::product_chain_bits(n, t, products, blocks))

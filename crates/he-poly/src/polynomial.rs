@@ -124,7 +124,8 @@ impl<F: PrimeField> EncryptedPolynomial<F> {
     ///
     /// # Errors
     /// [`Error::InvalidArgument`] when the layout does not fit the ring or
-    /// the blocks (too few to cover `len`, a stride or width above N), or the
+    /// the blocks (too few to cover `len`, however large it is; a stride or
+    /// width above N), or the
     /// blocks differ in context, level, correction factor or size;
     /// [`Error::FieldMismatch`] when t is not F's modulus.
     pub fn from_blocks(blocks: Vec<Ciphertext>, layout: BlockLayout) -> Result<Self> {
@@ -161,8 +162,10 @@ impl<F: PrimeField> EncryptedPolynomial<F> {
             let values = encoder.decode(&sk.decrypt(block)?)?;
             let start = layout.block_exponent(i);
             for (j, value) in values.into_iter().take(layout.width).enumerate() {
-                let exponent = start + j as i64;
-                if let Some(slot) = usize::try_from(exponent).ok().and_then(|e| out.get_mut(e)) {
+                // Terms below X^0 (cut off) and from X^len on are dropped.
+                let exponent = i64::try_from(j).ok().and_then(|j| start.checked_add(j));
+                let index = exponent.and_then(|e| usize::try_from(e).ok());
+                if let Some(slot) = index.and_then(|e| out.get_mut(e)) {
                     *slot += value;
                 }
             }
@@ -290,13 +293,25 @@ pub(crate) fn inconsistency(blocks: &[Ciphertext], layout: &BlockLayout) -> Opti
     if stride == 0 || stride > n || width == 0 || width > n {
         return Some(format!("stride {stride} or width {width} outside 1..={n}"));
     }
-    if count > n || origin > 0 || origin < -(n as i64) * (count as i64) {
+    // At most N blocks, starting at most N·count below X^0.
+    let lowest = n
+        .checked_mul(count)
+        .and_then(|reach| i64::try_from(reach).ok())
+        .map(|reach| -reach);
+    if count > n || origin > 0 || lowest.is_none_or(|lowest| origin < lowest) {
         return Some(format!("{count} blocks from exponent {origin}"));
     }
-    let covered = layout.block_exponent(count - 1) + width as i64;
-    if covered < len as i64 {
+    // The exponent the last block ends at bounds the length (which is what
+    // decryption allocates): compared as unsigned numbers, so that no
+    // length, however large, passes as a negative one.
+    let end = layout
+        .checked_block_exponent(count - 1)
+        .and_then(|start| start.checked_add(i64::try_from(width).ok()?));
+    let covered = end.and_then(|end| usize::try_from(end).ok());
+    if covered.is_none_or(|covered| len > covered) {
+        let end = end.map_or_else(|| "beyond 2^63".to_string(), |end| end.to_string());
         return Some(format!(
-            "{count} blocks cover {covered} coefficients, not {len}"
+            "{count} blocks cover exponents up to {end}, not {len} coefficients"
         ));
     }
     let consistent = blocks.iter().all(|block| {

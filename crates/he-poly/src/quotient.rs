@@ -73,12 +73,14 @@ impl<F: PrimeField> EncryptedPolynomial<F> {
     /// [`Error::InvalidArgument`] for n < 2 or a polynomial longer than 2n − 1.
     pub fn div_by_vanishing(&self, n: usize) -> Result<Self> {
         check_domain(n, &[])?;
-        if self.len() > 2 * n - 1 {
-            return Err(Error::InvalidArgument(format!(
-                "a product of polynomials below degree {n} has at most {} coefficients, this one {}",
-                2 * n - 1,
-                self.len()
-            )));
+        // 2n - 1 beyond usize bounds no length.
+        if let Some(most) = n.checked_mul(2).map(|twice| twice - 1) {
+            if self.len() > most {
+                return Err(Error::InvalidArgument(format!(
+                    "a product of polynomials below degree {n} has at most {most} coefficients, this one {}",
+                    self.len()
+                )));
+            }
         }
         let mut h = self.div_by_monomial(n)?;
         h.layout.len = n - 1;

@@ -24,18 +24,14 @@ impl<F: PrimeField> EncryptedPolynomial<F> {
     pub fn to_bytes(&self) -> Result<Vec<u8>> {
         let mut out = MAGIC.to_vec();
         let l = &self.layout;
-        for value in [
-            l.stride as u64,
-            l.width as u64,
-            l.origin as u64,
-            l.len as u64,
-            self.blocks.len() as u64,
-        ] {
-            out.extend_from_slice(&value.to_le_bytes());
-        }
+        put_size(&mut out, l.stride)?;
+        put_size(&mut out, l.width)?;
+        out.extend_from_slice(&l.origin.to_le_bytes());
+        put_size(&mut out, l.len)?;
+        put_size(&mut out, self.blocks.len())?;
         for block in &self.blocks {
             let bytes = block.to_bytes()?;
-            out.extend_from_slice(&(bytes.len() as u64).to_le_bytes());
+            put_size(&mut out, bytes.len())?;
             out.extend_from_slice(&bytes);
         }
         Ok(out)
@@ -45,7 +41,8 @@ impl<F: PrimeField> EncryptedPolynomial<F> {
     ///
     /// # Errors
     /// [`Error::Malformed`] for bytes that do not hold a consistent
-    /// polynomial; [`Error::Engine`] for a block the engine rejects;
+    /// polynomial (among them a length beyond what the blocks cover, however
+    /// large); [`Error::Engine`] for a block the engine rejects;
     /// [`Error::FieldMismatch`] when t is not F's modulus.
     pub fn from_bytes(context: &Context, bytes: &[u8]) -> Result<Self> {
         encoder::<F>(context)?;
@@ -55,7 +52,7 @@ impl<F: PrimeField> EncryptedPolynomial<F> {
         }
         let stride = reader.size()?;
         let width = reader.size()?;
-        let origin = reader.u64()? as i64;
+        let origin = i64::from_le_bytes(reader.word()?);
         let len = reader.size()?;
         let count = reader.size()?;
         if count == 0 || count > context.ring_degree() {
@@ -86,6 +83,14 @@ fn malformed(reason: impl Into<String>) -> Error {
     Error::Malformed(reason.into())
 }
 
+/// Appends a size as 8 little-endian bytes.
+fn put_size(out: &mut Vec<u8>, size: usize) -> Result<()> {
+    let size = u64::try_from(size)
+        .map_err(|_| Error::InvalidArgument(format!("the size {size} does not fit 64 bits")))?;
+    out.extend_from_slice(&size.to_le_bytes());
+    Ok(())
+}
+
 struct Reader<'a> {
     bytes: &'a [u8],
     at: usize,
@@ -103,10 +108,14 @@ impl<'a> Reader<'a> {
         Ok(slice)
     }
 
-    fn u64(&mut self) -> Result<u64> {
+    fn word(&mut self) -> Result<[u8; 8]> {
         let mut word = [0u8; 8];
         word.copy_from_slice(self.take(8)?);
-        Ok(u64::from_le_bytes(word))
+        Ok(word)
+    }
+
+    fn u64(&mut self) -> Result<u64> {
+        Ok(u64::from_le_bytes(self.word()?))
     }
 
     fn size(&mut self) -> Result<usize> {

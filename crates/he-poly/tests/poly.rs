@@ -409,3 +409,157 @@ fn from_blocks_accepts_consistent_blocks_and_rejects_the_rest() {
     let mixed = vec![blocks[0].clone(), foreign.blocks()[1].clone()];
     assert!(invalid(mixed, layout));
 }
+
+/// Lengths no blocks can hold, as a 64-bit field may carry them: at and
+/// beyond 2^63 (negative as an i64), SIZE_MAX, and just past what two
+/// blocks of 2048 cover.
+const ABSURD_LENGTHS: [usize; 6] = [
+    1 << 63,
+    (1 << 63) + 3000,
+    usize::MAX,
+    usize::MAX - 1,
+    1 << 62,
+    2 * STRIDE + 1,
+];
+
+#[test]
+fn absurd_lengths_are_refused_when_a_polynomial_is_built_or_loaded() {
+    let k = keys();
+    let a = [Fr::from(3u64); 3000];
+    let encrypted = EncryptedPolynomial::encrypt(&k.pk, &a, STRIDE).unwrap();
+    let bytes = encrypted.to_bytes().unwrap();
+    // Two blocks of 2048 hold exactly 4096 coefficients: that length is fine.
+    let mut widest = *encrypted.layout();
+    widest.len = 2 * STRIDE;
+    let whole =
+        EncryptedPolynomial::<Fr>::from_blocks(encrypted.blocks().to_vec(), widest).unwrap();
+    assert_eq!(whole.decrypt(&k.sk).unwrap().len(), 2 * STRIDE);
+    for len in ABSURD_LENGTHS {
+        let mut layout = *encrypted.layout();
+        layout.len = len;
+        let built = EncryptedPolynomial::<Fr>::from_blocks(encrypted.blocks().to_vec(), layout);
+        match built {
+            Err(Error::InvalidArgument(reason)) => {
+                assert!(reason.contains(&len.to_string()), "len {len}: {reason}")
+            }
+            other => panic!("from_blocks with len {len}: {other:?}"),
+        }
+        let mut liar = bytes.clone();
+        liar[32..40].copy_from_slice(&(len as u64).to_le_bytes());
+        let loaded = EncryptedPolynomial::<Fr>::from_bytes(&k.context, &liar);
+        match loaded {
+            Err(Error::Malformed(reason)) => {
+                assert!(reason.contains(&len.to_string()), "len {len}: {reason}")
+            }
+            other => panic!("from_bytes with len {len}: {other:?}"),
+        }
+    }
+}
+
+#[test]
+fn products_of_empty_polynomials_are_empty() {
+    let k = keys();
+    let empty = EncryptedPolynomial::<Fr>::encrypt(&k.pk, &[], STRIDE).unwrap();
+    let one = EncryptedPolynomial::encrypt(&k.pk, &[Fr::from(5u64)], STRIDE).unwrap();
+    assert_eq!(empty.len(), 0);
+    for (a, b) in [(&empty, &empty), (&empty, &one), (&one, &empty)] {
+        let product = a.mul(b).unwrap();
+        assert_eq!(product.len(), 0);
+        assert_eq!(product.decrypt(&k.sk).unwrap(), Vec::<Fr>::new());
+    }
+    let plain = empty.mul_plain(&[Fr::from(2u64)]).unwrap();
+    assert_eq!(plain.len(), 0);
+    assert_eq!(plain.decrypt(&k.sk).unwrap(), Vec::<Fr>::new());
+}
+
+#[test]
+fn layouts_with_absurd_fields_are_errors_not_panics() {
+    use he_poly::BlockLayout;
+    let huge = BlockLayout {
+        stride: 2048,
+        width: usize::MAX,
+        origin: 0,
+        len: usize::MAX,
+    };
+    assert!(matches!(
+        huge.product(&huge, 4096),
+        Err(Error::WouldWrap { .. } | Error::TooLong { .. })
+    ));
+    let long = BlockLayout::fresh(2048, usize::MAX);
+    assert!(matches!(
+        long.product(&long, 4096),
+        Err(Error::TooLong { .. })
+    ));
+    let zero_stride = BlockLayout::fresh(0, 10);
+    assert!(matches!(
+        zero_stride.cut_below(5),
+        Err(Error::InvalidArgument(_))
+    ));
+    let far = BlockLayout {
+        stride: usize::MAX,
+        width: 1,
+        origin: i64::MIN,
+        len: usize::MAX,
+    };
+    assert!(matches!(
+        far.cut_below(1 << 63),
+        Err(Error::InvalidArgument(_))
+    ));
+    assert_eq!(far.block_exponent(usize::MAX), i64::MAX);
+    // The domain sizes of the quotient: n = usize::MAX is no domain to cut at.
+    let k = keys();
+    let a = EncryptedPolynomial::encrypt(&k.pk, &[Fr::from(1u64)], STRIDE).unwrap();
+    assert!(a.div_by_vanishing(usize::MAX).is_err());
+    assert!(PolyParameters::for_field::<Fr>(usize::MAX, 1).is_err());
+    assert!(PolyParameters::for_field::<Fr>(16, usize::MAX).is_err());
+}
+
+thread_local! {
+    /// Keys and the bytes of a 3000-coefficient polynomial (two blocks of
+    /// 2048), made once per test thread: the secret key is not `Sync`.
+    static DECRYPTABLE: (Keys, Vec<u8>) = {
+        let k = keys();
+        let bytes = EncryptedPolynomial::encrypt(&k.pk, &[Fr::from(2u64); 3000], STRIDE)
+            .unwrap()
+            .to_bytes()
+            .unwrap();
+        (k, bytes)
+    };
+}
+
+/// A value for a layout field: anything, or the edges of i64 and u64.
+fn layout_value() -> impl Strategy<Value = u64> {
+    prop_oneof![
+        any::<u64>(),
+        0u64..8200,
+        Just(1 << 63),
+        Just((1 << 63) - 1),
+        Just((1 << 63) + 1),
+        Just(1 << 61),
+        Just(u64::MAX),
+        Just(u64::MAX - 4095),
+    ]
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(96))]
+
+    /// Any value in any field of the layout (stride, width, origin, len,
+    /// block count) is refused or loads a polynomial that decrypts to its
+    /// length: no panic, no absurd allocation.
+    #[test]
+    fn any_layout_field_loads_or_is_refused(field in 0usize..5, value in layout_value()) {
+        DECRYPTABLE.with(|(k, bytes)| {
+            let mut edited = bytes.clone();
+            let at = 8 + 8 * field;
+            edited[at..at + 8].copy_from_slice(&value.to_le_bytes());
+            if let Ok(p) = EncryptedPolynomial::<Fr>::from_bytes(&k.context, &edited) {
+                prop_assert!(p.len() <= p.blocks().len() * k.context.ring_degree());
+                let values = p.decrypt(&k.sk);
+                prop_assert!(values.is_ok(), "{:?}", values.err());
+                prop_assert_eq!(values.unwrap().len(), p.len());
+            }
+            Ok(())
+        })?;
+    }
+}
