@@ -2129,3 +2129,112 @@ fn public_encodings_are_compact_and_others_whole() {
         expect_status(s, HELIB_ERR_INVALID_ARGUMENT, "extended out of 0..=1");
     }
 }
+
+/// The header: the raw-form imports validate `extended` (0 or 1) with the
+/// rest of the raw form, and bad input gives HELIB_ERR_MALFORMED_INPUT;
+/// only the level has its own status (HELIB_ERR_INVALID_LEVEL).
+#[test]
+fn residue_imports_refuse_a_bad_extended_flag_as_malformed_input() {
+    let ctx = small_ctx();
+    let level = ctx.max_level();
+    let pt = encode(&ctx, &[BigUint::from(3u32)], level, None);
+    let (mut src, mut src_len, mut linf, mut l1) = (null(), 0usize, 0f64, 0f64);
+    // SAFETY: live handle, valid out-pointers.
+    check(unsafe {
+        helib_encoded_plaintext_residues(pt.0, &mut src, &mut src_len, &mut linf, &mut l1)
+    });
+    for extended in [2, -1, i32::MIN, i32::MAX] {
+        let what = format!("extended = {extended}");
+        let mut out = null_mut();
+        // SAFETY: `src` holds `src_len` words while `pt` lives; valid out-pointers.
+        let s = unsafe {
+            helib_encoded_plaintext_import_residues(
+                ctx.ptr,
+                level,
+                extended,
+                1,
+                null(),
+                0,
+                src,
+                src_len,
+                linf,
+                l1,
+                &mut out,
+            )
+        };
+        let msg = expect_status(
+            s,
+            HELIB_ERR_MALFORMED_INPUT,
+            &format!("import_residues, {what}"),
+        );
+        assert_mentions(&msg, &["extended"]);
+        assert!(out.is_null(), "a refused import wrote *out");
+        let (mut import, mut buf, mut len) = (null_mut(), null_mut(), 0usize);
+        // SAFETY: live context, valid out-pointers.
+        let s = unsafe {
+            helib_residue_import_begin(ctx.ptr, level, extended, 1, &mut import, &mut buf, &mut len)
+        };
+        expect_status(
+            s,
+            HELIB_ERR_MALFORMED_INPUT,
+            &format!("residue_import_begin, {what}"),
+        );
+        assert!(
+            import.is_null() && buf.is_null() && len == 0,
+            "a refused begin wrote its outputs"
+        );
+    }
+    // The level keeps its own status, whatever the flag.
+    let mut out = null_mut();
+    // SAFETY: as above.
+    let s = unsafe {
+        helib_encoded_plaintext_import_residues(
+            ctx.ptr,
+            level + 1,
+            0,
+            1,
+            null(),
+            0,
+            src,
+            src_len,
+            linf,
+            l1,
+            &mut out,
+        )
+    };
+    expect_status(
+        s,
+        HELIB_ERR_INVALID_LEVEL,
+        "import_residues above the top level",
+    );
+    // Both flags the header allows still import (1 needs special primes).
+    for extended in [0, 1] {
+        let mut out = null_mut();
+        // SAFETY: as above.
+        let s = unsafe {
+            helib_encoded_plaintext_import_residues(
+                ctx.ptr,
+                level,
+                extended,
+                1,
+                null(),
+                0,
+                src,
+                src_len,
+                linf,
+                l1,
+                &mut out,
+            )
+        };
+        if extended == 0 {
+            check(s);
+            drop(Pt(out));
+        } else {
+            expect_status(
+                s,
+                HELIB_ERR_MALFORMED_INPUT,
+                "extended without special primes",
+            );
+        }
+    }
+}

@@ -114,7 +114,9 @@ helib_status helib_encoded_plaintext_import_residues(const helib_context *ctx, s
     return guarded([&] {
         require_out(out, "out");
         const auto &c = deref(ctx, "ctx").ctx;
-        bgv::require(extended == 0 || extended == 1, HELIB_ERR_INVALID_ARGUMENT, "extended must be 0 or 1");
+        // A field of the raw form: bad input, as the header says, not a bad argument.
+        bgv::require(extended == 0 || extended == 1, HELIB_ERR_MALFORMED_INPUT,
+                     "malformed input: extended must be 0 or 1");
         mpz_class f = 1;
         if (factor != nullptr) {
             bgv::require(factor_nlimbs >= 1, HELIB_ERR_INVALID_ARGUMENT, "factor has no limbs");
@@ -147,7 +149,9 @@ helib_status helib_residue_import_begin(const helib_context *ctx, size_t level, 
         require_out(residues, "residues");
         require_out(residues_len, "residues_len");
         const auto &c = deref(ctx, "ctx").ctx;
-        bgv::require(extended == 0 || extended == 1, HELIB_ERR_INVALID_ARGUMENT, "extended must be 0 or 1");
+        // A field of the raw form: bad input, as the header says, not a bad argument.
+        bgv::require(extended == 0 || extended == 1, HELIB_ERR_MALFORMED_INPUT,
+                     "malformed input: extended must be 0 or 1");
         auto handle = std::make_unique<helib_residue_import>();
         handle->import = bgv::residue_import_begin(c, level, extended == 1, stride);
         *residues = handle->import.poly.data.data();

@@ -746,6 +746,9 @@ helib_status helib_threshold_s2e_assemble(const helib_context *ctx, const uint8_
     return guarded([&] {
         const auto &c = deref(ctx, "ctx").ctx;
         helib_ciphertext &out = deref_mut(dst, "dst");
+        // As encryption and deserialization: the result is of `ctx`, so is dst.
+        bgv::require(out.ct.ctx == c, HELIB_ERR_CONTEXT_MISMATCH,
+                     "destination ciphertext belongs to a different context");
         const Seed s = load_seed(seed);
         c->check_level(level);
         bgv::require(parties >= 1 && parties <= 4096, HELIB_ERR_INVALID_ARGUMENT,

@@ -1,0 +1,106 @@
+//! Entry points that are given a context and write a ciphertext into a
+//! caller's `dst` (encryption, deserialization, assembling a threshold
+//! shares-to-encryption result) refuse a `dst` made in another context with
+//! HELIB_ERR_CONTEXT_MISMATCH and leave it as it was.
+
+mod common;
+
+use common::*;
+use helib_sys::*;
+use num_bigint::BigUint;
+
+const N: usize = 1024;
+
+fn new_ctx() -> Ctx {
+    Ctx::new(N as u64, &BigUint::from(65537u32), &[55, 55, 55], &[60])
+}
+
+/// The sum of one party's shares-to-encryption share: the shares of the
+/// plaintext `m` at `level`, under `sk`'s context, from `seed`.
+fn s2e_sum(sk: &SecretKey, seed: &[u8; 32], level: usize, m: &[u64]) -> Vec<u64> {
+    let mut out = vec![0u64; (level + 1) * N];
+    // SAFETY: live key; `m` holds m.len() one-limb coefficients, `out` the
+    // chain share at `level`.
+    check(unsafe {
+        helib_threshold_s2e_share(
+            sk.0,
+            seed.as_ptr(),
+            level,
+            m.as_ptr(),
+            m.len(),
+            1,
+            out.as_mut_ptr(),
+            out.len(),
+        )
+    });
+    out
+}
+
+#[test]
+fn s2e_assemble_refuses_a_dst_of_another_context() {
+    let ctx = new_ctx();
+    // The same parameters, another context.
+    let other = new_ctx();
+    let sk = SecretKey::generate(&ctx);
+    let other_sk = SecretKey::generate(&other);
+    let seed = [3u8; 32];
+    let level = ctx.max_level();
+    let m = [5u64, 0, 7];
+    let sum = s2e_sum(&sk, &seed, level, &m);
+
+    let assemble = |context: &Ctx, dst: &Ct| {
+        // SAFETY: live handles; `sum` holds the chain share at `level`.
+        unsafe {
+            helib_threshold_s2e_assemble(
+                context.ptr,
+                seed.as_ptr(),
+                level,
+                1,
+                sum.as_ptr(),
+                sum.len(),
+                dst.0,
+            )
+        }
+    };
+    // An empty dst of the other context stays empty.
+    let foreign = Ct::empty(&other);
+    let msg = expect_status(
+        assemble(&ctx, &foreign),
+        HELIB_ERR_CONTEXT_MISMATCH,
+        "s2e_assemble into an empty dst of another context",
+    );
+    assert!(msg.contains("context"), "{msg}");
+    let mut size = 0usize;
+    // SAFETY: live ciphertext, valid out-pointer.
+    let s = unsafe { helib_ciphertext_size(foreign.0, &mut size) };
+    assert_ne!(s, HELIB_OK, "the refused call wrote the empty dst");
+    // A written dst of the other context keeps its plaintext.
+    let kept = [BigUint::from(9u32)];
+    let written = encrypt_sk(&other_sk, &other, &kept, 0);
+    expect_status(
+        assemble(&ctx, &written),
+        HELIB_ERR_CONTEXT_MISMATCH,
+        "s2e_assemble into a written dst of another context",
+    );
+    assert_eq!(written.level(), 0);
+    assert_poly_eq(
+        &decrypt_ok(&other_sk, &other, &written),
+        &pad(&kept, N),
+        "the foreign dst after the refused call",
+    );
+    // As encryption and deserialization do with the same dst.
+    let one = [1u64];
+    // SAFETY: live handles; `one` holds one coefficient.
+    let s = unsafe { helib_encrypt_secret(sk.0, one.as_ptr(), 1, 1, level, written.0) };
+    expect_status(
+        s,
+        HELIB_ERR_CONTEXT_MISMATCH,
+        "encrypt_secret, the same dst",
+    );
+
+    // A dst of the context is written: the shares' plaintext, decrypted.
+    let dst = Ct::empty(&ctx);
+    check(assemble(&ctx, &dst));
+    let want: Vec<BigUint> = m.iter().map(|&x| BigUint::from(x)).collect();
+    assert_poly_eq(&decrypt_ok(&sk, &ctx, &dst), &pad(&want, N), "assembled");
+}
