@@ -975,6 +975,84 @@ fn truncations_and_bit_flips_are_refused_and_leave_dst_unchanged() {
             expect_malformed(decode(&bad), what);
         }
     }
+    // Lengths past the end of the bytes (a caller's mistake or a lie): the
+    // edges of size_t and random ones, each refused before a byte past the
+    // frame is read; a length beyond any array as such (helib_c.h, "Sizes").
+    // SAFETY (every closure): live handles and valid out-pointers; the
+    // engine must not read past the bytes' real length.
+    type RawDecode<'a> = Box<dyn Fn(*const u8, usize) -> helib_status + 'a>;
+    let raw: Vec<(&str, Vec<u8>, RawDecode<'_>)> = vec![
+        (
+            "ciphertext",
+            ct_b.clone(),
+            // SAFETY: see the comment above the table.
+            Box::new(|p, len| unsafe { helib_ciphertext_deserialize(ctx.ptr, p, len, dst.0) }),
+        ),
+        (
+            "public key",
+            ser_pk(&pk),
+            // SAFETY: see the comment above the table.
+            Box::new(|p, len| unsafe {
+                let mut out = null_mut();
+                helib_public_key_deserialize(ctx.ptr, p, len, &mut out)
+            }),
+        ),
+        (
+            "relin key",
+            ser_rk(&rk),
+            // SAFETY: see the comment above the table.
+            Box::new(|p, len| unsafe {
+                let mut out = null_mut();
+                helib_relin_key_deserialize(ctx.ptr, p, len, &mut out)
+            }),
+        ),
+        (
+            "Galois keys",
+            ser_gk(&gk),
+            // SAFETY: see the comment above the table.
+            Box::new(|p, len| unsafe {
+                let mut out = null_mut();
+                helib_galois_keys_deserialize(ctx.ptr, p, len, &mut out)
+            }),
+        ),
+        (
+            "plaintext",
+            ser_pt(&ctx, &m),
+            // SAFETY: see the comment above the table.
+            Box::new(|p, len| unsafe {
+                let mut out = vec![0u64; N];
+                helib_plaintext_deserialize(ctx.ptr, p, len, out.as_mut_ptr(), N, 1)
+            }),
+        ),
+    ];
+    for (what, bytes, decode) in &raw {
+        let edges = [
+            (1usize << 61) - 1,
+            1 << 61,
+            (1 << 62) + 1,
+            (1 << 63) - 1,
+            1 << 63,
+            usize::MAX,
+        ];
+        let random: Vec<usize> = (0..40)
+            .map(|trial| match trial % 2 {
+                0 => bytes.len() + r.gen_range(1..1 << 20),
+                _ => r.gen_range(bytes.len() + 1..=usize::MAX),
+            })
+            .collect();
+        for len in edges.into_iter().chain(random) {
+            let want = if len > isize::MAX as usize {
+                HELIB_ERR_INVALID_ARGUMENT
+            } else {
+                HELIB_ERR_MALFORMED_INPUT
+            };
+            expect_status(
+                decode(bytes.as_ptr(), len),
+                want,
+                &format!("{what}, len = {len:#x}"),
+            );
+        }
+    }
     assert_poly_eq(&decrypt_ok(&sk, &ctx, &dst), &m, "dst after failed loads");
     assert_eq!(dst.level(), ctx.max_level());
 }

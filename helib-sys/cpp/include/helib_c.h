@@ -15,11 +15,14 @@
  *    polynomial is `n_coeffs * limbs_per_coeff` limbs, coefficient-major;
  *    `limbs_per_coeff` is whatever the caller uses (at least one), and every
  *    coefficient must be below t.
- *  - Sizes: a count times a width (n_coeffs * limbs_per_coeff, N *
- *    limbs_per_coeff) must not overflow size_t and must be the size of an
- *    array that can exist (at most PTRDIFF_MAX bytes); an integer given as
- *    limbs has at most 2^20 limbs. Larger values fail with
- *    HELIB_ERR_INVALID_ARGUMENT before anything is read or written.
+ *  - Sizes: every array a caller passes, input or output, is one that can
+ *    exist (at most PTRDIFF_MAX bytes): its count, an output's capacity
+ *    (out_len, or *len going in under the two-call protocol) and a count
+ *    times a width (n_coeffs * limbs_per_coeff, N * limbs_per_coeff, which
+ *    must not overflow size_t) alike; an integer given as limbs has at most
+ *    2^20 limbs. Larger values fail with HELIB_ERR_INVALID_ARGUMENT before
+ *    anything is read or written, unless the function documents another
+ *    status for a length it checks exactly.
  *  - Levels: a context has chain primes q_0..q_L; a ciphertext at level l is
  *    defined modulo Q_l = q_0 * ... * q_l. Modulus switching drops q_l.
  *  - Operations writing to a `dst` handle allow `dst` to alias an input. A

@@ -26,6 +26,7 @@ void write_primes(const std::vector<bgv::Modulus> &primes, size_t begin, size_t 
         *len = count;
         return;
     }
+    output_capacity(len, sizeof(uint64_t), "len");
     bgv::require(*len >= count, HELIB_ERR_BUFFER_TOO_SMALL,
                  "buffer holds " + std::to_string(*len) + " primes, " + std::to_string(count) + " needed");
     for (size_t i = 0; i < count; ++i) buf[i] = primes[begin + i].value();

@@ -103,6 +103,7 @@ helib_status helib_ciphertext_residues(const helib_ciphertext *ct, size_t part, 
                                          "prime " + std::to_string(prime) + " is above the ciphertext's level " +
                                              std::to_string(c.level));
         const size_t n = c.ctx->n();
+        bgv::caller_array_count(out_len, sizeof(uint64_t), "out_len");
         bgv::require(out_len >= n, HELIB_ERR_BUFFER_TOO_SMALL,
                      "output buffer holds " + std::to_string(out_len) + " values, " + std::to_string(n) +
                          " are needed");
@@ -144,6 +145,7 @@ helib_status helib_decrypt(const helib_secret_key *sk, const helib_ciphertext *c
         bgv::require(limbs_per_coeff >= pl, HELIB_ERR_BUFFER_TOO_SMALL,
                      "limbs_per_coeff must be at least " + std::to_string(pl));
         const size_t needed = bgv::caller_limb_count(ctx.n(), limbs_per_coeff, "N * limbs_per_coeff");
+        bgv::caller_array_count(out_len, sizeof(uint64_t), "out_len");
         bgv::require(out_len >= needed, HELIB_ERR_BUFFER_TOO_SMALL,
                      "output buffer has " + std::to_string(out_len) + " limbs, " + std::to_string(needed) +
                          " are needed");

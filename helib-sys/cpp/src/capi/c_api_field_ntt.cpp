@@ -22,6 +22,8 @@ enum class Direction { Forward, Inverse };
 void transform(const helib_field_ntt *handle, uint64_t *values, size_t len, uint32_t kernel, Direction direction) {
     const bgv::FieldNttTable &table = *deref(handle, "table").table;
     require_out(values, "values");
+    // A multiple of 4 n can still be more words than any array holds.
+    bgv::caller_array_count(len, sizeof(uint64_t), "len");
     const size_t words = 4 * table.size();
     bgv::require(len % words == 0, HELIB_ERR_INVALID_ARGUMENT,
                  "the buffer has " + std::to_string(len) + " words, not a multiple of 4 n = " +

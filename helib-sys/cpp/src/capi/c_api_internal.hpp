@@ -7,6 +7,7 @@
 #include <new>
 #include <string>
 
+#include "util/checked_size.hpp"
 #include "util/cpu.hpp"
 #include "util/error.hpp"
 #include "bgv/galois.hpp"
@@ -95,9 +96,19 @@ inline void require_out(const void *p, const char *name) {
     bgv::require(p != nullptr, HELIB_ERR_NULL_POINTER, std::string(name) + " is NULL");
 }
 
-/// Writes `value` into the caller's `out_len` limbs, of which `needed` suffice.
+/// The capacity `*len` of a caller's output array of `entry_bytes`-byte
+/// entries (two-call protocol, the array given): at most PTRDIFF_MAX bytes,
+/// like every array a caller passes.
+inline size_t output_capacity(const size_t *len, size_t entry_bytes, const char *name) {
+    require_out(len, name);
+    return bgv::caller_array_count(*len, entry_bytes, name);
+}
+
+/// Writes `value` into the caller's `out_len` limbs, of which `needed` suffice
+/// (the rest are zeroed, so `out_len` must be the length of an array that can exist).
 inline void write_limbs(const mpz_class &value, uint64_t *out, size_t out_len, size_t needed) {
     require_out(out, "out");
+    bgv::caller_array_count(out_len, sizeof(uint64_t), "out_len");
     bgv::require(out_len >= needed, HELIB_ERR_BUFFER_TOO_SMALL,
                  "output buffer has " + std::to_string(out_len) + " limbs, " + std::to_string(needed) +
                      " are needed");

@@ -19,6 +19,7 @@ void emit(const bgv::serial::Encoding &encoding, uint8_t *buf, size_t *len) {
         *len = size;
         return;
     }
+    output_capacity(len, 1, "len");
     bgv::require(*len >= size, HELIB_ERR_BUFFER_TOO_SMALL,
                  "buffer holds " + std::to_string(*len) + " bytes, " + std::to_string(size) + " are needed");
     encoding.write(buf, size);
@@ -29,10 +30,18 @@ void emit(const bgv::serial::Encoding &encoding, uint8_t *buf, size_t *len) {
 template <typename T, typename U>
 void check_capacity(const std::vector<U> &values, const T *out, const size_t *len, const char *name) {
     require_out(out, name);
-    require_out(len, name);
+    output_capacity(len, sizeof(T), name);
     bgv::require(*len >= values.size(), HELIB_ERR_BUFFER_TOO_SMALL,
                  std::string(name) + " holds " + std::to_string(*len) + " entries, " +
                      std::to_string(values.size()) + " are needed");
+}
+
+/// The bytes a deserializer reads: `len` of them at `buf`, an array that can
+/// exist (the frame's own length is checked before the bytes past its
+/// header are read, see open_frame).
+void check_encoding(const uint8_t *buf, size_t len) {
+    require_out(buf, "buf");
+    bgv::caller_array_count(len, 1, "len");
 }
 
 }  // namespace
@@ -43,6 +52,7 @@ helib_status helib_context_fingerprint(const helib_context *ctx, uint8_t *out, s
     return guarded([&] {
         const auto &c = *deref(ctx, "ctx").ctx;
         require_out(out, "out");
+        bgv::caller_array_count(out_len, 1, "out_len");
         bgv::require(out_len >= HELIB_FINGERPRINT_BYTES, HELIB_ERR_BUFFER_TOO_SMALL,
                      "a fingerprint needs " + std::to_string(HELIB_FINGERPRINT_BYTES) + " bytes");
         const bgv::serial::Fingerprint fp = bgv::serial::context_fingerprint(c);
@@ -72,7 +82,7 @@ helib_status helib_parameters_deserialize(const uint8_t *buf, size_t len, uint64
                                           size_t *chain_len, uint32_t *special_bits, size_t *special_len,
                                           uint32_t *flags) {
     return guarded([&] {
-        require_out(buf, "buf");
+        check_encoding(buf, len);
         require_out(ring_degree, "ring_degree");
         require_out(flags, "flags");
         const bgv::serial::ParameterSet p = bgv::serial::decode_parameters(buf, len);
@@ -102,7 +112,7 @@ helib_status helib_public_key_deserialize(const helib_context *ctx, const uint8_
                                           helib_public_key **out) {
     return guarded([&] {
         const auto &c = deref(ctx, "ctx").ctx;
-        require_out(buf, "buf");
+        check_encoding(buf, len);
         require_out(out, "out");
         auto handle = std::make_unique<helib_public_key>();
         handle->key = bgv::serial::decode_public_key(c, buf, len);
@@ -122,7 +132,7 @@ helib_status helib_relin_key_deserialize(const helib_context *ctx, const uint8_t
                                          helib_relin_key **out) {
     return guarded([&] {
         const auto &c = deref(ctx, "ctx").ctx;
-        require_out(buf, "buf");
+        check_encoding(buf, len);
         require_out(out, "out");
         auto handle = std::make_unique<helib_relin_key>(helib_relin_key{bgv::serial::decode_relin_key(c, buf, len)});
         *out = handle.release();
@@ -141,7 +151,7 @@ helib_status helib_galois_keys_deserialize(const helib_context *ctx, const uint8
                                            helib_galois_keys **out) {
     return guarded([&] {
         const auto &c = deref(ctx, "ctx").ctx;
-        require_out(buf, "buf");
+        check_encoding(buf, len);
         require_out(out, "out");
         auto handle = std::make_unique<helib_galois_keys>();
         handle->keys = bgv::serial::decode_galois_keys(c, buf, len);
@@ -161,7 +171,7 @@ helib_status helib_ciphertext_deserialize(const helib_context *ctx, const uint8_
                                           helib_ciphertext *dst) {
     return guarded([&] {
         const auto &c = deref(ctx, "ctx").ctx;
-        require_out(buf, "buf");
+        check_encoding(buf, len);
         auto &d = deref_mut(dst, "dst").ct;
         bgv::require(d.ctx == c, HELIB_ERR_CONTEXT_MISMATCH, "destination ciphertext belongs to a different context");
         d = bgv::serial::decode_ciphertext(c, buf, len);
@@ -183,12 +193,13 @@ helib_status helib_plaintext_deserialize(const helib_context *ctx, const uint8_t
                                          uint64_t *coeffs, size_t coeffs_len, size_t limbs_per_coeff) {
     return guarded([&] {
         const auto &c = *deref(ctx, "ctx").ctx;
-        require_out(buf, "buf");
+        check_encoding(buf, len);
         require_out(coeffs, "coeffs");
         const size_t pl = c.plain_limbs();
         bgv::require(limbs_per_coeff >= pl, HELIB_ERR_BUFFER_TOO_SMALL,
                      "limbs_per_coeff must be at least " + std::to_string(pl));
         const size_t needed = bgv::caller_limb_count(c.n(), limbs_per_coeff, "N * limbs_per_coeff");
+        bgv::caller_array_count(coeffs_len, sizeof(uint64_t), "coeffs_len");
         bgv::require(coeffs_len >= needed, HELIB_ERR_BUFFER_TOO_SMALL,
                      "output buffer has " + std::to_string(coeffs_len) + " limbs, " + std::to_string(needed) +
                          " (N coefficients of " + std::to_string(limbs_per_coeff) + " limbs) are needed");
@@ -211,7 +222,7 @@ helib_status helib_secret_key_import(const helib_context *ctx, const uint8_t *bu
                                      helib_secret_key **out) {
     return guarded([&] {
         const auto &c = deref(ctx, "ctx").ctx;
-        require_out(buf, "buf");
+        check_encoding(buf, len);
         require_out(out, "out");
         auto handle = std::make_unique<helib_secret_key>();
         handle->key = bgv::serial::decode_secret_key(c, buf, len);

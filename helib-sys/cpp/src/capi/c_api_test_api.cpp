@@ -34,6 +34,7 @@ helib_status helib_ring_to_rns(const helib_context *ctx, size_t level, const uin
         c.check_level(level);
         bgv::require(limbs_per_coeff >= 1, HELIB_ERR_INVALID_ARGUMENT, "limbs_per_coeff must be at least 1");
         bgv::caller_limb_count(c.n(), limbs_per_coeff, "N * limbs_per_coeff");
+        bgv::caller_array_count(residues_len, sizeof(uint64_t), "residues_len");
         bgv::require(residues_len >= c.n() * (level + 1), HELIB_ERR_BUFFER_TOO_SMALL,
                      "residue buffer needs N * (level + 1) entries");
         const auto &crt = c.level(level).crt;
@@ -57,6 +58,7 @@ helib_status helib_ring_from_rns(const helib_context *ctx, size_t level, const u
         require_out(residues, "residues");
         require_out(coeffs, "coeffs");
         c.check_level(level);
+        bgv::caller_array_count(residues_len, sizeof(uint64_t), "residues_len");
         bgv::require(residues_len >= c.n() * (level + 1), HELIB_ERR_INVALID_ARGUMENT,
                      "residue array needs N * (level + 1) entries");
         const auto &crt = c.level(level).crt;
@@ -106,6 +108,7 @@ helib_status helib_chacha20_keystream(uint32_t path, const uint8_t *key, uint64_
     return guarded([&] {
         require_out(key, "key");
         if (len != 0) require_out(out, "out");
+        bgv::caller_array_count(len, 1, "len");
         const bgv::CpuPath p = path_from_c(path);
         bgv::require(bgv::cpu_supports(p), HELIB_ERR_INVALID_ARGUMENT,
                      std::string("this CPU cannot run the ") + bgv::cpu_path_name(p) + " kernels");
@@ -119,6 +122,7 @@ helib_status helib_gaussian_samples(uint32_t path, const uint8_t *key, uint64_t 
     return guarded([&] {
         require_out(key, "key");
         if (n != 0) require_out(out, "out");
+        bgv::caller_array_count(n, sizeof(int32_t), "n");
         const bgv::CpuPath p = path_from_c(path);
         bgv::require(bgv::cpu_supports(p), HELIB_ERR_INVALID_ARGUMENT,
                      std::string("this CPU cannot run the ") + bgv::cpu_path_name(p) + " kernels");

@@ -316,6 +316,12 @@ Reader open_frame(const uint8_t *data, size_t len, Kind kind, const Fingerprint 
     Fingerprint fingerprint;
     std::memcpy(fingerprint.data(), header.take(32, "fingerprint"), 32);
     const u64 payload = header.uint(8, "payload length");
+    // Before the checksum reads all `len` bytes: a length that is not the
+    // frame's (the caller's buffer may be shorter) is refused unread.
+    if (payload != len - kHeaderBytes - kChecksumBytes) {
+        malformed("the header gives a payload of " + std::to_string(payload) + " bytes, but there are " +
+                  std::to_string(len - kHeaderBytes - kChecksumBytes));
+    }
 #ifndef HELIB_FUZZING_NO_CHECKSUM
     // Fuzzing builds skip this so that the fuzzer reaches the decoders proper.
     const Digest sum = sha256(data, len - kChecksumBytes, kind == Kind::SecretKey);
@@ -328,10 +334,6 @@ Reader open_frame(const uint8_t *data, size_t len, Kind kind, const Fingerprint 
                   kind_name(static_cast<unsigned>(kind)));
     }
     if (reserved != 0) malformed("reserved header byte is not zero");
-    if (payload != len - kHeaderBytes - kChecksumBytes) {
-        malformed("the header gives a payload of " + std::to_string(payload) + " bytes, but there are " +
-                  std::to_string(len - kHeaderBytes - kChecksumBytes));
-    }
     if (fingerprint != expected) {
         if (kind == Kind::Parameters) malformed("parameters carry a nonzero fingerprint field");
         fail(HELIB_ERR_CONTEXT_MISMATCH, std::string("the bytes hold ") + kind_name(found) +
