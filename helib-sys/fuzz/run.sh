@@ -4,13 +4,19 @@
 # The C++ decoders are fuzzed against contexts with t = 65537 and t = BN254 Fr
 # (multi-limb correction factors). The `wire` target fuzzes the Rust reader
 # he_cache_analysis::WireCiphertext::parse (the engine's decoder, checksum
-# checked, then the residue accessor): crates/he-cache-analysis/fuzz, a libFuzzer
+# checked, then the residue accessor): crates/he-cache-analysis/fuzz; the
+# `plan` target fuzzes he-fft's plan-file loader FftPlanBuilder::load_from
+# (header checks, the levels' parser, then the verification against the
+# builder's spec; every input must give Ok or Err, and a loaded file must be
+# the honest plan): crates/he-fft/fuzz. Each is a libFuzzer
 # harness (libfuzzer-sys) built by stable cargo with rustc's SanitizerCoverage
 # pass (-Cpasses=sancov-module), the instrumentation cargo-fuzz uses, so the
 # fuzzing is coverage-guided without a nightly toolchain (no ASan on the Rust
 # side, which needs nightly; the Rust code is safe, so panics and overflows
 # are what there is to find there, and overflow checks are on; the engine's
 # decoder it calls is fuzzed under the sanitizers by the `ciphertext` target).
+# `--cfg fuzzing` also makes the Rust stream reader skip its checkpoint
+# comparisons (helib_rs::lintrans::io), as HELIB_FUZZING_NO_CHECKSUM does.
 #
 #   helib-sys/fuzz/run.sh [SECONDS]     # per target; default 120
 #   helib-sys/fuzz/run.sh --short       # 15 s per target, for CI
@@ -30,7 +36,7 @@ root=$(cd "$here/.." && pwd)
 out=${FUZZ_OUT:-$root/../target/fuzz}
 seconds=120
 if [[ "${1:-}" == "--short" ]]; then seconds=15; elif [[ -n "${1:-}" ]]; then seconds=$1; fi
-targets=${FUZZ_TARGETS:-"parameters plaintext ciphertext public_key relin_key galois_keys secret_key wire"}
+targets=${FUZZ_TARGETS:-"parameters plaintext ciphertext public_key relin_key galois_keys secret_key wire plan"}
 
 cxx=${FUZZ_CXX:-}
 if [[ -z "$cxx" ]]; then
@@ -66,14 +72,23 @@ for pid in $(jobs -p); do wait "$pid"; done
 # The Rust harness: coverage counters, comparison tracing and the `fuzzing`
 # cfg for the harness and every crate it links, with build scripts and proc
 # macros left alone (hence the explicit --target).
+# The crate of each Rust target's harness.
+rust_harness() {
+    case "$1" in
+        wire) echo crates/he-cache-analysis/fuzz ;;
+        plan) echo crates/he-fft/fuzz ;;
+        *) echo "fuzz: unknown target $1" >&2; return 1 ;;
+    esac
+}
 build_rust() {
-    local host
+    local host crate
     host=$(rustc -vV | sed -n 's/^host: //p')
-    echo "fuzz: building the Rust harness (crates/he-cache-analysis/fuzz)" >&2
+    crate=$(rust_harness "$1")
+    echo "fuzz: building the Rust harness ($crate)" >&2
     RUSTFLAGS="-Cpasses=sancov-module -Cllvm-args=-sanitizer-coverage-level=4 \
 -Cllvm-args=-sanitizer-coverage-inline-8bit-counters -Cllvm-args=-sanitizer-coverage-pc-table \
 -Cllvm-args=-sanitizer-coverage-trace-compares --cfg fuzzing" \
-        cargo build --quiet --locked --release --manifest-path "$root/../crates/he-cache-analysis/fuzz/Cargo.toml" \
+        cargo build --quiet --locked --release --manifest-path "$root/../$crate/Cargo.toml" \
         --target "$host" --target-dir "$out/rust" >&2
     cp "$out/rust/$host/release/fuzz_$1" "$out/bin/fuzz_$1"
 }

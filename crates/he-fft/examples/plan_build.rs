@@ -11,11 +11,21 @@
 //! With `--digest`, each plan is also written out (as `FftPlan::write_to`
 //! saves it) into a 64-bit FNV-1a digest, printed: two builds that print the
 //! same digest made the same plan, bit for bit (up to digest collisions).
+//!
+//! With `--load`, the last plan built is saved to a temporary file and
+//! loaded back `--repeat` times with `FftPlanBuilder::load_from`, which
+//! reads it and verifies it against the builder's spec; each load is timed
+//! and the best is printed against the best build (the file is in the page
+//! cache after the save):
+//!
+//! ```text
+//! cargo run --release -p he-fft --example plan_build -- --n 32768 --threads 1 --repeat 3 --load
+//! ```
 
 use ark_bn254::Fr;
 use clap::Parser;
 use example_support::outln;
-use he_fft::{suggest_plan_parameters, FftPlan, PlanOptions, Strategy};
+use he_fft::{suggest_plan_parameters, FftPlan, FftPlanBuilder, PlanOptions, Strategy};
 use helib_rs::Context;
 use std::time::Instant;
 
@@ -38,11 +48,12 @@ fn run(o: &Options) -> Result<bool, Box<dyn std::error::Error>> {
         suggested.parameters.chain_bits().len(),
         o.threads
     );
+    let builder = FftPlan::<Fr>::builder(&context, o.n).strategy(suggested.strategy);
     let mut best = f64::INFINITY;
+    let mut last = None;
     for run in 0..o.repeat.max(1) {
-        let builder = FftPlan::<Fr>::builder(&context, o.n).strategy(suggested.strategy);
         let start = Instant::now();
-        let plan = builder.build()?;
+        let plan = builder.clone().build()?;
         let seconds = start.elapsed().as_secs_f64();
         best = best.min(seconds);
         outln!(
@@ -55,10 +66,52 @@ fn run(o: &Options) -> Result<bool, Box<dyn std::error::Error>> {
             plan.write_to(&mut digest)?;
             outln!("  plan digest {:016x}", digest.0);
         }
-        drop(plan);
+        last = Some(plan);
     }
     outln!("plan build: best {best:.3} s");
+    if let (true, Some(plan)) = (o.load, last) {
+        time_loads(o, &builder, plan, best)?;
+    }
     Ok(true)
+}
+
+/// Saves `plan` to a temporary file, drops it, and times `--repeat` loads
+/// (read and verified) of it against the best build, `build` seconds.
+fn time_loads(
+    o: &Options,
+    builder: &FftPlanBuilder<Fr>,
+    plan: FftPlan<Fr>,
+    build: f64,
+) -> Result<(), Box<dyn std::error::Error>> {
+    let path = std::env::temp_dir().join(format!(
+        "{}-{}",
+        std::process::id(),
+        builder.plan_file_name()?
+    ));
+    let saved = std::fs::File::create(&path)
+        .map_err(he_fft::Error::from)
+        .and_then(|mut file| plan.write_to(&mut file));
+    drop(plan);
+    let result = saved.map_err(Into::into).and_then(|()| {
+        let bytes = std::fs::metadata(&path)?.len();
+        let mut best = f64::INFINITY;
+        for run in 0..o.repeat.max(1) {
+            let start = Instant::now();
+            let loaded = builder.load_from(&mut std::fs::File::open(&path)?)?;
+            let seconds = start.elapsed().as_secs_f64();
+            best = best.min(seconds);
+            outln!("  load + verify {}: {seconds:.3} s", run + 1);
+            drop(loaded);
+        }
+        outln!(
+            "plan load + verify: best {best:.3} s for {:.2} GiB ({:.0}% of the best build)",
+            bytes as f64 / (1u64 << 30) as f64,
+            100.0 * best / build
+        );
+        Ok(())
+    });
+    let _ = std::fs::remove_file(&path);
+    result
 }
 
 /// Builds an FFT plan for n and prints the time each build takes.
@@ -77,6 +130,9 @@ struct Options {
     /// Print a digest of each saved plan (to compare builds bit for bit)
     #[arg(long, default_value_t = false)]
     digest: bool,
+    /// Save the last plan and time loading it back (read and verified)
+    #[arg(long, default_value_t = false)]
+    load: bool,
 }
 
 const FNV_OFFSET: u64 = 0xcbf2_9ce4_8422_2325;

@@ -128,20 +128,46 @@
 //! keep it.
 //!
 //! Keep it across processes too: [`FftPlan::write_to`] saves it, one
-//! diagonal at a time, and [`FftPlan::read_from`] loads it for a context of
-//! the same parameters, which costs reading the file instead of encoding
-//! every diagonal again (the encoded n = 2^15 plan is 0.48 GiB and takes
-//! about 1.3 s to build on one thread). The file's header records everything above; loading
-//! refuses a file of other parameters ([`Error::PlanContextMismatch`]), of
-//! another field ([`Error::PlanFieldMismatch`]) or format version, and
-//! truncated or corrupted bytes ([`Error::PlanFormat`]: a per-diagonal
-//! checksum and range checks on every field and residue). The checksum
-//! guards against accidents, not forgery: it is not authentication, so load
-//! plans only from storage you trust. The diagonals are stored in the
-//! engine's internal form (residues in NTT and Montgomery form), so a file
-//! also depends on that form: a build whose engine changes it, or the file's
-//! layout or checksum, changes `PLAN_FORMAT_VERSION` (and with it the file
-//! names), and older files are refused with [`Error::PlanVersion`]. [`FftPlanBuilder::plan_file_name`]
+//! diagonal at a time, and [`FftPlanBuilder::load_from`] loads it back for
+//! the builder of the same plan, which costs reading the file and verifying
+//! it instead of encoding every diagonal again (the encoded n = 2^15 plan is
+//! 0.48 GiB and takes about 1.4 s to build on one thread). The file's header
+//! records everything above; loading refuses a file of other parameters
+//! ([`Error::PlanContextMismatch`]), of another field
+//! ([`Error::PlanFieldMismatch`]) or format version, and truncated or
+//! corrupted bytes ([`Error::PlanFormat`]: a per-diagonal checksum and range
+//! checks on every field and residue).
+//!
+//! **Plan files cannot lie.** The checksum is integrity, not
+//! authentication: it has no key, so whoever can write a file can recompute
+//! it, and a file with a negated or swapped diagonal, another plan's
+//! diagonals, or a changed direction or coset label passes it. So a load
+//! trusts nothing the file claims. There is no way to load a plan without
+//! saying which: [`FftPlanBuilder::load_from`] takes the builder of the plan
+//! wanted, and a file whose header names another plan (an inverse plan
+//! stored under the forward plan's file name, another coset, size,
+//! strategy, option, key policy or input level) is refused with
+//! [`Error::PlanMismatch`] naming the field. The levels read are then
+//! verified against the slot transforms the builder's plan is made of
+//! before the plan is returned ([`Error::PlanVerification`] otherwise):
+//! schedules, places, forms, strides, correction factors and norms exactly,
+//! and every encoded diagonal's residues by a random test drawn from the
+//! operating system's CSPRNG at each load (one random linear function of
+//! all the residues per prime, [`helib_rs::lintrans::verify`]), which a file
+//! with any residue of any diagonal changed passes with probability at most
+//! 2^-40. The verification recomputes the builder's slot transforms and
+//! takes each diagonal from slots to coefficients over F, as a build does,
+//! but skips the build's lift to the primes and NTT per prime: a load with
+//! its verification takes about three quarters of a build (0.97 s against
+//! 1.33 s at n = 2^15 on one thread; the table is in the loader's module,
+//! `src/plan/io.rs`), so a plan file now saves a quarter of a build rather
+//! than nearly all of it.
+//!
+//! The diagonals are stored in the engine's internal form (residues in NTT
+//! and Montgomery form), so a file also depends on that form: a build whose
+//! engine changes it, or the file's layout or checksum, changes
+//! `PLAN_FORMAT_VERSION` (and with it the file names), and older files are
+//! refused with [`Error::PlanVersion`]. [`FftPlanBuilder::plan_file_name`]
 //! names a plan file after its parameters, for a cache directory
 //! (`encrypted_fft --plan-cache DIR` uses one).
 //!

@@ -180,7 +180,7 @@ impl File {
             let rows = level as usize + 1 + if extended == 1 { specials } else { 0 };
             let fits = w[i + 2] == 1
                 && w[i + 3] == 1
-                && len as usize % rows == 0
+                && (len as usize).is_multiple_of(rows)
                 && (16..=n).contains(&(len as usize / rows))
                 && (len as usize / rows).is_power_of_two()
                 && i + 7 + len as usize <= w.len();

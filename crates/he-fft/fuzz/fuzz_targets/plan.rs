@@ -1,0 +1,174 @@
+//! libFuzzer harness for `he_fft::FftPlanBuilder::load_from`, the plan-file
+//! loader, against plans over t = 65537 (five-digit random tests) and over
+//! BN254 Fr (254-bit coefficients) in N = 1024 rings.
+//!
+//! Any bytes must give `Ok` or `Err`, never a panic (overflow checks are
+//! on) nor a crash. The build sets `--cfg fuzzing`, under which the stream's
+//! checkpoints are read but not compared, so mutated inputs reach the
+//! parser and the verification behind it, as an attacker who recomputes the
+//! keyless checksum would. The oracle: a file that loads is the plan the
+//! builder describes: saved again, it gives the honest file's bytes, up to
+//! the norms the verification tolerates (10^-9 bits apart).
+//!
+//! With `HELIB_FUZZ_WRITE_SEEDS=DIR` the binary writes its seed corpus (the
+//! honest files, prefixes, tweaked copies, and each file loaded as another
+//! spec) to DIR and exits, as the other harnesses do. Built and run by
+//! `helib-sys/fuzz/run.sh`.
+#![no_main]
+
+use std::sync::OnceLock;
+
+use ark_bn254::Fr;
+use ark_ff::{FftField, Fp64, MontBackend, MontConfig, PrimeField};
+use he_fft::{FftPlan, FftPlanBuilder, KeyMode, Strategy};
+use helib_rs::{Context, Parameters};
+use libfuzzer_sys::fuzz_target;
+
+#[derive(MontConfig)]
+#[modulus = "65537"]
+#[generator = "3"]
+struct F65537Config;
+type F65537 = Fp64<MontBackend<F65537Config, 1>>;
+
+/// An N = 1024 context for t (insecure, for speed; one engine thread).
+fn context(t: &str, chain: &[u32]) -> Context {
+    let t = num_bigint_from_hex(t);
+    let params = Parameters::builder()
+        .ring_degree(1024)
+        .plaintext_modulus(t)
+        .chain_bits(chain)
+        .special_bits(&[60])
+        .threads(1)
+        .allow_insecure()
+        .build()
+        .expect("fuzzing parameters are valid");
+    Context::new(&params).expect("fuzzing context")
+}
+
+fn num_bigint_from_hex(hex: &str) -> helib_rs::num_bigint::BigUint {
+    helib_rs::num_bigint::BigUint::parse_bytes(hex.as_bytes(), 16).expect("hex literal")
+}
+
+/// A builder and the honest file of its plan.
+struct Spec<F: PrimeField + FftField> {
+    builder: FftPlanBuilder<F>,
+    honest: Vec<u8>,
+}
+
+impl<F: PrimeField + FftField> Spec<F> {
+    fn new(builder: FftPlanBuilder<F>) -> Self {
+        let plan = builder.clone().build().expect("fuzzing plan");
+        let mut honest = Vec::new();
+        plan.write_to(&mut honest).expect("save");
+        Self { builder, honest }
+    }
+
+    /// Loads `data` as this spec's plan; a loaded plan must be the honest one.
+    fn check(&self, data: &[u8]) {
+        let Ok(plan) = self.builder.load_from(&mut &data[..]) else {
+            return;
+        };
+        let mut again = Vec::new();
+        plan.write_to(&mut again).expect("save a loaded plan");
+        assert_eq!(
+            again.len(),
+            self.honest.len(),
+            "a loaded plan of another size"
+        );
+        for (a, b) in again.chunks_exact(8).zip(self.honest.chunks_exact(8)) {
+            if a != b {
+                let word =
+                    |c: &[u8]| f64::from_bits(u64::from_le_bytes(c.try_into().unwrap_or_default()));
+                let (x, y) = (word(a), word(b));
+                assert!(
+                    (x - y).abs() <= 1e-9 && x.is_finite() && y.is_finite(),
+                    "a loaded plan differs from the honest one outside its norms"
+                );
+            }
+        }
+    }
+}
+
+/// The plans every input is loaded as.
+struct Specs {
+    small: Vec<Spec<F65537>>,
+    bn254: Vec<Spec<Fr>>,
+}
+
+fn specs() -> &'static Specs {
+    static SPECS: OnceLock<Specs> = OnceLock::new();
+    SPECS.get_or_init(|| {
+        let tiny = context("10001", &[50, 50, 50, 50]);
+        let bn = context(
+            "30644e72e131a029b85045b68181585d2833e84879b9709143e1f593f0000001",
+            &[60; 19],
+        );
+        let two = Strategy::Factored { levels: Some(2) };
+        Specs {
+            small: vec![
+                Spec::new(FftPlan::builder(&tiny, 16).strategy(two)),
+                Spec::new(
+                    FftPlan::builder(&tiny, 16)
+                        .inverse()
+                        .coset(F65537::from(3u64))
+                        .key_mode(KeyMode::MinimalKeys)
+                        .strategy(two),
+                ),
+                Spec::new(FftPlan::builder(&tiny, 8).strategy(Strategy::Dense)),
+            ],
+            bn254: vec![Spec::new(FftPlan::builder(&bn, 8).strategy(two))],
+        }
+    })
+}
+
+/// Writes the seed corpus to `dir`: each honest file, some prefixes, and
+/// copies with a flipped byte in the header, a diagonal and the end.
+fn write_seeds(dir: &str) {
+    let s = specs();
+    let honest: Vec<&[u8]> = s
+        .small
+        .iter()
+        .map(|p| &p.honest[..])
+        .chain(s.bn254.iter().map(|p| &p.honest[..]))
+        .collect();
+    let mut seeds: Vec<Vec<u8>> = Vec::new();
+    for bytes in honest {
+        for cut in [0, 8, 60, bytes.len() / 2, bytes.len() - 8] {
+            seeds.push(bytes[..cut.min(bytes.len())].to_vec());
+        }
+        for at in [
+            9,
+            8 * 9,
+            bytes.len() / 3,
+            bytes.len() / 2 + 3,
+            bytes.len() - 9,
+        ] {
+            let mut tweaked = bytes.to_vec();
+            tweaked[at] ^= 0x01;
+            seeds.push(tweaked);
+        }
+        seeds.push(bytes.to_vec());
+    }
+    for (i, seed) in seeds.iter().enumerate() {
+        std::fs::write(format!("{dir}/seed-{i}"), seed).expect("write a seed");
+    }
+}
+
+fuzz_target!(
+    init: {
+        if let Ok(dir) = std::env::var("HELIB_FUZZ_WRITE_SEEDS") {
+            write_seeds(&dir);
+            std::process::exit(0);
+        }
+        specs();
+    },
+    |data: &[u8]| {
+        let s = specs();
+        for spec in &s.small {
+            spec.check(data);
+        }
+        for spec in &s.bn254 {
+            spec.check(data);
+        }
+    }
+);
