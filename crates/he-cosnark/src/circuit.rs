@@ -1,0 +1,238 @@
+//! The public description of what is proved: the proving key, the
+//! constraint matrices, the sizes and the reduction. Every role holds the
+//! same [`Circuit`]; its digest binds every message to it.
+
+use std::marker::PhantomData;
+
+use ark_ec::pairing::Pairing;
+use ark_ff::{AdditiveGroup, Field, PrimeField};
+use ark_groth16::ProvingKey;
+use ark_poly::{EvaluationDomain, GeneralEvaluationDomain};
+use ark_relations::r1cs::{
+    ConstraintMatrices, ConstraintSynthesizer, ConstraintSystem, OptimizationGoal, SynthesisMode,
+};
+use ark_serialize::CanonicalSerialize;
+use sha2::{Digest, Sha256};
+
+use crate::error::{Error, Result};
+use crate::reduction::Reduction;
+
+/// A circuit's proving key and matrices, checked against each other.
+pub struct Circuit<E: Pairing, R: Reduction> {
+    proving_key: ProvingKey<E>,
+    matrices: ConstraintMatrices<E::ScalarField>,
+    domain: GeneralEvaluationDomain<E::ScalarField>,
+    digest: [u8; 32],
+    reduction: PhantomData<R>,
+}
+
+impl<E: Pairing, R: Reduction> Circuit<E, R> {
+    /// The circuit of `matrices` (as `ConstraintSystem::to_matrices` gives
+    /// them, instance variables first, the constant one included) with its
+    /// proving key.
+    ///
+    /// # Errors
+    /// [`Error::InvalidArgument`] when the key's queries do not match the
+    /// matrices' variables or domain, or no FFT domain holds the constraints.
+    pub fn new(
+        proving_key: ProvingKey<E>,
+        matrices: ConstraintMatrices<E::ScalarField>,
+    ) -> Result<Self> {
+        let variables = matrices.num_instance_variables + matrices.num_witness_variables;
+        let rows = matrices.num_constraints + matrices.num_instance_variables;
+        let domain = GeneralEvaluationDomain::new(rows).ok_or_else(|| {
+            Error::InvalidArgument(format!("no FFT domain holds {rows} evaluations"))
+        })?;
+        let invalid = |what: &str, expected: usize, got: usize| {
+            Err(Error::InvalidArgument(format!(
+                "the proving key's {what} has {got} elements, the matrices need {expected}"
+            )))
+        };
+        let pk = &proving_key;
+        if pk.a_query.len() != variables {
+            return invalid("a_query", variables, pk.a_query.len());
+        }
+        if pk.b_g1_query.len() != variables || pk.b_g2_query.len() != variables {
+            return invalid("b_query", variables, pk.b_g2_query.len());
+        }
+        if pk.l_query.len() != matrices.num_witness_variables {
+            return invalid("l_query", matrices.num_witness_variables, pk.l_query.len());
+        }
+        if pk.h_query.len() != domain.size() - 1 {
+            return invalid("h_query", domain.size() - 1, pk.h_query.len());
+        }
+        if pk.vk.gamma_abc_g1.len() != matrices.num_instance_variables {
+            return invalid(
+                "gamma_abc_g1",
+                matrices.num_instance_variables,
+                pk.vk.gamma_abc_g1.len(),
+            );
+        }
+        if matrices.a.len() != matrices.num_constraints
+            || matrices.b.len() != matrices.num_constraints
+        {
+            return Err(Error::InvalidArgument(
+                "the matrices' rows do not match their constraint count".into(),
+            ));
+        }
+        if let Some(bad) = [&matrices.a, &matrices.b]
+            .into_iter()
+            .flatten()
+            .flatten()
+            .find(|(_, i)| *i >= variables)
+        {
+            return Err(Error::InvalidArgument(format!(
+                "a matrix entry names variable {}, there are {variables}",
+                bad.1
+            )));
+        }
+        let digest = digest::<E>(&proving_key, &matrices, R::NAME);
+        Ok(Self {
+            proving_key,
+            matrices,
+            domain,
+            digest,
+            reduction: PhantomData,
+        })
+    }
+
+    /// The circuit `synthesizer` defines (synthesized without a witness),
+    /// with its proving key.
+    ///
+    /// # Errors
+    /// Synthesis errors; as [`new`](Self::new).
+    pub fn from_synthesizer<C: ConstraintSynthesizer<E::ScalarField>>(
+        synthesizer: C,
+        proving_key: ProvingKey<E>,
+    ) -> Result<Self> {
+        let cs = ConstraintSystem::new_ref();
+        cs.set_optimization_goal(OptimizationGoal::Constraints);
+        cs.set_mode(SynthesisMode::Setup);
+        synthesizer.generate_constraints(cs.clone())?;
+        cs.finalize();
+        let matrices = cs.to_matrices().ok_or_else(|| {
+            Error::InvalidArgument("the constraint system produced no matrices".into())
+        })?;
+        Self::new(proving_key, matrices)
+    }
+
+    /// The proving key.
+    pub fn proving_key(&self) -> &ProvingKey<E> {
+        &self.proving_key
+    }
+    /// The constraint matrices.
+    pub fn matrices(&self) -> &ConstraintMatrices<E::ScalarField> {
+        &self.matrices
+    }
+    /// The evaluation domain (size n).
+    pub fn domain(&self) -> &GeneralEvaluationDomain<E::ScalarField> {
+        &self.domain
+    }
+    /// The domain's size n.
+    pub fn domain_size(&self) -> usize {
+        self.domain.size()
+    }
+    /// R1CS constraints.
+    pub fn num_constraints(&self) -> usize {
+        self.matrices.num_constraints
+    }
+    /// Public inputs (the instance variables without the constant one).
+    pub fn num_public_inputs(&self) -> usize {
+        self.matrices.num_instance_variables - 1
+    }
+    /// Witness variables.
+    pub fn num_witness(&self) -> usize {
+        self.matrices.num_witness_variables
+    }
+    /// SHA-256 over the verifying key, the query lengths, the matrices and
+    /// the reduction: what every message is bound to.
+    pub fn digest(&self) -> &[u8; 32] {
+        &self.digest
+    }
+
+    /// Checks that `public_inputs` has the circuit's number of values.
+    pub(crate) fn check_public_inputs(&self, public_inputs: &[E::ScalarField]) -> Result<()> {
+        if public_inputs.len() != self.num_public_inputs() {
+            return Err(Error::WrongLength {
+                what: "list of public inputs",
+                expected: self.num_public_inputs(),
+                got: public_inputs.len(),
+            });
+        }
+        Ok(())
+    }
+
+    /// A party's share of the full assignment: the constant one and the
+    /// public inputs for the designated party (zeros for the others), then
+    /// its witness share.
+    pub(crate) fn assignment_share(
+        &self,
+        designated: bool,
+        public_inputs: &[E::ScalarField],
+        witness: &[E::ScalarField],
+    ) -> Result<Vec<E::ScalarField>> {
+        self.check_public_inputs(public_inputs)?;
+        if witness.len() != self.num_witness() {
+            return Err(Error::WrongLength {
+                what: "witness share",
+                expected: self.num_witness(),
+                got: witness.len(),
+            });
+        }
+        let mut z = Vec::with_capacity(self.matrices.num_instance_variables + witness.len());
+        if designated {
+            z.push(E::ScalarField::ONE);
+            z.extend_from_slice(public_inputs);
+        } else {
+            z.resize(self.matrices.num_instance_variables, E::ScalarField::ZERO);
+        }
+        z.extend_from_slice(witness);
+        Ok(z)
+    }
+
+    /// The interpolants' coefficients for a share of the assignment.
+    pub(crate) fn interpolant_shares(&self, z: &[E::ScalarField]) -> [Vec<E::ScalarField>; 2] {
+        R::interpolant_shares(
+            &self.matrices,
+            self.matrices.num_instance_variables,
+            &self.domain,
+            z,
+        )
+    }
+}
+
+fn digest<E: Pairing>(
+    pk: &ProvingKey<E>,
+    matrices: &ConstraintMatrices<E::ScalarField>,
+    reduction: &str,
+) -> [u8; 32] {
+    let mut hash = Sha256::new();
+    hash.update(b"he-cosnark circuit v1");
+    hash.update(reduction.as_bytes());
+    let mut vk = Vec::new();
+    // Serializing into a Vec cannot fail.
+    let _ = pk.vk.serialize_compressed(&mut vk);
+    hash.update(&vk);
+    for size in [
+        pk.a_query.len(),
+        pk.h_query.len(),
+        pk.l_query.len(),
+        matrices.num_constraints,
+        matrices.num_instance_variables,
+        matrices.num_witness_variables,
+    ] {
+        hash.update((size as u64).to_le_bytes());
+    }
+    for matrix in [&matrices.a, &matrices.b, &matrices.c] {
+        for row in matrix {
+            hash.update((row.len() as u64).to_le_bytes());
+            for (coefficient, variable) in row {
+                hash.update((*variable as u64).to_le_bytes());
+                for limb in coefficient.into_bigint().as_ref() {
+                    hash.update(limb.to_le_bytes());
+                }
+            }
+        }
+    }
+    hash.finalize().into()
+}

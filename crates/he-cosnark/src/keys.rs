@@ -1,0 +1,110 @@
+//! The key session, once per session: every computing party makes its
+//! secret share, and the parties and the server make the collective
+//! relinearization key (round 1 commit-then-open, round 2), which the
+//! server keeps. Share messages, commitments and openings travel as bytes
+//! through the transport; the commitment set and the round-1 aggregate the
+//! server hands back are counted by their content (they move as values).
+
+use std::collections::BTreeMap;
+
+use he_threshold::{Commitment, Opening, Party, Session, ShareMessage, Step};
+use helib_rs::RelinKey;
+
+use crate::error::Result;
+use crate::transport::{InProcess, Role, Round, Transport};
+use crate::usage::Usage;
+
+/// The run of the relinearization key's rounds (proof runs start above 2^23).
+const RELIN_RUN: u64 = 1;
+
+/// The parties and the collective relinearization key of a session, with
+/// what each role spent making them.
+pub struct KeySession {
+    /// The parties, in index order.
+    pub parties: Vec<Party>,
+    /// The collective relinearization key.
+    pub relin_key: RelinKey,
+    /// Time per role.
+    pub usage: BTreeMap<Role, Usage>,
+}
+
+impl KeySession {
+    /// Runs the key session of `session` over `transport`.
+    ///
+    /// # Errors
+    /// The threshold protocol's errors, naming the party at fault.
+    pub fn run(session: &Session, transport: &mut InProcess) -> Result<Self> {
+        let mut usage: BTreeMap<Role, Usage> = BTreeMap::new();
+        let mut charge = |role: Role, u: Usage| {
+            let entry = usage.entry(role).or_default();
+            *entry = entry.plus(u);
+        };
+        let n = session.parties();
+        let mut parties = Vec::with_capacity(n as usize);
+        for i in 0..n {
+            let (party, u) = Usage::measure(|| Party::new(session, i));
+            charge(Role::Party(i), u);
+            let mut party = party?;
+            let (commitment, u) = Usage::measure(|| party.relin_key_commit(RELIN_RUN));
+            charge(Role::Party(i), u);
+            transport.send(
+                Role::Party(i),
+                Role::Server,
+                Round::Keys,
+                commitment?.to_bytes(),
+            )?;
+            parties.push(party);
+        }
+
+        let (commitments, u) = Usage::measure(|| -> Result<_> {
+            let mut collector = session.relin_commitments(RELIN_RUN);
+            for i in 0..n {
+                let bytes = transport.receive(Role::Server, Role::Party(i), Round::Keys)?;
+                collector.add(&Commitment::from_bytes(&bytes)?)?;
+            }
+            Ok(collector.finish()?)
+        });
+        charge(Role::Server, u);
+        let commitments = commitments?;
+        for (i, party) in parties.iter_mut().enumerate() {
+            let to = Role::Party(i as u32);
+            transport.record(Role::Server, to, Round::Keys, 32 * n as usize + 72);
+            let (opening, u) = Usage::measure(|| party.relin_key_open(&commitments));
+            charge(to, u);
+            transport.send(to, Role::Server, Round::Keys, opening?.to_bytes())?;
+        }
+
+        let (round1, u) = Usage::measure(|| -> Result<_> {
+            let mut aggregator = session.relin_round1_aggregator(&commitments)?;
+            for i in 0..n {
+                let bytes = transport.receive(Role::Server, Role::Party(i), Round::Keys)?;
+                aggregator.add_opening(&Opening::from_bytes(&bytes)?)?;
+            }
+            Ok(aggregator.finish()?)
+        });
+        charge(Role::Server, u);
+        let round1 = round1?;
+        for (i, party) in parties.iter_mut().enumerate() {
+            let to = Role::Party(i as u32);
+            transport.record(Role::Server, to, Round::Keys, round1.size_bytes());
+            let (share, u) = Usage::measure(|| party.relin_key_round2(&round1));
+            charge(to, u);
+            transport.send(to, Role::Server, Round::Keys, share?.to_bytes())?;
+        }
+
+        let (relin_key, u) = Usage::measure(|| -> Result<_> {
+            let mut aggregator = session.key_aggregator(RELIN_RUN, Step::RelinRound2)?;
+            for i in 0..n {
+                let bytes = transport.receive(Role::Server, Role::Party(i), Round::Keys)?;
+                aggregator.add(&ShareMessage::from_bytes(&bytes)?)?;
+            }
+            Ok(session.relin_key(&round1, &aggregator.finish()?)?)
+        });
+        charge(Role::Server, u);
+        Ok(Self {
+            parties,
+            relin_key: relin_key?,
+            usage,
+        })
+    }
+}

@@ -1,0 +1,115 @@
+//! Collaborative Groth16 proofs on threshold BGV: N computing parties hold
+//! additive shares of the witness, an untrusted server holds only
+//! ciphertexts, and together they make a proof that the standard verifier
+//! accepts. No party and no server ever sees the witness, the quotient h or
+//! the proof's randomness.
+//!
+//! # The roles
+//! - **Input owners** split the witness into additive shares, one per
+//!   computing party ([`share_witness`]); several owners may each share
+//!   their part, and each party adds the sharings it receives. The public
+//!   inputs are public.
+//! - **Computing parties** ([`ComputingParty`]) are the key holders of an
+//!   [`he_threshold`] session. Per proof each evaluates the constraint rows
+//!   on its share and interpolates them (two inverse FFTs: linear, so local),
+//!   uploads the interpolants as shares to encryption (one ring element per
+//!   block), takes part in encryption to shares of the server's results,
+//!   and computes its shares of A, B and C by multi-scalar multiplications
+//!   on its own shares.
+//! - The **server** ([`Server`]) sums the uploads into ciphertexts under
+//!   the collective key, computes h = ⌊A·B / X^n⌋ with `he-poly` and the
+//!   product of the proof's two random scalars, aggregates every round, and
+//!   combines and verifies the proof.
+//!
+//! # One proof: three rounds
+//! Following ark-groth16's prover, with z the assignment, h the quotient and
+//! r, s the randomness, `A = α + Σ z_i·a_i + r·δ`, `B = β + Σ z_i·b_i + s·δ`
+//! (in G2, and in G1 for C) and
+//! `C = Σ_witness z_i·l_i + Σ h_j·H_j + s·A + r·B_G1 − r·s·δ`. Everything is
+//! linear in (z, h, r, s) but r·s, s·A and r·B_G1; A and B_G1 are opened
+//! before C is formed, and r·s comes from the server under encryption.
+//!
+//! 1. **Upload**: party i draws r_i and s_i (r = Σ r_i and s = Σ s_i are
+//!    uniform as long as one party is honest), sends shares to encryption
+//!    of the blocks of its interpolant shares A_i, B_i and of the
+//!    polynomial r_i + s_i·X^(N/2), and its shares of the proof's A, B and
+//!    B_G1. The server sums them, computes h and (r + s·X^(N/2))², whose
+//!    coefficient N/2 is 2·r·s, switches both to the plan's conversion level
+//!    and broadcasts them with the opened A and B_G1 (it first checks each
+//!    party's B shares in G1 and G2 against each other).
+//! 2. **Convert**: every party sends its encryption-to-shares share of
+//!    every ciphertext; the server opens the masked values, which go to the
+//!    designated party (party 0).
+//! 3. **Combine**: every party sends its share of C; the server sums,
+//!    verifies and outputs the proof.
+//!
+//! # What each role learns
+//! - A **party** learns the proof, the public inputs and its own shares. The
+//!   opened A and B_G1 are parts of the proof (B_G1 is fixed by B in G2 and
+//!   the key), uniformly random group elements given r and s, which no
+//!   coalition of fewer than all parties knows; opening them reveals
+//!   nothing the proof does not.
+//! - The **server** learns ciphertexts, the smudged or masked shares, the
+//!   masked openings (uniform in the field), the proof and the public inputs.
+//!
+//! # Security model
+//! Passive (honest-but-curious) parties and server, as in `he-threshold`,
+//! with any N − 1 parties colluding with each other and with the server;
+//! the defences of `he-threshold` against deviating senders apply
+//! (smudging from the agreed [`ProofPlan`], never from a ciphertext's claim;
+//! relinearization key round 1 as commit-then-open). Against a server that
+//! deviates:
+//! - A party never releases a plain decryption share of a ciphertext the
+//!   server hands it, only encryption-to-shares shares, at the agreed level
+//!   and noise bound. That matters in BGV: the pair (0, 1) is a valid
+//!   encryption of the collective secret key s mod t, so a plain
+//!   decryption of a ciphertext of the server's choosing could hand it the
+//!   key. An encryption-to-shares share is masked by a uniform value mod t
+//!   and by smudging, so whatever ciphertext the server sends, the share
+//!   hides the party's secret; the opened value is uniform, and the shares
+//!   only enter C, which the parties' fresh r_i and s_i randomize.
+//! - A server that computes something else (another h, another r·s) makes a
+//!   proof that does not verify; it learns nothing more than from an honest
+//!   run, but it can make proving fail. Detecting which party or the server
+//!   deviated needs zero-knowledge proofs of correct computation, which this
+//!   crate does not have.
+//!
+//! # A witness that does not satisfy the circuit
+//! No party can check that the shared witness satisfies the circuit. The
+//! server finds out: the quotient is then not a polynomial quotient, the
+//! combined proof does not verify, and [`Server::finish`] returns
+//! [`Error::ProofRejected`] instead of a proof. A proof for a false
+//! statement never leaves the server.
+//!
+//! ```no_run
+//! // The whole protocol in one process: see `InProcessProver` and the
+//! // example `cosnark_groth16`.
+//! ```
+
+mod circuit;
+mod driver;
+mod error;
+mod keys;
+mod messages;
+mod params;
+mod party;
+mod plan;
+mod reduction;
+mod server;
+mod shares;
+pub mod transport;
+mod usage;
+mod wire;
+
+pub use circuit::Circuit;
+pub use driver::{InProcessProver, ProofReport, RoleCost};
+pub use error::{Error, Result};
+pub use keys::KeySession;
+pub use params::parameters_for;
+pub use party::{ComputingParty, PartyProof};
+pub use plan::{ProofPlan, MAX_PROOF_INDEX};
+pub use reduction::{Libsnark, Reduction};
+pub use server::{Server, ServerProof};
+pub use shares::{share_witness, WitnessShare};
+pub use transport::{InProcess, Role, Round, Traffic, Transport};
+pub use usage::Usage;

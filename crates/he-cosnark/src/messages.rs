@@ -1,0 +1,264 @@
+//! The messages of one proof, each in the checked frame of [`crate::wire`]
+//! and bound to its circuit, session, proof and sender. A receiver decodes
+//! a message against what it expects ([`Expect`]) and gets a typed error
+//! naming the sender for anything else.
+
+use ark_ec::pairing::Pairing;
+use ark_serialize::{CanonicalDeserialize, CanonicalSerialize};
+use he_threshold::ShareMessage;
+use helib_rs::{Ciphertext, Context};
+
+use crate::error::{Error, Result};
+use crate::transport::Role;
+use crate::wire::{self, Header, Kind};
+
+/// What a receiver expects of a message: its binding.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Expect {
+    pub circuit: [u8; 32],
+    pub session: [u8; 32],
+    pub proof: u64,
+}
+
+impl Expect {
+    pub(crate) fn header(&self, kind: Kind, sender: Role) -> Header {
+        Header {
+            kind,
+            circuit: self.circuit,
+            session: self.session,
+            proof: self.proof,
+            sender,
+        }
+    }
+
+    /// The sections of `bytes`, a message of `kind` from `from`.
+    pub(crate) fn open<'a>(
+        &self,
+        bytes: &'a [u8],
+        kind: Kind,
+        from: Role,
+    ) -> Result<Vec<&'a [u8]>> {
+        let (header, sections) =
+            wire::decode(bytes).map_err(|reason| Error::Malformed { from, reason })?;
+        let expected = self.header(kind, from);
+        if header != expected {
+            return Err(Error::WrongBinding {
+                from,
+                expected: expected.to_string(),
+                got: header.to_string(),
+            });
+        }
+        Ok(sections)
+    }
+}
+
+/// `count` sections exactly, or a malformed-message error.
+pub(crate) fn exactly(
+    sections: Vec<&[u8]>,
+    count: usize,
+    from: Role,
+) -> Result<Vec<&[u8]>> {
+    if sections.len() != count {
+        return Err(Error::Malformed {
+            from,
+            reason: format!("{} sections, expected {count}", sections.len()),
+        });
+    }
+    Ok(sections)
+}
+
+/// A group element or field element in ark's compressed form.
+pub(crate) fn point_bytes<T: CanonicalSerialize>(value: &T) -> Vec<u8> {
+    let mut out = Vec::with_capacity(value.compressed_size());
+    // Serializing into a Vec cannot fail.
+    let _ = value.serialize_compressed(&mut out);
+    out
+}
+
+/// A value in ark's compressed form, checked (on the curve, in the subgroup).
+pub(crate) fn read_point<T: CanonicalDeserialize>(
+    bytes: &[u8],
+    from: Role,
+    what: &str,
+) -> Result<T> {
+    T::deserialize_compressed(bytes).map_err(|e| Error::Malformed {
+        from,
+        reason: format!("{what}: {e}"),
+    })
+}
+
+/// A share message of he-threshold.
+pub(crate) fn read_share(bytes: &[u8], from: Role) -> Result<ShareMessage> {
+    ShareMessage::from_bytes(bytes).map_err(|e| Error::Malformed {
+        from,
+        reason: format!("share: {e}"),
+    })
+}
+
+/// A ciphertext of `context`.
+pub(crate) fn read_ciphertext(context: &Context, bytes: &[u8], from: Role) -> Result<Ciphertext> {
+    Ciphertext::from_bytes(context, bytes).map_err(|e| Error::Malformed {
+        from,
+        reason: format!("ciphertext: {e}"),
+    })
+}
+
+/// A party's upload: shares to encryption of A's and B's blocks and of
+/// r + s·X^(N/2), and its shares of the proof's A (G1), B (G2) and B (G1).
+pub(crate) struct Upload<E: Pairing> {
+    pub a_blocks: Vec<ShareMessage>,
+    pub b_blocks: Vec<ShareMessage>,
+    pub randomness: ShareMessage,
+    pub a: E::G1Affine,
+    pub b: E::G2Affine,
+    pub b_g1: E::G1Affine,
+}
+
+impl<E: Pairing> Upload<E> {
+    pub(crate) fn encode(&self, expect: &Expect, sender: Role) -> Vec<u8> {
+        let mut owned: Vec<Vec<u8>> = Vec::new();
+        for share in self.a_blocks.iter().chain(&self.b_blocks) {
+            owned.push(share.to_bytes());
+        }
+        owned.push(self.randomness.to_bytes());
+        owned.push(point_bytes(&self.a));
+        owned.push(point_bytes(&self.b));
+        owned.push(point_bytes(&self.b_g1));
+        let sections: Vec<&[u8]> = owned.iter().map(Vec::as_slice).collect();
+        wire::encode(&expect.header(Kind::Upload, sender), &sections)
+    }
+
+    pub(crate) fn decode(bytes: &[u8], expect: &Expect, from: Role, blocks: usize) -> Result<Self> {
+        let sections = exactly(
+            expect.open(bytes, Kind::Upload, from)?,
+            2 * blocks + 4,
+            from,
+        )?;
+        let shares = sections[..2 * blocks + 1]
+            .iter()
+            .map(|s| read_share(s, from))
+            .collect::<Result<Vec<_>>>()?;
+        let mut shares = shares.into_iter();
+        Ok(Self {
+            a_blocks: shares.by_ref().take(blocks).collect(),
+            b_blocks: shares.by_ref().take(blocks).collect(),
+            randomness: shares.next().ok_or_else(|| Error::Malformed {
+                from,
+                reason: "no randomness share".into(),
+            })?,
+            a: read_point(sections[2 * blocks + 1], from, "A")?,
+            b: read_point(sections[2 * blocks + 2], from, "B")?,
+            b_g1: read_point(sections[2 * blocks + 3], from, "B in G1")?,
+        })
+    }
+}
+
+/// The server's answer to the uploads: h's blocks and (r + s·X^(N/2))² at
+/// the conversion level, and the opened A and B in G1.
+pub(crate) struct Broadcast<E: Pairing> {
+    pub quotient: Vec<Ciphertext>,
+    pub randomness: Ciphertext,
+    pub a: E::G1Affine,
+    pub b_g1: E::G1Affine,
+}
+
+impl<E: Pairing> Broadcast<E> {
+    pub(crate) fn encode(&self, expect: &Expect) -> Result<Vec<u8>> {
+        let mut owned: Vec<Vec<u8>> = Vec::new();
+        for ct in self.quotient.iter().chain([&self.randomness]) {
+            owned.push(ct.to_bytes()?);
+        }
+        owned.push(point_bytes(&self.a));
+        owned.push(point_bytes(&self.b_g1));
+        let sections: Vec<&[u8]> = owned.iter().map(Vec::as_slice).collect();
+        Ok(wire::encode(
+            &expect.header(Kind::Broadcast, Role::Server),
+            &sections,
+        ))
+    }
+
+    pub(crate) fn decode(
+        bytes: &[u8],
+        expect: &Expect,
+        context: &Context,
+        blocks: usize,
+    ) -> Result<Self> {
+        let from = Role::Server;
+        let sections = exactly(expect.open(bytes, Kind::Broadcast, from)?, blocks + 3, from)?;
+        let mut cts = sections[..=blocks]
+            .iter()
+            .map(|s| read_ciphertext(context, s, from))
+            .collect::<Result<Vec<_>>>()?;
+        let randomness = cts.pop().ok_or_else(|| Error::Malformed {
+            from,
+            reason: "no ciphertext of the randomness".into(),
+        })?;
+        Ok(Self {
+            quotient: cts,
+            randomness,
+            a: read_point(sections[blocks + 1], from, "A")?,
+            b_g1: read_point(sections[blocks + 2], from, "B in G1")?,
+        })
+    }
+}
+
+/// A list of he-threshold share messages (encryption to shares of every
+/// ciphertext of the broadcast, in its order).
+pub(crate) fn encode_shares(shares: &[ShareMessage], expect: &Expect, sender: Role) -> Vec<u8> {
+    let owned: Vec<Vec<u8>> = shares.iter().map(ShareMessage::to_bytes).collect();
+    let sections: Vec<&[u8]> = owned.iter().map(Vec::as_slice).collect();
+    wire::encode(&expect.header(Kind::Convert, sender), &sections)
+}
+
+pub(crate) fn decode_shares(
+    bytes: &[u8],
+    expect: &Expect,
+    from: Role,
+    count: usize,
+) -> Result<Vec<ShareMessage>> {
+    exactly(expect.open(bytes, Kind::Convert, from)?, count, from)?
+        .into_iter()
+        .map(|s| read_share(s, from))
+        .collect()
+}
+
+/// The masked openings of encryption to shares, for the designated party:
+/// one list of field elements per ciphertext.
+pub(crate) fn encode_openings<F: CanonicalSerialize>(
+    openings: &[Vec<F>],
+    expect: &Expect,
+) -> Vec<u8> {
+    let owned: Vec<Vec<u8>> = openings.iter().map(point_bytes).collect();
+    let sections: Vec<&[u8]> = owned.iter().map(Vec::as_slice).collect();
+    wire::encode(&expect.header(Kind::Opening, Role::Server), &sections)
+}
+
+pub(crate) fn decode_openings<F: CanonicalDeserialize>(
+    bytes: &[u8],
+    expect: &Expect,
+    count: usize,
+) -> Result<Vec<Vec<F>>> {
+    let from = Role::Server;
+    exactly(expect.open(bytes, Kind::Opening, from)?, count, from)?
+        .into_iter()
+        .map(|s| read_point(s, from, "opening"))
+        .collect()
+}
+
+/// A party's share of C.
+pub(crate) fn encode_c_share<E: Pairing>(
+    c: &E::G1Affine,
+    expect: &Expect,
+    sender: Role,
+) -> Vec<u8> {
+    wire::encode(&expect.header(Kind::CShare, sender), &[&point_bytes(c)])
+}
+
+pub(crate) fn decode_c_share<E: Pairing>(
+    bytes: &[u8],
+    expect: &Expect,
+    from: Role,
+) -> Result<E::G1Affine> {
+    let sections = exactly(expect.open(bytes, Kind::CShare, from)?, 1, from)?;
+    read_point(sections[0], from, "C")
+}

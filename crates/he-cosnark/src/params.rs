@@ -1,0 +1,50 @@
+//! Ring parameters for collaborative proofs over a domain of n points.
+
+use ark_ff::PrimeField;
+use he_poly::PolyParameters;
+use helib_rs::Parameters;
+
+use crate::error::{Error, Result};
+
+/// The smallest ≥128-bit parameters for one product of two polynomials of
+/// `domain_size` coefficients with plaintext modulus F's modulus, with
+/// special primes for the collective relinearization key (two
+/// key-switching digits) and room for the smudging of `parties` parties at
+/// he-threshold's λ, one engine thread. Returns them with the block stride.
+///
+/// # Errors
+/// [`Error::InvalidArgument`] when no ring up to the engine's largest holds
+/// the product (each ring's reason is listed).
+pub fn parameters_for<F: PrimeField>(
+    domain_size: usize,
+    parties: u32,
+) -> Result<(Parameters, usize)> {
+    let poly = PolyParameters::for_field::<F>(domain_size, 1)?;
+    let t: num_bigint::BigUint = F::MODULUS.into();
+    let mut ring = poly.parameters().ring_degree();
+    let mut reasons = Vec::new();
+    while ring <= helib_rs::MAX_RING_DEGREE {
+        let stride = poly.stride().min(ring / 2);
+        let blocks = domain_size.div_ceil(stride);
+        let chain = helib_rs::noise::product_chain_bits(ring, &t, 1, blocks);
+        let builder = Parameters::builder()
+            .ring_degree(ring)
+            .plaintext_modulus(t.clone())
+            .chain_bits(&chain)
+            .key_switching_digits(2)
+            .threads(1);
+        match he_threshold::with_smudging_room(
+            builder,
+            parties,
+            he_threshold::DEFAULT_SECURITY_BITS,
+        ) {
+            Ok(p) => return Ok((p, stride)),
+            Err(e) => reasons.push(format!("N = {ring}: {e}")),
+        }
+        ring *= 2;
+    }
+    Err(Error::InvalidArgument(format!(
+        "no ring holds a product over {domain_size} points: {}",
+        reasons.join("; ")
+    )))
+}

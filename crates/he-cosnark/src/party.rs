@@ -1,0 +1,326 @@
+//! A computing party: a key holder of the session that holds a share of the
+//! witness and makes its share of every step of a proof.
+
+use std::sync::Arc;
+
+use ark_ec::pairing::Pairing;
+use ark_ec::{CurveGroup, VariableBaseMSM};
+use ark_ff::{AdditiveGroup, Field, UniformRand};
+use he_threshold::{AdditiveShare, Party, ShareMessage};
+use helib_rs::{Ciphertext, FieldCoefficientEncoder};
+use rand::{CryptoRng, RngCore};
+use zeroize::Zeroize;
+
+use crate::circuit::Circuit;
+use crate::error::{Error, Result};
+use crate::messages::{self, Broadcast, Expect, Upload};
+use crate::plan::{ProofPlan, RunKind};
+use crate::reduction::Reduction;
+use crate::shares::WitnessShare;
+use crate::transport::Role;
+
+/// A computing party of a collaborative proof. Party 0 is the designated
+/// party: it holds the public inputs and the constant one in its share of
+/// the assignment, and absorbs the masked openings.
+pub struct ComputingParty<E: Pairing, R: Reduction> {
+    party: Party,
+    circuit: Arc<Circuit<E, R>>,
+    plan: Arc<ProofPlan>,
+    encoder: FieldCoefficientEncoder<E::ScalarField>,
+}
+
+/// What a party keeps between the rounds of one proof (secret; wiped when
+/// dropped).
+pub struct PartyProof<E: Pairing> {
+    expect: Expect,
+    witness: Vec<E::ScalarField>,
+    r: E::ScalarField,
+    s: E::ScalarField,
+    converted: Vec<AdditiveShare>,
+    opened: Option<(E::G1Affine, E::G1Affine)>,
+}
+
+impl<E: Pairing> Drop for PartyProof<E> {
+    fn drop(&mut self) {
+        self.witness.iter_mut().for_each(Zeroize::zeroize);
+        self.r.zeroize();
+        self.s.zeroize();
+    }
+}
+
+impl<E: Pairing, R: Reduction> ComputingParty<E, R> {
+    /// Party `party` of the session, for `circuit` with `plan`.
+    ///
+    /// # Errors
+    /// [`Error::Engine`] when the session's plaintext modulus is not the
+    /// circuit's field.
+    pub fn new(party: Party, circuit: Arc<Circuit<E, R>>, plan: Arc<ProofPlan>) -> Result<Self> {
+        let encoder = FieldCoefficientEncoder::new(party.session().context())?;
+        Ok(Self {
+            party,
+            circuit,
+            plan,
+            encoder,
+        })
+    }
+
+    /// This party's role.
+    pub fn role(&self) -> Role {
+        Role::Party(self.party.index())
+    }
+
+    /// The key holder (for the key session).
+    pub fn key_holder(&mut self) -> &mut Party {
+        &mut self.party
+    }
+
+    fn designated(&self) -> bool {
+        self.party.index() == 0
+    }
+
+    fn expect(&self, proof: u64) -> Expect {
+        Expect {
+            circuit: *self.circuit.digest(),
+            session: *self.party.session().id(),
+            proof,
+        }
+    }
+
+    /// Round 1 of proof `proof`: draws its shares r_i, s_i of the proof's
+    /// randomness, and returns its state and its upload (shares to
+    /// encryption of the interpolants' blocks and of r_i + s_i·X^(N/2); its
+    /// shares of A, B in G2 and B in G1).
+    ///
+    /// # Errors
+    /// [`Error::WrongLength`] for a witness share or public inputs that do
+    /// not fit the circuit; [`Error::InvalidArgument`] for a proof index out
+    /// of range; engine errors.
+    pub fn upload<G: RngCore + CryptoRng>(
+        &self,
+        proof: u64,
+        public_inputs: &[E::ScalarField],
+        witness: &WitnessShare<E::ScalarField>,
+        rng: &mut G,
+    ) -> Result<(PartyProof<E>, Vec<u8>)> {
+        self.plan.check_proof(proof)?;
+        let mut z =
+            self.circuit
+                .assignment_share(self.designated(), public_inputs, witness.values())?;
+        let r = E::ScalarField::rand(rng);
+        let s = E::ScalarField::rand(rng);
+        let [mut a, mut b] = self.circuit.interpolant_shares(&z);
+        let a_blocks = self.upload_blocks(proof, RunKind::UploadA, &a)?;
+        let b_blocks = self.upload_blocks(proof, RunKind::UploadB, &b)?;
+        a.zeroize();
+        b.zeroize();
+        let mut randomness = vec![E::ScalarField::ZERO; self.plan.randomness_product_at() + 1];
+        randomness[0] = r;
+        randomness[self.plan.randomness_product_at()] = s;
+        let randomness_share = self.upload_share(
+            ProofPlan::run(proof, RunKind::UploadRandomness, 0),
+            &randomness,
+        )?;
+        randomness.zeroize();
+
+        let pk = self.circuit.proving_key();
+        let (mut a_point, mut b_point, mut b_g1) = (
+            E::G1::msm_unchecked(&pk.a_query, &z) + pk.delta_g1 * r,
+            E::G2::msm_unchecked(&pk.b_g2_query, &z) + pk.vk.delta_g2 * s,
+            E::G1::msm_unchecked(&pk.b_g1_query, &z) + pk.delta_g1 * s,
+        );
+        if self.designated() {
+            a_point += pk.vk.alpha_g1;
+            b_point += pk.vk.beta_g2;
+            b_g1 += pk.beta_g1;
+        }
+        let witness = z.split_off(self.circuit.num_public_inputs() + 1);
+        z.zeroize();
+        let upload = Upload::<E> {
+            a_blocks,
+            b_blocks,
+            randomness: randomness_share,
+            a: a_point.into_affine(),
+            b: b_point.into_affine(),
+            b_g1: b_g1.into_affine(),
+        };
+        let expect = self.expect(proof);
+        let bytes = upload.encode(&expect, self.role());
+        Ok((
+            PartyProof {
+                expect,
+                witness,
+                r,
+                s,
+                converted: Vec::new(),
+                opened: None,
+            },
+            bytes,
+        ))
+    }
+
+    fn upload_blocks(
+        &self,
+        proof: u64,
+        kind: RunKind,
+        coefficients: &[E::ScalarField],
+    ) -> Result<Vec<ShareMessage>> {
+        coefficients
+            .chunks(self.plan.inputs().stride)
+            .enumerate()
+            .map(|(index, block)| self.upload_share(ProofPlan::run(proof, kind, index), block))
+            .collect()
+    }
+
+    fn upload_share(&self, run: u64, values: &[E::ScalarField]) -> Result<ShareMessage> {
+        let share = AdditiveShare::new(self.encoder.encode(values)?);
+        Ok(self
+            .party
+            .shares_to_encryption(run, self.plan.upload_level(), &share)?)
+    }
+
+    /// Round 2: checks the server's broadcast (binding, ciphertexts of the
+    /// session's context at the agreed level, opened A and B in G1) and
+    /// returns its encryption-to-shares shares of every ciphertext, keeping
+    /// its additive shares. Only encryption to shares is ever applied to a
+    /// ciphertext the server hands over (no plain decryption share).
+    ///
+    /// # Errors
+    /// [`Error::Malformed`] or [`Error::WrongBinding`] naming the server;
+    /// engine errors for a ciphertext at another level or claiming more
+    /// noise than agreed (nothing is released).
+    pub fn convert(&self, state: &mut PartyProof<E>, broadcast: &[u8]) -> Result<Vec<u8>> {
+        let context = self.party.session().context();
+        let broadcast = Broadcast::<E>::decode(
+            broadcast,
+            &state.expect,
+            context,
+            self.plan.quotient_blocks(),
+        )?;
+        let proof = state.expect.proof;
+        let mut messages = Vec::with_capacity(broadcast.quotient.len() + 1);
+        let mut converted = Vec::with_capacity(messages.capacity());
+        let targets = broadcast
+            .quotient
+            .iter()
+            .enumerate()
+            .map(|(i, ct)| (ProofPlan::run(proof, RunKind::ConvertQuotient, i), ct))
+            .chain([(
+                ProofPlan::run(proof, RunKind::ConvertRandomness, 0),
+                &broadcast.randomness,
+            )]);
+        for (run, ct) in targets {
+            let (share, message) = self.convert_one(run, ct)?;
+            converted.push(share);
+            messages.push(message);
+        }
+        state.converted = converted;
+        state.opened = Some((broadcast.a, broadcast.b_g1));
+        Ok(messages::encode_shares(
+            &messages,
+            &state.expect,
+            self.role(),
+        ))
+    }
+
+    fn convert_one(&self, run: u64, ct: &Ciphertext) -> Result<(AdditiveShare, ShareMessage)> {
+        Ok(self
+            .party
+            .encryption_to_shares(run, ct, self.plan.smudging())?)
+    }
+
+    /// Round 3: the designated party first adds the masked openings (from
+    /// the server) to its shares; every party then returns its share of C:
+    /// `Σ_witness z_i·l_query + Σ h_i·h_query + s_i·A + r_i·B_G1 − (rs)_i·δ`.
+    ///
+    /// # Errors
+    /// [`Error::InvalidArgument`] when round 2 did not run, or openings are
+    /// passed to (or missing at) the wrong party; message errors naming the
+    /// server.
+    pub fn combine(&self, state: PartyProof<E>, openings: Option<&[u8]>) -> Result<Vec<u8>> {
+        let (a, b_g1) = state
+            .opened
+            .ok_or_else(|| Error::InvalidArgument("round 2 has not run for this proof".into()))?;
+        let openings = match (self.designated(), openings) {
+            (true, Some(bytes)) => Some(messages::decode_openings::<E::ScalarField>(
+                bytes,
+                &state.expect,
+                state.converted.len(),
+            )?),
+            (false, None) => None,
+            (true, None) => {
+                return Err(Error::InvalidArgument(
+                    "the designated party needs the openings".into(),
+                ))
+            }
+            (false, Some(_)) => {
+                return Err(Error::InvalidArgument(
+                    "only the designated party takes the openings".into(),
+                ))
+            }
+        };
+        let (h, rs) = self.decode_converted(&state.converted, openings.as_deref())?;
+        let pk = self.circuit.proving_key();
+        let mut scalars = R::quotient_scalars(self.circuit.domain(), h);
+        let c = E::G1::msm_unchecked(&pk.l_query, &state.witness)
+            + E::G1::msm_unchecked(&pk.h_query, &scalars)
+            + a * state.s
+            + b_g1 * state.r
+            - pk.delta_g1 * rs;
+        scalars.zeroize();
+        let c = c.into_affine();
+        Ok(messages::encode_c_share::<E>(
+            &c,
+            &state.expect,
+            self.role(),
+        ))
+    }
+
+    /// This party's shares of h's coefficients and of r·s, from its
+    /// additive shares of the converted ciphertexts, plus the masked
+    /// openings for the designated party.
+    fn decode_converted(
+        &self,
+        converted: &[AdditiveShare],
+        openings: Option<&[Vec<E::ScalarField>]>,
+    ) -> Result<(Vec<E::ScalarField>, E::ScalarField)> {
+        let (randomness, quotient) = converted
+            .split_last()
+            .ok_or_else(|| Error::InvalidArgument("round 2 has not run for this proof".into()))?;
+        let layout = self.plan.quotient();
+        let opening = |index: usize, length: usize| -> Result<Vec<E::ScalarField>> {
+            let Some(openings) = openings else {
+                return Ok(vec![E::ScalarField::ZERO; length]);
+            };
+            match openings.get(index) {
+                Some(values) if values.len() == length => Ok(values.clone()),
+                _ => Err(Error::Malformed {
+                    from: Role::Server,
+                    reason: format!("opening {index} does not have {length} values"),
+                }),
+            }
+        };
+        let mut h = vec![E::ScalarField::ZERO; layout.len];
+        for (index, share) in quotient.iter().enumerate() {
+            let start = layout.block_exponent(index);
+            let mut values = self.encoder.decode(share.plaintext())?;
+            let opened = opening(index, layout.width.min(values.len()))?;
+            for (value, opened) in values.iter_mut().zip(&opened) {
+                *value += opened;
+            }
+            for (j, value) in values.iter().take(layout.width).enumerate() {
+                let exponent = start + j as i64;
+                if let Some(slot) = usize::try_from(exponent).ok().filter(|&e| e < layout.len) {
+                    h[slot] += value;
+                }
+            }
+            values.zeroize();
+        }
+        let mut values = self.encoder.decode(randomness.plaintext())?;
+        let two_rs = values[self.plan.randomness_product_at()] + opening(quotient.len(), 1)?[0];
+        values.zeroize();
+        let half = E::ScalarField::from(2u64)
+            .inverse()
+            .ok_or_else(|| Error::InvalidArgument("the field has characteristic 2".into()))?;
+        Ok((h, two_rs * half))
+    }
+}

@@ -1,0 +1,61 @@
+//! How a proving key's quotient is defined: which evaluations the constraint
+//! rows give and which scalars the proving key's `h_query` expects. Both maps
+//! are linear in the assignment, so every party applies them to its own
+//! share.
+
+use ark_ff::PrimeField;
+use ark_poly::{EvaluationDomain, GeneralEvaluationDomain};
+use ark_relations::r1cs::ConstraintMatrices;
+
+/// A reduction from R1CS to the QAP a Groth16 proving key was made for.
+pub trait Reduction: Send + Sync + 'static {
+    /// The name in reports.
+    const NAME: &'static str;
+
+    /// The coefficients of the interpolants A and B (degree below the
+    /// domain's size) for a share `z` of the full assignment (the constant
+    /// one, the public inputs, the witness).
+    fn interpolant_shares<F: PrimeField>(
+        matrices: &ConstraintMatrices<F>,
+        num_instance: usize,
+        domain: &GeneralEvaluationDomain<F>,
+        z: &[F],
+    ) -> [Vec<F>; 2];
+
+    /// The scalars the proving key's `h_query` is multiplied with, from a
+    /// share of the coefficients of h = ⌊A·B / X^n⌋ (`n − 1` of them).
+    fn quotient_scalars<F: PrimeField>(
+        domain: &GeneralEvaluationDomain<F>,
+        h_coefficients: Vec<F>,
+    ) -> Vec<F>;
+}
+
+/// ark-groth16's `LibsnarkReduction`: the evaluations are the constraint
+/// rows followed by the public inputs in A (which makes the instance part
+/// of the QAP independent), and `h_query` takes h's coefficients.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Libsnark;
+
+impl Reduction for Libsnark {
+    const NAME: &'static str = "libsnark";
+
+    fn interpolant_shares<F: PrimeField>(
+        matrices: &ConstraintMatrices<F>,
+        num_instance: usize,
+        domain: &GeneralEvaluationDomain<F>,
+        z: &[F],
+    ) -> [Vec<F>; 2] {
+        let row = |r: &Vec<(F, usize)>| r.iter().map(|(c, i)| *c * z[*i]).sum::<F>();
+        let mut a: Vec<F> = matrices.a.iter().map(row).collect();
+        let b: Vec<F> = matrices.b.iter().map(row).collect();
+        a.extend_from_slice(&z[..num_instance]);
+        [domain.ifft(&a), domain.ifft(&b)]
+    }
+
+    fn quotient_scalars<F: PrimeField>(
+        _domain: &GeneralEvaluationDomain<F>,
+        h_coefficients: Vec<F>,
+    ) -> Vec<F> {
+        h_coefficients
+    }
+}

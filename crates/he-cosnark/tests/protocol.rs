@@ -1,0 +1,62 @@
+//! Whole collaborative proofs against ark-groth16's verifier.
+
+mod common;
+
+use ark_bn254::{Bn254, Fr};
+use ark_ff::{AdditiveGroup, Field};
+use ark_groth16::Groth16;
+use he_cosnark::{share_witness, Error, InProcessProver, Role, Round};
+use rand::rngs::OsRng;
+
+#[test]
+fn three_parties_prove_and_the_verifier_accepts() {
+    let chain = common::chain(20);
+    let context = common::context(3);
+    let mut prover = InProcessProver::new(&context, [7; 32], 3, chain.circuit.clone()).unwrap();
+    let vk = &chain.proving_key.vk;
+    let mut proofs = Vec::new();
+    for index in 0..2 {
+        let shares = share_witness(&chain.witness, 3, &mut OsRng).unwrap();
+        let (proof, report) = prover
+            .prove(index, &chain.public_inputs, &shares, &mut OsRng)
+            .unwrap();
+        assert!(Groth16::<Bn254>::verify_proof(
+            &ark_groth16::prepare_verifying_key(vk),
+            &proof,
+            &chain.public_inputs
+        )
+        .unwrap());
+        let wrong = [chain.public_inputs[0] + Fr::ONE];
+        assert!(!Groth16::<Bn254>::verify_proof(
+            &ark_groth16::prepare_verifying_key(vk),
+            &proof,
+            &wrong
+        )
+        .unwrap());
+        for role in [Role::Party(0), Role::Party(1), Role::Party(2), Role::Server] {
+            let cost = report.role(role);
+            assert!(cost.traffic.sent > 0 && cost.traffic.received > 0, "{role}");
+        }
+        assert!(report
+            .rounds
+            .contains_key(&(Role::Party(0), Round::Combine)));
+        proofs.push(proof);
+    }
+    // Fresh randomness per proof.
+    assert_ne!(proofs[0], proofs[1]);
+}
+
+#[test]
+fn a_witness_that_does_not_satisfy_the_circuit_is_refused() {
+    let chain = common::chain(20);
+    let context = common::context(2);
+    let mut prover = InProcessProver::new(&context, [8; 32], 2, chain.circuit.clone()).unwrap();
+    let mut witness = chain.witness.clone();
+    witness[3] += Fr::ONE;
+    let shares = share_witness(&witness, 2, &mut OsRng).unwrap();
+    assert!(matches!(
+        prover.prove(0, &chain.public_inputs, &shares, &mut OsRng),
+        Err(Error::ProofRejected)
+    ));
+    let _ = Fr::ZERO;
+}
