@@ -1087,7 +1087,7 @@ extern "C" {
     ) -> helib_status;
 }
 extern "C" {
-    #[doc = " The ciphertext (c_0 + h0_sum, h1_sum) under the target key."]
+    #[doc = " The ciphertext (c_0 + h0_sum, h1_sum) under the target key, into `dst`,\n which must be of ct's context (HELIB_ERR_CONTEXT_MISMATCH otherwise, dst\n left as it was)."]
     pub fn helib_threshold_key_switch_assemble(
         ct: *const helib_ciphertext,
         smudging: *const helib_smudging,

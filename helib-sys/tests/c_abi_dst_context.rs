@@ -1,6 +1,7 @@
-//! Entry points that are given a context and write a ciphertext into a
-//! caller's `dst` (encryption, deserialization, assembling a threshold
-//! shares-to-encryption result) refuse a `dst` made in another context with
+//! Entry points that write a ciphertext of a known context (given, or the
+//! input ciphertext's) into a caller's `dst` (encryption, deserialization,
+//! assembling a threshold shares-to-encryption or collective key-switching
+//! result) refuse a `dst` made in another context with
 //! HELIB_ERR_CONTEXT_MISMATCH and leave it as it was.
 
 mod common;
@@ -103,4 +104,85 @@ fn s2e_assemble_refuses_a_dst_of_another_context() {
     check(assemble(&ctx, &dst));
     let want: Vec<BigUint> = m.iter().map(|&x| BigUint::from(x)).collect();
     assert_poly_eq(&decrypt_ok(&sk, &ctx, &dst), &pad(&want, N), "assembled");
+}
+
+#[test]
+fn key_switch_assemble_refuses_a_dst_of_another_context() {
+    let ctx = Ctx::new(N as u64, &BigUint::from(65537u32), &[61, 61, 61], &[61]);
+    let other = Ctx::new(N as u64, &BigUint::from(65537u32), &[61, 61, 61], &[61]);
+    let sk = SecretKey::generate(&ctx);
+    let target = SecretKey::generate(&ctx);
+    let target_pk = PublicKey::generate(&target);
+    let other_sk = SecretKey::generate(&other);
+    let level = ctx.max_level();
+    let m = [
+        BigUint::from(6u32),
+        BigUint::from(0u32),
+        BigUint::from(8u32),
+    ];
+    let ct = encrypt_sk(&sk, &ctx, &m, level);
+    let mut spec = helib_smudging {
+        parties: 0,
+        security_bits: 0,
+        level: 0,
+        noise_bits: 0.0,
+    };
+    // SAFETY: live context, valid out-pointer.
+    check(unsafe { helib_threshold_smudging_for_level(ctx.ptr, 1, 40, level, &mut spec) });
+    let len = (level + 1) * N;
+    let (mut h0, mut h1) = (vec![0u64; len], vec![0u64; len]);
+    // SAFETY: live handles; h0 and h1 hold the chain share at ct's level.
+    check(unsafe {
+        helib_threshold_key_switch_share(
+            sk.0,
+            ct.0,
+            target_pk.0,
+            &spec,
+            h0.as_mut_ptr(),
+            h1.as_mut_ptr(),
+            len,
+        )
+    });
+
+    let assemble = |dst: &Ct| {
+        // SAFETY: live handles; h0 and h1 hold the chain share at ct's level.
+        unsafe {
+            helib_threshold_key_switch_assemble(ct.0, &spec, h0.as_ptr(), h1.as_ptr(), len, dst.0)
+        }
+    };
+    // An empty dst of the other context stays empty.
+    let foreign = Ct::empty(&other);
+    let msg = expect_status(
+        assemble(&foreign),
+        HELIB_ERR_CONTEXT_MISMATCH,
+        "key_switch_assemble into an empty dst of another context",
+    );
+    assert!(msg.contains("context"), "{msg}");
+    let mut size = 0usize;
+    // SAFETY: live ciphertext, valid out-pointer.
+    let s = unsafe { helib_ciphertext_size(foreign.0, &mut size) };
+    assert_ne!(s, HELIB_OK, "the refused call wrote the empty dst");
+    // A written dst of the other context keeps its plaintext.
+    let kept = [BigUint::from(9u32)];
+    let written = encrypt_sk(&other_sk, &other, &kept, 0);
+    expect_status(
+        assemble(&written),
+        HELIB_ERR_CONTEXT_MISMATCH,
+        "key_switch_assemble into a written dst of another context",
+    );
+    assert_eq!(written.level(), 0);
+    assert_poly_eq(
+        &decrypt_ok(&other_sk, &other, &written),
+        &pad(&kept, N),
+        "the foreign dst after the refused call",
+    );
+
+    // A dst of the context is written: ct's plaintext under the target key.
+    let dst = Ct::empty(&ctx);
+    check(assemble(&dst));
+    assert_poly_eq(
+        &decrypt_ok(&target, &ctx, &dst),
+        &pad(&m, N),
+        "key-switched",
+    );
 }

@@ -899,7 +899,11 @@ helib_status helib_threshold_s2e_assemble(const helib_context *ctx, const uint8_
 helib_status helib_threshold_key_switch_share(const helib_secret_key *sk, const helib_ciphertext *ct,
                                               const helib_public_key *target, const helib_smudging *smudging,
                                               uint64_t *h0, uint64_t *h1, size_t len);
-/** The ciphertext (c_0 + h0_sum, h1_sum) under the target key. */
+/**
+ * The ciphertext (c_0 + h0_sum, h1_sum) under the target key, into `dst`,
+ * which must be of ct's context (HELIB_ERR_CONTEXT_MISMATCH otherwise, dst
+ * left as it was).
+ */
 helib_status helib_threshold_key_switch_assemble(const helib_ciphertext *ct, const helib_smudging *smudging,
                                                  const uint64_t *h0_sum, const uint64_t *h1_sum, size_t len,
                                                  helib_ciphertext *dst);

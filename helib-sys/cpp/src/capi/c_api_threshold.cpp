@@ -783,6 +783,9 @@ helib_status helib_threshold_key_switch_assemble(const helib_ciphertext *ct, con
         const Context &ctx = step.ctx;
         const double smudged = step.width.noise_after;
         helib_ciphertext &out = deref_mut(dst, "dst");
+        // As s2e_assemble: the result is of ct's context, so is dst.
+        bgv::require(out.ct.ctx == c.ctx, HELIB_ERR_CONTEXT_MISMATCH,
+                     "destination ciphertext belongs to a different context");
         const size_t count = c.count();
         check_len(len, share_len(ctx, count), "h0_sum and h1_sum");
         RnsPoly c0 = load_residues(ctx, h0_sum, count, "h0_sum");
