@@ -68,7 +68,7 @@ declare -A piped_args=(
     [quickstart]="--preset n15"
     [groth16_prove]="--constraints 3"
     [groth16_quotient]="--n 16 --ring-log 12 --threads 1"
-    [cosnark_threshold]="--constraints 3"
+    [cosnark_groth16]="--constraints 3"
     [hesc_polynomial]="--len 64 --max-degree 2 --averaging 1 --runs 1"
     [hesc_iris]="--quick --skip-bn254"
     [cached_encryption]="--log-n 14 --limit 1"
@@ -108,6 +108,21 @@ if python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["verifi
     pass=$((pass + 1))
 else
     fail "quickstart --json: not the documented JSON"
+fi
+
+# The collaborative proof's report: verified, with every documented field.
+"$bin/cosnark_groth16" --constraints 3 --parties 2 --proofs 2 --json >"$tmp/json"
+if python3 -c 'import json,sys
+d = json.load(open(sys.argv[1]))
+assert d["verified"] is True and len(d["proofs"]) == 2 and d["constraint_vector_bytes"] > 0
+for key in ["constraints", "plain_prove_s", "key_session_s"]:
+    assert d[key] > 0, key
+for cost in d["parties"] + [d["server"]] + d["proofs"][1]["parties"]:
+    assert cost["cpu_s"] > 0 and cost["wall_s"] > 0 and cost["bytes_sent"] > 0 and cost["bytes_received"] > 0
+assert len(d["parties"]) == 2' "$tmp/json"; then
+    pass=$((pass + 1))
+else
+    fail "cosnark_groth16 --json: not the documented JSON: $(head -c 400 "$tmp/json")"
 fi
 
 # --plan-cache: the first run builds and saves the plan, the second loads it,

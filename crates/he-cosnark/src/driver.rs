@@ -80,10 +80,7 @@ impl<E: Pairing, R: Reduction> InProcessProver<E, R> {
         circuit: Arc<Circuit<E, R>>,
     ) -> Result<Self> {
         let session = Session::new(context, id, parties)?;
-        let plan = Arc::new(ProofPlan::new::<E::ScalarField>(
-            &session,
-            circuit.domain_size(),
-        )?);
+        let plan = Arc::new(ProofPlan::new(&session, circuit.domain_size())?);
         let mut transport = InProcess::new();
         let keys = KeySession::run(&session, &mut transport)?;
         let parties = keys

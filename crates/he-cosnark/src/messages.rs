@@ -53,11 +53,7 @@ impl Expect {
 }
 
 /// `count` sections exactly, or a malformed-message error.
-pub(crate) fn exactly(
-    sections: Vec<&[u8]>,
-    count: usize,
-    from: Role,
-) -> Result<Vec<&[u8]>> {
+pub(crate) fn exactly(sections: Vec<&[u8]>, count: usize, from: Role) -> Result<Vec<&[u8]>> {
     if sections.len() != count {
         return Err(Error::Malformed {
             from,

@@ -10,7 +10,8 @@ use crate::error::{Error, Result};
 /// `domain_size` coefficients with plaintext modulus F's modulus, with
 /// special primes for the collective relinearization key (two
 /// key-switching digits) and room for the smudging of `parties` parties at
-/// he-threshold's λ, one engine thread. Returns them with the block stride.
+/// he-threshold's λ, one engine thread. Returns them with the block stride
+/// ([`ProofPlan`](crate::ProofPlan)'s: half the ring degree).
 ///
 /// # Errors
 /// [`Error::InvalidArgument`] when no ring up to the engine's largest holds
@@ -24,7 +25,7 @@ pub fn parameters_for<F: PrimeField>(
     let mut ring = poly.parameters().ring_degree();
     let mut reasons = Vec::new();
     while ring <= helib_rs::MAX_RING_DEGREE {
-        let stride = poly.stride().min(ring / 2);
+        let stride = ring / 2;
         let blocks = domain_size.div_ceil(stride);
         let chain = helib_rs::noise::product_chain_bits(ring, &t, 1, blocks);
         let builder = Parameters::builder()

@@ -3,8 +3,7 @@
 //! are converted to shares at, the smudging for that, and the run number of
 //! every protocol step. Nothing here is read from a message.
 
-use ark_ff::PrimeField;
-use he_poly::{BlockLayout, PolyParameters};
+use he_poly::BlockLayout;
 use he_threshold::Session;
 use helib_rs::noise;
 use helib_rs::threshold::Smudging;
@@ -57,7 +56,7 @@ impl ProofPlan {
     /// # Errors
     /// [`Error::InvalidArgument`] when the session's ring cannot hold the
     /// product or no level can convert its result to shares.
-    pub fn new<F: PrimeField>(session: &Session, domain_size: usize) -> Result<Self> {
+    pub fn new(session: &Session, domain_size: usize) -> Result<Self> {
         let context = session.context();
         let ring_degree = context.ring_degree();
         if domain_size < 2 || !domain_size.is_power_of_two() {
@@ -65,9 +64,9 @@ impl ProofPlan {
                 "the domain size must be a power of two of at least 2, got {domain_size}"
             )));
         }
-        let stride = PolyParameters::for_field::<F>(domain_size, 1)?
-            .stride()
-            .min(ring_degree / 2);
+        // The fullest blocks that do not wrap: a block product has 2·stride − 1
+        // coefficients. Fewer blocks are fewer uploads and conversions.
+        let stride = ring_degree / 2;
         let inputs = BlockLayout::fresh(stride, domain_size);
         let product = inputs.product(&inputs, ring_degree)?;
         let (first, mut quotient) = product.cut_below(domain_size)?;
