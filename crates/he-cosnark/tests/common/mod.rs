@@ -58,3 +58,29 @@ pub fn chain(steps: usize) -> Chain {
         proving_key,
     }
 }
+
+/// The roles of a session, made one by one (what `InProcessProver` does),
+/// so that tests can hand each one any message.
+pub struct Roles {
+    pub parties: Vec<he_cosnark::ComputingParty<Bn254, Libsnark>>,
+    pub server: he_cosnark::Server<Bn254, Libsnark>,
+}
+
+pub fn roles(
+    context: &Context,
+    id: [u8; 32],
+    parties: u32,
+    circuit: &Arc<Circuit<Bn254, Libsnark>>,
+) -> Roles {
+    let session = he_threshold::Session::new(context, id, parties).unwrap();
+    let plan = Arc::new(he_cosnark::ProofPlan::new(&session, circuit.domain_size()).unwrap());
+    let mut transport = he_cosnark::InProcess::new();
+    let keys = he_cosnark::KeySession::run(&session, &mut transport).unwrap();
+    let parties = keys
+        .parties
+        .into_iter()
+        .map(|p| he_cosnark::ComputingParty::new(p, circuit.clone(), plan.clone()).unwrap())
+        .collect();
+    let server = he_cosnark::Server::new(session, keys.relin_key, circuit.clone(), plan).unwrap();
+    Roles { parties, server }
+}
