@@ -14,11 +14,13 @@ use std::sync::OnceLock;
 /// Soundness target: a tampered term passes with probability at most 2^-SOUNDNESS_BITS.
 const SOUNDNESS_BITS: f64 = 40.0;
 
-/// The random test of [`PreparedTransform::verify`] for one context and
-/// field: the vectors u drawn from the operating system's CSPRNG and the
-/// engine encodings of U(1/Y) (the "probes"), made per length when first
-/// needed (see the [verification docs](super)). Draw a new one for every file
-/// loaded; one challenge serves every transform of that file.
+/// The random test of
+/// [`PreparedTransform::verify`](crate::lintrans::PreparedTransform::verify)
+/// for one context and field: the vectors u drawn from the operating
+/// system's CSPRNG and the engine encodings of U(1/Y) (the "probes"), made
+/// per length when first needed (see the [verification docs](super)). Draw
+/// a new one for every file loaded; one challenge serves every transform of
+/// that file.
 pub struct Challenge<F: PrimeField + FftField> {
     pub(super) encoder: BatchEncoder<F>,
     /// Per repetition, N random words.

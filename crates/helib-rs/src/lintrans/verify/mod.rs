@@ -66,9 +66,9 @@
 //! The terms are checked in parallel on the rayon pool in use.
 //!
 //! # Layout
-//! [`challenge`] draws the vectors u and makes the probes, [`centred`]
-//! reads the expected coefficients as centred integers (the dot with u, the
-//! norms, the engine's stride), [`modular`] holds the word-size arithmetic
+//! `challenge` draws the vectors u and makes the probes, `centred` reads
+//! the expected coefficients as centred integers (the dot with u, the
+//! norms, the engine's stride), `modular` holds the word-size arithmetic
 //! modulo a prime, and this module compares a stored transform with the
 //! expected one.
 
