@@ -1177,6 +1177,19 @@ extern "C" {
     ) -> helib_status;
 }
 extern "C" {
+    #[doc = " helib_threshold_s2e_share with an activated residue share in place of s_i\n (`plain` is the party's additive share of the plaintext): the shares of an\n active set sum to a fresh encryption under the collective key."]
+    pub fn helib_threshold_s2e_share_residues(
+        share: *const helib_secret_share,
+        seed: *const u8,
+        level: usize,
+        plain: *const u64,
+        n_coeffs: usize,
+        limbs_per_coeff: usize,
+        out: *mut u64,
+        out_len: usize,
+    ) -> helib_status;
+}
+extern "C" {
     #[doc = " The kernel path in use: the widest this CPU supports, unless the\n environment variable HELIB_CPU (scalar, avx2, avx512 or auto; read once, at\n the first use) forces one. A HELIB_CPU value that names no path, or a path\n this CPU lacks, gives HELIB_ERR_INVALID_ARGUMENT here and from every\n helib_context_new, with a message saying why."]
     pub fn helib_cpu_path(out: *mut u32) -> helib_status;
 }

@@ -1733,6 +1733,54 @@ fn threshold_arrays_refuse_edge_counts() {
                 )
             },
         ),
+        case(
+            "threshold_s2e_share_residues n_coeffs",
+            invalid,
+            |count| unsafe {
+                helib_threshold_s2e_share_residues(
+                    activated,
+                    seed.as_ptr(),
+                    level,
+                    small.as_ptr(),
+                    count,
+                    1,
+                    out_ptr,
+                    (level + 1) * N,
+                )
+            },
+        ),
+        case(
+            "threshold_s2e_share_residues limbs_per_coeff",
+            invalid,
+            |count| unsafe {
+                helib_threshold_s2e_share_residues(
+                    activated,
+                    seed.as_ptr(),
+                    level,
+                    small.as_ptr(),
+                    N,
+                    count,
+                    out_ptr,
+                    (level + 1) * N,
+                )
+            },
+        ),
+        case(
+            "threshold_s2e_share_residues out_len",
+            invalid,
+            |count| unsafe {
+                helib_threshold_s2e_share_residues(
+                    activated,
+                    seed.as_ptr(),
+                    0,
+                    small.as_ptr(),
+                    N,
+                    1,
+                    out_ptr,
+                    count,
+                )
+            },
+        ),
         case("threshold_decrypt_combine len", invalid, |count| unsafe {
             helib_threshold_decrypt_combine(ct.0, spec, small.as_ptr(), count, out_ptr, N)
         }),

@@ -330,16 +330,8 @@ impl Party {
         level: usize,
         share: &AdditiveShare,
     ) -> Result<ShareMessage> {
-        let seed = self.session.crs_seed(run, Step::SharesToEncryption);
-        let h = engine::s2e_share(&self.secret, &seed, level, share.plaintext())?;
-        let binding = Binding {
-            run,
-            step: Step::SharesToEncryption,
-            level: level as u32,
-            subject: [0u8; 32],
-            active: [0u8; 32],
-        };
-        Ok(self.message(binding, vec![h]))
+        self.sender(&[0u8; 32])
+            .shares_to_encryption(run, level, share)
     }
 
     /// The party's share of collective key switching of `ciphertext` to `target`.
@@ -427,6 +419,24 @@ impl<K: PartySecret> Sender<'_, K> {
         self.session.check_smudging(smudging)?;
         let (mask, h) = engine::e2s_share(self.secret, ciphertext, smudging)?;
         Ok((AdditiveShare::new(mask), self.message(binding, vec![h])))
+    }
+
+    pub(crate) fn shares_to_encryption(
+        &self,
+        run: u64,
+        level: usize,
+        share: &AdditiveShare,
+    ) -> Result<ShareMessage> {
+        let seed = self.session.crs_seed(run, Step::SharesToEncryption);
+        let h = engine::s2e_share(self.secret, &seed, level, share.plaintext())?;
+        let binding = Binding {
+            run,
+            step: Step::SharesToEncryption,
+            level: level as u32,
+            subject: [0u8; 32],
+            active: *self.active,
+        };
+        Ok(self.message(binding, vec![h]))
     }
 
     pub(crate) fn key_switch_share(

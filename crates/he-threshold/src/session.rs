@@ -275,12 +275,28 @@ impl Session {
         ciphertext: &Ciphertext,
         active: &ActiveSet,
     ) -> Result<Aggregator> {
-        if active.session_id() != &self.id || active.parties() != self.parties {
-            return Err(Error::InvalidArgument(
-                "the active set belongs to another session".into(),
-            ));
-        }
+        self.check_active_set(active)?;
         let mut agg = self.ciphertext_aggregator(run, step, ciphertext)?;
+        agg.binding.active = *active.digest();
+        agg.members = Some(active.members().iter().copied().collect());
+        Ok(agg)
+    }
+
+    /// An aggregator for shares to encryption of `run` at `level` among the
+    /// members of `active` (t-out-of-N): shares of members only, made for
+    /// this set, one from every member.
+    ///
+    /// # Errors
+    /// As [`shares_to_encryption_aggregator`](Self::shares_to_encryption_aggregator);
+    /// [`Error::InvalidArgument`] for an active set of another session.
+    pub fn active_shares_to_encryption_aggregator(
+        &self,
+        run: u64,
+        level: usize,
+        active: &ActiveSet,
+    ) -> Result<Aggregator> {
+        self.check_active_set(active)?;
+        let mut agg = self.shares_to_encryption_aggregator(run, level)?;
         agg.binding.active = *active.digest();
         agg.members = Some(active.members().iter().copied().collect());
         Ok(agg)
@@ -306,6 +322,15 @@ impl Session {
                 active: [0u8; 32],
             },
         )
+    }
+
+    fn check_active_set(&self, active: &ActiveSet) -> Result<()> {
+        if active.session_id() != &self.id || active.parties() != self.parties {
+            return Err(Error::InvalidArgument(
+                "the active set belongs to another session".into(),
+            ));
+        }
+        Ok(())
     }
 
     pub(crate) fn expect(&self, aggregate: &Aggregate, step: Step) -> Result<()> {

@@ -472,6 +472,22 @@ impl ActiveParty {
             .encryption_to_shares(run, ciphertext, smudging)
     }
 
+    /// As [`Party::shares_to_encryption`], for this active set: the
+    /// members' shares sum to a fresh encryption of the sum of their
+    /// additive shares under the collective key (aggregate them with
+    /// [`Session::active_shares_to_encryption_aggregator`](crate::Session::active_shares_to_encryption_aggregator)).
+    ///
+    /// # Errors
+    /// As [`Party::shares_to_encryption`].
+    pub fn shares_to_encryption(
+        &self,
+        run: u64,
+        level: usize,
+        share: &AdditiveShare,
+    ) -> Result<ShareMessage> {
+        self.sender().shares_to_encryption(run, level, share)
+    }
+
     /// As [`Party::key_switch_share`], for this active set.
     ///
     /// # Errors

@@ -157,6 +157,38 @@ fn threshold_matches_n_of_n(t: &BigUint, parties: u32, threshold: u32) {
     assert_eq!(AdditiveShare::reconstruct(&shares).unwrap(), expected);
     assert!(shares.iter().all(|s| *s.plaintext() != expected));
 
+    // Shares to encryption back among the same members: their additive
+    // shares of the product become a fresh encryption of it.
+    let level = context.max_level();
+    let run = net.next_run();
+    let mut agg = net
+        .session
+        .active_shares_to_encryption_aggregator(run, level, &set)
+        .unwrap();
+    for (p, share) in active.iter().zip(&shares) {
+        agg.add(&p.shares_to_encryption(run, level, share).unwrap())
+            .unwrap();
+    }
+    let fresh = net
+        .session
+        .shares_to_encryption(&agg.finish().unwrap())
+        .unwrap();
+    assert_eq!(net.summed_secret().decrypt(&fresh).unwrap(), expected);
+    // A non-member's share is refused.
+    let outsider = (0..parties).find(|i| !members.contains(i)).unwrap();
+    let run = net.next_run();
+    let mut agg = net
+        .session
+        .active_shares_to_encryption_aggregator(run, level, &set)
+        .unwrap();
+    assert!(agg
+        .add(
+            &net.parties[outsider as usize]
+                .shares_to_encryption(run, level, &shares[0])
+                .unwrap()
+        )
+        .is_err());
+
     // Key switching to a single-key public key by the first `threshold` parties.
     let sk1 = SecretKey::generate(&context).unwrap();
     let pk1 = sk1.public_key().unwrap();

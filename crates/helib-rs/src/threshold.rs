@@ -630,28 +630,41 @@ pub fn decrypt_combine(
     Ok(Plaintext::from_engine_limbs(context, out))
 }
 
-/// A party's shares-to-encryption share of its additive share `share` at `level`.
+/// A party's shares-to-encryption share `−a·s_i + t·e + f·S_i` of its
+/// additive share `share` at `level` (`s_i` an N-out-of-N secret key or
+/// `λ_j(T)·S_j` of an activated [`ResidueShare`]: the shares of all parties,
+/// or of an active set, sum to a fresh encryption under the collective key).
 ///
 /// # Errors
 /// [`Error::ContextMismatch`] for a plaintext of another context; an invalid level.
-pub fn s2e_share(sk: &SecretKey, seed: &Seed, level: usize, share: &Plaintext) -> Result<Vec<u64>> {
-    let context = sk.context();
+pub fn s2e_share<K: PartySecret + ?Sized>(
+    sk: &K,
+    seed: &Seed,
+    level: usize,
+    share: &Plaintext,
+) -> Result<Vec<u64>> {
+    let context = sk.secret_context();
     context.ensure_same(share.context())?;
     chain_moduli(context, level)?;
     let limbs = share.limbs();
     let mut out = vec![0u64; chain_share_len(context, level)];
-    // SAFETY: the key handle is live; `limbs` holds N · plain_limbs values; `out` holds `out.len()`.
+    let (seed, plain, n, width) = (
+        seed.as_ptr(),
+        limbs.as_ptr(),
+        context.ring_degree(),
+        context.plain_limbs(),
+    );
+    let (o, o_len) = (out.as_mut_ptr(), out.len());
+    // SAFETY: the secret handle is live; `limbs` holds N · plain_limbs values; `out` holds `o_len`.
     check(unsafe {
-        sys::helib_threshold_s2e_share(
-            sk.as_ptr(),
-            seed.as_ptr(),
-            level,
-            limbs.as_ptr(),
-            context.ring_degree(),
-            context.plain_limbs(),
-            out.as_mut_ptr(),
-            out.len(),
-        )
+        match sk.raw_secret() {
+            RawSecret::Key(k) => {
+                sys::helib_threshold_s2e_share(k, seed, level, plain, n, width, o, o_len)
+            }
+            RawSecret::Residues(r) => {
+                sys::helib_threshold_s2e_share_residues(r, seed, level, plain, n, width, o, o_len)
+            }
+        }
     })?;
     Ok(out)
 }

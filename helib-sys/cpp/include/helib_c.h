@@ -963,6 +963,14 @@ helib_status helib_threshold_e2s_share_residues(const helib_secret_share *share,
 helib_status helib_threshold_key_switch_share_residues(const helib_secret_share *share, const helib_ciphertext *ct,
                                                        const helib_public_key *target, const helib_smudging *smudging,
                                                        uint64_t *h0, uint64_t *h1, size_t len);
+/**
+ * helib_threshold_s2e_share with an activated residue share in place of s_i
+ * (`plain` is the party's additive share of the plaintext): the shares of an
+ * active set sum to a fresh encryption under the collective key.
+ */
+helib_status helib_threshold_s2e_share_residues(const helib_secret_share *share, const uint8_t *seed, size_t level,
+                                                const uint64_t *plain, size_t n_coeffs, size_t limbs_per_coeff,
+                                                uint64_t *out, size_t out_len);
 
 /* ------------------------------------------------------------ CPU kernels */
 

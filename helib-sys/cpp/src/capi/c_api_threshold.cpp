@@ -392,6 +392,28 @@ void decrypt_share_of(const PartySecret &key, const helib_ciphertext *ct, const 
     store(smudged_secret_share(step, key, prng), out);
 }
 
+/// h = -a s_i + t e + lift(f S_i): a party's shares-to-encryption share of
+/// its additive share S_i at `level`, for the common a of `seed`.
+void s2e_share_of(const PartySecret &key, const uint8_t *seed, size_t level, const uint64_t *share,
+                  size_t n_coeffs, size_t limbs_per_coeff, uint64_t *out, size_t out_len) {
+    const Context &ctx = *key.ctx;
+    const Seed s = load_seed(seed);
+    ctx.check_level(level);
+    require_out(share, "share");
+    require_out(out, "out");
+    bgv::require(limbs_per_coeff >= 1, HELIB_ERR_INVALID_ARGUMENT, "limbs_per_coeff must be at least 1");
+    bgv::caller_limb_count(n_coeffs, limbs_per_coeff, "share");
+    check_len(out_len, share_len(ctx, level + 1), "out");
+    const RnsPoly lifted =
+        lift_scaled(ctx, share, n_coeffs, limbs_per_coeff, level, ctx.level(level).canonical_factor, true);
+    const RnsPoly a = bgv::uniform_from_seed(ctx, derive_seed(s, "s2e", level, 0), level + 1);
+    RnsPoly h = times_secret(ctx, a, key.s_ntt, level + 1);
+    bgv::poly_sub(ctx, lifted, h, h, level + 1);
+    bgv::Prng prng = bgv::Prng::from_os();
+    add_t_gaussian(ctx, prng, h, level + 1);
+    store(h, out);
+}
+
 void e2s_share_of(const PartySecret &key, const helib_ciphertext *ct, const helib_smudging *smudging,
                   uint64_t *mask, size_t mask_len, uint64_t *out, size_t out_len) {
     const SmudgedStep step = smudged_step(ct, smudging, &key);
@@ -720,24 +742,7 @@ helib_status helib_threshold_s2e_share(const helib_secret_key *sk, const uint8_t
                                        const uint64_t *share, size_t n_coeffs, size_t limbs_per_coeff,
                                        uint64_t *out, size_t out_len) {
     return guarded([&] {
-        const bgv::SecretKey &key = secret(sk, "sk");
-        const Context &ctx = *key.context();
-        const Seed s = load_seed(seed);
-        ctx.check_level(level);
-        require_out(share, "share");
-        require_out(out, "out");
-        bgv::require(limbs_per_coeff >= 1, HELIB_ERR_INVALID_ARGUMENT, "limbs_per_coeff must be at least 1");
-        bgv::caller_limb_count(n_coeffs, limbs_per_coeff, "share");
-        check_len(out_len, share_len(ctx, level + 1), "out");
-        const RnsPoly lifted =
-            lift_scaled(ctx, share, n_coeffs, limbs_per_coeff, level, ctx.level(level).canonical_factor, true);
-        const RnsPoly a = bgv::uniform_from_seed(ctx, derive_seed(s, "s2e", level, 0), level + 1);
-        // h = -a s_i + t e + lift(f S_i)
-        RnsPoly h = times_secret(ctx, a, key, level + 1);
-        bgv::poly_sub(ctx, lifted, h, h, level + 1);
-        bgv::Prng prng = bgv::Prng::from_os();
-        add_t_gaussian(ctx, prng, h, level + 1);
-        store(h, out);
+        s2e_share_of(party_secret(sk), seed, level, share, n_coeffs, limbs_per_coeff, out, out_len);
     });
 }
 
@@ -900,6 +905,14 @@ helib_status helib_threshold_key_switch_share_residues(const helib_secret_share 
                                                        uint64_t *h0, uint64_t *h1, size_t len) {
     return guarded(
         [&] { key_switch_share_of(party_secret(share), ct, target, smudging, h0, h1, len); });
+}
+
+helib_status helib_threshold_s2e_share_residues(const helib_secret_share *share, const uint8_t *seed, size_t level,
+                                                const uint64_t *plain, size_t n_coeffs, size_t limbs_per_coeff,
+                                                uint64_t *out, size_t out_len) {
+    return guarded([&] {
+        s2e_share_of(party_secret(share), seed, level, plain, n_coeffs, limbs_per_coeff, out, out_len);
+    });
 }
 
 }  // extern "C"
