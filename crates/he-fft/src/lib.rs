@@ -155,13 +155,15 @@
 //! operating system's CSPRNG at each load (one random linear function of
 //! all the residues per prime, [`helib_rs::lintrans::verify`]), which a file
 //! with any residue of any diagonal changed passes with probability at most
-//! 2^-40. The verification recomputes the builder's slot transforms and
-//! takes each diagonal from slots to coefficients over F, as a build does,
-//! but skips the build's lift to the primes and NTT per prime: a load with
-//! its verification takes about three quarters of a build (0.97 s against
-//! 1.33 s at n = 2^15 on one thread; the table is in the loader's module,
-//! `src/plan/io.rs`), so a plan file now saves a quarter of a build rather
-//! than nearly all of it.
+//! 2^-40, whether it changes a diagonal modulo t or inflates its lift by
+//! a multiple of t. The verification recomputes the builder's slot
+//! transforms and takes each diagonal from slots to coefficients over F, as
+//! a build does, but skips the build's lift to the primes and NTT per
+//! prime: a load with its verification takes about three quarters of a
+//! build (0.97 s against 1.33 s at n = 2^15 on one thread of a 2-core VM,
+//! 2026-11-28; 43–57% in two runs of 2026-11-29 with the VM loaded by other
+//! builds; the table, the profile and why no sound check gets near 5% of a
+//! build are in `src/plan/verify.rs`).
 //!
 //! The diagonals are stored in the engine's internal form (residues in NTT
 //! and Montgomery form), so a file also depends on that form: a build whose

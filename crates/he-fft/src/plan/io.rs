@@ -19,55 +19,15 @@
 //! scalars across ciphertexts, the memory estimate) is recomputed from the
 //! spec, which costs no encoding.
 //!
-//! # Integrity is not authentication: loads are checked and verified
-//! The checkpoints hold a fast non-cryptographic checksum: integrity
-//! against corruption (truncated copies, flipped bits), not authentication.
-//! It has no key, so whoever can write the file can recompute it: a file
-//! with a negated or swapped diagonal, another plan's diagonals, or a
-//! changed direction or coset label passes every checksum. Loading therefore
-//! trusts nothing the file claims ([`FftPlanBuilder::load_from`]):
-//! - there is no way to load a plan without saying which plan: the caller's
-//!   builder is the spec, and a file whose header names another (another n,
-//!   direction, coset, strategy, order, option, key policy or input level)
-//!   is refused with [`Error::PlanMismatch`] naming the field, before its
-//!   levels are read;
-//! - the levels read are then verified against the spec's own slot
-//!   transforms (recomputed from the builder, as a build computes them)
-//!   before the plan is returned: the level, schedule and place of every
-//!   diagonal, each encoding's form, stride, correction factor and norms
-//!   exactly, each per-execution plaintext exactly, and each encoding's
-//!   residues by a random test drawn from the operating system's CSPRNG at
-//!   every load (one random linear function of every residue per prime,
-//!   [`helib_rs::lintrans::verify`]), which a file with any residue of any
-//!   diagonal changed passes with probability at most 2^-40;
-//!   [`Error::PlanVerification`] otherwise.
-//!
-//! # Cost
-//! Verification recomputes the spec's slot transforms (the radix-2 stages
-//! composed into levels, as a build does first) and, per stored diagonal,
-//! its transform from slots to coefficients over F (also as a build does)
-//! and one pass over its residues (a 64×64-bit product a word); it skips
-//! the build's lift to the primes and NTT per prime. Those two field-side
-//! parts are most of a build, so a verified load costs about three
-//! quarters of one. `cargo run --release -p he-fft --example plan_build --
-//! --n N --threads T --repeat 3 --load` (BN254, N = 2^16, 19 chain primes;
-//! best of three, file in the page cache, 2026-11-28):
-//!
-//! | n | threads | build | load + verify | of which read | file |
-//! |---|---|---|---|---|---|
-//! | 2^12 | 1 | 0.36 s | 0.28 s (78%) | 0.02 s | 0.04 GiB |
-//! | 2^15 | 1 | 1.33 s | 0.97 s (72%) | 0.11 s | 0.48 GiB |
-//! | 2^12 | 2 | 0.22 s | 0.23 s (102%) | | |
-//! | 2^15 | 2 | 0.75 s | 0.61 s (80%) | | |
-//!
-//! At n = 2^15 on one thread the verification's 0.85 s were 0.42 s
-//! recomputing the slot transforms and 0.42 s checking the 158 diagonals
-//! (0.34 s of it the 32 full-length ones). The target of a check within 5%
-//! of a build is not met: a check that reads only the stored residues
-//! cannot relate them to the spec (they are residues modulo q of the
-//! centred lift of coefficients modulo t, and no linear test crosses from
-//! one modulus to the other without the coefficients), and one that samples
-//! entries catches a single changed word with probability k/M, not 1 - 2^-40.
+//! # Integrity is not authentication: loads are verified
+//! The checkpoints hold a keyless, non-cryptographic checksum: integrity
+//! against corruption, not authentication (anyone who can write the file
+//! can recompute it). Loading therefore trusts nothing the file claims
+//! ([`FftPlanBuilder::load_from`]): the caller's builder is the spec, a
+//! header naming another plan is refused with [`Error::PlanMismatch`], and
+//! the levels read are verified against the spec before the plan is
+//! returned ([`Error::PlanVerification`]); see the
+//! [verification's docs](super::verify) for what is checked and its cost.
 
 use super::*;
 use helib_rs::lintrans::io::{WordReader, WordWriter};

@@ -65,6 +65,33 @@
 //! (b = min(64, ⌊log2((t − 1)/2)⌋): one digit for BN254, five for 65537).
 //! The terms are checked in parallel on the rayon pool in use.
 //!
+//! # Why not cheaper
+//! The expensive part is the expected side: each diagonal's coefficients
+//! over F (and, in a plan, the slot transforms they come from). A test
+//! that avoids them has two jobs, and only the first is cheap:
+//! - *Right modulo t.* A random combination of the stored diagonals
+//!   (Σ ρ_d c'_d residue-wise, CRT, reduced modulo t) or a Freivalds test
+//!   of the whole transform catches a diagonal wrong modulo t with
+//!   probability 1 − 2^-40 at about the cost of reading the residues once,
+//!   but the expected side of the first still needs every diagonal's slots,
+//!   and the second needs products with random polynomials in an integer
+//!   NTT domain over enough primes for their size.
+//! - *The centred lift and nothing else.* Adding k·t to a lifted
+//!   coefficient keeps every value modulo t, so no test of the residues
+//!   against values known only modulo t sees it; a range test on a random
+//!   combination does not either (an honest combination already spans
+//!   ±D·2^40·t/2, the change is ρ_d·k·t inside it), and sampling
+//!   coefficients catches one inflated coefficient with probability
+//!   samples / (D·N). It takes the honest integers (what this test uses) or
+//!   an exact range check of the stored ones, which needs them in
+//!   coefficient form modulo primes whose product exceeds t: ⌈log2 t / 59⌉
+//!   inverse NTTs (five for BN254) and a CRT per coefficient, a fifth of
+//!   the NTTs and lift a build makes over its 27 to 29 rows (n = 2^15).
+//!
+//! So a check sound against both costs at least one pass over the file
+//! plus that range check, about 10% of a plan build more than reading it;
+//! this one costs what is measured in `he-fft`'s plan verification docs.
+//!
 //! # Layout
 //! `challenge` draws the vectors u and makes the probes, `centred` reads
 //! the expected coefficients as centred integers (the dot with u, the
