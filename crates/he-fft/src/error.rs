@@ -130,7 +130,7 @@ pub enum Error {
     #[error("not a valid FFT plan file: {0}")]
     PlanFormat(String),
     /// The plan file was written in another format version.
-    #[error("the plan file has format version {found}; this build reads version {supported}")]
+    #[error("the plan file has format version {found}; this build reads version {supported}: build the plan again (remove the file from a plan cache)")]
     PlanVersion {
         /// The file's version.
         found: u64,
@@ -167,6 +167,38 @@ pub enum Error {
     /// The message names the level and the difference.
     #[error("the plan file failed verification against the plan asked for: {0}")]
     PlanVerification(String),
+    /// The plan key file may be read or written by others than its owner
+    /// ([`PlanKey::load`](crate::PlanKey::load)); it is not used.
+    #[error("the plan key file {} has mode {mode:03o}: it must be readable by its owner only (chmod 600), and its key may have leaked", path.display())]
+    PlanKeyPermissions {
+        /// The key file.
+        path: std::path::PathBuf,
+        /// Its permission bits.
+        mode: u32,
+    },
+    /// The plan key file does not hold exactly the 32 bytes of a key
+    /// ([`PlanKey::load`](crate::PlanKey::load)); it is not used, nor
+    /// replaced.
+    #[error("the plan key file {} holds {size} bytes, not 32: move it away to get a new key (plans saved with the old one then load by verification)", path.display())]
+    PlanKeySize {
+        /// The key file.
+        path: std::path::PathBuf,
+        /// Its size in bytes.
+        size: u64,
+    },
+    /// The plan key file cannot be used: missing, not a regular file,
+    /// owned by another user, or failing to read or to be created.
+    #[error("the plan key file {}: {problem}", path.display())]
+    PlanKeyFile {
+        /// The key file (or the directory that could not be created).
+        path: std::path::PathBuf,
+        /// What is wrong.
+        problem: String,
+    },
+    /// None of `HE_PLAN_KEY`, `XDG_CONFIG_HOME` and `HOME` is set, so the
+    /// user's plan key has no place ([`PlanKey::default_path`](crate::PlanKey::default_path)).
+    #[error("no place for the plan key: set HE_PLAN_KEY (a file path), XDG_CONFIG_HOME or HOME")]
+    PlanKeyLocation,
     /// Reading or writing a plan file failed.
     #[error("plan file I/O: {0}")]
     Io(#[from] std::io::Error),

@@ -233,7 +233,10 @@ pub use params::{
     suggest_parameters, suggest_parameters_at_least, suggest_plan_parameters, PlanOptions,
     PlanParameters,
 };
-pub use plan::{affordable_levels, Direction, FftPlan, FftPlanBuilder, PlanCost, Strategy};
+pub use plan::{
+    affordable_levels, Direction, FftPlan, FftPlanBuilder, PlanCheck, PlanCost, PlanKey, Strategy,
+    Unauthenticated, PLAN_KEY_BYTES,
+};
 pub use special::{Conversion, SlotForm};
 pub use stages::{bit_reverse, bit_reverse_permute, Order};
 

@@ -3,10 +3,15 @@
 //! (direction, coset offset), with every checksum recomputed (the checksum
 //! is keyless, so anyone can), is refused when loaded, as is a valid plan of
 //! another spec (an inverse plan stored under the forward plan's file name).
+//!
+//! Files saved with a plan key: untouched, they load on their tag alone
+//! (`PlanCheck::Authenticated`); tampered with, their checksums recomputed
+//! and the key's id kept, the tag fails and the full verification refuses
+//! them; files of another key load by verification.
 
 use ark_bn254::Fr;
 use ark_ff::{Fp64, MontBackend, MontConfig};
-use he_fft::{Error, FftPlan, FftPlanBuilder, Strategy};
+use he_fft::{Error, FftPlan, FftPlanBuilder, PlanCheck, PlanKey, Strategy, Unauthenticated};
 use helib_rs::{Context, Parameters};
 use std::sync::OnceLock;
 
@@ -419,4 +424,152 @@ fn tampered_bn254_diagonals_are_refused() {
     *w = (*w + 1) % primes[primes.len() - 1];
     let err = load_err(&builder(), &file.sealed());
     assert!(matches!(err, Error::PlanVerification(_)), "{err}");
+}
+
+/// `builder`'s plan saved with `key`.
+fn save_keyed<F: ark_ff::PrimeField + ark_ff::FftField>(
+    builder: FftPlanBuilder<F>,
+    key: &PlanKey,
+) -> Vec<u8> {
+    let plan = builder.build().expect("build");
+    let mut bytes = Vec::new();
+    plan.write_to_with_key(&mut bytes, key).expect("save");
+    bytes
+}
+
+/// Loads `bytes` with `key` as the plan `builder` describes.
+fn load_keyed<F: ark_ff::PrimeField + ark_ff::FftField>(
+    builder: &FftPlanBuilder<F>,
+    bytes: &[u8],
+    key: &PlanKey,
+) -> he_fft::Result<(FftPlan<F>, PlanCheck)> {
+    builder.load_with_key(&mut &bytes[..], key)
+}
+
+/// The word after the header's checkpoint: the tag marker (1 when tagged),
+/// followed by the key's id (two words) and a checkpoint.
+fn tag_marker(file: &File) -> usize {
+    file.checkpoints[0] + 1
+}
+
+#[test]
+fn an_untouched_tagged_file_loads_on_its_tag() {
+    let key = PlanKey::from_bytes([7; 32]);
+    let bytes = save_keyed(tiny_builder(), &key);
+    let file = File::parse(&bytes);
+    let at = tag_marker(&file);
+    assert_eq!(file.words[at], 1, "tagged");
+    assert_eq!(
+        file.words[at + 1..at + 3]
+            .iter()
+            .flat_map(|w| w.to_le_bytes())
+            .collect::<Vec<_>>(),
+        key.id(),
+        "the key's id follows the marker"
+    );
+    let (plan, check) = load_keyed(&tiny_builder(), &bytes, &key).expect("load");
+    assert_eq!(check, PlanCheck::Authenticated);
+    // The plan is the one saved: saved again with the key, the same bytes.
+    let mut again = Vec::new();
+    plan.write_to_with_key(&mut again, &key).expect("save");
+    assert_eq!(again, bytes);
+    // Without a key, the same file loads by verification.
+    load(&tiny_builder(), &bytes).expect("load without a key");
+    // Over BN254 as well.
+    let bn =
+        || FftPlan::<Fr>::builder(bn254(), 64).strategy(Strategy::Factored { levels: Some(2) });
+    let bytes = save_keyed(bn(), &key);
+    let (_, check) = load_keyed(&bn(), &bytes, &key).expect("load");
+    assert_eq!(check, PlanCheck::Authenticated);
+}
+
+/// A negated diagonal or a changed residue, every checksum recomputed and
+/// the key's id kept (all an attacker without the key can do): the tag
+/// fails, and the full verification refuses the changed transform.
+#[test]
+fn a_tampered_tagged_file_is_verified_and_refused() {
+    let key = PlanKey::from_bytes([7; 32]);
+    let bytes = save_keyed(tiny_builder(), &key);
+    let terms = File::parse(&bytes).terms(tiny());
+    let mut negated = File::parse(&bytes);
+    negate(&mut negated, tiny(), terms[1]);
+    let mut nudged = File::parse(&bytes);
+    let primes = terms[0].primes(tiny());
+    let w = &mut nudged.words[terms[0].residues + 5];
+    *w = (*w + 1) % primes[0];
+    for file in [negated, nudged] {
+        let sealed = file.sealed();
+        assert_ne!(sealed, bytes);
+        match load_keyed(&tiny_builder(), &sealed, &key) {
+            Ok((plan, check)) => panic!("a tampered file loaded ({check}): {}", plan.describe()),
+            Err(err) => assert!(matches!(err, Error::PlanVerification(_)), "{err}"),
+        }
+    }
+    // A changed tag alone leaves the plan intact: the tag fails, the
+    // verification passes, and the load says so.
+    let mut file = File::parse(&bytes);
+    *file.words.last_mut().expect("the tag") ^= 1;
+    let (_, check) = load_keyed(&tiny_builder(), &file.sealed(), &key).expect("load");
+    assert_eq!(check, PlanCheck::Recomputed(Unauthenticated::TagMismatch));
+}
+
+#[test]
+fn a_file_of_another_key_loads_by_verification() {
+    let ours = PlanKey::from_bytes([7; 32]);
+    let theirs = PlanKey::generate().expect("key");
+    assert_ne!(ours.id(), theirs.id());
+    let bytes = save_keyed(tiny_builder(), &theirs);
+    let (_, check) = load_keyed(&tiny_builder(), &bytes, &ours).expect("load");
+    assert_eq!(check, PlanCheck::Recomputed(Unauthenticated::OtherKey));
+    // Tampered with, it is refused as any unkeyed file is.
+    let mut file = File::parse(&bytes);
+    let term = file.terms(tiny())[0];
+    negate(&mut file, tiny(), term);
+    let err = load_keyed(&tiny_builder(), &file.sealed(), &ours).map(|(p, _)| p.describe());
+    assert!(matches!(err, Err(Error::PlanVerification(_))), "{err:?}");
+    // An untagged file loads by verification too.
+    let (_, check) = load_keyed(&tiny_builder(), &save(tiny_builder()), &ours).expect("load");
+    assert_eq!(check, PlanCheck::Recomputed(Unauthenticated::Untagged));
+}
+
+/// Switching a tagged file's marker to "untagged" (and dropping its id and
+/// tag) does not make it skip anything: it is verified.
+#[test]
+fn an_untagged_copy_of_a_tagged_file_is_verified() {
+    let key = PlanKey::from_bytes([7; 32]);
+    let bytes = save_keyed(tiny_builder(), &key);
+    let mut file = File::parse(&bytes);
+    let at = tag_marker(&file);
+    file.words[at] = 0;
+    file.words.drain(at + 1..at + 3);
+    file.words.truncate(file.words.len() - 4);
+    file.checkpoints = file
+        .checkpoints
+        .iter()
+        .map(|&c| if c > at { c - 2 } else { c })
+        .collect();
+    let term = file.terms(tiny())[0];
+    negate(&mut file, tiny(), term);
+    let err = load_keyed(&tiny_builder(), &file.sealed(), &key).map(|(p, _)| p.describe());
+    assert!(matches!(err, Err(Error::PlanVerification(_))), "{err:?}");
+}
+
+/// A file of format version 5 (before tags) is refused with a message
+/// saying to build the plan again.
+#[test]
+fn an_older_version_is_refused() {
+    let mut file = File::parse(&save(tiny_builder()));
+    file.words[1] = 5;
+    let err = load_err(&tiny_builder(), &file.sealed());
+    assert!(
+        matches!(
+            err,
+            Error::PlanVersion {
+                found: 5,
+                supported: 6
+            }
+        ),
+        "{err}"
+    );
+    assert!(err.to_string().contains("build the plan again"), "{err}");
 }

@@ -29,8 +29,11 @@
 //! returned ([`Error::PlanVerification`]); see the
 //! [verification's docs](super::verify) for what is checked and its cost.
 
+use super::auth::{MacReader, MacWriter, Running};
+use super::key::{tags_equal, HmacSha256};
 use super::*;
 use helib_rs::lintrans::io::{WordReader, WordWriter};
+use std::cell::RefCell;
 use std::io::{Read, Write};
 
 /// `HEFFTPLN`: the first word of a plan file.
@@ -45,8 +48,42 @@ const END: u64 = u64::from_le_bytes(*b"PLANDONE");
 /// expected executions per set of Galois keys (after the baby step cap).
 /// Version 5: each transform lists its terms' strides before the terms, and
 /// an encoding holds N / stride words a prime
-/// ([`helib_rs::EncodedPlaintext::stride`]).
-pub const PLAN_FORMAT_VERSION: u64 = 5;
+/// ([`helib_rs::EncodedPlaintext::stride`]). Version 6: after the header, a
+/// tag marker (with the key's id when tagged), and after the end, the
+/// HMAC-SHA256 tag of a file saved with a [`PlanKey`]. Older versions are
+/// refused ([`Error::PlanVersion`]): build the plan again.
+pub const PLAN_FORMAT_VERSION: u64 = 6;
+
+/// Tag markers: no tag, or an HMAC-SHA256 tag under the key whose id follows.
+const UNTAGGED: u64 = 0;
+const TAGGED: u64 = 1;
+
+/// What the MAC of a plan file is fed before the file's bytes.
+const TAG_LABEL: &[u8] = b"he-fft plan file tag";
+
+/// The MAC of a plan file under `key`, fed its label.
+fn file_mac(key: &PlanKey) -> HmacSha256 {
+    let mut mac = HmacSha256::new(key.secret());
+    mac.update(TAG_LABEL);
+    mac
+}
+
+/// 16 or 32 bytes as little-endian words.
+fn byte_words(bytes: &[u8]) -> Vec<u64> {
+    bytes
+        .chunks(8)
+        .map(|c| u64::from_le_bytes(c.try_into().unwrap_or_default()))
+        .collect()
+}
+
+/// Words as their little-endian bytes.
+fn word_bytes<const B: usize>(words: &[u64]) -> [u8; B] {
+    let mut out = [0u8; B];
+    for (o, w) in out.chunks_mut(8).zip(words) {
+        o.copy_from_slice(&w.to_le_bytes());
+    }
+    out
+}
 
 /// Pipeline tags.
 const LEVELS: u64 = 0;
@@ -413,10 +450,74 @@ impl<F: PrimeField + FftField> FftPlanBuilder<F> {
     /// [`Error::He`] with [`helib_rs::Error::Randomness`] when the operating
     /// system's random source fails.
     pub fn load_from<R: Read>(&self, input: &mut R) -> Result<FftPlan<F>> {
+        Ok(self.load_checked(input, None)?.0)
+    }
+
+    /// Loads the plan this builder describes from `input` as
+    /// [`load_from`](Self::load_from) does, but accepts a file that `key`
+    /// tagged ([`FftPlan::write_to_with_key`]) without recomputing its
+    /// levels, and says which check it made.
+    ///
+    /// The file's header is checked and compared with this builder as
+    /// always. Its bytes are fed to HMAC-SHA256 under `key` as they are
+    /// read (no second pass) when the file names `key`'s id. Then:
+    /// - the file names `key` and its tag verifies: the plan is returned,
+    ///   [`PlanCheck::Authenticated`] (only a holder of `key` can make that
+    ///   tag: the file is one this key's owner saved, unchanged);
+    /// - otherwise (no tag, another key's, or a tag that fails: a file
+    ///   changed after it was saved), the levels are verified against the
+    ///   spec as [`load_from`](Self::load_from) verifies them, and the plan
+    ///   is returned only if they pass, [`PlanCheck::Recomputed`] with the
+    ///   reason.
+    ///
+    /// # Errors
+    /// As [`load_from`](Self::load_from); in particular
+    /// [`Error::PlanVerification`] for a file whose tag failed and whose
+    /// levels are not the plan's.
+    pub fn load_with_key<R: Read>(
+        &self,
+        input: &mut R,
+        key: &PlanKey,
+    ) -> Result<(FftPlan<F>, PlanCheck)> {
+        self.load_checked(input, Some(key))
+    }
+
+    /// [`load_with_key`](Self::load_with_key), or with no key
+    /// [`load_from`](Self::load_from).
+    fn load_checked<R: Read>(
+        &self,
+        input: &mut R,
+        key: Option<&PlanKey>,
+    ) -> Result<(FftPlan<F>, PlanCheck)> {
         let _span = tracing::info_span!("he_fft.plan_load", n = self.n).entered();
-        let mut r = WordReader::new(input);
+        let running: Running = RefCell::new(key.map(file_mac));
+        let mut reader = MacReader {
+            inner: input,
+            mac: &running,
+        };
+        let mut r = WordReader::new(&mut reader);
         let found = Header::<F>::read(&self.context, &mut r)?;
         self.header()?.compare(&found)?;
+        let tagged = match r.word().map_err(from_he)? {
+            UNTAGGED => None,
+            TAGGED => {
+                let mut id = [0u64; 2];
+                r.words(&mut id).map_err(from_he)?;
+                Some(word_bytes::<16>(&id))
+            }
+            other => return Err(format(format!("tag marker {other} is neither 0 nor 1"))),
+        };
+        r.checkpoint().map_err(from_he)?;
+        let mut unauthenticated = match (key, tagged) {
+            (None, _) => Some(Unauthenticated::NoKey),
+            (Some(_), None) => Some(Unauthenticated::Untagged),
+            (Some(key), Some(id)) if id != key.id() => Some(Unauthenticated::OtherKey),
+            (Some(_), Some(_)) => None,
+        };
+        if unauthenticated.is_some() {
+            // No tag to check: stop feeding the MAC.
+            running.replace(None);
+        }
         let settings = self.settings()?;
         let memory = self.estimate(&settings)?;
         if let Some(limit) = self.memory_limit.or_else(available_memory_bytes) {
@@ -432,8 +533,25 @@ impl<F: PrimeField + FftField> FftPlanBuilder<F> {
             return Err(format("the plan does not end where its levels do"));
         }
         r.checkpoint().map_err(from_he)?;
-        in_pool(&self.context, || self.verify(&settings, &pipeline))?;
-        Ok(self.clone().finish(settings, memory, pipeline))
+        let computed = running.take().map(HmacSha256::finalize);
+        if tagged.is_some() {
+            let mut stored = [0u64; 4];
+            r.words(&mut stored).map_err(from_he)?;
+            if let Some(computed) = computed {
+                if !tags_equal(&computed, &word_bytes::<32>(&stored)) {
+                    unauthenticated = Some(Unauthenticated::TagMismatch);
+                }
+            }
+        }
+        let check = match unauthenticated {
+            None => PlanCheck::Authenticated,
+            Some(why) => {
+                in_pool(&self.context, || self.verify(&settings, &pipeline))?;
+                PlanCheck::Recomputed(why)
+            }
+        };
+        tracing::debug!(check = check.as_str(), "plan file checked");
+        Ok((self.clone().finish(settings, memory, pipeline), check))
     }
 
     /// Reads the pipeline of the plan with `settings` (after the header),
@@ -560,10 +678,41 @@ impl<F: PrimeField + FftField> FftPlan<F> {
     /// # Errors
     /// [`Error::Io`] when writing fails; [`Error::He`] when the engine fails.
     pub fn write_to<W: Write>(&self, out: &mut W) -> Result<()> {
+        self.write(out, None)
+    }
+
+    /// Saves the plan to `out` as [`write_to`](Self::write_to) does, with
+    /// `key`'s id and the HMAC-SHA256 tag under `key` of every byte before
+    /// the tag (computed as the bytes go out): loaded with the same key
+    /// ([`FftPlanBuilder::load_with_key`]), the file is accepted on its tag
+    /// instead of being verified by recomputation. Only save plans that
+    /// were built or loaded by this crate: the tag vouches for the file.
+    ///
+    /// # Errors
+    /// As [`write_to`](Self::write_to).
+    pub fn write_to_with_key<W: Write>(&self, out: &mut W, key: &PlanKey) -> Result<()> {
+        self.write(out, Some(key))
+    }
+
+    /// [`write_to`](Self::write_to), tagged under `key` when there is one.
+    fn write<W: Write>(&self, out: &mut W, key: Option<&PlanKey>) -> Result<()> {
         let _span = tracing::info_span!("he_fft.plan_save", n = self.n).entered();
-        let mut w = WordWriter::new(out);
+        let running: Running = RefCell::new(key.map(file_mac));
+        let mut writer = MacWriter {
+            inner: out,
+            mac: &running,
+        };
+        let mut w = WordWriter::new(&mut writer);
         w.words(&self.header().words(&self.context)?)
             .map_err(from_he)?;
+        w.checkpoint().map_err(from_he)?;
+        match key {
+            Some(key) => {
+                w.word(TAGGED).map_err(from_he)?;
+                w.words(&byte_words(&key.id())).map_err(from_he)?;
+            }
+            None => w.word(UNTAGGED).map_err(from_he)?,
+        }
         w.checkpoint().map_err(from_he)?;
         match &self.pipeline {
             Pipeline::Levels(levels) => {
@@ -597,6 +746,12 @@ impl<F: PrimeField + FftField> FftPlan<F> {
         }
         w.word(END).map_err(from_he)?;
         w.checkpoint().map_err(from_he)?;
-        w.flush().map_err(from_he)
+        // Every byte before the tag goes through the MAC.
+        w.flush().map_err(from_he)?;
+        if let Some(mac) = running.take() {
+            w.words(&byte_words(&mac.finalize())).map_err(from_he)?;
+            w.flush().map_err(from_he)?;
+        }
+        Ok(())
     }
 }

@@ -18,9 +18,11 @@ use helib_rs::lintrans::{EncodedTransform, KeyMode, KeyPolicy, PlainTransform, S
 use helib_rs::{BatchEncoder, Ciphertext, Context, GaloisKeys, PublicKey, SecretKey};
 use rayon::prelude::*;
 
+mod auth;
 mod builder;
 use builder::Settings;
 mod io;
+mod key;
 mod levels;
 mod run;
 mod scaling;
@@ -29,6 +31,8 @@ mod split;
 mod tests;
 mod verify;
 
+pub use auth::{PlanCheck, Unauthenticated};
+pub use key::{PlanKey, PLAN_KEY_BYTES};
 pub use levels::affordable_levels;
 use levels::encode_all;
 pub(crate) use levels::{level_after, level_cost_bits};
