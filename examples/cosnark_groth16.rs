@@ -18,13 +18,16 @@
 //! cargo run --release --example cosnark_groth16 -- --constraints 4000 --json
 //! ```
 //!
+//! With `--threshold t`, the parties re-share their keys in the key session
+//! and each proof is made by t of them (proof k by parties k, k + 1, … mod N).
+//!
 //! `--json` prints one object: `verified`, `constraints`, `domain`,
-//! `ring_degree`, `parties_count`, `plain_prove_s`, `key_session_s` (the
+//! `ring_degree`, `parties_count`, `threshold`, `plain_prove_s`, `key_session_s` (the
 //! slowest party's wall time), `single_party_keys_s` (one party's secret and
 //! relinearization key), `constraint_vector_bytes` (2·n·32, a party's
 //! share of a and b), `parties` and `server` (mean per proof:
-//! `cpu_s`, `wall_s`, `bytes_sent`, `bytes_received`), and `proofs` (the
-//! same per proof, with every round).
+//! `cpu_s`, `wall_s`, `bytes_sent`, `bytes_received`; zeros for a party that
+//! took part in no proof), and `proofs` (the same per proof, with every round).
 
 use std::error::Error;
 use std::sync::Arc;
@@ -60,6 +63,10 @@ struct Options {
     /// Computing parties (key holders)
     #[arg(long, default_value_t = 3, value_parser = parties)]
     parties: u32,
+    /// Any this many parties prove (t-out-of-N by Shamir re-sharing); the
+    /// default is all of them
+    #[arg(long)]
+    threshold: Option<u32>,
     /// Proofs made with one key session
     #[arg(long, default_value_t = 1, value_parser = example_support::cli::positive)]
     proofs: usize,
@@ -121,6 +128,7 @@ struct Report {
     domain: usize,
     ring_degree: usize,
     parties_count: u32,
+    threshold: u32,
     plain_prove_s: f64,
     key_session_s: f64,
     single_party_keys_s: f64,
@@ -137,6 +145,14 @@ fn main() {
 
 fn run(options: &Options) -> Result<bool> {
     let json = options.common.json;
+    let threshold = options.threshold.unwrap_or(options.parties);
+    if !(1..=options.parties).contains(&threshold) {
+        return Err(format!(
+            "--threshold must be in 1..={} (the number of parties), got {threshold}",
+            options.parties
+        )
+        .into());
+    }
     let mut rng = StdRng::seed_from_u64(2026);
     let start = Fr::from(7u64);
     let setup = SquareChain {
@@ -183,7 +199,7 @@ fn run(options: &Options) -> Result<bool> {
             plain_usage.cpu.as_secs_f64()
         );
         outln!(
-            "ring: N = {}, log2 Q = {}, {} bits of security; {} parties",
+            "ring: N = {}, log2 Q = {}, {} bits of security; any {threshold} of {} parties prove",
             params.ring_degree(),
             params.chain_bits().iter().sum::<u32>(),
             params.security_level().bits(),
@@ -202,7 +218,7 @@ fn run(options: &Options) -> Result<bool> {
 
     let mut id = [0u8; 32];
     rand::RngCore::fill_bytes(&mut OsRng, &mut id);
-    let mut prover = InProcessProver::new(&context, id, options.parties, circuit)?;
+    let mut prover = InProcessProver::new(&context, id, options.parties, threshold, circuit)?;
     let key_session = (0..options.parties)
         .map(|i| prover.key_session_usage()[&Role::Party(i)].wall)
         .max()
@@ -223,8 +239,18 @@ fn run(options: &Options) -> Result<bool> {
     let plain_cpu = plain_usage.cpu.as_secs_f64();
     let mut proofs = Vec::new();
     for index in 0..options.proofs {
-        let shares = share_witness(&witness, options.parties, &mut OsRng)?;
-        let (proof, report) = prover.prove(index as u64, &public_inputs, &shares, &mut OsRng)?;
+        // With a threshold, proof k is made by the parties k, k + 1, …
+        // (mod N), as many as the threshold.
+        let mut members: Vec<u32> = (0..threshold)
+            .map(|j| (index as u32 + j) % options.parties)
+            .collect();
+        members.sort_unstable();
+        let shares = share_witness(&witness, threshold, &mut OsRng)?;
+        let (proof, report) = if threshold == options.parties {
+            prover.prove(index as u64, &public_inputs, &shares, &mut OsRng)?
+        } else {
+            prover.prove_with(index as u64, &members, &public_inputs, &shares, &mut OsRng)?
+        };
         let accepted = Groth16::<Bn254>::verify(&verifying_key, &public_inputs, &proof)?;
         let wrong = [public_inputs[0] + Fr::ONE];
         let rejected = !Groth16::<Bn254>::verify(&verifying_key, &wrong, &proof)?;
@@ -250,6 +276,7 @@ fn run(options: &Options) -> Result<bool> {
         domain: n,
         ring_degree: params.ring_degree(),
         parties_count: options.parties,
+        threshold,
         plain_prove_s: plain_cpu,
         key_session_s: key_session.as_secs_f64(),
         single_party_keys_s: single_usage.wall.as_secs_f64(),
@@ -287,7 +314,11 @@ fn print_proof(index: usize, report: &ProofReport, parties: u32, plain_cpu: f64,
         "sent",
         "received"
     );
-    let roles = (0..parties).map(Role::Party).chain([Role::Server]);
+    // The parties that took part (all, or the proof's active set), and the server.
+    let roles = (0..parties)
+        .map(Role::Party)
+        .filter(|role| report.role(*role).traffic.total() > 0)
+        .chain([Role::Server]);
     for role in roles {
         for round in [Round::Upload, Round::Convert, Round::Open, Round::Combine] {
             if let Some(cost) = report.rounds.get(&(role, round)) {

@@ -7,7 +7,7 @@ use std::sync::Arc;
 
 use ark_ec::pairing::Pairing;
 use ark_groth16::Proof;
-use he_threshold::Session;
+use he_threshold::{ActiveSet, Session};
 use helib_rs::Context;
 use rand::{CryptoRng, RngCore};
 
@@ -60,6 +60,8 @@ impl ProofReport {
 
 /// A collaborative prover with every role in this process.
 pub struct InProcessProver<E: Pairing, R: Reduction> {
+    session: Session,
+    threshold: u32,
     parties: Vec<ComputingParty<E, R>>,
     server: Server<E, R>,
     transport: InProcess,
@@ -67,29 +69,46 @@ pub struct InProcessProver<E: Pairing, R: Reduction> {
 }
 
 impl<E: Pairing, R: Reduction> InProcessProver<E, R> {
-    /// Makes the session's keys (`parties` parties, session id `id`) and
-    /// the roles for proofs of `circuit`.
+    /// Makes the session's keys (`parties` parties, session id `id`; with
+    /// `threshold` below `parties`, the Shamir re-sharing too, so that any
+    /// `threshold` of them can prove) and the roles for proofs of `circuit`.
     ///
     /// # Errors
     /// [`Error::InvalidArgument`] when the context's ring cannot hold the
-    /// circuit's product; the key session's errors.
+    /// circuit's product or `threshold` is not in `1..=parties`; the key
+    /// session's errors.
     pub fn new(
         context: &Context,
         id: [u8; 32],
         parties: u32,
+        threshold: u32,
         circuit: Arc<Circuit<E, R>>,
     ) -> Result<Self> {
+        if !(1..=parties).contains(&threshold) {
+            return Err(Error::InvalidArgument(format!(
+                "the threshold must be in 1..={parties}, got {threshold}"
+            )));
+        }
         let session = Session::new(context, id, parties)?;
         let plan = Arc::new(ProofPlan::new(&session, circuit.domain_size())?);
         let mut transport = InProcess::new();
-        let keys = KeySession::run(&session, &mut transport)?;
+        let keys = KeySession::run(&session, threshold, &mut transport)?;
+        let mut reshared = keys.reshared.into_iter();
         let parties = keys
             .parties
             .into_iter()
-            .map(|p| ComputingParty::new(p, circuit.clone(), plan.clone()))
+            .map(|p| {
+                let party = ComputingParty::new(p, circuit.clone(), plan.clone())?;
+                Ok(match reshared.next() {
+                    Some(share) => party.with_reshared(share),
+                    None => party,
+                })
+            })
             .collect::<Result<Vec<_>>>()?;
-        let server = Server::new(session, keys.relin_key, circuit, plan)?;
+        let server = Server::new(session.clone(), keys.relin_key, circuit, plan)?;
         Ok(Self {
+            session,
+            threshold,
             parties,
             server,
             transport,
@@ -107,8 +126,8 @@ impl<E: Pairing, R: Reduction> InProcessProver<E, R> {
         self.transport.traffic(role, Round::Keys)
     }
 
-    /// Proof `proof` of the statement `public_inputs` from the parties'
-    /// witness shares (`shares[i]` is party i's), with what every role
+    /// Proof `proof` of the statement `public_inputs` by all parties from
+    /// their witness shares (`shares[i]` is party i's), with what every role
     /// spent. Every proof of a session needs its own index.
     ///
     /// # Errors
@@ -122,57 +141,98 @@ impl<E: Pairing, R: Reduction> InProcessProver<E, R> {
         shares: &[WitnessShare<E::ScalarField>],
         rng: &mut G,
     ) -> Result<(Proof<E>, ProofReport)> {
-        if shares.len() != self.parties.len() {
+        self.run_proof(proof, None, public_inputs, shares, rng)
+    }
+
+    /// As [`prove`](Self::prove), by the parties `members` only (at least
+    /// the session's threshold of them; `shares[k]` is the share of the
+    /// k-th member in increasing order).
+    ///
+    /// # Errors
+    /// As [`prove`](Self::prove); [`Error::Threshold`] for members below the
+    /// threshold, repeated or outside the session.
+    pub fn prove_with<G: RngCore + CryptoRng>(
+        &mut self,
+        proof: u64,
+        members: &[u32],
+        public_inputs: &[E::ScalarField],
+        shares: &[WitnessShare<E::ScalarField>],
+        rng: &mut G,
+    ) -> Result<(Proof<E>, ProofReport)> {
+        let set = ActiveSet::new(&self.session, self.threshold, members)?;
+        self.run_proof(proof, Some(set), public_inputs, shares, rng)
+    }
+
+    fn run_proof<G: RngCore + CryptoRng>(
+        &mut self,
+        proof: u64,
+        active: Option<ActiveSet>,
+        public_inputs: &[E::ScalarField],
+        shares: &[WitnessShare<E::ScalarField>],
+        rng: &mut G,
+    ) -> Result<(Proof<E>, ProofReport)> {
+        let members: Vec<u32> = match &active {
+            Some(set) => set.members().to_vec(),
+            None => (0..self.parties.len() as u32).collect(),
+        };
+        if shares.len() != members.len() {
             return Err(Error::WrongLength {
                 what: "list of witness shares",
-                expected: self.parties.len(),
+                expected: members.len(),
                 got: shares.len(),
             });
         }
+        let active = active.as_ref();
         let mut report = ProofReport::default();
         let before: Vec<(Role, Round, Traffic)> = self.traffic_snapshot();
         let net = &mut self.transport;
+        let parties: Vec<&ComputingParty<E, R>> =
+            members.iter().map(|&i| &self.parties[i as usize]).collect();
 
-        let mut states = Vec::with_capacity(self.parties.len());
-        for (party, share) in self.parties.iter().zip(shares) {
-            let (out, usage) = Usage::measure(|| party.upload(proof, public_inputs, share, rng));
+        let mut states = Vec::with_capacity(parties.len());
+        for (party, share) in parties.iter().zip(shares) {
+            let (out, usage) =
+                Usage::measure(|| party.upload(proof, active, public_inputs, share, rng));
             report.charge(party.role(), Round::Upload, usage);
             let (state, bytes) = out?;
             net.send(party.role(), Role::Server, Round::Upload, bytes)?;
             states.push(state);
         }
 
-        let uploads = receive_all(net, &self.parties, Round::Upload)?;
-        let (out, usage) = Usage::measure(|| self.server.compute(proof, public_inputs, &uploads));
+        let uploads = receive_all(net, &parties, Round::Upload)?;
+        let (out, usage) =
+            Usage::measure(|| self.server.compute(proof, active, public_inputs, &uploads));
         report.charge(Role::Server, Round::Upload, usage);
         let (server_state, broadcast) = out?;
-        for party in &self.parties {
+        for party in &parties {
             net.send(Role::Server, party.role(), Round::Upload, broadcast.clone())?;
         }
 
-        for (party, state) in self.parties.iter().zip(states.iter_mut()) {
+        for (party, state) in parties.iter().zip(states.iter_mut()) {
             let bytes = net.receive(party.role(), Role::Server, Round::Upload)?;
             let (out, usage) = Usage::measure(|| party.convert(state, &bytes));
             report.charge(party.role(), Round::Convert, usage);
             net.send(party.role(), Role::Server, Round::Convert, out?)?;
         }
 
-        let converts = receive_all(net, &self.parties, Round::Convert)?;
+        let converts = receive_all(net, &parties, Round::Convert)?;
         let (out, usage) = Usage::measure(|| self.server.open(&server_state, &converts));
         report.charge(Role::Server, Round::Open, usage);
-        net.send(Role::Server, Role::Party(0), Round::Open, out?)?;
+        let designated = Role::Party(members[0]);
+        net.send(Role::Server, designated, Round::Open, out?)?;
 
-        for (party, state) in self.parties.iter().zip(states) {
-            let openings = match party.role() {
-                Role::Party(0) => Some(net.receive(party.role(), Role::Server, Round::Open)?),
-                _ => None,
+        for (party, state) in parties.iter().zip(states) {
+            let openings = if party.role() == designated {
+                Some(net.receive(party.role(), Role::Server, Round::Open)?)
+            } else {
+                None
             };
             let (out, usage) = Usage::measure(|| party.combine(state, openings.as_deref()));
             report.charge(party.role(), Round::Combine, usage);
             net.send(party.role(), Role::Server, Round::Combine, out?)?;
         }
 
-        let c_shares = receive_all(net, &self.parties, Round::Combine)?;
+        let c_shares = receive_all(net, &parties, Round::Combine)?;
         let (out, usage) = Usage::measure(|| self.server.finish(server_state, &c_shares));
         report.charge(Role::Server, Round::Combine, usage);
         let proof = out?;
@@ -208,7 +268,7 @@ impl<E: Pairing, R: Reduction> InProcessProver<E, R> {
 /// Every party's message to the server in `round`, in party order.
 fn receive_all<E: Pairing, R: Reduction>(
     net: &mut InProcess,
-    parties: &[ComputingParty<E, R>],
+    parties: &[&ComputingParty<E, R>],
     round: Round,
 ) -> Result<Vec<Vec<u8>>> {
     parties

@@ -1,13 +1,17 @@
 //! The key session, once per session: every computing party makes its
 //! secret share, and the parties and the server make the collective
 //! relinearization key (round 1 commit-then-open, round 2), which the
-//! server keeps. Share messages, commitments and openings travel as bytes
+//! server keeps; for t-out-of-N, the parties then re-share their secret
+//! shares with Shamir's scheme (each dealing goes to its recipient only).
+//! Share messages, commitments, openings and dealings travel as bytes
 //! through the transport; the commitment set and the round-1 aggregate the
 //! server hands back are counted by their content (they move as values).
 
 use std::collections::BTreeMap;
 
-use he_threshold::{Commitment, Opening, Party, Session, ShareMessage, Step};
+use he_threshold::{
+    Commitment, DealingMessage, Opening, Party, Session, ShamirShare, ShareMessage, Step,
+};
 use helib_rs::RelinKey;
 
 use crate::error::Result;
@@ -16,6 +20,8 @@ use crate::usage::Usage;
 
 /// The run of the relinearization key's rounds (proof runs start above 2^23).
 const RELIN_RUN: u64 = 1;
+/// The run of the Shamir re-sharing.
+const RESHARE_RUN: u64 = 2;
 
 /// The parties and the collective relinearization key of a session, with
 /// what each role spent making them.
@@ -24,16 +30,19 @@ pub struct KeySession {
     pub parties: Vec<Party>,
     /// The collective relinearization key.
     pub relin_key: RelinKey,
+    /// Each party's re-shared key for t-out-of-N (empty for N-out-of-N).
+    pub reshared: Vec<ShamirShare>,
     /// Time per role.
     pub usage: BTreeMap<Role, Usage>,
 }
 
 impl KeySession {
-    /// Runs the key session of `session` over `transport`.
+    /// Runs the key session of `session` over `transport`, and the Shamir
+    /// re-sharing for `threshold` when it is below the number of parties.
     ///
     /// # Errors
     /// The threshold protocol's errors, naming the party at fault.
-    pub fn run(session: &Session, transport: &mut InProcess) -> Result<Self> {
+    pub fn run(session: &Session, threshold: u32, transport: &mut InProcess) -> Result<Self> {
         let mut usage: BTreeMap<Role, Usage> = BTreeMap::new();
         let mut charge = |role: Role, u: Usage| {
             let entry = usage.entry(role).or_default();
@@ -101,10 +110,52 @@ impl KeySession {
             Ok(session.relin_key(&round1, &aggregator.finish()?)?)
         });
         charge(Role::Server, u);
+        let relin_key = relin_key?;
+        let reshared = if threshold < n {
+            reshare(&parties, threshold, transport, &mut charge)?
+        } else {
+            Vec::new()
+        };
         Ok(Self {
             parties,
-            relin_key: relin_key?,
+            relin_key,
+            reshared,
             usage,
         })
     }
+}
+
+/// Every party deals its secret share to every party (privately), and sums
+/// the dealings it received into its re-shared key.
+fn reshare(
+    parties: &[Party],
+    threshold: u32,
+    transport: &mut InProcess,
+    charge: &mut impl FnMut(Role, Usage),
+) -> Result<Vec<ShamirShare>> {
+    for party in parties {
+        let from = Role::Party(party.index());
+        let (dealings, u) = Usage::measure(|| party.shamir_dealings(RESHARE_RUN, threshold));
+        charge(from, u);
+        for dealing in dealings? {
+            let to = Role::Party(dealing.to);
+            transport.send(from, to, Round::Keys, dealing.to_bytes().to_vec())?;
+        }
+    }
+    parties
+        .iter()
+        .map(|party| {
+            let me = Role::Party(party.index());
+            let (share, u) = Usage::measure(|| -> Result<ShamirShare> {
+                let mut dealings = Vec::with_capacity(parties.len());
+                for dealer in parties {
+                    let bytes = transport.receive(me, Role::Party(dealer.index()), Round::Keys)?;
+                    dealings.push(DealingMessage::from_bytes(&bytes)?);
+                }
+                Ok(party.reshare(RESHARE_RUN, threshold, &dealings)?)
+            });
+            charge(me, u);
+            share
+        })
+        .collect()
 }

@@ -81,9 +81,37 @@
 //! [`Error::ProofRejected`] instead of a proof. A proof for a false
 //! statement never leaves the server.
 //!
+//! A whole proof in one process (compiled here; it runs in about a second
+//! in release builds, and the crate's tests run the same flow on a small
+//! ring):
+//!
 //! ```no_run
-//! // The whole protocol in one process: see `InProcessProver` and the
-//! // example `cosnark_groth16`.
+//! use std::sync::Arc;
+//! use ark_bn254::{Bn254, Fr};
+//! use ark_groth16::Groth16;
+//! use ark_snark::SNARK;
+//! use example_support::circuits::{ProverView, SquareChain};
+//! use he_cosnark::{parameters_for, share_witness, Circuit, InProcessProver, Libsnark};
+//! use rand::rngs::OsRng;
+//!
+//! // A circuit of 10 constraints, its keys, and its witness.
+//! let setup = SquareChain { steps: 10, start: None };
+//! let (pk, vk) = Groth16::<Bn254>::circuit_specific_setup(setup.clone(), &mut OsRng)?;
+//! let circuit = Arc::new(Circuit::<Bn254, Libsnark>::from_synthesizer(setup, pk)?);
+//! let view = ProverView::of(&SquareChain { steps: 10, start: Some(Fr::from(7u64)) })?;
+//! let (public, witness) = view.assignment[1..].split_at(view.num_inputs - 1);
+//!
+//! // Three parties (any two of which can prove) and the server; the keys once.
+//! let (params, _) = parameters_for::<Fr>(circuit.domain_size(), 3)?; // 128-bit or more
+//! let context = helib_rs::Context::new(&params)?;
+//! let mut prover = InProcessProver::new(&context, [1; 32], 3, 2, circuit)?;
+//!
+//! // Parties 0 and 2 hold shares of the witness and prove.
+//! let shares = share_witness(witness, 2, &mut OsRng)?;
+//! let (proof, report) = prover.prove_with(0, &[0, 2], public, &shares, &mut OsRng)?;
+//! assert!(Groth16::<Bn254>::verify(&vk, public, &proof)?);
+//! assert_eq!(report.role(he_cosnark::Role::Party(1)).traffic.total(), 0);
+//! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
 mod circuit;

@@ -6,7 +6,7 @@ use std::sync::Arc;
 use ark_ec::pairing::Pairing;
 use ark_ec::{CurveGroup, VariableBaseMSM};
 use ark_ff::{AdditiveGroup, Field, UniformRand};
-use he_threshold::{AdditiveShare, Party, ShareMessage};
+use he_threshold::{ActiveParty, ActiveSet, AdditiveShare, Party, ShamirShare, ShareMessage};
 use helib_rs::{Ciphertext, FieldCoefficientEncoder};
 use rand::{CryptoRng, RngCore};
 use zeroize::Zeroize;
@@ -19,11 +19,13 @@ use crate::reduction::Reduction;
 use crate::shares::WitnessShare;
 use crate::transport::Role;
 
-/// A computing party of a collaborative proof. Party 0 is the designated
-/// party: it holds the public inputs and the constant one in its share of
-/// the assignment, and absorbs the masked openings.
+/// A computing party of a collaborative proof. The designated party (party
+/// 0, or the lowest member of a t-out-of-N active set) holds the public
+/// inputs and the constant one in its share of the assignment, and absorbs
+/// the masked openings.
 pub struct ComputingParty<E: Pairing, R: Reduction> {
     party: Party,
+    reshared: Option<ShamirShare>,
     circuit: Arc<Circuit<E, R>>,
     plan: Arc<ProofPlan>,
     encoder: FieldCoefficientEncoder<E::ScalarField>,
@@ -33,11 +35,19 @@ pub struct ComputingParty<E: Pairing, R: Reduction> {
 /// dropped).
 pub struct PartyProof<E: Pairing> {
     expect: Expect,
+    signer: Signer,
     witness: Vec<E::ScalarField>,
     r: E::ScalarField,
     s: E::ScalarField,
     converted: Vec<AdditiveShare>,
     opened: Option<(E::G1Affine, E::G1Affine)>,
+}
+
+/// Whose secret share a party's shares of one proof are made with: its
+/// N-out-of-N share, or its re-shared key activated for an active set.
+enum Signer {
+    All,
+    Active(Box<ActiveParty>),
 }
 
 impl<E: Pairing> Drop for PartyProof<E> {
@@ -58,10 +68,18 @@ impl<E: Pairing, R: Reduction> ComputingParty<E, R> {
         let encoder = FieldCoefficientEncoder::new(party.session().context())?;
         Ok(Self {
             party,
+            reshared: None,
             circuit,
             plan,
             encoder,
         })
+    }
+
+    /// The party with its re-shared key (from the key session's Shamir
+    /// re-sharing), so that it can prove as a member of active sets.
+    pub fn with_reshared(mut self, reshared: ShamirShare) -> Self {
+        self.reshared = Some(reshared);
+        self
     }
 
     /// This party's role.
@@ -74,8 +92,23 @@ impl<E: Pairing, R: Reduction> ComputingParty<E, R> {
         &mut self.party
     }
 
-    fn designated(&self) -> bool {
-        self.party.index() == 0
+    /// The signer of a proof among all parties (`active` = None) or among
+    /// the members of `active`, and whether this party is the designated one.
+    fn signer(&self, active: Option<&ActiveSet>) -> Result<(Signer, bool)> {
+        let Some(set) = active else {
+            return Ok((Signer::All, self.party.index() == 0));
+        };
+        let reshared = self.reshared.as_ref().ok_or_else(|| {
+            Error::InvalidArgument(format!(
+                "{} has no re-shared key: the session is N-out-of-N",
+                self.role()
+            ))
+        })?;
+        let designated = set.members().first() == Some(&self.party.index());
+        Ok((
+            Signer::Active(Box::new(reshared.activate(set)?)),
+            designated,
+        ))
     }
 
     fn expect(&self, proof: u64) -> Expect {
@@ -86,37 +119,43 @@ impl<E: Pairing, R: Reduction> ComputingParty<E, R> {
         }
     }
 
-    /// Round 1 of proof `proof`: draws its shares r_i, s_i of the proof's
-    /// randomness, and returns its state and its upload (shares to
-    /// encryption of the interpolants' blocks and of r_i + s_i·X^(N/2); its
-    /// shares of A, B in G2 and B in G1).
+    /// Round 1 of proof `proof` among all parties (`active` = None) or
+    /// among the members of a t-out-of-N active set: draws its shares r_i,
+    /// s_i of the proof's randomness, and returns its state and its upload
+    /// (shares to encryption of the interpolants' blocks and of
+    /// r_i + s_i·X^(N/2); its shares of A, B in G2 and B in G1).
     ///
     /// # Errors
     /// [`Error::WrongLength`] for a witness share or public inputs that do
     /// not fit the circuit; [`Error::InvalidArgument`] for a proof index out
-    /// of range; engine errors.
+    /// of range, or an active set for a party without a re-shared key;
+    /// [`Error::Threshold`] for an active set this party is not in or of
+    /// another session; engine errors.
     pub fn upload<G: RngCore + CryptoRng>(
         &self,
         proof: u64,
+        active: Option<&ActiveSet>,
         public_inputs: &[E::ScalarField],
         witness: &WitnessShare<E::ScalarField>,
         rng: &mut G,
     ) -> Result<(PartyProof<E>, Vec<u8>)> {
         self.plan.check_proof(proof)?;
-        let mut z =
-            self.circuit
-                .assignment_share(self.designated(), public_inputs, witness.values())?;
+        let (signer, designated) = self.signer(active)?;
+        let mut z = self
+            .circuit
+            .assignment_share(designated, public_inputs, witness.values())?;
         let r = E::ScalarField::rand(rng);
         let s = E::ScalarField::rand(rng);
         let [mut a, mut b] = self.circuit.interpolant_shares(&z);
-        let a_blocks = self.upload_blocks(proof, RunKind::UploadA, &a)?;
-        let b_blocks = self.upload_blocks(proof, RunKind::UploadB, &b)?;
+        let a_blocks = self.upload_blocks(&signer, proof, RunKind::UploadA, &a)?;
+        let b_blocks = self.upload_blocks(&signer, proof, RunKind::UploadB, &b)?;
         a.zeroize();
         b.zeroize();
         let mut randomness = vec![E::ScalarField::ZERO; self.plan.randomness_product_at() + 1];
         randomness[0] = r;
         randomness[self.plan.randomness_product_at()] = s;
         let randomness_share = self.upload_share(
+            &signer,
             ProofPlan::run(proof, RunKind::UploadRandomness, 0),
             &randomness,
         )?;
@@ -128,7 +167,7 @@ impl<E: Pairing, R: Reduction> ComputingParty<E, R> {
             E::G2::msm_unchecked(&pk.b_g2_query, &z) + pk.vk.delta_g2 * s,
             E::G1::msm_unchecked(&pk.b_g1_query, &z) + pk.delta_g1 * s,
         );
-        if self.designated() {
+        if designated {
             a_point += pk.vk.alpha_g1;
             b_point += pk.vk.beta_g2;
             b_g1 += pk.beta_g1;
@@ -148,6 +187,7 @@ impl<E: Pairing, R: Reduction> ComputingParty<E, R> {
         Ok((
             PartyProof {
                 expect,
+                signer,
                 witness,
                 r,
                 s,
@@ -160,6 +200,7 @@ impl<E: Pairing, R: Reduction> ComputingParty<E, R> {
 
     fn upload_blocks(
         &self,
+        signer: &Signer,
         proof: u64,
         kind: RunKind,
         coefficients: &[E::ScalarField],
@@ -167,15 +208,24 @@ impl<E: Pairing, R: Reduction> ComputingParty<E, R> {
         coefficients
             .chunks(self.plan.inputs().stride)
             .enumerate()
-            .map(|(index, block)| self.upload_share(ProofPlan::run(proof, kind, index), block))
+            .map(|(index, block)| {
+                self.upload_share(signer, ProofPlan::run(proof, kind, index), block)
+            })
             .collect()
     }
 
-    fn upload_share(&self, run: u64, values: &[E::ScalarField]) -> Result<ShareMessage> {
+    fn upload_share(
+        &self,
+        signer: &Signer,
+        run: u64,
+        values: &[E::ScalarField],
+    ) -> Result<ShareMessage> {
         let share = AdditiveShare::new(self.encoder.encode(values)?);
-        Ok(self
-            .party
-            .shares_to_encryption(run, self.plan.upload_level(), &share)?)
+        let level = self.plan.upload_level();
+        Ok(match signer {
+            Signer::All => self.party.shares_to_encryption(run, level, &share)?,
+            Signer::Active(active) => active.shares_to_encryption(run, level, &share)?,
+        })
     }
 
     /// Round 2: checks the server's broadcast (binding, ciphertexts of the
@@ -209,7 +259,7 @@ impl<E: Pairing, R: Reduction> ComputingParty<E, R> {
                 &broadcast.randomness,
             )]);
         for (run, ct) in targets {
-            let (share, message) = self.convert_one(run, ct)?;
+            let (share, message) = self.convert_one(&state.signer, run, ct)?;
             converted.push(share);
             messages.push(message);
         }
@@ -222,10 +272,17 @@ impl<E: Pairing, R: Reduction> ComputingParty<E, R> {
         ))
     }
 
-    fn convert_one(&self, run: u64, ct: &Ciphertext) -> Result<(AdditiveShare, ShareMessage)> {
-        Ok(self
-            .party
-            .encryption_to_shares(run, ct, self.plan.smudging())?)
+    fn convert_one(
+        &self,
+        signer: &Signer,
+        run: u64,
+        ct: &Ciphertext,
+    ) -> Result<(AdditiveShare, ShareMessage)> {
+        let smudging = self.plan.smudging();
+        Ok(match signer {
+            Signer::All => self.party.encryption_to_shares(run, ct, smudging)?,
+            Signer::Active(active) => active.encryption_to_shares(run, ct, smudging)?,
+        })
     }
 
     /// Round 3: the designated party first adds the masked openings (from
@@ -240,7 +297,13 @@ impl<E: Pairing, R: Reduction> ComputingParty<E, R> {
         let (a, b_g1) = state
             .opened
             .ok_or_else(|| Error::InvalidArgument("round 2 has not run for this proof".into()))?;
-        let openings = match (self.designated(), openings) {
+        let designated = match &state.signer {
+            Signer::All => self.party.index() == 0,
+            Signer::Active(active) => {
+                active.active_set().members().first() == Some(&self.party.index())
+            }
+        };
+        let openings = match (designated, openings) {
             (true, Some(bytes)) => Some(messages::decode_openings::<E::ScalarField>(
                 bytes,
                 &state.expect,

@@ -10,7 +10,7 @@ use ark_ec::pairing::Pairing;
 use ark_ec::CurveGroup;
 use ark_groth16::{Groth16, PreparedVerifyingKey, Proof};
 use he_poly::EncryptedPolynomial;
-use he_threshold::{Session, ShareMessage, Step};
+use he_threshold::{ActiveSet, Aggregator, Session, ShareMessage, Step};
 use helib_rs::{Ciphertext, FieldCoefficientEncoder, RelinKey};
 
 use crate::circuit::Circuit;
@@ -33,6 +33,7 @@ pub struct Server<E: Pairing, R: Reduction> {
 /// What the server keeps between the rounds of one proof.
 pub struct ServerProof<E: Pairing> {
     expect: Expect,
+    active: Option<ActiveSet>,
     public_inputs: Vec<E::ScalarField>,
     converted: Vec<Ciphertext>,
     a: E::G1Affine,
@@ -71,7 +72,9 @@ impl<E: Pairing, R: Reduction> Server<E, R> {
         }
     }
 
-    /// Round 1: checks every party's upload (`uploads[i]` from party i),
+    /// Round 1 among all parties (`active` = None: `uploads[i]` from party
+    /// i) or among the members of a t-out-of-N active set (`uploads[k]`
+    /// from its k-th member, in increasing order): checks every upload,
     /// sums them into ciphertexts of A, B and r + s·X^(N/2), computes h
     /// and (r + s·X^(N/2))², switches them to the conversion level, opens
     /// A and B, and returns its state and the broadcast for every party.
@@ -83,19 +86,21 @@ impl<E: Pairing, R: Reduction> Server<E, R> {
     pub fn compute(
         &self,
         proof: u64,
+        active: Option<&ActiveSet>,
         public_inputs: &[E::ScalarField],
         uploads: &[Vec<u8>],
     ) -> Result<(ServerProof<E>, Vec<u8>)> {
         self.plan.check_proof(proof)?;
         self.circuit.check_public_inputs(public_inputs)?;
-        self.check_count("list of uploads", uploads.len())?;
+        let members = self.members(active);
+        self.check_count("list of uploads", &members, uploads.len())?;
         let expect = self.expect(proof);
         let blocks = self.plan.input_blocks();
         let uploads = uploads
             .iter()
-            .enumerate()
-            .map(|(i, bytes)| {
-                let from = Role::Party(i as u32);
+            .zip(&members)
+            .map(|(bytes, &i)| {
+                let from = Role::Party(i);
                 let upload = Upload::<E>::decode(bytes, &expect, from, blocks)?;
                 check_b_consistent(self.circuit.proving_key(), &upload, from)?;
                 Ok(upload)
@@ -105,18 +110,19 @@ impl<E: Pairing, R: Reduction> Server<E, R> {
         let sum_blocks = |kind: RunKind, pick: &dyn Fn(&Upload<E>, usize) -> &ShareMessage| {
             (0..blocks)
                 .map(|index| {
-                    self.shares_to_encryption(ProofPlan::run(proof, kind, index), |i| {
-                        pick(&uploads[i], index)
+                    self.shares_to_encryption(active, ProofPlan::run(proof, kind, index), |k| {
+                        pick(&uploads[k], index)
                     })
                 })
                 .collect::<Result<Vec<_>>>()
         };
         let a = sum_blocks(RunKind::UploadA, &|u, i| &u.a_blocks[i])?;
         let b = sum_blocks(RunKind::UploadB, &|u, i| &u.b_blocks[i])?;
-        let randomness = self
-            .shares_to_encryption(ProofPlan::run(proof, RunKind::UploadRandomness, 0), |i| {
-                &uploads[i].randomness
-            })?;
+        let randomness = self.shares_to_encryption(
+            active,
+            ProofPlan::run(proof, RunKind::UploadRandomness, 0),
+            |k| &uploads[k].randomness,
+        )?;
 
         let a = EncryptedPolynomial::<E::ScalarField>::from_blocks(a, *self.plan.inputs())?;
         let b = EncryptedPolynomial::<E::ScalarField>::from_blocks(b, *self.plan.inputs())?;
@@ -161,6 +167,7 @@ impl<E: Pairing, R: Reduction> Server<E, R> {
         Ok((
             ServerProof {
                 expect,
+                active: active.cloned(),
                 public_inputs: public_inputs.to_vec(),
                 converted,
                 a: opened_a,
@@ -170,22 +177,48 @@ impl<E: Pairing, R: Reduction> Server<E, R> {
         ))
     }
 
+    /// The participants of a proof: every party, or the active set's members.
+    fn members(&self, active: Option<&ActiveSet>) -> Vec<u32> {
+        match active {
+            Some(set) => set.members().to_vec(),
+            None => (0..self.session.parties()).collect(),
+        }
+    }
+
     fn shares_to_encryption<'a>(
         &self,
+        active: Option<&ActiveSet>,
         run: u64,
         share_of: impl Fn(usize) -> &'a ShareMessage,
     ) -> Result<Ciphertext> {
-        let mut aggregator = self
-            .session
-            .shares_to_encryption_aggregator(run, self.plan.upload_level())?;
-        for i in 0..self.session.parties() as usize {
-            aggregator.add(share_of(i))?;
+        let level = self.plan.upload_level();
+        let mut aggregator = match active {
+            Some(set) => self
+                .session
+                .active_shares_to_encryption_aggregator(run, level, set)?,
+            None => self.session.shares_to_encryption_aggregator(run, level)?,
+        };
+        for k in 0..self.members(active).len() {
+            aggregator.add(share_of(k))?;
         }
         Ok(self.session.shares_to_encryption(&aggregator.finish()?)?)
     }
 
-    /// Round 2: checks every party's encryption-to-shares shares
-    /// (`converts[i]` from party i) and returns the masked openings for the
+    fn conversion_aggregator(
+        &self,
+        state: &ServerProof<E>,
+        run: u64,
+        ct: &Ciphertext,
+    ) -> Result<Aggregator> {
+        let step = Step::EncryptionToShares;
+        Ok(match &state.active {
+            Some(set) => self.session.active_aggregator(run, step, ct, set)?,
+            None => self.session.ciphertext_aggregator(run, step, ct)?,
+        })
+    }
+
+    /// Round 2: checks every participant's encryption-to-shares shares
+    /// (in the order of round 1) and returns the masked openings for the
     /// designated party: of each block of h the coefficients its layout
     /// uses, of the randomness product the one holding 2·r·s.
     ///
@@ -193,14 +226,13 @@ impl<E: Pairing, R: Reduction> Server<E, R> {
     /// As [`compute`](Self::compute); [`Error::Threshold`] when the shares
     /// do not decrypt (a party computed its share dishonestly).
     pub fn open(&self, state: &ServerProof<E>, converts: &[Vec<u8>]) -> Result<Vec<u8>> {
-        self.check_count("list of conversion shares", converts.len())?;
+        let members = self.members(state.active.as_ref());
+        self.check_count("list of conversion shares", &members, converts.len())?;
         let count = state.converted.len();
         let shares = converts
             .iter()
-            .enumerate()
-            .map(|(i, bytes)| {
-                messages::decode_shares(bytes, &state.expect, Role::Party(i as u32), count)
-            })
+            .zip(&members)
+            .map(|(bytes, &i)| messages::decode_shares(bytes, &state.expect, Role::Party(i), count))
             .collect::<Result<Vec<_>>>()?;
         let proof = state.expect.proof;
         let width = self.plan.quotient().width;
@@ -212,9 +244,7 @@ impl<E: Pairing, R: Reduction> Server<E, R> {
             } else {
                 ProofPlan::run(proof, RunKind::ConvertQuotient, index)
             };
-            let mut aggregator =
-                self.session
-                    .ciphertext_aggregator(run, Step::EncryptionToShares, ct)?;
+            let mut aggregator = self.conversion_aggregator(state, run, ct)?;
             for party in &shares {
                 aggregator.add(&party[index])?;
             }
@@ -231,17 +261,18 @@ impl<E: Pairing, R: Reduction> Server<E, R> {
         Ok(messages::encode_openings(&openings, &state.expect))
     }
 
-    /// Round 3: sums the parties' shares of C (`c_shares[i]` from party i)
+    /// Round 3: sums the participants' shares of C (in the order of round 1)
     /// into the proof and verifies it against the public inputs.
     ///
     /// # Errors
     /// [`Error::ProofRejected`] when it does not verify; as
     /// [`compute`](Self::compute) for the messages.
     pub fn finish(&self, state: ServerProof<E>, c_shares: &[Vec<u8>]) -> Result<Proof<E>> {
-        self.check_count("list of C shares", c_shares.len())?;
+        let members = self.members(state.active.as_ref());
+        self.check_count("list of C shares", &members, c_shares.len())?;
         let mut c = E::G1::default();
-        for (i, bytes) in c_shares.iter().enumerate() {
-            c += messages::decode_c_share::<E>(bytes, &state.expect, Role::Party(i as u32))?;
+        for (bytes, &i) in c_shares.iter().zip(&members) {
+            c += messages::decode_c_share::<E>(bytes, &state.expect, Role::Party(i))?;
         }
         let proof = Proof {
             a: state.a,
@@ -254,8 +285,8 @@ impl<E: Pairing, R: Reduction> Server<E, R> {
         Ok(proof)
     }
 
-    fn check_count(&self, what: &'static str, got: usize) -> Result<()> {
-        let expected = self.session.parties() as usize;
+    fn check_count(&self, what: &'static str, members: &[u32], got: usize) -> Result<()> {
+        let expected = members.len();
         if got != expected {
             return Err(Error::WrongLength {
                 what,

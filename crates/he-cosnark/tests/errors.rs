@@ -19,7 +19,7 @@ fn uploads(roles: &Roles, chain: &Chain, proof: u64) -> Vec<Vec<u8>> {
         .iter()
         .zip(&shares)
         .map(|(p, s)| {
-            p.upload(proof, &chain.public_inputs, s, &mut OsRng)
+            p.upload(proof, None, &chain.public_inputs, s, &mut OsRng)
                 .unwrap()
                 .1
         })
@@ -39,19 +39,19 @@ fn uploads_of_another_proof_session_round_or_circuit_are_refused_naming_the_part
 
     // Honest uploads of proof 0 go through.
     let honest = uploads(&roles, &chain, 0);
-    assert!(roles.server.compute(0, public, &honest).is_ok());
+    assert!(roles.server.compute(0, None, public, &honest).is_ok());
 
     // Party 1's upload is for proof 1.
     let mut mixed = honest.clone();
     mixed[1] = uploads(&roles, &chain, 1).swap_remove(1);
-    let e = roles.server.compute(0, public, &mixed).err().unwrap();
+    let e = roles.server.compute(0, None, public, &mixed).err().unwrap();
     assert!(is_binding_error_from(&e, 1), "{e}");
 
     // Party 0's upload comes from another session (same circuit and keys' shape).
     let other = common::roles(&context, [2; 32], PARTIES, &chain.circuit);
     let mut mixed = honest.clone();
     mixed[0] = uploads(&other, &chain, 0).swap_remove(0);
-    let e = roles.server.compute(0, public, &mixed).err().unwrap();
+    let e = roles.server.compute(0, None, public, &mixed).err().unwrap();
     assert!(is_binding_error_from(&e, 0), "{e}");
 
     // Party 1's upload is for another circuit with the same domain.
@@ -60,20 +60,14 @@ fn uploads_of_another_proof_session_round_or_circuit_are_refused_naming_the_part
     let foreign = common::roles(&context, [1; 32], PARTIES, &longer.circuit);
     let mut mixed = honest.clone();
     mixed[1] = uploads(&foreign, &longer, 0).swap_remove(1);
-    let e = roles.server.compute(0, public, &mixed).err().unwrap();
+    let e = roles.server.compute(0, None, public, &mixed).err().unwrap();
     assert!(is_binding_error_from(&e, 1), "{e}");
 
-    // A message of another round (a share of C) where an upload belongs.
-    let (mut state, _) = roles
-        .server
-        .compute(0, public, &honest)
-        .map(|(s, b)| (s, b))
-        .unwrap();
-    let _ = &mut state;
+    // A truncated upload and one with a changed byte.
     let mut mixed = honest.clone();
     mixed[0] = mixed[0][..mixed[0].len() / 2].to_vec();
     assert!(matches!(
-        roles.server.compute(0, public, &mixed),
+        roles.server.compute(0, None, public, &mixed),
         Err(Error::Malformed {
             from: Role::Party(0),
             ..
@@ -83,7 +77,7 @@ fn uploads_of_another_proof_session_round_or_circuit_are_refused_naming_the_part
     let middle = flipped[1].len() / 2;
     flipped[1][middle] ^= 4;
     assert!(matches!(
-        roles.server.compute(0, public, &flipped),
+        roles.server.compute(0, None, public, &flipped),
         Err(Error::Malformed {
             from: Role::Party(1),
             ..
@@ -92,7 +86,7 @@ fn uploads_of_another_proof_session_round_or_circuit_are_refused_naming_the_part
 
     // A missing party.
     assert!(matches!(
-        roles.server.compute(0, public, &honest[..1]),
+        roles.server.compute(0, None, public, &honest[..1]),
         Err(Error::WrongLength {
             expected: 2,
             got: 1,
@@ -112,9 +106,9 @@ fn messages_of_the_wrong_round_are_refused() {
         .parties
         .iter()
         .zip(&shares)
-        .map(|(p, s)| p.upload(0, public, s, &mut OsRng).unwrap())
+        .map(|(p, s)| p.upload(0, None, public, s, &mut OsRng).unwrap())
         .unzip();
-    let (server_state, broadcast) = roles.server.compute(0, public, &uploads).unwrap();
+    let (server_state, broadcast) = roles.server.compute(0, None, public, &uploads).unwrap();
 
     // A party handed an upload instead of the server's broadcast.
     let e = roles.parties[0]
@@ -160,7 +154,7 @@ fn shares_and_public_inputs_that_do_not_fit_the_circuit_are_refused() {
     let witness = WitnessShare::new(chain.witness.clone());
     let short = WitnessShare::new(chain.witness[1..].to_vec());
     assert!(matches!(
-        party.upload(0, &chain.public_inputs, &short, &mut OsRng),
+        party.upload(0, None, &chain.public_inputs, &short, &mut OsRng),
         Err(Error::WrongLength {
             what: "witness share",
             ..
@@ -168,7 +162,7 @@ fn shares_and_public_inputs_that_do_not_fit_the_circuit_are_refused() {
     ));
     let two_inputs = [chain.public_inputs[0], Fr::ONE];
     assert!(matches!(
-        party.upload(0, &two_inputs, &witness, &mut OsRng),
+        party.upload(0, None, &two_inputs, &witness, &mut OsRng),
         Err(Error::WrongLength {
             what: "list of public inputs",
             expected: 1,
@@ -176,7 +170,7 @@ fn shares_and_public_inputs_that_do_not_fit_the_circuit_are_refused() {
         })
     ));
     assert!(matches!(
-        roles.server.compute(0, &[], &[]),
+        roles.server.compute(0, None, &[], &[]),
         Err(Error::WrongLength {
             what: "list of public inputs",
             ..
@@ -185,6 +179,7 @@ fn shares_and_public_inputs_that_do_not_fit_the_circuit_are_refused() {
     assert!(matches!(
         party.upload(
             he_cosnark::MAX_PROOF_INDEX + 1,
+            None,
             &chain.public_inputs,
             &witness,
             &mut OsRng

@@ -3,7 +3,7 @@
 mod common;
 
 use ark_bn254::{Bn254, Fr};
-use ark_ff::{AdditiveGroup, Field};
+use ark_ff::Field;
 use ark_groth16::Groth16;
 use he_cosnark::{share_witness, Error, InProcessProver, Role, Round};
 use rand::rngs::OsRng;
@@ -12,7 +12,7 @@ use rand::rngs::OsRng;
 fn three_parties_prove_and_the_verifier_accepts() {
     let chain = common::chain(20);
     let context = common::context(3);
-    let mut prover = InProcessProver::new(&context, [7; 32], 3, chain.circuit.clone()).unwrap();
+    let mut prover = InProcessProver::new(&context, [7; 32], 3, 3, chain.circuit.clone()).unwrap();
     let vk = &chain.proving_key.vk;
     let mut proofs = Vec::new();
     for index in 0..2 {
@@ -50,7 +50,7 @@ fn three_parties_prove_and_the_verifier_accepts() {
 fn a_witness_that_does_not_satisfy_the_circuit_is_refused() {
     let chain = common::chain(20);
     let context = common::context(2);
-    let mut prover = InProcessProver::new(&context, [8; 32], 2, chain.circuit.clone()).unwrap();
+    let mut prover = InProcessProver::new(&context, [8; 32], 2, 2, chain.circuit.clone()).unwrap();
     let mut witness = chain.witness.clone();
     witness[3] += Fr::ONE;
     let shares = share_witness(&witness, 2, &mut OsRng).unwrap();
@@ -58,5 +58,66 @@ fn a_witness_that_does_not_satisfy_the_circuit_is_refused() {
         prover.prove(0, &chain.public_inputs, &shares, &mut OsRng),
         Err(Error::ProofRejected)
     ));
-    let _ = Fr::ZERO;
+}
+
+/// Every subset of `0..parties` with `size` members, in increasing order.
+fn subsets(parties: u32, size: u32) -> Vec<Vec<u32>> {
+    (0u32..1 << parties)
+        .filter(|mask| mask.count_ones() == size)
+        .map(|mask| (0..parties).filter(|i| mask >> i & 1 == 1).collect())
+        .collect()
+}
+
+/// t-out-of-N: every active set of exactly t parties proves, and so do all
+/// N parties; fewer than t are refused before anything is sent.
+fn threshold_proofs(parties: u32, threshold: u32) {
+    let chain = common::chain(12);
+    let context = common::context(parties);
+    let mut prover =
+        InProcessProver::new(&context, [9; 32], parties, threshold, chain.circuit.clone()).unwrap();
+    let pvk = ark_groth16::prepare_verifying_key(&chain.proving_key.vk);
+    let mut index = 0;
+    for members in subsets(parties, threshold) {
+        let shares = share_witness(&chain.witness, threshold, &mut OsRng).unwrap();
+        let (proof, report) = prover
+            .prove_with(index, &members, &chain.public_inputs, &shares, &mut OsRng)
+            .unwrap();
+        index += 1;
+        assert!(
+            Groth16::<Bn254>::verify_proof(&pvk, &proof, &chain.public_inputs).unwrap(),
+            "active set {members:?}"
+        );
+        // Only the members took part.
+        for i in 0..parties {
+            let took_part = report.role(Role::Party(i)).traffic.sent > 0;
+            assert_eq!(took_part, members.contains(&i), "party {i} of {members:?}");
+        }
+    }
+    let shares = share_witness(&chain.witness, parties, &mut OsRng).unwrap();
+    let (proof, _) = prover
+        .prove(index, &chain.public_inputs, &shares, &mut OsRng)
+        .unwrap();
+    assert!(Groth16::<Bn254>::verify_proof(&pvk, &proof, &chain.public_inputs).unwrap());
+    let too_few: Vec<u32> = (0..threshold - 1).collect();
+    let shares = share_witness(&chain.witness, threshold - 1, &mut OsRng).unwrap();
+    assert!(matches!(
+        prover.prove_with(
+            index + 1,
+            &too_few,
+            &chain.public_inputs,
+            &shares,
+            &mut OsRng
+        ),
+        Err(Error::Threshold(_))
+    ));
+}
+
+#[test]
+fn any_two_of_three_parties_prove() {
+    threshold_proofs(3, 2);
+}
+
+#[test]
+fn any_three_of_five_parties_prove() {
+    threshold_proofs(5, 3);
 }
