@@ -413,3 +413,110 @@ mod campaigns {
         }
     }
 }
+
+/// `ct` (a size-2 ciphertext with c1 stored in full) with its polynomials
+/// replaced: c0 = 0 and c1 = 1 (the constant 1 is 1 at every evaluation
+/// point), written in the engine's format (residues packed in bitlen(q)
+/// bits, least significant bit first, after the noise estimate) with the
+/// checksum recomputed. For BGV this is a valid, low-noise encryption of the
+/// secret key s itself: its phase c0 + c1·s is s.
+fn zero_one_ciphertext(ct: &Ciphertext) -> Ciphertext {
+    let mut bytes = ct.to_bytes().unwrap();
+    let n = ct.context().ring_degree();
+    let primes = &ct.context().chain_primes()[..=ct.level()];
+    let mut at = NOISE_AT + 8;
+    for part in 0..2u64 {
+        for &q in primes {
+            let width = (64 - q.leading_zeros()) as usize;
+            let block = &mut bytes[at..at + n * width / 8];
+            block.fill(0);
+            for j in 0..n {
+                // The value `part` (0 or 1) in the j-th field of `width` bits.
+                let bit = j * width;
+                block[bit / 8] |= (part as u8) << (bit % 8);
+            }
+            at += n * width / 8;
+        }
+    }
+    assert_eq!(at + 32, bytes.len(), "c0 and c1 fill the payload");
+    let body = bytes.len() - 32;
+    let sum = Sha256::digest(&bytes[..body]);
+    bytes[body..].copy_from_slice(&sum);
+    let crafted = Ciphertext::from_bytes(ct.context(), &bytes).unwrap();
+    assert!(crafted.residues(1, 0).unwrap().iter().all(|&r| r == 1));
+    crafted
+}
+
+/// The coefficients of `p` centred in (−t/2, t/2], as far as they fit an i64.
+fn centred(p: &Plaintext) -> Vec<Option<i64>> {
+    let t = p.context().plaintext_modulus().clone();
+    p.coefficients()
+        .into_iter()
+        .map(|c| {
+            if c > &t >> 1 {
+                i64::try_from(&t - c).ok().map(|v| -v)
+            } else {
+                i64::try_from(c).ok()
+            }
+        })
+        .collect()
+}
+
+/// A weakness of collective decryption in BGV, shown: whoever chooses the
+/// ciphertext the parties decrypt can choose (0, 1), a valid encryption of
+/// the collective secret key (its noise is the key's coefficients, far below
+/// any bound), and collective decryption then hands it the key. No check a
+/// party can make on a ciphertext tells it apart. Encryption to shares of
+/// the same ciphertext reveals nothing: the opening is masked by uniform
+/// values mod t. This is why `he-cosnark` parties only ever convert the
+/// server's ciphertexts to shares, and why SECURITY.md says never to send a
+/// plain decryption share of a ciphertext one did not compute oneself.
+#[test]
+fn plain_decryption_of_a_chosen_ciphertext_reveals_the_collective_key() {
+    let context = context();
+    let mut net = Net::new(&context, PARTIES, [5; 32]);
+    let pk = net.public_key();
+    let collective = net.summed_secret();
+    let honest = pk
+        .encrypt(&Plaintext::from_u64s(&context, &[1, 2, 3]).unwrap())
+        .unwrap();
+    let chosen = zero_one_ciphertext(&honest);
+
+    // The parties release their shares: level, size and noise all pass.
+    let revealed = net.decrypt(&chosen);
+    assert_eq!(revealed, collective.decrypt(&chosen).unwrap());
+    let coefficients = centred(&revealed);
+    let bound = i64::from(PARTIES);
+    assert!(
+        coefficients
+            .iter()
+            .all(|c| matches!(c, Some(v) if v.abs() <= bound)),
+        "the revealed plaintext is the collective secret: a sum of {PARTIES} ternary polynomials"
+    );
+    assert!(coefficients.iter().filter(|c| **c != Some(0)).count() > context.ring_degree() / 4);
+
+    // Encryption to shares of the same ciphertext: the opening the server
+    // sees is uniform mod t, almost none of it small.
+    let run = net.next_run();
+    let smudging = net.session.smudging(chosen.level()).unwrap();
+    let mut agg = net
+        .session
+        .ciphertext_aggregator(run, Step::EncryptionToShares, &chosen)
+        .unwrap();
+    for p in &net.parties {
+        agg.add(&p.encryption_to_shares(run, &chosen, &smudging).unwrap().1)
+            .unwrap();
+    }
+    let opening = net
+        .session
+        .open_masked(&chosen, &agg.finish().unwrap(), &smudging)
+        .unwrap();
+    let small = centred(&opening)
+        .iter()
+        .filter(|c| matches!(c, Some(v) if v.abs() <= bound))
+        .count();
+    assert!(
+        small < 32,
+        "{small} small coefficients in the masked opening"
+    );
+}
