@@ -125,15 +125,17 @@ else
     fail "cosnark_groth16 --json: not the documented JSON: $(head -c 400 "$tmp/json")"
 fi
 
-# --plan-cache: the first run builds and saves the plan, the second loads it,
-# and both verify.
+# --plan-cache: the first run builds and saves the plan (tagged with a plan
+# key made in $tmp, not the user's), the second loads it on its tag, a third
+# with another key loads it by verification; all verify.
 mkdir -p "$tmp/plans"
-for want in built loaded; do
-    "$bin/encrypted_fft" --n 64 --threads 1 --plan-cache "$tmp/plans" --json >"$tmp/json"
-    if python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["verified"] is True and d["plan_source"] == sys.argv[2]' "$tmp/json" "$want"; then
+for want in "built null $tmp/plan.key" "loaded authenticated $tmp/plan.key" "loaded recomputed $tmp/other.key"; do
+    set -- $want
+    HE_PLAN_KEY=$3 "$bin/encrypted_fft" --n 64 --threads 1 --plan-cache "$tmp/plans" --json >"$tmp/json"
+    if python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["verified"] is True and d["plan_source"] == sys.argv[2] and json.dumps(d["plan_check"]).strip("\"") == sys.argv[3]' "$tmp/json" "$1" "$2"; then
         pass=$((pass + 1))
     else
-        fail "encrypted_fft --plan-cache: plan_source is not \"$want\" or the run did not verify: $(head -c 400 "$tmp/json")"
+        fail "encrypted_fft --plan-cache: plan_source is not \"$1\", plan_check not $2, or the run did not verify: $(head -c 400 "$tmp/json")"
     fi
 done
 

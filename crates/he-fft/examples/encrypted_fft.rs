@@ -29,6 +29,16 @@
 //! plan's name) or whose diagonals were tampered with is refused, and the
 //! run stops with that error (remove the file to rebuild it).
 //!
+//! The cache uses the user's plan key ([`PlanKey::user`](he_fft::PlanKey::user):
+//! `$HE_PLAN_KEY`, else `$XDG_CONFIG_HOME/big-t-bgv/plan.key`, else
+//! `~/.config/big-t-bgv/plan.key`, created on first need with mode 0600;
+//! `--plan-key FILE` names another): plans are saved with its tag, and a
+//! file carrying it loads on the tag, without recomputing the plan
+//! ([`FftPlanBuilder::load_with_key`](he_fft::FftPlanBuilder::load_with_key)).
+//! A file from elsewhere (another key's, or none) or changed since it was
+//! saved still loads when it is the plan asked for, by the full
+//! verification against the spec. The run says which (`plan_check`).
+//!
 //! With `--json`, stdout is one JSON object with these keys (times in
 //! seconds, sizes in bytes; new keys may be added, none is renamed):
 //!
@@ -40,6 +50,7 @@
 //! | `user_s`, `system_s`, `fresh_page_bytes` | over all phases: processor time in user space and in the kernel, and the memory touched for the first time (minor page faults × page size; zero where `getrusage` is unavailable) |
 //! | `phases` | every phase in order: `{"phase", "wall_s", "user_s", "system_s", "fresh_page_bytes"}` |
 //! | `plan_source` (`"built"`/`"loaded"`), `plan_save_s`, `plan_load_s` | whether the plan was built (`plan_s`) or loaded from `--plan-cache` (`plan_load_s`), and the time saving it there took (0 when not saved or loaded) |
+//! | `plan_check` (`"authenticated"`/`"recomputed"`/null) | how a loaded plan was checked: by the tag of the user's plan key, or by verification against the spec (null when built) |
 //! | `plain_fft_s`, `he_to_plain_ratio` | ark-poly's FFT in the clear, and `fft_s` over it |
 //! | `galois_keys`, `galois_key_bytes`, `rotations`, `key_switches`, `plaintext_multiplications` | the plan's cost |
 //! | `noise_budget_bits` | smallest remaining budget of the outputs |
@@ -58,7 +69,7 @@ use example_support::cli::{self, CommonArgs, Phases, GIB};
 use example_support::outln;
 use he_fft::{
     bit_reverse_permute, suggest_plan_parameters, Direction, FftPlan, FftPlanBuilder, Order,
-    PlanOptions, Strategy,
+    PlanCheck, PlanKey, PlanOptions, Strategy,
 };
 use helib_rs::{Context, SecretKey};
 use key_mode::KeyModeArg;
@@ -154,23 +165,27 @@ fn run(o: &Options) -> Result<bool, Box<dyn std::error::Error>> {
         outln!("  memory estimate: {estimate}");
     }
     let resident_before_plan = cli::resident_bytes();
-    let (plan, plan_source) = match &o.plan_cache {
-        None => (phases.run(PLAN, || builder.build())?, "built"),
+    let (plan, plan_source, plan_check) = match &o.plan_cache {
+        None => (phases.run(PLAN, || builder.build())?, "built", None),
         Some(dir) => {
+            let key = match &o.plan_key {
+                Some(file) => PlanKey::load_or_create(file)?,
+                None => PlanKey::user()?,
+            };
             let path = dir.join(builder.plan_file_name()?);
             if path.exists() {
-                let plan = phases.run(PLAN_LOAD, || load_plan(&builder, &path))?;
+                let (plan, check) = phases.run(PLAN_LOAD, || load_plan(&builder, &path, &key))?;
                 if !o.common.json {
-                    outln!("  plan loaded from {}", path.display());
+                    outln!("  plan loaded from {} ({check})", path.display());
                 }
-                (plan, "loaded")
+                (plan, "loaded", Some(check.as_str()))
             } else {
                 let plan = phases.run(PLAN, || builder.build())?;
-                phases.run(PLAN_SAVE, || save_plan(&plan, dir, &path))?;
+                phases.run(PLAN_SAVE, || save_plan(&plan, dir, &path, &key))?;
                 if !o.common.json {
                     outln!("  plan saved to {}", path.display());
                 }
-                (plan, "built")
+                (plan, "built", None)
             }
         }
     };
@@ -215,6 +230,7 @@ fn run(o: &Options) -> Result<bool, Box<dyn std::error::Error>> {
             galois_keys_s: secs(GALOIS),
             plan_s: secs(PLAN),
             plan_source,
+            plan_check,
             plan_save_s: secs(PLAN_SAVE),
             plan_load_s: secs(PLAN_LOAD),
             encrypt_s: secs(ENCRYPT),
@@ -308,21 +324,30 @@ fn run(o: &Options) -> Result<bool, Box<dyn std::error::Error>> {
 }
 
 /// Loads the plan `builder` describes from `path` (the file itself: its
-/// residues are read straight into the engine's buffers) and verifies it
-/// against the builder's spec.
-fn load_plan(builder: &FftPlanBuilder<Fr>, path: &Path) -> Result<FftPlan<Fr>, he_fft::Error> {
-    builder.load_from(&mut File::open(path)?)
+/// residues are read straight into the engine's buffers): accepted on the
+/// tag of `key`, or verified against the builder's spec.
+fn load_plan(
+    builder: &FftPlanBuilder<Fr>,
+    path: &Path,
+    key: &PlanKey,
+) -> Result<(FftPlan<Fr>, PlanCheck), he_fft::Error> {
+    builder.load_with_key(&mut File::open(path)?, key)
 }
 
 /// Saves `plan` at `path` in `dir` (created if missing), through a temporary
 /// file renamed at the end, so an interrupted save leaves no plan file.
-fn save_plan(plan: &FftPlan<Fr>, dir: &Path, path: &Path) -> Result<(), he_fft::Error> {
+fn save_plan(
+    plan: &FftPlan<Fr>,
+    dir: &Path,
+    path: &Path,
+    key: &PlanKey,
+) -> Result<(), he_fft::Error> {
     std::fs::create_dir_all(dir)?;
     let partial = path.with_extension(format!("partial-{}", std::process::id()));
     let result = File::create(&partial)
         .map_err(he_fft::Error::from)
         .and_then(|mut file| {
-            plan.write_to(&mut file)?;
+            plan.write_to_with_key(&mut file, key)?;
             file.sync_all()?;
             Ok(())
         })
@@ -375,6 +400,7 @@ struct Report {
     galois_keys_s: f64,
     plan_s: f64,
     plan_source: &'static str,
+    plan_check: Option<&'static str>,
     plan_save_s: f64,
     plan_load_s: f64,
     encrypt_s: f64,
@@ -449,6 +475,12 @@ struct Options {
     /// build, save nothing]
     #[arg(long)]
     plan_cache: Option<std::path::PathBuf>,
+    /// The plan key file `--plan-cache` tags and checks plans with (created
+    /// with mode 0600 if missing) [default: $HE_PLAN_KEY, else
+    /// $XDG_CONFIG_HOME/big-t-bgv/plan.key, else
+    /// ~/.config/big-t-bgv/plan.key]
+    #[arg(long)]
+    plan_key: Option<std::path::PathBuf>,
     /// Engine worker threads (0 = one per hardware thread)
     #[arg(long, default_value_t = 0)]
     threads: u32,

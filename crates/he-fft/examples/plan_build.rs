@@ -12,11 +12,14 @@
 //! saves it) into a 64-bit FNV-1a digest, printed: two builds that print the
 //! same digest made the same plan, bit for bit (up to digest collisions).
 //!
-//! With `--load`, the last plan built is saved to a temporary file and
-//! loaded back `--repeat` times with `FftPlanBuilder::load_from`, which
-//! reads it and verifies it against the builder's spec; each load is timed
-//! and the best is printed against the best build (the file is in the page
-//! cache after the save):
+//! With `--load`, the last plan built is saved to a temporary file, tagged
+//! with a fresh plan key, and loaded back `--repeat` times each way: with
+//! the key (`FftPlanBuilder::load_with_key`: the header checked against the
+//! spec, the tag computed as the file streams in, nothing recomputed), and
+//! without (`FftPlanBuilder::load_from`: verified against the builder's
+//! spec by recomputation); and, for the floor, the file is read into a
+//! buffer. Each is timed and the best is printed against the best build
+//! (the file is in the page cache after the save):
 //!
 //! ```text
 //! cargo run --release -p he-fft --example plan_build -- --n 32768 --threads 1 --repeat 3 --load
@@ -25,8 +28,11 @@
 use ark_bn254::Fr;
 use clap::Parser;
 use example_support::outln;
-use he_fft::{suggest_plan_parameters, FftPlan, FftPlanBuilder, PlanOptions, Strategy};
+use he_fft::{
+    suggest_plan_parameters, FftPlan, FftPlanBuilder, PlanCheck, PlanKey, PlanOptions, Strategy,
+};
 use helib_rs::Context;
+use std::io::Read;
 use std::time::Instant;
 
 fn main() {
@@ -75,8 +81,10 @@ fn run(o: &Options) -> Result<bool, Box<dyn std::error::Error>> {
     Ok(true)
 }
 
-/// Saves `plan` to a temporary file, drops it, and times `--repeat` loads
-/// (read and verified) of it against the best build, `build` seconds.
+/// Saves `plan` to a temporary file with a fresh key, drops it, and times
+/// `--repeat` loads of it each way (authenticated by the key's tag, and
+/// verified by recomputation) and plain reads, against the best build,
+/// `build` seconds.
 fn time_loads(
     o: &Options,
     builder: &FftPlanBuilder<Fr>,
@@ -88,26 +96,47 @@ fn time_loads(
         std::process::id(),
         builder.plan_file_name()?
     ));
+    let key = PlanKey::generate()?;
     let saved = std::fs::File::create(&path)
         .map_err(he_fft::Error::from)
-        .and_then(|mut file| plan.write_to(&mut file));
+        .and_then(|mut file| plan.write_to_with_key(&mut file, &key));
     drop(plan);
     let result = saved.map_err(Into::into).and_then(|()| {
         let bytes = std::fs::metadata(&path)?.len();
-        let mut best = f64::INFINITY;
-        for run in 0..o.repeat.max(1) {
-            let start = Instant::now();
-            let loaded = builder.load_from(&mut std::fs::File::open(&path)?)?;
-            let seconds = start.elapsed().as_secs_f64();
-            best = best.min(seconds);
-            outln!("  load + verify {}: {seconds:.3} s", run + 1);
+        let gib = bytes as f64 / (1u64 << 30) as f64;
+        let times = |what: &str, load: &dyn Fn() -> Result<(), Box<dyn std::error::Error>>| {
+            let mut best = f64::INFINITY;
+            for run in 0..o.repeat.max(1) {
+                let start = Instant::now();
+                load()?;
+                let seconds = start.elapsed().as_secs_f64();
+                best = best.min(seconds);
+                outln!("  {what} {}: {seconds:.3} s", run + 1);
+            }
+            outln!(
+                "plan {what}: best {best:.3} s for {gib:.2} GiB ({:.1}% of the best build)",
+                100.0 * best / build
+            );
+            Ok::<_, Box<dyn std::error::Error>>(best)
+        };
+        times("read only", &|| {
+            let mut file = std::fs::File::open(&path)?;
+            let mut buffer = vec![0u8; 1 << 20];
+            while file.read(&mut buffer)? != 0 {}
+            Ok(())
+        })?;
+        times("load, authenticated", &|| {
+            let (loaded, check) = builder.load_with_key(&mut std::fs::File::open(&path)?, &key)?;
+            if check != PlanCheck::Authenticated {
+                return Err(format!("the plan was {check}, not authenticated").into());
+            }
             drop(loaded);
-        }
-        outln!(
-            "plan load + verify: best {best:.3} s for {:.2} GiB ({:.0}% of the best build)",
-            bytes as f64 / (1u64 << 30) as f64,
-            100.0 * best / build
-        );
+            Ok(())
+        })?;
+        times("load + verify by recomputation", &|| {
+            drop(builder.load_from(&mut std::fs::File::open(&path)?)?);
+            Ok(())
+        })?;
         Ok(())
     });
     let _ = std::fs::remove_file(&path);
@@ -130,7 +159,8 @@ struct Options {
     /// Print a digest of each saved plan (to compare builds bit for bit)
     #[arg(long, default_value_t = false)]
     digest: bool,
-    /// Save the last plan and time loading it back (read and verified)
+    /// Save the last plan and time loading it back (authenticated by a key's
+    /// tag, and verified by recomputation)
     #[arg(long, default_value_t = false)]
     load: bool,
 }
