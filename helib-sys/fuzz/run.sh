@@ -6,9 +6,10 @@
 # he_cache_analysis::WireCiphertext::parse (the engine's decoder, checksum
 # checked, then the residue accessor): crates/he-cache-analysis/fuzz; the
 # `plan` target fuzzes he-fft's plan-file loader FftPlanBuilder::load_from
-# (header checks, the levels' parser, then the verification against the
-# builder's spec; every input must give Ok or Err, and a loaded file must be
-# the honest plan): crates/he-fft/fuzz. Each is a libFuzzer
+# and its keyed form load_with_key (header checks, the levels' parser, the
+# MAC and its fallback, then the verification against the builder's spec;
+# every input must give Ok or Err, a loaded file must be the honest plan, and
+# one accepted on its tag the honest tagged file): crates/he-fft/fuzz. Each is a libFuzzer
 # harness (libfuzzer-sys) built by stable cargo with rustc's SanitizerCoverage
 # pass (-Cpasses=sancov-module), the instrumentation cargo-fuzz uses, so the
 # fuzzing is coverage-guided without a nightly toolchain (no ASan on the Rust

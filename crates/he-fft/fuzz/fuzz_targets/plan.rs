@@ -10,6 +10,14 @@
 //! builder describes: saved again, it gives the honest file's bytes, up to
 //! the norms the verification tolerates (10^-9 bits apart).
 //!
+//! Each input is also loaded with a plan key
+//! (`FftPlanBuilder::load_with_key`): the MAC fed as the bytes stream in,
+//! the key id and tag parsed, and the fallback to verification for files
+//! untagged, of another key or with a failing tag. The tag is compared
+//! even under `--cfg fuzzing` (a fuzzer cannot forge it), so the oracle
+//! there: a file accepted on its tag starts with the honest tagged file's
+//! bytes, and a loaded plan is the honest one either way.
+//!
 //! With `HELIB_FUZZ_WRITE_SEEDS=DIR` the binary writes its seed corpus (the
 //! honest files, prefixes, tweaked copies, and each file loaded as another
 //! spec) to DIR and exits, as the other harnesses do. Built and run by
@@ -20,7 +28,7 @@ use std::sync::OnceLock;
 
 use ark_bn254::Fr;
 use ark_ff::{FftField, Fp64, MontBackend, MontConfig, PrimeField};
-use he_fft::{FftPlan, FftPlanBuilder, KeyMode, Strategy};
+use he_fft::{FftPlan, FftPlanBuilder, KeyMode, PlanCheck, PlanKey, Strategy};
 use helib_rs::{Context, Parameters};
 use libfuzzer_sys::fuzz_target;
 
@@ -49,10 +57,16 @@ fn num_bigint_from_hex(hex: &str) -> helib_rs::num_bigint::BigUint {
     helib_rs::num_bigint::BigUint::parse_bytes(hex.as_bytes(), 16).expect("hex literal")
 }
 
-/// A builder and the honest file of its plan.
+/// The plan key of the fuzzed files (fixed, so seeds stay valid).
+fn key() -> PlanKey {
+    PlanKey::from_bytes([0x5a; 32])
+}
+
+/// A builder and the honest files of its plan, untagged and tagged.
 struct Spec<F: PrimeField + FftField> {
     builder: FftPlanBuilder<F>,
     honest: Vec<u8>,
+    tagged: Vec<u8>,
 }
 
 impl<F: PrimeField + FftField> Spec<F> {
@@ -60,14 +74,36 @@ impl<F: PrimeField + FftField> Spec<F> {
         let plan = builder.clone().build().expect("fuzzing plan");
         let mut honest = Vec::new();
         plan.write_to(&mut honest).expect("save");
-        Self { builder, honest }
+        let mut tagged = Vec::new();
+        plan.write_to_with_key(&mut tagged, &key())
+            .expect("save with a key");
+        Self {
+            builder,
+            honest,
+            tagged,
+        }
     }
 
-    /// Loads `data` as this spec's plan; a loaded plan must be the honest one.
+    /// Loads `data` as this spec's plan, without and with the key; a loaded
+    /// plan must be the honest one, and one accepted on its tag must be the
+    /// honest tagged file.
     fn check(&self, data: &[u8]) {
-        let Ok(plan) = self.builder.load_from(&mut &data[..]) else {
-            return;
-        };
+        if let Ok(plan) = self.builder.load_from(&mut &data[..]) {
+            self.same_plan(&plan);
+        }
+        if let Ok((plan, check)) = self.builder.load_with_key(&mut &data[..], &key()) {
+            if check == PlanCheck::Authenticated {
+                assert!(
+                    data.starts_with(&self.tagged),
+                    "a file other than the saved one was accepted on its tag"
+                );
+            }
+            self.same_plan(&plan);
+        }
+    }
+
+    /// Asserts `plan`, saved again, gives the honest file.
+    fn same_plan(&self, plan: &FftPlan<F>) {
         let mut again = Vec::new();
         plan.write_to(&mut again).expect("save a loaded plan");
         assert_eq!(
@@ -121,15 +157,16 @@ fn specs() -> &'static Specs {
     })
 }
 
-/// Writes the seed corpus to `dir`: each honest file, some prefixes, and
-/// copies with a flipped byte in the header, a diagonal and the end.
+/// Writes the seed corpus to `dir`: each honest file (untagged and
+/// tagged), some prefixes, and copies with a flipped byte in the header, a
+/// diagonal and the end (the tag, for a tagged file).
 fn write_seeds(dir: &str) {
     let s = specs();
     let honest: Vec<&[u8]> = s
         .small
         .iter()
-        .map(|p| &p.honest[..])
-        .chain(s.bn254.iter().map(|p| &p.honest[..]))
+        .flat_map(|p| [&p.honest[..], &p.tagged[..]])
+        .chain(s.bn254.iter().flat_map(|p| [&p.honest[..], &p.tagged[..]]))
         .collect();
     let mut seeds: Vec<Vec<u8>> = Vec::new();
     for bytes in honest {
