@@ -12,12 +12,14 @@
 //! format version, the context fingerprint (4 words), F's modulus (length,
 //! limbs), n, direction, coset (flag, length, limbs), strategy (tag, level
 //! count), input order, natural output, per-execution flag, key mode, max
-//! baby steps, executions per set of keys, input level, a checkpoint; then
-//! the pipeline tag and its prepared levels, each with a checkpoint per
-//! diagonal; then an end marker and a final checkpoint. Only the prepared
-//! levels are stored: everything else (the dense matrix's scalings, the
-//! scalars across ciphertexts, the memory estimate) is recomputed from the
-//! spec, which costs no encoding.
+//! baby steps, executions per set of keys, input level, a checkpoint; the
+//! tag marker (0 untagged; 1 tagged, then the plan key's id in 2 words) and
+//! a checkpoint; then the pipeline tag and its prepared levels, each with a
+//! checkpoint per diagonal; then an end marker and a final checkpoint; in a
+//! tagged file, last, the 32-byte HMAC-SHA256 tag (4 words) of every byte
+//! before it. Only the prepared levels are stored: everything else (the
+//! dense matrix's scalings, the scalars across ciphertexts, the memory
+//! estimate) is recomputed from the spec, which costs no encoding.
 //!
 //! # Integrity is not authentication: loads are verified
 //! The checkpoints hold a keyless, non-cryptographic checksum: integrity
@@ -28,6 +30,46 @@
 //! the levels read are verified against the spec before the plan is
 //! returned ([`Error::PlanVerification`]); see the
 //! [verification's docs](super::verify) for what is checked and its cost.
+//!
+//! # Files a key vouches for: the trust model
+//! The verification costs most of a build; a plan its user saved needs
+//! none of it if the user can recognize the file as their own, unchanged.
+//! That is what a [`PlanKey`] gives: 32 secret bytes from the OS CSPRNG,
+//! one per user, kept in a file only the user can read (see
+//! [`PlanKey`] for where and how).
+//! [`FftPlan::write_to_with_key`] stores the key's id and an HMAC-SHA256
+//! tag under the key over every byte of the file before the tag (header,
+//! spec, tag marker and id, every diagonal, every checkpoint);
+//! [`FftPlanBuilder::load_with_key`] feeds the same MAC as the file streams
+//! into the plan's buffers (no second pass) and then:
+//! - always reads the header and compares it with the caller's spec, as
+//!   above (a tag vouches for the bytes, not for their being the plan
+//!   asked for);
+//! - accepts the levels without recomputing them
+//!   ([`PlanCheck::Authenticated`]) only when the file names the caller's
+//!   key and its tag verifies (compared in constant time);
+//! - otherwise verifies them as [`load_from`](FftPlanBuilder::load_from)
+//!   does ([`PlanCheck::Recomputed`], with the reason): a file untagged,
+//!   tagged with another key (another user's or machine's: still usable,
+//!   and sound without trusting anyone), or naming the key with a tag that
+//!   fails, which means it was changed after it was saved: it is never
+//!   trusted, and the verification refuses a changed transform.
+//!
+//! So an attacker who can write the plan store but cannot read the user's
+//! key file cannot make a changed plan load as authenticated: that needs
+//! a valid HMAC-SHA256 tag under a key it does not know for bytes the key
+//! never tagged, which succeeds with probability about 2^-128 per try (a
+//! 256-bit tag; the key's id is 16 bytes of SHA-256 of the key with a
+//! label, revealing nothing useful about it). What it can do is what it
+//! could before: delete files (the plan is built again), replace them with
+//! files of its own (verified by recomputation, so refused unless they
+//! hold the plan asked for), or put back an older file this key tagged
+//! (accepted only if its header is the spec asked for, and then it holds
+//! that spec's plan, as the key's owner built or verified it). The key
+//! itself never leaves the machine: it is written nowhere but its key
+//! file, and plan files carry only its id and tags. Whoever can read the
+//! key file (the user, root) is trusted, as is the code that wrote the
+//! tagged files: a tag vouches for a plan this crate built or verified.
 
 use super::auth::{MacReader, MacWriter, Running};
 use super::key::{tags_equal, HmacSha256};

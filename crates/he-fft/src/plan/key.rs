@@ -1,30 +1,7 @@
 //! The plan key: a per-user secret that lets a loader recognize plan files
 //! it wrote itself, and where it is kept.
 //!
-//! A [`PlanKey`] is 32 bytes from the operating system's CSPRNG. Saving a
-//! plan with a key ([`FftPlan::write_to_with_key`]) stores the key's id and
-//! an HMAC-SHA256 tag over the whole file; loading with the same key
-//! ([`FftPlanBuilder::load_with_key`]) accepts a file whose tag verifies
-//! without recomputing it (see the [module docs of the plan
-//! files](super::io) for the trust model).
-//!
-//! # The key file
-//! [`PlanKey::user`] reads the user's key from [`PlanKey::default_path`]
-//! (`$HE_PLAN_KEY`, else `$XDG_CONFIG_HOME/big-t-bgv/plan.key`, else
-//! `$HOME/.config/big-t-bgv/plan.key`), creating it on first need. The file
-//! holds the 32 bytes and nothing else, belongs to the user and is readable
-//! by the user alone (mode 0600); any other file there is refused with an
-//! error, never replaced, so a key is never lost silently (plans saved with
-//! a lost key still load, by verification). A new key is written to a
-//! temporary file of mode 0600 in the same directory (created 0700 if
-//! missing), synced, then hard-linked to the key's name: unlike a rename,
-//! a link never replaces a file created meanwhile, so two processes or
-//! threads creating the key at once end with the same one (the loser of the
-//! race reads the winner's).
-//!
-//! The key never leaves the machine: nothing writes it but this module,
-//! and a plan file holds only its id (16 bytes of a SHA-256 of the key,
-//! which tell nothing of it) and the tag.
+//! See [`PlanKey`] for the key, its file and what it vouches for.
 
 use super::*;
 use sha2::{Digest, Sha256};
@@ -37,9 +14,33 @@ use zeroize::Zeroize;
 /// Bytes of a plan key.
 pub const PLAN_KEY_BYTES: usize = 32;
 
-/// A per-user secret key that authenticates the plan files its owner saves
-/// (see the [module docs](self)). Wiped from memory on drop; its `Debug`
-/// shows only its id.
+/// A per-user secret key that authenticates the plan files its owner
+/// saves: 32 bytes from the operating system's CSPRNG. Saving a plan with
+/// a key ([`FftPlan::write_to_with_key`]) stores the key's id and an
+/// HMAC-SHA256 tag over the whole file; loading with the same key
+/// ([`FftPlanBuilder::load_with_key`]) accepts a file whose tag verifies
+/// without recomputing it, and verifies any other file. Wiped from memory
+/// on drop; its `Debug` shows only its id.
+///
+/// # The key file
+/// [`PlanKey::user`] reads the user's key from [`PlanKey::default_path`]
+/// (`$HE_PLAN_KEY`, else `$XDG_CONFIG_HOME/big-t-bgv/plan.key`, else
+/// `$HOME/.config/big-t-bgv/plan.key`), creating it on first need. The file
+/// holds the 32 bytes and nothing else, belongs to the user and is readable
+/// by the user alone (mode 0600); any other file there is refused with an
+/// error, never replaced, so a key is never lost silently (plans saved with
+/// a lost key still load, by verification). A new key is written to a
+/// temporary file of mode 0600 in the same directory (created 0700 if
+/// missing), synced, then hard-linked to the key's name: unlike a rename,
+/// a link never replaces a file created meanwhile, so two processes or
+/// threads creating the key at once end with the same one (the loser of
+/// the race reads the winner's).
+///
+/// The key never leaves the machine: nothing writes it but this type, and
+/// a plan file holds only its id (16 bytes of a SHA-256 of the key with a
+/// label, which tell nothing of it) and tags. Servers and tests that must
+/// not depend on `$HOME` pass their own: [`generate`](Self::generate),
+/// [`load`](Self::load), [`from_bytes`](Self::from_bytes).
 #[derive(Clone)]
 pub struct PlanKey {
     bytes: [u8; PLAN_KEY_BYTES],
@@ -138,9 +139,9 @@ impl PlanKey {
     }
 
     /// Reads the key file at `path` as [`load`](Self::load) does, or, when
-    /// there is none, creates it with a fresh key (see the [module
-    /// docs](self): mode 0600, created whole or not at all, never over an
-    /// existing file).
+    /// there is none, creates it with a fresh key (see [the key
+    /// file](Self#the-key-file): mode 0600, created whole or not at all,
+    /// never over an existing file).
     ///
     /// # Errors
     /// As [`load`](Self::load) for an existing file (it is never replaced);
