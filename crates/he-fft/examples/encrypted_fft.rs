@@ -38,6 +38,8 @@
 //! A file from elsewhere (another key's, or none) or changed since it was
 //! saved still loads when it is the plan asked for, by the full
 //! verification against the spec. The run says which (`plan_check`).
+//! Without any of those variables set (no place for the key), the cache is
+//! used without a key, with a warning: every load is verified.
 //!
 //! With `--json`, stdout is one JSON object with these keys (times in
 //! seconds, sizes in bytes; new keys may be added, none is renamed):
@@ -69,7 +71,7 @@ use example_support::cli::{self, CommonArgs, Phases, GIB};
 use example_support::outln;
 use he_fft::{
     bit_reverse_permute, suggest_plan_parameters, Direction, FftPlan, FftPlanBuilder, Order,
-    PlanCheck, PlanKey, PlanOptions, Strategy,
+    PlanCheck, PlanKey, PlanOptions, Strategy, Unauthenticated,
 };
 use helib_rs::{Context, SecretKey};
 use key_mode::KeyModeArg;
@@ -169,19 +171,29 @@ fn run(o: &Options) -> Result<bool, Box<dyn std::error::Error>> {
         None => (phases.run(PLAN, || builder.build())?, "built", None),
         Some(dir) => {
             let key = match &o.plan_key {
-                Some(file) => PlanKey::load_or_create(file)?,
-                None => PlanKey::user()?,
+                Some(file) => Some(PlanKey::load_or_create(file)?),
+                None => match PlanKey::user() {
+                    Ok(key) => Some(key),
+                    // No place for a key (no HOME): plans are saved untagged
+                    // and loaded by verification, as before keys.
+                    Err(e @ he_fft::Error::PlanKeyLocation) => {
+                        eprintln!("warning: {e}; the plan cache is used without a key");
+                        None
+                    }
+                    Err(e) => return Err(e.into()),
+                },
             };
             let path = dir.join(builder.plan_file_name()?);
             if path.exists() {
-                let (plan, check) = phases.run(PLAN_LOAD, || load_plan(&builder, &path, &key))?;
+                let (plan, check) =
+                    phases.run(PLAN_LOAD, || load_plan(&builder, &path, key.as_ref()))?;
                 if !o.common.json {
                     outln!("  plan loaded from {} ({check})", path.display());
                 }
                 (plan, "loaded", Some(check.as_str()))
             } else {
                 let plan = phases.run(PLAN, || builder.build())?;
-                phases.run(PLAN_SAVE, || save_plan(&plan, dir, &path, &key))?;
+                phases.run(PLAN_SAVE, || save_plan(&plan, dir, &path, key.as_ref()))?;
                 if !o.common.json {
                     outln!("  plan saved to {}", path.display());
                 }
@@ -329,9 +341,16 @@ fn run(o: &Options) -> Result<bool, Box<dyn std::error::Error>> {
 fn load_plan(
     builder: &FftPlanBuilder<Fr>,
     path: &Path,
-    key: &PlanKey,
+    key: Option<&PlanKey>,
 ) -> Result<(FftPlan<Fr>, PlanCheck), he_fft::Error> {
-    builder.load_with_key(&mut File::open(path)?, key)
+    let mut file = File::open(path)?;
+    match key {
+        Some(key) => builder.load_with_key(&mut file, key),
+        None => Ok((
+            builder.load_from(&mut file)?,
+            PlanCheck::Recomputed(Unauthenticated::NoKey),
+        )),
+    }
 }
 
 /// Saves `plan` at `path` in `dir` (created if missing), through a temporary
@@ -340,14 +359,17 @@ fn save_plan(
     plan: &FftPlan<Fr>,
     dir: &Path,
     path: &Path,
-    key: &PlanKey,
+    key: Option<&PlanKey>,
 ) -> Result<(), he_fft::Error> {
     std::fs::create_dir_all(dir)?;
     let partial = path.with_extension(format!("partial-{}", std::process::id()));
     let result = File::create(&partial)
         .map_err(he_fft::Error::from)
         .and_then(|mut file| {
-            plan.write_to_with_key(&mut file, key)?;
+            match key {
+                Some(key) => plan.write_to_with_key(&mut file, key)?,
+                None => plan.write_to(&mut file)?,
+            }
             file.sync_all()?;
             Ok(())
         })
