@@ -133,3 +133,21 @@ fn keys_are_random_and_named_by_their_id() {
         PlanKey::from_bytes([3; 32]).id()
     );
 }
+
+/// A key file of another owner is refused (checked where the test may
+/// give the file away, i.e. as root; elsewhere the test has nothing to do).
+#[test]
+fn a_key_file_of_another_owner_is_refused() {
+    let dir = scratch("owner");
+    let path = dir.join("plan.key");
+    PlanKey::load_or_create(&path).expect("create");
+    if std::os::unix::fs::chown(&path, Some(54_321), None).is_ok() {
+        match PlanKey::load(&path) {
+            Err(Error::PlanKeyFile { problem, .. }) => {
+                assert!(problem.contains("belongs to user 54321"), "{problem}")
+            }
+            other => panic!("{other:?}"),
+        }
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
