@@ -67,10 +67,9 @@ impl KeySession {
 
         let (commitments, u) = Usage::measure(|| -> Result<_> {
             let mut collector = session.relin_commitments(RELIN_RUN);
-            for i in 0..n {
-                let bytes = transport.receive(Role::Server, Role::Party(i), Round::Keys)?;
-                collector.add(&Commitment::from_bytes(&bytes)?)?;
-            }
+            from_each_party(transport, n, |bytes| {
+                Ok(collector.add(&Commitment::from_bytes(bytes)?)?)
+            })?;
             Ok(collector.finish()?)
         });
         charge(Role::Server, u);
@@ -85,10 +84,9 @@ impl KeySession {
 
         let (round1, u) = Usage::measure(|| -> Result<_> {
             let mut aggregator = session.relin_round1_aggregator(&commitments)?;
-            for i in 0..n {
-                let bytes = transport.receive(Role::Server, Role::Party(i), Round::Keys)?;
-                aggregator.add_opening(&Opening::from_bytes(&bytes)?)?;
-            }
+            from_each_party(transport, n, |bytes| {
+                Ok(aggregator.add_opening(&Opening::from_bytes(bytes)?)?)
+            })?;
             Ok(aggregator.finish()?)
         });
         charge(Role::Server, u);
@@ -103,10 +101,9 @@ impl KeySession {
 
         let (relin_key, u) = Usage::measure(|| -> Result<_> {
             let mut aggregator = session.key_aggregator(RELIN_RUN, Step::RelinRound2)?;
-            for i in 0..n {
-                let bytes = transport.receive(Role::Server, Role::Party(i), Round::Keys)?;
-                aggregator.add(&ShareMessage::from_bytes(&bytes)?)?;
-            }
+            from_each_party(transport, n, |bytes| {
+                Ok(aggregator.add(&ShareMessage::from_bytes(bytes)?)?)
+            })?;
             Ok(session.relin_key(&round1, &aggregator.finish()?)?)
         });
         charge(Role::Server, u);
@@ -123,6 +120,19 @@ impl KeySession {
             usage,
         })
     }
+}
+
+/// The server takes the next key-session message of each of the `n`
+/// parties, in index order.
+fn from_each_party(
+    transport: &mut InProcess,
+    n: u32,
+    mut take: impl FnMut(&[u8]) -> Result<()>,
+) -> Result<()> {
+    for i in 0..n {
+        take(&transport.receive(Role::Server, Role::Party(i), Round::Keys)?)?;
+    }
+    Ok(())
 }
 
 /// Every party deals its secret share to every party (privately), and sums
