@@ -4,9 +4,9 @@ use ark_bn254::Fr;
 use ark_ff::Field;
 use ark_poly::{EvaluationDomain, GeneralEvaluationDomain};
 use ark_relations::lc;
-use ark_relations::r1cs::{
-    ConstraintMatrices, ConstraintSynthesizer, ConstraintSystem, ConstraintSystemRef,
-    OptimizationGoal, SynthesisError,
+use ark_relations::gr1cs::{
+    ConstraintSynthesizer, ConstraintSystem, ConstraintSystemRef, Matrix, OptimizationGoal,
+    SynthesisError, Variable, R1CS_PREDICATE_LABEL,
 };
 
 /// z_{i+1} = z_i² + c_i for `steps` steps (c_i = i² + 3), one R1CS constraint
@@ -52,8 +52,8 @@ pub struct ProverView {
     pub num_inputs: usize,
     /// The smallest domain holding the constraints and the inputs.
     pub domain: GeneralEvaluationDomain<Fr>,
-    /// The A, B and C matrices.
-    pub matrices: ConstraintMatrices<Fr>,
+    /// The A, B and C matrices, in that order.
+    pub matrices: Vec<Matrix<Fr>>,
     /// Instance assignment followed by witness assignment.
     pub assignment: Vec<Fr>,
 }
@@ -70,16 +70,10 @@ impl ProverView {
         let domain = GeneralEvaluationDomain::new(num_constraints + num_inputs)
             .ok_or("no evaluation domain that large")?;
         let matrices = cs
-            .to_matrices()
-            .ok_or("the constraint system has no matrices")?;
-        let assignment = {
-            let cs = cs.borrow().ok_or("no constraint system")?;
-            [
-                cs.instance_assignment.as_slice(),
-                cs.witness_assignment.as_slice(),
-            ]
-            .concat()
-        };
+            .to_matrices()?
+            .remove(R1CS_PREDICATE_LABEL)
+            .ok_or("the constraint system has no R1CS matrices")?;
+        let assignment = [cs.instance_assignment()?, cs.witness_assignment()?].concat();
         Ok(Self {
             num_constraints,
             num_inputs,
@@ -106,10 +100,10 @@ impl ConstraintSynthesizer<Fr> for SquareChain {
                 cs.new_witness_variable(|| z_value.ok_or(missing))?
             };
             // z·z = z_next − c
-            cs.enforce_constraint(
-                lc!() + z,
-                lc!() + z,
-                lc!() + next + (-c, ConstraintSystem::<Fr>::one()),
+            cs.enforce_r1cs_constraint(
+                || lc!() + z,
+                || lc!() + z,
+                || lc!() + next + (-c, Variable::one()),
             )?;
             z = next;
         }
@@ -133,12 +127,17 @@ mod tests {
         assert_eq!(cs.num_instance_variables(), 2); // the constant one and z_steps
         assert!(cs.is_satisfied().unwrap());
 
-        // A public output that is not the chain's end is unsatisfiable.
-        let cs = ConstraintSystem::<Fr>::new_ref();
-        chain.generate_constraints(cs.clone()).unwrap();
-        let mut assignment = cs.borrow().unwrap().instance_assignment.clone();
-        assignment[1] += Fr::from(1u64);
-        cs.borrow_mut().unwrap().instance_assignment = assignment;
-        assert!(!cs.is_satisfied().unwrap());
+        // The matrices hold for the assignment, and fail for a public output
+        // that is not the chain's end.
+        let view = ProverView::of(&chain).unwrap();
+        let violated = |z: &[Fr]| {
+            let row = |m: &Matrix<Fr>, i: usize| m[i].iter().map(|(c, v)| *c * z[*v]).sum::<Fr>();
+            let [a, b, c] = [&view.matrices[0], &view.matrices[1], &view.matrices[2]];
+            (0..view.num_constraints).find(|&i| row(a, i) * row(b, i) != row(c, i))
+        };
+        assert_eq!(violated(&view.assignment), None);
+        let mut wrong = view.assignment.clone();
+        wrong[1] += Fr::from(1u64);
+        assert_eq!(violated(&wrong), Some(19));
     }
 }

@@ -8,38 +8,35 @@ use ark_ec::pairing::Pairing;
 use ark_ff::{AdditiveGroup, Field, PrimeField};
 use ark_groth16::ProvingKey;
 use ark_poly::{EvaluationDomain, GeneralEvaluationDomain};
-use ark_relations::r1cs::{
-    ConstraintMatrices, ConstraintSynthesizer, ConstraintSystem, OptimizationGoal, SynthesisMode,
+use ark_relations::gr1cs::{
+    ConstraintSynthesizer, ConstraintSystem, OptimizationGoal, SynthesisMode,
 };
 use ark_serialize::CanonicalSerialize;
 use sha2::{Digest, Sha256};
 
 use crate::error::{Error, Result};
+use crate::matrices::R1csMatrices;
 use crate::reduction::Reduction;
 
 /// A circuit's proving key and matrices, checked against each other.
 pub struct Circuit<E: Pairing, R: Reduction> {
     proving_key: ProvingKey<E>,
-    matrices: ConstraintMatrices<E::ScalarField>,
+    matrices: R1csMatrices<E::ScalarField>,
     domain: GeneralEvaluationDomain<E::ScalarField>,
     digest: [u8; 32],
     reduction: PhantomData<R>,
 }
 
 impl<E: Pairing, R: Reduction> Circuit<E, R> {
-    /// The circuit of `matrices` (as `ConstraintSystem::to_matrices` gives
-    /// them, instance variables first, the constant one included) with its
-    /// proving key.
+    /// The circuit of `matrices` with its proving key.
     ///
     /// # Errors
     /// [`Error::InvalidArgument`] when the key's queries do not match the
     /// matrices' variables or domain, or no FFT domain holds the constraints.
-    pub fn new(
-        proving_key: ProvingKey<E>,
-        matrices: ConstraintMatrices<E::ScalarField>,
-    ) -> Result<Self> {
-        let variables = matrices.num_instance_variables + matrices.num_witness_variables;
-        let rows = matrices.num_constraints + matrices.num_instance_variables;
+    pub fn new(proving_key: ProvingKey<E>, matrices: R1csMatrices<E::ScalarField>) -> Result<Self> {
+        matrices.check()?;
+        let variables = matrices.num_variables();
+        let rows = matrices.num_constraints() + matrices.num_instance_variables;
         let domain = GeneralEvaluationDomain::new(rows).ok_or_else(|| {
             Error::InvalidArgument(format!("no FFT domain holds {rows} evaluations"))
         })?;
@@ -68,24 +65,6 @@ impl<E: Pairing, R: Reduction> Circuit<E, R> {
                 pk.vk.gamma_abc_g1.len(),
             );
         }
-        if matrices.a.len() != matrices.num_constraints
-            || matrices.b.len() != matrices.num_constraints
-        {
-            return Err(Error::InvalidArgument(
-                "the matrices' rows do not match their constraint count".into(),
-            ));
-        }
-        if let Some(bad) = [&matrices.a, &matrices.b]
-            .into_iter()
-            .flatten()
-            .flatten()
-            .find(|(_, i)| *i >= variables)
-        {
-            return Err(Error::InvalidArgument(format!(
-                "a matrix entry names variable {}, there are {variables}",
-                bad.1
-            )));
-        }
         let digest = digest::<E>(&proving_key, &matrices, R::NAME);
         Ok(Self {
             proving_key,
@@ -110,10 +89,7 @@ impl<E: Pairing, R: Reduction> Circuit<E, R> {
         cs.set_mode(SynthesisMode::Setup);
         synthesizer.generate_constraints(cs.clone())?;
         cs.finalize();
-        let matrices = cs.to_matrices().ok_or_else(|| {
-            Error::InvalidArgument("the constraint system produced no matrices".into())
-        })?;
-        Self::new(proving_key, matrices)
+        Self::new(proving_key, R1csMatrices::from_constraint_system(&cs)?)
     }
 
     /// The proving key.
@@ -121,7 +97,7 @@ impl<E: Pairing, R: Reduction> Circuit<E, R> {
         &self.proving_key
     }
     /// The constraint matrices.
-    pub fn matrices(&self) -> &ConstraintMatrices<E::ScalarField> {
+    pub fn matrices(&self) -> &R1csMatrices<E::ScalarField> {
         &self.matrices
     }
     /// The evaluation domain (size n).
@@ -134,7 +110,7 @@ impl<E: Pairing, R: Reduction> Circuit<E, R> {
     }
     /// R1CS constraints.
     pub fn num_constraints(&self) -> usize {
-        self.matrices.num_constraints
+        self.matrices.num_constraints()
     }
     /// Public inputs (the instance variables without the constant one).
     pub fn num_public_inputs(&self) -> usize {
@@ -203,7 +179,7 @@ impl<E: Pairing, R: Reduction> Circuit<E, R> {
 
 fn digest<E: Pairing>(
     pk: &ProvingKey<E>,
-    matrices: &ConstraintMatrices<E::ScalarField>,
+    matrices: &R1csMatrices<E::ScalarField>,
     reduction: &str,
 ) -> [u8; 32] {
     let mut hash = Sha256::new();
@@ -217,7 +193,7 @@ fn digest<E: Pairing>(
         pk.a_query.len(),
         pk.h_query.len(),
         pk.l_query.len(),
-        matrices.num_constraints,
+        matrices.num_constraints(),
         matrices.num_instance_variables,
         matrices.num_witness_variables,
     ] {

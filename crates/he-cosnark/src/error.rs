@@ -68,7 +68,7 @@ pub enum Error {
     Engine(#[from] helib_rs::Error),
     /// The constraint system could not be synthesized or reduced.
     #[error("constraint system: {0}")]
-    Synthesis(#[from] ark_relations::r1cs::SynthesisError),
+    Synthesis(#[from] ark_relations::gr1cs::SynthesisError),
 }
 
 /// `Result` with this crate's [`Error`].

@@ -5,7 +5,8 @@
 
 use ark_ff::PrimeField;
 use ark_poly::{EvaluationDomain, GeneralEvaluationDomain};
-use ark_relations::r1cs::ConstraintMatrices;
+
+use crate::matrices::R1csMatrices;
 
 /// A reduction from R1CS to the QAP a Groth16 proving key was made for.
 pub trait Reduction: Send + Sync + 'static {
@@ -16,7 +17,7 @@ pub trait Reduction: Send + Sync + 'static {
     /// domain's size) for a share `z` of the full assignment (the constant
     /// one, the public inputs, the witness).
     fn interpolant_shares<F: PrimeField>(
-        matrices: &ConstraintMatrices<F>,
+        matrices: &R1csMatrices<F>,
         num_instance: usize,
         domain: &GeneralEvaluationDomain<F>,
         z: &[F],
@@ -40,7 +41,7 @@ impl Reduction for Libsnark {
     const NAME: &'static str = "libsnark";
 
     fn interpolant_shares<F: PrimeField>(
-        matrices: &ConstraintMatrices<F>,
+        matrices: &R1csMatrices<F>,
         num_instance: usize,
         domain: &GeneralEvaluationDomain<F>,
         z: &[F],

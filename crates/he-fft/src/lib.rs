@@ -234,8 +234,8 @@ mod plan;
 mod special;
 mod stages;
 
-/// The arkworks polynomial crate this API mirrors (ark-poly 0.5): use it,
-/// or pin `ark-poly = "0.5"`, so that domains and fields match.
+/// The arkworks polynomial crate this API mirrors (ark-poly 0.6): use it,
+/// or pin `ark-poly = "0.6"`, so that domains and fields match.
 pub use ark_poly;
 
 pub use conversion::{ConversionPlan, ConversionPlanBuilder};

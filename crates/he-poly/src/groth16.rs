@@ -44,7 +44,7 @@
 //! use ark_bn254::{Bn254, Fr};
 //! use ark_groth16::Groth16;
 //! use ark_relations::lc;
-//! use ark_relations::r1cs::{ConstraintSynthesizer, ConstraintSystemRef, SynthesisError};
+//! use ark_relations::gr1cs::{ConstraintSynthesizer, ConstraintSystemRef, SynthesisError};
 //! use ark_snark::SNARK;
 //! use he_poly::groth16::{EncryptedReduction, QuotientKeys};
 //! use rand::{rngs::StdRng, SeedableRng};
@@ -58,8 +58,8 @@
 //!         let y = cs.new_input_variable(|| Ok(x? * x? * x?))?;
 //!         let xv = cs.new_witness_variable(|| x)?;
 //!         let x2 = cs.new_witness_variable(|| Ok(x? * x?))?;
-//!         cs.enforce_constraint(lc!() + xv, lc!() + xv, lc!() + x2)?;
-//!         cs.enforce_constraint(lc!() + x2, lc!() + xv, lc!() + y)
+//!         cs.enforce_r1cs_constraint(|| lc!() + xv, || lc!() + xv, || lc!() + x2)?;
+//!         cs.enforce_r1cs_constraint(|| lc!() + x2, || lc!() + xv, || lc!() + y)
 //!     }
 //! }
 //!
@@ -84,7 +84,7 @@ use std::thread::LocalKey;
 use ark_ff::PrimeField;
 use ark_groth16::r1cs_to_qap::{LibsnarkReduction, R1CSToQAP};
 use ark_poly::EvaluationDomain;
-use ark_relations::r1cs::{ConstraintMatrices, SynthesisError};
+use ark_relations::gr1cs::{Matrix, SynthesisError};
 use helib_rs::{Context, PublicKey, SecretKey};
 
 use crate::error::{Error, Result};
@@ -232,7 +232,7 @@ impl<F: PrimeField> QuotientKeys<F> {
     /// as for [`quotient`](Self::quotient) otherwise.
     pub fn witness_map_from_matrices<D: EvaluationDomain<F>>(
         &self,
-        matrices: &ConstraintMatrices<F>,
+        matrices: &[Matrix<F>],
         num_inputs: usize,
         num_constraints: usize,
         full_assignment: &[F],
@@ -261,25 +261,32 @@ fn domain<F: PrimeField, D: EvaluationDomain<F>>(size: usize) -> Result<D> {
 /// [`LibsnarkReduction`] forms them — the constraint rows on
 /// `full_assignment` (instance ‖ witness), then the public inputs (the first
 /// `num_inputs` values) in a, with b = 0 there — after checking every
-/// constraint (a_i·b_i = c_i) and every variable index.
+/// constraint (a_i·b_i = c_i) and every variable index. `matrices` are the
+/// R1CS matrices A, B and C, in that order (as ark-groth16 passes them).
 ///
 /// # Errors
 /// [`Error::Unsatisfied`] for the first violated constraint;
-/// [`Error::InvalidArgument`] for matrices without `num_constraints` rows,
-/// more inputs than values, or an index outside the assignment.
+/// [`Error::InvalidArgument`] for other than three matrices, matrices
+/// without `num_constraints` rows, more inputs than values, or an index
+/// outside the assignment.
 pub fn witness_evaluations<F: PrimeField>(
-    matrices: &ConstraintMatrices<F>,
+    matrices: &[Matrix<F>],
     num_inputs: usize,
     num_constraints: usize,
     full_assignment: &[F],
 ) -> Result<[Vec<F>; 2]> {
-    let rows = [&matrices.a, &matrices.b, &matrices.c];
-    if rows.iter().any(|m| m.len() != num_constraints) {
+    let [ma, mb, mc] = matrices else {
+        return Err(Error::InvalidArgument(format!(
+            "an R1CS has three matrices (A, B, C), not {}",
+            matrices.len()
+        )));
+    };
+    if [ma, mb, mc].iter().any(|m| m.len() != num_constraints) {
         return Err(Error::InvalidArgument(format!(
             "{num_constraints} constraints but matrices of {}, {} and {} rows",
-            matrices.a.len(),
-            matrices.b.len(),
-            matrices.c.len()
+            ma.len(),
+            mb.len(),
+            mc.len()
         )));
     }
     if num_inputs > full_assignment.len() {
@@ -305,9 +312,9 @@ pub fn witness_evaluations<F: PrimeField>(
     let mut b = Vec::with_capacity(num_constraints);
     for i in 0..num_constraints {
         let (ai, bi, ci) = (
-            evaluate(&matrices.a[i])?,
-            evaluate(&matrices.b[i])?,
-            evaluate(&matrices.c[i])?,
+            evaluate(&ma[i])?,
+            evaluate(&mb[i])?,
+            evaluate(&mc[i])?,
         );
         if ai * bi != ci {
             return Err(Error::Unsatisfied { constraint: i });
@@ -326,7 +333,7 @@ macro_rules! libsnark_setup_maps {
     () => {
         #[allow(clippy::type_complexity)]
         fn instance_map_with_evaluation<F: PrimeField, D: EvaluationDomain<F>>(
-            cs: ark_relations::r1cs::ConstraintSystemRef<F>,
+            cs: ark_relations::gr1cs::ConstraintSystemRef<F>,
             t: &F,
         ) -> std::result::Result<(Vec<F>, Vec<F>, Vec<F>, F, usize, usize), SynthesisError> {
             LibsnarkReduction::instance_map_with_evaluation::<F, D>(cs, t)
@@ -440,7 +447,7 @@ impl R1CSToQAP for ProvidedQuotient {
     libsnark_setup_maps!();
 
     fn witness_map_from_matrices<F: PrimeField, D: EvaluationDomain<F>>(
-        _matrices: &ConstraintMatrices<F>,
+        _matrices: &[Matrix<F>],
         num_inputs: usize,
         num_constraints: usize,
         _full_assignment: &[F],
@@ -485,7 +492,7 @@ impl R1CSToQAP for EncryptedReduction {
     libsnark_setup_maps!();
 
     fn witness_map_from_matrices<F: PrimeField, D: EvaluationDomain<F>>(
-        matrices: &ConstraintMatrices<F>,
+        matrices: &[Matrix<F>],
         num_inputs: usize,
         num_constraints: usize,
         full_assignment: &[F],

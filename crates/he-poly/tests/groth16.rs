@@ -11,8 +11,9 @@ use ark_groth16::r1cs_to_qap::{LibsnarkReduction, R1CSToQAP};
 use ark_groth16::Groth16;
 use ark_poly::{EvaluationDomain, GeneralEvaluationDomain, Radix2EvaluationDomain};
 use ark_relations::lc;
-use ark_relations::r1cs::{
-    ConstraintSynthesizer, ConstraintSystem, ConstraintSystemRef, OptimizationGoal, SynthesisError,
+use ark_relations::gr1cs::{
+    ConstraintSynthesizer, ConstraintSystem, ConstraintSystemRef, Matrix, OptimizationGoal,
+    SynthesisError, Variable, R1CS_PREDICATE_LABEL,
 };
 use ark_snark::SNARK;
 use he_poly::groth16::{witness_evaluations, EncryptedReduction, ProvidedQuotient, QuotientKeys};
@@ -78,15 +79,15 @@ impl<F: PrimeField> ConstraintSynthesizer<F> for Mimc<F> {
             let s_value = x_value.map(|v| v + self.key + c);
             let square_value = s_value.map(|s| s * s);
             let square = cs.new_witness_variable(|| square_value.ok_or(missing))?;
-            let s = lc!() + x + key + (c, ConstraintSystem::<F>::one());
-            cs.enforce_constraint(s.clone(), s.clone(), lc!() + square)?;
+            let s = lc!() + x + key + (c, Variable::one());
+            cs.enforce_r1cs_constraint(|| s.clone(), || s.clone(), || lc!() + square)?;
             x_value = square_value.zip(s_value).map(|(q, s)| q * s);
             let next = if i + 1 == self.rounds {
                 y
             } else {
                 cs.new_witness_variable(|| x_value.ok_or(missing))?
             };
-            cs.enforce_constraint(lc!() + square, s, lc!() + next)?;
+            cs.enforce_r1cs_constraint(|| lc!() + square, || s, || lc!() + next)?;
             x = next;
         }
         Ok(())
@@ -100,6 +101,14 @@ fn synthesize<F: PrimeField>(circuit: Mimc<F>) -> ConstraintSystemRef<F> {
     circuit.generate_constraints(cs.clone()).unwrap();
     cs.finalize();
     cs
+}
+
+/// The R1CS matrices (A, B, C) of a finalized constraint system and its
+/// full assignment (instance, then witness).
+fn matrices_and_assignment<F: PrimeField>(cs: &ConstraintSystemRef<F>) -> (Vec<Matrix<F>>, Vec<F>) {
+    let matrices = cs.to_matrices().unwrap().remove(R1CS_PREDICATE_LABEL).unwrap();
+    let assignment = [cs.instance_assignment().unwrap(), cs.witness_assignment().unwrap()].concat();
+    (matrices, assignment)
 }
 
 /// 150 rounds: 300 constraints and 3 instance variables, a domain of 512.
@@ -136,15 +145,7 @@ fn encrypted_quotient_equals_libsnark_reduction() {
     );
 
     // The same through the keys' own method, with a radix-2 domain type.
-    let matrices = cs.to_matrices().unwrap();
-    let assignment = {
-        let cs = cs.borrow().unwrap();
-        [
-            cs.instance_assignment.clone(),
-            cs.witness_assignment.clone(),
-        ]
-        .concat()
-    };
+    let (matrices, assignment) = matrices_and_assignment(&cs);
     // a: the constraint rows, then the public inputs (1, k, y); b: the rows.
     let [a, b] = witness_evaluations(&matrices, 3, 2 * ROUNDS, &assignment).unwrap();
     assert_eq!(a.len(), 2 * ROUNDS + 3);
@@ -257,18 +258,17 @@ fn with_keys_restores_the_previous_keys() {
 #[test]
 fn malformed_matrices_and_arguments_are_errors() {
     let cs = synthesize(Mimc::<Fr>::proving(4, 3, 4));
-    let matrices = cs.to_matrices().unwrap();
-    let assignment = {
-        let cs = cs.borrow().unwrap();
-        [
-            cs.instance_assignment.clone(),
-            cs.witness_assignment.clone(),
-        ]
-        .concat()
-    };
+    let (matrices, assignment) = matrices_and_assignment(&cs);
     let k = keys();
     let invalid = |r: he_poly::Result<Vec<Fr>>| matches!(r, Err(Error::InvalidArgument(_)));
 
+    // Two matrices instead of three.
+    assert!(invalid(k.witness_map_from_matrices::<Domain>(
+        &matrices[..2],
+        3,
+        8,
+        &assignment
+    )));
     // Fewer constraints than matrix rows, an assignment too short, more inputs than values.
     assert!(invalid(k.witness_map_from_matrices::<Domain>(
         &matrices,

@@ -94,7 +94,7 @@
 //!
 //! Besides `to_bytes` / `from_bytes`, [`Parameters`], [`Plaintext`],
 //! [`Ciphertext`], [`PublicKey`], [`RelinKey`] and [`GaloisKeys`] implement
-//! arkworks' `CanonicalSerialize` (ark-serialize 0.5, re-exported as
+//! arkworks' `CanonicalSerialize` (ark-serialize 0.6, re-exported as
 //! [`ark_serialize`]), and with the `serde` feature serde's `Serialize`, over
 //! the same checked format. Objects that belong to a context deserialize as
 //! [`Unbound<T>`] and load with [`Unbound::bind`]; [`Parameters`] implement
@@ -156,16 +156,16 @@ pub use secret_export::{ExportSecret, SecretKeyExport};
 pub use security::{max_log_qp, SecurityLevel};
 pub use serialize::FINGERPRINT_BYTES;
 
-/// The arkworks field crate this API is built on (ark-ff 0.5): use it, or
-/// pin `ark-ff = "0.5"`, so that your field types are the ones taken here.
+/// The arkworks field crate this API is built on (ark-ff 0.6): use it, or
+/// pin `ark-ff = "0.6"`, so that your field types are the ones taken here.
 pub use ark_ff;
 
-/// The BN254 curve crate this API is built on (ark-bn254 0.5, feature
+/// The BN254 curve crate this API is built on (ark-bn254 0.6, feature
 /// `curve`): `helib_rs::ark_bn254::Fr` is the scalar field the presets use.
 pub use ark_bn254;
 
 /// The arkworks serialization crate whose traits this API implements
-/// (ark-serialize 0.5; see [`Unbound`]).
+/// (ark-serialize 0.6; see [`Unbound`]).
 pub use ark_serialize;
 
 /// The crate of [`Zeroizing`](zeroize::Zeroizing), the wiped buffer that
