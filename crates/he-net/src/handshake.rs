@@ -6,6 +6,7 @@ use std::net::SocketAddr;
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 
+use tokio::io::BufReader;
 use tokio::net::TcpStream;
 use tokio::time::{sleep, timeout, timeout_at, Instant};
 use tokio_rustls::{TlsAcceptor, TlsConnector, TlsStream};
@@ -16,8 +17,20 @@ use crate::hello::{acceptor_exchange, dialer_exchange, Hello};
 use crate::peer::PeerId;
 use crate::tls::{check_names, server_name, TlsContext};
 
-/// A TLS connection over a counted TCP stream.
-pub(crate) type Conn = TlsStream<Counting<TcpStream>>;
+/// A TLS connection over a buffered, counted TCP stream. rustls reads
+/// the socket 4 KiB at a time; the buffer turns that into one read call
+/// per [`SOCKET_BUFFER`] bytes.
+pub(crate) type Conn = TlsStream<Socket>;
+
+/// The stream below TLS.
+pub(crate) type Socket = BufReader<Counting<TcpStream>>;
+
+/// The read buffer below TLS.
+const SOCKET_BUFFER: usize = 256 << 10;
+
+fn socket(tcp: TcpStream, wire: Arc<WireCounters>) -> Socket {
+    BufReader::with_capacity(SOCKET_BUFFER, Counting::new(tcp, wire))
+}
 
 /// A connection whose peer is authenticated and in this session.
 pub(crate) struct Established {
@@ -86,7 +99,7 @@ impl Setup {
         let connector = TlsConnector::from(self.tls.client.clone());
         let handshake = async {
             let mut tls = connector
-                .connect(name, Counting::new(tcp, self.wire.clone()))
+                .connect(name, socket(tcp, self.wire.clone()))
                 .await
                 .map_err(|e| format!("TLS handshake: {e}"))?;
             dialer_exchange(&mut tls, self.hello, peer).await?;
@@ -125,7 +138,7 @@ impl Setup {
         let mut claim = None;
         let handshake = async {
             let mut tls = acceptor
-                .accept(Counting::new(tcp, self.wire.clone()))
+                .accept(socket(tcp, self.wire.clone()))
                 .await
                 .map_err(|e| format!("TLS handshake: {e}"))?;
             let leaf = tls

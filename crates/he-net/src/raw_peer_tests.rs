@@ -171,7 +171,7 @@ fn bytes_below_tls_after_the_handshake_are_a_violation() {
         // last message fails the setup instead), straight into the TCP
         // stream, around the TLS session.
         tokio::time::sleep(Duration::from_millis(300)).await;
-        let tcp = conn.stream.get_mut().0;
+        let tcp = conn.stream.get_mut().0.get_mut();
         tcp.write_all(b"\x17\x03\x03\x00\x10garbage garbage!")
             .await
             .expect("write");
@@ -197,7 +197,7 @@ fn an_abrupt_end_mid_frame_is_a_disconnection() {
         conn.stream.write_all(&bytes).await.expect("write");
         conn.stream.flush().await.expect("flush");
         // No close_notify: the TCP stream just ends.
-        let tcp = conn.stream.get_mut().0;
+        let tcp = conn.stream.get_mut().0.get_mut();
         let _ = tcp.shutdown().await;
         tokio::time::sleep(Duration::from_millis(1500)).await;
     });

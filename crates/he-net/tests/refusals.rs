@@ -222,11 +222,19 @@ fn a_dialer_meeting_no_tls_names_the_peer_and_address() {
     let creds = he_net::certs::generate(&dir, he_net::certs::session_roles(1)).expect("certs");
     let fake = TcpListener::bind("127.0.0.1:0").expect("a port");
     let fake_addr = fake.local_addr().expect("an address").to_string();
+    // Answers the first connection within 10 s with a banner that is no TLS.
+    fake.set_nonblocking(true).expect("non-blocking");
     let responder = std::thread::spawn(move || {
-        if let Ok((mut s, _)) = fake.accept() {
-            let _ = s.write_all(b"SSH-2.0-OpenSSH_9.6\r\n");
-            let _ = s.set_read_timeout(Some(Duration::from_secs(5)));
-            let _ = s.read(&mut [0u8; 1024]);
+        let deadline = std::time::Instant::now() + Duration::from_secs(10);
+        while std::time::Instant::now() < deadline {
+            if let Ok((mut s, _)) = fake.accept() {
+                let _ = s.set_nonblocking(false);
+                let _ = s.write_all(b"SSH-2.0-OpenSSH_9.6\r\n");
+                let _ = s.set_read_timeout(Some(Duration::from_secs(5)));
+                let _ = s.read(&mut [0u8; 1024]);
+                return;
+            }
+            std::thread::sleep(Duration::from_millis(10));
         }
     });
     let roles = BTreeMap::from([
