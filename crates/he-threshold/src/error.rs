@@ -71,8 +71,9 @@ pub enum Error {
         reason: String,
     },
 
-    /// Bytes that are not a valid protocol message (truncated, corrupted,
-    /// wrong version).
+    /// Bytes that are not a valid protocol message or stored object
+    /// (truncated, corrupted, wrong version, an inconsistent field); the
+    /// message names the object and the field.
     #[error("malformed message: {0}")]
     MalformedMessage(String),
 
@@ -137,6 +138,18 @@ pub enum Error {
         /// The sender.
         party: u32,
     },
+    /// Intact bytes of a stored or broadcast object (a party's state, a
+    /// re-shared key, a commitment set, an aggregate) written for another
+    /// session than the one reading them: `field` names what differs
+    /// (context fingerprint, session id, number of parties, security bits).
+    #[error("the {what} belongs to another session: its {field} differs from this session's")]
+    ForeignSession {
+        /// What was read.
+        what: &'static str,
+        /// The field that differs.
+        field: &'static str,
+    },
+
     /// A malformed argument; the message says which and why.
     #[error("invalid argument: {0}")]
     InvalidArgument(String),

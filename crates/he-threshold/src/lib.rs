@@ -126,6 +126,53 @@
 //! intermediate copy of a share is left in freed memory. The shares and
 //! messages a party sends are public by design (smudged or masked).
 //!
+//! A [`ShamirShare`] also keeps its residues in a wiped buffer, for its
+//! export (the engine has no export of a residue share). The exports of a
+//! party's state and of a re-shared key are written in place into a wiped
+//! buffer whose capacity is reserved up front (no reallocation leaves a
+//! copy); import reads a party's key from the caller's slice straight into
+//! engine memory, and a re-shared key's residues into one wiped buffer.
+//! One copy is not wiped: the SHA-256 checksum's hasher (`sha2` 0.10 has no
+//! `zeroize`) may leave the last 64-byte block it hashed, part of the
+//! secret, on the stack until it is overwritten, as for a dealing's checksum.
+//!
+//! # Between processes
+//! When every role runs as its own process, what a party keeps and what a
+//! server broadcasts cross process boundaries as bytes. Every format starts
+//! with a 4-byte magic and a version byte, writes integers little-endian,
+//! ends with a SHA-256 checksum of everything before it, and (except the
+//! messages a party sends, which the aggregator checks) is read against a
+//! [`Session`]: the context fingerprint and session id must be the
+//! session's, or reading fails with [`Error::ForeignSession`] naming the
+//! field; anything else inconsistent is [`Error::MalformedMessage`] naming
+//! the field. Reading never panics, and memory grows only with the bytes
+//! actually present, never with a length field.
+//!
+//! | format | magic | secret | contents after magic, version, fingerprint, session id |
+//! |---|---|---|---|
+//! | [`Party::export_secret`] / [`Party::import_secret`] | `HETP` | **yes**: the party's key share | parties `u32`, security bits `u32`, index `u32`, key length `u64`, the secret key share in the engine's checked format ([`helib_rs::SecretKey::export_secret`]) |
+//! | [`ShamirShare::export_secret`] / [`ShamirShare::import_secret`] | `HETR` | **yes**: `threshold` of them give the collective secret | parties `u32`, security bits `u32`, index `u32`, threshold `u32`, residue count `u64`, residues `u64` (one chain share at the top level, NTT form, prime-major) |
+//! | [`Commitments::to_bytes`] / [`Commitments::from_bytes`] | `HETL` | no | run `u64`, count `u32` (= parties), one 32-byte digest per party |
+//! | [`Aggregate::to_bytes`] / [`Aggregate::from_bytes`] | `HETA` | no | binding as in a share message (run `u64`, step tag `u8` and argument `u64`, level `u32`, subject, active set), polynomial count `u32`, then per polynomial its length `u64` and residues `u64` |
+//! | [`ShareMessage`] (`HETS`), [`Commitment`] (`HETC`), [`Opening`] (`HETO`) | | no | read without a session; the aggregator or collector checks them |
+//! | [`DealingMessage`] | `HETD` | **yes** | read without a session; [`Party::reshare`] checks it |
+//!
+//! A party's state is its index and secret share, bound to the session's
+//! context, id, number of parties and λ; a party in the middle of a
+//! relinearization-key run refuses to export it (the run's ephemeral secret
+//! would be lost, so a restored party could not finish the run): finish the
+//! run or drop it ([`Party::abandon_relin_key_run`]). An aggregate is read
+//! only if an [`Aggregator`] of the session could have produced it: the
+//! shape of its binding, the number of polynomials of its step, their
+//! lengths for the moduli of that binding and every residue reduced.
+//!
+//! The secret formats take the engine's consent token
+//! ([`helib_rs::ExportSecret`]) and come in wiped buffers
+//! ([`Zeroizing`](helib_rs::zeroize::Zeroizing)). None of these formats is
+//! encrypted or authenticated (the checksum is no MAC): encrypt the secret
+//! ones before they leave the process, and authenticate the channel the
+//! public ones travel on when their origin matters (`SECURITY.md`).
+//!
 //! # Noise of collective keys
 //! The collective keys carry more noise than single-party ones: the errors of
 //! N parties add up, and the relinearization key's error is `s·e0 + u·e1 + e2`
@@ -139,18 +186,21 @@
 //! `a` polynomials in full, since they are sums of the parties' shares rather
 //! than expansions of a seed).
 
+mod aggregate;
 mod error;
 mod message;
 mod params;
 mod party;
 mod relin;
+mod secret_export;
 mod session;
 mod shamir;
 
+pub use aggregate::{Aggregate, Aggregator};
 pub use error::{Error, Result};
 pub use message::{Binding, ShareMessage, Step};
 pub use params::with_smudging_room;
 pub use party::{AdditiveShare, Party};
 pub use relin::{Commitment, CommitmentCollector, Commitments, Opening};
-pub use session::{Aggregate, Aggregator, Session, DEFAULT_SECURITY_BITS, MAX_PARTIES};
+pub use session::{Session, DEFAULT_SECURITY_BITS, MAX_PARTIES};
 pub use shamir::{ActiveParty, ActiveSet, DealingMessage, ShamirShare};

@@ -5,6 +5,7 @@
 use sha2::{Digest, Sha256};
 
 use crate::error::{Error, Result};
+use crate::session::Session;
 
 /// A protocol step: what a share is a share of.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -75,6 +76,15 @@ impl Step {
             Step::RelinRound1 | Step::KeySwitch => 2,
             _ => 1,
         }
+    }
+
+    /// Whether the step makes a collective key (its shares are bound to the
+    /// top level, to no ciphertext and no active set).
+    pub(crate) fn is_key_generation(self) -> bool {
+        matches!(
+            self,
+            Step::PublicKey | Step::RelinRound1 | Step::RelinRound2 | Step::GaloisKey { .. }
+        )
     }
 
     /// Whether the step's shares are key shares (all primes, per digit)
@@ -150,7 +160,8 @@ pub struct ShareMessage {
 
 const MAGIC: &[u8; 4] = b"HETS";
 const VERSION: u8 = 2;
-const HEADER: usize = 4 + 1 + 32 + 32 + 4 + 8 + 1 + 8 + 4 + 32 + 32 + 4;
+/// Header bytes: frame header, party, binding, polynomial count.
+const HEADER: usize = FRAME_HEADER + 4 + BINDING_BYTES + 4;
 
 impl ShareMessage {
     /// The wire encoding: a header (magic, version, fingerprint, session,
@@ -158,27 +169,14 @@ impl ShareMessage {
     /// each its length and residues, little-endian) and a SHA-256 checksum of
     /// all of it.
     pub fn to_bytes(&self) -> Vec<u8> {
-        let values: usize = self.polynomials.iter().map(Vec::len).sum();
-        let mut out = Vec::with_capacity(HEADER + 8 * (values + self.polynomials.len()) + 32);
-        out.extend_from_slice(MAGIC);
-        out.push(VERSION);
-        out.extend_from_slice(&self.fingerprint);
-        out.extend_from_slice(&self.session);
+        let mut out = Vec::with_capacity(
+            FRAME_HEADER + 4 + BINDING_BYTES + polynomials_len(&self.polynomials) + CHECKSUM_BYTES,
+        );
+        write_frame_header(&mut out, MAGIC, VERSION, &self.fingerprint, &self.session);
         out.extend_from_slice(&self.party.to_le_bytes());
-        out.extend_from_slice(&self.binding.run.to_le_bytes());
-        out.extend_from_slice(&self.binding.step.id_bytes());
-        out.extend_from_slice(&self.binding.level.to_le_bytes());
-        out.extend_from_slice(&self.binding.subject);
-        out.extend_from_slice(&self.binding.active);
-        out.extend_from_slice(&(self.polynomials.len() as u32).to_le_bytes());
-        for p in &self.polynomials {
-            out.extend_from_slice(&(p.len() as u64).to_le_bytes());
-            for v in p {
-                out.extend_from_slice(&v.to_le_bytes());
-            }
-        }
-        let digest = Sha256::digest(&out);
-        out.extend_from_slice(&digest);
+        write_binding(&mut out, &self.binding);
+        write_polynomials(&mut out, &self.polynomials);
+        append_checksum(&mut out);
         out
     }
 
@@ -189,13 +187,10 @@ impl ShareMessage {
     /// magic, version or checksum, an unknown step, or more than two polynomials.
     pub fn from_bytes(bytes: &[u8]) -> Result<Self> {
         let bad = |what: &str| Error::MalformedMessage(what.to_owned());
-        if bytes.len() < HEADER + 32 {
+        if bytes.len() < HEADER + CHECKSUM_BYTES {
             return Err(bad("shorter than a message header"));
         }
-        let (body, checksum) = bytes.split_at(bytes.len() - 32);
-        if Sha256::digest(body).as_slice() != checksum {
-            return Err(bad("checksum mismatch (corrupted in transit)"));
-        }
+        let body = checked_body(bytes)?;
         let mut r = Reader { bytes: body };
         if r.take(4)? != MAGIC {
             return Err(bad("not a threshold share message"));
@@ -206,32 +201,8 @@ impl ShareMessage {
         let fingerprint = r.array()?;
         let session = r.array()?;
         let party = r.u32()?;
-        let run = r.u64()?;
-        let tag = r.take(1)?[0];
-        let arg = r.u64()?;
-        let step = Step::from_tag(tag, arg).ok_or_else(|| bad("unknown protocol step"))?;
-        let level = r.u32()?;
-        let subject = r.array()?;
-        let active = r.array()?;
-        let count = r.u32()? as usize;
-        if count > 2 {
-            return Err(bad("more than two polynomials"));
-        }
-        let mut polynomials = Vec::with_capacity(count);
-        for _ in 0..count {
-            let len = r.u64()?;
-            let bytes_needed = usize::try_from(len)
-                .ok()
-                .and_then(|l| l.checked_mul(8))
-                .filter(|&b| b <= r.bytes.len())
-                .ok_or_else(|| bad("a polynomial is longer than the message"))?;
-            let raw = r.take(bytes_needed)?;
-            polynomials.push(
-                raw.chunks_exact(8)
-                    .map(|c| u64::from_le_bytes(c.try_into().expect("8-byte chunks")))
-                    .collect(),
-            );
-        }
+        let binding = r.binding()?;
+        let polynomials = r.polynomials(2)?;
         if !r.bytes.is_empty() {
             return Err(bad("trailing bytes"));
         }
@@ -239,17 +210,136 @@ impl ShareMessage {
             fingerprint,
             session,
             party,
-            binding: Binding {
-                run,
-                step,
-                level,
-                subject,
-                active,
-            },
+            binding,
             polynomials,
         })
     }
 }
+
+/// Bytes of a SHA-256 checksum trailer.
+pub(crate) const CHECKSUM_BYTES: usize = 32;
+
+/// Bytes of an encoded [`Binding`]: run, step (tag and argument), level,
+/// subject and active set.
+pub(crate) const BINDING_BYTES: usize = 8 + 9 + 4 + 32 + 32;
+
+/// Appends the encoding of `binding` (shared by share messages and
+/// aggregates): run (`u64`), step (tag `u8`, argument `u64`), level (`u32`),
+/// subject (32 bytes), active set (32 bytes), little-endian.
+pub(crate) fn write_binding(out: &mut Vec<u8>, binding: &Binding) {
+    out.extend_from_slice(&binding.run.to_le_bytes());
+    out.extend_from_slice(&binding.step.id_bytes());
+    out.extend_from_slice(&binding.level.to_le_bytes());
+    out.extend_from_slice(&binding.subject);
+    out.extend_from_slice(&binding.active);
+}
+
+/// Bytes [`write_polynomials`] appends for `polynomials`.
+pub(crate) fn polynomials_len(polynomials: &[Vec<u64>]) -> usize {
+    4 + polynomials.iter().map(|p| 8 + 8 * p.len()).sum::<usize>()
+}
+
+/// Appends the polynomial count (`u32`), then for each polynomial its
+/// length (`u64`) and residues (`u64` each), little-endian.
+pub(crate) fn write_polynomials(out: &mut Vec<u8>, polynomials: &[Vec<u64>]) {
+    out.extend_from_slice(&(polynomials.len() as u32).to_le_bytes());
+    for p in polynomials {
+        out.extend_from_slice(&(p.len() as u64).to_le_bytes());
+        for v in p {
+            out.extend_from_slice(&v.to_le_bytes());
+        }
+    }
+}
+
+/// Appends the SHA-256 checksum of everything in `out`. Reserve its 32
+/// bytes beforehand for a secret buffer (no reallocation then leaves a copy).
+pub(crate) fn append_checksum(out: &mut Vec<u8>) {
+    let digest = Sha256::digest(&out[..]);
+    out.extend_from_slice(&digest);
+}
+
+/// The body of `bytes` once its SHA-256 trailer matches.
+///
+/// # Errors
+/// [`Error::MalformedMessage`] for fewer than 32 bytes or a wrong checksum.
+pub(crate) fn checked_body(bytes: &[u8]) -> Result<&[u8]> {
+    let split = bytes
+        .len()
+        .checked_sub(CHECKSUM_BYTES)
+        .ok_or_else(|| Error::MalformedMessage("shorter than a checksum".into()))?;
+    let (body, checksum) = bytes.split_at(split);
+    if Sha256::digest(body).as_slice() != checksum {
+        return Err(Error::MalformedMessage(
+            "checksum mismatch (corrupted in transit)".into(),
+        ));
+    }
+    Ok(body)
+}
+
+/// Opens the frame of a stored or broadcast object of `session`: at least
+/// `header` bytes before the checksum trailer, the checksum, `magic`,
+/// `version`, then the context fingerprint and session id it was written
+/// for. Returns a reader positioned after the session id.
+///
+/// # Errors
+/// [`Error::MalformedMessage`] naming `what` and the field for a short
+/// input, a wrong checksum, magic or version; [`Error::ForeignSession`] for
+/// another context fingerprint or session id.
+pub(crate) fn open_frame<'a>(
+    session: &Session,
+    bytes: &'a [u8],
+    what: &'static str,
+    magic: &[u8; 4],
+    version: u8,
+    header: usize,
+) -> Result<Reader<'a>> {
+    let bad = |detail: &str| Error::MalformedMessage(format!("{what}: {detail}"));
+    if bytes.len() < header + CHECKSUM_BYTES {
+        return Err(bad("shorter than its header and checksum"));
+    }
+    let body = checked_body(bytes).map_err(|_| bad("checksum mismatch (corrupted)"))?;
+    let mut r = Reader { bytes: body };
+    if r.take(4)? != magic {
+        return Err(bad("wrong magic (not this kind of object)"));
+    }
+    let got = r.take(1)?[0];
+    if got != version {
+        return Err(bad(&format!(
+            "unsupported version {got} (this build reads {version})"
+        )));
+    }
+    if &r.array()? != session.fingerprint() {
+        return Err(Error::ForeignSession {
+            what,
+            field: "context fingerprint",
+        });
+    }
+    if &r.array()? != session.id() {
+        return Err(Error::ForeignSession {
+            what,
+            field: "session id",
+        });
+    }
+    Ok(r)
+}
+
+/// Appends the frame header [`open_frame`] reads: magic, version, the
+/// session's context fingerprint and id.
+pub(crate) fn write_frame_header(
+    out: &mut Vec<u8>,
+    magic: &[u8; 4],
+    version: u8,
+    fingerprint: &[u8; 32],
+    session: &[u8; 32],
+) {
+    out.extend_from_slice(magic);
+    out.push(version);
+    out.extend_from_slice(fingerprint);
+    out.extend_from_slice(session);
+}
+
+/// Bytes of the frame header: magic, version, fingerprint, session id.
+pub(crate) const FRAME_HEADER: usize = 4 + 1 + 32 + 32;
 
 pub(crate) struct Reader<'a> {
     pub(crate) bytes: &'a [u8],
@@ -276,5 +366,60 @@ impl<'a> Reader<'a> {
         Ok(u64::from_le_bytes(
             self.take(8)?.try_into().expect("8 bytes"),
         ))
+    }
+
+    /// Reads `count` little-endian `u64`s, allocating only once they are
+    /// known to be in the input (never from the count alone).
+    pub(crate) fn u64s(&mut self, count: u64) -> Result<Vec<u64>> {
+        Ok(self
+            .u64_bytes(count)?
+            .chunks_exact(8)
+            .map(|c| u64::from_le_bytes(c.try_into().expect("8-byte chunks")))
+            .collect())
+    }
+
+    /// The bytes of `count` `u64`s, if the input holds them.
+    fn u64_bytes(&mut self, count: u64) -> Result<&'a [u8]> {
+        let bytes = usize::try_from(count)
+            .ok()
+            .and_then(|c| c.checked_mul(8))
+            .filter(|&b| b <= self.bytes.len())
+            .ok_or_else(|| Error::MalformedMessage("a length runs past the end".into()))?;
+        self.take(bytes)
+    }
+
+    /// Reads a binding written by [`write_binding`].
+    pub(crate) fn binding(&mut self) -> Result<Binding> {
+        let run = self.u64()?;
+        let tag = self.take(1)?[0];
+        let arg = self.u64()?;
+        let step = Step::from_tag(tag, arg)
+            .ok_or_else(|| Error::MalformedMessage("unknown protocol step".into()))?;
+        Ok(Binding {
+            run,
+            step,
+            level: self.u32()?,
+            subject: self.array()?,
+            active: self.array()?,
+        })
+    }
+
+    /// Reads polynomials written by [`write_polynomials`], at most `max` of
+    /// them; memory grows only with the bytes actually present.
+    pub(crate) fn polynomials(&mut self, max: usize) -> Result<Vec<Vec<u64>>> {
+        let count = self.u32()? as usize;
+        if count > max {
+            return Err(Error::MalformedMessage(format!(
+                "{count} polynomials, at most {max}"
+            )));
+        }
+        let mut polynomials = Vec::with_capacity(count);
+        for _ in 0..count {
+            let len = self.u64()?;
+            polynomials.push(self.u64s(len).map_err(|_| {
+                Error::MalformedMessage("a polynomial is longer than the message".into())
+            })?);
+        }
+        Ok(polynomials)
     }
 }

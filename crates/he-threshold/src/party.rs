@@ -5,10 +5,11 @@ use helib_rs::threshold::{self as engine, PartySecret, Smudging};
 use helib_rs::{Ciphertext, Plaintext, PublicKey, SecretKey};
 use zeroize::{Zeroize, ZeroizeOnDrop};
 
+use crate::aggregate::Aggregate;
 use crate::error::{Error, Result};
 use crate::message::{Binding, ShareMessage, Step};
 use crate::relin::{self, Commitment, Commitments, Opening};
-use crate::session::{Aggregate, Session};
+use crate::session::Session;
 
 /// A party of a session: index `0..parties` and its secret share `s_i` of the
 /// collective secret `s = Σ s_i` (an ordinary secret key, wiped when dropped).
@@ -116,6 +117,39 @@ impl Party {
             secret: SecretKey::generate(session.context())?,
             relin: None,
         })
+    }
+
+    /// A party restored from its exported state (see `secret_export`).
+    pub(crate) fn from_parts(session: &Session, index: u32, secret: SecretKey) -> Self {
+        Self {
+            session: session.clone(),
+            index,
+            secret,
+            relin: None,
+        }
+    }
+
+    /// The relinearization-key run in progress, if any: its run number and
+    /// whether the party has committed or already opened.
+    pub(crate) fn relin_run_in_progress(&self) -> Option<(u64, &'static str)> {
+        self.relin.as_ref().map(|r| {
+            let stage = match r.stage {
+                RelinStage::Committed { .. } => "committed to",
+                RelinStage::Opened { .. } => "opened",
+            };
+            (r.run, stage)
+        })
+    }
+
+    /// Drops the relinearization-key run in progress, if any, wiping its
+    /// ephemeral secret, and returns its run number. For a run that will not
+    /// be finished (another party or the server failed), since a party in
+    /// the middle of a run refuses to export its state
+    /// ([`export_secret`](Self::export_secret)). A dropped run cannot be
+    /// resumed: the key needs a new run, with fresh commitments from every
+    /// party.
+    pub fn abandon_relin_key_run(&mut self) -> Option<u64> {
+        self.relin.take().map(|r| r.run)
     }
 
     /// The party's session.

@@ -27,7 +27,10 @@ use rand::RngCore;
 use sha2::{Digest, Sha256};
 
 use crate::error::{Error, Result};
-use crate::message::{Reader, ShareMessage};
+use crate::message::{
+    append_checksum, open_frame, write_frame_header, Reader, ShareMessage, CHECKSUM_BYTES,
+    FRAME_HEADER,
+};
 use crate::session::Session;
 
 /// One party's commitment to its round-1 share (what it sends first).
@@ -50,6 +53,11 @@ const COMMITMENT_MAGIC: &[u8; 4] = b"HETC";
 const OPENING_MAGIC: &[u8; 4] = b"HETO";
 const VERSION: u8 = 1;
 const COMMITMENT_LEN: usize = 4 + 1 + 32 + 32 + 4 + 8 + 32 + 32;
+const SET_MAGIC: &[u8; 4] = b"HETL";
+const SET_VERSION: u8 = 1;
+/// Fixed bytes of a commitment set before its digests: frame header, run, count.
+const SET_HEADER: usize = FRAME_HEADER + 8 + 4;
+const SET_WHAT: &str = "commitment set";
 
 impl Commitment {
     /// The wire encoding: magic, version, fingerprint, session, party, run,
@@ -278,6 +286,68 @@ impl Commitments {
             h.update(d);
         }
         h.finalize().into()
+    }
+
+    /// The wire encoding (public, what the server broadcasts before anyone
+    /// opens): magic `HETL`, version 1, context fingerprint, session id, run
+    /// (`u64`), count (`u32`, the number of parties), one 32-byte digest per
+    /// party in index order and a SHA-256 checksum of all of it; integers
+    /// little-endian.
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let mut out = Vec::with_capacity(SET_HEADER + 32 * self.digests.len() + CHECKSUM_BYTES);
+        write_frame_header(
+            &mut out,
+            SET_MAGIC,
+            SET_VERSION,
+            &self.fingerprint,
+            &self.session,
+        );
+        out.extend_from_slice(&self.run.to_le_bytes());
+        out.extend_from_slice(&(self.digests.len() as u32).to_le_bytes());
+        for d in &self.digests {
+            out.extend_from_slice(d);
+        }
+        append_checksum(&mut out);
+        out
+    }
+
+    /// Reads a commitment set written by [`to_bytes`](Self::to_bytes) for
+    /// `session`: its context, session and number of parties must be the
+    /// session's (any run; a party then opens only a set holding its own
+    /// commitment, [`Party::relin_key_open`](crate::Party::relin_key_open)).
+    ///
+    /// # Errors
+    /// [`Error::MalformedMessage`] naming the field for a truncated or
+    /// corrupted input, a wrong magic or version, or a count that does not
+    /// match the length; [`Error::ForeignSession`] for a set of another
+    /// context, session or number of parties.
+    pub fn from_bytes(session: &Session, bytes: &[u8]) -> Result<Commitments> {
+        let mut r = open_frame(session, bytes, SET_WHAT, SET_MAGIC, SET_VERSION, SET_HEADER)?;
+        let run = r.u64()?;
+        let count = r.u32()?;
+        if count != session.parties() {
+            return Err(Error::ForeignSession {
+                what: SET_WHAT,
+                field: "number of parties",
+            });
+        }
+        if r.bytes.len() != 32 * count as usize {
+            return Err(Error::MalformedMessage(format!(
+                "{SET_WHAT}: {} bytes of digests for a count of {count}",
+                r.bytes.len()
+            )));
+        }
+        let digests = r
+            .bytes
+            .chunks_exact(32)
+            .map(|d| d.try_into().expect("32-byte chunks"))
+            .collect();
+        Ok(Commitments {
+            fingerprint: *session.fingerprint(),
+            session: *session.id(),
+            run,
+            digests,
+        })
     }
 
     /// Whether the set belongs to `session` (context, id and number of parties).

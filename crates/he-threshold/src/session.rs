@@ -1,16 +1,15 @@
 //! A session: the parameters, parties and id every share is checked
-//! against, the common reference seeds, the aggregation of shares and the
-//! public finishing steps of each protocol.
-
-use std::collections::BTreeSet;
+//! against, the common reference seeds, the aggregators of each step
+//! (in `aggregate`) and the public finishing steps of each protocol.
 
 use helib_rs::threshold::{self as engine, Smudging};
 use helib_rs::{Ciphertext, Context, GaloisKeys, Plaintext, PublicKey, RelinKey};
 use sha2::{Digest, Sha256};
 
+use crate::aggregate::{Aggregate, Aggregator};
 use crate::error::{Error, Result};
-use crate::message::{Binding, ShareMessage, Step};
-use crate::relin::{self, CommitmentCollector, Commitments, Opening};
+use crate::message::{Binding, Step};
+use crate::relin::{CommitmentCollector, Commitments};
 use crate::shamir::ActiveSet;
 
 /// The default statistical security of the smudging noise: 40 bits (the
@@ -198,10 +197,7 @@ impl Session {
                     .into(),
             ));
         }
-        if !matches!(
-            step,
-            Step::PublicKey | Step::RelinRound2 | Step::GaloisKey { .. }
-        ) {
+        if !step.is_key_generation() {
             return Err(Error::InvalidArgument(format!(
                 "{step:?} is not a key-generation step"
             )));
@@ -503,227 +499,5 @@ impl Session {
             &aggregate.sums[0],
             &aggregate.sums[1],
         )?)
-    }
-}
-
-/// Collects the shares of one step from all parties (or, for t-out-of-N, from
-/// every member of an active set), checking each one before it is added:
-/// context fingerprint, session, party index, binding (step, run, level,
-/// ciphertext, active set), membership, duplicates, number and length of the
-/// polynomials and the range of every residue.
-pub struct Aggregator {
-    session: [u8; 32],
-    fingerprint: [u8; 32],
-    parties: u32,
-    binding: Binding,
-    moduli: Vec<u64>,
-    ring_degree: usize,
-    seen: BTreeSet<u32>,
-    /// The parties whose shares are expected: all when `None`.
-    members: Option<BTreeSet<u32>>,
-    /// For round 1 of the relinearization key: the commitments the openings
-    /// must match.
-    commitments: Option<Commitments>,
-    sums: Vec<Vec<u64>>,
-}
-
-impl Aggregator {
-    fn new(session: &Session, binding: Binding) -> Result<Self> {
-        let context = &session.context;
-        let mut moduli = Vec::new();
-        if binding.step.is_key_share() {
-            for _ in 0..context.key_switching_digits()? {
-                moduli.extend_from_slice(context.chain_primes());
-                moduli.extend_from_slice(context.special_primes());
-            }
-        } else {
-            moduli.extend_from_slice(&context.chain_primes()[..=binding.level as usize]);
-        }
-        let len = moduli.len() * context.ring_degree();
-        Ok(Self {
-            session: session.id,
-            fingerprint: session.fingerprint,
-            parties: session.parties,
-            binding,
-            moduli,
-            ring_degree: context.ring_degree(),
-            seen: BTreeSet::new(),
-            members: None,
-            commitments: None,
-            sums: vec![vec![0u64; len]; binding.step.polynomials()],
-        })
-    }
-
-    /// The binding of the shares this aggregator collects.
-    pub fn binding(&self) -> &Binding {
-        &self.binding
-    }
-
-    /// Checks a share and adds it. A share that fails a check changes nothing.
-    ///
-    /// # Errors
-    /// [`Error::ContextMismatch`], [`Error::SessionMismatch`],
-    /// [`Error::UnknownParty`], [`Error::ActiveSetMismatch`],
-    /// [`Error::RoundMismatch`], [`Error::InactiveParty`],
-    /// [`Error::DuplicateShare`] or [`Error::MalformedShare`], each naming the sender.
-    pub fn add(&mut self, share: &ShareMessage) -> Result<()> {
-        if self.commitments.is_some() {
-            return Err(Error::InvalidArgument(
-                "round-1 relinearization shares arrive as openings: use add_opening".into(),
-            ));
-        }
-        self.add_checked(share)
-    }
-
-    /// Checks a round-1 opening against its sender's commitment, then adds
-    /// its share as [`add`](Self::add) does.
-    ///
-    /// # Errors
-    /// [`Error::CommitmentMismatch`] when the share or random bytes do not
-    /// match the commitment; [`Error::InvalidArgument`] for an aggregator that
-    /// is not of round-1 openings; as [`add`](Self::add).
-    pub fn add_opening(&mut self, opening: &Opening) -> Result<()> {
-        let party = opening.share.party;
-        let Some(commitments) = &self.commitments else {
-            return Err(Error::InvalidArgument(
-                "this aggregator does not collect round-1 openings".into(),
-            ));
-        };
-        let expected = commitments.of(party).ok_or(Error::UnknownParty {
-            party,
-            parties: self.parties,
-        })?;
-        if relin::commitment_digest(&opening.share, &opening.nonce) != *expected {
-            return Err(Error::CommitmentMismatch { party });
-        }
-        self.add_checked(&opening.share)
-    }
-
-    fn add_checked(&mut self, share: &ShareMessage) -> Result<()> {
-        let party = share.party;
-        if share.fingerprint != self.fingerprint {
-            return Err(Error::ContextMismatch { party });
-        }
-        if share.session != self.session {
-            return Err(Error::SessionMismatch { party });
-        }
-        if party >= self.parties {
-            return Err(Error::UnknownParty {
-                party,
-                parties: self.parties,
-            });
-        }
-        if share.binding.active != self.binding.active {
-            return Err(Error::ActiveSetMismatch { party });
-        }
-        if share.binding != self.binding {
-            return Err(Error::RoundMismatch {
-                party,
-                expected: self.binding.to_string(),
-                got: share.binding.to_string(),
-            });
-        }
-        if self.members.as_ref().is_some_and(|m| !m.contains(&party)) {
-            return Err(Error::InactiveParty { party });
-        }
-        if self.seen.contains(&party) {
-            return Err(Error::DuplicateShare { party });
-        }
-        if share.polynomials.len() != self.sums.len() {
-            return Err(Error::MalformedShare {
-                party,
-                reason: format!(
-                    "{} polynomials, expected {}",
-                    share.polynomials.len(),
-                    self.sums.len()
-                ),
-            });
-        }
-        let n = self.ring_degree;
-        for p in &share.polynomials {
-            if p.len() != self.sums[0].len() {
-                return Err(Error::MalformedShare {
-                    party,
-                    reason: format!(
-                        "a polynomial of {} residues, expected {}",
-                        p.len(),
-                        self.sums[0].len()
-                    ),
-                });
-            }
-            let reduced = p
-                .chunks_exact(n)
-                .zip(&self.moduli)
-                .all(|(block, &q)| block.iter().all(|&x| x < q));
-            if !reduced {
-                return Err(Error::MalformedShare {
-                    party,
-                    reason: "a residue is not reduced modulo its prime".into(),
-                });
-            }
-        }
-        for (sum, p) in self.sums.iter_mut().zip(&share.polynomials) {
-            for ((block, share_block), &q) in sum
-                .chunks_exact_mut(n)
-                .zip(p.chunks_exact(n))
-                .zip(&self.moduli)
-            {
-                for (x, &y) in block.iter_mut().zip(share_block) {
-                    let s = *x + y;
-                    *x = if s >= q { s - q } else { s };
-                }
-            }
-        }
-        self.seen.insert(party);
-        Ok(())
-    }
-
-    /// The parties (of the active set, if any) whose shares have not arrived.
-    pub fn missing(&self) -> Vec<u32> {
-        (0..self.parties)
-            .filter(|p| self.members.as_ref().is_none_or(|m| m.contains(p)))
-            .filter(|p| !self.seen.contains(p))
-            .collect()
-    }
-
-    /// The sum of all parties' (or all active parties') shares.
-    ///
-    /// # Errors
-    /// [`Error::MissingShares`] unless every expected share was added.
-    pub fn finish(self) -> Result<Aggregate> {
-        let missing = self.missing();
-        if !missing.is_empty() {
-            return Err(Error::MissingShares { missing });
-        }
-        Ok(Aggregate {
-            session: self.session,
-            fingerprint: self.fingerprint,
-            binding: self.binding,
-            sums: self.sums,
-        })
-    }
-}
-
-/// The sum of every party's share of one step (public).
-#[derive(Clone, Debug)]
-pub struct Aggregate {
-    session: [u8; 32],
-    fingerprint: [u8; 32],
-    binding: Binding,
-    sums: Vec<Vec<u64>>,
-}
-
-impl Aggregate {
-    /// What the shares were for.
-    pub fn binding(&self) -> &Binding {
-        &self.binding
-    }
-    /// The summed polynomials (residues in NTT form).
-    pub fn sums(&self) -> &[Vec<u64>] {
-        &self.sums
-    }
-    /// Bytes of the summed polynomials (what a server broadcasts).
-    pub fn size_bytes(&self) -> usize {
-        self.sums.iter().map(|s| s.len() * 8).sum()
     }
 }

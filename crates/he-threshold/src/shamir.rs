@@ -322,34 +322,26 @@ impl Party {
         if !missing.is_empty() {
             return Err(Error::MissingDealings { missing });
         }
-        let mut all = Zeroizing::new(Vec::with_capacity(each * by_dealer.len()));
+        let mut sum = Zeroizing::new(vec![0u64; each]);
         for d in by_dealer.values() {
-            all.extend_from_slice(&d.residues);
+            engine::add_chain_shares(context, context.max_level(), &mut sum, &d.residues)?;
         }
-        let share = engine::shamir_combine(
-            context,
-            self.index() + 1,
-            threshold,
-            session.parties(),
-            &all,
-        )?;
-        Ok(ShamirShare {
-            session: session.clone(),
-            index: self.index(),
-            threshold,
-            share,
-        })
+        ShamirShare::from_residues(session, self.index(), threshold, sum)
     }
 }
 
 /// A party's re-shared key `S_j` (t-out-of-N): the sum of the dealings it
 /// received, a Shamir share of the collective secret `s` (any `threshold`
-/// of them determine `s`, fewer reveal nothing). Secret; the engine wipes it
-/// when it is dropped.
+/// of them determine `s`, fewer reveal nothing). Secret: it keeps `S_j`
+/// twice, as the engine's share (wiped by the engine when dropped) and as
+/// the residues its export writes (wiped when dropped, [`Zeroizing`]), as
+/// the engine has no export of a residue share.
 pub struct ShamirShare {
     session: Session,
     index: u32,
     threshold: u32,
+    /// `S_j`: a chain share at the top level (NTT form, standard residues).
+    residues: Zeroizing<Vec<u64>>,
     share: ResidueShare,
 }
 
@@ -363,6 +355,49 @@ impl std::fmt::Debug for ShamirShare {
 }
 
 impl ShamirShare {
+    /// The re-shared key of party `index` with residues `S_j` (checked
+    /// reduced by the engine). The engine builds a residue share only from
+    /// dealings, so it gets `S_j` as the first dealer's and zeros from the
+    /// others: their sum is `S_j`. The buffer of `parties` chain shares this
+    /// takes is as large as the dealings of a re-sharing.
+    pub(crate) fn from_residues(
+        session: &Session,
+        index: u32,
+        threshold: u32,
+        residues: Zeroizing<Vec<u64>>,
+    ) -> Result<Self> {
+        let each = residues.len();
+        let len = each
+            .checked_mul(session.parties() as usize)
+            .ok_or_else(|| Error::InvalidArgument("the dealing length overflows".into()))?;
+        let mut dealings = Zeroizing::new(vec![0u64; len]);
+        dealings[..each].copy_from_slice(&residues);
+        let share = engine::shamir_combine(
+            session.context(),
+            index + 1,
+            threshold,
+            session.parties(),
+            &dealings,
+        )?;
+        Ok(Self {
+            session: session.clone(),
+            index,
+            threshold,
+            residues,
+            share,
+        })
+    }
+
+    /// `S_j`'s residues (secret; for the export).
+    pub(crate) fn residues(&self) -> &[u64] {
+        &self.residues
+    }
+
+    /// The session of the re-sharing.
+    pub(crate) fn session(&self) -> &Session {
+        &self.session
+    }
+
     /// The party's index.
     pub fn index(&self) -> u32 {
         self.index

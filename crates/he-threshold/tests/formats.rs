@@ -1,0 +1,607 @@
+//! The byte formats of what a party and a server keep or exchange between
+//! processes: a party's state and its re-shared key (secret), the round-1
+//! commitment set and aggregates (public). Restored parties hold the same
+//! keys and take part in every protocol; truncated, changed or foreign bytes
+//! are typed errors, never a panic.
+
+mod common;
+
+use std::sync::OnceLock;
+
+use common::{bn254, context, t65537, Net};
+use he_threshold::{
+    ActiveSet, AdditiveShare, Aggregate, Commitments, DealingMessage, Error, Party, Session,
+    ShamirShare, Step,
+};
+use helib_rs::zeroize::{ZeroizeOnDrop, Zeroizing};
+use helib_rs::{Ciphertext, Context, ExportSecret, Plaintext, RelinKey};
+use sha2::{Digest, Sha256};
+
+const CONSENT: ExportSecret = ExportSecret::IUnderstandTheBytesAreTheKey;
+const PARTIES: u32 = 3;
+const THRESHOLD: u32 = 2;
+/// Magic, version, context fingerprint and session id.
+const FRAME: usize = 4 + 1 + 32 + 32;
+
+fn test_context() -> Context {
+    context(&t65537(), PARTIES, 1)
+}
+
+fn message(context: &Context) -> Plaintext {
+    Plaintext::from_u64s(context, &[1, 2, 3, 65536]).unwrap()
+}
+
+fn export(party: &Party) -> Zeroizing<Vec<u8>> {
+    party.export_secret(CONSENT).unwrap()
+}
+
+/// Replaces the SHA-256 trailer by the checksum of the changed body, as a
+/// writer that meant the change would (the checksum is no MAC).
+fn resign(bytes: &mut [u8]) {
+    let body = bytes.len() - 32;
+    let digest = Sha256::digest(&bytes[..body]);
+    bytes[body..].copy_from_slice(&digest);
+}
+
+fn put_u32(bytes: &mut [u8], at: usize, v: u32) {
+    bytes[at..at + 4].copy_from_slice(&v.to_le_bytes());
+    resign(bytes);
+}
+
+fn put_u64(bytes: &mut [u8], at: usize, v: u64) {
+    bytes[at..at + 8].copy_from_slice(&v.to_le_bytes());
+    resign(bytes);
+}
+
+/// Re-shares the parties' secrets with `threshold`.
+fn reshare(net: &mut Net, threshold: u32) -> Vec<ShamirShare> {
+    let run = net.next_run();
+    let mut inbox: Vec<Vec<DealingMessage>> = (0..PARTIES).map(|_| Vec::new()).collect();
+    for p in &net.parties {
+        for d in p.shamir_dealings(run, threshold).unwrap() {
+            inbox[d.to as usize].push(d);
+        }
+    }
+    net.parties
+        .iter()
+        .zip(&inbox)
+        .map(|(p, received)| p.reshare(run, threshold, received).unwrap())
+        .collect()
+}
+
+/// Collective decryption of `ct` by `parties` (one share each).
+fn decrypt_by(
+    session: &Session,
+    parties: &[&Party],
+    ct: &Ciphertext,
+) -> he_threshold::Result<Plaintext> {
+    let smudging = session.smudging(ct.level())?;
+    let mut agg = session.ciphertext_aggregator(41, Step::Decrypt, ct)?;
+    for p in parties {
+        agg.add(&p.decryption_share(41, ct, &smudging)?)?;
+    }
+    session.decrypt(ct, &agg.finish()?, &smudging)
+}
+
+/// Collective decryption of `ct` by the active set of `shares`.
+fn decrypt_active(
+    session: &Session,
+    shares: &[&ShamirShare],
+    ct: &Ciphertext,
+) -> he_threshold::Result<Plaintext> {
+    let members: Vec<u32> = shares.iter().map(|s| s.index()).collect();
+    let set = ActiveSet::new(session, THRESHOLD, &members)?;
+    let smudging = session.smudging(ct.level())?;
+    let mut agg = session.active_aggregator(43, Step::Decrypt, ct, &set)?;
+    for s in shares {
+        agg.add(&s.activate(&set)?.decryption_share(43, ct, &smudging)?)?;
+    }
+    session.decrypt(ct, &agg.finish()?, &smudging)
+}
+
+/// The relinearization key with every broadcast through its bytes, as
+/// separate processes would run it: the commitment set and the round-1
+/// aggregate from the server to each party, the round-2 aggregate back.
+fn relin_key_through_bytes(net: &mut Net) -> RelinKey {
+    let run = net.next_run();
+    let session = net.session.clone();
+    let mut collector = session.relin_commitments(run);
+    for p in &mut net.parties {
+        collector.add(&p.relin_key_commit(run).unwrap()).unwrap();
+    }
+    let broadcast = collector.finish().unwrap().to_bytes();
+    // The server's own copy, and each party's from the broadcast.
+    let mut agg = session
+        .relin_round1_aggregator(&Commitments::from_bytes(&session, &broadcast).unwrap())
+        .unwrap();
+    for p in &mut net.parties {
+        let commitments = Commitments::from_bytes(&session, &broadcast).unwrap();
+        agg.add_opening(&p.relin_key_open(&commitments).unwrap())
+            .unwrap();
+    }
+    let round1 = agg.finish().unwrap().to_bytes();
+    let mut agg2 = session.key_aggregator(run, Step::RelinRound2).unwrap();
+    for p in &mut net.parties {
+        let round1 = Aggregate::from_bytes(&session, &round1).unwrap();
+        agg2.add(&p.relin_key_round2(&round1).unwrap()).unwrap();
+    }
+    let round2 = agg2.finish().unwrap().to_bytes();
+    session
+        .relin_key(
+            &Aggregate::from_bytes(&session, &round1).unwrap(),
+            &Aggregate::from_bytes(&session, &round2).unwrap(),
+        )
+        .unwrap()
+}
+
+#[test]
+fn restored_parties_hold_the_same_keys_and_take_part() {
+    let context = test_context();
+    let mut net = Net::new(&context, PARTIES, [1; 32]);
+    let pk = net.public_key();
+    let m = message(&context);
+    let ct = pk.encrypt(&m).unwrap();
+
+    let restored: Vec<Party> = net
+        .parties
+        .iter()
+        .map(|p| Party::import_secret(&net.session, &export(p)).unwrap())
+        .collect();
+    for (original, copy) in net.parties.iter().zip(&restored) {
+        assert_eq!(copy.index(), original.index());
+        // The same key: the engine writes the same bytes for both shares.
+        assert_eq!(
+            *copy.secret_share().export_secret(CONSENT).unwrap(),
+            *original.secret_share().export_secret(CONSENT).unwrap()
+        );
+        assert_eq!(*export(copy), *export(original));
+    }
+
+    // Shares of one run by originals and restored parties combine.
+    let mixed = [&net.parties[0], &restored[1], &net.parties[2]];
+    assert_eq!(decrypt_by(&net.session, &mixed, &ct).unwrap(), m);
+    let smudging = net.session.smudging(ct.level()).unwrap();
+    assert_eq!(
+        restored[1]
+            .decryption_share(5, &ct, &smudging)
+            .unwrap()
+            .binding,
+        net.parties[1]
+            .decryption_share(5, &ct, &smudging)
+            .unwrap()
+            .binding
+    );
+    // A party of the same index with another key does not combine.
+    let stranger = Party::new(&net.session, 1).unwrap();
+    let wrong = [&net.parties[0], &stranger, &net.parties[2]];
+    assert!(matches!(
+        decrypt_by(&net.session, &wrong, &ct),
+        Err(Error::InconsistentShares(_))
+    ));
+
+    // In place of the originals: decryption, encryption to shares, and a
+    // relinearization key made through the broadcast formats.
+    net.parties = restored;
+    assert_eq!(net.decrypt(&ct), m);
+    let shares = net.encryption_to_shares(&ct);
+    assert_eq!(AdditiveShare::reconstruct(&shares).unwrap(), m);
+    let rk = relin_key_through_bytes(&mut net);
+    let square = ct.multiply(&ct).unwrap().relinearize(&rk).unwrap();
+    assert_eq!(
+        net.decrypt(&square),
+        net.summed_secret().decrypt(&square).unwrap()
+    );
+    assert_ne!(net.decrypt(&square), m);
+}
+
+#[test]
+fn a_restored_shamir_share_works_in_an_active_set() {
+    let context = test_context();
+    let mut net = Net::new(&context, PARTIES, [2; 32]);
+    let pk = net.public_key();
+    let m = message(&context);
+    let ct = pk.encrypt(&m).unwrap();
+    let shamir = reshare(&mut net, THRESHOLD);
+    let restored: Vec<ShamirShare> = shamir
+        .iter()
+        .map(|s| {
+            ShamirShare::import_secret(&net.session, &s.export_secret(CONSENT).unwrap()).unwrap()
+        })
+        .collect();
+    for (original, copy) in shamir.iter().zip(&restored) {
+        assert_eq!(copy.index(), original.index());
+        assert_eq!(copy.threshold(), original.threshold());
+        assert_eq!(
+            *copy.export_secret(CONSENT).unwrap(),
+            *original.export_secret(CONSENT).unwrap()
+        );
+    }
+    assert_eq!(
+        decrypt_active(&net.session, &[&restored[0], &restored[2]], &ct).unwrap(),
+        m
+    );
+    assert_eq!(
+        decrypt_active(&net.session, &[&shamir[0], &restored[1]], &ct).unwrap(),
+        m
+    );
+    assert_eq!(
+        decrypt_active(&net.session, &[&restored[2], &shamir[1], &restored[0]], &ct).unwrap(),
+        m
+    );
+}
+
+#[test]
+fn a_party_in_a_relinearization_run_refuses_to_export() {
+    let context = test_context();
+    let mut net = Net::new(&context, PARTIES, [3; 32]);
+    let refused = |p: &Party| matches!(p.export_secret(CONSENT), Err(Error::InvalidArgument(m)) if m.contains("run"));
+    let run = net.next_run();
+    let mut collector = net.session.relin_commitments(run);
+    for p in &mut net.parties {
+        collector.add(&p.relin_key_commit(run).unwrap()).unwrap();
+    }
+    assert!(net.parties.iter().all(refused));
+    let commitments = collector.finish().unwrap();
+    let mut agg = net.session.relin_round1_aggregator(&commitments).unwrap();
+    for p in &mut net.parties {
+        agg.add_opening(&p.relin_key_open(&commitments).unwrap())
+            .unwrap();
+    }
+    assert!(net.parties.iter().all(refused));
+    let round1 = agg.finish().unwrap();
+    // Round 2 ends the run: the state exports again.
+    let share = net.parties[0].relin_key_round2(&round1).unwrap();
+    assert_eq!(share.binding.step, Step::RelinRound2);
+    assert!(net.parties[0].export_secret(CONSENT).is_ok());
+    // A run that will not finish is abandoned (its ephemeral secret wiped).
+    assert!(refused(&net.parties[1]));
+    assert_eq!(net.parties[1].abandon_relin_key_run(), Some(run));
+    assert_eq!(net.parties[1].abandon_relin_key_run(), None);
+    let restored = Party::import_secret(&net.session, &export(&net.parties[1])).unwrap();
+    assert_eq!(restored.index(), 1);
+    // A restored party has no run in progress: it cannot make round 2.
+    let mut restored2 = Party::import_secret(&net.session, &export(&net.parties[0])).unwrap();
+    assert!(restored2.relin_key_round2(&round1).is_err());
+}
+
+/// Every format, written once, for the refusal tests.
+struct Fixture {
+    context: Context,
+    session: Session,
+    party: Zeroizing<Vec<u8>>,
+    shamir: Zeroizing<Vec<u8>>,
+    commitments: Vec<u8>,
+    /// A decryption aggregate at the lowest level it fits at (small).
+    decryption: Vec<u8>,
+    /// The public-key aggregate (one polynomial at the top level).
+    public_key: Vec<u8>,
+    /// The round-1 relinearization aggregate (two key-share polynomials).
+    round1: Vec<u8>,
+}
+
+fn fixture() -> &'static Fixture {
+    static FIXTURE: OnceLock<Fixture> = OnceLock::new();
+    FIXTURE.get_or_init(|| {
+        let context = test_context();
+        let mut net = Net::new(&context, PARTIES, [4; 32]);
+        let party = export(&net.parties[1]);
+        let shamir = reshare(&mut net, THRESHOLD)[2]
+            .export_secret(CONSENT)
+            .unwrap();
+        let run = net.next_run();
+        let shares: Vec<_> = net
+            .parties
+            .iter()
+            .map(|p| p.public_key_share(run).unwrap())
+            .collect();
+        let public_key = net.aggregate_keys(run, Step::PublicKey, &shares);
+        let pk = net.session.public_key(&public_key).unwrap();
+        // The lowest level collective decryption fits at.
+        let (level, smudging) = (0..=context.max_level())
+            .find_map(|l| Some((l, net.session.smudging(l).ok()?)))
+            .unwrap();
+        let ct = pk
+            .encrypt(&message(&context))
+            .unwrap()
+            .mod_switch_to(level)
+            .unwrap();
+        let mut agg = net
+            .session
+            .ciphertext_aggregator(9, Step::Decrypt, &ct)
+            .unwrap();
+        for p in &net.parties {
+            agg.add(&p.decryption_share(9, &ct, &smudging).unwrap())
+                .unwrap();
+        }
+        let decryption = agg.finish().unwrap();
+        assert_eq!(
+            net.session.decrypt(&ct, &decryption, &smudging).unwrap(),
+            message(&context)
+        );
+        let run = net.next_run();
+        let mut collector = net.session.relin_commitments(run);
+        for p in &mut net.parties {
+            collector.add(&p.relin_key_commit(run).unwrap()).unwrap();
+        }
+        let commitments = collector.finish().unwrap();
+        let mut agg = net.session.relin_round1_aggregator(&commitments).unwrap();
+        for p in &mut net.parties {
+            agg.add_opening(&p.relin_key_open(&commitments).unwrap())
+                .unwrap();
+        }
+        Fixture {
+            context,
+            session: net.session.clone(),
+            party,
+            shamir,
+            commitments: commitments.to_bytes(),
+            decryption: decryption.to_bytes(),
+            public_key: public_key.to_bytes(),
+            round1: agg.finish().unwrap().to_bytes(),
+        }
+    })
+}
+
+#[derive(Clone, Copy, Debug)]
+enum Kind {
+    Party,
+    Shamir,
+    Commitments,
+    Aggregate,
+}
+
+/// Reads `bytes` as `kind` for `session` and writes what it read again.
+fn reread(kind: Kind, session: &Session, bytes: &[u8]) -> he_threshold::Result<Vec<u8>> {
+    Ok(match kind {
+        Kind::Party => export(&Party::import_secret(session, bytes)?).to_vec(),
+        Kind::Shamir => ShamirShare::import_secret(session, bytes)?
+            .export_secret(CONSENT)?
+            .to_vec(),
+        Kind::Commitments => Commitments::from_bytes(session, bytes)?.to_bytes(),
+        Kind::Aggregate => Aggregate::from_bytes(session, bytes)?.to_bytes(),
+    })
+}
+
+fn all(f: &Fixture) -> [(Kind, &[u8]); 6] {
+    [
+        (Kind::Party, &f.party[..]),
+        (Kind::Shamir, &f.shamir[..]),
+        (Kind::Commitments, &f.commitments[..]),
+        (Kind::Aggregate, &f.decryption[..]),
+        (Kind::Aggregate, &f.public_key[..]),
+        (Kind::Aggregate, &f.round1[..]),
+    ]
+}
+
+#[test]
+fn every_format_round_trips_byte_for_byte() {
+    let f = fixture();
+    for (kind, bytes) in all(f) {
+        assert_eq!(reread(kind, &f.session, bytes).unwrap(), bytes, "{kind:?}");
+    }
+    // The round-1 aggregate carries two key-share polynomials.
+    let round1 = Aggregate::from_bytes(&f.session, &f.round1).unwrap();
+    assert_eq!(round1.binding().step, Step::RelinRound1);
+    assert_eq!(round1.sums().len(), 2);
+}
+
+#[test]
+fn every_truncation_is_refused() {
+    let f = fixture();
+    for (kind, bytes) in all(f) {
+        // Every prefix of the small formats; of the large key aggregates,
+        // every prefix through the first polynomial's header, then a stride.
+        let step = if bytes.len() > 100_000 { 997 } else { 1 };
+        let lengths = (0..200.min(bytes.len())).chain((200..bytes.len()).step_by(step));
+        for len in lengths {
+            assert!(
+                matches!(
+                    reread(kind, &f.session, &bytes[..len]),
+                    Err(Error::MalformedMessage(_))
+                ),
+                "{kind:?} truncated to {len} bytes"
+            );
+        }
+    }
+}
+
+#[test]
+fn another_session_context_party_count_or_security_is_refused() {
+    let f = fixture();
+    let id = *f.session.id();
+    let other_id = Session::new(&f.context, [5; 32], PARTIES).unwrap();
+    let more = Session::new(&f.context, id, PARTIES + 1).unwrap();
+    let stricter = f.session.clone().with_security_bits(50).unwrap();
+    let other_context = Session::new(&context(&bn254(), PARTIES, 1), id, PARTIES).unwrap();
+    let refused = |kind, session: &Session, bytes: &[u8], expected: &str| match reread(
+        kind, session, bytes,
+    ) {
+        Err(Error::ForeignSession { field, .. }) => assert_eq!(field, expected, "{kind:?}"),
+        other => panic!("{kind:?}: expected ForeignSession ({expected}), got {other:?}"),
+    };
+    for (kind, bytes) in all(f) {
+        refused(kind, &other_id, bytes, "session id");
+        refused(kind, &other_context, bytes, "context fingerprint");
+    }
+    for (kind, bytes) in &all(f)[..3] {
+        refused(*kind, &more, bytes, "number of parties");
+    }
+    for (kind, bytes) in &all(f)[..2] {
+        refused(*kind, &stricter, bytes, "security bits");
+    }
+}
+
+/// Fields changed with the checksum recomputed (a writer's mistake, or a
+/// forger): each refused by its own check, named in the error.
+#[test]
+fn inconsistent_fields_are_named() {
+    let f = fixture();
+    let s = &f.session;
+    let q0 = f.context.chain_primes()[0];
+    let malformed = |kind, bytes: &[u8], field: &str| match reread(kind, s, bytes) {
+        Err(Error::MalformedMessage(m)) => assert!(m.contains(field), "{kind:?}: {m}"),
+        other => panic!("{kind:?}: expected MalformedMessage ({field}), got {other:?}"),
+    };
+
+    // Party state: parties @69, security bits @73, index @77, key length @81, key @89.
+    let mut b = f.party.to_vec();
+    b[4] = 2;
+    resign(&mut b);
+    malformed(Kind::Party, &b, "version");
+    let mut b = f.party.to_vec();
+    b[0] = b'X';
+    resign(&mut b);
+    malformed(Kind::Party, &b, "magic");
+    let mut b = f.party.to_vec();
+    put_u32(&mut b, FRAME + 8, PARTIES);
+    assert!(matches!(
+        Party::import_secret(s, &b),
+        Err(Error::UnknownParty {
+            party: 3,
+            parties: 3
+        })
+    ));
+    let mut b = f.party.to_vec();
+    let len = u64::from_le_bytes(b[FRAME + 12..FRAME + 20].try_into().unwrap());
+    put_u64(&mut b, FRAME + 12, len + 1);
+    malformed(Kind::Party, &b, "key length");
+    let mut b = f.party.to_vec();
+    b[FRAME + 40] ^= 1;
+    resign(&mut b);
+    malformed(Kind::Party, &b, "secret key share");
+
+    // Re-shared key: index @77, threshold @81, count @85, residues @93.
+    let residues = FRAME + 24;
+    for bad in [0, PARTIES + 1] {
+        let mut b = f.shamir.to_vec();
+        put_u32(&mut b, FRAME + 12, bad);
+        malformed(Kind::Shamir, &b, "threshold");
+    }
+    let mut b = f.shamir.to_vec();
+    put_u32(&mut b, FRAME + 8, 7);
+    assert!(matches!(
+        ShamirShare::import_secret(s, &b),
+        Err(Error::UnknownParty { party: 7, .. })
+    ));
+    let mut b = f.shamir.to_vec();
+    let count = u64::from_le_bytes(b[FRAME + 16..residues].try_into().unwrap());
+    put_u64(&mut b, FRAME + 16, count - 1);
+    malformed(Kind::Shamir, &b, "residue count");
+    let mut b = f.shamir.to_vec();
+    put_u64(&mut b, residues + 8 * 5, q0);
+    malformed(Kind::Shamir, &b, "residue 5 of prime 0 is not reduced");
+
+    // Commitment set: run @69, count @77, digests @81.
+    let mut b = f.commitments.to_vec();
+    put_u32(&mut b, FRAME + 8, PARTIES + 1);
+    assert!(matches!(
+        Commitments::from_bytes(s, &b),
+        Err(Error::ForeignSession {
+            field: "number of parties",
+            ..
+        })
+    ));
+    let mut b = f.commitments.to_vec();
+    b.splice(b.len() - 32..b.len() - 32, [0u8; 32]);
+    resign(&mut b);
+    malformed(Kind::Commitments, &b, "digests");
+
+    // Aggregate: binding @69 (run, tag @77, argument @78, level @86,
+    // subject @90, active set @122), count @154, length @158, residues @166.
+    let mut b = f.decryption.clone();
+    b[FRAME + 8] = 99;
+    resign(&mut b);
+    malformed(Kind::Aggregate, &b, "step");
+    let mut b = f.decryption.clone();
+    put_u32(&mut b, FRAME + 17, f.context.max_level() as u32 + 1);
+    malformed(Kind::Aggregate, &b, "above the top level");
+    let mut b = f.public_key.clone();
+    put_u32(&mut b, FRAME + 17, 0);
+    malformed(Kind::Aggregate, &b, "top level");
+    let mut b = f.public_key.clone();
+    b[FRAME + 53] = 1;
+    resign(&mut b);
+    malformed(Kind::Aggregate, &b, "active set");
+    let mut b = f.public_key.clone();
+    b[FRAME + 21] = 1;
+    resign(&mut b);
+    malformed(Kind::Aggregate, &b, "subject");
+    let mut b = f.decryption.clone();
+    put_u32(&mut b, FRAME + 85, 2);
+    malformed(Kind::Aggregate, &b, "polynomials");
+    // A decryption aggregate read as of a higher level has too few residues.
+    let mut b = f.decryption.clone();
+    let level = u32::from_le_bytes(b[FRAME + 17..FRAME + 21].try_into().unwrap());
+    assert!(level < f.context.max_level() as u32);
+    put_u32(&mut b, FRAME + 17, level + 1);
+    malformed(Kind::Aggregate, &b, "residues, expected");
+    let mut b = f.decryption.clone();
+    put_u64(&mut b, FRAME + 97 + 8 * 3, q0);
+    malformed(Kind::Aggregate, &b, "not reduced");
+    // A length field larger than the input allocates nothing.
+    let mut b = f.decryption.clone();
+    put_u64(&mut b, FRAME + 89, u64::MAX / 4);
+    malformed(Kind::Aggregate, &b, "longer than the message");
+}
+
+#[test]
+fn exports_are_wiped_on_drop() {
+    fn wiped_on_drop<T: ZeroizeOnDrop>(_: &T) {}
+    let f = fixture();
+    let context = test_context();
+    let net = Net::new(&context, PARTIES, [6; 32]);
+    let bytes = export(&net.parties[0]);
+    wiped_on_drop(&bytes);
+    let share = ShamirShare::import_secret(&f.session, &f.shamir).unwrap();
+    wiped_on_drop(&share.export_secret(CONSENT).unwrap());
+}
+
+mod campaigns {
+    //! Randomized: any changed byte of any format is refused; with the
+    //! checksum recomputed, reading never panics and what is accepted writes
+    //! back to the same bytes.
+
+    use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(64))]
+
+        #[test]
+        fn a_changed_byte_is_refused(
+            which in 0usize..6,
+            position in any::<prop::sample::Index>(),
+            flip in 1u8..=255,
+        ) {
+            let f = fixture();
+            let (kind, bytes) = all(f)[which];
+            let mut changed = bytes.to_vec();
+            let at = position.index(changed.len());
+            changed[at] ^= flip;
+            prop_assert!(reread(kind, &f.session, &changed).is_err());
+        }
+
+        #[test]
+        fn a_resigned_change_never_panics(
+            which in 0usize..6,
+            position in any::<prop::sample::Index>(),
+            flip in 1u8..=255,
+        ) {
+            let f = fixture();
+            let (kind, bytes) = all(f)[which];
+            let mut changed = bytes.to_vec();
+            let body = changed.len() - 32;
+            // Mostly the header, where the fields are.
+            let at = if position.index(2) == 0 {
+                position.index(body.min(200))
+            } else {
+                position.index(body)
+            };
+            changed[at] ^= flip;
+            resign(&mut changed);
+            if let Ok(again) = reread(kind, &f.session, &changed) {
+                prop_assert_eq!(again, changed);
+            }
+        }
+    }
+}
