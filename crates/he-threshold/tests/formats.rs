@@ -10,8 +10,8 @@ use std::sync::OnceLock;
 
 use common::{bn254, context, t65537, Net};
 use he_threshold::{
-    ActiveSet, AdditiveShare, Aggregate, Commitments, DealingMessage, Error, Party, Session,
-    ShamirShare, Step,
+    ActiveSet, AdditiveShare, Aggregate, Commitments, DealingMessage, Error, Party, Result,
+    Session, ShamirShare, Step,
 };
 use helib_rs::zeroize::{ZeroizeOnDrop, Zeroizing};
 use helib_rs::{Ciphertext, Context, ExportSecret, Plaintext, RelinKey};
@@ -43,13 +43,9 @@ fn resign(bytes: &mut [u8]) {
     bytes[body..].copy_from_slice(&digest);
 }
 
-fn put_u32(bytes: &mut [u8], at: usize, v: u32) {
-    bytes[at..at + 4].copy_from_slice(&v.to_le_bytes());
-    resign(bytes);
-}
-
-fn put_u64(bytes: &mut [u8], at: usize, v: u64) {
-    bytes[at..at + 8].copy_from_slice(&v.to_le_bytes());
+/// Writes `v` at `at` and recomputes the checksum.
+fn put(bytes: &mut [u8], at: usize, v: &[u8]) {
+    bytes[at..at + v.len()].copy_from_slice(v);
     resign(bytes);
 }
 
@@ -70,11 +66,7 @@ fn reshare(net: &mut Net, threshold: u32) -> Vec<ShamirShare> {
 }
 
 /// Collective decryption of `ct` by `parties` (one share each).
-fn decrypt_by(
-    session: &Session,
-    parties: &[&Party],
-    ct: &Ciphertext,
-) -> he_threshold::Result<Plaintext> {
+fn decrypt_by(session: &Session, parties: &[&Party], ct: &Ciphertext) -> Result<Plaintext> {
     let smudging = session.smudging(ct.level())?;
     let mut agg = session.ciphertext_aggregator(41, Step::Decrypt, ct)?;
     for p in parties {
@@ -84,11 +76,7 @@ fn decrypt_by(
 }
 
 /// Collective decryption of `ct` by the active set of `shares`.
-fn decrypt_active(
-    session: &Session,
-    shares: &[&ShamirShare],
-    ct: &Ciphertext,
-) -> he_threshold::Result<Plaintext> {
+fn decrypt_set(session: &Session, shares: &[&ShamirShare], ct: &Ciphertext) -> Result<Plaintext> {
     let members: Vec<u32> = shares.iter().map(|s| s.index()).collect();
     let set = ActiveSet::new(session, THRESHOLD, &members)?;
     let smudging = session.smudging(ct.level())?;
@@ -217,15 +205,15 @@ fn a_restored_shamir_share_works_in_an_active_set() {
         );
     }
     assert_eq!(
-        decrypt_active(&net.session, &[&restored[0], &restored[2]], &ct).unwrap(),
+        decrypt_set(&net.session, &[&restored[0], &restored[2]], &ct).unwrap(),
         m
     );
     assert_eq!(
-        decrypt_active(&net.session, &[&shamir[0], &restored[1]], &ct).unwrap(),
+        decrypt_set(&net.session, &[&shamir[0], &restored[1]], &ct).unwrap(),
         m
     );
     assert_eq!(
-        decrypt_active(&net.session, &[&restored[2], &shamir[1], &restored[0]], &ct).unwrap(),
+        decrypt_set(&net.session, &[&restored[2], &shamir[1], &restored[0]], &ct).unwrap(),
         m
     );
 }
@@ -351,7 +339,7 @@ enum Kind {
 }
 
 /// Reads `bytes` as `kind` for `session` and writes what it read again.
-fn reread(kind: Kind, session: &Session, bytes: &[u8]) -> he_threshold::Result<Vec<u8>> {
+fn reread(kind: Kind, session: &Session, bytes: &[u8]) -> Result<Vec<u8>> {
     Ok(match kind {
         Kind::Party => export(&Party::import_secret(session, bytes)?).to_vec(),
         Kind::Shamir => ShamirShare::import_secret(session, bytes)?
@@ -453,7 +441,7 @@ fn inconsistent_fields_are_named() {
     resign(&mut b);
     malformed(Kind::Party, &b, "magic");
     let mut b = f.party.to_vec();
-    put_u32(&mut b, FRAME + 8, PARTIES);
+    put(&mut b, FRAME + 8, &PARTIES.to_le_bytes());
     assert!(matches!(
         Party::import_secret(s, &b),
         Err(Error::UnknownParty {
@@ -463,7 +451,7 @@ fn inconsistent_fields_are_named() {
     ));
     let mut b = f.party.to_vec();
     let len = u64::from_le_bytes(b[FRAME + 12..FRAME + 20].try_into().unwrap());
-    put_u64(&mut b, FRAME + 12, len + 1);
+    put(&mut b, FRAME + 12, &(len + 1).to_le_bytes());
     malformed(Kind::Party, &b, "key length");
     let mut b = f.party.to_vec();
     b[FRAME + 40] ^= 1;
@@ -474,26 +462,26 @@ fn inconsistent_fields_are_named() {
     let residues = FRAME + 24;
     for bad in [0, PARTIES + 1] {
         let mut b = f.shamir.to_vec();
-        put_u32(&mut b, FRAME + 12, bad);
+        put(&mut b, FRAME + 12, &bad.to_le_bytes());
         malformed(Kind::Shamir, &b, "threshold");
     }
     let mut b = f.shamir.to_vec();
-    put_u32(&mut b, FRAME + 8, 7);
+    put(&mut b, FRAME + 8, &7u32.to_le_bytes());
     assert!(matches!(
         ShamirShare::import_secret(s, &b),
         Err(Error::UnknownParty { party: 7, .. })
     ));
     let mut b = f.shamir.to_vec();
     let count = u64::from_le_bytes(b[FRAME + 16..residues].try_into().unwrap());
-    put_u64(&mut b, FRAME + 16, count - 1);
+    put(&mut b, FRAME + 16, &(count - 1).to_le_bytes());
     malformed(Kind::Shamir, &b, "residue count");
     let mut b = f.shamir.to_vec();
-    put_u64(&mut b, residues + 8 * 5, q0);
+    put(&mut b, residues + 8 * 5, &q0.to_le_bytes());
     malformed(Kind::Shamir, &b, "residue 5 of prime 0 is not reduced");
 
     // Commitment set: run @69, count @77, digests @81.
     let mut b = f.commitments.to_vec();
-    put_u32(&mut b, FRAME + 8, PARTIES + 1);
+    put(&mut b, FRAME + 8, &(PARTIES + 1).to_le_bytes());
     assert!(matches!(
         Commitments::from_bytes(s, &b),
         Err(Error::ForeignSession {
@@ -513,10 +501,14 @@ fn inconsistent_fields_are_named() {
     resign(&mut b);
     malformed(Kind::Aggregate, &b, "step");
     let mut b = f.decryption.clone();
-    put_u32(&mut b, FRAME + 17, f.context.max_level() as u32 + 1);
+    put(
+        &mut b,
+        FRAME + 17,
+        &(f.context.max_level() as u32 + 1).to_le_bytes(),
+    );
     malformed(Kind::Aggregate, &b, "above the top level");
     let mut b = f.public_key.clone();
-    put_u32(&mut b, FRAME + 17, 0);
+    put(&mut b, FRAME + 17, &0u32.to_le_bytes());
     malformed(Kind::Aggregate, &b, "top level");
     let mut b = f.public_key.clone();
     b[FRAME + 53] = 1;
@@ -527,20 +519,20 @@ fn inconsistent_fields_are_named() {
     resign(&mut b);
     malformed(Kind::Aggregate, &b, "subject");
     let mut b = f.decryption.clone();
-    put_u32(&mut b, FRAME + 85, 2);
+    put(&mut b, FRAME + 85, &2u32.to_le_bytes());
     malformed(Kind::Aggregate, &b, "polynomials");
     // A decryption aggregate read as of a higher level has too few residues.
     let mut b = f.decryption.clone();
     let level = u32::from_le_bytes(b[FRAME + 17..FRAME + 21].try_into().unwrap());
     assert!(level < f.context.max_level() as u32);
-    put_u32(&mut b, FRAME + 17, level + 1);
+    put(&mut b, FRAME + 17, &(level + 1).to_le_bytes());
     malformed(Kind::Aggregate, &b, "residues, expected");
     let mut b = f.decryption.clone();
-    put_u64(&mut b, FRAME + 97 + 8 * 3, q0);
+    put(&mut b, FRAME + 97 + 8 * 3, &q0.to_le_bytes());
     malformed(Kind::Aggregate, &b, "not reduced");
     // A length field larger than the input allocates nothing.
     let mut b = f.decryption.clone();
-    put_u64(&mut b, FRAME + 89, u64::MAX / 4);
+    put(&mut b, FRAME + 89, &(u64::MAX / 4).to_le_bytes());
     malformed(Kind::Aggregate, &b, "longer than the message");
 }
 
@@ -548,10 +540,9 @@ fn inconsistent_fields_are_named() {
 fn exports_are_wiped_on_drop() {
     fn wiped_on_drop<T: ZeroizeOnDrop>(_: &T) {}
     let f = fixture();
-    let context = test_context();
-    let net = Net::new(&context, PARTIES, [6; 32]);
-    let bytes = export(&net.parties[0]);
-    wiped_on_drop(&bytes);
+    wiped_on_drop(&export(
+        &Party::import_secret(&f.session, &f.party).unwrap(),
+    ));
     let share = ShamirShare::import_secret(&f.session, &f.shamir).unwrap();
     wiped_on_drop(&share.export_secret(CONSENT).unwrap());
 }
