@@ -165,7 +165,8 @@ impl Network {
     }
 
     /// Queues `bytes` for `to` in `round` and returns; a background task
-    /// writes it.
+    /// writes it. The queue is not bounded: a caller that sends faster
+    /// than the connection carries keeps the difference in memory.
     ///
     /// # Errors
     /// [`Error::UnknownPeer`], [`Error::UnknownRound`],
@@ -354,5 +355,16 @@ fn ending_error(peer: PeerId, round: u8, ending: Ending) -> Error {
         },
         Ending::Violation(violation) => Error::Protocol { peer, violation },
         Ending::Local => Error::Closed,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_network_can_be_shared_between_threads() {
+        fn shared<T: Send + Sync>() {}
+        shared::<Network>();
     }
 }

@@ -87,6 +87,12 @@ impl TlsContext {
             .with_root_certificates(roots)
             .with_client_auth_cert(chain, key)
             .map_err(key_error)?;
+        // One connection per pair and session: nothing to resume, so no
+        // tickets on the wire.
+        let mut server = server;
+        server.send_tls13_tickets = 0;
+        let mut client = client;
+        client.resumption = rustls::client::Resumption::disabled();
         Ok(TlsContext {
             client: Arc::new(client),
             server: Arc::new(server),
