@@ -55,8 +55,8 @@ impl<E: Pairing, R: Reduction> Circuit<E, R> {
         if pk.l_query.len() != matrices.num_witness_variables {
             return invalid("l_query", matrices.num_witness_variables, pk.l_query.len());
         }
-        if pk.h_query.len() != domain.size() - 1 {
-            return invalid("h_query", domain.size() - 1, pk.h_query.len());
+        if pk.h_query.len() != R::h_query_len(domain.size()) {
+            return invalid("h_query", R::h_query_len(domain.size()), pk.h_query.len());
         }
         if pk.vk.gamma_abc_g1.len() != matrices.num_instance_variables {
             return invalid(

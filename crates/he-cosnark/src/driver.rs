@@ -1,6 +1,7 @@
-//! Every role in one process: the key session once, then proofs, each
-//! role's steps measured and every message moved (and counted) by an
-//! [`InProcess`] transport.
+//! Every role in one process, each on its own thread: the key session once,
+//! then proofs, each role running its side ([`ComputingParty::prove`],
+//! [`Server::prove`]) over its end of an [`InProcess`] group, which counts
+//! its bytes.
 
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -9,7 +10,8 @@ use ark_ec::pairing::Pairing;
 use ark_groth16::Proof;
 use he_threshold::{ActiveSet, Session};
 use helib_rs::Context;
-use rand::{CryptoRng, RngCore};
+use rand::{CryptoRng, RngCore, SeedableRng};
+use rand_chacha::ChaCha20Rng;
 
 use crate::circuit::Circuit;
 use crate::error::{Error, Result};
@@ -17,46 +19,10 @@ use crate::keys::KeySession;
 use crate::party::ComputingParty;
 use crate::plan::ProofPlan;
 use crate::reduction::Reduction;
+use crate::report::{self, ProofReport, RoleReport};
 use crate::server::Server;
 use crate::shares::WitnessShare;
-use crate::transport::{InProcess, Role, Round, Traffic, Transport};
-use crate::usage::Usage;
-
-/// What one role spent on one proof.
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
-pub struct RoleCost {
-    /// Time, summed over the role's steps.
-    pub usage: Usage,
-    /// Bytes sent and received.
-    pub traffic: Traffic,
-}
-
-/// What every role spent on one proof, per round too.
-#[derive(Clone, Debug, Default)]
-pub struct ProofReport {
-    /// Per role and round.
-    pub rounds: BTreeMap<(Role, Round), RoleCost>,
-}
-
-impl ProofReport {
-    /// A role's total over the proof's rounds.
-    pub fn role(&self, role: Role) -> RoleCost {
-        let mut total = RoleCost::default();
-        for ((r, _), cost) in &self.rounds {
-            if *r == role {
-                total.usage = total.usage.plus(cost.usage);
-                total.traffic.sent += cost.traffic.sent;
-                total.traffic.received += cost.traffic.received;
-            }
-        }
-        total
-    }
-
-    fn charge(&mut self, role: Role, round: Round, usage: Usage) {
-        let entry = self.rounds.entry((role, round)).or_default();
-        entry.usage = entry.usage.plus(usage);
-    }
-}
+use crate::transport::{InProcess, Role, Round, Traffic};
 
 /// A collaborative prover with every role in this process.
 pub struct InProcessProver<E: Pairing, R: Reduction> {
@@ -64,8 +30,7 @@ pub struct InProcessProver<E: Pairing, R: Reduction> {
     threshold: u32,
     parties: Vec<ComputingParty<E, R>>,
     server: Server<E, R>,
-    transport: InProcess,
-    key_session: BTreeMap<Role, Usage>,
+    key_session: BTreeMap<Role, RoleReport>,
 }
 
 impl<E: Pairing, R: Reduction> InProcessProver<E, R> {
@@ -91,8 +56,7 @@ impl<E: Pairing, R: Reduction> InProcessProver<E, R> {
         }
         let session = Session::new(context, id, parties)?;
         let plan = Arc::new(ProofPlan::new(&session, circuit.domain_size())?);
-        let mut transport = InProcess::new();
-        let keys = KeySession::run(&session, threshold, &mut transport)?;
+        let keys = KeySession::run(&session, threshold)?;
         let mut reshared = keys.reshared.into_iter();
         let parties = keys
             .parties
@@ -111,19 +75,22 @@ impl<E: Pairing, R: Reduction> InProcessProver<E, R> {
             threshold,
             parties,
             server,
-            transport,
-            key_session: keys.usage,
+            key_session: keys.reports,
         })
     }
 
-    /// What each role spent in the key session.
-    pub fn key_session_usage(&self) -> &BTreeMap<Role, Usage> {
+    /// What each role spent and sent in the key session.
+    pub fn key_session(&self) -> &BTreeMap<Role, RoleReport> {
         &self.key_session
     }
 
-    /// The bytes each role sent and received in the key session.
+    /// The bytes `role` sent and received in the key session.
     pub fn key_session_traffic(&self, role: Role) -> Traffic {
-        self.transport.traffic(role, Round::Keys)
+        self.key_session
+            .get(&role)
+            .and_then(|report| report.rounds.get(&Round::Keys))
+            .map(|cost| cost.traffic)
+            .unwrap_or_default()
     }
 
     /// Proof `proof` of the statement `public_inputs` by all parties from
@@ -183,96 +150,59 @@ impl<E: Pairing, R: Reduction> InProcessProver<E, R> {
             });
         }
         let active = active.as_ref();
-        let mut report = ProofReport::default();
-        let before: Vec<(Role, Round, Traffic)> = self.traffic_snapshot();
-        let net = &mut self.transport;
-        let parties: Vec<&ComputingParty<E, R>> =
-            members.iter().map(|&i| &self.parties[i as usize]).collect();
-
-        let mut states = Vec::with_capacity(parties.len());
-        for (party, share) in parties.iter().zip(shares) {
-            let (out, usage) =
-                Usage::measure(|| party.upload(proof, active, public_inputs, share, rng));
-            report.charge(party.role(), Round::Upload, usage);
-            let (state, bytes) = out?;
-            net.send(party.role(), Role::Server, Round::Upload, bytes)?;
-            states.push(state);
-        }
-
-        let uploads = receive_all(net, &parties, Round::Upload)?;
-        let (out, usage) =
-            Usage::measure(|| self.server.compute(proof, active, public_inputs, &uploads));
-        report.charge(Role::Server, Round::Upload, usage);
-        let (server_state, broadcast) = out?;
-        for party in &parties {
-            net.send(Role::Server, party.role(), Round::Upload, broadcast.clone())?;
-        }
-
-        for (party, state) in parties.iter().zip(states.iter_mut()) {
-            let bytes = net.receive(party.role(), Role::Server, Round::Upload)?;
-            let (out, usage) = Usage::measure(|| party.convert(state, &bytes));
-            report.charge(party.role(), Round::Convert, usage);
-            net.send(party.role(), Role::Server, Round::Convert, out?)?;
-        }
-
-        let converts = receive_all(net, &parties, Round::Convert)?;
-        let (out, usage) = Usage::measure(|| self.server.open(&server_state, &converts));
-        report.charge(Role::Server, Round::Open, usage);
-        let designated = Role::Party(members[0]);
-        net.send(Role::Server, designated, Round::Open, out?)?;
-
-        for (party, state) in parties.iter().zip(states) {
-            let openings = if party.role() == designated {
-                Some(net.receive(party.role(), Role::Server, Round::Open)?)
-            } else {
-                None
-            };
-            let (out, usage) = Usage::measure(|| party.combine(state, openings.as_deref()));
-            report.charge(party.role(), Round::Combine, usage);
-            net.send(party.role(), Role::Server, Round::Combine, out?)?;
-        }
-
-        let c_shares = receive_all(net, &parties, Round::Combine)?;
-        let (out, usage) = Usage::measure(|| self.server.finish(server_state, &c_shares));
-        report.charge(Role::Server, Round::Combine, usage);
-        let proof = out?;
-
-        for (role, round, traffic) in self.traffic_snapshot() {
-            let earlier = before
-                .iter()
-                .find(|(r, n, _)| (*r, *n) == (role, round))
-                .map(|(_, _, t)| *t)
-                .unwrap_or_default();
-            let entry = report.rounds.entry((role, round)).or_default();
-            entry.traffic.sent = traffic.sent - earlier.sent;
-            entry.traffic.received = traffic.received - earlier.received;
-        }
-        Ok((proof, report))
-    }
-
-    fn traffic_snapshot(&self) -> Vec<(Role, Round, Traffic)> {
-        let roles = self
-            .parties
+        let mut ends = InProcess::group_of(
+            std::iter::once(Role::Server)
+                .chain(members.iter().map(|&i| Role::Party(i)))
+                .collect(),
+        );
+        let mut server_end = ends.remove(0);
+        // Each party draws its randomness from its own generator, seeded
+        // from the caller's.
+        let rngs: Vec<ChaCha20Rng> = members
             .iter()
-            .map(ComputingParty::role)
-            .chain([Role::Server]);
-        roles
-            .flat_map(|role| {
-                [Round::Upload, Round::Convert, Round::Open, Round::Combine]
-                    .map(|round| (role, round, self.transport.traffic(role, round)))
-            })
-            .collect()
+            .map(|_| ChaCha20Rng::from_rng(&mut *rng))
+            .collect::<std::result::Result<_, _>>()
+            .map_err(|e| Error::InvalidArgument(format!("the random generator failed: {e}")))?;
+        let (server, parties) = std::thread::scope(|scope| {
+            let handles: Vec<_> = members
+                .iter()
+                .zip(shares)
+                .zip(ends.into_iter().zip(rngs))
+                .map(|((&i, share), (mut end, mut rng))| {
+                    let party = &self.parties[i as usize];
+                    scope.spawn(move || {
+                        party.prove(&mut end, proof, active, public_inputs, share, &mut rng)
+                    })
+                })
+                .collect();
+            let server = self
+                .server
+                .prove(&mut server_end, proof, active, public_inputs);
+            drop(server_end);
+            let parties: Vec<_> = handles.into_iter().map(report::join).collect();
+            (server, parties)
+        });
+        let mut proof_report = ProofReport::default();
+        let mut errors = Vec::new();
+        for (&i, outcome) in members.iter().zip(parties) {
+            match outcome {
+                Ok(role_report) => proof_report.insert(Role::Party(i), &role_report),
+                Err(error) => errors.push(error),
+            }
+        }
+        let proof = match server {
+            Ok((proof, role_report)) => {
+                proof_report.insert(Role::Server, &role_report);
+                proof
+            }
+            Err(error) => {
+                errors.insert(0, error);
+                return Err(report::root_cause(errors));
+            }
+        };
+        if !errors.is_empty() {
+            return Err(report::root_cause(errors));
+        }
+        Ok((proof, proof_report))
     }
-}
-
-/// Every party's message to the server in `round`, in party order.
-fn receive_all<E: Pairing, R: Reduction>(
-    net: &mut InProcess,
-    parties: &[&ComputingParty<E, R>],
-    round: Round,
-) -> Result<Vec<Vec<u8>>> {
-    parties
-        .iter()
-        .map(|p| net.receive(Role::Server, p.role(), round))
-        .collect()
 }

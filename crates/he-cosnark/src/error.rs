@@ -43,6 +43,15 @@ pub enum Error {
         /// The round.
         round: &'static str,
     },
+    /// The transport failed: a connection could not be made or broke, or a
+    /// peer sent what no honest transport sends.
+    #[error("transport{}: {reason}", peer.map(|p| format!(" ({p})")).unwrap_or_default())]
+    Transport {
+        /// The peer concerned, when one is.
+        peer: Option<Role>,
+        /// What happened.
+        reason: String,
+    },
     /// A witness share of the wrong length, or public inputs of the wrong number.
     #[error("the {what} has {got} values, the circuit needs {expected}")]
     WrongLength {
@@ -66,6 +75,10 @@ pub enum Error {
     /// The engine failed.
     #[error(transparent)]
     Engine(#[from] helib_rs::Error),
+    /// A circom or snarkjs file was refused, or a zkey does not match its
+    /// r1cs.
+    #[error(transparent)]
+    Circom(#[from] he_circom::Error),
     /// The constraint system could not be synthesized or reduced.
     #[error("constraint system: {0}")]
     Synthesis(#[from] ark_relations::gr1cs::SynthesisError),

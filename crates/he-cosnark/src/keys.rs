@@ -3,18 +3,22 @@
 //! relinearization key (round 1 commit-then-open, round 2), which the
 //! server keeps; for t-out-of-N, the parties then re-share their secret
 //! shares with Shamir's scheme (each dealing goes to its recipient only).
-//! Share messages, commitments, openings and dealings travel as bytes
-//! through the transport; the commitment set and the round-1 aggregate the
-//! server hands back are counted by their content (they move as values).
+//!
+//! Each role runs its side over its own [`Transport`]:
+//! [`party_key_session`] and [`server_key_session`] (one process per role,
+//! or threads); [`KeySession::run`] runs all of them on threads of this
+//! process.
 
 use std::collections::BTreeMap;
 
 use he_threshold::{
-    Commitment, DealingMessage, Opening, Party, Session, ShamirShare, ShareMessage, Step,
+    Aggregate, Commitment, Commitments, DealingMessage, Opening, Party, Session, ShamirShare,
+    ShareMessage, Step,
 };
 use helib_rs::RelinKey;
 
-use crate::error::Result;
+use crate::error::{Error, Result};
+use crate::report::RoleReport;
 use crate::transport::{InProcess, Role, Round, Transport};
 use crate::usage::Usage;
 
@@ -24,7 +28,7 @@ const RELIN_RUN: u64 = 1;
 const RESHARE_RUN: u64 = 2;
 
 /// The parties and the collective relinearization key of a session, with
-/// what each role spent making them.
+/// what each role spent making them (every role in this process).
 pub struct KeySession {
     /// The parties, in index order.
     pub parties: Vec<Party>,
@@ -32,140 +36,233 @@ pub struct KeySession {
     pub relin_key: RelinKey,
     /// Each party's re-shared key for t-out-of-N (empty for N-out-of-N).
     pub reshared: Vec<ShamirShare>,
-    /// Time per role.
-    pub usage: BTreeMap<Role, Usage>,
+    /// What each role spent and sent.
+    pub reports: BTreeMap<Role, RoleReport>,
 }
 
 impl KeySession {
-    /// Runs the key session of `session` over `transport`, and the Shamir
-    /// re-sharing for `threshold` when it is below the number of parties.
+    /// Runs the key session of `session` with every role on its own thread
+    /// of this process, and the Shamir re-sharing for `threshold` when it is
+    /// below the number of parties.
     ///
     /// # Errors
-    /// The threshold protocol's errors, naming the party at fault.
-    pub fn run(session: &Session, threshold: u32, transport: &mut InProcess) -> Result<Self> {
-        let mut usage: BTreeMap<Role, Usage> = BTreeMap::new();
-        let mut charge = |role: Role, u: Usage| {
-            let entry = usage.entry(role).or_default();
-            *entry = entry.plus(u);
+    /// The first role's error, naming the party at fault (a role that only
+    /// saw another one stop reports [`Error::Missing`], which comes last).
+    pub fn run(session: &Session, threshold: u32) -> Result<Self> {
+        let mut ends = InProcess::group(session.parties());
+        let mut server_end = ends.remove(0);
+        let (server, parties) = std::thread::scope(|scope| {
+            let handles: Vec<_> = ends
+                .into_iter()
+                .enumerate()
+                .map(|(i, mut end)| {
+                    scope.spawn(move || -> Result<_> {
+                        let (party, u) = Usage::measure(|| Party::new(session, i as u32));
+                        let mut party = party?;
+                        let (reshared, mut report) =
+                            party_key_session(&mut party, threshold, &mut end)?;
+                        report.charge(Round::Keys, u);
+                        Ok((party, reshared, report))
+                    })
+                })
+                .collect();
+            let server = server_key_session(session, threshold, &mut server_end);
+            drop(server_end);
+            let parties: Vec<_> = handles.into_iter().map(crate::report::join).collect();
+            (server, parties)
+        });
+        let mut reports = BTreeMap::new();
+        let mut outcomes = Vec::with_capacity(parties.len());
+        let mut errors = Vec::new();
+        for party in parties {
+            match party {
+                Ok((party, reshared, report)) => {
+                    reports.insert(Role::Party(party.index()), report);
+                    outcomes.push((party, reshared));
+                }
+                Err(error) => errors.push(error),
+            }
+        }
+        let (relin_key, server_report) = match server {
+            Ok(done) => done,
+            Err(error) => {
+                errors.push(error);
+                return Err(crate::report::root_cause(errors));
+            }
         };
-        let n = session.parties();
-        let mut parties = Vec::with_capacity(n as usize);
-        for i in 0..n {
-            let (party, u) = Usage::measure(|| Party::new(session, i));
-            charge(Role::Party(i), u);
-            let mut party = party?;
-            let (commitment, u) = Usage::measure(|| party.relin_key_commit(RELIN_RUN));
-            charge(Role::Party(i), u);
-            transport.send(
-                Role::Party(i),
-                Role::Server,
-                Round::Keys,
-                commitment?.to_bytes(),
-            )?;
-            parties.push(party);
+        if !errors.is_empty() {
+            return Err(crate::report::root_cause(errors));
         }
-
-        let (commitments, u) = Usage::measure(|| -> Result<_> {
-            let mut collector = session.relin_commitments(RELIN_RUN);
-            from_each_party(transport, n, |bytes| {
-                Ok(collector.add(&Commitment::from_bytes(bytes)?)?)
-            })?;
-            Ok(collector.finish()?)
-        });
-        charge(Role::Server, u);
-        let commitments = commitments?;
-        for (i, party) in parties.iter_mut().enumerate() {
-            let to = Role::Party(i as u32);
-            transport.record(Role::Server, to, Round::Keys, 32 * n as usize + 72);
-            let (opening, u) = Usage::measure(|| party.relin_key_open(&commitments));
-            charge(to, u);
-            transport.send(to, Role::Server, Round::Keys, opening?.to_bytes())?;
-        }
-
-        let (round1, u) = Usage::measure(|| -> Result<_> {
-            let mut aggregator = session.relin_round1_aggregator(&commitments)?;
-            from_each_party(transport, n, |bytes| {
-                Ok(aggregator.add_opening(&Opening::from_bytes(bytes)?)?)
-            })?;
-            Ok(aggregator.finish()?)
-        });
-        charge(Role::Server, u);
-        let round1 = round1?;
-        for (i, party) in parties.iter_mut().enumerate() {
-            let to = Role::Party(i as u32);
-            transport.record(Role::Server, to, Round::Keys, round1.size_bytes());
-            let (share, u) = Usage::measure(|| party.relin_key_round2(&round1));
-            charge(to, u);
-            transport.send(to, Role::Server, Round::Keys, share?.to_bytes())?;
-        }
-
-        let (relin_key, u) = Usage::measure(|| -> Result<_> {
-            let mut aggregator = session.key_aggregator(RELIN_RUN, Step::RelinRound2)?;
-            from_each_party(transport, n, |bytes| {
-                Ok(aggregator.add(&ShareMessage::from_bytes(bytes)?)?)
-            })?;
-            Ok(session.relin_key(&round1, &aggregator.finish()?)?)
-        });
-        charge(Role::Server, u);
-        let relin_key = relin_key?;
-        let reshared = if threshold < n {
-            reshare(&parties, threshold, transport, &mut charge)?
-        } else {
-            Vec::new()
-        };
+        reports.insert(Role::Server, server_report);
+        let (parties, reshared): (Vec<Party>, Vec<Option<ShamirShare>>) =
+            outcomes.into_iter().unzip();
         Ok(Self {
             parties,
             relin_key,
-            reshared,
-            usage,
+            reshared: reshared.into_iter().flatten().collect(),
+            reports,
         })
     }
 }
 
-/// The server takes the next key-session message of each of the `n`
-/// parties, in index order.
-fn from_each_party(
-    transport: &mut InProcess,
-    n: u32,
+/// A party's side of the key session over `transport`: round 1 (commit,
+/// then open once every commitment is in), round 2, and for `threshold`
+/// below the number of parties the Shamir re-sharing. Returns the party's
+/// re-shared key (for t-out-of-N) and what it spent.
+///
+/// # Errors
+/// [`Error::Malformed`] naming the sender of a message that does not
+/// decode or belongs to another session; the threshold protocol's errors.
+pub fn party_key_session<T: Transport + ?Sized>(
+    party: &mut Party,
+    threshold: u32,
+    transport: &mut T,
+) -> Result<(Option<ShamirShare>, RoleReport)> {
+    let mut report = RoleReport::new(&*transport);
+    let session = party.session().clone();
+    let from_server = |e: he_threshold::Error| Error::Malformed {
+        from: Role::Server,
+        reason: e.to_string(),
+    };
+
+    let (commitment, u) = Usage::measure(|| party.relin_key_commit(RELIN_RUN));
+    report.charge(Round::Keys, u);
+    transport.send(Role::Server, Round::Keys, commitment?.to_bytes())?;
+
+    let bytes = transport.receive(Role::Server, Round::Keys)?;
+    let (opening, u) = Usage::measure(|| -> Result<Opening> {
+        let commitments = Commitments::from_bytes(&session, &bytes).map_err(from_server)?;
+        Ok(party.relin_key_open(&commitments)?)
+    });
+    report.charge(Round::Keys, u);
+    transport.send(Role::Server, Round::Keys, opening?.to_bytes())?;
+
+    let bytes = transport.receive(Role::Server, Round::Keys)?;
+    let (share, u) = Usage::measure(|| -> Result<ShareMessage> {
+        let round1 = Aggregate::from_bytes(&session, &bytes).map_err(from_server)?;
+        Ok(party.relin_key_round2(&round1)?)
+    });
+    report.charge(Round::Keys, u);
+    transport.send(Role::Server, Round::Keys, share?.to_bytes())?;
+
+    let reshared = if threshold < session.parties() {
+        Some(reshare(party, threshold, transport, &mut report)?)
+    } else {
+        None
+    };
+    report.finish(&*transport);
+    Ok((reshared, report))
+}
+
+/// The party deals its secret share to every other party (privately), and
+/// sums the dealings it received into its re-shared key.
+fn reshare<T: Transport + ?Sized>(
+    party: &Party,
+    threshold: u32,
+    transport: &mut T,
+    report: &mut RoleReport,
+) -> Result<ShamirShare> {
+    let me = party.index();
+    let (dealings, u) = Usage::measure(|| party.shamir_dealings(RESHARE_RUN, threshold));
+    report.charge(Round::Keys, u);
+    let mut own = None;
+    for dealing in dealings? {
+        if dealing.to == me {
+            own = Some(dealing);
+        } else {
+            let to = Role::Party(dealing.to);
+            transport.send(to, Round::Keys, dealing.to_bytes().to_vec())?;
+        }
+    }
+    let mut received = Vec::with_capacity(party.session().parties() as usize);
+    received.extend(own);
+    for dealer in (0..party.session().parties()).filter(|&d| d != me) {
+        let from = Role::Party(dealer);
+        let bytes = transport.receive(from, Round::Keys)?;
+        let dealing = DealingMessage::from_bytes(&bytes).map_err(|e| Error::Malformed {
+            from,
+            reason: e.to_string(),
+        })?;
+        received.push(dealing);
+    }
+    let (share, u) = Usage::measure(|| party.reshare(RESHARE_RUN, threshold, &received));
+    report.charge(Round::Keys, u);
+    Ok(share?)
+}
+
+/// The server's side of the key session over `transport`: it collects the
+/// commitments and broadcasts the set, checks the openings against it and
+/// broadcasts the round-1 aggregate, and sums round 2 into the collective
+/// relinearization key. The re-sharing does not pass through the server.
+///
+/// # Errors
+/// [`Error::Malformed`] naming a party whose message does not decode; the
+/// threshold protocol's errors (a wrong opening, share or binding names its
+/// party); [`Error::Missing`] for a party that stopped.
+pub fn server_key_session<T: Transport + ?Sized>(
+    session: &Session,
+    threshold: u32,
+    transport: &mut T,
+) -> Result<(RelinKey, RoleReport)> {
+    let mut report = RoleReport::new(&*transport);
+    if !(1..=session.parties()).contains(&threshold) {
+        return Err(Error::InvalidArgument(format!(
+            "the threshold must be in 1..={}, got {threshold}",
+            session.parties()
+        )));
+    }
+    let mut collector = session.relin_commitments(RELIN_RUN);
+    from_each_party(session, transport, &mut report, |bytes| {
+        Ok(collector.add(&Commitment::from_bytes(bytes)?)?)
+    })?;
+    let (commitments, u) = Usage::measure(|| collector.finish());
+    report.charge(Round::Keys, u);
+    let commitments = commitments?;
+    to_each_party(session, transport, &commitments.to_bytes())?;
+
+    let mut aggregator = session.relin_round1_aggregator(&commitments)?;
+    from_each_party(session, transport, &mut report, |bytes| {
+        Ok(aggregator.add_opening(&Opening::from_bytes(bytes)?)?)
+    })?;
+    let round1 = aggregator.finish()?;
+    to_each_party(session, transport, &round1.to_bytes())?;
+
+    let mut aggregator = session.key_aggregator(RELIN_RUN, Step::RelinRound2)?;
+    from_each_party(session, transport, &mut report, |bytes| {
+        Ok(aggregator.add(&ShareMessage::from_bytes(bytes)?)?)
+    })?;
+    let (relin_key, u) =
+        Usage::measure(|| -> Result<_> { Ok(session.relin_key(&round1, &aggregator.finish()?)?) });
+    report.charge(Round::Keys, u);
+    report.finish(&*transport);
+    Ok((relin_key?, report))
+}
+
+/// The server takes the next key-session message of each party, in index
+/// order, and hands it to `take` (whose time is charged to the server).
+fn from_each_party<T: Transport + ?Sized>(
+    session: &Session,
+    transport: &mut T,
+    report: &mut RoleReport,
     mut take: impl FnMut(&[u8]) -> Result<()>,
 ) -> Result<()> {
-    for i in 0..n {
-        take(&transport.receive(Role::Server, Role::Party(i), Round::Keys)?)?;
+    for i in 0..session.parties() {
+        let bytes = transport.receive(Role::Party(i), Round::Keys)?;
+        let (outcome, u) = Usage::measure(|| take(&bytes));
+        report.charge(Round::Keys, u);
+        outcome?;
     }
     Ok(())
 }
 
-/// Every party deals its secret share to every party (privately), and sums
-/// the dealings it received into its re-shared key.
-fn reshare(
-    parties: &[Party],
-    threshold: u32,
-    transport: &mut InProcess,
-    charge: &mut impl FnMut(Role, Usage),
-) -> Result<Vec<ShamirShare>> {
-    for party in parties {
-        let from = Role::Party(party.index());
-        let (dealings, u) = Usage::measure(|| party.shamir_dealings(RESHARE_RUN, threshold));
-        charge(from, u);
-        for dealing in dealings? {
-            let to = Role::Party(dealing.to);
-            transport.send(from, to, Round::Keys, dealing.to_bytes().to_vec())?;
-        }
+/// The server sends `bytes` to every party.
+fn to_each_party<T: Transport + ?Sized>(
+    session: &Session,
+    transport: &mut T,
+    bytes: &[u8],
+) -> Result<()> {
+    for i in 0..session.parties() {
+        transport.send(Role::Party(i), Round::Keys, bytes.to_vec())?;
     }
-    parties
-        .iter()
-        .map(|party| {
-            let me = Role::Party(party.index());
-            let (share, u) = Usage::measure(|| -> Result<ShamirShare> {
-                let mut dealings = Vec::with_capacity(parties.len());
-                for dealer in parties {
-                    let bytes = transport.receive(me, Role::Party(dealer.index()), Round::Keys)?;
-                    dealings.push(DealingMessage::from_bytes(&bytes)?);
-                }
-                Ok(party.reshare(RESHARE_RUN, threshold, &dealings)?)
-            });
-            charge(me, u);
-            share
-        })
-        .collect()
+    Ok(())
 }

@@ -43,6 +43,15 @@
 //! 3. **Combine**: every party sends its share of C; the server sums,
 //!    verifies and outputs the proof.
 //!
+//! # Running the roles
+//! Each role runs its side over its own end of the connections, a
+//! [`Transport`]: [`party_key_session`] and [`server_key_session`] once per
+//! session, then [`ComputingParty::prove`] and [`Server::prove`] per proof.
+//! The order of the rounds lives there only. [`InProcessProver`] runs every
+//! role on a thread of this process over an [`InProcess`] group; a network
+//! transport runs each role in its own process. Every role reports its CPU
+//! and wall time and its bytes per round ([`RoleReport`]).
+//!
 //! # What each role learns
 //! - A **party** learns the proof, the public inputs and its own shares. The
 //!   opened A and B_G1 are parts of the proof (B_G1 is fixed by B in G2 and
@@ -114,6 +123,7 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
+mod circom;
 mod circuit;
 mod driver;
 mod error;
@@ -124,21 +134,25 @@ mod params;
 mod party;
 mod plan;
 mod reduction;
+mod report;
+mod rounds;
 mod server;
+mod share_file;
 mod shares;
 pub mod transport;
 mod usage;
 mod wire;
 
 pub use circuit::Circuit;
-pub use driver::{InProcessProver, ProofReport, RoleCost};
+pub use driver::InProcessProver;
 pub use error::{Error, Result};
-pub use keys::KeySession;
+pub use keys::{party_key_session, server_key_session, KeySession};
 pub use matrices::R1csMatrices;
 pub use params::parameters_for;
 pub use party::{ComputingParty, PartyProof};
 pub use plan::{ProofPlan, MAX_PROOF_INDEX};
-pub use reduction::{Libsnark, Reduction};
+pub use reduction::{Circom, Libsnark, Reduction};
+pub use report::{ProofReport, RoleCost, RoleReport};
 pub use server::{Server, ServerProof};
 pub use shares::{share_witness, WitnessShare};
 pub use transport::{InProcess, Role, Round, Traffic, Transport};

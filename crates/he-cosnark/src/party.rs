@@ -92,11 +92,20 @@ impl<E: Pairing, R: Reduction> ComputingParty<E, R> {
         &mut self.party
     }
 
+    /// Whether this party is the designated one of a proof among all
+    /// parties (`active` = None: party 0) or among the members of `active`
+    /// (its lowest member).
+    pub(crate) fn is_designated(&self, active: Option<&ActiveSet>) -> bool {
+        let lowest = active.map_or(Some(&0), |set| set.members().first());
+        lowest == Some(&self.party.index())
+    }
+
     /// The signer of a proof among all parties (`active` = None) or among
     /// the members of `active`, and whether this party is the designated one.
     fn signer(&self, active: Option<&ActiveSet>) -> Result<(Signer, bool)> {
+        let designated = self.is_designated(active);
         let Some(set) = active else {
-            return Ok((Signer::All, self.party.index() == 0));
+            return Ok((Signer::All, designated));
         };
         let reshared = self.reshared.as_ref().ok_or_else(|| {
             Error::InvalidArgument(format!(
@@ -104,7 +113,6 @@ impl<E: Pairing, R: Reduction> ComputingParty<E, R> {
                 self.role()
             ))
         })?;
-        let designated = set.members().first() == Some(&self.party.index());
         Ok((
             Signer::Active(Box::new(reshared.activate(set)?)),
             designated,
@@ -298,10 +306,8 @@ impl<E: Pairing, R: Reduction> ComputingParty<E, R> {
             .opened
             .ok_or_else(|| Error::InvalidArgument("round 2 has not run for this proof".into()))?;
         let designated = match &state.signer {
-            Signer::All => self.party.index() == 0,
-            Signer::Active(active) => {
-                active.active_set().members().first() == Some(&self.party.index())
-            }
+            Signer::All => self.is_designated(None),
+            Signer::Active(active) => self.is_designated(Some(active.active_set())),
         };
         let openings = match (designated, openings) {
             (true, Some(bytes)) => Some(messages::decode_openings::<E::ScalarField>(
@@ -323,7 +329,7 @@ impl<E: Pairing, R: Reduction> ComputingParty<E, R> {
         };
         let (h, rs) = self.decode_converted(&state.converted, openings.as_deref())?;
         let pk = self.circuit.proving_key();
-        let mut scalars = R::quotient_scalars(self.circuit.domain(), h);
+        let mut scalars = R::quotient_scalars(self.circuit.domain(), h)?;
         let c = E::G1::msm_unchecked(&pk.l_query, &state.witness)
             + E::G1::msm_unchecked(&pk.h_query, &scalars)
             + a * state.s

@@ -6,6 +6,7 @@
 use ark_ff::PrimeField;
 use ark_poly::{EvaluationDomain, GeneralEvaluationDomain};
 
+use crate::error::{Error, Result};
 use crate::matrices::R1csMatrices;
 
 /// A reduction from R1CS to the QAP a Groth16 proving key was made for.
@@ -23,12 +24,20 @@ pub trait Reduction: Send + Sync + 'static {
         z: &[F],
     ) -> [Vec<F>; 2];
 
+    /// The number of points of the proving key's `h_query` on a domain of
+    /// `domain_size` points.
+    fn h_query_len(domain_size: usize) -> usize;
+
     /// The scalars the proving key's `h_query` is multiplied with, from a
     /// share of the coefficients of h = ⌊A·B / X^n⌋ (`n − 1` of them).
+    ///
+    /// # Errors
+    /// [`Error::InvalidArgument`] for more coefficients than the domain
+    /// has points, or a domain the reduction cannot use.
     fn quotient_scalars<F: PrimeField>(
         domain: &GeneralEvaluationDomain<F>,
         h_coefficients: Vec<F>,
-    ) -> Vec<F>;
+    ) -> Result<Vec<F>>;
 }
 
 /// ark-groth16's `LibsnarkReduction`: the evaluations are the constraint
@@ -53,10 +62,47 @@ impl Reduction for Libsnark {
         [domain.ifft(&a), domain.ifft(&b)]
     }
 
+    fn h_query_len(domain_size: usize) -> usize {
+        domain_size - 1
+    }
+
     fn quotient_scalars<F: PrimeField>(
         _domain: &GeneralEvaluationDomain<F>,
         h_coefficients: Vec<F>,
-    ) -> Vec<F> {
-        h_coefficients
+    ) -> Result<Vec<F>> {
+        Ok(h_coefficients)
+    }
+}
+
+/// The reduction of circom and snarkjs keys (`.zkey`): the same evaluations
+/// as [`Libsnark`] (snarkjs appends the same public-input rows to A), and
+/// `h_query` takes h·Z on the odd coset of the 2n-th roots of unity,
+/// `−2·h(g·ω^i)` for `i < n` ([`he_circom::reduction::quotient_scalars`]):
+/// linear in h, so each party applies it to its share.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Circom;
+
+impl Reduction for Circom {
+    const NAME: &'static str = "circom";
+
+    fn interpolant_shares<F: PrimeField>(
+        matrices: &R1csMatrices<F>,
+        num_instance: usize,
+        domain: &GeneralEvaluationDomain<F>,
+        z: &[F],
+    ) -> [Vec<F>; 2] {
+        Libsnark::interpolant_shares(matrices, num_instance, domain, z)
+    }
+
+    fn h_query_len(domain_size: usize) -> usize {
+        domain_size
+    }
+
+    fn quotient_scalars<F: PrimeField>(
+        domain: &GeneralEvaluationDomain<F>,
+        h_coefficients: Vec<F>,
+    ) -> Result<Vec<F>> {
+        he_circom::reduction::quotient_scalars(&h_coefficients, domain.size())
+            .map_err(|e| Error::InvalidArgument(format!("circom reduction: {e}")))
     }
 }

@@ -178,7 +178,8 @@ impl<E: Pairing, R: Reduction> Server<E, R> {
     }
 
     /// The participants of a proof: every party, or the active set's members.
-    fn members(&self, active: Option<&ActiveSet>) -> Vec<u32> {
+    /// The parties of a proof: all, or the members of `active`.
+    pub(crate) fn members(&self, active: Option<&ActiveSet>) -> Vec<u32> {
         match active {
             Some(set) => set.members().to_vec(),
             None => (0..self.session.parties()).collect(),

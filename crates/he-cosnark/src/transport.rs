@@ -1,9 +1,12 @@
 //! How messages move between the roles, and what they cost: the
-//! [`Transport`] trait, and [`InProcess`], which delivers within one process
-//! and counts every byte per role and round.
+//! [`Transport`] trait (one role's end of the connections), and
+//! [`InProcess`], which connects roles running on threads of one process and
+//! counts every byte per round.
 
-use std::collections::{BTreeMap, HashMap, VecDeque};
+use std::collections::{BTreeMap, BTreeSet, HashMap, VecDeque};
 use std::fmt;
+use std::sync::{Arc, Condvar, Mutex, MutexGuard};
+use std::time::{Duration, Instant};
 
 use crate::error::{Error, Result};
 
@@ -55,6 +58,9 @@ impl Round {
         Round::Combine,
     ];
 
+    /// The rounds of one proof (every round but the key session).
+    pub const PROOF: [Round; 4] = [Round::Upload, Round::Convert, Round::Open, Round::Combine];
+
     /// The round's name in reports.
     pub fn name(self) -> &'static str {
         match self {
@@ -73,20 +79,27 @@ impl fmt::Display for Round {
     }
 }
 
-/// Moves opaque messages between roles. Messages of one sender to one
-/// receiver in one round arrive in the order sent.
+/// One role's end of the connections to the other roles. Messages of one
+/// sender to one receiver in one round arrive in the order sent.
 pub trait Transport {
-    /// Sends `bytes` from `from` to `to` in `round`.
-    ///
-    /// # Errors
-    /// The transport's own failures (a closed connection).
-    fn send(&mut self, from: Role, to: Role, round: Round, bytes: Vec<u8>) -> Result<()>;
+    /// The role this end speaks for.
+    fn role(&self) -> Role;
 
-    /// The next message from `from` to `to` in `round`.
+    /// Sends `bytes` to `to` in `round`.
     ///
     /// # Errors
-    /// [`Error::Missing`] when none arrives.
-    fn receive(&mut self, to: Role, from: Role, round: Round) -> Result<Vec<u8>>;
+    /// The transport's own failures (a closed connection, an unknown role).
+    fn send(&mut self, to: Role, round: Round, bytes: Vec<u8>) -> Result<()>;
+
+    /// The next message from `from` in `round`.
+    ///
+    /// # Errors
+    /// [`Error::Missing`] when none arrives: the sender has gone, or the
+    /// transport's time limit passed.
+    fn receive(&mut self, from: Role, round: Round) -> Result<Vec<u8>>;
+
+    /// What this role sent and received in `round` so far.
+    fn traffic(&self, round: Round) -> Traffic;
 }
 
 /// Bytes a role sent and received.
@@ -104,83 +117,179 @@ impl Traffic {
         self.sent + self.received
     }
 
-    fn add(&mut self, other: Traffic) {
-        self.sent += other.sent;
-        self.received += other.received;
+    /// The traffic since `earlier` (a snapshot of the same counter).
+    pub fn since(&self, earlier: Traffic) -> Traffic {
+        Traffic {
+            sent: self.sent.saturating_sub(earlier.sent),
+            received: self.received.saturating_sub(earlier.received),
+        }
+    }
+
+    /// The sum of two counts.
+    pub fn plus(&self, other: Traffic) -> Traffic {
+        Traffic {
+            sent: self.sent + other.sent,
+            received: self.received + other.received,
+        }
     }
 }
 
-/// Delivery within one process, counting bytes per role and round (a byte
-/// is counted as sent when sent and as received when taken).
-#[derive(Debug, Default)]
-pub struct InProcess {
+/// The queues every [`InProcess`] end of one group shares.
+#[derive(Default)]
+struct Hub {
     queues: HashMap<(Role, Role, Round), VecDeque<Vec<u8>>>,
-    traffic: BTreeMap<(Role, Round), Traffic>,
+    /// Roles whose end was dropped: nothing more will come from them.
+    gone: BTreeSet<Role>,
+}
+
+/// The shared state of a group of [`InProcess`] ends.
+struct Shared {
+    roles: BTreeSet<Role>,
+    hub: Mutex<Hub>,
+    arrived: Condvar,
+}
+
+impl Shared {
+    /// The hub; a panicked holder left the queues consistent (every update
+    /// is a single push or pop), so a poisoned lock is still usable.
+    fn hub(&self) -> MutexGuard<'_, Hub> {
+        self.hub
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+}
+
+/// One role's end of an in-process group: the roles run on threads of one
+/// process and exchange their messages through shared queues. A receive
+/// waits until the message arrives, its sender's end is dropped (a role
+/// that failed or finished), or the time limit passes.
+pub struct InProcess {
+    role: Role,
+    shared: Arc<Shared>,
+    timeout: Duration,
+    traffic: BTreeMap<Round, Traffic>,
 }
 
 impl InProcess {
-    /// An empty transport.
-    pub fn new() -> Self {
-        Self::default()
+    /// How long a receive waits by default.
+    pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(600);
+
+    /// Connected ends for the server and parties `0..parties`, server first.
+    pub fn group(parties: u32) -> Vec<InProcess> {
+        Self::group_of(
+            std::iter::once(Role::Server)
+                .chain((0..parties).map(Role::Party))
+                .collect(),
+        )
     }
 
-    /// What `role` sent and received in `round` so far.
-    pub fn traffic(&self, role: Role, round: Round) -> Traffic {
-        self.traffic
-            .get(&(role, round))
-            .copied()
-            .unwrap_or_default()
+    /// Connected ends for `roles`, in that order (repeated roles count once).
+    pub fn group_of(roles: Vec<Role>) -> Vec<InProcess> {
+        let unique: BTreeSet<Role> = roles.iter().copied().collect();
+        let shared = Arc::new(Shared {
+            roles: unique.clone(),
+            hub: Mutex::new(Hub::default()),
+            arrived: Condvar::new(),
+        });
+        let mut seen = BTreeSet::new();
+        roles
+            .into_iter()
+            .filter(|role| seen.insert(*role))
+            .map(|role| InProcess {
+                role,
+                shared: shared.clone(),
+                timeout: Self::DEFAULT_TIMEOUT,
+                traffic: BTreeMap::new(),
+            })
+            .collect()
     }
 
-    /// What `role` sent and received in the proof rounds (every round but
-    /// the key session).
-    pub fn proof_traffic(&self, role: Role) -> Traffic {
-        let mut total = Traffic::default();
-        for round in Round::ALL.into_iter().filter(|r| *r != Round::Keys) {
-            total.add(self.traffic(role, round));
-        }
-        total
+    /// The same end with another receive time limit.
+    pub fn with_timeout(mut self, timeout: Duration) -> Self {
+        self.timeout = timeout;
+        self
     }
 
-    /// Forgets the counts (the queues stay).
-    pub fn reset_counts(&mut self) {
-        self.traffic.clear();
-    }
-
-    /// Counts a message of `bytes` bytes from `from` to `to` that moved
-    /// outside the transport (as a value within this process).
-    pub fn record(&mut self, from: Role, to: Role, round: Round, bytes: usize) {
-        self.traffic.entry((from, round)).or_default().sent += bytes as u64;
-        self.traffic.entry((to, round)).or_default().received += bytes as u64;
-    }
-
-    /// Messages sent and not yet received.
+    /// Messages sent to this role and not yet received.
     pub fn pending(&self) -> usize {
-        self.queues.values().map(VecDeque::len).sum()
+        let hub = self.shared.hub();
+        hub.queues
+            .iter()
+            .filter(|((_, to, _), _)| *to == self.role)
+            .map(|(_, queue)| queue.len())
+            .sum()
+    }
+
+    fn check_peer(&self, peer: Role) -> Result<()> {
+        if peer == self.role || !self.shared.roles.contains(&peer) {
+            return Err(Error::InvalidArgument(format!(
+                "{} has no connection to {peer}",
+                self.role
+            )));
+        }
+        Ok(())
     }
 }
 
 impl Transport for InProcess {
-    fn send(&mut self, from: Role, to: Role, round: Round, bytes: Vec<u8>) -> Result<()> {
-        self.traffic.entry((from, round)).or_default().sent += bytes.len() as u64;
-        self.queues
-            .entry((from, to, round))
+    fn role(&self) -> Role {
+        self.role
+    }
+
+    fn send(&mut self, to: Role, round: Round, bytes: Vec<u8>) -> Result<()> {
+        self.check_peer(to)?;
+        self.traffic.entry(round).or_default().sent += bytes.len() as u64;
+        self.shared
+            .hub()
+            .queues
+            .entry((self.role, to, round))
             .or_default()
             .push_back(bytes);
+        self.shared.arrived.notify_all();
         Ok(())
     }
 
-    fn receive(&mut self, to: Role, from: Role, round: Round) -> Result<Vec<u8>> {
-        let bytes = self
-            .queues
-            .get_mut(&(from, to, round))
-            .and_then(VecDeque::pop_front)
-            .ok_or(Error::Missing {
-                from,
-                round: round.name(),
-            })?;
-        self.traffic.entry((to, round)).or_default().received += bytes.len() as u64;
+    fn receive(&mut self, from: Role, round: Round) -> Result<Vec<u8>> {
+        self.check_peer(from)?;
+        let missing = Error::Missing {
+            from,
+            round: round.name(),
+        };
+        let deadline = Instant::now() + self.timeout;
+        let mut hub = self.shared.hub();
+        let bytes = loop {
+            if let Some(bytes) = hub
+                .queues
+                .get_mut(&(from, self.role, round))
+                .and_then(VecDeque::pop_front)
+            {
+                break bytes;
+            }
+            let left = deadline.saturating_duration_since(Instant::now());
+            if hub.gone.contains(&from) || left.is_zero() {
+                return Err(missing);
+            }
+            hub = self
+                .shared
+                .arrived
+                .wait_timeout(hub, left)
+                .unwrap_or_else(std::sync::PoisonError::into_inner)
+                .0;
+        };
+        drop(hub);
+        self.traffic.entry(round).or_default().received += bytes.len() as u64;
         Ok(bytes)
+    }
+
+    fn traffic(&self, round: Round) -> Traffic {
+        self.traffic.get(&round).copied().unwrap_or_default()
+    }
+}
+
+impl Drop for InProcess {
+    fn drop(&mut self) {
+        self.shared.hub().gone.insert(self.role);
+        self.shared.arrived.notify_all();
     }
 }
 
@@ -190,27 +299,86 @@ mod tests {
 
     #[test]
     fn bytes_are_counted_once_per_side_and_round() {
-        let mut net = InProcess::new();
-        net.send(Role::Party(0), Role::Server, Round::Upload, vec![0; 10])
+        let mut ends = InProcess::group(1);
+        let mut party = ends.pop().unwrap();
+        let mut server = ends.pop().unwrap();
+        party
+            .send(Role::Server, Round::Upload, vec![0; 10])
             .unwrap();
-        net.send(Role::Server, Role::Party(0), Round::Convert, vec![0; 3])
+        server
+            .send(Role::Party(0), Round::Convert, vec![0; 3])
             .unwrap();
-        assert_eq!(net.pending(), 2);
+        assert_eq!((server.pending(), party.pending()), (1, 1));
         assert_eq!(
-            net.receive(Role::Server, Role::Party(0), Round::Upload)
-                .unwrap()
-                .len(),
+            server.receive(Role::Party(0), Round::Upload).unwrap().len(),
             10
         );
-        assert_eq!(net.traffic(Role::Party(0), Round::Upload).sent, 10);
-        assert_eq!(net.traffic(Role::Server, Round::Upload).received, 10);
-        assert_eq!(net.proof_traffic(Role::Party(0)).total(), 10);
+        assert_eq!(party.traffic(Round::Upload).sent, 10);
+        assert_eq!(server.traffic(Round::Upload).received, 10);
+        assert_eq!(server.traffic(Round::Convert).sent, 3);
+        assert_eq!(party.traffic(Round::Convert).received, 0);
+    }
+
+    #[test]
+    fn a_receive_ends_when_the_sender_is_gone_or_time_is_up() {
+        let mut ends = InProcess::group(2);
+        let second = ends.pop().unwrap();
+        let first = ends.pop().unwrap();
+        let mut server = ends.pop().unwrap().with_timeout(Duration::from_millis(50));
+        // Party 1 waits for nothing: the time limit ends the receive.
+        let started = Instant::now();
+        let outcome = server.receive(Role::Party(1), Round::Upload);
         assert!(matches!(
-            net.receive(Role::Server, Role::Party(1), Round::Upload),
+            outcome,
             Err(Error::Missing {
                 from: Role::Party(1),
                 ..
             })
+        ));
+        assert!(started.elapsed() >= Duration::from_millis(50));
+        // Party 0 leaves from another thread: the receive ends at once,
+        // long before the limit.
+        let mut server = server.with_timeout(Duration::from_secs(60));
+        let started = Instant::now();
+        let leaver = std::thread::spawn(move || drop(first));
+        let outcome = server.receive(Role::Party(0), Round::Upload);
+        leaver.join().unwrap();
+        assert!(matches!(
+            outcome,
+            Err(Error::Missing {
+                from: Role::Party(0),
+                ..
+            })
+        ));
+        assert!(started.elapsed() < Duration::from_secs(30));
+        drop(second);
+    }
+
+    #[test]
+    fn messages_arrive_in_order_across_threads_and_unknown_roles_are_refused() {
+        let mut ends = InProcess::group(1);
+        let mut party = ends.pop().unwrap();
+        let mut server = ends.pop().unwrap();
+        let sender = std::thread::spawn(move || {
+            for i in 0..100u8 {
+                party.send(Role::Server, Round::Combine, vec![i]).unwrap();
+            }
+            party
+        });
+        for i in 0..100u8 {
+            assert_eq!(
+                server.receive(Role::Party(0), Round::Combine).unwrap(),
+                vec![i]
+            );
+        }
+        let mut party = sender.join().unwrap();
+        assert!(matches!(
+            party.send(Role::Party(7), Round::Upload, vec![1]),
+            Err(Error::InvalidArgument(_))
+        ));
+        assert!(matches!(
+            server.receive(Role::Server, Round::Upload),
+            Err(Error::InvalidArgument(_))
         ));
     }
 }

@@ -74,8 +74,7 @@ pub fn roles(
 ) -> Roles {
     let session = he_threshold::Session::new(context, id, parties).unwrap();
     let plan = Arc::new(he_cosnark::ProofPlan::new(&session, circuit.domain_size()).unwrap());
-    let mut transport = he_cosnark::InProcess::new();
-    let keys = he_cosnark::KeySession::run(&session, parties, &mut transport).unwrap();
+    let keys = he_cosnark::KeySession::run(&session, parties).unwrap();
     let parties = keys
         .parties
         .into_iter()
