@@ -86,6 +86,8 @@ UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 
 step "fuzz every decoder briefly (libFuzzer + ASan + UBSan)"
 FUZZ_REQUIRED=1 helib-sys/fuzz/run.sh --short
+# he-circom's readers (r1cs, wtns, zkey, verification_key.json), 15 s each.
+crates/he-circom/fuzz/run.sh --short
 
 step "no branch or address depends on secret errors (valgrind memcheck)"
 CT_REQUIRED=1 helib-sys/ct/run.sh
