@@ -1,0 +1,78 @@
+//! `cosnark keygen`: one role of the key session, once per session. A
+//! party makes its secret share, takes part in the collective
+//! relinearization key and (t-out-of-N) the Shamir re-sharing, and keeps
+//! its keys in secret files; the server keeps the relinearization key.
+
+use clap::Args;
+use he_cosnark::{party_key_session, server_key_session, RoleReport, Round, Usage};
+use he_net::PeerId;
+use he_threshold::Party;
+use helib_rs::ExportSecret;
+
+use super::{party_key_path, party_reshared_path, server_relin_path, RoleArgs};
+use crate::error::CliResult;
+use crate::files;
+use crate::net::NetTransport;
+use crate::report::{ProcessReport, StepClock};
+
+/// Arguments of `cosnark keygen`.
+#[derive(Args, Debug)]
+pub struct KeygenArgs {
+    #[command(flatten)]
+    pub role_args: RoleArgs,
+    /// This process's role: `server` or `party-<i>`.
+    #[arg(long)]
+    pub role: PeerId,
+}
+
+/// Runs one role of the key session and writes its keys.
+///
+/// # Errors
+/// The session file's, network's and key session's errors; file errors
+/// (also for key files that exist already: a session's keys are made once).
+pub fn run(args: &KeygenArgs) -> CliResult<ProcessReport> {
+    let dir = &args.role_args.dir;
+    let file = args.role_args.session_file()?;
+    let session = file.session()?;
+    let config = file.net_config(args.role, args.role_args.credentials())?;
+    let clock = StepClock::start();
+    let mut net = NetTransport::connect(config)?;
+    let report: RoleReport = match args.role {
+        PeerId::Server => {
+            let (relin_key, report) = server_key_session(&session, file.threshold, &mut net)?;
+            files::write_public(&server_relin_path(dir), &relin_key.to_bytes()?)?;
+            report
+        }
+        PeerId::Party(index) => {
+            let (party, usage) = Usage::measure(|| Party::new(&session, index));
+            let mut party = party?;
+            let (reshared, mut report) = party_key_session(&mut party, file.threshold, &mut net)?;
+            report.charge(Round::Keys, usage);
+            let consent = || ExportSecret::IUnderstandTheBytesAreTheKey;
+            files::write_secret(
+                &party_key_path(dir, index),
+                &party.export_secret(consent())?,
+            )?;
+            if let Some(share) = reshared {
+                files::write_secret(
+                    &party_reshared_path(dir, index),
+                    &share.export_secret(consent())?,
+                )?;
+            }
+            report
+        }
+    };
+    let wire = net.wire_traffic();
+    net.close()?;
+    let role = args.role.slug();
+    let step = clock.finish("keys".into(), &report);
+    step.print(&role);
+    let report = ProcessReport {
+        role,
+        steps: vec![step],
+        wire_bytes_sent: wire.sent,
+        wire_bytes_received: wire.received,
+    };
+    args.role_args.write_report(&report)?;
+    Ok(report)
+}

@@ -1,0 +1,162 @@
+//! The subcommands, one module each, and the arguments they share.
+
+pub mod keygen;
+pub mod party;
+pub mod plain;
+pub mod prove;
+pub mod server;
+pub mod setup;
+pub mod split_witness;
+pub mod verify;
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use ark_bn254::Bn254;
+use clap::Args;
+use he_circom::{R1cs, Zkey};
+use he_cosnark::{Circom, Circuit};
+use he_net::Credentials;
+
+use crate::error::{CliError, CliResult};
+use crate::report::ProcessReport;
+use crate::session_file::SessionFile;
+
+/// Where a role process finds its session and its TLS credentials.
+#[derive(Args, Clone, Debug)]
+pub struct RoleArgs {
+    /// The session directory (`session.json` and the key files).
+    #[arg(long)]
+    pub dir: PathBuf,
+    /// This role's certificate chain (PEM).
+    #[arg(long)]
+    pub cert: PathBuf,
+    /// This role's private key (PEM).
+    #[arg(long)]
+    pub key: PathBuf,
+    /// The CA certificate every peer's certificate must lead to (PEM).
+    #[arg(long)]
+    pub ca: PathBuf,
+    /// Also write this process's report as JSON to this file.
+    #[arg(long)]
+    pub json: Option<PathBuf>,
+}
+
+impl RoleArgs {
+    /// The TLS credentials.
+    pub fn credentials(&self) -> Credentials {
+        Credentials {
+            cert_chain: self.cert.clone(),
+            private_key: self.key.clone(),
+            ca: self.ca.clone(),
+        }
+    }
+
+    /// The session description.
+    ///
+    /// # Errors
+    /// As [`SessionFile::read`].
+    pub fn session_file(&self) -> CliResult<SessionFile> {
+        SessionFile::read(&self.dir.join(SESSION_FILE))
+    }
+
+    /// Writes `report` to the `--json` file, if one was given.
+    ///
+    /// # Errors
+    /// A file error.
+    pub fn write_report(&self, report: &ProcessReport) -> CliResult<()> {
+        if let Some(path) = &self.json {
+            let text = serde_json::to_string_pretty(report)
+                .map_err(|e| CliError::malformed(path, e.to_string()))?;
+            crate::files::write_public(path, text.as_bytes())?;
+        }
+        Ok(())
+    }
+}
+
+/// The circuit files every proving role reads.
+#[derive(Args, Clone, Debug)]
+pub struct CircuitArgs {
+    /// The circuit (circom `.r1cs`).
+    #[arg(long)]
+    pub r1cs: PathBuf,
+    /// Its Groth16 proving key (snarkjs `.zkey`).
+    #[arg(long)]
+    pub zkey: PathBuf,
+}
+
+impl CircuitArgs {
+    /// The r1cs and the circuit of r1cs and zkey, checked against each other.
+    ///
+    /// # Errors
+    /// The readers' errors naming the file; a zkey for another circuit.
+    pub fn load(&self) -> CliResult<(R1cs, Arc<Circuit<Bn254, Circom>>)> {
+        let r1cs = R1cs::read(&self.r1cs)?;
+        let zkey = Zkey::read(&self.zkey)?;
+        let circuit = Circuit::from_circom(&r1cs, zkey)?;
+        Ok((r1cs, Arc::new(circuit)))
+    }
+}
+
+/// Which parties make the proofs, and their numbers.
+#[derive(Args, Clone, Debug)]
+pub struct ProofArgs {
+    /// Proofs to make in a row (one long-lived process per role).
+    #[arg(long, default_value_t = 1)]
+    pub proofs: u64,
+    /// The index of the first proof (every proof of a session needs its own).
+    #[arg(long, default_value_t = 0)]
+    pub first_proof: u64,
+    /// The parties that prove, comma-separated (default: all for
+    /// N-out-of-N, the first `threshold` otherwise).
+    #[arg(long, value_delimiter = ',')]
+    pub members: Vec<u32>,
+}
+
+impl ProofArgs {
+    /// The members of the proofs for `session`: `None` for all parties of
+    /// an N-out-of-N session.
+    ///
+    /// # Errors
+    /// [`CliError::Usage`] for members in an N-out-of-N session that are
+    /// not all parties.
+    pub fn members(&self, session: &SessionFile) -> CliResult<Option<Vec<u32>>> {
+        let all: Vec<u32> = (0..session.parties).collect();
+        if session.threshold == session.parties {
+            if !self.members.is_empty() && self.members != all {
+                return Err(CliError::Usage(
+                    "an N-out-of-N session proves with all its parties".into(),
+                ));
+            }
+            return Ok(None);
+        }
+        Ok(Some(if self.members.is_empty() {
+            (0..session.threshold).collect()
+        } else {
+            self.members.clone()
+        }))
+    }
+
+    /// The proof indices.
+    pub fn indices(&self) -> std::ops::Range<u64> {
+        self.first_proof..self.first_proof.saturating_add(self.proofs)
+    }
+}
+
+/// The session description's file name in a session directory.
+pub const SESSION_FILE: &str = "session.json";
+
+/// A party's key file in the session directory.
+pub fn party_key_path(dir: &Path, party: u32) -> PathBuf {
+    dir.join(format!("party-{party}.key"))
+}
+
+/// A party's re-shared key file (t-out-of-N sessions).
+pub fn party_reshared_path(dir: &Path, party: u32) -> PathBuf {
+    dir.join(format!("party-{party}.reshared"))
+}
+
+/// The server's relinearization key file.
+pub fn server_relin_path(dir: &Path) -> PathBuf {
+    dir.join("server.relin")
+}

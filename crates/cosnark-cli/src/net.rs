@@ -1,0 +1,121 @@
+//! he-cosnark's [`Transport`] over he-net's TLS mesh: roles and rounds map
+//! one to one, and the network's errors become the prover's.
+
+use he_cosnark::{Error, Result, Role, Round, Traffic, Transport};
+use he_net::{NetConfig, Network, PeerId};
+
+/// One role's end of the session's TLS mesh.
+pub struct NetTransport {
+    network: Network,
+    role: Role,
+}
+
+impl NetTransport {
+    /// Connects this role to every other role of `config`.
+    ///
+    /// # Errors
+    /// [`Error::Transport`] naming the peer that could not be reached or
+    /// was refused.
+    pub fn connect(config: NetConfig) -> Result<Self> {
+        let role = role_of(config.me);
+        let network = Network::connect(config).map_err(|e| transport_error(e, None))?;
+        Ok(Self { network, role })
+    }
+
+    /// Bytes on the sockets (TLS records included) so far.
+    pub fn wire_traffic(&self) -> Traffic {
+        let t = self.network.wire_traffic();
+        Traffic {
+            sent: t.sent,
+            received: t.received,
+        }
+    }
+
+    /// Waits until every queued message has left, then closes.
+    ///
+    /// # Errors
+    /// [`Error::Transport`] when a peer's messages may not have arrived.
+    pub fn close(mut self) -> Result<()> {
+        self.network.close().map_err(|e| transport_error(e, None))
+    }
+}
+
+/// The network's name for a role.
+pub fn peer_of(role: Role) -> PeerId {
+    match role {
+        Role::Party(i) => PeerId::Party(i),
+        Role::Server => PeerId::Server,
+    }
+}
+
+/// The prover's name for a peer.
+pub fn role_of(peer: PeerId) -> Role {
+    match peer {
+        PeerId::Party(i) => Role::Party(i),
+        PeerId::Server => Role::Server,
+    }
+}
+
+/// A round's tag on the wire: its place in [`Round::ALL`].
+fn tag(round: Round) -> u8 {
+    Round::ALL
+        .iter()
+        .position(|r| *r == round)
+        .map_or(u8::MAX, |i| i as u8)
+}
+
+/// The number of round tags a session uses.
+pub const ROUND_TAGS: u16 = Round::ALL.len() as u16;
+
+fn transport_error(error: he_net::Error, round: Option<Round>) -> Error {
+    match (error, round) {
+        (he_net::Error::Timeout { peer, .. }, Some(round)) => Error::Missing {
+            from: role_of(peer),
+            round: round.name(),
+        },
+        (other, _) => Error::Transport {
+            peer: other.peer().map(role_of),
+            reason: other.to_string(),
+        },
+    }
+}
+
+impl Transport for NetTransport {
+    fn role(&self) -> Role {
+        self.role
+    }
+
+    fn send(&mut self, to: Role, round: Round, bytes: Vec<u8>) -> Result<()> {
+        self.network
+            .send(peer_of(to), tag(round), bytes)
+            .map_err(|e| transport_error(e, Some(round)))
+    }
+
+    fn receive(&mut self, from: Role, round: Round) -> Result<Vec<u8>> {
+        self.network
+            .receive(peer_of(from), tag(round))
+            .map_err(|e| transport_error(e, Some(round)))
+    }
+
+    fn traffic(&self, round: Round) -> Traffic {
+        let t = self.network.traffic(tag(round));
+        Traffic {
+            sent: t.sent,
+            received: t.received,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn roles_and_rounds_map_one_to_one() {
+        for role in [Role::Server, Role::Party(0), Role::Party(41)] {
+            assert_eq!(role_of(peer_of(role)), role);
+        }
+        let tags: Vec<u8> = Round::ALL.into_iter().map(tag).collect();
+        assert_eq!(tags, (0..ROUND_TAGS as u8).collect::<Vec<_>>());
+    }
+}
