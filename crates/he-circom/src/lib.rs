@@ -65,7 +65,7 @@ pub use matrices::{AbMatrices, ConstraintMatrices};
 pub use r1cs::{R1cs, R1csHeader};
 pub use reduction::CircomReduction;
 pub use wtns::Witness;
-pub use zkey::{Zkey, ZkeyHeader};
+pub use zkey::{check_matches, Zkey, ZkeyHeader};
 
 /// Reads a whole file (its real length bounds every later allocation).
 pub(crate) fn read_file(kind: FileKind, path: &Path) -> Result<Vec<u8>> {
@@ -75,3 +75,8 @@ pub(crate) fn read_file(kind: FileKind, path: &Path) -> Result<Vec<u8>> {
         source,
     })
 }
+
+/// The crate README's Rust example, compiled and run as a doctest.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;

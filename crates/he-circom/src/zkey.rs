@@ -283,6 +283,14 @@ impl Zkey {
     }
 }
 
+/// Refuses `zkey` unless it was made for `r1cs`: [`Zkey::check_matches`].
+///
+/// # Errors
+/// [`Error::ZkeyMismatch`] naming the first difference.
+pub fn check_matches(zkey: &Zkey, r1cs: &R1cs) -> Result<()> {
+    zkey.check_matches(r1cs)
+}
+
 /// A row's entries ordered by wire, for comparison.
 fn sorted(row: &[(Fr, usize)]) -> Vec<(usize, Fr)> {
     let mut out: Vec<(usize, Fr)> = row.iter().map(|(c, w)| (*w, *c)).collect();
