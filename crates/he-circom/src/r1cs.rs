@@ -59,8 +59,8 @@ pub struct R1csHeader {
 
 impl R1csHeader {
     /// The public wires: `nPubOut + nPubIn` (snarkjs's `nPublic`).
-    pub fn n_public(&self) -> u32 {
-        self.n_pub_out + self.n_pub_in
+    pub fn n_public(&self) -> u64 {
+        u64::from(self.n_pub_out) + u64::from(self.n_pub_in)
     }
 }
 

@@ -251,7 +251,7 @@ impl Zkey {
             (
                 "public wires",
                 u64::from(self.header.n_public),
-                u64::from(h.n_public()),
+                h.n_public(),
             ),
             (
                 "constraints",
