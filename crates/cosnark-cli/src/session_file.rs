@@ -138,18 +138,33 @@ impl SessionFile {
         Ok(Session::new(&context, id, self.parties)?)
     }
 
-    /// The network configuration of role `me` with `credentials`.
+    /// The network configuration of role `me` with `credentials`, in a
+    /// mesh of the server and `parties` (all of the session's parties when
+    /// `None`: the key session, N-out-of-N proofs).
     ///
     /// # Errors
-    /// [`CliError::Usage`] for a role outside the session or an address that
-    /// does not parse.
-    pub fn net_config(&self, me: PeerId, credentials: Credentials) -> CliResult<NetConfig> {
-        let roles: BTreeMap<PeerId, String> = he_net::certs::session_roles(self.parties)
-            .map(|role| (role, self.addresses[&role.slug()].clone()))
-            .collect();
+    /// [`CliError::Usage`] for a role outside the session or the mesh, or an
+    /// address that does not parse.
+    pub fn net_config(
+        &self,
+        me: PeerId,
+        credentials: Credentials,
+        parties: Option<&[u32]>,
+    ) -> CliResult<NetConfig> {
+        let all: Vec<u32> = (0..self.parties).collect();
+        let parties = parties.unwrap_or(&all);
+        let mut roles = BTreeMap::new();
+        for role in std::iter::once(PeerId::Server).chain(parties.iter().map(|&i| PeerId::Party(i)))
+        {
+            let address = self
+                .addresses
+                .get(&role.slug())
+                .ok_or_else(|| CliError::Usage(format!("{role} is not a role of this session")))?;
+            roles.insert(role, address.clone());
+        }
         let address = roles
             .get(&me)
-            .ok_or_else(|| CliError::Usage(format!("{me} is not a role of this session")))?;
+            .ok_or_else(|| CliError::Usage(format!("{me} does not take part")))?;
         let listen: SocketAddr = address
             .parse()
             .map_err(|e| CliError::Usage(format!("the address of {me}, {address}: {e}")))?;

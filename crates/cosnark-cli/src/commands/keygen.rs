@@ -34,7 +34,7 @@ pub fn run(args: &KeygenArgs) -> CliResult<ProcessReport> {
     let dir = &args.role_args.dir;
     let file = args.role_args.session_file()?;
     let session = file.session()?;
-    let config = file.net_config(args.role, args.role_args.credentials())?;
+    let config = file.net_config(args.role, args.role_args.credentials(), None)?;
     let clock = StepClock::start();
     let mut net = NetTransport::connect(config)?;
     let report: RoleReport = match args.role {

@@ -69,7 +69,11 @@ pub fn run(args: &PartyArgs) -> CliResult<ProcessReport> {
         None => None,
     };
     let me = PeerId::Party(args.index);
-    let mut net = NetTransport::connect(file.net_config(me, args.role_args.credentials())?)?;
+    let mut net = NetTransport::connect(file.net_config(
+        me,
+        args.role_args.credentials(),
+        members.as_deref(),
+    )?)?;
     let mut steps = Vec::new();
     let mut rng = rand::rngs::OsRng;
     for proof in args.proofs.indices() {

@@ -99,10 +99,13 @@ fn prove_in(args: &ProveArgs, work: &Path) -> CliResult<ProveReport> {
         host: "127.0.0.1".into(),
         no_certs: false,
     })?;
+    // The proving parties (the first `threshold`) share the witness.
+    let members: Vec<u32> = (0..threshold).collect();
     split_witness::run(&SplitWitnessArgs {
         circuit: args.circuit.clone(),
         witness: args.witness.clone(),
-        parties: args.parties,
+        parties: None,
+        members: members.clone(),
         out: work.to_owned(),
     })?;
     let limit = Duration::from_secs(args.timeout);
@@ -134,7 +137,6 @@ fn prove_in(args: &ProveArgs, work: &Path) -> CliResult<ProveReport> {
         .collect();
     children::run_all(keygen, limit)?;
 
-    let members: Vec<u32> = (0..threshold).collect();
     let proof_out = work.join("proof.json");
     let circuit_flags = [
         "--r1cs".to_owned(),

@@ -54,11 +54,16 @@ pub fn run(args: &ServerArgs) -> CliResult<ProcessReport> {
         .map_err(|e| CliError::malformed(&relin_path, e.to_string()))?;
     let plan = Arc::new(ProofPlan::new(&session, circuit.domain_size())?);
     let active = members
-        .map(|m| ActiveSet::new(&session, file.threshold, &m))
+        .as_ref()
+        .map(|m| ActiveSet::new(&session, file.threshold, m))
         .transpose()?;
     let server = Server::new(session, relin_key, circuit, plan)?;
     let me = PeerId::Server;
-    let mut net = NetTransport::connect(file.net_config(me, args.role_args.credentials())?)?;
+    let mut net = NetTransport::connect(file.net_config(
+        me,
+        args.role_args.credentials(),
+        members.as_deref(),
+    )?)?;
     let mut steps = Vec::new();
     for proof in args.proofs.indices() {
         let clock = StepClock::start();

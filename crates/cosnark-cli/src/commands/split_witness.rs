@@ -20,9 +20,13 @@ pub struct SplitWitnessArgs {
     /// The full witness (snarkjs `.wtns`).
     #[arg(long)]
     pub witness: PathBuf,
-    /// Computing parties.
-    #[arg(long)]
-    pub parties: u32,
+    /// Computing parties: shares for parties `0..parties`.
+    #[arg(long, required_unless_present = "members")]
+    pub parties: Option<u32>,
+    /// Instead, shares for exactly these parties (the members that will
+    /// prove, in a t-out-of-N session), comma-separated.
+    #[arg(long, value_delimiter = ',', conflicts_with = "parties")]
+    pub members: Vec<u32>,
     /// The directory for `share-<i>.bin` and `public.json` (created).
     #[arg(long)]
     pub out: PathBuf,
@@ -47,8 +51,14 @@ pub fn run(args: &SplitWitnessArgs) -> CliResult<()> {
         r1cs.check_witness(&values)?;
         let instance = r1cs.matrices().num_instance_variables();
         std::fs::create_dir_all(&args.out).map_err(|e| CliError::file(&args.out, e))?;
-        let shares = share_witness(&values[instance..], args.parties, &mut rand::rngs::OsRng)?;
-        for (party, share) in (0..args.parties).zip(&shares) {
+        let members: Vec<u32> = match args.parties {
+            Some(parties) => (0..parties).collect(),
+            None => args.members.clone(),
+        };
+        let count = u32::try_from(members.len())
+            .map_err(|_| CliError::Usage("too many parties".into()))?;
+        let shares = share_witness(&values[instance..], count, &mut rand::rngs::OsRng)?;
+        for (&party, share) in members.iter().zip(&shares) {
             let bytes = share.to_bytes(circuit.digest(), party);
             crate::files::write_secret(&share_path(&args.out, party), &bytes)?;
         }
