@@ -3,14 +3,32 @@
 # engine's tests again under AddressSanitizer + UndefinedBehaviorSanitizer,
 # the examples' command lines, the packages of the published crates, a crate
 # outside the workspace that runs the README, a short libFuzzer run of every
-# decoder, the whole test suite again with each kernel path forced, a memcheck test that the code on
+# decoder, the kernel tests again with each kernel path forced, a memcheck test that the code on
 # secret errors is constant time, and a check that the committed bindgen
 # output matches the C header. Installs the few system packages it needs
 # (GMP; libclang for the bindings check; clang for the fuzzers; valgrind).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-step() { printf '\n==> %s\n' "$*"; }
+# Each step's duration, printed at the end (also when a step fails).
+durations=()
+current="" current_start=0 run_start=$(date +%s)
+step() {
+    local now
+    now=$(date +%s)
+    [[ -n "$current" ]] && durations+=("$(printf '%5ds  %s' $((now - current_start)) "$current")")
+    current="$*" current_start=$now
+    printf '\n==> %s\n' "$*"
+}
+print_durations() {
+    local status=$? now
+    now=$(date +%s)
+    [[ -n "$current" ]] && durations+=("$(printf '%5ds  %s' $((now - current_start)) "$current")")
+    printf '\nstep durations:\n'
+    printf '%s\n' "${durations[@]}"
+    printf '%5ds  total (exit status %d)\n' $((now - run_start)) "$status"
+}
+trap print_durations EXIT
 
 step "system packages"
 scripts/install-deps.sh --bindgen --fuzz --ct --qemu
@@ -38,10 +56,10 @@ scripts/test-package.sh
 step "a crate outside the workspace runs the README examples (cargo add --path)"
 scripts/test-outside-crate.sh
 
-step "the whole test suite with each kernel path forced (HELIB_CPU=scalar, avx2, avx512)"
+step "the kernel tests with each kernel path forced (HELIB_CPU=scalar, avx2, avx512)"
 # The default run above used the widest path this CPU has (the engine picks
 # its AVX-512 / AVX2 / scalar kernels at run time, see cpu.hpp); here every
-# path runs the same test binaries once more. Only the environment differs:
+# path runs the tests that reach the kernels once more. Only the environment differs:
 # nothing reads HELIB_CPU at build time, so nothing is rebuilt. A path this
 # CPU lacks cannot run here; it is checked below to be refused.
 cpu_supports() {
@@ -53,10 +71,17 @@ cpu_supports() {
         avx512) [[ "$flags" == *" avx512f "* && "$flags" == *" avx512dq "* ]] ;;
     esac
 }
+# The kernels sit below helib-rs: its tests and the engine's reach every
+# kernel; each crate above adds one end-to-end test on top.
+end_to_end=(he-fft:fft he-poly:groth16 he-threshold:protocols he-cosnark:protocol
+    he-cache:correctness hesc:basic)
 for path in scalar avx2 avx512; do
     if cpu_supports "$path"; then
         echo "HELIB_CPU=$path"
-        HELIB_CPU=$path cargo test --workspace --locked
+        HELIB_CPU=$path cargo test --locked -p helib-sys -p helib-rs
+        for crate_test in "${end_to_end[@]}"; do
+            HELIB_CPU=$path cargo test --locked -p "${crate_test%%:*}" --test "${crate_test#*:}"
+        done
     else
         echo "HELIB_CPU=$path: this CPU lacks it (refusal checked below)"
     fi

@@ -1,0 +1,111 @@
+#!/usr/bin/env bash
+# Measures `cosnark prove` (3 party processes and a server process over
+# TLS on this machine) on a circom circuit against the plain provers of the
+# same .zkey and .wtns: snarkjs groth16 prove and ark-groth16 with the
+# circom reduction (`cosnark plain`, 1 thread). The circuit is a chain of
+# circomlib Poseidon(2) hashes (scripts/circuits/poseidon_chain.circom).
+#
+#   scripts/cosnark-measure.sh [--hashes K] [--parties N] [--proofs P]
+#
+# K = 280 (the default) is 67,200 constraints, a domain of 2^17; it needs a
+# 2^17 powers-of-tau file, made once into target/circom-tools/ptau (this
+# takes long: the ceremony's phase-2 preparation runs in node). The tools
+# come from scripts/circom-fixtures.sh --tools-only (pinned npm packages).
+# Prints per role and proof the process CPU time, its ratio to the plain
+# ark-groth16 prover's, and the bytes sent and received; the results also
+# go to target/cosnark-measure/K/.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+root=$(pwd)
+
+hashes=280 parties=3 proofs=2
+while [[ $# -gt 0 ]]; do
+    case "$1" in
+        --hashes) hashes=$2; shift 2 ;;
+        --parties) parties=$2; shift 2 ;;
+        --proofs) proofs=$2; shift 2 ;;
+        *) echo "unknown argument: $1" >&2; exit 2 ;;
+    esac
+done
+
+step() { printf '==> %s\n' "$*" >&2; }
+
+if ! command -v jq >/dev/null || [[ ! -x /usr/bin/time ]]; then
+    step "installing jq and time (apt-get)"
+    apt-get update
+    DEBIAN_FRONTEND=noninteractive apt-get install -y jq time
+fi
+
+scripts/circom-fixtures.sh --tools-only
+tools=$root/target/circom-tools
+snarkjs=$tools/node_modules/.bin/snarkjs
+circom2=$tools/node_modules/.bin/circom2
+
+constraints=$((hashes * 240))
+power=1
+while (( (1 << power) < constraints + 3 )); do power=$((power + 1)); done
+ptau=$tools/ptau/pot${power}_final.ptau
+if [[ ! -f "$ptau" ]]; then
+    step "powers of tau 2^$power (once)"
+    mkdir -p "$tools/ptau"
+    (
+        cd "$tools/ptau"
+        "$snarkjs" powersoftau new bn128 "$power" "pot${power}_0000.ptau" >/dev/null
+        "$snarkjs" powersoftau contribute "pot${power}_0000.ptau" "pot${power}_0001.ptau" \
+            --name="cosnark measure" -e="cosnark measure $RANDOM $RANDOM" >/dev/null
+        "$snarkjs" powersoftau prepare phase2 "pot${power}_0001.ptau" "pot${power}_final.ptau.part" >/dev/null
+        mv "pot${power}_final.ptau.part" "pot${power}_final.ptau"
+        rm -f "pot${power}_0000.ptau" "pot${power}_0001.ptau"
+    )
+fi
+
+out=$root/target/cosnark-measure/$hashes
+mkdir -p "$out" "$tools/src"
+name=poseidon_chain_$hashes
+if [[ ! -f "$out/$name.zkey" ]]; then
+    step "compiling a chain of $hashes Poseidon hashes ($constraints constraints) and its keys"
+    sed "s/CHAIN_LENGTH/$hashes/" scripts/circuits/poseidon_chain.circom >"$tools/src/$name.circom"
+    (cd "$tools" && "$circom2" "src/$name.circom" --r1cs --wasm --O2 -l node_modules -o "$out" >&2)
+    echo '{"seed": "7", "salt": "1000"}' >"$out/input.json"
+    "$snarkjs" wtns calculate "$out/${name}_js/$name.wasm" "$out/input.json" "$out/$name.wtns"
+    "$snarkjs" groth16 setup "$out/$name.r1cs" "$ptau" "$out/${name}_0000.zkey" >/dev/null
+    "$snarkjs" zkey contribute "$out/${name}_0000.zkey" "$out/$name.zkey.part" \
+        --name="cosnark measure" -e="cosnark measure $RANDOM $RANDOM" >/dev/null
+    "$snarkjs" zkey export verificationkey "$out/$name.zkey.part" "$out/verification_key.json" >/dev/null
+    mv "$out/$name.zkey.part" "$out/$name.zkey"
+    rm -f "$out/${name}_0000.zkey"
+fi
+
+step "building cosnark"
+cargo build --release --bin cosnark >&2
+cosnark=$root/target/release/cosnark
+
+cpu_of() { # seconds of user + system CPU of a command
+    local t
+    t=$( { /usr/bin/time -f '%U %S' "$@" >/dev/null 2>/dev/null; } 2>&1 | tail -1)
+    awk '{ printf "%.2f", $1 + $2 }' <<<"$t"
+}
+
+step "snarkjs groth16 prove"
+snarkjs_cpu=$(cpu_of "$snarkjs" groth16 prove "$out/$name.zkey" "$out/$name.wtns" "$out/snarkjs_proof.json" "$out/snarkjs_public.json")
+
+step "ark-groth16, circom reduction, 1 thread (3 proofs)"
+"$cosnark" plain --zkey "$out/$name.zkey" --witness "$out/$name.wtns" --repeat 3 >"$out/plain.jsonl"
+plain_cpu=$(jq -s 'map(.cpu_s) | min' "$out/plain.jsonl")
+
+step "cosnark prove: $parties parties, $proofs proofs"
+"$cosnark" prove --r1cs "$out/$name.r1cs" --zkey "$out/$name.zkey" --witness "$out/$name.wtns" \
+    --parties "$parties" --proofs "$proofs" --proof "$out/proof.json" --public "$out/public.json" \
+    --json "$out/cosnark.json"
+"$snarkjs" groth16 verify "$out/verification_key.json" "$out/public.json" "$out/proof.json" | tee "$out/snarkjs_verify.txt" >&2
+grep -q 'OK' "$out/snarkjs_verify.txt"
+
+vectors=$((2 * (1 << power) * 32)) # a party's share of a and b: 2·n field elements
+echo
+echo "circuit: $hashes Poseidon(2) hashes, $constraints constraints, domain 2^$power; $parties parties"
+echo "plain provers (CPU): snarkjs groth16 prove ${snarkjs_cpu} s (node, all threads); ark-groth16 ${plain_cpu} s (1 thread, best of 3)"
+jq -r --argjson plain "$plain_cpu" --argjson vectors "$vectors" '
+  .key_session[] | "key session  \(.role): CPU \(.steps[0].cpu_s | . * 100 | round / 100) s, sent \(.steps[0].bytes_sent / 1e6 | . * 10 | round / 10) MB, received \(.steps[0].bytes_received / 1e6 | . * 10 | round / 10) MB"' "$out/cosnark.json"
+jq -r --argjson plain "$plain_cpu" --argjson vectors "$vectors" '
+  .proving[] | .role as $role | .steps[] |
+  "\($role) \(.step): CPU \(.cpu_s | . * 100 | round / 100) s (\(.cpu_s / $plain | . * 100 | round / 100)x plain), wall \(.wall_s | . * 100 | round / 100) s, bytes \((.bytes_sent + .bytes_received) / 1e6 | . * 10 | round / 10) MB (\((.bytes_sent + .bytes_received) / $vectors | . * 10 | round / 10)x its vectors)"' "$out/cosnark.json"
