@@ -29,8 +29,18 @@ pub enum CliError {
     #[error(transparent)]
     Prover(#[from] he_cosnark::Error),
     /// A circom or snarkjs file was refused.
+    #[error("{}: {source}", path.display())]
+    Circom {
+        /// The file.
+        path: PathBuf,
+        /// Why it was refused (the section and field).
+        #[source]
+        source: he_circom::Error,
+    },
+    /// A circom or snarkjs file could not be read or written (the reader's
+    /// message names the path already).
     #[error(transparent)]
-    Circom(#[from] he_circom::Error),
+    CircomIo(he_circom::Error),
     /// The network failed.
     #[error(transparent)]
     Network(#[from] he_net::Error),
@@ -59,6 +69,17 @@ impl CliError {
         CliError::File {
             path: path.to_owned(),
             source,
+        }
+    }
+
+    /// A circom or snarkjs reader's or writer's error for `path`.
+    pub fn circom(path: &Path, source: he_circom::Error) -> Self {
+        match source {
+            he_circom::Error::Io { .. } => CliError::CircomIo(source),
+            source => CliError::Circom {
+                path: path.to_owned(),
+                source,
+            },
         }
     }
 

@@ -1,12 +1,16 @@
 //! Reading and writing the session's files: public ones replaced
 //! atomically, secret ones created readable by their owner only (and
-//! refused when others can read them), their bytes wiped after use.
+//! refused when others can read them), their bytes wiped after use; and
+//! the circom / snarkjs files, every refusal naming the file.
 
 use std::fs::OpenOptions;
 use std::io::Write;
 use std::os::unix::fs::{OpenOptionsExt, PermissionsExt};
 use std::path::Path;
 
+use ark_bn254::{Bn254, Fr};
+use ark_groth16::{Proof, VerifyingKey};
+use he_circom::{snarkjs_json, R1cs, Witness, Zkey};
 use zeroize::Zeroizing;
 
 use crate::error::{CliError, CliResult};
@@ -65,6 +69,71 @@ pub fn read_secret(path: &Path) -> CliResult<Zeroizing<Vec<u8>>> {
         ));
     }
     Ok(Zeroizing::new(read(path)?))
+}
+
+/// The circom constraint system `path`.
+///
+/// # Errors
+/// [`CliError::Circom`] naming `path`, the section and the field.
+pub fn read_r1cs(path: &Path) -> CliResult<R1cs> {
+    R1cs::read(path).map_err(|e| CliError::circom(path, e))
+}
+
+/// The snarkjs Groth16 proving key `path`.
+///
+/// # Errors
+/// As [`read_r1cs`].
+pub fn read_zkey(path: &Path) -> CliResult<Zkey> {
+    Zkey::read(path).map_err(|e| CliError::circom(path, e))
+}
+
+/// The snarkjs witness `path`.
+///
+/// # Errors
+/// As [`read_r1cs`].
+pub fn read_witness(path: &Path) -> CliResult<Witness> {
+    Witness::read(path).map_err(|e| CliError::circom(path, e))
+}
+
+/// The public inputs in the snarkjs `public.json` `path`.
+///
+/// # Errors
+/// As [`read_r1cs`].
+pub fn read_public_json(path: &Path) -> CliResult<Vec<Fr>> {
+    snarkjs_json::read_public(path).map_err(|e| CliError::circom(path, e))
+}
+
+/// The proof in the snarkjs `proof.json` `path`.
+///
+/// # Errors
+/// As [`read_r1cs`].
+pub fn read_proof_json(path: &Path) -> CliResult<Proof<Bn254>> {
+    snarkjs_json::read_proof(path).map_err(|e| CliError::circom(path, e))
+}
+
+/// The verifying key in the snarkjs `verification_key.json` `path`.
+///
+/// # Errors
+/// As [`read_r1cs`].
+pub fn read_vk_json(path: &Path) -> CliResult<VerifyingKey<Bn254>> {
+    snarkjs_json::read_verifying_key(path).map_err(|e| CliError::circom(path, e))
+}
+
+/// Replaces `path` with the snarkjs `public.json` of `values` atomically.
+///
+/// # Errors
+/// A file error naming `path`.
+pub fn write_public_json(path: &Path, values: &[Fr]) -> CliResult<()> {
+    snarkjs_json::write_public(path, values).map_err(|e| CliError::circom(path, e))
+}
+
+/// Replaces `path` with the snarkjs `proof.json` of `proof` atomically (a
+/// reader sees no file, the previous one, or the whole new one).
+///
+/// # Errors
+/// A file error naming `path`.
+pub fn write_proof_json(path: &Path, proof: &Proof<Bn254>) -> CliResult<()> {
+    snarkjs_json::write_proof(path, proof).map_err(|e| CliError::circom(path, e))
 }
 
 #[cfg(test)]

@@ -34,9 +34,10 @@ pub fn run(args: &KeygenArgs) -> CliResult<ProcessReport> {
     let dir = &args.role_args.dir;
     let file = args.role_args.session_file()?;
     let session = file.session()?;
-    let config = file.net_config(args.role, args.role_args.credentials(), None)?;
+    let config = args.role_args.net_config(&file, args.role, None)?;
     let clock = StepClock::start();
     let mut net = NetTransport::connect(config)?;
+    eprintln!("[{}] connected", args.role.slug());
     let report: RoleReport = match args.role {
         PeerId::Server => {
             let (relin_key, report) = server_key_session(&session, file.threshold, &mut net)?;

@@ -11,14 +11,16 @@ pub mod verify;
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
+use std::time::Duration;
 
 use ark_bn254::Bn254;
 use clap::Args;
-use he_circom::{R1cs, Zkey};
+use he_circom::R1cs;
 use he_cosnark::{Circom, Circuit};
-use he_net::Credentials;
+use he_net::{Credentials, NetConfig, PeerId};
 
 use crate::error::{CliError, CliResult};
+use crate::files;
 use crate::report::ProcessReport;
 use crate::session_file::SessionFile;
 
@@ -40,6 +42,15 @@ pub struct RoleArgs {
     /// Also write this process's report as JSON to this file.
     #[arg(long)]
     pub json: Option<PathBuf>,
+    /// Seconds to wait for every other role to connect (they may start in
+    /// any order).
+    #[arg(long, default_value_t = 60, value_parser = clap::value_parser!(u64).range(1..))]
+    pub connect_timeout: u64,
+    /// Seconds to wait for any one message of a peer. A peer that
+    /// disconnects or sends garbage ends the wait at once; this bounds a
+    /// peer that stays connected and silent.
+    #[arg(long, default_value_t = 120, value_parser = clap::value_parser!(u64).range(1..))]
+    pub receive_timeout: u64,
 }
 
 impl RoleArgs {
@@ -58,6 +69,24 @@ impl RoleArgs {
     /// As [`SessionFile::read`].
     pub fn session_file(&self) -> CliResult<SessionFile> {
         SessionFile::read(&self.dir.join(SESSION_FILE))
+    }
+
+    /// The network configuration of role `me` in the session `file` (a
+    /// mesh of the server and `parties`, all when `None`), with these
+    /// credentials and timeouts.
+    ///
+    /// # Errors
+    /// As [`SessionFile::net_config`].
+    pub fn net_config(
+        &self,
+        file: &SessionFile,
+        me: PeerId,
+        parties: Option<&[u32]>,
+    ) -> CliResult<NetConfig> {
+        let mut config = file.net_config(me, self.credentials(), parties)?;
+        config.connect_timeout = Duration::from_secs(self.connect_timeout);
+        config.receive_timeout = Duration::from_secs(self.receive_timeout);
+        Ok(config)
     }
 
     /// Writes `report` to the `--json` file, if one was given.
@@ -89,10 +118,17 @@ impl CircuitArgs {
     /// The r1cs and the circuit of r1cs and zkey, checked against each other.
     ///
     /// # Errors
-    /// The readers' errors naming the file; a zkey for another circuit.
+    /// The readers' errors naming the file; a zkey for another circuit
+    /// (naming both files).
     pub fn load(&self) -> CliResult<(R1cs, Arc<Circuit<Bn254, Circom>>)> {
-        let r1cs = R1cs::read(&self.r1cs)?;
-        let zkey = Zkey::read(&self.zkey)?;
+        let r1cs = files::read_r1cs(&self.r1cs)?;
+        let zkey = files::read_zkey(&self.zkey)?;
+        zkey.check_matches(&r1cs).map_err(|e| {
+            CliError::malformed(
+                &self.zkey,
+                format!("not a proving key of {}: {e}", self.r1cs.display()),
+            )
+        })?;
         let circuit = Circuit::from_circom(&r1cs, zkey)?;
         Ok((r1cs, Arc::new(circuit)))
     }

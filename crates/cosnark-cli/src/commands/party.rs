@@ -7,7 +7,6 @@ use std::sync::Arc;
 
 use ark_bn254::Fr;
 use clap::Args;
-use he_circom::snarkjs_json;
 use he_cosnark::{ComputingParty, ProofPlan, WitnessShare};
 use he_net::PeerId;
 use he_threshold::{ActiveSet, Party, ShamirShare};
@@ -49,7 +48,7 @@ pub fn run(args: &PartyArgs) -> CliResult<ProcessReport> {
     let members = args.proofs.members(&file)?;
     let session = file.session()?;
     let (_, circuit) = args.circuit.load()?;
-    let public = snarkjs_json::read_public(&args.public)?;
+    let public = files::read_public_json(&args.public)?;
     let share_bytes = files::read_secret(&args.share)?;
     let share = WitnessShare::<Fr>::from_bytes(&share_bytes, circuit.digest(), args.index)
         .map_err(|e| CliError::malformed(&args.share, e.to_string()))?;
@@ -69,11 +68,9 @@ pub fn run(args: &PartyArgs) -> CliResult<ProcessReport> {
         None => None,
     };
     let me = PeerId::Party(args.index);
-    let mut net = NetTransport::connect(file.net_config(
-        me,
-        args.role_args.credentials(),
-        members.as_deref(),
-    )?)?;
+    let config = args.role_args.net_config(&file, me, members.as_deref())?;
+    let mut net = NetTransport::connect(config)?;
+    eprintln!("[{}] connected", me.slug());
     let mut steps = Vec::new();
     let mut rng = rand::rngs::OsRng;
     for proof in args.proofs.indices() {

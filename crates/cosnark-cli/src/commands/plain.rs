@@ -8,12 +8,13 @@ use ark_bn254::{Bn254, Fr};
 use ark_ff::UniformRand;
 use ark_groth16::Groth16;
 use clap::Args;
-use he_circom::{snarkjs_json, CircomReduction, Witness, Zkey};
+use he_circom::CircomReduction;
 use he_cosnark::Usage;
 use serde::Serialize;
 
 use super::verify;
 use crate::error::CliResult;
+use crate::files;
 
 /// Arguments of `cosnark plain`.
 #[derive(Args, Debug)]
@@ -47,8 +48,8 @@ pub struct PlainTiming {
 /// # Errors
 /// The readers' errors; a witness that the zkey's circuit does not accept.
 pub fn run(args: &PlainArgs) -> CliResult<Vec<PlainTiming>> {
-    let zkey = Zkey::read(&args.zkey)?;
-    let witness = Witness::read(&args.witness)?;
+    let zkey = files::read_zkey(&args.zkey)?;
+    let witness = files::read_witness(&args.witness)?;
     let m = zkey.matrices();
     let public = &witness.values()[1..m.num_instance_variables()];
     let mut rng = rand::rngs::OsRng;
@@ -69,7 +70,7 @@ pub fn run(args: &PlainArgs) -> CliResult<Vec<PlainTiming>> {
         let proof = proof.map_err(he_cosnark::Error::from)?;
         verify::check(zkey.verifying_key(), public, &proof)?;
         if let Some(path) = &args.proof {
-            snarkjs_json::write_proof(path, &proof)?;
+            files::write_proof_json(path, &proof)?;
         }
         let timing = PlainTiming {
             cpu_s: usage.cpu.as_secs_f64(),

@@ -9,7 +9,6 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use clap::Args;
-use he_circom::{snarkjs_json, Zkey};
 use he_net::PeerId;
 use serde::Serialize;
 
@@ -17,6 +16,7 @@ use super::split_witness::{self, share_path, SplitWitnessArgs};
 use super::{setup, verify, CircuitArgs};
 use crate::children;
 use crate::error::{CliError, CliResult};
+use crate::files;
 use crate::report::ProcessReport;
 
 /// Arguments of `cosnark prove`.
@@ -174,12 +174,12 @@ fn prove_in(args: &ProveArgs, work: &Path) -> CliResult<ProveReport> {
     children::run_all(proving, limit)?;
 
     // Check the server's proof before handing it out.
-    let zkey = Zkey::read(&args.circuit.zkey)?;
-    let public = snarkjs_json::read_public(work.join("public.json"))?;
-    let proof = snarkjs_json::read_proof(&proof_out)?;
+    let zkey = files::read_zkey(&args.circuit.zkey)?;
+    let public = files::read_public_json(&work.join("public.json"))?;
+    let proof = files::read_proof_json(&proof_out)?;
     verify::check(zkey.verifying_key(), &public, &proof)?;
-    snarkjs_json::write_public(&args.public, &public)?;
-    snarkjs_json::write_proof(&args.proof, &proof)?;
+    files::write_public_json(&args.public, &public)?;
+    files::write_proof_json(&args.proof, &proof)?;
 
     let read_reports = |names: Vec<String>| -> CliResult<Vec<ProcessReport>> {
         names
@@ -211,7 +211,7 @@ fn prove_in(args: &ProveArgs, work: &Path) -> CliResult<ProveReport> {
     if let Some(path) = &args.json {
         let text = serde_json::to_string_pretty(&report)
             .map_err(|e| CliError::malformed(path, e.to_string()))?;
-        crate::files::write_public(path, text.as_bytes())?;
+        files::write_public(path, text.as_bytes())?;
     }
     Ok(report)
 }

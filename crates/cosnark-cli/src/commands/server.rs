@@ -7,7 +7,6 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use clap::Args;
-use he_circom::snarkjs_json;
 use he_cosnark::{ProofPlan, Server};
 use he_net::PeerId;
 use he_threshold::ActiveSet;
@@ -48,7 +47,7 @@ pub fn run(args: &ServerArgs) -> CliResult<ProcessReport> {
     let members = args.proofs.members(&file)?;
     let session = file.session()?;
     let (_, circuit) = args.circuit.load()?;
-    let public = snarkjs_json::read_public(&args.public)?;
+    let public = files::read_public_json(&args.public)?;
     let relin_path = server_relin_path(dir);
     let relin_key = RelinKey::from_bytes(session.context(), &files::read(&relin_path)?)
         .map_err(|e| CliError::malformed(&relin_path, e.to_string()))?;
@@ -59,16 +58,14 @@ pub fn run(args: &ServerArgs) -> CliResult<ProcessReport> {
         .transpose()?;
     let server = Server::new(session, relin_key, circuit, plan)?;
     let me = PeerId::Server;
-    let mut net = NetTransport::connect(file.net_config(
-        me,
-        args.role_args.credentials(),
-        members.as_deref(),
-    )?)?;
+    let config = args.role_args.net_config(&file, me, members.as_deref())?;
+    let mut net = NetTransport::connect(config)?;
+    eprintln!("[{}] connected", me.slug());
     let mut steps = Vec::new();
     for proof in args.proofs.indices() {
         let clock = StepClock::start();
         let (groth16, report) = server.prove(&mut net, proof, active.as_ref(), &public)?;
-        snarkjs_json::write_proof(&args.proof, &groth16)?;
+        files::write_proof_json(&args.proof, &groth16)?;
         let step = clock.finish(format!("proof {proof}"), &report);
         step.print(&me.slug());
         steps.push(step);

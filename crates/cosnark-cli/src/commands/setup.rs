@@ -5,12 +5,11 @@
 
 use std::path::PathBuf;
 
-use clap::Args;
-use he_circom::Zkey;
-
 use super::SESSION_FILE;
 use crate::error::{CliError, CliResult};
+use crate::files;
 use crate::session_file::SessionFile;
+use clap::Args;
 
 /// Arguments of `cosnark setup`.
 #[derive(Args, Debug)]
@@ -41,7 +40,7 @@ pub struct SetupArgs {
 /// A zkey that does not read, a directory that exists and is not empty,
 /// arguments out of range, file errors.
 pub fn run(args: &SetupArgs) -> CliResult<SessionFile> {
-    let zkey = Zkey::read(&args.zkey)?;
+    let zkey = files::read_zkey(&args.zkey)?;
     let session = SessionFile::new(
         args.parties,
         args.threshold.unwrap_or(args.parties),

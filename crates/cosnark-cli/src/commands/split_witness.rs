@@ -5,12 +5,12 @@
 use std::path::PathBuf;
 
 use clap::Args;
-use he_circom::{snarkjs_json, Witness};
 use he_cosnark::share_witness;
 use zeroize::Zeroize;
 
 use super::CircuitArgs;
 use crate::error::{CliError, CliResult};
+use crate::files;
 
 /// Arguments of `cosnark split-witness`.
 #[derive(Args, Debug)]
@@ -46,23 +46,28 @@ pub fn share_path(dir: &std::path::Path, party: u32) -> PathBuf {
 /// errors (also for share files that exist already).
 pub fn run(args: &SplitWitnessArgs) -> CliResult<()> {
     let (r1cs, circuit) = args.circuit.load()?;
-    let mut values = Witness::read(&args.witness)?.into_values();
+    let mut values = files::read_witness(&args.witness)?.into_values();
     let outcome = (|| -> CliResult<()> {
-        r1cs.check_witness(&values)?;
+        r1cs.check_witness(&values).map_err(|e| {
+            CliError::malformed(
+                &args.witness,
+                format!("not a witness of {}: {e}", args.circuit.r1cs.display()),
+            )
+        })?;
         let instance = r1cs.matrices().num_instance_variables();
         std::fs::create_dir_all(&args.out).map_err(|e| CliError::file(&args.out, e))?;
         let members: Vec<u32> = match args.parties {
             Some(parties) => (0..parties).collect(),
             None => args.members.clone(),
         };
-        let count = u32::try_from(members.len())
-            .map_err(|_| CliError::Usage("too many parties".into()))?;
+        let count =
+            u32::try_from(members.len()).map_err(|_| CliError::Usage("too many parties".into()))?;
         let shares = share_witness(&values[instance..], count, &mut rand::rngs::OsRng)?;
         for (&party, share) in members.iter().zip(&shares) {
             let bytes = share.to_bytes(circuit.digest(), party);
-            crate::files::write_secret(&share_path(&args.out, party), &bytes)?;
+            files::write_secret(&share_path(&args.out, party), &bytes)?;
         }
-        snarkjs_json::write_public(args.out.join("public.json"), &values[1..instance])?;
+        files::write_public_json(&args.out.join("public.json"), &values[1..instance])?;
         Ok(())
     })();
     values.iter_mut().for_each(Zeroize::zeroize);

@@ -6,9 +6,9 @@ use std::path::PathBuf;
 use ark_bn254::Bn254;
 use ark_groth16::{Groth16, VerifyingKey};
 use clap::Args;
-use he_circom::{snarkjs_json, Zkey};
 
 use crate::error::{CliError, CliResult};
+use crate::files;
 
 /// Arguments of `cosnark verify`.
 #[derive(Args, Debug)]
@@ -36,8 +36,8 @@ pub fn verifying_key(
     vk: Option<&PathBuf>,
 ) -> CliResult<VerifyingKey<Bn254>> {
     match (zkey, vk) {
-        (Some(path), _) => Ok(Zkey::read(path)?.verifying_key().clone()),
-        (None, Some(path)) => Ok(snarkjs_json::read_verifying_key(path)?),
+        (Some(path), _) => Ok(files::read_zkey(path)?.verifying_key().clone()),
+        (None, Some(path)) => files::read_vk_json(path),
         (None, None) => Err(CliError::Usage("give --zkey or --vk".into())),
     }
 }
@@ -48,8 +48,8 @@ pub fn verifying_key(
 /// The readers' errors; [`CliError::NotVerified`].
 pub fn run(args: &VerifyArgs) -> CliResult<()> {
     let vk = verifying_key(args.zkey.as_ref(), args.vk.as_ref())?;
-    let public = snarkjs_json::read_public(&args.public)?;
-    let proof = snarkjs_json::read_proof(&args.proof)?;
+    let public = files::read_public_json(&args.public)?;
+    let proof = files::read_proof_json(&args.proof)?;
     check(&vk, &public, &proof)
 }
 
