@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Runs every check CI runs: formatting, lints, the whole test suite, the
+# Runs every check CI runs: formatting, lints, cosnark's proofs by
+# processes checked by snarkjs (scripts/test-cosnark.sh), the whole test suite, the
 # engine's tests again under AddressSanitizer + UndefinedBehaviorSanitizer,
 # the examples' command lines, the packages of the published crates, a crate
 # outside the workspace that runs the README, a short libFuzzer run of every
@@ -38,6 +39,11 @@ cargo fmt --all --check
 
 step "cargo clippy"
 cargo clippy --workspace --all-targets --locked -- -D warnings
+
+step "cosnark prove by processes, checked by snarkjs groth16 verify (scripts/test-cosnark.sh)"
+# Also installs the pinned snarkjs (target/circom-tools), with which the
+# cosnark integration tests in the next step check their proofs too.
+scripts/test-cosnark.sh
 
 step "cargo test (all crates, unit + integration + doc tests)"
 cargo test --workspace --locked
