@@ -58,6 +58,14 @@ pub enum CliError {
         /// How it ended.
         reason: String,
     },
+    /// The server made no proof, or sent one that does not verify.
+    #[error("the server made no proof {index}: {reason}")]
+    NoProof {
+        /// The proof index.
+        index: u64,
+        /// Why, as the server says or as this party found.
+        reason: String,
+    },
     /// The proof does not verify.
     #[error("the proof does not verify against the verifying key for these public inputs")]
     NotVerified,

@@ -20,6 +20,7 @@ mod commands;
 mod error;
 mod files;
 mod net;
+mod outcome;
 mod report;
 mod session_file;
 

@@ -1,5 +1,6 @@
 //! he-cosnark's [`Transport`] over he-net's TLS mesh: roles and rounds map
-//! one to one, and the network's errors become the prover's.
+//! one to one, and the network's errors become the prover's; one more tag
+//! carries the outcome of each proof ([`crate::outcome`]).
 
 use he_cosnark::{Error, Result, Role, Round, Traffic, Transport};
 use he_net::{NetConfig, Network, PeerId};
@@ -29,6 +30,36 @@ impl NetTransport {
             sent: t.sent,
             received: t.received,
         }
+    }
+
+    /// Queues the outcome of a proof (see [`crate::outcome`]) for party
+    /// `party`.
+    ///
+    /// # Errors
+    /// [`Error::Transport`] naming the party when its connection has ended.
+    pub fn send_outcome(&self, party: u32, bytes: Vec<u8>) -> Result<()> {
+        self.network
+            .send(PeerId::Party(party), OUTCOME_TAG, bytes)
+            .map_err(|e| transport_error(e, None))
+    }
+
+    /// The server's next outcome message.
+    ///
+    /// # Errors
+    /// [`Error::Transport`] naming the server: it disconnected, broke the
+    /// transport's protocol, or sent nothing within the receive timeout.
+    pub fn receive_outcome(&self) -> Result<Vec<u8>> {
+        self.network
+            .receive(PeerId::Server, OUTCOME_TAG)
+            .map_err(|e| transport_error(e, None))
+    }
+
+    /// An outcome message of the server that has arrived already, if any
+    /// (without waiting): after a failed round, the server's word on why.
+    pub fn pending_outcome(&self) -> Option<Vec<u8>> {
+        self.network
+            .receive_within(PeerId::Server, OUTCOME_TAG, std::time::Duration::ZERO)
+            .ok()
     }
 
     /// Waits until every queued message has left, then closes.
@@ -64,8 +95,14 @@ fn tag(round: Round) -> u8 {
         .map_or(u8::MAX, |i| i as u8)
 }
 
-/// The number of round tags a session uses.
+/// The number of round tags of the protocol.
 pub const ROUND_TAGS: u16 = Round::ALL.len() as u16;
+
+/// The tag of the outcome messages, after the protocol's.
+pub const OUTCOME_TAG: u8 = ROUND_TAGS as u8;
+
+/// The number of tags a session uses.
+pub const TAGS: u16 = ROUND_TAGS + 1;
 
 fn transport_error(error: he_net::Error, round: Option<Round>) -> Error {
     match (error, round) {

@@ -14,7 +14,7 @@ use helib_rs::Context;
 use serde::{Deserialize, Serialize};
 
 use crate::error::{CliError, CliResult};
-use crate::net::ROUND_TAGS;
+use crate::net::TAGS;
 
 /// The public description of a session.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -170,7 +170,7 @@ impl SessionFile {
             .map_err(|e| CliError::Usage(format!("the address of {me}, {address}: {e}")))?;
         let id = self.id_bytes().map_err(CliError::Usage)?;
         let mut config = NetConfig::new(me, listen, roles, credentials, SessionId(id));
-        config.rounds = ROUND_TAGS;
+        config.rounds = TAGS;
         Ok(config)
     }
 }

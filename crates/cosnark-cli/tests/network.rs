@@ -2,9 +2,11 @@
 //! session made with `setup`, `split-witness` and `keygen`: two proofs by
 //! long-lived processes, and every failure of a peer — killed mid-proof,
 //! garbage, an upload for another proof, silence, another role's
-//! certificate, another CA's, another party's share — ends every process
-//! with a non-zero status, a message naming the peer or file, within a
-//! bound, and no proof file.
+//! certificate, another CA's, another party's share, a share of another
+//! split of the witness — ends every process with a non-zero status, a
+//! message naming the peer or file, within a bound, and no proof file.
+//! Where the server knows the party at fault, every other party's message
+//! names it too (the server's outcome message).
 
 mod common;
 mod session;
@@ -31,6 +33,17 @@ fn tag(round: Round) -> u8 {
 fn assert_parties_lost_the_server(outcomes: &[Outcome]) {
     for outcome in outcomes.iter().filter(|o| o.name.starts_with("party-")) {
         outcome.assert_failed_naming(&["the server"]);
+    }
+}
+
+/// Asserts that every party but `culprit` failed with the server's word
+/// that it made no proof, naming `culprit` as the server did.
+fn assert_parties_learned_of(outcomes: &[Outcome], culprit: &str) {
+    let named = culprit.replace('-', " ");
+    for outcome in outcomes.iter().filter(|o| o.name.starts_with("party-")) {
+        if outcome.name != culprit {
+            outcome.assert_failed_naming(&["the server made no proof 0", &named]);
+        }
     }
 }
 
@@ -76,7 +89,8 @@ fn impostor_config(dir: &Path, party: u32) -> NetConfig {
     };
     let listen = roles[&me].parse().expect("a socket address");
     let mut config = NetConfig::new(me, listen, roles, credentials, SessionId(id));
-    config.rounds = Round::ALL.len() as u16;
+    // Every tag: the protocol's rounds and whatever else the server sends.
+    config.rounds = 256;
     config.connect_timeout = SESSION_LIMIT;
     config.receive_timeout = PROMPT;
     config
@@ -159,7 +173,7 @@ fn a_party_sending_garbage_is_named_by_the_server() {
     let outcomes = wait_all(procs, Instant::now() + PROMPT);
     let server = outcome_of(&outcomes, "server");
     server.assert_failed_naming(&["party 1", "malformed"]);
-    assert_parties_lost_the_server(&outcomes);
+    assert_parties_learned_of(&outcomes, "party-1");
     session::assert_no_proof(&dir);
 }
 
@@ -171,7 +185,8 @@ fn an_upload_for_another_proof_is_named_by_the_server() {
     let outcomes = wait_all(procs, Instant::now() + SESSION_LIMIT);
     let server = outcome_of(&outcomes, "server");
     server.assert_failed_naming(&["party 1", "proof 5"]);
-    assert_parties_lost_the_server(&outcomes);
+    assert_parties_learned_of(&outcomes, "party-1");
+    outcome_of(&outcomes, "party-1").assert_failed_naming(&["the server"]);
     session::assert_no_proof(&dir);
 }
 
@@ -179,15 +194,18 @@ fn an_upload_for_another_proof_is_named_by_the_server() {
 fn a_silent_party_is_ended_by_the_receive_timeout() {
     let dir = copy_session("silent");
     let mut procs = vec![start(&dir, "server", &args(["--receive-timeout", "3"]))];
-    procs.extend(start_all_but(&dir, &["server", "party-1"], &[]));
-    // Connected, then silent until the server gives up.
-    let network = Network::connect(impostor_config(&dir, 1)).expect("the impostor connects");
+    procs.extend(start_all_but(&dir, &["server", "party-0"], &[]));
+    // Connected, then silent until the server gives up. Party 0: the
+    // server waits for the parties in order, so no honest party's upload
+    // (which may take longer than this short timeout to compute) is
+    // waited for with it.
+    let network = Network::connect(impostor_config(&dir, 0)).expect("the impostor connects");
     let started = Instant::now();
     let outcomes = wait_all(procs, started + PROMPT);
     drop(network);
     let server = outcome_of(&outcomes, "server");
-    server.assert_failed_naming(&["party 1", "upload"]);
-    assert_parties_lost_the_server(&outcomes);
+    server.assert_failed_naming(&["party 0", "upload"]);
+    assert_parties_learned_of(&outcomes, "party-0");
     session::assert_no_proof(&dir);
 }
 
@@ -200,10 +218,12 @@ fn assert_credentials_refused(
     party_says: &str,
 ) {
     let dir = copy_session(name);
-    let short = args(["--connect-timeout", "8"]);
+    // Long enough for every honest role to start and listen on a loaded
+    // machine (a debug build), short enough to keep the test quick.
+    let short = args(["--connect-timeout", "15"]);
     let mut procs = start_all_but(&dir, &["party-1"], &short);
     procs.push(start_with(&dir, "party-1", credentials(&dir), &short));
-    let outcomes = wait_all(procs, Instant::now() + Duration::from_secs(8) + PROMPT);
+    let outcomes = wait_all(procs, Instant::now() + Duration::from_secs(15) + PROMPT);
     for outcome in &outcomes {
         assert!(!outcome.success(), "{outcome:?}");
     }
@@ -261,4 +281,47 @@ fn a_share_of_another_party_is_refused_by_name() {
     args[at + 1] = arg(&share);
     let outcome = run("party-1", &args, QUICK_LIMIT);
     outcome.assert_failed_naming(&[&share.display().to_string()]);
+}
+
+#[test]
+fn a_share_of_another_split_fails_every_process() {
+    // Party 0 proves with its share of another split of the same witness:
+    // the shares no longer add up to the witness, every message is well
+    // formed, and only the server's check of the combined proof can tell.
+    // Every party must learn it (none may end well without a proof).
+    let dir = copy_session("other-split");
+    let other = common::temp_dir("other-split").join("shares");
+    let (zkey, r1cs, wtns) = session::circuit_files();
+    run(
+        "split-witness",
+        &[
+            "split-witness".into(),
+            "--r1cs".into(),
+            arg(&r1cs),
+            "--zkey".into(),
+            arg(&zkey),
+            "--witness".into(),
+            arg(&wtns),
+            "--parties".into(),
+            PARTIES.to_string(),
+            "--out".into(),
+            arg(&other),
+        ],
+        QUICK_LIMIT,
+    )
+    .assert_success();
+    let mut procs = start_all_but(&dir, &["party-0"], &[]);
+    let mut args = session::proving_args(&dir, "party-0", role_flags(&dir, "party-0"), &[]);
+    let at = args
+        .iter()
+        .position(|a| a == "--share")
+        .expect("a --share flag");
+    args[at + 1] = arg(&other.join("share-0.bin"));
+    procs.push(common::Proc::start("party-0", &args));
+    let outcomes = wait_all(procs, Instant::now() + SESSION_LIMIT);
+    outcome_of(&outcomes, "server").assert_failed_naming(&["does not verify"]);
+    for party in outcomes.iter().filter(|o| o.name.starts_with("party-")) {
+        party.assert_failed_naming(&["the server made no proof 0", "does not verify"]);
+    }
+    session::assert_no_proof(&dir);
 }

@@ -5,16 +5,18 @@
 use std::path::PathBuf;
 use std::sync::Arc;
 
-use ark_bn254::Fr;
+use ark_bn254::{Bn254, Fr};
+use ark_groth16::VerifyingKey;
 use clap::Args;
 use he_cosnark::{ComputingParty, ProofPlan, WitnessShare};
 use he_net::PeerId;
 use he_threshold::{ActiveSet, Party, ShamirShare};
 
-use super::{party_key_path, party_reshared_path, CircuitArgs, ProofArgs, RoleArgs};
+use super::{party_key_path, party_reshared_path, verify, CircuitArgs, ProofArgs, RoleArgs};
 use crate::error::{CliError, CliResult};
 use crate::files;
 use crate::net::NetTransport;
+use crate::outcome::{self, Outcome};
 use crate::report::{ProcessReport, StepClock};
 
 /// Arguments of `cosnark party`.
@@ -56,6 +58,7 @@ pub fn run(args: &PartyArgs) -> CliResult<ProcessReport> {
     let party = Party::import_secret(&session, &files::read_secret(&key_path)?)
         .map_err(|e| CliError::malformed(&key_path, e.to_string()))?;
     let plan = Arc::new(ProofPlan::new(&session, circuit.domain_size())?);
+    let vk = circuit.proving_key().vk.clone();
     let mut party = ComputingParty::new(party, circuit, plan)?;
     let active = match &members {
         Some(members) => {
@@ -75,7 +78,11 @@ pub fn run(args: &PartyArgs) -> CliResult<ProcessReport> {
     let mut rng = rand::rngs::OsRng;
     for proof in args.proofs.indices() {
         let clock = StepClock::start();
-        let report = party.prove(&mut net, proof, active.as_ref(), &public, &share, &mut rng)?;
+        let report = party
+            .prove(&mut net, proof, active.as_ref(), &public, &share, &mut rng)
+            .map_err(|error| server_said(&net, proof, error))?;
+        // Ends well only with the proof, verified here too.
+        check_outcome(&net.receive_outcome()?, proof, &vk, &public)?;
         let step = clock.finish(format!("proof {proof}"), &report);
         step.print(&me.slug());
         steps.push(step);
@@ -90,4 +97,45 @@ pub fn run(args: &PartyArgs) -> CliResult<ProcessReport> {
     };
     args.role_args.write_report(&report)?;
     Ok(report)
+}
+
+/// The error of a failed proof `proof`: the server's reason when it sent
+/// one before it went (naming the party at fault, when the server knows
+/// it), otherwise `error`.
+fn server_said(net: &NetTransport, proof: u64, error: he_cosnark::Error) -> CliError {
+    match net.pending_outcome().map(|bytes| outcome::decode(&bytes)) {
+        Some(Ok(Outcome::Failed { index, reason })) if index == proof => CliError::NoProof {
+            index,
+            reason: format!("{reason} (here: {error})"),
+        },
+        _ => error.into(),
+    }
+}
+
+/// Checks the server's outcome message of proof `proof`: a proof that
+/// verifies for `public` under `vk`.
+///
+/// # Errors
+/// [`CliError::NoProof`]: the server reports a failure, sent the outcome
+/// of another proof, a malformed message, or a proof that does not verify.
+fn check_outcome(
+    bytes: &[u8],
+    proof: u64,
+    vk: &VerifyingKey<Bn254>,
+    public: &[Fr],
+) -> CliResult<()> {
+    let no_proof = |reason: String| CliError::NoProof {
+        index: proof,
+        reason,
+    };
+    let outcome = outcome::decode(bytes)
+        .map_err(|r| no_proof(format!("its outcome message is malformed: {r}")))?;
+    match outcome {
+        Outcome::Proof { index, .. } | Outcome::Failed { index, .. } if index != proof => Err(
+            no_proof(format!("it sent the outcome of proof {index} instead")),
+        ),
+        Outcome::Failed { reason, .. } => Err(no_proof(reason)),
+        Outcome::Proof { proof: made, .. } => verify::check(vk, public, &made)
+            .map_err(|_| no_proof("the proof it sent does not verify".into())),
+    }
 }

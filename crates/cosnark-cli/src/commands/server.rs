@@ -16,6 +16,7 @@ use super::{server_relin_path, CircuitArgs, ProofArgs, RoleArgs};
 use crate::error::{CliError, CliResult};
 use crate::files;
 use crate::net::NetTransport;
+use crate::outcome;
 use crate::report::{ProcessReport, StepClock};
 
 /// Arguments of `cosnark server`.
@@ -61,11 +62,27 @@ pub fn run(args: &ServerArgs) -> CliResult<ProcessReport> {
     let config = args.role_args.net_config(&file, me, members.as_deref())?;
     let mut net = NetTransport::connect(config)?;
     eprintln!("[{}] connected", me.slug());
+    let parties: Vec<u32> = members.unwrap_or_else(|| (0..file.parties).collect());
     let mut steps = Vec::new();
     for proof in args.proofs.indices() {
         let clock = StepClock::start();
-        let (groth16, report) = server.prove(&mut net, proof, active.as_ref(), &public)?;
+        let (groth16, report) = match server.prove(&mut net, proof, active.as_ref(), &public) {
+            Ok(made) => made,
+            Err(error) => {
+                // Every party learns why (best effort: some may be gone);
+                // the messages leave when the network closes on return.
+                let failure = outcome::encode_failure(proof, &error.to_string());
+                for &party in &parties {
+                    let _ = net.send_outcome(party, failure.clone());
+                }
+                return Err(error.into());
+            }
+        };
         files::write_proof_json(&args.proof, &groth16)?;
+        let made = outcome::encode_proof(proof, &groth16);
+        for &party in &parties {
+            net.send_outcome(party, made.clone())?;
+        }
         let step = clock.finish(format!("proof {proof}"), &report);
         step.print(&me.slug());
         steps.push(step);
