@@ -63,6 +63,15 @@ impl Packing {
         }
     }
 
+    /// Slots that hold every vector index: the first n for a row packing
+    /// (slot p < n holds index p), every slot for the full one. A shift to a
+    /// slot of a row packing depends only on the index the slot holds
+    /// ([`shift_between`](Self::shift_between)), so these slots give every
+    /// shift a permutation of indices needs.
+    pub(crate) fn index_slots(&self) -> std::ops::Range<usize> {
+        0..self.len()
+    }
+
     /// The slot vector (length N) holding `x` (length n).
     pub fn pack<T: Copy>(&self, x: &[T]) -> Vec<T> {
         (0..2 * self.row()).map(|p| x[self.index_of(p)]).collect()

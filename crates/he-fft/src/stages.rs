@@ -178,13 +178,28 @@ pub type Shape = BTreeSet<Shift>;
 /// The shape of [`butterfly_stage`] for span `h`: the identity and the shift
 /// bringing each slot's partner `i XOR h` to it.
 fn butterfly_shape(packing: Packing, h: usize) -> Shape {
-    let mut shape = Shape::new();
+    let mut shape = shape_of_shifts(
+        packing
+            .index_slots()
+            .map(|p| packing.shift_between(p, packing.index_of(p) ^ h)),
+    );
     shape.insert(Shift {
         swap: false,
         rotation: 0,
     });
-    for p in 0..2 * packing.row() {
-        shape.insert(packing.shift_between(p, packing.index_of(p) ^ h));
+    shape
+}
+
+/// The set of `shifts`, each run of equal consecutive shifts inserted once
+/// (neighbouring slots mostly need the same shift).
+fn shape_of_shifts(shifts: impl Iterator<Item = Shift>) -> Shape {
+    let mut shape = Shape::new();
+    let mut last = None;
+    for shift in shifts {
+        if last != Some(shift) {
+            shape.insert(shift);
+            last = Some(shift);
+        }
     }
     shape
 }
@@ -255,9 +270,11 @@ pub(crate) fn group_shapes_in(
 /// The shape of [`bit_reversal`].
 pub fn bit_reversal_shape(packing: Packing) -> Shape {
     let bits = packing.len().trailing_zeros();
-    (0..2 * packing.row())
-        .map(|p| packing.shift_between(p, bit_reverse(packing.index_of(p), bits)))
-        .collect()
+    shape_of_shifts(
+        packing
+            .index_slots()
+            .map(|p| packing.shift_between(p, bit_reverse(packing.index_of(p), bits))),
+    )
 }
 
 /// The permutation `y_i = x_(bitrev(i))` as a slot transform (up to n diagonals).

@@ -304,13 +304,29 @@ impl<F: PrimeField + FftField> SlotLayout<F> {
 /// and the engine runs it with its IFMA kernel; `None` otherwise (arkworks
 /// is used then).
 fn engine_transform<F: PrimeField>(ring_degree: usize, psi: F) -> Option<Arc<FieldNtt>> {
-    if !(65..=255).contains(&F::MODULUS_BIT_SIZE) {
+    // The engine's kernel is faster only with AVX-512 IFMA: without it, its
+    // tables (10 ms at N = 2^16, part of every FFT plan's build and load)
+    // would be made only to be dropped.
+    if !(65..=255).contains(&F::MODULUS_BIT_SIZE) || !ifma_detected() {
         return None;
     }
     let t = limbs4(&F::MODULUS)?;
     let psi = limbs4(&psi.into_bigint())?;
     let engine = FieldNtt::new(t, ring_degree, psi).ok()?;
     engine.vectorized().then(|| Arc::new(engine))
+}
+
+/// Whether the CPU may run the engine's IFMA kernel (the engine decides;
+/// without the instructions it never does).
+fn ifma_detected() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    {
+        std::arch::is_x86_feature_detected!("avx512ifma")
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        false
+    }
 }
 
 /// The limbs of an integer below 2^256, zero-padded to 4.
