@@ -67,20 +67,19 @@ fn assert_refused(inputs: &Inputs, culprit: &Path, what: &str) {
         .expect("the temporary directory")
         .collect();
     assert!(left.is_empty(), "{what}: left behind {left:?}");
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
-/// `inputs` with the file `pick` chooses replaced by `bytes` (written to
-/// a fresh directory).
+/// `inputs` with the file `pick` chooses replaced by `bytes`, written to
+/// `dir`; and that file.
 fn with_file(
+    dir: &Path,
     inputs: &Inputs,
     pick: fn(&mut Inputs) -> &mut PathBuf,
     bytes: &[u8],
 ) -> (Inputs, PathBuf) {
     let mut changed = inputs.clone();
     let slot = pick(&mut changed);
-    let name = slot.file_name().expect("a file name").to_owned();
-    let path = temp_dir("hostile").join(name);
+    let path = dir.join(slot.file_name().expect("a file name"));
     std::fs::write(&path, bytes).expect("a changed copy");
     *slot = path.clone();
     (changed, path)
@@ -95,15 +94,16 @@ fn assert_damage_refused(pick: fn(&mut Inputs) -> &mut PathBuf, flips: &[usize])
     let mut original = inputs.clone();
     let bytes = std::fs::read(pick(&mut original)).expect("the fixture");
     let n = bytes.len();
+    let dir = temp_dir("hostile");
     for cut in [0, 3, n / 3, n / 2, n - 1] {
-        let (changed, path) = with_file(&inputs, pick, &bytes[..cut]);
+        let (changed, path) = with_file(&dir, &inputs, pick, &bytes[..cut]);
         assert_refused(&changed, &path, &format!("truncated to {cut} of {n} bytes"));
     }
     for twelfths in flips {
         let at = n * twelfths / 12;
         let mut flipped = bytes.clone();
         flipped[at] ^= 0x01;
-        let (changed, path) = with_file(&inputs, pick, &flipped);
+        let (changed, path) = with_file(&dir, &inputs, pick, &flipped);
         assert_refused(&changed, &path, &format!("byte {at} of {n} flipped"));
     }
 }
@@ -140,7 +140,8 @@ fn a_witness_of_another_circuit_is_refused_by_name() {
     let mut bytes = std::fs::read(&inputs.wtns).expect("the fixture");
     let last = bytes.len() - 32;
     bytes[last] ^= 0x01;
-    let (changed, path) = with_file(&inputs, |i| &mut i.wtns, &bytes);
+    let dir = temp_dir("hostile");
+    let (changed, path) = with_file(&dir, &inputs, |i| &mut i.wtns, &bytes);
     assert_refused(&changed, &path, "a witness that satisfies nothing");
     assert_refused(&changed, &changed.r1cs.clone(), "naming the r1cs as well");
 }

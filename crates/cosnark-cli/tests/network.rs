@@ -250,7 +250,7 @@ fn a_party_with_another_partys_certificate_is_refused() {
 #[test]
 fn a_certificate_of_another_ca_is_refused() {
     // Another session's CA and certificates.
-    let other = common::temp_dir("other-ca").join("session");
+    let other = common::temp_dir("other-ca");
     let (zkey, _, _) = session::circuit_files();
     run(
         "setup",
@@ -290,7 +290,7 @@ fn a_share_of_another_split_fails_every_process() {
     // formed, and only the server's check of the combined proof can tell.
     // Every party must learn it (none may end well without a proof).
     let dir = copy_session("other-split");
-    let other = common::temp_dir("other-split").join("shares");
+    let other = common::temp_dir("other-split");
     let (zkey, r1cs, wtns) = session::circuit_files();
     run(
         "split-witness",

@@ -11,6 +11,7 @@ use common::{arg, fixture, run, temp_dir, Outcome, SESSION_LIMIT};
 
 /// What one `cosnark prove` run left.
 struct Proved {
+    _dir: common::TempDir,
     outcome: Outcome,
     proof: PathBuf,
     public: PathBuf,
@@ -50,6 +51,7 @@ fn prove(circuit: &str, parties: u32, threshold: Option<u32>, proofs: u64) -> Pr
     }
     let outcome = run(&format!("prove {circuit}"), &args, SESSION_LIMIT);
     Proved {
+        _dir: dir,
         outcome,
         proof,
         public,

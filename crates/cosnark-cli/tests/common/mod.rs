@@ -35,14 +35,59 @@ pub fn arg(path: &Path) -> String {
     path.to_string_lossy().into_owned()
 }
 
-/// A fresh, empty directory under the temporary directory.
-pub fn temp_dir(name: &str) -> PathBuf {
+/// The prefix of the tests' directories under the temporary directory.
+const PREFIX: &str = "cosnark-test-";
+
+/// A fresh, empty directory under the temporary directory, removed (with
+/// everything in it) when dropped, also when the test fails.
+pub struct TempDir(PathBuf);
+
+impl std::ops::Deref for TempDir {
+    type Target = Path;
+
+    fn deref(&self) -> &Path {
+        &self.0
+    }
+}
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+/// A fresh, empty directory named after `name` (see [`TempDir`]).
+pub fn temp_dir(name: &str) -> TempDir {
+    static SWEEP: std::sync::Once = std::sync::Once::new();
+    SWEEP.call_once(sweep_stale_dirs);
     static NEXT: AtomicUsize = AtomicUsize::new(0);
     let n = NEXT.fetch_add(1, Ordering::Relaxed);
-    let dir = std::env::temp_dir().join(format!("cosnark-test-{name}-{}-{n}", std::process::id()));
+    let dir = std::env::temp_dir().join(format!("{PREFIX}{name}-{}-{n}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).expect("a temporary directory");
-    dir
+    TempDir(dir)
+}
+
+/// Removes the directories of earlier test processes that are gone (the
+/// session a test binary keeps for all its tests is never dropped, and a
+/// killed run drops nothing).
+fn sweep_stale_dirs() {
+    let Ok(entries) = std::fs::read_dir(std::env::temp_dir()) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let name = entry.file_name().to_string_lossy().into_owned();
+        let Some(rest) = name.strip_prefix(PREFIX) else {
+            continue;
+        };
+        // `<name>-<pid>-<n>`: the second field from the end.
+        let pid = rest.rsplit('-').nth(1).and_then(|p| p.parse::<u32>().ok());
+        if let Some(pid) = pid {
+            if pid != std::process::id() && !Path::new(&format!("/proc/{pid}")).exists() {
+                let _ = std::fs::remove_dir_all(entry.path());
+            }
+        }
+    }
 }
 
 /// How a process ended.

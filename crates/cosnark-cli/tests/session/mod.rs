@@ -9,7 +9,9 @@ use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
-use crate::common::{arg, fixture, run, temp_dir, wait_all, Proc, QUICK_LIMIT, SESSION_LIMIT};
+use crate::common::{
+    arg, fixture, run, temp_dir, wait_all, Proc, TempDir, QUICK_LIMIT, SESSION_LIMIT,
+};
 
 /// The session's circuit (the smallest domain: the cheapest proofs).
 pub const CIRCUIT: &str = "multiplier";
@@ -19,9 +21,9 @@ pub const PARTIES: u32 = 3;
 
 /// The session directory with every role's keys, made once.
 pub fn keyed_session() -> &'static Path {
-    static KEYED: OnceLock<PathBuf> = OnceLock::new();
+    static KEYED: OnceLock<TempDir> = OnceLock::new();
     KEYED.get_or_init(|| {
-        let dir = temp_dir("keyed").join("session");
+        let dir = temp_dir("keyed");
         let (zkey, r1cs, wtns) = circuit_files();
         run(
             "setup",
@@ -100,10 +102,11 @@ pub fn role_flags(dir: &Path, cert_of: &str) -> Vec<String> {
     ]
 }
 
-/// A copy of the keyed session for one test, every role on a fresh port.
-pub fn copy_session(name: &str) -> PathBuf {
+/// A copy of the keyed session for one test, every role on a fresh port
+/// (removed when dropped).
+pub fn copy_session(name: &str) -> TempDir {
     let from = keyed_session();
-    let to = temp_dir(name).join("session");
+    let to = temp_dir(name);
     copy_dir(from, &to);
     let path = to.join("session.json");
     let mut session: serde_json::Value =
