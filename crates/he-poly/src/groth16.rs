@@ -311,11 +311,7 @@ pub fn witness_evaluations<F: PrimeField>(
     let mut a = Vec::with_capacity(num_constraints.saturating_add(num_inputs));
     let mut b = Vec::with_capacity(num_constraints);
     for i in 0..num_constraints {
-        let (ai, bi, ci) = (
-            evaluate(&ma[i])?,
-            evaluate(&mb[i])?,
-            evaluate(&mc[i])?,
-        );
+        let (ai, bi, ci) = (evaluate(&ma[i])?, evaluate(&mb[i])?, evaluate(&mc[i])?);
         if ai * bi != ci {
             return Err(Error::Unsatisfied { constraint: i });
         }

@@ -10,11 +10,11 @@ use ark_ff::{FftField, PrimeField, Zero};
 use ark_groth16::r1cs_to_qap::{LibsnarkReduction, R1CSToQAP};
 use ark_groth16::Groth16;
 use ark_poly::{EvaluationDomain, GeneralEvaluationDomain, Radix2EvaluationDomain};
-use ark_relations::lc;
 use ark_relations::gr1cs::{
     ConstraintSynthesizer, ConstraintSystem, ConstraintSystemRef, Matrix, OptimizationGoal,
     SynthesisError, Variable, R1CS_PREDICATE_LABEL,
 };
+use ark_relations::lc;
 use ark_snark::SNARK;
 use he_poly::groth16::{witness_evaluations, EncryptedReduction, ProvidedQuotient, QuotientKeys};
 use he_poly::Error;
@@ -106,8 +106,16 @@ fn synthesize<F: PrimeField>(circuit: Mimc<F>) -> ConstraintSystemRef<F> {
 /// The R1CS matrices (A, B, C) of a finalized constraint system and its
 /// full assignment (instance, then witness).
 fn matrices_and_assignment<F: PrimeField>(cs: &ConstraintSystemRef<F>) -> (Vec<Matrix<F>>, Vec<F>) {
-    let matrices = cs.to_matrices().unwrap().remove(R1CS_PREDICATE_LABEL).unwrap();
-    let assignment = [cs.instance_assignment().unwrap(), cs.witness_assignment().unwrap()].concat();
+    let matrices = cs
+        .to_matrices()
+        .unwrap()
+        .remove(R1CS_PREDICATE_LABEL)
+        .unwrap();
+    let assignment = [
+        cs.instance_assignment().unwrap(),
+        cs.witness_assignment().unwrap(),
+    ]
+    .concat();
     (matrices, assignment)
 }
 
