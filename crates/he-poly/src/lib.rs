@@ -19,6 +19,10 @@
 //! * [`EncryptedPolynomial::groth16_quotient`]: the Groth16 quotient h is
 //!   the upper half of A·B for the interpolants of a valid witness — one
 //!   product ([`quotient`] explains why, and what it assumes).
+//! * [`NegacyclicSplit`]: F\[X\]/(X^n + 1) for n above the ring degree N
+//!   as n/N copies of the ring (Chinese remainder split, linear, in the
+//!   clear): a product modulo X^n + 1 is n/N ciphertext products, one per
+//!   component, with nothing across ciphertexts.
 //! * [`PolyParameters`] picks the smallest ≥128-bit ring for a length and a
 //!   number of products.
 //! * With the feature `groth16`, the module `groth16`: an ark-groth16
@@ -67,6 +71,7 @@ mod error;
 #[cfg(feature = "groth16")]
 pub mod groth16;
 mod layout;
+mod negacyclic;
 mod params;
 mod polynomial;
 pub mod quotient;
@@ -74,5 +79,6 @@ mod serialize;
 
 pub use error::{Error, Result};
 pub use layout::BlockLayout;
+pub use negacyclic::NegacyclicSplit;
 pub use params::PolyParameters;
 pub use polynomial::EncryptedPolynomial;
