@@ -166,8 +166,8 @@ impl<E: Pairing, R: Reduction> Circuit<E, R> {
         Ok(z)
     }
 
-    /// The interpolants' coefficients for a share of the assignment.
-    pub(crate) fn interpolant_shares(&self, z: &[E::ScalarField]) -> [Vec<E::ScalarField>; 2] {
+    /// The coefficients of A, B and C for a share of the assignment.
+    pub(crate) fn interpolant_shares(&self, z: &[E::ScalarField]) -> [Vec<E::ScalarField>; 3] {
         R::interpolant_shares(
             &self.matrices,
             self.matrices.num_instance_variables,

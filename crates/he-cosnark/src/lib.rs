@@ -11,14 +11,16 @@
 //!   inputs are public.
 //! - **Computing parties** ([`ComputingParty`]) are the key holders of an
 //!   [`he_threshold`] session. Per proof each evaluates the constraint rows
-//!   on its share and interpolates them (two inverse FFTs: linear, so local),
-//!   uploads the interpolants as shares to encryption (one ring element per
-//!   block), takes part in encryption to shares of the server's results,
-//!   and computes its shares of A, B and C by multi-scalar multiplications
-//!   on its own shares.
+//!   on its share and interpolates them (inverse FFTs: linear, so local),
+//!   splits the interpolants into ring elements (linear too, see
+//!   [`ProofPlan`]), uploads them as shares to encryption (one ring
+//!   element each), takes part in encryption to shares of the server's
+//!   results, and computes its shares of A, B and C by multi-scalar
+//!   multiplications on its own shares.
 //! - The **server** ([`Server`]) sums the uploads into ciphertexts under
-//!   the collective key, computes h = ⌊A·B / X^n⌋ with `he-poly` and the
-//!   product of the proof's two random scalars, aggregates every round, and
+//!   the collective key, computes A·B modulo X^n + 1 (one ciphertext
+//!   product per component, the product of the proof's two random scalars
+//!   on a coefficient nothing else needs), aggregates every round, and
 //!   combines and verifies the proof.
 //!
 //! # One proof: three rounds
@@ -31,12 +33,15 @@
 //!
 //! 1. **Upload**: party i draws r_i and s_i (r = Σ r_i and s = Σ s_i are
 //!    uniform as long as one party is honest), sends shares to encryption
-//!    of the blocks of its interpolant shares A_i, B_i and of the
-//!    polynomial r_i + s_i·X^(N/2), and its shares of the proof's A, B and
-//!    B_G1. The server sums them, computes h and (r + s·X^(N/2))², whose
-//!    coefficient N/2 is 2·r·s, switches both to the plan's conversion level
-//!    and broadcasts them with the opened A and B_G1 (it first checks each
-//!    party's B shares in G1 and G2 against each other).
+//!    of the components of its interpolant shares A_i, B_i, of r_i and of
+//!    s_i·X^(N−1), and its shares of the proof's A, B and B_G1. The server
+//!    sums them, multiplies the components pairwise and adds R·S (holding
+//!    r·s at X^(N−1)) to the first, relinearizes, switches the products to
+//!    the plan's conversion level and broadcasts them with the opened A and
+//!    B_G1 (it first checks each party's B shares in G1 and G2 against each
+//!    other). From its shares of the product (and of C when the product
+//!    wraps) each party later gets its shares of h and r·s ([`ProofPlan`]
+//!    says how).
 //! 2. **Convert**: every party sends its encryption-to-shares share of
 //!    every ciphertext; the server opens the masked values, which go to the
 //!    designated party (party 0).

@@ -99,61 +99,68 @@ pub(crate) fn read_ciphertext(context: &Context, bytes: &[u8], from: Role) -> Re
     })
 }
 
-/// A party's upload: shares to encryption of A's and B's blocks and of
-/// r + s·X^(N/2), and its shares of the proof's A (G1), B (G2) and B (G1).
+/// A party's upload: shares to encryption of A's and B's components and of
+/// r and s·X^(N−1), and its shares of the proof's A (G1), B (G2) and B (G1).
 pub(crate) struct Upload<E: Pairing> {
-    pub a_blocks: Vec<ShareMessage>,
-    pub b_blocks: Vec<ShareMessage>,
-    pub randomness: ShareMessage,
-    pub a: E::G1Affine,
-    pub b: E::G2Affine,
+    pub a: Vec<ShareMessage>,
+    pub b: Vec<ShareMessage>,
+    pub r: ShareMessage,
+    pub s: ShareMessage,
+    pub a_point: E::G1Affine,
+    pub b_point: E::G2Affine,
     pub b_g1: E::G1Affine,
 }
 
 impl<E: Pairing> Upload<E> {
     pub(crate) fn encode(&self, expect: &Expect, sender: Role) -> Vec<u8> {
         let mut owned: Vec<Vec<u8>> = Vec::new();
-        for share in self.a_blocks.iter().chain(&self.b_blocks) {
+        for share in self.a.iter().chain(&self.b).chain([&self.r, &self.s]) {
             owned.push(share.to_bytes());
         }
-        owned.push(self.randomness.to_bytes());
-        owned.push(point_bytes(&self.a));
-        owned.push(point_bytes(&self.b));
+        owned.push(point_bytes(&self.a_point));
+        owned.push(point_bytes(&self.b_point));
         owned.push(point_bytes(&self.b_g1));
         let sections: Vec<&[u8]> = owned.iter().map(Vec::as_slice).collect();
         wire::encode(&expect.header(Kind::Upload, sender), &sections)
     }
 
-    pub(crate) fn decode(bytes: &[u8], expect: &Expect, from: Role, blocks: usize) -> Result<Self> {
-        let sections = exactly(
-            expect.open(bytes, Kind::Upload, from)?,
-            2 * blocks + 4,
-            from,
-        )?;
-        let shares = sections[..2 * blocks + 1]
-            .iter()
-            .map(|s| read_share(s, from))
-            .collect::<Result<Vec<_>>>()?;
-        let mut shares = shares.into_iter();
+    /// An upload of `components` components per interpolant.
+    pub(crate) fn decode(
+        bytes: &[u8],
+        expect: &Expect,
+        from: Role,
+        components: usize,
+    ) -> Result<Self> {
+        let shares = 2 * components + 2;
+        let sections = exactly(expect.open(bytes, Kind::Upload, from)?, shares + 3, from)?;
+        let mut read = sections[..shares].iter().map(|s| read_share(s, from));
+        let a = read.by_ref().take(components).collect::<Result<Vec<_>>>()?;
+        let b = read.by_ref().take(components).collect::<Result<Vec<_>>>()?;
+        let mut next = || {
+            read.next().unwrap_or_else(|| {
+                Err(Error::Malformed {
+                    from,
+                    reason: "no randomness share".into(),
+                })
+            })
+        };
+        let (r, s) = (next()?, next()?);
         Ok(Self {
-            a_blocks: shares.by_ref().take(blocks).collect(),
-            b_blocks: shares.by_ref().take(blocks).collect(),
-            randomness: shares.next().ok_or_else(|| Error::Malformed {
-                from,
-                reason: "no randomness share".into(),
-            })?,
-            a: read_point(sections[2 * blocks + 1], from, "A")?,
-            b: read_point(sections[2 * blocks + 2], from, "B")?,
-            b_g1: read_point(sections[2 * blocks + 3], from, "B in G1")?,
+            a,
+            b,
+            r,
+            s,
+            a_point: read_point(sections[shares], from, "A")?,
+            b_point: read_point(sections[shares + 1], from, "B")?,
+            b_g1: read_point(sections[shares + 2], from, "B in G1")?,
         })
     }
 }
 
-/// The server's answer to the uploads: h's blocks and (r + s·X^(N/2))² at
-/// the conversion level, and the opened A and B in G1.
+/// The server's answer to the uploads: the product's components at the
+/// conversion level, and the opened A and B in G1.
 pub(crate) struct Broadcast<E: Pairing> {
-    pub quotient: Vec<Ciphertext>,
-    pub randomness: Ciphertext,
+    pub product: Vec<Ciphertext>,
     pub a: E::G1Affine,
     pub b_g1: E::G1Affine,
 }
@@ -161,7 +168,7 @@ pub(crate) struct Broadcast<E: Pairing> {
 impl<E: Pairing> Broadcast<E> {
     pub(crate) fn encode(&self, expect: &Expect) -> Result<Vec<u8>> {
         let mut owned: Vec<Vec<u8>> = Vec::new();
-        for ct in self.quotient.iter().chain([&self.randomness]) {
+        for ct in &self.product {
             owned.push(ct.to_bytes()?);
         }
         owned.push(point_bytes(&self.a));
@@ -177,23 +184,22 @@ impl<E: Pairing> Broadcast<E> {
         bytes: &[u8],
         expect: &Expect,
         context: &Context,
-        blocks: usize,
+        components: usize,
     ) -> Result<Self> {
         let from = Role::Server;
-        let sections = exactly(expect.open(bytes, Kind::Broadcast, from)?, blocks + 3, from)?;
-        let mut cts = sections[..=blocks]
+        let sections = exactly(
+            expect.open(bytes, Kind::Broadcast, from)?,
+            components + 2,
+            from,
+        )?;
+        let product = sections[..components]
             .iter()
             .map(|s| read_ciphertext(context, s, from))
             .collect::<Result<Vec<_>>>()?;
-        let randomness = cts.pop().ok_or_else(|| Error::Malformed {
-            from,
-            reason: "no ciphertext of the randomness".into(),
-        })?;
         Ok(Self {
-            quotient: cts,
-            randomness,
-            a: read_point(sections[blocks + 1], from, "A")?,
-            b_g1: read_point(sections[blocks + 2], from, "B in G1")?,
+            product,
+            a: read_point(sections[components], from, "A")?,
+            b_g1: read_point(sections[components + 1], from, "B in G1")?,
         })
     }
 }

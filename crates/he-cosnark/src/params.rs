@@ -10,8 +10,10 @@ use crate::error::{Error, Result};
 /// `domain_size` coefficients with plaintext modulus F's modulus, with
 /// special primes for the collective relinearization key (two
 /// key-switching digits) and room for the smudging of `parties` parties at
-/// he-threshold's λ, one engine thread. Returns them with the block stride
-/// ([`ProofPlan`](crate::ProofPlan)'s: half the ring degree).
+/// he-threshold's λ, one engine thread. Returns them with half the ring
+/// degree (the block stride of `he-poly`'s block products, whose noise the
+/// chain is sized for: at least that of the
+/// [`ProofPlan`](crate::ProofPlan)'s component products).
 ///
 /// # Errors
 /// [`Error::InvalidArgument`] when no ring up to the engine's largest holds

@@ -6,6 +6,7 @@ use std::sync::Arc;
 use ark_ec::pairing::Pairing;
 use ark_ec::{CurveGroup, VariableBaseMSM};
 use ark_ff::{AdditiveGroup, Field, UniformRand};
+use he_poly::NegacyclicSplit;
 use he_threshold::{ActiveParty, ActiveSet, AdditiveShare, Party, ShamirShare, ShareMessage};
 use helib_rs::{Ciphertext, FieldCoefficientEncoder};
 use rand::{CryptoRng, RngCore};
@@ -29,6 +30,10 @@ pub struct ComputingParty<E: Pairing, R: Reduction> {
     circuit: Arc<Circuit<E, R>>,
     plan: Arc<ProofPlan>,
     encoder: FieldCoefficientEncoder<E::ScalarField>,
+    split: NegacyclicSplit<E::ScalarField>,
+    /// Where R·S lands once merged: at exponent i·N + N − 1, the
+    /// coefficient `randomness_column[i]` times r·s (i < m).
+    randomness_column: Vec<E::ScalarField>,
 }
 
 /// What a party keeps between the rounds of one proof (secret; wiped when
@@ -37,6 +42,8 @@ pub struct PartyProof<E: Pairing> {
     expect: Expect,
     signer: Signer,
     witness: Vec<E::ScalarField>,
+    /// The share of C's coefficients, when the product wraps (else empty).
+    c: Vec<E::ScalarField>,
     r: E::ScalarField,
     s: E::ScalarField,
     converted: Vec<AdditiveShare>,
@@ -53,6 +60,7 @@ enum Signer {
 impl<E: Pairing> Drop for PartyProof<E> {
     fn drop(&mut self) {
         self.witness.iter_mut().for_each(Zeroize::zeroize);
+        self.c.iter_mut().for_each(Zeroize::zeroize);
         self.r.zeroize();
         self.s.zeroize();
     }
@@ -66,12 +74,18 @@ impl<E: Pairing, R: Reduction> ComputingParty<E, R> {
     /// circuit's field.
     pub fn new(party: Party, circuit: Arc<Circuit<E, R>>, plan: Arc<ProofPlan>) -> Result<Self> {
         let encoder = FieldCoefficientEncoder::new(party.session().context())?;
+        let split = plan.split()?;
+        let mut unit = vec![E::ScalarField::ZERO; plan.components()];
+        unit[0] = E::ScalarField::ONE;
+        let randomness_column = split.merge_column(plan.randomness_product_at(), &unit)?;
         Ok(Self {
             party,
             reshared: None,
             circuit,
             plan,
             encoder,
+            split,
+            randomness_column,
         })
     }
 
@@ -130,8 +144,8 @@ impl<E: Pairing, R: Reduction> ComputingParty<E, R> {
     /// Round 1 of proof `proof` among all parties (`active` = None) or
     /// among the members of a t-out-of-N active set: draws its shares r_i,
     /// s_i of the proof's randomness, and returns its state and its upload
-    /// (shares to encryption of the interpolants' blocks and of
-    /// r_i + s_i·X^(N/2); its shares of A, B in G2 and B in G1).
+    /// (shares to encryption of the components of its shares of A and B, of
+    /// r_i and of s_i·X^(N−1); its shares of A, B in G2 and B in G1).
     ///
     /// # Errors
     /// [`Error::WrongLength`] for a witness share or public inputs that do
@@ -154,20 +168,21 @@ impl<E: Pairing, R: Reduction> ComputingParty<E, R> {
             .assignment_share(designated, public_inputs, witness.values())?;
         let r = E::ScalarField::rand(rng);
         let s = E::ScalarField::rand(rng);
-        let [mut a, mut b] = self.circuit.interpolant_shares(&z);
-        let a_blocks = self.upload_blocks(&signer, proof, RunKind::UploadA, &a)?;
-        let b_blocks = self.upload_blocks(&signer, proof, RunKind::UploadB, &b)?;
+        let [mut a, mut b, mut c] = self.circuit.interpolant_shares(&z);
+        if !self.plan.wraps() {
+            c.zeroize();
+            c = Vec::new();
+        }
+        let a_shares = self.upload_components(&signer, proof, RunKind::UploadA, &mut a)?;
+        let b_shares = self.upload_components(&signer, proof, RunKind::UploadB, &mut b)?;
         a.zeroize();
         b.zeroize();
-        let mut randomness = vec![E::ScalarField::ZERO; self.plan.randomness_product_at() + 1];
-        randomness[0] = r;
-        randomness[self.plan.randomness_product_at()] = s;
-        let randomness_share = self.upload_share(
-            &signer,
-            ProofPlan::run(proof, RunKind::UploadRandomness, 0),
-            &randomness,
-        )?;
-        randomness.zeroize();
+        let run = |index| ProofPlan::run(proof, RunKind::UploadRandomness, index);
+        let r_share = self.upload_share(&signer, run(0), &[r])?;
+        let mut s_at = vec![E::ScalarField::ZERO; self.plan.randomness_product_at() + 1];
+        s_at[self.plan.randomness_product_at()] = s;
+        let s_share = self.upload_share(&signer, run(1), &s_at)?;
+        s_at.zeroize();
 
         let pk = self.circuit.proving_key();
         let (mut a_point, mut b_point, mut b_g1) = (
@@ -183,11 +198,12 @@ impl<E: Pairing, R: Reduction> ComputingParty<E, R> {
         let witness = z.split_off(self.circuit.num_public_inputs() + 1);
         z.zeroize();
         let upload = Upload::<E> {
-            a_blocks,
-            b_blocks,
-            randomness: randomness_share,
-            a: a_point.into_affine(),
-            b: b_point.into_affine(),
+            a: a_shares,
+            b: b_shares,
+            r: r_share,
+            s: s_share,
+            a_point: a_point.into_affine(),
+            b_point: b_point.into_affine(),
             b_g1: b_g1.into_affine(),
         };
         let expect = self.expect(proof);
@@ -197,6 +213,7 @@ impl<E: Pairing, R: Reduction> ComputingParty<E, R> {
                 expect,
                 signer,
                 witness,
+                c,
                 r,
                 s,
                 converted: Vec::new(),
@@ -206,18 +223,24 @@ impl<E: Pairing, R: Reduction> ComputingParty<E, R> {
         ))
     }
 
-    fn upload_blocks(
+    /// Shares to encryption of the plan's components of `coefficients`
+    /// (an interpolant's n coefficients; split in place when the product
+    /// wraps).
+    fn upload_components(
         &self,
         signer: &Signer,
         proof: u64,
         kind: RunKind,
-        coefficients: &[E::ScalarField],
+        coefficients: &mut [E::ScalarField],
     ) -> Result<Vec<ShareMessage>> {
+        if self.plan.wraps() {
+            self.split.split_in_place(coefficients)?;
+        }
         coefficients
-            .chunks(self.plan.inputs().stride)
+            .chunks(self.plan.ring_degree())
             .enumerate()
-            .map(|(index, block)| {
-                self.upload_share(signer, ProofPlan::run(proof, kind, index), block)
+            .map(|(index, component)| {
+                self.upload_share(signer, ProofPlan::run(proof, kind, index), component)
             })
             .collect()
     }
@@ -248,25 +271,13 @@ impl<E: Pairing, R: Reduction> ComputingParty<E, R> {
     /// noise than agreed (nothing is released).
     pub fn convert(&self, state: &mut PartyProof<E>, broadcast: &[u8]) -> Result<Vec<u8>> {
         let context = self.party.session().context();
-        let broadcast = Broadcast::<E>::decode(
-            broadcast,
-            &state.expect,
-            context,
-            self.plan.quotient_blocks(),
-        )?;
+        let broadcast =
+            Broadcast::<E>::decode(broadcast, &state.expect, context, self.plan.components())?;
         let proof = state.expect.proof;
-        let mut messages = Vec::with_capacity(broadcast.quotient.len() + 1);
+        let mut messages = Vec::with_capacity(broadcast.product.len());
         let mut converted = Vec::with_capacity(messages.capacity());
-        let targets = broadcast
-            .quotient
-            .iter()
-            .enumerate()
-            .map(|(i, ct)| (ProofPlan::run(proof, RunKind::ConvertQuotient, i), ct))
-            .chain([(
-                ProofPlan::run(proof, RunKind::ConvertRandomness, 0),
-                &broadcast.randomness,
-            )]);
-        for (run, ct) in targets {
+        for (index, ct) in broadcast.product.iter().enumerate() {
+            let run = ProofPlan::run(proof, RunKind::ConvertProduct, index);
             let (share, message) = self.convert_one(&state.signer, run, ct)?;
             converted.push(share);
             messages.push(message);
@@ -327,7 +338,7 @@ impl<E: Pairing, R: Reduction> ComputingParty<E, R> {
                 ))
             }
         };
-        let (h, rs) = self.decode_converted(&state.converted, openings.as_deref())?;
+        let (h, rs) = self.decode_converted(&state.converted, &state.c, openings.as_deref())?;
         let pk = self.circuit.proving_key();
         let mut scalars = R::quotient_scalars(self.circuit.domain(), h)?;
         let c = E::G1::msm_unchecked(&pk.l_query, &state.witness)
@@ -345,51 +356,63 @@ impl<E: Pairing, R: Reduction> ComputingParty<E, R> {
     }
 
     /// This party's shares of h's coefficients and of r·s, from its
-    /// additive shares of the converted ciphertexts, plus the masked
-    /// openings for the designated party.
+    /// additive shares of the product's components, plus the masked
+    /// openings for the designated party (see [`ProofPlan`]).
     fn decode_converted(
         &self,
         converted: &[AdditiveShare],
+        c: &[E::ScalarField],
         openings: Option<&[Vec<E::ScalarField>]>,
     ) -> Result<(Vec<E::ScalarField>, E::ScalarField)> {
-        let (randomness, quotient) = converted
-            .split_last()
-            .ok_or_else(|| Error::InvalidArgument("round 2 has not run for this proof".into()))?;
-        let layout = self.plan.quotient();
-        let opening = |index: usize, length: usize| -> Result<Vec<E::ScalarField>> {
-            let Some(openings) = openings else {
-                return Ok(vec![E::ScalarField::ZERO; length]);
-            };
-            match openings.get(index) {
-                Some(values) if values.len() == length => Ok(values.clone()),
-                _ => Err(Error::Malformed {
-                    from: Role::Server,
-                    reason: format!("opening {index} does not have {length} values"),
-                }),
-            }
-        };
-        let mut h = vec![E::ScalarField::ZERO; layout.len];
-        for (index, share) in quotient.iter().enumerate() {
-            let start = layout.block_exponent(index);
-            let mut values = self.encoder.decode(share.plaintext())?;
-            let opened = opening(index, layout.width.min(values.len()))?;
-            for (value, opened) in values.iter_mut().zip(&opened) {
-                *value += opened;
-            }
-            for (j, value) in values.iter().take(layout.width).enumerate() {
-                let exponent = start + j as i64;
-                if let Some(slot) = usize::try_from(exponent).ok().filter(|&e| e < layout.len) {
-                    h[slot] += value;
+        let (n, ring) = (self.plan.domain_size(), self.plan.ring_degree());
+        if converted.len() != self.plan.components() {
+            return Err(Error::InvalidArgument(
+                "round 2 has not run for this proof".into(),
+            ));
+        }
+        let mut product = Vec::with_capacity(self.split.len());
+        for (index, share) in converted.iter().enumerate() {
+            let start = product.len();
+            product.extend(self.encoder.decode(share.plaintext())?);
+            product.resize(start + ring, E::ScalarField::ZERO);
+            if let Some(openings) = openings {
+                let opened = openings
+                    .get(index)
+                    .filter(|values| values.len() == ring)
+                    .ok_or_else(|| Error::Malformed {
+                        from: Role::Server,
+                        reason: format!("opening {index} does not have {ring} values"),
+                    })?;
+                for (value, opened) in product[start..].iter_mut().zip(opened) {
+                    *value += opened;
                 }
             }
-            values.zeroize();
         }
-        let mut values = self.encoder.decode(randomness.plaintext())?;
-        let two_rs = values[self.plan.randomness_product_at()] + opening(quotient.len(), 1)?[0];
-        values.zeroize();
-        let half = E::ScalarField::from(2u64)
-            .inverse()
-            .ok_or_else(|| Error::InvalidArgument("the field has characteristic 2".into()))?;
-        Ok((h, two_rs * half))
+        self.split.merge_in_place(&mut product)?;
+        let h_len = n - 1;
+        let result = if self.plan.wraps() {
+            // product = C − 2h + r·s·W, W nonzero only at i·N + N − 1;
+            // h_(n−1) = 0 gives r·s, then h.
+            let two_inverse = E::ScalarField::from(2u64).inverse().unwrap_or_default();
+            let last = self.randomness_column[self.randomness_column.len() - 1];
+            let rs = (product[n - 1] - c[n - 1]) * last.inverse().unwrap_or_default();
+            let mut h: Vec<E::ScalarField> = c[..h_len]
+                .iter()
+                .zip(&product[..h_len])
+                .map(|(c, p)| (*c - p) * two_inverse)
+                .collect();
+            for (i, w) in self.randomness_column.iter().enumerate() {
+                if let Some(value) = h.get_mut(i * ring + ring - 1) {
+                    *value += rs * w * two_inverse;
+                }
+            }
+            (h, rs)
+        } else {
+            // Nothing wraps: h is coefficients n .. 2n − 2, r·s is at N − 1.
+            let h = product[n..n + h_len].to_vec();
+            (h, product[self.plan.randomness_product_at()])
+        };
+        product.zeroize();
+        Ok(result)
     }
 }

@@ -1,9 +1,25 @@
 //! What every role derives alike from the session and the domain size,
-//! before any message: the block layouts, the level the server's results
-//! are converted to shares at, the smudging for that, and the run number of
-//! every protocol step. Nothing here is read from a message.
+//! before any message: how the interpolants are split into ring elements,
+//! where r·s lands, the level the server's results are converted to shares
+//! at, the smudging for that, and the run number of every protocol step.
+//! Nothing here is read from a message.
+//!
+//! # The product the server computes
+//! With n the domain size and N the ring degree, the server computes
+//! A·B mod (X^n' + 1) for n' = max(n, N), split into m = n'/N components
+//! ([`he_poly::NegacyclicSplit`]: the parties split their shares of A and B
+//! before the upload and merge their shares of the result): m ciphertext
+//! products, one relinearization each, nothing across ciphertexts. To the
+//! first component it adds R·S, the product of the encryptions of r and of
+//! s·X^(N−1), so that r·s rides on one coefficient no other value needs:
+//! - n < N: A·B has degree 2n − 2 < N − 1, so nothing wraps, h is
+//!   coefficients n .. 2n − 2 and coefficient N − 1 is r·s;
+//! - n ≥ N: A·B = C − h + X^n·h for the interpolant C of the third matrix
+//!   (a valid witness), so A·B mod (X^n + 1) = C − 2h. The parties hold
+//!   shares of C; h has n − 1 coefficients, so the merged coefficient n − 1
+//!   is C's plus r·s times a public constant, which gives r·s and then h.
 
-use he_poly::BlockLayout;
+use he_poly::NegacyclicSplit;
 use he_threshold::Session;
 use helib_rs::noise;
 use helib_rs::threshold::Smudging;
@@ -20,17 +36,18 @@ const LEVEL_MARGIN_BITS: f64 = 2.0;
 /// Largest proof index: run numbers hold it in their top bits.
 pub const MAX_PROOF_INDEX: u64 = (1 << 40) - 1;
 
+/// Ciphertext products summed into the first component (A·B and R·S).
+const PRODUCTS_PER_COMPONENT: usize = 2;
+
 /// The agreed shape of one proof's computation.
 #[derive(Clone, Debug)]
 pub struct ProofPlan {
     domain_size: usize,
     ring_degree: usize,
+    components: usize,
     upload_level: usize,
     convert_level: usize,
     smudging: Smudging,
-    inputs: BlockLayout,
-    quotient: BlockLayout,
-    quotient_blocks: usize,
 }
 
 /// The protocol steps that consume run numbers (each run seeds its own
@@ -38,24 +55,22 @@ pub struct ProofPlan {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[repr(u64)]
 pub(crate) enum RunKind {
-    /// Shares to encryption of A's blocks.
+    /// Shares to encryption of A's components.
     UploadA = 1,
-    /// Shares to encryption of B's blocks.
+    /// Shares to encryption of B's components.
     UploadB = 2,
-    /// Shares to encryption of r + s·X^(N/2).
+    /// Shares to encryption of r (index 0) and of s·X^(N−1) (index 1).
     UploadRandomness = 3,
-    /// Encryption to shares of h's blocks.
-    ConvertQuotient = 4,
-    /// Encryption to shares of (r + s·X^(N/2))².
-    ConvertRandomness = 5,
+    /// Encryption to shares of the product's components.
+    ConvertProduct = 4,
 }
 
 impl ProofPlan {
     /// The plan for proofs over a domain of `domain_size` points in `session`.
     ///
     /// # Errors
-    /// [`Error::InvalidArgument`] when the session's ring cannot hold the
-    /// product or no level can convert its result to shares.
+    /// [`Error::InvalidArgument`] when the domain size is not a power of two
+    /// of at least 2, or no level can convert the product to shares.
     pub fn new(session: &Session, domain_size: usize) -> Result<Self> {
         let context = session.context();
         let ring_degree = context.ring_degree();
@@ -64,16 +79,9 @@ impl ProofPlan {
                 "the domain size must be a power of two of at least 2, got {domain_size}"
             )));
         }
-        // The fullest blocks that do not wrap: a block product has 2·stride − 1
-        // coefficients. Fewer blocks are fewer uploads and conversions.
-        let stride = ring_degree / 2;
-        let inputs = BlockLayout::fresh(stride, domain_size);
-        let product = inputs.product(&inputs, ring_degree)?;
-        let (first, mut quotient) = product.cut_below(domain_size)?;
-        quotient.len = domain_size - 1;
-        let quotient_blocks = 2 * inputs.fresh_blocks() - 1 - first;
+        let components = domain_size.max(ring_degree) / ring_degree;
         let upload_level = context.max_level();
-        let expected = expected_noise_bits(session, inputs.fresh_blocks());
+        let expected = expected_noise_bits(session);
         let (convert_level, smudging) = (0..=upload_level)
             .find_map(|level| {
                 let smudging = session.smudging(level).ok()?;
@@ -90,12 +98,10 @@ impl ProofPlan {
         Ok(Self {
             domain_size,
             ring_degree,
+            components,
             upload_level,
             convert_level,
             smudging,
-            inputs,
-            quotient,
-            quotient_blocks,
         })
     }
 
@@ -103,21 +109,29 @@ impl ProofPlan {
     pub fn domain_size(&self) -> usize {
         self.domain_size
     }
-    /// The layout of the interpolants A and B.
-    pub fn inputs(&self) -> &BlockLayout {
-        &self.inputs
+    /// The ring degree N.
+    pub fn ring_degree(&self) -> usize {
+        self.ring_degree
     }
-    /// Blocks of A (and of B).
-    pub fn input_blocks(&self) -> usize {
-        self.inputs.fresh_blocks()
+    /// m: ring elements per interpolant, and ciphertexts of the product.
+    pub fn components(&self) -> usize {
+        self.components
     }
-    /// The layout of h = ⌊A·B / X^n⌋.
-    pub fn quotient(&self) -> &BlockLayout {
-        &self.quotient
+    /// Whether the product wraps around X^n + 1 (n ≥ N), so that the parties
+    /// need their shares of C to recover h.
+    pub fn wraps(&self) -> bool {
+        self.domain_size >= self.ring_degree
     }
-    /// Blocks of h.
-    pub fn quotient_blocks(&self) -> usize {
-        self.quotient_blocks
+    /// The split of the interpolants (n' = max(n, N) coefficients) into the
+    /// plan's components.
+    ///
+    /// # Errors
+    /// [`Error::Polynomial`] when F has no 2n'-th roots of unity.
+    pub fn split<F: ark_ff::PrimeField>(&self) -> Result<NegacyclicSplit<F>> {
+        Ok(NegacyclicSplit::new(
+            self.components * self.ring_degree,
+            self.ring_degree,
+        )?)
     }
     /// The level the uploads are encrypted at (the top).
     pub fn upload_level(&self) -> usize {
@@ -131,9 +145,9 @@ impl ProofPlan {
     pub fn smudging(&self) -> &Smudging {
         &self.smudging
     }
-    /// The coefficient of (r + s·X^(N/2))² that holds 2·r·s.
+    /// The coefficient of the first component where R·S puts r·s, N − 1.
     pub fn randomness_product_at(&self) -> usize {
-        self.ring_degree / 2
+        self.ring_degree - 1
     }
 
     /// The run of step `kind`, block `index`, of proof `proof`.
@@ -141,7 +155,7 @@ impl ProofPlan {
         ((proof + 1) << 23) | ((kind as u64) << 20) | index as u64
     }
 
-    /// Checks a proof index and the plan's block counts against the run
+    /// Checks a proof index and the plan's component count against the run
     /// numbering's room.
     pub(crate) fn check_proof(&self, proof: u64) -> Result<()> {
         if proof > MAX_PROOF_INDEX {
@@ -149,9 +163,9 @@ impl ProofPlan {
                 "proof index {proof} is above {MAX_PROOF_INDEX}"
             )));
         }
-        if self.input_blocks().max(self.quotient_blocks) >= 1 << 20 {
+        if self.components >= 1 << 20 {
             return Err(Error::InvalidArgument(
-                "too many blocks for one proof".into(),
+                "too many components for one proof".into(),
             ));
         }
         Ok(())
@@ -167,14 +181,17 @@ struct Expected {
     floor: f64,
 }
 
-fn expected_noise_bits(session: &Session, blocks: usize) -> Expected {
+fn expected_noise_bits(session: &Session) -> Expected {
     let context = session.context();
     let ring = context.ring_degree();
     let log_t = noise::log2(context.plaintext_modulus());
     let parties = f64::from(session.parties()).log2();
     let fresh = noise::fresh_bits(ring, log_t) + parties + 1.0;
     Expected {
-        product: 2.0 * fresh + (ring as f64).log2() + noise::addition_bits(blocks) + 2.0,
+        product: 2.0 * fresh
+            + (ring as f64).log2()
+            + noise::addition_bits(PRODUCTS_PER_COMPONENT)
+            + 2.0,
         floor: fresh + 1.0,
     }
 }

@@ -14,22 +14,24 @@ pub trait Reduction: Send + Sync + 'static {
     /// The name in reports.
     const NAME: &'static str;
 
-    /// The coefficients of the interpolants A and B (degree below the
-    /// domain's size) for a share `z` of the full assignment (the constant
-    /// one, the public inputs, the witness).
+    /// The coefficients of the interpolants A, B and C (degree below the
+    /// domain's size, n each) for a share `z` of the full assignment (the
+    /// constant one, the public inputs, the witness): for a valid witness
+    /// A·B − C vanishes on the domain.
     fn interpolant_shares<F: PrimeField>(
         matrices: &R1csMatrices<F>,
         num_instance: usize,
         domain: &GeneralEvaluationDomain<F>,
         z: &[F],
-    ) -> [Vec<F>; 2];
+    ) -> [Vec<F>; 3];
 
     /// The number of points of the proving key's `h_query` on a domain of
     /// `domain_size` points.
     fn h_query_len(domain_size: usize) -> usize;
 
     /// The scalars the proving key's `h_query` is multiplied with, from a
-    /// share of the coefficients of h = ⌊A·B / X^n⌋ (`n − 1` of them).
+    /// share of the coefficients of h = (A·B − C)/(X^n − 1) (`n − 1` of
+    /// them).
     ///
     /// # Errors
     /// [`Error::InvalidArgument`] for more coefficients than the domain
@@ -41,8 +43,9 @@ pub trait Reduction: Send + Sync + 'static {
 }
 
 /// ark-groth16's `LibsnarkReduction`: the evaluations are the constraint
-/// rows followed by the public inputs in A (which makes the instance part
-/// of the QAP independent), and `h_query` takes h's coefficients.
+/// rows followed by the public inputs in A (with zeros in B and C, which
+/// makes the instance part of the QAP independent), and `h_query` takes h's
+/// coefficients.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Libsnark;
 
@@ -54,12 +57,13 @@ impl Reduction for Libsnark {
         num_instance: usize,
         domain: &GeneralEvaluationDomain<F>,
         z: &[F],
-    ) -> [Vec<F>; 2] {
+    ) -> [Vec<F>; 3] {
         let row = |r: &Vec<(F, usize)>| r.iter().map(|(c, i)| *c * z[*i]).sum::<F>();
         let mut a: Vec<F> = matrices.a.iter().map(row).collect();
         let b: Vec<F> = matrices.b.iter().map(row).collect();
+        let c: Vec<F> = matrices.c.iter().map(row).collect();
         a.extend_from_slice(&z[..num_instance]);
-        [domain.ifft(&a), domain.ifft(&b)]
+        [domain.ifft(&a), domain.ifft(&b), domain.ifft(&c)]
     }
 
     fn h_query_len(domain_size: usize) -> usize {
@@ -90,7 +94,7 @@ impl Reduction for Circom {
         num_instance: usize,
         domain: &GeneralEvaluationDomain<F>,
         z: &[F],
-    ) -> [Vec<F>; 2] {
+    ) -> [Vec<F>; 3] {
         Libsnark::interpolant_shares(matrices, num_instance, domain, z)
     }
 

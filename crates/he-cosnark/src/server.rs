@@ -1,5 +1,6 @@
 //! The untrusted server: it sums the parties' uploads into ciphertexts under
-//! the collective key, computes h = ⌊A·B / X^n⌋ and r·s on them, runs the
+//! the collective key, computes the product A·B (with r·s on a spare
+//! coefficient, see [`ProofPlan`]) on them, runs the
 //! aggregation of every round, and combines and verifies the proof. It
 //! sees ciphertexts, smudged or masked shares, the proof and the public
 //! inputs — never a plaintext of the witness, h, r or s.
@@ -9,7 +10,6 @@ use std::sync::Arc;
 use ark_ec::pairing::Pairing;
 use ark_ec::CurveGroup;
 use ark_groth16::{Groth16, PreparedVerifyingKey, Proof};
-use he_poly::EncryptedPolynomial;
 use he_threshold::{ActiveSet, Aggregator, Session, ShareMessage, Step};
 use helib_rs::{Ciphertext, FieldCoefficientEncoder, RelinKey};
 
@@ -75,9 +75,11 @@ impl<E: Pairing, R: Reduction> Server<E, R> {
     /// Round 1 among all parties (`active` = None: `uploads[i]` from party
     /// i) or among the members of a t-out-of-N active set (`uploads[k]`
     /// from its k-th member, in increasing order): checks every upload,
-    /// sums them into ciphertexts of A, B and r + s·X^(N/2), computes h
-    /// and (r + s·X^(N/2))², switches them to the conversion level, opens
-    /// A and B, and returns its state and the broadcast for every party.
+    /// sums them into ciphertexts of A's and B's components and of r and
+    /// s·X^(N−1), computes the product of every component pair (R·S added
+    /// to the first), relinearizes and switches them to the conversion
+    /// level, opens A and B, and returns its state and the broadcast for
+    /// every party (see [`ProofPlan`] for what the product holds).
     ///
     /// # Errors
     /// [`Error::WrongLength`] for another number of uploads than parties or
@@ -95,52 +97,40 @@ impl<E: Pairing, R: Reduction> Server<E, R> {
         let members = self.members(active);
         self.check_count("list of uploads", &members, uploads.len())?;
         let expect = self.expect(proof);
-        let blocks = self.plan.input_blocks();
+        let components = self.plan.components();
         let uploads = uploads
             .iter()
             .zip(&members)
             .map(|(bytes, &i)| {
                 let from = Role::Party(i);
-                let upload = Upload::<E>::decode(bytes, &expect, from, blocks)?;
+                let upload = Upload::<E>::decode(bytes, &expect, from, components)?;
                 check_b_consistent(self.circuit.proving_key(), &upload, from)?;
                 Ok(upload)
             })
             .collect::<Result<Vec<_>>>()?;
 
-        let sum_blocks = |kind: RunKind, pick: &dyn Fn(&Upload<E>, usize) -> &ShareMessage| {
-            (0..blocks)
-                .map(|index| {
-                    self.shares_to_encryption(active, ProofPlan::run(proof, kind, index), |k| {
-                        pick(&uploads[k], index)
-                    })
-                })
-                .collect::<Result<Vec<_>>>()
+        let sum = |kind: RunKind, index: usize, pick: &dyn Fn(&Upload<E>) -> &ShareMessage| {
+            self.shares_to_encryption(active, ProofPlan::run(proof, kind, index), |k| {
+                pick(&uploads[k])
+            })
         };
-        let a = sum_blocks(RunKind::UploadA, &|u, i| &u.a_blocks[i])?;
-        let b = sum_blocks(RunKind::UploadB, &|u, i| &u.b_blocks[i])?;
-        let randomness = self.shares_to_encryption(
-            active,
-            ProofPlan::run(proof, RunKind::UploadRandomness, 0),
-            |k| &uploads[k].randomness,
-        )?;
-
-        let a = EncryptedPolynomial::<E::ScalarField>::from_blocks(a, *self.plan.inputs())?;
-        let b = EncryptedPolynomial::<E::ScalarField>::from_blocks(b, *self.plan.inputs())?;
+        let r = sum(RunKind::UploadRandomness, 0, &|u| &u.r)?;
+        let s = sum(RunKind::UploadRandomness, 1, &|u| &u.s)?;
+        let mut randomness = Some(r.multiply(&s)?);
+        drop((r, s));
         let level = self.plan.convert_level();
-        let h = EncryptedPolynomial::groth16_quotient(&a, &b, self.plan.domain_size())?
-            .relinearize(&self.relin_key)?
-            .mod_switch_to(level)?;
-        if h.layout() != self.plan.quotient() || h.blocks().len() != self.plan.quotient_blocks() {
-            return Err(Error::InvalidArgument(format!(
-                "the quotient's layout ({}) is not the plan's ({})",
-                h.layout(),
-                self.plan.quotient()
-            )));
+        let mut product = Vec::with_capacity(components);
+        for k in 0..components {
+            let a = sum(RunKind::UploadA, k, &|u| &u.a[k])?;
+            let b = sum(RunKind::UploadB, k, &|u| &u.b[k])?;
+            let mut component = a.multiply(&b)?;
+            if let Some(rs) = randomness.take() {
+                component.add_assign(&rs)?;
+            }
+            component.relinearize_assign(&self.relin_key)?;
+            component.mod_switch_to_assign(level)?;
+            product.push(component);
         }
-        let randomness = randomness
-            .square()?
-            .relinearize(&self.relin_key)?
-            .mod_switch_to(level)?;
 
         let sum_g1 = |pick: &dyn Fn(&Upload<E>) -> E::G1Affine| {
             uploads
@@ -149,31 +139,28 @@ impl<E: Pairing, R: Reduction> Server<E, R> {
                 .fold(E::G1::default(), |acc, p| acc + p)
                 .into_affine()
         };
-        let opened_a = sum_g1(&|u| u.a);
+        let opened_a = sum_g1(&|u| u.a_point);
         let opened_b_g1 = sum_g1(&|u| u.b_g1);
         let opened_b = uploads
             .iter()
-            .fold(E::G2::default(), |acc, u| acc + u.b)
+            .fold(E::G2::default(), |acc, u| acc + u.b_point)
             .into_affine();
-        let mut converted = h.blocks().to_vec();
-        converted.push(randomness);
         let broadcast = Broadcast::<E> {
-            quotient: h.blocks().to_vec(),
-            randomness: converted[converted.len() - 1].try_clone()?,
+            product,
             a: opened_a,
             b_g1: opened_b_g1,
-        }
-        .encode(&expect)?;
+        };
+        let bytes = broadcast.encode(&expect)?;
         Ok((
             ServerProof {
                 expect,
                 active: active.cloned(),
                 public_inputs: public_inputs.to_vec(),
-                converted,
+                converted: broadcast.product,
                 a: opened_a,
                 b: opened_b,
             },
-            broadcast,
+            bytes,
         ))
     }
 
@@ -219,9 +206,8 @@ impl<E: Pairing, R: Reduction> Server<E, R> {
     }
 
     /// Round 2: checks every participant's encryption-to-shares shares
-    /// (in the order of round 1) and returns the masked openings for the
-    /// designated party: of each block of h the coefficients its layout
-    /// uses, of the randomness product the one holding 2·r·s.
+    /// (in the order of round 1) and returns the masked openings of the
+    /// product's components for the designated party.
     ///
     /// # Errors
     /// As [`compute`](Self::compute); [`Error::Threshold`] when the shares
@@ -236,15 +222,9 @@ impl<E: Pairing, R: Reduction> Server<E, R> {
             .map(|(bytes, &i)| messages::decode_shares(bytes, &state.expect, Role::Party(i), count))
             .collect::<Result<Vec<_>>>()?;
         let proof = state.expect.proof;
-        let width = self.plan.quotient().width;
         let mut openings = Vec::with_capacity(count);
         for (index, ct) in state.converted.iter().enumerate() {
-            let last = index + 1 == count;
-            let run = if last {
-                ProofPlan::run(proof, RunKind::ConvertRandomness, 0)
-            } else {
-                ProofPlan::run(proof, RunKind::ConvertQuotient, index)
-            };
+            let run = ProofPlan::run(proof, RunKind::ConvertProduct, index);
             let mut aggregator = self.conversion_aggregator(state, run, ct)?;
             for party in &shares {
                 aggregator.add(&party[index])?;
@@ -252,12 +232,7 @@ impl<E: Pairing, R: Reduction> Server<E, R> {
             let opened =
                 self.session
                     .open_masked(ct, &aggregator.finish()?, self.plan.smudging())?;
-            let values = self.encoder.decode(&opened)?;
-            openings.push(if last {
-                vec![values[self.plan.randomness_product_at()]]
-            } else {
-                values[..width.min(values.len())].to_vec()
-            });
+            openings.push(self.encoder.decode(&opened)?);
         }
         Ok(messages::encode_openings(&openings, &state.expect))
     }
@@ -307,7 +282,7 @@ fn check_b_consistent<E: Pairing>(
     from: Role,
 ) -> Result<()> {
     let left = E::pairing(upload.b_g1, pk.vk.delta_g2);
-    let right = E::pairing(pk.delta_g1, upload.b);
+    let right = E::pairing(pk.delta_g1, upload.b_point);
     if left != right {
         return Err(Error::Deviation {
             from,

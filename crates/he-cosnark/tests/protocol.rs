@@ -46,6 +46,39 @@ fn three_parties_prove_and_the_verifier_accepts() {
     assert_ne!(proofs[0], proofs[1]);
 }
 
+/// Domains of N points and more: the product wraps around X^n + 1 and is
+/// split into n/N components (1, 2 and 4 here, on a ring of N = 1024).
+#[test]
+fn domains_of_the_ring_degree_and_beyond_prove() {
+    let context = common::context_of_degree(1024, 2);
+    for (steps, components) in [(1000, 1), (2000, 2), (4000, 4)] {
+        let chain = common::chain(steps);
+        let n = chain.circuit.domain_size();
+        assert_eq!(n, 1024 * components);
+        let mut prover =
+            InProcessProver::new(&context, [6; 32], 2, 2, chain.circuit.clone()).unwrap();
+        let shares = share_witness(&chain.witness, 2, &mut OsRng).unwrap();
+        let (proof, _) = prover
+            .prove(0, &chain.public_inputs, &shares, &mut OsRng)
+            .unwrap();
+        let pvk = ark_groth16::prepare_verifying_key(&chain.proving_key.vk);
+        assert!(
+            Groth16::<Bn254>::verify_proof(&pvk, &proof, &chain.public_inputs).unwrap(),
+            "n = {n}"
+        );
+        let wrong = [chain.public_inputs[0] + Fr::ONE];
+        assert!(!Groth16::<Bn254>::verify_proof(&pvk, &proof, &wrong).unwrap());
+
+        let mut witness = chain.witness.clone();
+        witness[steps / 2] += Fr::ONE;
+        let shares = share_witness(&witness, 2, &mut OsRng).unwrap();
+        assert!(matches!(
+            prover.prove(1, &chain.public_inputs, &shares, &mut OsRng),
+            Err(Error::ProofRejected)
+        ));
+    }
+}
+
 #[test]
 fn a_witness_that_does_not_satisfy_the_circuit_is_refused() {
     let chain = common::chain(20);

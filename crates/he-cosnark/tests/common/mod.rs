@@ -18,10 +18,15 @@ use rand::{rngs::StdRng, SeedableRng};
 /// chain for one product of single blocks, two key-switching digits and
 /// room for the smudging of `parties` parties.
 pub fn context(parties: u32) -> Context {
+    context_of_degree(4096, parties)
+}
+
+/// As [`context`], with ring degree `ring`.
+pub fn context_of_degree(ring: usize, parties: u32) -> Context {
     let t: num_bigint::BigUint = Fr::MODULUS.into();
-    let chain = helib_rs::noise::product_chain_bits(4096, &t, 1, 1);
+    let chain = helib_rs::noise::product_chain_bits(ring, &t, 1, 1);
     let builder = Parameters::builder()
-        .ring_degree(4096)
+        .ring_degree(ring)
         .plaintext_modulus(t)
         .chain_bits(&chain)
         .key_switching_digits(2)
