@@ -129,12 +129,13 @@ pub enum Error {
     /// plan's header (the message says which).
     #[error("not a valid FFT plan file: {0}")]
     PlanFormat(String),
-    /// The plan file was written in another format version.
-    #[error("the plan file has format version {found}; this build reads version {supported}: build the plan again (remove the file from a plan cache)")]
+    /// The plan file was written in a format version this build does not
+    /// read (it reads its own and version 6, the latter by verification only).
+    #[error("the plan file has format version {found}; this build reads versions 6 to {supported}: build the plan again (remove the file from a plan cache)")]
     PlanVersion {
         /// The file's version.
         found: u64,
-        /// The version this build reads and writes.
+        /// The version this build writes (the newest it reads).
         supported: u64,
     },
     /// The plan file was saved for a context with other parameters (its

@@ -168,22 +168,27 @@
 //! **Plans a user saved load without the verification.** A [`PlanKey`]
 //! (32 secret bytes per user, in a key file only the user can read,
 //! [`PlanKey::user`]) tags the files [`FftPlan::write_to_with_key`] saves
-//! with HMAC-SHA256 over all their bytes, and
-//! [`FftPlanBuilder::load_with_key`] accepts a file carrying its key's
+//! with GMAC-AES-256 (NIST SP 800-38D, under a key derived from the plan
+//! key with HKDF-SHA256 and a fresh nonce per file) over all their bytes,
+//! and [`FftPlanBuilder::load_with_key`] accepts a file carrying its key's
 //! valid tag after the header check alone ([`PlanCheck::Authenticated`]);
-//! any other file (untagged, another key's, or changed after it was saved)
-//! is verified as above ([`PlanCheck::Recomputed`]). Whoever can write the
-//! plan store but not read the key file cannot make a changed plan pass as
-//! authenticated. The authenticated load of the n = 2^15 plan takes
-//! 0.55–0.56 s against a 4.0–4.3 s build (12.7–13.9%, 2026-11-29, the VM
-//! shared with another job), most of it SHA-256 over the 0.48 GiB file
-//! (trust model in `src/plan/io.rs`, figures in `src/plan/verify.rs`).
+//! any other file (untagged, another key's, changed after it was saved, or
+//! of format version 6) is verified as above ([`PlanCheck::Recomputed`]).
+//! Whoever can write the plan store but not read the key file cannot make a
+//! changed plan pass as authenticated (a forgery succeeds with probability
+//! at most about 2^-101 per try for files up to 2 GiB). The MAC runs on the
+//! processor's carry-less multiplication as the file streams into the
+//! engine's buffers, so an authenticated load costs a few percent of a
+//! build (trust model in `src/plan/io.rs`, the MAC and its bound in
+//! `src/plan/gmac.rs`, figures in `src/plan/verify.rs`).
 //!
 //! The diagonals are stored in the engine's internal form (residues in NTT
 //! and Montgomery form), so a file also depends on that form: a build whose
 //! engine changes it, or the file's layout or checksum, changes
 //! `PLAN_FORMAT_VERSION` (and with it the file names), and older files are
-//! refused with [`Error::PlanVersion`]. [`FftPlanBuilder::plan_file_name`]
+//! refused with [`Error::PlanVersion`], except version 6 files, which
+//! differ only in their tags and load by verification alone.
+//! [`FftPlanBuilder::plan_file_name`]
 //! names a plan file after its parameters, for a cache directory
 //! (`encrypted_fft --plan-cache DIR` uses one).
 //!

@@ -1,7 +1,7 @@
 //! Tags on plan files: the MAC fed with the bytes as they stream through,
 //! and what a keyed load reports about how it checked the plan.
 
-use super::key::HmacSha256;
+use super::gmac::Gmac;
 use std::cell::RefCell;
 use std::io::{Read, Write};
 
@@ -32,6 +32,10 @@ pub enum Unauthenticated {
     /// The file names the loader's key but its tag does not verify: it was
     /// changed after it was saved.
     TagMismatch,
+    /// The file is of an older format version (6), whose tags
+    /// (HMAC-SHA256) are not checked: such files load by verification
+    /// alone. Save the plan again to tag it in the current format.
+    OlderVersion,
 }
 
 impl PlanCheck {
@@ -56,6 +60,9 @@ impl std::fmt::Display for PlanCheck {
                     Unauthenticated::TagMismatch => {
                         "the file's tag does not verify: it was changed after it was saved"
                     }
+                    Unauthenticated::OlderVersion => {
+                        "the file is of an older format version, whose tags are not checked"
+                    }
                 };
                 write!(f, "verified by recomputation ({why})")
             }
@@ -64,7 +71,7 @@ impl std::fmt::Display for PlanCheck {
 }
 
 /// A MAC being fed, or none (no key, or a file tagged under another key).
-pub(super) type Running = RefCell<Option<HmacSha256>>;
+pub(super) type Running = RefCell<Option<Gmac>>;
 
 /// A reader feeding every byte it reads to a [`Running`] MAC, so the tag is
 /// computed as the file streams into the plan's buffers (no second pass).

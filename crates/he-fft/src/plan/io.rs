@@ -13,11 +13,12 @@
 //! limbs), n, direction, coset (flag, length, limbs), strategy (tag, level
 //! count), input order, natural output, per-execution flag, key mode, max
 //! baby steps, executions per set of keys, input level, a checkpoint; the
-//! tag marker (0 untagged; 1 tagged, then the plan key's id in 2 words) and
-//! a checkpoint; then the pipeline tag and its prepared levels, each with a
-//! checkpoint per diagonal; then an end marker and a final checkpoint; in a
-//! tagged file, last, the 32-byte HMAC-SHA256 tag (4 words) of every byte
-//! before it. Only the prepared levels are stored: everything else (the
+//! tag marker (0 untagged; 1 tagged, then the plan key's id in 2 words and
+//! the file's 12-byte nonce, zero-padded to 2 words) and a checkpoint; then
+//! the pipeline tag and its prepared levels, each with a checkpoint per
+//! diagonal; then an end marker and a final checkpoint; in a tagged file,
+//! last, the 16-byte GMAC tag (2 words) of every byte before it. Only the
+//! prepared levels are stored: everything else (the
 //! dense matrix's scalings, the scalars across ciphertexts, the memory
 //! estimate) is recomputed from the spec, which costs no encoding.
 //!
@@ -37,11 +38,14 @@
 //! That is what a [`PlanKey`] gives: 32 secret bytes from the OS CSPRNG,
 //! one per user, kept in a file only the user can read (see
 //! [`PlanKey`] for where and how).
-//! [`FftPlan::write_to_with_key`] stores the key's id and an HMAC-SHA256
-//! tag under the key over every byte of the file before the tag (header,
-//! spec, tag marker and id, every diagonal, every checkpoint);
+//! [`FftPlan::write_to_with_key`] stores the key's id, a fresh nonce and a
+//! GMAC-AES-256 tag under a key derived from the plan key over every byte
+//! of the file before the tag (header, spec, tag marker, id and nonce,
+//! every diagonal, every checkpoint; the construction, its key derivation
+//! and its forgery bound are in [the MAC's docs](super::gmac));
 //! [`FftPlanBuilder::load_with_key`] feeds the same MAC as the file streams
-//! into the plan's buffers (no second pass) and then:
+//! into the plan's buffers (no second pass: each piece is hashed right
+//! after it is read, while it is in cache) and then:
 //! - always reads the header and compares it with the caller's spec, as
 //!   above (a tag vouches for the bytes, not for their being the plan
 //!   asked for);
@@ -51,16 +55,18 @@
 //! - otherwise verifies them as [`load_from`](FftPlanBuilder::load_from)
 //!   does ([`PlanCheck::Recomputed`], with the reason): a file untagged,
 //!   tagged with another key (another user's or machine's: still usable,
-//!   and sound without trusting anyone), or naming the key with a tag that
-//!   fails, which means it was changed after it was saved: it is never
-//!   trusted, and the verification refuses a changed transform.
+//!   and sound without trusting anyone), naming the key with a tag that
+//!   fails, which means it was changed after it was saved (it is never
+//!   trusted, and the verification refuses a changed transform), or of
+//!   format version 6, whose HMAC-SHA256 tags are not checked any more.
 //!
 //! So an attacker who can write the plan store but cannot read the user's
 //! key file cannot make a changed plan load as authenticated: that needs
-//! a valid HMAC-SHA256 tag under a key it does not know for bytes the key
-//! never tagged, which succeeds with probability about 2^-128 per try (a
-//! 256-bit tag; the key's id is 16 bytes of SHA-256 of the key with a
-//! label, revealing nothing useful about it). What it can do is what it
+//! a valid GMAC tag under a key it does not know for bytes the key never
+//! tagged, which succeeds with probability at most about 2^-101 per try
+//! for files up to 2 GiB (a 128-bit tag; [the bound](super::gmac)); the
+//! key's id is 16 bytes of SHA-256 of the key with a label, revealing
+//! nothing useful about it. What it can do is what it
 //! could before: delete files (the plan is built again), replace them with
 //! files of its own (verified by recomputation, so refused unless they
 //! hold the plan asked for), or put back an older file this key tagged
@@ -72,7 +78,8 @@
 //! tagged files: a tag vouches for a plan this crate built or verified.
 
 use super::auth::{MacReader, MacWriter, Running};
-use super::key::{tags_equal, HmacSha256};
+use super::gmac::{fresh_nonce, Gmac, NONCE_BYTES, TAG_BYTES};
+use super::key::tags_equal;
 use super::*;
 use helib_rs::lintrans::io::{WordReader, WordWriter};
 use std::cell::RefCell;
@@ -92,29 +99,33 @@ const END: u64 = u64::from_le_bytes(*b"PLANDONE");
 /// an encoding holds N / stride words a prime
 /// ([`helib_rs::EncodedPlaintext::stride`]). Version 6: after the header, a
 /// tag marker (with the key's id when tagged), and after the end, the
-/// HMAC-SHA256 tag of a file saved with a [`PlanKey`]. Older versions are
-/// refused ([`Error::PlanVersion`]): build the plan again.
-pub const PLAN_FORMAT_VERSION: u64 = 6;
+/// HMAC-SHA256 tag of a file saved with a [`PlanKey`]. Version 7: the tag
+/// is GMAC-AES-256 (16 bytes), with the file's nonce after the key's id.
+/// Version 6 files still load, by verification only (their tags are not
+/// checked); older versions are refused ([`Error::PlanVersion`]): build the
+/// plan again.
+pub const PLAN_FORMAT_VERSION: u64 = 7;
 
-/// Tag markers: no tag, or an HMAC-SHA256 tag under the key whose id follows.
+/// The oldest version read: its files are verified by recomputation,
+/// whatever they carry.
+const OLDEST_READ_VERSION: u64 = 6;
+
+/// Tag markers: no tag, or a tag under the key whose id follows.
 const UNTAGGED: u64 = 0;
 const TAGGED: u64 = 1;
 
-/// What the MAC of a plan file is fed before the file's bytes.
-const TAG_LABEL: &[u8] = b"he-fft plan file tag";
+/// Words of a version 6 file's HMAC-SHA256 tag.
+const V6_TAG_WORDS: usize = 4;
 
-/// The MAC of a plan file under `key`, fed its label.
-fn file_mac(key: &PlanKey) -> HmacSha256 {
-    let mut mac = HmacSha256::new(key.secret());
-    mac.update(TAG_LABEL);
-    mac
-}
-
-/// 16 or 32 bytes as little-endian words.
+/// Bytes as little-endian words, the last one zero-padded.
 fn byte_words(bytes: &[u8]) -> Vec<u64> {
     bytes
         .chunks(8)
-        .map(|c| u64::from_le_bytes(c.try_into().unwrap_or_default()))
+        .map(|c| {
+            let mut w = [0u8; 8];
+            w[..c.len()].copy_from_slice(c);
+            u64::from_le_bytes(w)
+        })
         .collect()
 }
 
@@ -218,14 +229,15 @@ impl<F: PrimeField + FftField> Header<F> {
     }
 
     /// Reads a header (through its checkpoint) and checks it against
-    /// `context` and F: bad magic, another version, a checksum mismatch,
+    /// `context` and F: bad magic, a version not read, a checksum mismatch,
     /// another context, another field, out-of-range fields, in that order.
-    fn read<R: Read>(context: &Context, input: &mut WordReader<R>) -> Result<Self> {
+    /// Returns it with the file's format version.
+    fn read<R: Read>(context: &Context, input: &mut WordReader<R>) -> Result<(Self, u64)> {
         if input.word().map_err(from_he)? != MAGIC {
             return Err(format("not an FFT plan file (bad magic)"));
         }
         let version = input.word().map_err(from_he)?;
-        if version != PLAN_FORMAT_VERSION {
+        if !(OLDEST_READ_VERSION..=PLAN_FORMAT_VERSION).contains(&version) {
             return Err(Error::PlanVersion {
                 found: version,
                 supported: PLAN_FORMAT_VERSION,
@@ -286,7 +298,7 @@ impl<F: PrimeField + FftField> Header<F> {
                 )
             }
         };
-        Ok(Header {
+        let header = Header {
             n: size(n, "n")?,
             direction: match direction {
                 0 => Direction::Forward,
@@ -326,7 +338,8 @@ impl<F: PrimeField + FftField> Header<F> {
                 },
             },
             level: size(level, "the input level")?,
-        })
+        };
+        Ok((header, version))
     }
 
     /// `Ok` when `found` (a file's header) is this header; otherwise
@@ -501,13 +514,17 @@ impl<F: PrimeField + FftField> FftPlanBuilder<F> {
     /// levels, and says which check it made.
     ///
     /// The file's header is checked and compared with this builder as
-    /// always. Its bytes are fed to HMAC-SHA256 under `key` as they are
-    /// read (no second pass) when the file names `key`'s id. Then:
+    /// always. Its bytes are fed to the MAC under `key` (GMAC-AES-256; the
+    /// construction and the trust model are in `src/plan/gmac.rs` and
+    /// `src/plan/io.rs`) as they are read, each piece right after it is
+    /// read (no second pass); the MAC's result counts only when the file
+    /// names `key`'s id. Then:
     /// - the file names `key` and its tag verifies: the plan is returned,
     ///   [`PlanCheck::Authenticated`] (only a holder of `key` can make that
     ///   tag: the file is one this key's owner saved, unchanged);
-    /// - otherwise (no tag, another key's, or a tag that fails: a file
-    ///   changed after it was saved), the levels are verified against the
+    /// - otherwise (no tag, another key's, a tag that fails: a file changed
+    ///   after it was saved, or a file of format version 6, whose tags are
+    ///   not checked), the levels are verified against the
     ///   spec as [`load_from`](Self::load_from) verifies them, and the plan
     ///   is returned only if they pass, [`PlanCheck::Recomputed`] with the
     ///   reason.
@@ -532,28 +549,41 @@ impl<F: PrimeField + FftField> FftPlanBuilder<F> {
         key: Option<&PlanKey>,
     ) -> Result<(FftPlan<F>, PlanCheck)> {
         let _span = tracing::info_span!("he_fft.plan_load", n = self.n).entered();
-        let running: Running = RefCell::new(key.map(file_mac));
+        // The MAC is fed from the first byte; the nonce it needs comes later.
+        let running: Running = RefCell::new(key.map(Gmac::new));
         let mut reader = MacReader {
             inner: input,
             mac: &running,
         };
         let mut r = WordReader::new(&mut reader);
-        let found = Header::<F>::read(&self.context, &mut r)?;
+        let (found, version) = Header::<F>::read(&self.context, &mut r)?;
         self.header()?.compare(&found)?;
+        let current = version == PLAN_FORMAT_VERSION;
         let tagged = match r.word().map_err(from_he)? {
             UNTAGGED => None,
             TAGGED => {
                 let mut id = [0u64; 2];
                 r.words(&mut id).map_err(from_he)?;
-                Some(word_bytes::<16>(&id))
+                let mut nonce = [0u8; NONCE_BYTES];
+                if current {
+                    let mut words = [0u64; 2];
+                    r.words(&mut words).map_err(from_he)?;
+                    let bytes = word_bytes::<16>(&words);
+                    if bytes[NONCE_BYTES..].iter().any(|&b| b != 0) {
+                        return Err(format("the nonce's padding is not zero"));
+                    }
+                    nonce.copy_from_slice(&bytes[..NONCE_BYTES]);
+                }
+                Some((word_bytes::<16>(&id), nonce))
             }
             other => return Err(format(format!("tag marker {other} is neither 0 nor 1"))),
         };
         r.checkpoint().map_err(from_he)?;
         let mut unauthenticated = match (key, tagged) {
             (None, _) => Some(Unauthenticated::NoKey),
+            (Some(_), _) if !current => Some(Unauthenticated::OlderVersion),
             (Some(_), None) => Some(Unauthenticated::Untagged),
-            (Some(key), Some(id)) if id != key.id() => Some(Unauthenticated::OtherKey),
+            (Some(key), Some((id, _))) if id != key.id() => Some(Unauthenticated::OtherKey),
             (Some(_), Some(_)) => None,
         };
         if unauthenticated.is_some() {
@@ -575,13 +605,18 @@ impl<F: PrimeField + FftField> FftPlanBuilder<F> {
             return Err(format("the plan does not end where its levels do"));
         }
         r.checkpoint().map_err(from_he)?;
-        let computed = running.take().map(HmacSha256::finalize);
-        if tagged.is_some() {
-            let mut stored = [0u64; 4];
-            r.words(&mut stored).map_err(from_he)?;
-            if let Some(computed) = computed {
-                if !tags_equal(&computed, &word_bytes::<32>(&stored)) {
-                    unauthenticated = Some(Unauthenticated::TagMismatch);
+        if let Some((_, nonce)) = tagged {
+            let computed = running.take().map(|mac| mac.finalize(&nonce));
+            if !current {
+                // A version 6 tag: read, never checked.
+                r.words(&mut [0u64; V6_TAG_WORDS]).map_err(from_he)?;
+            } else {
+                let mut stored = [0u64; TAG_BYTES / 8];
+                r.words(&mut stored).map_err(from_he)?;
+                if let Some(computed) = computed {
+                    if !tags_equal(&computed, &word_bytes::<TAG_BYTES>(&stored)) {
+                        unauthenticated = Some(Unauthenticated::TagMismatch);
+                    }
                 }
             }
         }
@@ -724,14 +759,17 @@ impl<F: PrimeField + FftField> FftPlan<F> {
     }
 
     /// Saves the plan to `out` as [`write_to`](Self::write_to) does, with
-    /// `key`'s id and the HMAC-SHA256 tag under `key` of every byte before
-    /// the tag (computed as the bytes go out): loaded with the same key
+    /// `key`'s id, a nonce drawn from the operating system's CSPRNG and the
+    /// GMAC tag under `key` of every byte before the tag (computed as the
+    /// bytes go out; two saves of one plan differ in their nonces and tags):
+    /// loaded with the same key
     /// ([`FftPlanBuilder::load_with_key`]), the file is accepted on its tag
     /// instead of being verified by recomputation. Only save plans that
     /// were built or loaded by this crate: the tag vouches for the file.
     ///
     /// # Errors
-    /// As [`write_to`](Self::write_to).
+    /// As [`write_to`](Self::write_to); [`Error::He`] with
+    /// [`helib_rs::Error::Randomness`] when the random source fails.
     pub fn write_to_with_key<W: Write>(&self, out: &mut W, key: &PlanKey) -> Result<()> {
         self.write(out, Some(key))
     }
@@ -739,7 +777,8 @@ impl<F: PrimeField + FftField> FftPlan<F> {
     /// [`write_to`](Self::write_to), tagged under `key` when there is one.
     fn write<W: Write>(&self, out: &mut W, key: Option<&PlanKey>) -> Result<()> {
         let _span = tracing::info_span!("he_fft.plan_save", n = self.n).entered();
-        let running: Running = RefCell::new(key.map(file_mac));
+        let nonce = key.map(|_| fresh_nonce()).transpose()?;
+        let running: Running = RefCell::new(key.map(Gmac::new));
         let mut writer = MacWriter {
             inner: out,
             mac: &running,
@@ -752,6 +791,8 @@ impl<F: PrimeField + FftField> FftPlan<F> {
             Some(key) => {
                 w.word(TAGGED).map_err(from_he)?;
                 w.words(&byte_words(&key.id())).map_err(from_he)?;
+                w.words(&byte_words(&nonce.unwrap_or_default()))
+                    .map_err(from_he)?;
             }
             None => w.word(UNTAGGED).map_err(from_he)?,
         }
@@ -790,8 +831,9 @@ impl<F: PrimeField + FftField> FftPlan<F> {
         w.checkpoint().map_err(from_he)?;
         // Every byte before the tag goes through the MAC.
         w.flush().map_err(from_he)?;
-        if let Some(mac) = running.take() {
-            w.words(&byte_words(&mac.finalize())).map_err(from_he)?;
+        if let (Some(mac), Some(nonce)) = (running.take(), nonce) {
+            w.words(&byte_words(&mac.finalize(&nonce)))
+                .map_err(from_he)?;
             w.flush().map_err(from_he)?;
         }
         Ok(())

@@ -16,8 +16,9 @@ pub const PLAN_KEY_BYTES: usize = 32;
 
 /// A per-user secret key that authenticates the plan files its owner
 /// saves: 32 bytes from the operating system's CSPRNG. Saving a plan with
-/// a key ([`FftPlan::write_to_with_key`]) stores the key's id and an
-/// HMAC-SHA256 tag over the whole file; loading with the same key
+/// a key ([`FftPlan::write_to_with_key`]) stores the key's id, a fresh
+/// nonce and a GMAC-AES-256 tag over the whole file, under a key derived
+/// from this one with HKDF-SHA256; loading with the same key
 /// ([`FftPlanBuilder::load_with_key`]) accepts a file whose tag verifies
 /// without recomputing it, and verifies any other file. Wiped from memory
 /// on drop; its `Debug` shows only its id.
@@ -302,7 +303,7 @@ impl HmacSha256 {
 }
 
 /// Whether two tags are equal, in time independent of where they differ.
-pub(super) fn tags_equal(a: &[u8; 32], b: &[u8; 32]) -> bool {
+pub(super) fn tags_equal<const N: usize>(a: &[u8; N], b: &[u8; N]) -> bool {
     let diff = a.iter().zip(b).fold(0u8, |d, (x, y)| d | (x ^ y));
     std::hint::black_box(diff) == 0
 }

@@ -21,6 +21,7 @@ use rayon::prelude::*;
 mod auth;
 mod builder;
 use builder::Settings;
+mod gmac;
 mod io;
 mod key;
 mod levels;
