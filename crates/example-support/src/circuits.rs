@@ -3,11 +3,11 @@
 use ark_bn254::Fr;
 use ark_ff::Field;
 use ark_poly::{EvaluationDomain, GeneralEvaluationDomain};
-use ark_relations::lc;
 use ark_relations::gr1cs::{
     ConstraintSynthesizer, ConstraintSystem, ConstraintSystemRef, Matrix, OptimizationGoal,
     SynthesisError, Variable, R1CS_PREDICATE_LABEL,
 };
+use ark_relations::lc;
 
 /// z_{i+1} = z_i² + c_i for `steps` steps (c_i = i² + 3), one R1CS constraint
 /// per step; z_steps is the single public input.
