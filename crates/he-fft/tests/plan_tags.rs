@@ -193,6 +193,36 @@ fn any_changed_byte_fails_the_tag() {
     );
 }
 
+/// A tagged file corrupted after it was saved (checksums not recomputed):
+/// its checkpoints are not compared once the file names the loader's key
+/// (the tag covers the same bytes), so the tag fails and the verification
+/// refuses it; a residue pushed to its prime is refused as it is read.
+#[test]
+fn a_corrupted_tagged_file_fails_its_tag_and_is_refused() {
+    let key = PlanKey::from_bytes([7; 32]);
+    let bytes = save_keyed(tiny_builder(), &key);
+    let term = File::parse(&bytes).terms(tiny())[1];
+    let primes = term.primes(tiny());
+    let at = 8 * (term.residues + 3);
+    let original = u64::from_le_bytes(bytes[at..at + 8].try_into().unwrap());
+    // The residue moved by one (still below its prime), or set to its prime.
+    for (changed, verified) in [((original + 1) % primes[0], true), (primes[0], false)] {
+        let mut corrupted = bytes.clone();
+        corrupted[at..at + 8].copy_from_slice(&changed.to_le_bytes());
+        let err = load_keyed(&tiny_builder(), &corrupted, &key).map(|(p, _)| p.describe());
+        match err {
+            Err(Error::PlanVerification(_)) if verified => {}
+            Err(Error::PlanFormat(m)) if !verified => assert!(m.contains("prime"), "{m}"),
+            other => panic!("{other:?}"),
+        }
+        // Without the key, the checksum catches it first.
+        assert!(matches!(
+            load_err(&tiny_builder(), &corrupted),
+            Error::PlanFormat(_)
+        ));
+    }
+}
+
 #[test]
 fn a_file_of_another_key_loads_by_verification() {
     let ours = PlanKey::from_bytes([7; 32]);

@@ -45,7 +45,9 @@
 //! and its forgery bound are in [the MAC's docs](super::gmac));
 //! [`FftPlanBuilder::load_with_key`] feeds the same MAC as the file streams
 //! into the plan's buffers (no second pass: each piece is hashed right
-//! after it is read, while it is in cache) and then:
+//! after it is read, while it is in cache; once the file names the
+//! caller's key, the keyless checksum is no longer computed, since the tag
+//! covers the same bytes and a changed file fails it) and then:
 //! - always reads the header and compares it with the caller's spec, as
 //!   above (a tag vouches for the bytes, not for their being the plan
 //!   asked for);
@@ -589,6 +591,11 @@ impl<F: PrimeField + FftField> FftPlanBuilder<F> {
         if unauthenticated.is_some() {
             // No tag to check: stop feeding the MAC.
             running.replace(None);
+        } else {
+            // The tag covers every byte from here on: the checksum would be
+            // a second pass over them. A changed file fails the tag and is
+            // verified, so it is refused all the same.
+            r.skip_checkpoints();
         }
         let settings = self.settings()?;
         let memory = self.estimate(&settings)?;

@@ -186,6 +186,30 @@ bool any_at_or_above_scalar(const u64 *x, size_t n, u64 q) {
 }
 
 #ifdef BGV_X86_KERNELS
+/// Lanes of the four words at `at` that are at or above q: AVX2 compares
+/// signed words, and x >= q exactly when (x ^ 2^63) > ((q - 1) ^ 2^63)
+/// (q >= 1); `sign` is 2^63 in each lane, `limit` (q - 1) ^ 2^63.
+__attribute__((target("avx2"))) inline __m256i at_or_above_avx2(const u64 *at, __m256i sign, __m256i limit) {
+    const __m256i v = _mm256_loadu_si256(reinterpret_cast<const __m256i *>(at));
+    return _mm256_cmpgt_epi64(_mm256_xor_si256(v, sign), limit);
+}
+
+/// any_at_or_above_scalar, sixteen words a step.
+__attribute__((target("avx2"))) bool any_at_or_above_avx2(const u64 *x, size_t n, u64 q) {
+    const __m256i sign = _mm256_set1_epi64x(static_cast<long long>(u64{1} << 63));
+    const __m256i limit = _mm256_set1_epi64x(static_cast<long long>((q - 1) ^ (u64{1} << 63)));
+    __m256i bad = _mm256_setzero_si256();
+    size_t j = 0;
+    for (; j + 16 <= n; j += 16) {
+        const __m256i a = _mm256_or_si256(at_or_above_avx2(x + j, sign, limit),
+                                          at_or_above_avx2(x + j + 4, sign, limit));
+        const __m256i b = _mm256_or_si256(at_or_above_avx2(x + j + 8, sign, limit),
+                                          at_or_above_avx2(x + j + 12, sign, limit));
+        bad = _mm256_or_si256(bad, _mm256_or_si256(a, b));
+    }
+    return _mm256_testz_si256(bad, bad) == 0 || any_at_or_above_scalar(x + j, n - j, q);
+}
+
 BGV_AVX512 bool any_at_or_above_avx512(const u64 *x, size_t n, u64 q) {
     const __m512i qv = _mm512_set1_epi64(static_cast<long long>(q));
     __mmask8 bad = 0;
@@ -203,6 +227,7 @@ BGV_AVX512 bool any_at_or_above_avx512(const u64 *x, size_t n, u64 q) {
 bool any_at_or_above(const u64 *x, size_t n, u64 q) {
 #ifdef BGV_X86_KERNELS
     if (cpu_path() == CpuPath::Avx512) return any_at_or_above_avx512(x, n, q);
+    if (cpu_path() == CpuPath::Avx2) return any_at_or_above_avx2(x, n, q);
 #endif
     return any_at_or_above_scalar(x, n, q);
 }
