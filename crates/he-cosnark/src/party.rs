@@ -393,9 +393,14 @@ impl<E: Pairing, R: Reduction> ComputingParty<E, R> {
         let result = if self.plan.wraps() {
             // product = C − 2h + r·s·W, W nonzero only at i·N + N − 1;
             // h_(n−1) = 0 gives r·s, then h.
-            let two_inverse = E::ScalarField::from(2u64).inverse().unwrap_or_default();
+            let inverse = |value: E::ScalarField, what: &str| {
+                value.inverse().ok_or_else(|| {
+                    Error::InvalidArgument(format!("{what} has no inverse in the field"))
+                })
+            };
+            let two_inverse = inverse(E::ScalarField::from(2u64), "2")?;
             let last = self.randomness_column[self.randomness_column.len() - 1];
-            let rs = (product[n - 1] - c[n - 1]) * last.inverse().unwrap_or_default();
+            let rs = (product[n - 1] - c[n - 1]) * inverse(last, "the weight of r·s")?;
             let mut h: Vec<E::ScalarField> = c[..h_len]
                 .iter()
                 .zip(&product[..h_len])
