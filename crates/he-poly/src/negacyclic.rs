@@ -1,44 +1,44 @@
-//! Products modulo X^n + 1 for n above the ring degree N: the Chinese
-//! remainder split of F\[X\]/(X^n + 1) into m = n/N rings F\[X\]/(X^N + 1).
-//!
-//! For m a power of two and ψ a primitive 2n-th root of unity in F,
-//! X^n + 1 = Π_k (X^N + θ^(2k+1)) with θ = ψ^N, and the k-th factor's
-//! quotient ring is F\[X\]/(X^N + 1) after the substitution X ↦ ψ^(2k+1)·X.
-//! So [`split`](NegacyclicSplit::split_in_place) maps a polynomial a of n
-//! coefficients to m polynomials of N coefficients,
-//! â_k(X) = a(ψ^(2k+1)·X) mod (X^N + 1), such that the split of
-//! a·b mod (X^n + 1) is the componentwise negacyclic products â_k·b̂_k, and
-//! [`merge`](NegacyclicSplit::merge_in_place) inverts it. With each
-//! component one coefficient-encoded ciphertext, a product modulo X^n + 1
-//! costs m ciphertext products and nothing across ciphertexts; no component
-//! wraps into another.
-//!
-//! Both maps are F-linear: a party holding an additive share of a applies
-//! them to its share, and the shares of the result sum to the result.
-//! The cost is O(n·log m) field operations (a length-m FFT across the
-//! components for each of the N coefficient positions, and two twists).
-//!
-//! ```
-//! use ark_bn254::Fr;
-//! use he_poly::NegacyclicSplit;
-//!
-//! // F[X]/(X^8 + 1) as 4 copies of F[X]/(X^2 + 1).
-//! let split = NegacyclicSplit::<Fr>::new(8, 2)?;
-//! let a: Vec<Fr> = (1..=8u64).map(Fr::from).collect();
-//! let mut b = a.clone();
-//! split.split_in_place(&mut b)?;
-//! assert_ne!(a, b);
-//! split.merge_in_place(&mut b)?;
-//! assert_eq!(a, b);
-//! # Ok::<(), he_poly::Error>(())
-//! ```
+//! Products modulo X^n + 1 for n above the ring degree N: [`NegacyclicSplit`].
 
 use ark_ff::{FftField, PrimeField};
 
 use crate::error::{Error, Result};
 
-/// The split of F\[X\]/(X^n + 1) into m = n/N copies of F\[X\]/(X^N + 1);
-/// see the [module docs](self).
+/// The Chinese remainder split of F\[X\]/(X^n + 1) into m = n/N rings
+/// F\[X\]/(X^N + 1), for products modulo X^n + 1 with n above the ring
+/// degree N.
+///
+/// For m a power of two and ψ a primitive 2n-th root of unity in F,
+/// X^n + 1 = Π_k (X^N + θ^(2k+1)) with θ = ψ^N, and the k-th factor's
+/// quotient ring is F\[X\]/(X^N + 1) after the substitution X ↦ ψ^(2k+1)·X.
+/// So [`split`](NegacyclicSplit::split_in_place) maps a polynomial a of n
+/// coefficients to m polynomials of N coefficients,
+/// â_k(X) = a(ψ^(2k+1)·X) mod (X^N + 1), such that the split of
+/// a·b mod (X^n + 1) is the componentwise negacyclic products â_k·b̂_k, and
+/// [`merge`](NegacyclicSplit::merge_in_place) inverts it. With each
+/// component one coefficient-encoded ciphertext, a product modulo X^n + 1
+/// costs m ciphertext products and nothing across ciphertexts; no component
+/// wraps into another.
+///
+/// Both maps are F-linear: a party holding an additive share of a applies
+/// them to its share, and the shares of the result sum to the result.
+/// The cost is O(n·log m) field operations (a length-m FFT across the
+/// components for each of the N coefficient positions, and two twists).
+///
+/// ```
+/// use ark_bn254::Fr;
+/// use he_poly::NegacyclicSplit;
+///
+/// // F[X]/(X^8 + 1) as 4 copies of F[X]/(X^2 + 1).
+/// let split = NegacyclicSplit::<Fr>::new(8, 2)?;
+/// let a: Vec<Fr> = (1..=8u64).map(Fr::from).collect();
+/// let mut b = a.clone();
+/// split.split_in_place(&mut b)?;
+/// assert_ne!(a, b);
+/// split.merge_in_place(&mut b)?;
+/// assert_eq!(a, b);
+/// # Ok::<(), he_poly::Error>(())
+/// ```
 #[derive(Clone, Debug)]
 pub struct NegacyclicSplit<F: PrimeField> {
     len: usize,
