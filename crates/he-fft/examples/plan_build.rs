@@ -15,11 +15,24 @@
 //! With `--load`, the last plan built is saved to a temporary file, tagged
 //! with a fresh plan key, and loaded back `--repeat` times each way: with
 //! the key (`FftPlanBuilder::load_with_key`: the header checked against the
-//! spec, the tag computed as the file streams in, nothing recomputed), and
-//! without (`FftPlanBuilder::load_from`: verified against the builder's
+//! spec, the GMAC tag computed as the file streams in, nothing recomputed),
+//! and without (`FftPlanBuilder::load_from`: verified against the builder's
 //! spec by recomputation); and, for the floor, the file is read into a
 //! buffer. Each is timed and the best is printed against the best build
-//! (the file is in the page cache after the save):
+//! (the file is in the page cache after the save; the plans dropped before
+//! each load leave their buffers in the engine's pool, as the builds do).
+//!
+//! Each build and load is given its wall-clock time and the processor
+//! time (user + system) of the whole process, all threads; each load also
+//! that of the calling thread. With `--threads 1` a build runs on one
+//! thread of its own pool (so the process time is that thread's, nearly); a
+//! load reads, checks and hashes on the calling thread, and when rayon's
+//! global pool has a second thread the engine's buffers for the next
+//! diagonals are allocated there meanwhile (in the process time, not the
+//! calling thread's); a verification runs on the plan's pool. Each load is
+//! compared with the best build three ways: wall-clock times, the calling
+//! thread's processor time against the build's, and the process's against
+//! the build's:
 //!
 //! ```text
 //! cargo run --release -p he-fft --example plan_build -- --n 32768 --threads 1 --repeat 3 --load
@@ -27,6 +40,7 @@
 
 use ark_bn254::Fr;
 use clap::Parser;
+use example_support::cli::ResourceUse;
 use example_support::outln;
 use he_fft::{
     suggest_plan_parameters, FftPlan, FftPlanBuilder, PlanCheck, PlanKey, PlanOptions, Strategy,
@@ -55,16 +69,16 @@ fn run(o: &Options) -> Result<bool, Box<dyn std::error::Error>> {
         o.threads
     );
     let builder = FftPlan::<Fr>::builder(&context, o.n).strategy(suggested.strategy);
-    let mut best = f64::INFINITY;
+    let mut best = Times::worst();
     let mut last = None;
     for run in 0..o.repeat.max(1) {
-        let start = Instant::now();
-        let plan = builder.clone().build()?;
-        let seconds = start.elapsed().as_secs_f64();
-        best = best.min(seconds);
+        let (plan, times) = Times::of(|| builder.clone().build())?;
+        best = best.min(times);
         outln!(
-            "  build {}: {seconds:.3} s ({} diagonals)",
+            "  build {}: {:.3} s (processor: {:.3} s) ({} diagonals)",
             run + 1,
+            times.wall,
+            times.process,
             plan.cost().multiplications
         );
         if o.digest {
@@ -74,22 +88,103 @@ fn run(o: &Options) -> Result<bool, Box<dyn std::error::Error>> {
         }
         last = Some(plan);
     }
-    outln!("plan build: best {best:.3} s");
+    outln!(
+        "plan build: best {:.3} s (processor: {:.3} s)",
+        best.wall,
+        best.process
+    );
     if let (true, Some(plan)) = (o.load, last) {
         time_loads(o, &builder, plan, best)?;
     }
     Ok(true)
 }
 
+/// Wall-clock time, the calling thread's processor time and the whole
+/// process's (user + system, all threads), in seconds.
+#[derive(Debug, Clone, Copy)]
+struct Times {
+    wall: f64,
+    thread: f64,
+    process: f64,
+}
+
+impl Times {
+    /// Larger than any measurement (the start of a minimum).
+    fn worst() -> Self {
+        Times {
+            wall: f64::INFINITY,
+            thread: f64::INFINITY,
+            process: f64::INFINITY,
+        }
+    }
+
+    /// Runs `f` and measures it.
+    fn of<T, E>(f: impl FnOnce() -> Result<T, E>) -> Result<(T, Times), E> {
+        let (thread, process) = (thread_cpu_seconds(), ResourceUse::now());
+        let start = Instant::now();
+        let out = f()?;
+        let wall = start.elapsed().as_secs_f64();
+        let process = match (ResourceUse::now(), process) {
+            (Some(now), Some(before)) => {
+                let used = now.since(before);
+                used.user_s + used.system_s
+            }
+            _ => f64::NAN,
+        };
+        let thread = thread_cpu_seconds() - thread;
+        Ok((
+            out,
+            Times {
+                wall,
+                thread,
+                process,
+            },
+        ))
+    }
+
+    /// The best (smallest) of each time.
+    fn min(self, other: Times) -> Times {
+        Times {
+            wall: self.wall.min(other.wall),
+            thread: self.thread.min(other.thread),
+            process: self.process.min(other.process),
+        }
+    }
+}
+
+impl std::fmt::Display for Times {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "{:.3} s (processor: the process {:.3} s, the calling thread {:.3} s)",
+            self.wall, self.process, self.thread
+        )
+    }
+}
+
+/// The calling thread's processor time so far, in seconds (NaN where the
+/// clock fails).
+fn thread_cpu_seconds() -> f64 {
+    let mut t = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    // SAFETY: `clock_gettime` writes one `timespec` through the pointer,
+    // which points at a writable `timespec`; the clock id is a valid one.
+    if unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut t) } != 0 {
+        return f64::NAN;
+    }
+    t.tv_sec as f64 + t.tv_nsec as f64 * 1e-9
+}
+
 /// Saves `plan` to a temporary file with a fresh key, drops it, and times
 /// `--repeat` loads of it each way (authenticated by the key's tag, and
-/// verified by recomputation) and plain reads, against the best build,
-/// `build` seconds.
+/// verified by recomputation) and plain reads, against the best build.
 fn time_loads(
     o: &Options,
     builder: &FftPlanBuilder<Fr>,
     plan: FftPlan<Fr>,
-    build: f64,
+    build: Times,
 ) -> Result<(), Box<dyn std::error::Error>> {
     let path = std::env::temp_dir().join(format!(
         "{}-{}",
@@ -104,18 +199,23 @@ fn time_loads(
     let result = saved.map_err(Into::into).and_then(|()| {
         let bytes = std::fs::metadata(&path)?.len();
         let gib = bytes as f64 / (1u64 << 30) as f64;
-        let times = |what: &str, load: &dyn Fn() -> Result<(), Box<dyn std::error::Error>>| {
-            let mut best = f64::INFINITY;
+        // Each load returns its plan, dropped after it is timed (a plan is
+        // dropped after its use, not as part of its load).
+        type Loaded = Option<FftPlan<Fr>>;
+        let times = |what: &str, load: &dyn Fn() -> Result<Loaded, Box<dyn std::error::Error>>| {
+            let mut best = Times::worst();
             for run in 0..o.repeat.max(1) {
-                let start = Instant::now();
-                load()?;
-                let seconds = start.elapsed().as_secs_f64();
-                best = best.min(seconds);
-                outln!("  {what} {}: {seconds:.3} s", run + 1);
+                let (loaded, times) = Times::of(load)?;
+                drop(loaded);
+                best = best.min(times);
+                outln!("  {what} {}: {times}", run + 1);
             }
             outln!(
-                "plan {what}: best {best:.3} s for {gib:.2} GiB ({:.1}% of the best build)",
-                100.0 * best / build
+                "plan {what}: best {best} for {gib:.2} GiB: {:.1}% of the best build \
+                 (processor time: the calling thread {:.1}%, the process {:.1}%)",
+                100.0 * best.wall / build.wall,
+                100.0 * best.thread / build.process,
+                100.0 * best.process / build.process
             );
             Ok::<_, Box<dyn std::error::Error>>(best)
         };
@@ -123,19 +223,17 @@ fn time_loads(
             let mut file = std::fs::File::open(&path)?;
             let mut buffer = vec![0u8; 1 << 20];
             while file.read(&mut buffer)? != 0 {}
-            Ok(())
+            Ok(None)
         })?;
         times("load, authenticated", &|| {
             let (loaded, check) = builder.load_with_key(&mut std::fs::File::open(&path)?, &key)?;
             if check != PlanCheck::Authenticated {
                 return Err(format!("the plan was {check}, not authenticated").into());
             }
-            drop(loaded);
-            Ok(())
+            Ok(Some(loaded))
         })?;
         times("load + verify by recomputation", &|| {
-            drop(builder.load_from(&mut std::fs::File::open(&path)?)?);
-            Ok(())
+            Ok(Some(builder.load_from(&mut std::fs::File::open(&path)?)?))
         })?;
         Ok(())
     });
