@@ -76,6 +76,7 @@ declare -A piped_args=(
     [slots_to_coefficients]="--n 16"
     [plan_build]="--n 16"
     [rotations]="--preset n15"
+    [throughput]="--mib 1 --reps 1"
 )
 piped() {
     local name=$1

@@ -9,16 +9,17 @@ use std::net::TcpListener;
 use std::time::{Duration, Instant};
 
 use clap::Parser;
+use example_support::{cli::positive, outln};
 use he_net::{certs, NetConfig, Network, PeerId, SessionId};
 
 /// Measures one message each way, one after the other, then both at once.
 #[derive(Parser, Debug)]
 struct Args {
     /// Message size in MiB.
-    #[arg(long, default_value_t = 256)]
+    #[arg(long, default_value_t = 256, value_parser = positive)]
     mib: usize,
     /// Repetitions of each measurement (the best is reported).
-    #[arg(long, default_value_t = 3)]
+    #[arg(long, default_value_t = 3, value_parser = positive)]
     reps: usize,
 }
 
@@ -49,7 +50,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let server_listener = listeners.remove(&PeerId::Server).ok_or("no listener")?;
     let party_listener = listeners.remove(&PeerId::Party(0)).ok_or("no listener")?;
 
-    let reps = args.reps.max(1);
+    let reps = args.reps;
     // Per repetition: party → server alone, then both ways at once; the
     // receiving side times from its send (or from a start message).
     let party = std::thread::spawn(move || -> he_net::Result<()> {
@@ -85,17 +86,17 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let _ = std::fs::remove_dir_all(&dir);
 
     let mb = len as f64 / 1e6;
-    println!(
+    outln!(
         "one way:   {} MiB in {one_way:.2?}: {:.0} MB/s",
         args.mib,
         mb / one_way.as_secs_f64()
     );
-    println!(
+    outln!(
         "both ways: {} MiB each in {both_ways:.2?}: {:.0} MB/s per direction",
         args.mib,
         mb / both_ways.as_secs_f64()
     );
-    println!(
+    outln!(
         "server socket bytes: {} sent, {} received",
         wire.sent, wire.received
     );
