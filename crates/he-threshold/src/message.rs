@@ -3,6 +3,7 @@
 //! and their wire format (checksummed).
 
 use sha2::{Digest, Sha256};
+use zeroize::Zeroizing;
 
 use crate::error::{Error, Result};
 use crate::session::Session;
@@ -169,15 +170,27 @@ impl ShareMessage {
     /// each its length and residues, little-endian) and a SHA-256 checksum of
     /// all of it.
     pub fn to_bytes(&self) -> Vec<u8> {
-        let mut out = Vec::with_capacity(
-            FRAME_HEADER + 4 + BINDING_BYTES + polynomials_len(&self.polynomials) + CHECKSUM_BYTES,
-        );
-        write_frame_header(&mut out, MAGIC, VERSION, &self.fingerprint, &self.session);
-        out.extend_from_slice(&self.party.to_le_bytes());
-        write_binding(&mut out, &self.binding);
-        write_polynomials(&mut out, &self.polynomials);
-        append_checksum(&mut out);
+        let mut out = Vec::with_capacity(self.encoded_len());
+        self.write_to(&mut out);
         out
+    }
+
+    /// The length of [`to_bytes`](Self::to_bytes)'s encoding.
+    pub(crate) fn encoded_len(&self) -> usize {
+        FRAME_HEADER + 4 + BINDING_BYTES + polynomials_len(&self.polynomials) + CHECKSUM_BYTES
+    }
+
+    /// Appends [`to_bytes`](Self::to_bytes)'s encoding to `out` (its checksum
+    /// covers only what this call appends), for a message carried inside
+    /// another one without a copy.
+    pub(crate) fn write_to(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        write_frame_header(out, MAGIC, VERSION, &self.fingerprint, &self.session);
+        out.extend_from_slice(&self.party.to_le_bytes());
+        write_binding(out, &self.binding);
+        write_polynomials(out, &self.polynomials);
+        let digest = Sha256::digest(&out[start..]);
+        out.extend_from_slice(&digest);
     }
 
     /// Reads a message written by [`to_bytes`](Self::to_bytes).
@@ -245,9 +258,23 @@ pub(crate) fn write_polynomials(out: &mut Vec<u8>, polynomials: &[Vec<u64>]) {
     out.extend_from_slice(&(polynomials.len() as u32).to_le_bytes());
     for p in polynomials {
         out.extend_from_slice(&(p.len() as u64).to_le_bytes());
-        for v in p {
-            out.extend_from_slice(&v.to_le_bytes());
+        for_each_le_chunk(p, |bytes| out.extend_from_slice(bytes));
+    }
+}
+
+/// Hands `values` to `f` as little-endian bytes, a few KiB at a time: one
+/// call per chunk rather than one per value (hashing and copying megabytes
+/// of residues value by value costs more than the hashing itself). The
+/// staging buffer is wiped afterwards, as the values may be secret.
+pub(crate) fn for_each_le_chunk(values: &[u64], mut f: impl FnMut(&[u8])) {
+    const VALUES: usize = 512;
+    let mut buffer = Zeroizing::new([0u8; 8 * VALUES]);
+    for chunk in values.chunks(VALUES) {
+        let bytes = &mut buffer[..8 * chunk.len()];
+        for (out, v) in bytes.chunks_exact_mut(8).zip(chunk) {
+            out.copy_from_slice(&v.to_le_bytes());
         }
+        f(bytes);
     }
 }
 

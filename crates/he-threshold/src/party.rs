@@ -239,30 +239,32 @@ impl Party {
                 "party {index} has no round 1 of run {run} in progress"
             )));
         };
+        let set = commitments.digest();
+        let stage = std::mem::replace(&mut state.stage, RelinStage::Opened { commitments: set });
         let RelinStage::Committed {
             share,
             nonce,
             digest,
-        } = &state.stage
+        } = stage
         else {
+            state.stage = stage;
             return Err(Error::InvalidArgument(format!(
                 "party {index} has already opened its round 1 of run {run}"
             )));
         };
-        if commitments.of(index) != Some(digest) {
+        if commitments.of(index) != Some(&digest) {
+            state.stage = RelinStage::Committed {
+                share,
+                nonce,
+                digest,
+            };
             return Err(Error::InvalidArgument(format!(
                 "the commitment set does not hold party {index}'s commitment"
             )));
         }
-        let set = commitments.digest();
-        let mut share = ShareMessage::clone(share);
+        let mut share = *share;
         share.binding.subject = set;
-        let opening = Opening {
-            nonce: *nonce,
-            share,
-        };
-        state.stage = RelinStage::Opened { commitments: set };
-        Ok(opening)
+        Ok(Opening { nonce, share })
     }
 
     /// Round 2 of the collective relinearization key, from the aggregate of

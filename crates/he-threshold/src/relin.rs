@@ -117,9 +117,7 @@ pub(crate) fn commitment_digest(share: &ShareMessage, nonce: &[u8; 32]) -> [u8; 
     h.update(nonce);
     for p in &share.polynomials {
         h.update((p.len() as u64).to_le_bytes());
-        for v in p {
-            h.update(v.to_le_bytes());
-        }
+        crate::message::for_each_le_chunk(p, |bytes| h.update(bytes));
     }
     h.finalize().into()
 }
@@ -148,11 +146,13 @@ impl Opening {
     /// The wire encoding: magic, version, the random bytes, then the share
     /// message (checksummed).
     pub fn to_bytes(&self) -> Vec<u8> {
-        let mut out = Vec::new();
+        let mut out = Vec::with_capacity(
+            OPENING_MAGIC.len() + 1 + self.nonce.len() + self.share.encoded_len(),
+        );
         out.extend_from_slice(OPENING_MAGIC);
         out.push(VERSION);
         out.extend_from_slice(&self.nonce);
-        out.extend_from_slice(&self.share.to_bytes());
+        self.share.write_to(&mut out);
         out
     }
 
