@@ -98,7 +98,8 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     );
     outln!(
         "server socket bytes: {} sent, {} received",
-        wire.sent, wire.received
+        wire.sent,
+        wire.received
     );
     Ok(())
 }
