@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # The main demo: an FFT over the BN254 scalar field on encrypted data,
 # verified against ark-poly, with the time of every phase and the peak memory.
-# Builds in release mode and runs he-fft's example
-# `crates/he-fft/examples/encrypted_fft.rs`; every argument goes to it:
+# Builds in release mode and runs the example
+# `examples/encrypted_fft.rs`; every argument goes to it:
 #   scripts/demo.sh --n 1024
 #   scripts/demo.sh --n 32768 --threads 1 --json
 #   scripts/demo.sh --help          # all flags with their defaults

@@ -31,7 +31,7 @@ while [ $# -gt 0 ]; do
     esac
 done
 
-cargo build --locked --quiet --release -p he-fft --example encrypted_fft
+cargo build --locked --quiet --release --example encrypted_fft
 bin=target/release/examples/encrypted_fft
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT

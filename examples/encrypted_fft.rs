@@ -60,8 +60,6 @@
 //! | `estimated_peak_memory_bytes`, `estimated_plan_bytes`, `estimated_build_bytes`, `estimated_galois_key_bytes`, `estimated_execution_bytes`, `estimated_pooled_bytes` | the plan's estimate |
 //! | `verified` | the decryption equals ark-poly's FFT |
 
-mod key_mode;
-
 use ark_bn254::Fr;
 use ark_ff::FftField;
 use ark_poly::{EvaluationDomain, Radix2EvaluationDomain};
@@ -69,12 +67,12 @@ use ark_std::UniformRand;
 use clap::{Parser, ValueEnum};
 use example_support::cli::{self, CommonArgs, Phases, GIB};
 use example_support::outln;
+use examples::key_mode::KeyModeArg;
 use he_fft::{
     bit_reverse_permute, suggest_plan_parameters, Direction, FftPlan, FftPlanBuilder, Order,
     PlanCheck, PlanKey, PlanOptions, Strategy, Unauthenticated,
 };
 use helib_rs::{Context, SecretKey};
-use key_mode::KeyModeArg;
 use serde::Serialize;
 use std::fs::File;
 use std::path::Path;

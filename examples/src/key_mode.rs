@@ -1,6 +1,6 @@
-//! `--key-mode`, the flag both FFT examples take for he-fft's plans (a module
-//! of the examples rather than of `example-support`, which cannot name
-//! he-fft: he-fft's examples depend on it).
+//! `--key-mode`, the flag both FFT examples take for he-fft's plans (here
+//! rather than in `example-support`, which cannot name he-fft: he-fft's own
+//! examples depend on it).
 
 use serde::Serialize;
 

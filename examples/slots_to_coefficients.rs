@@ -24,8 +24,6 @@
 //! the product), `noise_budget_bits`, `estimated_peak_memory_bytes`,
 //! `peak_memory_bytes` (null where unknown) and `verified`.
 
-mod key_mode;
-
 use ark_bn254::Fr;
 use ark_ff::PrimeField;
 use ark_poly::univariate::DensePolynomial;
@@ -34,12 +32,12 @@ use ark_std::UniformRand;
 use clap::Parser;
 use example_support::cli::{self, CommonArgs, Phases, GIB};
 use example_support::outln;
+use examples::key_mode::KeyModeArg;
 use he_fft::{
     conversion_levels, suggest_conversion_parameters, suggest_parameters_at_least, Conversion,
     ConversionPlan,
 };
 use helib_rs::{Context, SecretKey};
-use key_mode::KeyModeArg;
 use serde::Serialize;
 use std::collections::BTreeMap;
 use std::time::Instant;
