@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# cosnark end to end, judged by snarkjs: builds `cosnark` (release),
+# cosnark end to end, judged by snarkjs: builds `cosnark` (the dev profile,
+# which the test suite builds too; PROFILE=release for the optimized one),
 # installs the pinned snarkjs into target/circom-tools
 # (scripts/circom-fixtures.sh --tools-only; node and npm with apt-get if
 # missing: the only step that downloads), then proves the poseidon2
@@ -15,12 +16,15 @@ cd "$(dirname "$0")/.."
 root=$(pwd)
 fixtures=$root/crates/he-circom/tests/fixtures
 snarkjs=$root/target/circom-tools/node_modules/.bin/snarkjs
-cosnark=$root/target/release/cosnark
+profile=${PROFILE:-dev}
+dir=debug
+[[ "$profile" == release ]] && dir=release
+cosnark=$root/target/$dir/cosnark
 
 step() { printf '==> %s\n' "$*" >&2; }
 
-step "cargo build --release --bin cosnark"
-cargo build --release --locked --bin cosnark
+step "cargo build --profile $profile --bin cosnark"
+cargo build --profile "$profile" --locked --bin cosnark
 
 step "the pinned snarkjs"
 scripts/circom-fixtures.sh --tools-only
