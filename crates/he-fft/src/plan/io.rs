@@ -83,7 +83,7 @@ use super::auth::{MacReader, MacWriter, Running};
 use super::gmac::{fresh_nonce, Gmac, NONCE_BYTES, TAG_BYTES};
 use super::key::tags_equal;
 use super::*;
-use helib_rs::lintrans::io::{WordReader, WordWriter};
+use helib_rs::io::{WordReader, WordWriter};
 use std::cell::RefCell;
 use std::io::{Read, Write};
 
@@ -92,7 +92,7 @@ const MAGIC: u64 = u64::from_le_bytes(*b"HEFFTPLN");
 /// `PLANDONE`: the word after the last level.
 const END: u64 = u64::from_le_bytes(*b"PLANDONE");
 /// The version this crate writes and reads. Version 3: the stream checksum
-/// has 16 lanes instead of 4 (see [`helib_rs::lintrans::io`]), so that it
+/// has 16 lanes instead of 4 (see [`helib_rs::io`]), so that it
 /// runs on vector units, and a forward plan over more than two ciphertexts
 /// (or two with a coset) encodes its group levels one level lower on the
 /// chain than versions 1 and 2 did. Version 4: the header stores the
