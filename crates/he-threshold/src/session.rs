@@ -10,7 +10,6 @@ use crate::aggregate::{Aggregate, Aggregator};
 use crate::error::{Error, Result};
 use crate::message::{Binding, Step};
 use crate::relin::{CommitmentCollector, Commitments};
-use crate::shamir::ActiveSet;
 
 /// The default statistical security of the smudging noise: 40 bits (the
 /// distribution of a released share is within statistical distance 2^-40 of
@@ -257,47 +256,6 @@ impl Session {
         Aggregator::new(self, self.binding_on(run, step, ciphertext)?)
     }
 
-    /// An aggregator for `step` of `run` on `ciphertext` among the members
-    /// of `active` (t-out-of-N): it takes shares of members only, computed
-    /// for this active set, and needs one from every member.
-    ///
-    /// # Errors
-    /// As [`ciphertext_aggregator`](Self::ciphertext_aggregator);
-    /// [`Error::InvalidArgument`] for an active set of another session.
-    pub fn active_aggregator(
-        &self,
-        run: u64,
-        step: Step,
-        ciphertext: &Ciphertext,
-        active: &ActiveSet,
-    ) -> Result<Aggregator> {
-        self.check_active_set(active)?;
-        let mut agg = self.ciphertext_aggregator(run, step, ciphertext)?;
-        agg.binding.active = *active.digest();
-        agg.members = Some(active.members().iter().copied().collect());
-        Ok(agg)
-    }
-
-    /// An aggregator for shares to encryption of `run` at `level` among the
-    /// members of `active` (t-out-of-N): shares of members only, made for
-    /// this set, one from every member.
-    ///
-    /// # Errors
-    /// As [`shares_to_encryption_aggregator`](Self::shares_to_encryption_aggregator);
-    /// [`Error::InvalidArgument`] for an active set of another session.
-    pub fn active_shares_to_encryption_aggregator(
-        &self,
-        run: u64,
-        level: usize,
-        active: &ActiveSet,
-    ) -> Result<Aggregator> {
-        self.check_active_set(active)?;
-        let mut agg = self.shares_to_encryption_aggregator(run, level)?;
-        agg.binding.active = *active.digest();
-        agg.members = Some(active.members().iter().copied().collect());
-        Ok(agg)
-    }
-
     /// An aggregator for shares to encryption of `run` at `level`.
     ///
     /// # Errors
@@ -318,15 +276,6 @@ impl Session {
                 active: [0u8; 32],
             },
         )
-    }
-
-    fn check_active_set(&self, active: &ActiveSet) -> Result<()> {
-        if active.session_id() != &self.id || active.parties() != self.parties {
-            return Err(Error::InvalidArgument(
-                "the active set belongs to another session".into(),
-            ));
-        }
-        Ok(())
     }
 
     pub(crate) fn expect(&self, aggregate: &Aggregate, step: Step) -> Result<()> {
