@@ -17,7 +17,7 @@
 # are what there is to find there, and overflow checks are on; the engine's
 # decoder it calls is fuzzed under the sanitizers by the `ciphertext` target).
 # `--cfg fuzzing` also makes the Rust stream reader skip its checkpoint
-# comparisons (helib_rs::lintrans::io), as HELIB_FUZZING_NO_CHECKSUM does.
+# comparisons (helib_rs::io), as HELIB_FUZZING_NO_CHECKSUM does.
 #
 #   helib-sys/fuzz/run.sh [SECONDS]     # per target; default 120
 #   helib-sys/fuzz/run.sh --short       # 15 s per target, for CI

@@ -181,7 +181,7 @@
 //! engine's buffers, so an authenticated load costs 2–3% of a build at
 //! n = 2^12 and 2^15 on one thread (5–6% at 2^18, where the engine zeroes
 //! fresh pages for the plan; under 4% on the loading thread); trust model in
-//! `src/plan/io.rs`, the MAC and its bound in `src/plan/gmac.rs`, figures
+//! `src/plan/io/mod.rs`, the MAC and its bound in `src/plan/gmac.rs`, figures
 //! in `src/plan/verify.rs`.
 //!
 //! The diagonals are stored in the engine's internal form (residues in NTT

@@ -125,7 +125,7 @@ pub enum Error {
     TransformMismatch(String),
 
     /// Reading or writing a stream failed (saving or loading a prepared
-    /// transform, see [`lintrans::io`](crate::lintrans::io)).
+    /// transform, see [`lintrans::io`](crate::lintrans::io) and [`io`](crate::io)).
     #[error("I/O error: {message}")]
     Io {
         /// The kind of the underlying error.
@@ -195,4 +195,12 @@ pub enum Error {
 fn missing_step(step: Option<i64>) -> String {
     step.map(|step| format!(" (a rotation by {step})"))
         .unwrap_or_default()
+}
+
+/// The error for an I/O failure.
+pub(crate) fn io_error(e: std::io::Error) -> Error {
+    Error::Io {
+        kind: e.kind(),
+        message: e.to_string(),
+    }
 }

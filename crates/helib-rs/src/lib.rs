@@ -118,6 +118,7 @@ mod error;
 mod ffi;
 mod galois_keys;
 mod interop;
+pub mod io;
 mod keys;
 mod limbs;
 mod linear_transform;

@@ -81,7 +81,7 @@ pub fn load_err<F: ark_ff::PrimeField + ark_ff::FftField>(
     }
 }
 
-/// The stream checksum of `helib_rs::lintrans::io`, written out here from
+/// The stream checksum of `helib_rs::io`, written out here from
 /// its description: sixteen lanes of `(lane ^ word) · K` rotated, lane i
 /// taking the words at positions ≡ i mod 16, folded with the word count.
 /// Anyone can compute it: that is the point of these tests.
