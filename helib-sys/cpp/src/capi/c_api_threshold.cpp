@@ -36,19 +36,19 @@ using bgv::u64;
 
 /// Residue counts of a share over `count` primes.
 size_t share_len(const Context &ctx, size_t count) {
-    return bgv::checked_mul(ctx.n(), count, HELIB_ERR_INVALID_ARGUMENT, "share length");
+    return bgv::checked_mul(ctx.n(), count, bgv::Status::InvalidArgument, "share length");
 }
 
 /// Residues of a key-switching share: one polynomial modulo all primes per digit.
 size_t key_share_len(const Context &ctx) {
-    bgv::require(!ctx.digits().empty(), HELIB_ERR_INVALID_ARGUMENT,
+    bgv::require(!ctx.digits().empty(), bgv::Status::InvalidArgument,
                  "collective key switching keys need special primes: the context has none");
-    return bgv::checked_mul(share_len(ctx, ctx.primes().size()), ctx.digits().size(), HELIB_ERR_INVALID_ARGUMENT,
+    return bgv::checked_mul(share_len(ctx, ctx.primes().size()), ctx.digits().size(), bgv::Status::InvalidArgument,
                             "key share length");
 }
 
 void check_len(size_t given, size_t expected, const char *name) {
-    bgv::require(given == expected, HELIB_ERR_INVALID_ARGUMENT,
+    bgv::require(given == expected, bgv::Status::InvalidArgument,
                  std::string(name) + " has " + std::to_string(given) + " residues, expected " +
                      std::to_string(expected));
 }
@@ -86,7 +86,7 @@ RnsPoly load_residues(const Context &ctx, const uint64_t *buf, size_t primes, co
         const uint64_t *src = buf + i * ctx.n();
         for (size_t j = 0; j < ctx.n(); ++j) {
             if (src[j] >= q) {
-                bgv::fail(HELIB_ERR_INVALID_ARGUMENT, std::string(name) + ": residue " + std::to_string(j) +
+                bgv::fail(bgv::Status::InvalidArgument, std::string(name) + ": residue " + std::to_string(j) +
                                                           " of prime " + std::to_string(i) + " is not reduced");
             }
         }
@@ -112,7 +112,7 @@ void add_t_gaussian(const Context &ctx, bgv::Prng &prng, RnsPoly &acc, size_t co
 
 /// Refuses a number of parties outside [1, 4096].
 void check_parties(uint32_t parties) {
-    bgv::require(parties >= 1 && parties <= bgv::smudging::kMaxParties, HELIB_ERR_INVALID_ARGUMENT,
+    bgv::require(parties >= 1 && parties <= bgv::smudging::kMaxParties, bgv::Status::InvalidArgument,
                  "the number of parties must be in [1, 4096]");
 }
 
@@ -197,14 +197,14 @@ PartySecret party_secret(const helib_secret_key *sk) {
 
 PartySecret party_secret(const helib_secret_share *share) {
     const bgv::ResidueSecret &s = *deref(share, "share").share;
-    bgv::require(!s.active().empty(), HELIB_ERR_INVALID_ARGUMENT,
+    bgv::require(!s.active().empty(), bgv::Status::InvalidArgument,
                  "a re-shared key must be activated for an active set before it makes shares");
     return PartySecret{s.context(), s.ntt_montgomery()};
 }
 
 void same_context(const std::shared_ptr<const Context> &a, const std::shared_ptr<const Context> &b,
                   const char *what) {
-    bgv::require(a == b, HELIB_ERR_CONTEXT_MISMATCH, std::string(what) + " belong to different contexts");
+    bgv::require(a == b, bgv::Status::ContextMismatch, std::string(what) + " belong to different contexts");
 }
 
 /// What a step of a smudged protocol (collective decryption, encryption to
@@ -224,14 +224,14 @@ SmudgedStep smudged_step(const helib_ciphertext *ct, const helib_smudging *smudg
     if (share != nullptr) same_context(share->ctx, c.ctx, "secret share and ciphertext");
     const bgv::smudging::Spec spec = load_spec(smudging);
     const bgv::smudging::Width width = bgv::smudging::width(*c.ctx, spec);
-    bgv::require(c.parts.size() == 2, HELIB_ERR_INVALID_ARGUMENT,
+    bgv::require(c.parts.size() == 2, bgv::Status::InvalidArgument,
                  "collective decryption and key switching take a size-2 ciphertext (relinearize first)");
     if (c.level != spec.level) {
         bgv::fail_level_mismatch(c.level, spec.level,
                                  "the ciphertext is at level " + std::to_string(c.level) +
                                      ", the agreed computation ends at level " + std::to_string(spec.level));
     }
-    bgv::require(c.noise_log2 <= spec.noise_bits, HELIB_ERR_NOISE_BUDGET_EXHAUSTED,
+    bgv::require(c.noise_log2 <= spec.noise_bits, bgv::Status::NoiseBudgetExhausted,
                  "the ciphertext's noise estimate (" + std::to_string(c.noise_log2) +
                      " bits) exceeds the agreed bound (" + std::to_string(spec.noise_bits) +
                      " bits): it is not an output of the agreed computation, and no share is released");
@@ -374,7 +374,7 @@ void require_spread(const Context &ctx, const std::vector<RnsPoly> &sums, const 
         const size_t small = static_cast<size_t>(std::count_if(coeffs.begin(), coeffs.end(), [&](u64 x) {
             return x <= near || x >= q.value() - near;
         }));
-        bgv::require(2 * small < ctx.n(), HELIB_ERR_MALFORMED_INPUT,
+        bgv::require(2 * small < ctx.n(), bgv::Status::MalformedInput,
                      std::string("malformed input: digit ") + std::to_string(d) + " of " + name + " has " +
                          std::to_string(small) + " of " + std::to_string(ctx.n()) +
                          " coefficients near zero; an honest round-1 sum is spread over Z_q (no share released)");
@@ -401,7 +401,7 @@ void s2e_share_of(const PartySecret &key, const uint8_t *seed, size_t level, con
     ctx.check_level(level);
     require_out(share, "share");
     require_out(out, "out");
-    bgv::require(limbs_per_coeff >= 1, HELIB_ERR_INVALID_ARGUMENT, "limbs_per_coeff must be at least 1");
+    bgv::require(limbs_per_coeff >= 1, bgv::Status::InvalidArgument, "limbs_per_coeff must be at least 1");
     bgv::caller_limb_count(n_coeffs, limbs_per_coeff, "share");
     check_len(out_len, share_len(ctx, level + 1), "out");
     const RnsPoly lifted =
@@ -665,7 +665,7 @@ helib_status helib_threshold_secret_key_sum(const helib_secret_key *const *share
     return guarded([&] {
         require_out(out, "out");
         require_out(shares, "shares");
-        bgv::require(count >= 1 && count <= 127, HELIB_ERR_INVALID_ARGUMENT,
+        bgv::require(count >= 1 && count <= 127, bgv::Status::InvalidArgument,
                      "the secret shares to sum must number 1 to 127");
         const auto &c = secret(shares[0], "shares[0]").context();
         bgv::WipedVector<int8_t> sum(std::vector<int8_t>(c->n(), 0));
@@ -730,7 +730,7 @@ helib_status helib_threshold_decrypt_combine(const helib_ciphertext *ct, const h
         bgv::ScopedWipe wipe_m(m.data(), m.size() * sizeof(u64));
         // Honest shares leave |v| within the bound the smudging was sized for;
         // a missing, repeated or random share leaves v spread over Z_Q.
-        bgv::require(measured <= expected + 1.0, HELIB_ERR_MALFORMED_INPUT,
+        bgv::require(measured <= expected + 1.0, bgv::Status::MalformedInput,
                      "malformed input: the combined shares do not decrypt (measured noise " +
                          std::to_string(measured) + " bits, at most " + std::to_string(expected) +
                          " expected): a share is missing, repeated or forged");
@@ -752,11 +752,11 @@ helib_status helib_threshold_s2e_assemble(const helib_context *ctx, const uint8_
         const auto &c = deref(ctx, "ctx").ctx;
         helib_ciphertext &out = deref_mut(dst, "dst");
         // As encryption and deserialization: the result is of `ctx`, so is dst.
-        bgv::require(out.ct.ctx == c, HELIB_ERR_CONTEXT_MISMATCH,
+        bgv::require(out.ct.ctx == c, bgv::Status::ContextMismatch,
                      "destination ciphertext belongs to a different context");
         const Seed s = load_seed(seed);
         c->check_level(level);
-        bgv::require(parties >= 1 && parties <= 4096, HELIB_ERR_INVALID_ARGUMENT,
+        bgv::require(parties >= 1 && parties <= 4096, bgv::Status::InvalidArgument,
                      "the number of parties must be in [1, 4096]");
         check_len(len, share_len(*c, level + 1), "sum");
         bgv::Ciphertext ct;
@@ -789,7 +789,7 @@ helib_status helib_threshold_key_switch_assemble(const helib_ciphertext *ct, con
         const double smudged = step.width.noise_after;
         helib_ciphertext &out = deref_mut(dst, "dst");
         // As s2e_assemble: the result is of ct's context, so is dst.
-        bgv::require(out.ct.ctx == c.ctx, HELIB_ERR_CONTEXT_MISMATCH,
+        bgv::require(out.ct.ctx == c.ctx, bgv::Status::ContextMismatch,
                      "destination ciphertext belongs to a different context");
         const size_t count = c.count();
         check_len(len, share_len(ctx, count), "h0_sum and h1_sum");
@@ -820,7 +820,7 @@ helib_status helib_shamir_deal(const helib_secret_key *sk, uint32_t threshold, u
         bgv::check_shamir_sizes(threshold, parties);
         require_out(out, "out");
         const size_t each = share_len(ctx, ctx.chain_size());
-        check_len(out_len, bgv::checked_mul(each, parties, HELIB_ERR_INVALID_ARGUMENT, "dealing length"), "out");
+        check_len(out_len, bgv::checked_mul(each, parties, bgv::Status::InvalidArgument, "dealing length"), "out");
         bgv::Prng prng = bgv::Prng::from_os();
         const std::vector<RnsPoly> dealing = bgv::shamir_deal(key, threshold, parties, prng);
         for (uint32_t p = 0; p < parties; ++p) store(dealing[p], out + p * each);
@@ -833,11 +833,11 @@ helib_status helib_shamir_combine(const helib_context *ctx, uint32_t index, uint
         require_out(out, "out");
         const auto &c = deref(ctx, "ctx").ctx;
         bgv::check_shamir_sizes(threshold, parties);
-        bgv::require(index >= 1 && index <= parties, HELIB_ERR_INVALID_ARGUMENT,
+        bgv::require(index >= 1 && index <= parties, bgv::Status::InvalidArgument,
                      "party index " + std::to_string(index) + " is outside [1, " + std::to_string(parties) + "]");
         require_out(dealings, "dealings");
         const size_t n = c->n(), chain = c->chain_size(), each = share_len(*c, chain);
-        check_len(len, bgv::checked_mul(each, parties, HELIB_ERR_INVALID_ARGUMENT, "dealings length"), "dealings");
+        check_len(len, bgv::checked_mul(each, parties, bgv::Status::InvalidArgument, "dealings length"), "dealings");
         // S_j = sum over the dealers of f_i(j), kept only in wiped memory.
         RnsPoly sum(n, chain, Secrecy::Secret);
         std::fill(sum.data.begin(), sum.data.end(), 0);
@@ -847,7 +847,7 @@ helib_status helib_shamir_combine(const helib_context *ctx, uint32_t index, uint
                 const uint64_t *src = dealings + p * each + i * n;
                 u64 *acc = sum.residues(i);
                 for (size_t j = 0; j < n; ++j) {
-                    bgv::require(src[j] < q.value(), HELIB_ERR_INVALID_ARGUMENT,
+                    bgv::require(src[j] < q.value(), bgv::Status::InvalidArgument,
                                  "the dealing of party " + std::to_string(p + 1) + ": residue " + std::to_string(j) +
                                      " of prime " + std::to_string(i) + " is not reduced");
                     acc[j] = q.add(acc[j], src[j]);
@@ -865,7 +865,7 @@ helib_status helib_shamir_activate(const helib_secret_share *share, const uint32
     return guarded([&] {
         require_out(out, "out");
         const bgv::ResidueSecret &s = *deref(share, "share").share;
-        bgv::require(count <= bgv::kMaxShamirParties, HELIB_ERR_INVALID_ARGUMENT,
+        bgv::require(count <= bgv::kMaxShamirParties, bgv::Status::InvalidArgument,
                      "an active set has at most 4096 parties");
         if (count > 0) require_out(active, "active");
         const std::vector<uint32_t> set(active, active + count);

@@ -21,7 +21,7 @@ namespace {
 /// dst = a + (b * xi, a_pk * xi) for a fresh ternary xi.
 void add_smuche_mask(const PublicKey &pk, const Ciphertext &a, Ciphertext &dst) {
     check_nonempty(a);
-    require(pk.context() == a.ctx, HELIB_ERR_CONTEXT_MISMATCH,
+    require(pk.context() == a.ctx, bgv::Status::ContextMismatch,
             "public key and ciphertext belong to different contexts");
     const Context &ctx = *a.ctx;
     Prng prng = Prng::from_os();

@@ -19,7 +19,7 @@ double fresh_public(const Context &ctx) {
 
 void require_budget(const Context &ctx, size_t level, double noise_after, const std::string &operation) {
     const double left = budget(ctx, level, noise_after);
-    require(left >= kMinBudgetBits, HELIB_ERR_NOISE_BUDGET_EXHAUSTED,
+    require(left >= kMinBudgetBits, Status::NoiseBudgetExhausted,
             operation + " refused: the estimated noise budget would drop to " + std::to_string(left) +
                 " bits (switch modulus first, or use a longer chain)");
 }

@@ -27,7 +27,7 @@ double add(double a, double b);
 double after_mod_switch(const Context &ctx, double noise, double log2_q, size_t parts);
 /// log2(Q_level / 2) - noise.
 double budget(const Context &ctx, size_t level, double noise);
-/// Throws HELIB_ERR_NOISE_BUDGET_EXHAUSTED, naming `operation`, unless a result
+/// Throws Status::NoiseBudgetExhausted, naming `operation`, unless a result
 /// at `level` with noise `noise_after` keeps at least kMinBudgetBits of budget.
 void require_budget(const Context &ctx, size_t level, double noise_after, const std::string &operation);
 

@@ -24,9 +24,9 @@ Width width_of(const Context &ctx, const Spec &spec, double &budget_left) {
 }
 
 void check_range(const Context &ctx, uint32_t parties, uint32_t security_bits, size_t level) {
-    require(parties >= 1 && parties <= kMaxParties, HELIB_ERR_INVALID_ARGUMENT,
+    require(parties >= 1 && parties <= kMaxParties, Status::InvalidArgument,
             "the number of parties must be in [1, " + std::to_string(kMaxParties) + "]");
-    require(security_bits >= 1 && security_bits <= 128, HELIB_ERR_INVALID_ARGUMENT,
+    require(security_bits >= 1 && security_bits <= 128, Status::InvalidArgument,
             "the statistical security parameter must be in [1, 128] bits");
     ctx.check_level(level);
 }
@@ -38,13 +38,13 @@ constexpr double kRequiredBudget = noise::kMinBudgetBits + kCheckBits;
 Width width(const Context &ctx, const Spec &spec) {
     check_range(ctx, spec.parties, spec.security_bits, spec.level);
     require(std::isfinite(spec.noise_bits) && spec.noise_bits >= noise::floor_log2(ctx),
-            HELIB_ERR_INVALID_ARGUMENT,
+            Status::InvalidArgument,
             "the agreed noise bound (" + std::to_string(spec.noise_bits) +
                 " bits) is not a number at or above the noise floor of every ciphertext (" +
                 std::to_string(noise::floor_log2(ctx)) + " bits)");
     double left = 0;
     const Width w = width_of(ctx, spec, left);
-    require(left >= kRequiredBudget, HELIB_ERR_NOISE_BUDGET_EXHAUSTED,
+    require(left >= kRequiredBudget, Status::NoiseBudgetExhausted,
             "smudging noise of " + std::to_string(w.bits) + " bits per party (" + std::to_string(spec.parties) +
                 " parties, 2^-" + std::to_string(spec.security_bits) + ") for noise up to " +
                 std::to_string(spec.noise_bits) + " bits does not fit level " + std::to_string(spec.level) +
@@ -58,7 +58,7 @@ double level_bound(const Context &ctx, uint32_t parties, uint32_t security_bits,
     Spec spec{parties, security_bits, level, noise::floor_log2(ctx)};
     double left = 0;
     width_of(ctx, spec, left);
-    require(left >= kRequiredBudget, HELIB_ERR_NOISE_BUDGET_EXHAUSTED,
+    require(left >= kRequiredBudget, Status::NoiseBudgetExhausted,
             "level " + std::to_string(level) + " cannot hold the smudging of " + std::to_string(parties) +
                 " parties (2^-" + std::to_string(security_bits) +
                 ") even for the least noise a ciphertext carries: decrypt collectively at a higher level");

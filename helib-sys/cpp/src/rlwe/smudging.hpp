@@ -52,15 +52,15 @@ struct Width {
 
 /// Checks `spec` against `ctx` (parties, lambda, level, noise_bits at least
 /// the engine's noise floor) and returns its width. Throws
-/// HELIB_ERR_INVALID_ARGUMENT / HELIB_ERR_INVALID_LEVEL for a spec out of
-/// range, HELIB_ERR_NOISE_BUDGET_EXHAUSTED when the smudged noise would not
+/// Status::InvalidArgument / Status::InvalidLevel for a spec out of
+/// range, Status::NoiseBudgetExhausted when the smudged noise would not
 /// leave noise::kMinBudgetBits + kCheckBits of budget at the level.
 Width width(const Context &ctx, const Spec &spec);
 
 /// The largest noise bound the smudging of `parties` parties at `level`
 /// can hide (noise_bits of the widest Spec that width() accepts): a
 /// ciphertext at `level` with more noise than this cannot be decrypted
-/// collectively at all. Throws HELIB_ERR_NOISE_BUDGET_EXHAUSTED when even the
+/// collectively at all. Throws Status::NoiseBudgetExhausted when even the
 /// noise floor does not fit.
 double level_bound(const Context &ctx, uint32_t parties, uint32_t security_bits, size_t level);
 
