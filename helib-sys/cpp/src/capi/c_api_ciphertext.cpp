@@ -1,6 +1,7 @@
 // c_api_ciphertext.cpp -- the C shim of ciphertext handles, their accessors,
 // encryption and decryption.
 #include <algorithm>
+#include <cmath>
 #include <memory>
 #include <string>
 
@@ -9,10 +10,15 @@
 #include "helib_c.h"
 #include "rlwe/noise.hpp"
 #include "bgv/scheme.hpp"
+#include "bgv/smuche_mask.hpp"
 
 #include "capi/c_api_internal.hpp"
 
 using namespace helib_shim;
+
+// The noise model's constants are the engine's.
+static_assert(HELIB_ERROR_STD_DEV == bgv::kSigma, "helib_c.h and the Gaussian sampler disagree");
+static_assert(HELIB_NOISE_TAIL == bgv::noise::kTail, "helib_c.h and the noise model disagree");
 
 extern "C" {
 
@@ -162,6 +168,23 @@ helib_status helib_noise_budget(const helib_secret_key *sk, const helib_cipherte
         const auto &c = input(ct, "ct");
         require_out(out, "out");
         *out = bgv::noise_budget(key, c);
+    });
+}
+
+helib_status helib_noise_fresh_bits(size_t ring_degree, double log2_t, double *out) {
+    return guarded([&] {
+        require_out(out, "out");
+        bgv::require(ring_degree >= 1 && std::isfinite(log2_t), bgv::Status::InvalidArgument,
+                     "the ring degree must be at least 1 and log2 t finite");
+        *out = bgv::noise::fresh_public_bits(ring_degree, log2_t);
+    });
+}
+
+/// INSECURE by design (see bgv/smuche_mask.cpp): kept for he-cache's Smuche.
+helib_status helib_ciphertext_add_public_key_mask(const helib_public_key *pk, const helib_ciphertext *a,
+                                                  helib_ciphertext *dst) {
+    return guarded([&] {
+        bgv::add_smuche_mask(*deref(pk, "pk").key, input(a, "a"), deref_mut(dst, "dst").ct);
     });
 }
 

@@ -5,14 +5,16 @@
 #include <algorithm>
 #include <string>
 
+#include "rlwe/threshold.hpp"
 #include "util/error.hpp"
 #include "util/wipe.hpp"
 
 namespace bgv {
 
 void check_shamir_sizes(uint32_t threshold, uint32_t parties) {
-    require(parties >= 1 && parties <= kMaxShamirParties, Status::InvalidArgument,
-            "the number of parties of a Shamir re-sharing must be in [1, 4096], not " + std::to_string(parties));
+    require(parties >= 1 && parties <= threshold::kMaxParties, Status::InvalidArgument,
+            "the number of parties of a Shamir re-sharing must be in [1, " + std::to_string(threshold::kMaxParties) +
+                "], not " + std::to_string(parties));
     require(threshold >= 1 && threshold <= parties, Status::InvalidArgument,
             "the threshold must be in [1, " + std::to_string(parties) + "], not " + std::to_string(threshold));
 }

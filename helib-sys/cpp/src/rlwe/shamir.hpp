@@ -12,10 +12,6 @@
 
 namespace bgv {
 
-/// The most parties a Shamir re-sharing may have (the evaluation points are
-/// the party indices 1..parties).
-constexpr uint32_t kMaxShamirParties = 4096;
-
 /// A party's secret share given as RNS residues rather than as a ternary key:
 /// its re-shared key S_j (the sum of the dealings it received) or, once
 /// activated for an active set T, lambda_j(T) * S_j. Residues modulo every
@@ -52,7 +48,8 @@ private:
     std::vector<uint32_t> active_;
 };
 
-/// Throws Status::InvalidArgument unless 1 <= threshold <= parties <= kMaxShamirParties.
+/// Throws Status::InvalidArgument unless 1 <= threshold <= parties <= threshold::kMaxParties
+/// (the evaluation points are the party indices 1..parties).
 void check_shamir_sizes(uint32_t threshold, uint32_t parties);
 
 /// The dealing of `sk` for `parties` parties with `threshold`: per chain prime

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "rlwe/noise.hpp"
+#include "rlwe/threshold.hpp"
 #include "util/error.hpp"
 
 namespace bgv {
@@ -24,8 +25,7 @@ Width width_of(const Context &ctx, const Spec &spec, double &budget_left) {
 }
 
 void check_range(const Context &ctx, uint32_t parties, uint32_t security_bits, size_t level) {
-    require(parties >= 1 && parties <= kMaxParties, Status::InvalidArgument,
-            "the number of parties must be in [1, " + std::to_string(kMaxParties) + "]");
+    threshold::check_parties(parties);
     require(security_bits >= 1 && security_bits <= 128, Status::InvalidArgument,
             "the statistical security parameter must be in [1, 128] bits");
     ctx.check_level(level);
@@ -33,7 +33,22 @@ void check_range(const Context &ctx, uint32_t parties, uint32_t security_bits, s
 
 constexpr double kRequiredBudget = noise::kMinBudgetBits + kCheckBits;
 
+/// ceil(log2 x) for x >= 1.
+unsigned ceil_log2(uint64_t x) {
+    unsigned bits = 0;
+    while ((uint64_t{1} << bits) < x) ++bits;
+    return bits;
+}
+
 }  // namespace
+
+unsigned room_bits(size_t n, uint32_t parties, uint32_t security_bits) {
+    threshold::check_parties(parties);
+    require(security_bits >= 1 && security_bits <= 128, Status::InvalidArgument,
+            "the statistical security parameter must be in [1, 128] bits");
+    require(n >= 1 && n <= (size_t{1} << 40), Status::InvalidArgument, "the ring degree must be in [1, 2^40]");
+    return security_bits + ceil_log2(n) + ceil_log2(parties) + 2 + static_cast<unsigned>(kCheckBits);
+}
 
 Width width(const Context &ctx, const Spec &spec) {
     check_range(ctx, spec.parties, spec.security_bits, spec.level);
