@@ -123,6 +123,9 @@ crates/he-circom/fuzz/run.sh --short
 step "no branch or address depends on secret errors (valgrind memcheck)"
 CT_REQUIRED=1 helib-sys/ct/run.sh
 
+step "engine layers: each folder includes only its layer and those below, only capi/ includes helib_c.h"
+scripts/check-engine-layers.sh
+
 step "committed bindings match helib_c.h"
 cargo build --locked -p helib-sys --features bindgen
 git diff --exit-code -- helib-sys/src/bindings.rs

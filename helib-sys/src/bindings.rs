@@ -5,9 +5,13 @@
 pub const HELIB_CONTEXT_ALLOW_INSECURE: u32 = 1;
 pub const HELIB_MAX_THREADS: u32 = 256;
 pub const HELIB_MIN_COMPACT_LENGTH: u32 = 16;
+pub const HELIB_ERROR_STD_DEV: f64 = 3.2;
+pub const HELIB_NOISE_TAIL: f64 = 8.0;
 pub const HELIB_FINGERPRINT_BYTES: u32 = 32;
 pub const HELIB_PARAMETERS_INSECURE: u32 = 1;
 pub const HELIB_THRESHOLD_SEED_BYTES: u32 = 32;
+pub const HELIB_MAX_PARTIES: u32 = 4096;
+pub const HELIB_SMUDGING_CHECK_BITS: u32 = 2;
 pub const HELIB_CPU_SCALAR: u32 = 0;
 pub const HELIB_CPU_AVX2: u32 = 1;
 pub const HELIB_CPU_AVX512: u32 = 2;
@@ -487,6 +491,10 @@ extern "C" {
     ) -> helib_status;
 }
 extern "C" {
+    #[doc = " log2 of the noise bound the engine gives a fresh public-key encryption at\n ring degree `ring_degree` and plaintext modulus of log2 `log2_t` bits: the\n estimate a fresh ciphertext carries (helib_ciphertext_get_info), without a\n context, for parameter searches. HELIB_ERR_INVALID_ARGUMENT unless\n `ring_degree` is at least 1 and `log2_t` is finite."]
+    pub fn helib_noise_fresh_bits(ring_degree: usize, log2_t: f64, out: *mut f64) -> helib_status;
+}
+extern "C" {
     pub fn helib_ciphertext_add(
         a: *const helib_ciphertext,
         b: *const helib_ciphertext,
@@ -570,7 +578,7 @@ extern "C" {
     ) -> helib_status;
 }
 extern "C" {
-    #[doc = " dst = a + (b * xi, a_pk * xi) for the public key (b, a_pk) and a fresh\n ternary xi: an encryption of zero WITHOUT fresh error terms added. This is\n the \"constant-time randomization\" of the Smuche caching scheme, exposed so\n that scheme can be implemented faithfully and studied. It is NOT a secure\n re-randomization: the result stays linearly related to `a` (see the\n he-cache-analysis crate). Use a fresh encryption of zero instead.\n Implemented, isolated, in cpp/src/capi/smuche_mask.cpp."]
+    #[doc = " dst = a + (b * xi, a_pk * xi) for the public key (b, a_pk) and a fresh\n ternary xi: an encryption of zero WITHOUT fresh error terms added. This is\n the \"constant-time randomization\" of the Smuche caching scheme, exposed so\n that scheme can be implemented faithfully and studied. It is NOT a secure\n re-randomization: the result stays linearly related to `a` (see the\n he-cache-analysis crate). Use a fresh encryption of zero instead.\n Implemented, isolated, in cpp/src/bgv/smuche_mask.cpp."]
     pub fn helib_ciphertext_add_public_key_mask(
         pk: *const helib_public_key,
         a: *const helib_ciphertext,
@@ -892,7 +900,7 @@ extern "C" {
         out: *mut *mut helib_secret_key,
     ) -> helib_status;
 }
-#[doc = " What a party agrees to smudge for before it sees a ciphertext: the number\n of parties (in [1, 4096]) that each add a smudging term, lambda (in\n [1, 128]), the level the agreed computation's results are at, and the most\n noise (log2 of ||m + t e||_inf, bits, at least the engine's noise floor) a\n result can carry there. helib_threshold_smudging_for_level gives the widest\n bound a level can hold; a tighter bound (a computation's own, from the\n noise model) keeps more of the budget for a key-switched result."]
+#[doc = " What a party agrees to smudge for before it sees a ciphertext: the number\n of parties (in [1, HELIB_MAX_PARTIES]) that each add a smudging term, lambda (in\n [1, 128]), the level the agreed computation's results are at, and the most\n noise (log2 of ||m + t e||_inf, bits, at least the engine's noise floor) a\n result can carry there. helib_threshold_smudging_for_level gives the widest\n bound a level can hold; a tighter bound (a computation's own, from the\n noise model) keeps more of the budget for a key-switched result."]
 #[repr(C)]
 #[derive(Debug, Copy, Clone)]
 pub struct helib_smudging {
@@ -900,6 +908,15 @@ pub struct helib_smudging {
     pub security_bits: u32,
     pub level: usize,
     pub noise_bits: f64,
+}
+extern "C" {
+    #[doc = " The modulus bits collective decryption (and encryption to shares, key\n switching) needs at a level beyond an ordinary decryption, for `parties`\n parties (in [1, HELIB_MAX_PARTIES]) at statistical security\n `security_bits` (in [1, 128]) on ring degree `ring_degree`: a bound on what\n the smudging width of helib_threshold_smudging_bits adds, plus\n HELIB_SMUDGING_CHECK_BITS. For sizing chains before a context exists."]
+    pub fn helib_threshold_smudging_room_bits(
+        ring_degree: usize,
+        parties: u32,
+        security_bits: u32,
+        out: *mut u32,
+    ) -> helib_status;
 }
 extern "C" {
     #[doc = " A 32-byte digest identifying a ciphertext (level, size, correction factor\n and a polynomial hash of every residue), to bind shares to the ciphertext\n they were computed on; out_len must be 32. Not a commitment against a\n party choosing colliding ciphertexts on purpose."]
@@ -946,7 +963,7 @@ extern "C" {
     ) -> helib_status;
 }
 extern "C" {
-    #[doc = " Inserts the collective Galois key for g (sum of the shares of `parties`\n parties, in [1, 4096]; its noise estimate accounts for them) into `keys`."]
+    #[doc = " Inserts the collective Galois key for g (sum of the shares of `parties`\n parties, in [1, HELIB_MAX_PARTIES]; its noise estimate accounts for them) into `keys`."]
     pub fn helib_threshold_galois_keys_insert(
         keys: *mut helib_galois_keys,
         g: u64,
@@ -980,7 +997,7 @@ extern "C" {
     ) -> helib_status;
 }
 extern "C" {
-    #[doc = " The collective relinearization key of `parties` parties (in [1, 4096]; its\n noise estimate accounts for them): b = sum of round-2 shares, a = h1_sum.\n Its a is not expanded from a seed, so it is serialized in full."]
+    #[doc = " The collective relinearization key of `parties` parties (in [1, HELIB_MAX_PARTIES]; its\n noise estimate accounts for them): b = sum of round-2 shares, a = h1_sum.\n Its a is not expanded from a seed, so it is serialized in full."]
     pub fn helib_threshold_relin_key_assemble(
         ctx: *const helib_context,
         parties: u32,
@@ -1102,7 +1119,7 @@ extern "C" {
     pub fn helib_secret_share_free(share: *mut helib_secret_share);
 }
 extern "C" {
-    #[doc = " The dealing of `sk` to `parties` parties (threshold in [1, parties],\n parties in [1, 4096]): `parties` chain shares at the top level\n (chain_size * N residues each, NTT form, standard residues), the one for\n party j (1-based) at block j - 1. Secret."]
+    #[doc = " The dealing of `sk` to `parties` parties (threshold in [1, parties],\n parties in [1, HELIB_MAX_PARTIES]): `parties` chain shares at the top level\n (chain_size * N residues each, NTT form, standard residues), the one for\n party j (1-based) at block j - 1. Secret."]
     pub fn helib_shamir_deal(
         sk: *const helib_secret_key,
         threshold: u32,

@@ -2,7 +2,8 @@
 //! two-party run of every entry point against the single-key results, and
 //! bad inputs (NULL, wrong lengths, unreduced residues, other contexts, size-3
 //! ciphertexts, smudging that does not fit, combinations that do not decrypt),
-//! each a status code with a message and no output written.
+//! each a status code with a message and no output written; and the
+//! context-free noise facts (fresh-noise bound, smudging room) the Rust model reads.
 
 mod common;
 
@@ -779,4 +780,44 @@ fn shamir_bad_arguments_give_status_codes() {
         helib_secret_share_free(share);
         helib_secret_share_free(null_mut());
     }
+}
+
+#[test]
+fn context_free_noise_facts_check_their_arguments() {
+    let mut room = 0u32;
+    // SAFETY: `room` is a valid out-pointer.
+    let status = unsafe { helib_threshold_smudging_room_bits(1024, 3, 40, &mut room) };
+    assert_eq!(status, HELIB_OK);
+    assert_eq!(room, 40 + 10 + 2 + 2 + HELIB_SMUDGING_CHECK_BITS);
+    let refused = [
+        (1024, 0, 40),
+        (1024, HELIB_MAX_PARTIES + 1, 40),
+        (1024, 3, 0),
+        (1024, 3, 129),
+        (0, 3, 40),
+    ];
+    for (n, parties, lambda) in refused {
+        // SAFETY: `room` is a valid out-pointer.
+        let status = unsafe { helib_threshold_smudging_room_bits(n, parties, lambda, &mut room) };
+        assert_eq!(status, HELIB_ERR_INVALID_ARGUMENT, "{n} {parties} {lambda}");
+    }
+    // SAFETY: a NULL out-pointer is refused before any write.
+    let status = unsafe { helib_threshold_smudging_room_bits(1024, 3, 40, null_mut()) };
+    assert_eq!(status, HELIB_ERR_NULL_POINTER);
+
+    let mut fresh = 0.0f64;
+    // SAFETY: `fresh` is a valid out-pointer.
+    let status = unsafe { helib_noise_fresh_bits(1 << 15, 254.0, &mut fresh) };
+    assert_eq!(status, HELIB_OK);
+    let expansion = 2.0 * (2.0 * 32768.0f64 / 3.0).sqrt() + 1.0;
+    let formula = 254.0 + (HELIB_NOISE_TAIL * HELIB_ERROR_STD_DEV * expansion + 0.5).log2();
+    assert!((fresh - formula).abs() < 1e-9, "{fresh} {formula}");
+    for (n, log_t) in [(0, 17.0), (1024, f64::NAN), (1024, f64::INFINITY)] {
+        // SAFETY: `fresh` is a valid out-pointer.
+        let status = unsafe { helib_noise_fresh_bits(n, log_t, &mut fresh) };
+        assert_eq!(status, HELIB_ERR_INVALID_ARGUMENT, "{n} {log_t}");
+    }
+    // SAFETY: a NULL out-pointer is refused before any write.
+    let status = unsafe { helib_noise_fresh_bits(1024, 17.0, null_mut()) };
+    assert_eq!(status, HELIB_ERR_NULL_POINTER);
 }

@@ -12,14 +12,15 @@ use crate::error::Result;
 ///
 /// # Errors
 /// The builder's errors (e.g. when the longer chain is below 128-bit
-/// security and insecure parameters were not allowed).
+/// security and insecure parameters were not allowed), and the engine's
+/// refusal of `parties` or `security_bits` out of range.
 pub fn with_smudging_room(
     builder: ParametersBuilder,
     parties: u32,
     security_bits: u32,
 ) -> Result<Parameters> {
     let base = builder.clone().build()?;
-    let extra = noise::smudging_bits(base.ring_degree(), parties, security_bits);
+    let extra = noise::smudging_bits(base.ring_degree(), parties, security_bits)?;
     let mut chain = noise::split_bits(extra);
     chain.extend_from_slice(base.chain_bits());
     Ok(builder.chain_bits(&chain).build()?)
@@ -38,7 +39,7 @@ mod tests {
             .multiplicative_depth(1)
             .allow_insecure();
         let base = builder.clone().build().unwrap();
-        let extra = noise::smudging_bits(1024, 3, 40);
+        let extra = noise::smudging_bits(1024, 3, 40).unwrap();
         let params = with_smudging_room(builder, 3, 40).unwrap();
         let (room, rest) = params
             .chain_bits()
@@ -59,6 +60,6 @@ mod tests {
         assert_eq!(wide.chain_bits().len(), base.chain_bits().len() + 2);
         let wide_room = wide.chain_bits().len() - base.chain_bits().len();
         let room: u32 = wide.chain_bits()[..wide_room].iter().sum();
-        assert_eq!(room, noise::smudging_bits(1024, 3, 80));
+        assert_eq!(room, noise::smudging_bits(1024, 3, 80).unwrap());
     }
 }

@@ -108,7 +108,7 @@ impl Ciphertext {
         let context = check_blocks(a)?;
         check_blocks(b)?;
         context.ensure_same(b[0].context())?;
-        check_outputs(context, a.len(), b.len(), &outputs)?;
+        check_outputs(a.len(), b.len(), &outputs)?;
         let b_raw: Vec<_> = b.iter().map(Ciphertext::as_ptr).collect();
         convolve(
             context,
@@ -131,13 +131,9 @@ impl Ciphertext {
         outputs: Range<usize>,
     ) -> Result<Vec<Ciphertext>> {
         let context = check_blocks(a)?;
-        if b.is_empty() {
-            return Err(Error::InvalidArgument(
-                "the plaintext operand has no blocks".into(),
-            ));
-        }
-        // The engine checks each block's context, level and correction factor.
-        check_outputs(context, a.len(), b.len(), &outputs)?;
+        // The engine checks that `b` has blocks, and each block's context,
+        // level and correction factor.
+        check_outputs(a.len(), b.len(), &outputs)?;
         let b_raw: Vec<_> = b.iter().map(EncodedPlaintext::as_ptr).collect();
         convolve(
             context,
@@ -209,20 +205,12 @@ fn check_blocks(blocks: &[Ciphertext]) -> Result<&Context> {
     Ok(head.context())
 }
 
-/// `outputs` is a non-empty range of the c_a + c_b − 1 product blocks, at most N of them.
-fn check_outputs(
-    context: &Context,
-    a_blocks: usize,
-    b_blocks: usize,
-    outputs: &Range<usize>,
-) -> Result<()> {
-    let total = a_blocks + b_blocks - 1;
-    if total > context.ring_degree() {
-        return Err(Error::InvalidArgument(format!(
-            "a block product has at most N = {} blocks, this one {total}",
-            context.ring_degree()
-        )));
-    }
+/// `outputs` is a non-empty range of the c_a + c_b − 1 product blocks. The
+/// engine checks this too, with the bound of N blocks a product may have,
+/// but the output handles are made before the call: this check keeps a
+/// range past the product from allocating them.
+fn check_outputs(a_blocks: usize, b_blocks: usize, outputs: &Range<usize>) -> Result<()> {
+    let total = (a_blocks + b_blocks).saturating_sub(1);
     if outputs.is_empty() || outputs.end > total {
         return Err(Error::InvalidArgument(format!(
             "output blocks {outputs:?} are not a non-empty part of the product's {total} blocks"

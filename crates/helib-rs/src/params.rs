@@ -32,7 +32,7 @@ pub const DEFAULT_KEY_SWITCHING_DIGITS: usize = 3;
 /// | [`bn254_n16`](Self::bn254_n16) | 2^16 | BN254 Fr | 818 bits (14 primes), depth 2 | 299 bits | 1117 ≤ 1199 | 192 |
 /// | [`bn254_n17`](Self::bn254_n17) | 2^17 | BN254 Fr | 2444 bits (41 primes), depth 8 | 844 bits | 3288 ≤ 3523 | 128 |
 /// | [`t65537_n14`](Self::t65537_n14) | 2^14 | 65537 | 280 bits (5 primes), depth 8 | 116 bits | 396 ≤ 430 | 128 |
-/// | [`for_tests`](Self::for_tests) | 2^12 | BN254 Fr | 543 bits (10 primes), depth 1 | 223 bits | 766 | none |
+/// | [`for_tests`](Self::for_tests) | 2^12 | BN254 Fr | 542 bits (10 primes), depth 1 | 222 bits | 764 | none |
 ///
 /// "Depth k" means k ciphertext × plaintext multiplications under the noise
 /// model of [`ParametersBuilder::multiplicative_depth`].
@@ -295,7 +295,8 @@ impl ParametersBuilder {
     /// Replaces earlier [`chain_bits`](Self::chain_bits). The noise model
     /// ([`noise::chain_bits_for_depth`](crate::noise::chain_bits_for_depth)), in
     /// bits, with σ = 3.2:
-    /// fresh noise `log2 t + log2(6σ(2√(2N/3) + 1)) + 1`, plus `log2 t + log2 N`
+    /// fresh noise `log2 t + log2(8σ(2√(2N/3) + 1) + 1/2)` (the engine's bound),
+    /// plus `log2 t + log2 N`
     /// per multiplication (the L1 norm of a plaintext mod t), plus a 10-bit
     /// margin and 1 bit for the decryption bound Q/2. The total is split into
     /// primes of at most 60 bits, as equal as possible; the chain has one level
@@ -458,7 +459,7 @@ mod tests {
             (2444, 41, 844, 3288, 128)
         );
         assert_eq!(summary(&Parameters::t65537_n14()), (280, 5, 116, 396, 128));
-        assert_eq!(summary(&Parameters::for_tests()), (543, 10, 223, 766, 0));
+        assert_eq!(summary(&Parameters::for_tests()), (542, 10, 222, 764, 0));
         assert_eq!(Parameters::bn254_n16().special_bits().len(), 5);
         assert_eq!(Parameters::t65537_n14().special_bits().len(), 2);
     }

@@ -443,6 +443,28 @@ helib_status helib_decrypt(const helib_secret_key *sk, const helib_ciphertext *c
 helib_status helib_noise_budget(const helib_secret_key *sk, const helib_ciphertext *ct,
                                 double *out);
 
+/* ------------------------------------------------------------ noise model */
+
+/** Standard deviation of the discrete Gaussian error of every key and encryption. */
+#define HELIB_ERROR_STD_DEV 3.2
+/**
+ * The tail bound of the key-free noise model, in standard deviations: every
+ * sum of random terms is bounded by HELIB_NOISE_TAIL times its standard
+ * deviation. Such a sum exceeds it with probability about 2^-49.5 per
+ * coefficient, so all N <= 2^17 coefficients of a ciphertext stay below it
+ * except with probability 2^-32.5 (6 standard deviations would leave 2^-12).
+ */
+#define HELIB_NOISE_TAIL 8.0
+
+/**
+ * log2 of the noise bound the engine gives a fresh public-key encryption at
+ * ring degree `ring_degree` and plaintext modulus of log2 `log2_t` bits: the
+ * estimate a fresh ciphertext carries (helib_ciphertext_get_info), without a
+ * context, for parameter searches. HELIB_ERR_INVALID_ARGUMENT unless
+ * `ring_degree` is at least 1 and `log2_t` is finite.
+ */
+helib_status helib_noise_fresh_bits(size_t ring_degree, double log2_t, double *out);
+
 /* --------------------------------------------------------------- evaluator */
 /*
  * Every operation that produces a ciphertext (here and under key switching
@@ -506,7 +528,7 @@ helib_status helib_ciphertext_mod_switch_reduce_noise(const helib_ciphertext *a,
  * that scheme can be implemented faithfully and studied. It is NOT a secure
  * re-randomization: the result stays linearly related to `a` (see the
  * he-cache-analysis crate). Use a fresh encryption of zero instead.
- * Implemented, isolated, in cpp/src/capi/smuche_mask.cpp.
+ * Implemented, isolated, in cpp/src/bgv/smuche_mask.cpp.
  */
 helib_status helib_ciphertext_add_public_key_mask(const helib_public_key *pk,
                                                   const helib_ciphertext *a,
@@ -776,7 +798,7 @@ helib_status helib_secret_key_import(const helib_context *ctx, const uint8_t *bu
 
 /**
  * What a party agrees to smudge for before it sees a ciphertext: the number
- * of parties (in [1, 4096]) that each add a smudging term, lambda (in
+ * of parties (in [1, HELIB_MAX_PARTIES]) that each add a smudging term, lambda (in
  * [1, 128]), the level the agreed computation's results are at, and the most
  * noise (log2 of ||m + t e||_inf, bits, at least the engine's noise floor) a
  * result can carry there. helib_threshold_smudging_for_level gives the widest
@@ -792,6 +814,27 @@ typedef struct helib_smudging {
 
 /** Bytes of a common reference seed. */
 #define HELIB_THRESHOLD_SEED_BYTES 32u
+
+/** The most parties a threshold protocol (smudging, Shamir re-sharing, collective keys) may have. */
+#define HELIB_MAX_PARTIES 4096u
+
+/**
+ * Bits of budget a level keeps free beyond the smudged noise, so that
+ * helib_threshold_decrypt_combine tells a missing or forged share (a phase
+ * spread over Z_Q) from honest ones.
+ */
+#define HELIB_SMUDGING_CHECK_BITS 2u
+
+/**
+ * The modulus bits collective decryption (and encryption to shares, key
+ * switching) needs at a level beyond an ordinary decryption, for `parties`
+ * parties (in [1, HELIB_MAX_PARTIES]) at statistical security
+ * `security_bits` (in [1, 128]) on ring degree `ring_degree`: a bound on what
+ * the smudging width of helib_threshold_smudging_bits adds, plus
+ * HELIB_SMUDGING_CHECK_BITS. For sizing chains before a context exists.
+ */
+helib_status helib_threshold_smudging_room_bits(size_t ring_degree, uint32_t parties, uint32_t security_bits,
+                                                uint32_t *out);
 
 /**
  * A 32-byte digest identifying a ciphertext (level, size, correction factor
@@ -813,7 +856,7 @@ helib_status helib_threshold_galois_key_share(const helib_secret_key *sk, uint64
                                               uint64_t *out, size_t out_len);
 /**
  * Inserts the collective Galois key for g (sum of the shares of `parties`
- * parties, in [1, 4096]; its noise estimate accounts for them) into `keys`.
+ * parties, in [1, HELIB_MAX_PARTIES]; its noise estimate accounts for them) into `keys`.
  */
 helib_status helib_threshold_galois_keys_insert(helib_galois_keys *keys, uint64_t g, const uint8_t *seed,
                                                 uint32_t parties, const uint64_t *b, size_t len);
@@ -836,7 +879,7 @@ helib_status helib_threshold_relin_key_round2(const helib_secret_key *sk, const 
                                               const uint64_t *h0_sum, const uint64_t *h1_sum, size_t len,
                                               uint64_t *out, size_t out_len);
 /**
- * The collective relinearization key of `parties` parties (in [1, 4096]; its
+ * The collective relinearization key of `parties` parties (in [1, HELIB_MAX_PARTIES]; its
  * noise estimate accounts for them): b = sum of round-2 shares, a = h1_sum.
  * Its a is not expanded from a seed, so it is serialized in full.
  */
@@ -926,7 +969,7 @@ helib_status helib_threshold_key_switch_assemble(const helib_ciphertext *ct, con
 void helib_secret_share_free(helib_secret_share *share);
 /**
  * The dealing of `sk` to `parties` parties (threshold in [1, parties],
- * parties in [1, 4096]): `parties` chain shares at the top level
+ * parties in [1, HELIB_MAX_PARTIES]): `parties` chain shares at the top level
  * (chain_size * N residues each, NTT form, standard residues), the one for
  * party j (1-based) at block j - 1. Secret.
  */

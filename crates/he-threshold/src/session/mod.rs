@@ -16,8 +16,9 @@ mod finish;
 /// one that does not depend on the ciphertext's noise).
 pub const DEFAULT_SECURITY_BITS: u32 = 40;
 
-/// The most parties a session may have.
-pub const MAX_PARTIES: u32 = 4096;
+/// The most parties a session may have: the engine's bound on every
+/// threshold protocol ([`helib_rs::noise::MAX_PARTIES`]).
+pub const MAX_PARTIES: u32 = helib_rs::noise::MAX_PARTIES;
 
 /// What every party and the aggregator agree on before a protocol runs: the
 /// context (checked by its fingerprint), a session id (fresh for every

@@ -4,12 +4,16 @@
 //!
 //! All sizes are in bits (log2 of an infinity norm). For ring degree N,
 //! plaintext modulus t and a ternary secret with error standard deviation
-//! σ = 3.2:
+//! σ = [`ERROR_STD_DEV`] (3.2):
 //!
-//! * a fresh encryption has noise of about
-//!   `log2 t + log2(6σ·(2·√(2N/3) + 1)) + 1` bits ([`fresh_bits`]): `t·e`
-//!   terms whose coefficients stay below 6σ, multiplied by a ternary
-//!   polynomial of expected norm `√(2N/3)`;
+//! * a fresh encryption has noise of at most
+//!   `log2 t + log2(8σ·(2·√(2N/3) + 1) + 1/2)` bits ([`fresh_bits`]): `t·e`
+//!   terms whose sums stay below [`NOISE_TAIL`] = 8 standard deviations,
+//!   where the error meets a ternary polynomial (standard deviation
+//!   `σ·√(2N/3)`), plus the message (below t/2). The engine owns the
+//!   formula and the constants; this module reads them through the C
+//!   interface, so the model and the engine's own estimate of a fresh
+//!   ciphertext are the same number;
 //! * a sum of k ciphertexts adds `log2 k` ([`addition_bits`]);
 //! * a product with a plaintext (coefficients below t, so L1 norm at most
 //!   N·t) adds `log2 t + log2 N` ([`plain_product_bits`]); a product with a
@@ -42,10 +46,10 @@
 //! ```
 //! use helib_rs::noise;
 //!
-//! // A fresh BN254-sized encryption at N = 2^15 has about 267.5 bits of noise,
+//! // A fresh BN254-sized encryption at N = 2^15 has about 266.9 bits of noise,
 //! // and each product with a plaintext adds 269.
 //! let fresh = noise::fresh_bits(1 << 15, 254.0);
-//! assert!((fresh - 267.5).abs() < 0.1);
+//! assert!((fresh - 266.9).abs() < 0.1);
 //! assert_eq!(noise::plain_product_bits(1 << 15, 254.0), 269.0);
 //! // Two products need a chain of fresh + 2·269 + margin + decryption bits.
 //! let chain = noise::chain_bits_for_depth(1 << 15, 254.0, 2);
@@ -59,10 +63,31 @@ mod tests;
 
 pub use search::{smallest_ring, KeySwitching};
 
+use helib_sys as sys;
 use num_bigint::BigUint;
 
-/// Standard deviation of the discrete Gaussian error.
-pub const ERROR_STD_DEV: f64 = 3.2;
+use crate::error::Result;
+use crate::ffi::query;
+
+/// Standard deviation of the discrete Gaussian error (the engine's sampler).
+pub const ERROR_STD_DEV: f64 = sys::HELIB_ERROR_STD_DEV;
+
+/// The tail bound of the noise model, in standard deviations: every sum of
+/// random terms is taken to stay below 8σ.
+///
+/// A sum of many independent error products is close to Gaussian, and a
+/// Gaussian exceeds 8σ with probability about 2^-49.5; a ciphertext has N
+/// coefficients, so at N = 2^17 its noise exceeds the bound with probability
+/// at most 2^-32.5. The engine refuses operations by this bound, so it must
+/// hold for every ciphertext a computation makes: 6σ (2^-28.9 a coefficient)
+/// would leave 2^-11.9 a ciphertext at N = 2^17, one ciphertext in about
+/// 4000. 8σ costs 0.4 bits of modulus over 6σ. The engine owns the value
+/// (`HELIB_NOISE_TAIL`).
+pub const NOISE_TAIL: f64 = sys::HELIB_NOISE_TAIL;
+
+/// The most parties a threshold protocol may have (the engine's bound,
+/// `HELIB_MAX_PARTIES`).
+pub const MAX_PARTIES: u32 = sys::HELIB_MAX_PARTIES;
 /// Safety margin added to every chain derived from a depth.
 pub const MARGIN_BITS: f64 = 10.0;
 /// Margin of the linear-transform chains ([`transform_chain_bits`]).
@@ -83,11 +108,16 @@ pub fn log2(t: &BigUint) -> f64 {
     crate::limbs::log2(t)
 }
 
-/// log2 of the noise of a fresh encryption (see the module docs).
+/// log2 of the noise bound of a fresh public-key encryption (see the module
+/// docs): the engine's estimate of a fresh ciphertext, which the engine
+/// computes.
+///
+/// # Panics
+/// If `ring_degree` is 0 or `log_t` is not finite.
 pub fn fresh_bits(ring_degree: usize, log_t: f64) -> f64 {
-    let n = ring_degree as f64;
-    let expansion = 2.0 * (2.0 * n / 3.0).sqrt() + 1.0;
-    log_t + (6.0 * ERROR_STD_DEV * expansion).log2() + 1.0
+    // SAFETY: `out` is a valid out-pointer; the call reads nothing else.
+    query(|out| unsafe { sys::helib_noise_fresh_bits(ring_degree, log_t, out) })
+        .expect("the fresh-noise bound needs a ring degree of at least 1 and a finite log2 t")
 }
 
 /// Bits a sum of `terms` ciphertexts of equal noise adds (0 for one).
@@ -225,8 +255,8 @@ pub fn floor_product_bits(ring_degree: usize, log_t: f64) -> f64 {
 
 /// The engine's margin below `Q/2` once every party's smudging is in, so that
 /// a combination with a missing or forged share (a phase spread over `Z_Q`)
-/// is told apart from an honest one.
-pub const SMUDGING_CHECK_BITS: u32 = 2;
+/// is told apart from an honest one (`HELIB_SMUDGING_CHECK_BITS`).
+pub const SMUDGING_CHECK_BITS: u32 = sys::HELIB_SMUDGING_CHECK_BITS;
 
 /// The extra modulus bits collective decryption (and encryption to shares,
 /// key switching) needs at the level it runs at, beyond an ordinary
@@ -234,14 +264,23 @@ pub const SMUDGING_CHECK_BITS: u32 = 2;
 /// `|E| ≤ 2^λ · N · ||e||` for λ = `security_bits`, so the noise grows by
 /// `λ + log2 N + log2(parties) + 1` bits over `||t·e||` (one more bit for
 /// the rounding of `||e||` up), and the engine keeps
-/// [`SMUDGING_CHECK_BITS`] free above it.
+/// [`SMUDGING_CHECK_BITS`] free above it. The engine computes it, with the
+/// smudging width it bounds.
 ///
 /// ```
-/// assert_eq!(helib_rs::noise::smudging_bits(1024, 3, 40), 40 + 10 + 2 + 2 + 2);
+/// assert_eq!(helib_rs::noise::smudging_bits(1024, 3, 40)?, 40 + 10 + 2 + 2 + 2);
+/// # Ok::<(), helib_rs::Error>(())
 /// ```
-pub fn smudging_bits(ring_degree: usize, parties: u32, security_bits: u32) -> u32 {
-    let log2 = |x: f64| x.log2().ceil() as u32;
-    security_bits + log2(ring_degree as f64) + log2(f64::from(parties)) + 2 + SMUDGING_CHECK_BITS
+///
+/// # Errors
+/// [`Error::InvalidArgument`](crate::Error::InvalidArgument) for `parties`
+/// outside `1..=`[`MAX_PARTIES`], `security_bits` outside `1..=128` or a
+/// zero `ring_degree`.
+pub fn smudging_bits(ring_degree: usize, parties: u32, security_bits: u32) -> Result<u32> {
+    // SAFETY: `out` is a valid out-pointer; the call reads nothing else.
+    query(|out| unsafe {
+        sys::helib_threshold_smudging_room_bits(ring_degree, parties, security_bits, out)
+    })
 }
 
 /// Prime sizes for a special modulus P suited to `digits` key-switching digits.

@@ -40,9 +40,12 @@ fn uniform_primes_hold_the_bits_in_the_fewest_primes() {
 
 #[test]
 fn fresh_noise_matches_the_formula() {
-    // N = 2^15, t ≈ 2^254: 6·3.2·(2·√21845.33 + 1) ≈ 5695, log2 ≈ 12.48.
+    // N = 2^15, t ≈ 2^254: 8·3.2·(2·√21845.33 + 1) + 0.5 ≈ 7593.5, log2 ≈ 12.89.
     let bits = fresh_bits(1 << 15, 254.0);
-    assert!((bits - (254.0 + 12.475 + 1.0)).abs() < 0.01, "{bits}");
+    let expansion = 2.0 * (2.0 * 32768.0f64 / 3.0).sqrt() + 1.0;
+    let formula = 254.0 + (NOISE_TAIL * ERROR_STD_DEV * expansion + 0.5).log2();
+    assert!((bits - formula).abs() < 1e-9, "{bits}");
+    assert!((bits - (254.0 + 12.89)).abs() < 0.01, "{bits}");
     assert_eq!(plain_product_bits(1 << 15, 254.0), 269.0);
     assert_eq!(scalar_product_bits(40, 254.0), 40.0);
     assert_eq!(scalar_product_bits(40, 17.0), 17.0);
@@ -86,13 +89,22 @@ fn special_modulus_covers_the_largest_digit() {
 #[test]
 fn smudging_room_counts_security_ring_and_parties() {
     assert_eq!(
-        smudging_bits(1024, 3, 40),
+        smudging_bits(1024, 3, 40).unwrap(),
         40 + 10 + 2 + 2 + SMUDGING_CHECK_BITS
     );
     assert_eq!(
-        smudging_bits(1 << 15, 1, 80),
+        smudging_bits(1 << 15, 1, 80).unwrap(),
         80 + 15 + 2 + SMUDGING_CHECK_BITS
     );
+    assert_eq!(SMUDGING_CHECK_BITS, 2);
+    assert_eq!(MAX_PARTIES, 4096);
+    // The engine checks the ranges.
+    for (parties, lambda) in [(0, 40), (MAX_PARTIES + 1, 40), (3, 0), (3, 129)] {
+        assert!(matches!(
+            smudging_bits(1024, parties, lambda),
+            Err(crate::Error::InvalidArgument(_))
+        ));
+    }
 }
 
 #[test]

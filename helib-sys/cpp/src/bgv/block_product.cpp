@@ -116,18 +116,18 @@ void convolve(const Context &ctx, size_t primes, const Operand &a, const Operand
 
 /// The checks every block operand of `a` passes: written, size 2, one context, level and factor.
 void check_ciphertext_blocks(const std::vector<const Ciphertext *> &blocks, const char *name) {
-    require(!blocks.empty(), HELIB_ERR_INVALID_ARGUMENT, std::string(name) + " has no blocks");
+    require(!blocks.empty(), Status::InvalidArgument, std::string(name) + " has no blocks");
     for (const Ciphertext *c : blocks) {
-        require(c != nullptr, HELIB_ERR_NULL_POINTER, std::string("a block of ") + name + " is NULL");
+        require(c != nullptr, Status::NullPointer, std::string("a block of ") + name + " is NULL");
         check_nonempty(*c);
         const Ciphertext &head = *blocks.front();
-        require(c->ctx == head.ctx, HELIB_ERR_CONTEXT_MISMATCH,
+        require(c->ctx == head.ctx, Status::ContextMismatch,
                 std::string("the blocks of ") + name + " belong to different contexts");
         if (c->level != head.level)
             fail_level_mismatch(head.level, c->level, std::string("the blocks of ") + name + " are at different levels");
-        require(c->factor == head.factor, HELIB_ERR_FACTOR_MISMATCH,
+        require(c->factor == head.factor, Status::FactorMismatch,
                 std::string("the blocks of ") + name + " carry different correction factors");
-        require(c->parts.size() == 2, HELIB_ERR_INVALID_ARGUMENT,
+        require(c->parts.size() == 2, Status::InvalidArgument,
                 std::string("the blocks of ") + name + " must be size-2 ciphertexts (relinearize first)");
     }
 }
@@ -135,13 +135,13 @@ void check_ciphertext_blocks(const std::vector<const Ciphertext *> &blocks, cons
 void check_outputs(const std::vector<Ciphertext *> &dst, size_t first, size_t blocks_a, size_t blocks_b,
                    const Context &ctx) {
     const size_t total = blocks_a + blocks_b - 1;
-    require(total <= ctx.n(), HELIB_ERR_INVALID_ARGUMENT,
+    require(total <= ctx.n(), Status::InvalidArgument,
             "a block product needs at most N = " + std::to_string(ctx.n()) + " output blocks, got " +
                 std::to_string(total));
-    require(!dst.empty() && first < total && dst.size() <= total - first, HELIB_ERR_INVALID_ARGUMENT,
+    require(!dst.empty() && first < total && dst.size() <= total - first, Status::InvalidArgument,
             "output blocks [" + std::to_string(first) + ", " + std::to_string(first + dst.size()) +
                 ") are not within the " + std::to_string(total) + " blocks of the product");
-    for (const Ciphertext *d : dst) require(d != nullptr, HELIB_ERR_NULL_POINTER, "an output block is NULL");
+    for (const Ciphertext *d : dst) require(d != nullptr, Status::NullPointer, "an output block is NULL");
 }
 
 Operand ciphertext_operand(const std::vector<const Ciphertext *> &blocks) {
@@ -177,7 +177,7 @@ void multiply_blocks(const std::vector<const Ciphertext *> &a, const std::vector
     check_ciphertext_blocks(a, "a");
     check_ciphertext_blocks(b, "b");
     const Ciphertext &head = *a.front();
-    require(b.front()->ctx == head.ctx, HELIB_ERR_CONTEXT_MISMATCH, "operands belong to different contexts");
+    require(b.front()->ctx == head.ctx, Status::ContextMismatch, "operands belong to different contexts");
     if (b.front()->level != head.level)
         fail_level_mismatch(head.level, b.front()->level,
                             "operands are at different levels (" + std::to_string(head.level) + " and " +
@@ -199,7 +199,7 @@ void multiply_blocks(const std::vector<const Ciphertext *> &a, const std::vector
 void multiply_plain_blocks(const std::vector<const Ciphertext *> &a, const std::vector<const EncodedPlaintext *> &b,
                            size_t first, const std::vector<Ciphertext *> &dst) {
     check_ciphertext_blocks(a, "a");
-    require(!b.empty(), HELIB_ERR_INVALID_ARGUMENT, "b has no blocks");
+    require(!b.empty(), Status::InvalidArgument, "b has no blocks");
     const Ciphertext &head = *a.front();
     Operand plain;
     plain.parts = 1;
@@ -208,13 +208,13 @@ void multiply_plain_blocks(const std::vector<const Ciphertext *> &a, const std::
     // Compact plaintexts (see RnsPoly) are expanded for the convolution.
     std::deque<RnsPoly> expansions;
     for (const EncodedPlaintext *p : b) {
-        require(p != nullptr, HELIB_ERR_NULL_POINTER, "a block of b is NULL");
-        require(p->ctx == head.ctx, HELIB_ERR_CONTEXT_MISMATCH, "operands belong to different contexts");
+        require(p != nullptr, Status::NullPointer, "a block of b is NULL");
+        require(p->ctx == head.ctx, Status::ContextMismatch, "operands belong to different contexts");
         if (p->level < head.level)
             fail_level_mismatch(head.level, p->level,
                                 "a plaintext block is encoded at level " + std::to_string(p->level) +
                                     ", below the ciphertexts' level " + std::to_string(head.level));
-        require(p->factor == b.front()->factor, HELIB_ERR_FACTOR_MISMATCH,
+        require(p->factor == b.front()->factor, Status::FactorMismatch,
                 "the plaintext blocks carry different correction factors");
         if (p->poly.n == p->ctx->n()) {
             plain.blocks.push_back({&p->poly});
@@ -238,7 +238,7 @@ void mul_monomial(const Ciphertext &a, uint64_t k, Ciphertext &dst) {
     check_nonempty(a);
     const Context &ctx = *a.ctx;
     const size_t n = ctx.n();
-    require(k < 2 * n, HELIB_ERR_INVALID_ARGUMENT,
+    require(k < 2 * n, Status::InvalidArgument,
             "monomial exponent " + std::to_string(k) + " is not below 2N = " + std::to_string(2 * n));
     Ciphertext out;
     out.ctx = a.ctx;

@@ -5,7 +5,6 @@
 #include <optional>
 #include <vector>
 
-#include "helib_c.h"
 #include "util/random.hpp"
 #include "ring/rns_poly.hpp"
 
@@ -66,7 +65,7 @@ EncodedPlaintext encode_plaintext(std::shared_ptr<const Context> ctx, const u64 
 /// The smallest compact length: an encoding keeps at least this many words a
 /// prime (a stride of at most N / kMinCompactLength), so that its transform
 /// and the products with it run whole vectors.
-constexpr size_t kMinCompactLength = HELIB_MIN_COMPACT_LENGTH;
+constexpr size_t kMinCompactLength = 16;
 
 /// Words of `pt`'s residues: N / stride per prime it is encoded for.
 size_t encoded_word_count(const EncodedPlaintext &pt);
@@ -91,15 +90,15 @@ struct ResidueImport {
 
 /// A fresh import for an encoding at `level` (chain primes 0..=level, then
 /// the special primes when `extended`) of stride `stride` (N / stride words
-/// a prime); its words are uninitialized. Throws HELIB_ERR_INVALID_LEVEL or
-/// HELIB_ERR_MALFORMED_INPUT (also for a stride that is not a power of two
+/// a prime); its words are uninitialized. Throws Status::InvalidLevel or
+/// Status::MalformedInput (also for a stride that is not a power of two
 /// from 1 to N / kMinCompactLength).
 ResidueImport residue_import_begin(std::shared_ptr<const Context> ctx, size_t level, bool extended,
                                    size_t stride);
 
 /// Checks words [checked, upto) against their primes and advances `checked`
 /// (an `upto` at or below it checks nothing). Throws
-/// HELIB_ERR_MALFORMED_INPUT for a residue at or above its prime, or an
+/// Status::MalformedInput for a residue at or above its prime, or an
 /// `upto` past the end.
 void residue_import_check(ResidueImport &import, size_t upto);
 
@@ -113,7 +112,7 @@ EncodedPlaintext residue_import_finish(ResidueImport &&import, const mpz_class &
 /// `extended`, N / stride words each) and norms, as a cache of encodings
 /// stored them. Everything is checked before it is kept (see
 /// helib_encoded_plaintext_import_residues); bad input throws
-/// HELIB_ERR_MALFORMED_INPUT.
+/// Status::MalformedInput.
 EncodedPlaintext encoded_plaintext_from_residues(std::shared_ptr<const Context> ctx, size_t level,
                                                  bool extended, size_t stride, const mpz_class &factor,
                                                  const u64 *residues, size_t residues_len,

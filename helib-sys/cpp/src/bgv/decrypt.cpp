@@ -36,7 +36,7 @@ std::string key_free_refusal(const Ciphertext &ct) {
 
 void check_decryptable_input(const SecretKey &sk, const Ciphertext &ct) {
     check_nonempty(ct);
-    require(sk.context() == ct.ctx, HELIB_ERR_CONTEXT_MISMATCH,
+    require(sk.context() == ct.ctx, Status::ContextMismatch,
             "secret key and ciphertext belong to different contexts");
 }
 
@@ -133,13 +133,13 @@ Decoded reconstruct(const Context &ctx, const RnsPoly &v, size_t level, bool wan
 }  // namespace
 
 void check_nonempty(const Ciphertext &ct) {
-    require(!ct.empty(), HELIB_ERR_INVALID_ARGUMENT, "ciphertext is empty (it was never written)");
+    require(!ct.empty(), Status::InvalidArgument, "ciphertext is empty (it was never written)");
 }
 
 PlainCoeffs decrypt(const SecretKey &sk, const Ciphertext &ct) {
     check_decryptable_input(sk, ct);
     const std::string refusal = key_free_refusal(ct);
-    require(refusal.empty(), HELIB_ERR_NOISE_BUDGET_EXHAUSTED,
+    require(refusal.empty(), Status::NoiseBudgetExhausted,
             "decryption refused, correctness is not guaranteed: " + refusal);
     double log2_noise = 0;
     PlainCoeffs message = decode_decryption(*ct.ctx, decryption_residues(sk, ct), ct.level, ct.factor, log2_noise);
@@ -147,7 +147,7 @@ PlainCoeffs decrypt(const SecretKey &sk, const Ciphertext &ct) {
     // coefficients spread over (-Q/2, Q/2], all N of them below Q/4 with
     // probability 2^-N (this also catches a wrong secret key).
     const double budget = noise::budget(*ct.ctx, ct.level, log2_noise);
-    require(budget >= noise::kMinBudgetBits, HELIB_ERR_NOISE_BUDGET_EXHAUSTED,
+    require(budget >= noise::kMinBudgetBits, Status::NoiseBudgetExhausted,
             "noise budget exhausted: decryption would return garbage (measured budget " +
                 std::to_string(std::max(budget, 0.0)) + " bits)");
     return message;

@@ -19,7 +19,7 @@ PlainCoeffs load_for_level(const Context &ctx, const u64 *coeffs, size_t n_coeff
                            size_t limbs_per_coeff, size_t level, double noise_log2) {
     ctx.check_level(level);
     const double budget = noise::budget(ctx, level, noise_log2);
-    require(budget >= noise::kMinBudgetBits, HELIB_ERR_NOISE_BUDGET_EXHAUSTED,
+    require(budget >= noise::kMinBudgetBits, Status::NoiseBudgetExhausted,
             "level " + std::to_string(level) + " is too low for a fresh encryption (estimated budget " +
                 std::to_string(budget) + " bits)");
     const mpz_class &factor = ctx.level(level).canonical_factor;
@@ -134,7 +134,7 @@ EncodedPlaintext encode_plaintext(std::shared_ptr<const Context> ctx_ptr, const 
     const mpz_class reduced = factor % ctx.t();
     mpz_class common;
     mpz_gcd(common.get_mpz_t(), reduced.get_mpz_t(), ctx.t().get_mpz_t());
-    require(reduced != 0 && common == 1, HELIB_ERR_INVALID_ARGUMENT,
+    require(reduced != 0 && common == 1, Status::InvalidArgument,
             "correction factor must be invertible mod t");
     // A full polynomial in the context's own limb width with factor 1 (every
     // diagonal of a linear transform) is lifted from the caller's array once
@@ -147,7 +147,7 @@ EncodedPlaintext encode_plaintext(std::shared_ptr<const Context> ctx_ptr, const 
     } else {
         m = load_plaintext(ctx, coeffs, n_coeffs, limbs_per_coeff, &reduced);
     }
-    require(!extended || ctx.special_size() > 0, HELIB_ERR_INVALID_ARGUMENT,
+    require(!extended || ctx.special_size() > 0, Status::InvalidArgument,
             "an extended encoding needs special primes: the context has none");
     std::vector<size_t> primes;
     for (size_t i = 0; i <= level; ++i) primes.push_back(i);
@@ -238,10 +238,10 @@ ResidueImport residue_import_begin(std::shared_ptr<const Context> ctx_ptr, size_
                                    size_t stride) {
     const Context &ctx = *ctx_ptr;
     ctx.check_level(level);
-    require(!extended || ctx.special_size() > 0, HELIB_ERR_MALFORMED_INPUT,
+    require(!extended || ctx.special_size() > 0, Status::MalformedInput,
             "an extended encoding needs special primes: the context has none");
     require(stride >= 1 && (stride & (stride - 1)) == 0 && stride <= ctx.n() / kMinCompactLength,
-            HELIB_ERR_MALFORMED_INPUT,
+            Status::MalformedInput,
             "an encoding's stride is a power of two from 1 to N / " + std::to_string(kMinCompactLength));
     const size_t count = level + 1 + (extended ? ctx.special_size() : 0);
     ResidueImport import;
@@ -266,14 +266,14 @@ ResidueImport residue_import_begin(std::shared_ptr<const Context> ctx_ptr, size_
 void residue_import_check(ResidueImport &import, size_t upto) {
     const Context &ctx = *import.ctx;
     const size_t n = import.poly.n;
-    require(upto <= import.poly.data.size(), HELIB_ERR_MALFORMED_INPUT,
+    require(upto <= import.poly.data.size(), Status::MalformedInput,
             "the checked range ends past the residues of the encoding");
     while (import.checked < upto) {
         const size_t r = import.checked / n;
         const size_t end = std::min(upto, (r + 1) * n);
         const u64 q = ctx.prime(r <= import.level ? r : ctx.special_index(r - import.level - 1)).value();
         require(!any_at_or_above(import.poly.data.data() + import.checked, end - import.checked, q),
-                HELIB_ERR_MALFORMED_INPUT, "a residue of the encoding is not below its prime");
+                Status::MalformedInput, "a residue of the encoding is not below its prime");
         import.checked = end;
     }
 }
@@ -281,17 +281,17 @@ void residue_import_check(ResidueImport &import, size_t upto) {
 EncodedPlaintext residue_import_finish(ResidueImport &&import, const mpz_class &factor, double log2_linf,
                                        double log2_l1) {
     const Context &ctx = *import.ctx;
-    require(factor > 0 && factor < ctx.t(), HELIB_ERR_MALFORMED_INPUT, "the correction factor is not in [1, t)");
+    require(factor > 0 && factor < ctx.t(), Status::MalformedInput, "the correction factor is not in [1, t)");
     mpz_class common;
     mpz_gcd(common.get_mpz_t(), factor.get_mpz_t(), ctx.t().get_mpz_t());
-    require(common == 1, HELIB_ERR_MALFORMED_INPUT, "the correction factor is not invertible mod t");
+    require(common == 1, Status::MalformedInput, "the correction factor is not invertible mod t");
     // A zero polynomial's norms are the marker -1e300; any other lies in
     // [0, log2 t] (sup norm) or [0, log2 t + log2 N] (l1 norm), as the
     // coefficients are centered residues mod t.
     const double log2_n = std::log2(static_cast<double>(ctx.n()));
     const auto norm_ok = [](double x, double max) { return x == -1e300 || (x >= 0 && x <= max); };
     require(norm_ok(log2_linf, ctx.log2_t() + 1e-9) && norm_ok(log2_l1, ctx.log2_t() + log2_n + 1e-9),
-            HELIB_ERR_MALFORMED_INPUT, "the norms of the encoding are out of range");
+            Status::MalformedInput, "the norms of the encoding are out of range");
     residue_import_check(import, import.poly.data.size());
     EncodedPlaintext out;
     out.ctx = std::move(import.ctx);
@@ -310,9 +310,9 @@ EncodedPlaintext encoded_plaintext_from_residues(std::shared_ptr<const Context> 
                                                  double log2_linf, double log2_l1) {
     ResidueImport import = residue_import_begin(std::move(ctx_ptr), level, extended, stride);
     const size_t words = import.poly.data.size();
-    require(residues_len == words, HELIB_ERR_MALFORMED_INPUT,
+    require(residues_len == words, Status::MalformedInput,
             "the residue count does not match the level and form of the encoding");
-    require(residues_len == 0 || residues != nullptr, HELIB_ERR_NULL_POINTER, "residues is NULL");
+    require(residues_len == 0 || residues != nullptr, Status::NullPointer, "residues is NULL");
     if (words > 0) std::memcpy(import.poly.data.data(), residues, words * sizeof(u64));
     return residue_import_finish(std::move(import), factor, log2_linf, log2_l1);
 }

@@ -13,7 +13,7 @@ namespace eval {
 namespace {
 
 void check_same_context(const std::shared_ptr<const Context> &a, const std::shared_ptr<const Context> &b) {
-    require(a == b, HELIB_ERR_CONTEXT_MISMATCH, "operands belong to different contexts");
+    require(a == b, Status::ContextMismatch, "operands belong to different contexts");
 }
 
 void check_binary(const Ciphertext &a, const Ciphertext &b) {
@@ -24,7 +24,7 @@ void check_binary(const Ciphertext &a, const Ciphertext &b) {
         fail_level_mismatch(a.level, b.level,
                             "operands are at different levels (" + std::to_string(a.level) + " and " +
                                 std::to_string(b.level) + "); switch the higher one down first");
-    require(a.factor == b.factor, HELIB_ERR_FACTOR_MISMATCH,
+    require(a.factor == b.factor, Status::FactorMismatch,
             "operands carry different plaintext correction factors");
 }
 
@@ -124,7 +124,7 @@ namespace {
 
 void add_plain_like(const Ciphertext &a, const EncodedPlaintext &p, Ciphertext &dst, bool subtract) {
     check_plain(a, p);
-    require(a.factor == p.factor, HELIB_ERR_FACTOR_MISMATCH,
+    require(a.factor == p.factor, Status::FactorMismatch,
             "plaintext was encoded with a correction factor different from the ciphertext's; "
             "encode it for addition to this ciphertext");
     const double noise = noise::add(a.noise_log2, p.log2_linf);
@@ -208,10 +208,7 @@ void add_scalar(const Ciphertext &a, const mpz_class &k, Ciphertext &dst) {
 void mod_switch(const Ciphertext &a, Ciphertext &dst) {
     check_nonempty(a);
     if (a.level == 0) {
-        helib_error_detail detail{};
-        detail.status = HELIB_ERR_INVALID_LEVEL;
-        detail.kind = HELIB_DETAIL_CHAIN_EXHAUSTED;
-        throw Error(detail, "cannot switch modulus below level 0");
+        fail_chain_exhausted("cannot switch modulus below level 0");
     }
     switch_down(a, a.level - 1, dst);
 }

@@ -24,8 +24,8 @@ double noise_after_key_switch(const Ciphertext &a, const GaloisKeys &keys, const
 
 void check_galois_input(const GaloisKeys &keys, const Ciphertext &a) {
     check_nonempty(a);
-    require(keys.context() == a.ctx, HELIB_ERR_CONTEXT_MISMATCH, "Galois keys and ciphertext belong to different contexts");
-    require(a.parts.size() == 2, HELIB_ERR_INVALID_ARGUMENT,
+    require(keys.context() == a.ctx, Status::ContextMismatch, "Galois keys and ciphertext belong to different contexts");
+    require(a.parts.size() == 2, Status::InvalidArgument,
             "automorphisms need a size-2 ciphertext: relinearize first");
 }
 

@@ -20,7 +20,7 @@ namespace eval {
 void apply_galois(const GaloisKeys &keys, const Ciphertext &a, uint64_t g, Ciphertext &dst);
 /// Rotates both rows left by `step`. With `compose`, a missing key is replaced
 /// by a chain of rotations by signed powers of two whose keys are present;
-/// otherwise (or when those are missing too) HELIB_ERR_MISSING_KEY names it.
+/// otherwise (or when those are missing too) Status::MissingKey names it.
 void rotate_rows(const GaloisKeys &keys, const Ciphertext &a, int64_t step, bool compose, Ciphertext &dst);
 /// Several automorphisms of one ciphertext sharing a single decomposition of c_1.
 void apply_galois_hoisted(const GaloisKeys &keys, const Ciphertext &a, const std::vector<uint64_t> &elements,

@@ -171,18 +171,18 @@ mpz_class check_plaintexts(const Ciphertext &a, const std::vector<const EncodedP
     const EncodedPlaintext *first = nullptr;
     for (const EncodedPlaintext *p : plains) {
         if (p == nullptr) continue;
-        require(p->ctx == a.ctx, HELIB_ERR_CONTEXT_MISMATCH, "a plaintext belongs to a different context");
-        require(p->extended, HELIB_ERR_INVALID_ARGUMENT,
+        require(p->ctx == a.ctx, Status::ContextMismatch, "a plaintext belongs to a different context");
+        require(p->extended, Status::InvalidArgument,
                 "hoisted linear transforms need plaintexts encoded with the special primes (extended encoding)");
         if (p->level < a.level)
             fail_level_mismatch(a.level, p->level,
                                 "a plaintext is encoded at level " + std::to_string(p->level) +
                                     ", below the ciphertext's level " + std::to_string(a.level));
         if (first == nullptr) first = p;
-        require(p->factor == first->factor, HELIB_ERR_FACTOR_MISMATCH,
+        require(p->factor == first->factor, Status::FactorMismatch,
                 "the plaintexts of a linear transform must share one correction factor");
     }
-    require(first != nullptr, HELIB_ERR_INVALID_ARGUMENT, "a linear transform needs at least one plaintext");
+    require(first != nullptr, Status::InvalidArgument, "a linear transform needs at least one plaintext");
     return first->factor;
 }
 
@@ -192,9 +192,9 @@ void linear_transform_hoisted(const GaloisKeys &keys, const Ciphertext &a, const
                               uint64_t giant, const std::vector<const EncodedPlaintext *> &plains, Ciphertext &dst) {
     check_galois_input(keys, a);
     const Context &ctx = *a.ctx;
-    require(!ctx.digits().empty(), HELIB_ERR_INVALID_ARGUMENT,
+    require(!ctx.digits().empty(), Status::InvalidArgument,
             "linear transforms need special primes: the context has none");
-    require(!baby.empty() && !plains.empty() && plains.size() % baby.size() == 0, HELIB_ERR_INVALID_ARGUMENT,
+    require(!baby.empty() && !plains.empty() && plains.size() % baby.size() == 0, Status::InvalidArgument,
             "a linear transform takes (giant steps x baby steps) plaintexts, at least one baby step");
     const size_t babies = baby.size(), giants = plains.size() / babies;
     const mpz_class plain_factor = check_plaintexts(a, plains);

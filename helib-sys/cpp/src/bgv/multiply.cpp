@@ -24,12 +24,12 @@ namespace eval {
 void multiply(const Ciphertext &a, const Ciphertext &b, Ciphertext &dst) {
     check_nonempty(a);
     check_nonempty(b);
-    require(a.ctx == b.ctx, HELIB_ERR_CONTEXT_MISMATCH, "operands belong to different contexts");
+    require(a.ctx == b.ctx, Status::ContextMismatch, "operands belong to different contexts");
     if (a.level != b.level)
         fail_level_mismatch(a.level, b.level,
                             "operands are at different levels (" + std::to_string(a.level) + " and " +
                                 std::to_string(b.level) + "); switch the higher one down first");
-    require(a.parts.size() == 2 && b.parts.size() == 2, HELIB_ERR_INVALID_ARGUMENT,
+    require(a.parts.size() == 2 && b.parts.size() == 2, Status::InvalidArgument,
             "multiply needs size-2 ciphertexts: relinearize first");
     const Context &ctx = *a.ctx;
     // ||v_a * v_b||_inf <= N ||v_a||_inf ||v_b||_inf.
@@ -62,8 +62,8 @@ void multiply(const Ciphertext &a, const Ciphertext &b, Ciphertext &dst) {
 
 void relinearize(const RelinKey &rk, const Ciphertext &a, Ciphertext &dst) {
     check_nonempty(a);
-    require(rk.key.ctx == a.ctx, HELIB_ERR_CONTEXT_MISMATCH, "relinearization key and ciphertext belong to different contexts");
-    require(a.parts.size() <= 3, HELIB_ERR_INVALID_ARGUMENT, "relinearize takes ciphertexts of size 2 or 3");
+    require(rk.key.ctx == a.ctx, Status::ContextMismatch, "relinearization key and ciphertext belong to different contexts");
+    require(a.parts.size() <= 3, Status::InvalidArgument, "relinearize takes ciphertexts of size 2 or 3");
     if (a.parts.size() == 2) {
         if (&dst != &a) dst = a;
         return;

@@ -17,7 +17,7 @@ namespace {
 static_assert(std::is_same<u64, mp_limb_t>::value, "the lift hands u64 limbs to GMP's mpn functions");
 
 [[noreturn]] void not_reduced(size_t j) {
-    fail(HELIB_ERR_INVALID_ARGUMENT, "plaintext coefficient " + std::to_string(j) + " is not reduced modulo t");
+    fail(Status::InvalidArgument, "plaintext coefficient " + std::to_string(j) + " is not reduced modulo t");
 }
 
 /// The working buffers of lift_plaintext. ScratchUse::PerThread lifts share
@@ -66,9 +66,9 @@ void check_reduced(const Context &ctx, const u64 *coeffs) {
 
 PlainCoeffs load_plaintext(const Context &ctx, const u64 *coeffs, size_t n_coeffs,
                            size_t limbs_per_coeff, const mpz_class *factor) {
-    require(coeffs != nullptr || n_coeffs == 0, HELIB_ERR_NULL_POINTER, "coefficient array is NULL");
-    require(limbs_per_coeff >= 1, HELIB_ERR_INVALID_ARGUMENT, "limbs_per_coeff must be at least 1");
-    require(n_coeffs <= ctx.n(), HELIB_ERR_INVALID_ARGUMENT,
+    require(coeffs != nullptr || n_coeffs == 0, Status::NullPointer, "coefficient array is NULL");
+    require(limbs_per_coeff >= 1, Status::InvalidArgument, "limbs_per_coeff must be at least 1");
+    require(n_coeffs <= ctx.n(), Status::InvalidArgument,
             "plaintext has " + std::to_string(n_coeffs) + " coefficients but the ring degree is " +
                 std::to_string(ctx.n()));
     // The caller's array is n_coeffs * limbs_per_coeff limbs: that size must exist.
@@ -172,7 +172,7 @@ LiftedPlaintext lift_plaintext(const Context &ctx, const u64 *coeffs, size_t len
 }
 
 mpz_class reduce_mod_t(const Context &ctx, const u64 *limbs, size_t count) {
-    require(limbs != nullptr || count == 0, HELIB_ERR_NULL_POINTER, "integer limbs are NULL");
+    require(limbs != nullptr || count == 0, Status::NullPointer, "integer limbs are NULL");
     mpz_class value = mpz_from_limbs(limbs, count);
     return value % ctx.t();
 }

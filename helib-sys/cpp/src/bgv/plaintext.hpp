@@ -55,7 +55,7 @@ LiftedPlaintext lift_plaintext(const Context &ctx, const u64 *coeffs, size_t len
                                ScratchUse scratch_use);
 
 /// Checks that each of the N coefficients at `coeffs` (plain_limbs() limbs
-/// each) is below t; fails with HELIB_ERR_INVALID_ARGUMENT naming the first
+/// each) is below t; fails with Status::InvalidArgument naming the first
 /// one that is not.
 void check_reduced(const Context &ctx, const u64 *coeffs);
 

@@ -16,7 +16,7 @@ Ciphertext encrypt_secret(const SecretKey &sk, const u64 *coeffs, size_t n_coeff
                           size_t limbs_per_coeff, size_t level);
 
 /// Decrypts into N coefficients of plain_limbs() limbs; throws
-/// HELIB_ERR_NOISE_BUDGET_EXHAUSTED when the noise has wrapped (budget < 1 bit).
+/// Status::NoiseBudgetExhausted when the noise has wrapped (budget < 1 bit).
 PlainCoeffs decrypt(const SecretKey &sk, const Ciphertext &ct);
 /// Decodes v = [c_0 + c_1 s + ...]_{Q_level} given in coefficient form
 /// (residues modulo q_0..q_level): the centred lift of v mod t times

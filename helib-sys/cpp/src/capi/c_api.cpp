@@ -27,7 +27,7 @@ void write_primes(const std::vector<bgv::Modulus> &primes, size_t begin, size_t 
         return;
     }
     output_capacity(len, sizeof(uint64_t), "len");
-    bgv::require(*len >= count, HELIB_ERR_BUFFER_TOO_SMALL,
+    bgv::require(*len >= count, bgv::Status::BufferTooSmall,
                  "buffer holds " + std::to_string(*len) + " primes, " + std::to_string(count) + " needed");
     for (size_t i = 0; i < count; ++i) buf[i] = primes[begin + i].value();
     *len = count;
@@ -54,7 +54,7 @@ helib_status helib_context_new(uint64_t ring_degree, const uint64_t *t_limbs, si
     return guarded([&] {
         require_out(out, "out");
         check_parameter_arguments(t_limbs, t_nlimbs, chain_bits, chain_len, special_bits, special_len);
-        bgv::require((flags & ~HELIB_CONTEXT_ALLOW_INSECURE) == 0, HELIB_ERR_INVALID_ARGUMENT,
+        bgv::require((flags & ~HELIB_CONTEXT_ALLOW_INSECURE) == 0, bgv::Status::InvalidArgument,
                      "unknown context flags " + std::to_string(flags));
         const bool allow_insecure = (flags & HELIB_CONTEXT_ALLOW_INSECURE) != 0;
         const mpz_class t = bgv::mpz_from_limbs(t_limbs, t_nlimbs);

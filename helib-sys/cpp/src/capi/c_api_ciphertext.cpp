@@ -1,6 +1,7 @@
 // c_api_ciphertext.cpp -- the C shim of ciphertext handles, their accessors,
 // encryption and decryption.
 #include <algorithm>
+#include <cmath>
 #include <memory>
 #include <string>
 
@@ -9,10 +10,15 @@
 #include "helib_c.h"
 #include "rlwe/noise.hpp"
 #include "bgv/scheme.hpp"
+#include "bgv/smuche_mask.hpp"
 
 #include "capi/c_api_internal.hpp"
 
 using namespace helib_shim;
+
+// The noise model's constants are the engine's.
+static_assert(HELIB_ERROR_STD_DEV == bgv::kSigma, "helib_c.h and the Gaussian sampler disagree");
+static_assert(HELIB_NOISE_TAIL == bgv::noise::kTail, "helib_c.h and the noise model disagree");
 
 extern "C" {
 
@@ -95,7 +101,7 @@ helib_status helib_ciphertext_residues(const helib_ciphertext *ct, size_t part, 
     return guarded([&] {
         const auto &c = input(ct, "ct");
         require_out(out, "out");
-        bgv::require(part < c.parts.size(), HELIB_ERR_INVALID_ARGUMENT,
+        bgv::require(part < c.parts.size(), bgv::Status::InvalidArgument,
                      "part " + std::to_string(part) + " of a ciphertext with " + std::to_string(c.parts.size()) +
                          " polynomials");
         if (prime > c.level)
@@ -104,7 +110,7 @@ helib_status helib_ciphertext_residues(const helib_ciphertext *ct, size_t part, 
                                              std::to_string(c.level));
         const size_t n = c.ctx->n();
         bgv::caller_array_count(out_len, sizeof(uint64_t), "out_len");
-        bgv::require(out_len >= n, HELIB_ERR_BUFFER_TOO_SMALL,
+        bgv::require(out_len >= n, bgv::Status::BufferTooSmall,
                      "output buffer holds " + std::to_string(out_len) + " values, " + std::to_string(n) +
                          " are needed");
         const uint64_t *residues = c.parts[part].residues(prime);
@@ -117,7 +123,7 @@ helib_status helib_encrypt_public(const helib_public_key *pk, const uint64_t *co
     return guarded([&] {
         const auto &key = *deref(pk, "pk").key;
         auto &d = deref_mut(dst, "dst").ct;
-        bgv::require(d.ctx == key.context(), HELIB_ERR_CONTEXT_MISMATCH,
+        bgv::require(d.ctx == key.context(), bgv::Status::ContextMismatch,
                      "destination ciphertext belongs to a different context");
         d = bgv::encrypt_public(key, coeffs, n_coeffs, limbs_per_coeff, level);
     });
@@ -128,7 +134,7 @@ helib_status helib_encrypt_secret(const helib_secret_key *sk, const uint64_t *co
     return guarded([&] {
         const auto &key = *deref(sk, "sk").key;
         auto &d = deref_mut(dst, "dst").ct;
-        bgv::require(d.ctx == key.context(), HELIB_ERR_CONTEXT_MISMATCH,
+        bgv::require(d.ctx == key.context(), bgv::Status::ContextMismatch,
                      "destination ciphertext belongs to a different context");
         d = bgv::encrypt_secret(key, coeffs, n_coeffs, limbs_per_coeff, level);
     });
@@ -142,11 +148,11 @@ helib_status helib_decrypt(const helib_secret_key *sk, const helib_ciphertext *c
         require_out(out, "out");
         const bgv::Context &ctx = *key.context();
         const size_t pl = ctx.plain_limbs();
-        bgv::require(limbs_per_coeff >= pl, HELIB_ERR_BUFFER_TOO_SMALL,
+        bgv::require(limbs_per_coeff >= pl, bgv::Status::BufferTooSmall,
                      "limbs_per_coeff must be at least " + std::to_string(pl));
         const size_t needed = bgv::caller_limb_count(ctx.n(), limbs_per_coeff, "N * limbs_per_coeff");
         bgv::caller_array_count(out_len, sizeof(uint64_t), "out_len");
-        bgv::require(out_len >= needed, HELIB_ERR_BUFFER_TOO_SMALL,
+        bgv::require(out_len >= needed, bgv::Status::BufferTooSmall,
                      "output buffer has " + std::to_string(out_len) + " limbs, " + std::to_string(needed) +
                          " are needed");
         const bgv::PlainCoeffs m = bgv::decrypt(key, c);
@@ -162,6 +168,23 @@ helib_status helib_noise_budget(const helib_secret_key *sk, const helib_cipherte
         const auto &c = input(ct, "ct");
         require_out(out, "out");
         *out = bgv::noise_budget(key, c);
+    });
+}
+
+helib_status helib_noise_fresh_bits(size_t ring_degree, double log2_t, double *out) {
+    return guarded([&] {
+        require_out(out, "out");
+        bgv::require(ring_degree >= 1 && std::isfinite(log2_t), bgv::Status::InvalidArgument,
+                     "the ring degree must be at least 1 and log2 t finite");
+        *out = bgv::noise::fresh_public_bits(ring_degree, log2_t);
+    });
+}
+
+/// INSECURE by design (see bgv/smuche_mask.cpp): kept for he-cache's Smuche.
+helib_status helib_ciphertext_add_public_key_mask(const helib_public_key *pk, const helib_ciphertext *a,
+                                                  helib_ciphertext *dst) {
+    return guarded([&] {
+        bgv::add_smuche_mask(*deref(pk, "pk").key, input(a, "a"), deref_mut(dst, "dst").ct);
     });
 }
 

@@ -14,7 +14,7 @@ helib_status helib_cpu_path(uint32_t *out) {
     return guarded([&] {
         require_out(out, "out");
         const bgv::CpuChoice &choice = bgv::cpu_choice();
-        bgv::require(choice.error.empty(), HELIB_ERR_INVALID_ARGUMENT, choice.error);
+        bgv::require(choice.error.empty(), bgv::Status::InvalidArgument, choice.error);
         *out = static_cast<uint32_t>(choice.path);
     });
 }

@@ -26,9 +26,9 @@ helib_status encoded_plaintext_new(const helib_context *ctx, const uint64_t *coe
         const auto &c = deref(ctx, "ctx").ctx;
         mpz_class f = 1;
         if (factor != nullptr) {
-            bgv::require(factor_nlimbs >= 1, HELIB_ERR_INVALID_ARGUMENT, "factor has no limbs");
+            bgv::require(factor_nlimbs >= 1, bgv::Status::InvalidArgument, "factor has no limbs");
             f = bgv::mpz_from_limbs(factor, factor_nlimbs);
-            bgv::require(f < c->t(), HELIB_ERR_INVALID_ARGUMENT, "correction factor is not reduced mod t");
+            bgv::require(f < c->t(), bgv::Status::InvalidArgument, "correction factor is not reduced mod t");
         }
         auto handle = std::make_unique<helib_encoded_plaintext>();
         handle->pt = bgv::encode_plaintext(c, coeffs, n_coeffs, limbs_per_coeff, level, f, extended, visibility);
@@ -59,7 +59,7 @@ helib_status helib_encoded_plaintext_new_public(const helib_context *ctx, const 
                                                 const uint64_t *factor, size_t factor_nlimbs, int extended,
                                                 helib_encoded_plaintext **out) {
     if (extended != 0 && extended != 1) {
-        return guarded([] { bgv::fail(HELIB_ERR_INVALID_ARGUMENT, "extended must be 0 or 1"); });
+        return guarded([] { bgv::fail(bgv::Status::InvalidArgument, "extended must be 0 or 1"); });
     }
     return encoded_plaintext_new(ctx, coeffs, n_coeffs, limbs_per_coeff, level, factor, factor_nlimbs,
                                  extended == 1, bgv::Visibility::Public, out);
@@ -97,9 +97,9 @@ helib_status helib_encoded_plaintext_export_residues(const helib_encoded_plainte
     return guarded([&] {
         const auto &p = deref(pt, "pt").pt;
         const size_t words = bgv::encoded_word_count(p);
-        bgv::require(residues_len == words, HELIB_ERR_INVALID_ARGUMENT,
+        bgv::require(residues_len == words, bgv::Status::InvalidArgument,
                      "residues_len is not the encoding's word count");
-        bgv::require(words == 0 || residues != nullptr, HELIB_ERR_NULL_POINTER, "residues is NULL");
+        bgv::require(words == 0 || residues != nullptr, bgv::Status::NullPointer, "residues is NULL");
         if (words > 0) std::memcpy(residues, p.poly.data.data(), words * sizeof(uint64_t));
         if (log2_linf != nullptr) *log2_linf = p.log2_linf;
         if (log2_l1 != nullptr) *log2_l1 = p.log2_l1;
@@ -115,11 +115,11 @@ helib_status helib_encoded_plaintext_import_residues(const helib_context *ctx, s
         require_out(out, "out");
         const auto &c = deref(ctx, "ctx").ctx;
         // A field of the raw form: bad input, as the header says, not a bad argument.
-        bgv::require(extended == 0 || extended == 1, HELIB_ERR_MALFORMED_INPUT,
+        bgv::require(extended == 0 || extended == 1, bgv::Status::MalformedInput,
                      "malformed input: extended must be 0 or 1");
         mpz_class f = 1;
         if (factor != nullptr) {
-            bgv::require(factor_nlimbs >= 1, HELIB_ERR_INVALID_ARGUMENT, "factor has no limbs");
+            bgv::require(factor_nlimbs >= 1, bgv::Status::InvalidArgument, "factor has no limbs");
             f = bgv::mpz_from_limbs(factor, factor_nlimbs);
         }
         auto handle = std::make_unique<helib_encoded_plaintext>();
@@ -150,7 +150,7 @@ helib_status helib_residue_import_begin(const helib_context *ctx, size_t level, 
         require_out(residues_len, "residues_len");
         const auto &c = deref(ctx, "ctx").ctx;
         // A field of the raw form: bad input, as the header says, not a bad argument.
-        bgv::require(extended == 0 || extended == 1, HELIB_ERR_MALFORMED_INPUT,
+        bgv::require(extended == 0 || extended == 1, bgv::Status::MalformedInput,
                      "malformed input: extended must be 0 or 1");
         auto handle = std::make_unique<helib_residue_import>();
         handle->import = bgv::residue_import_begin(c, level, extended == 1, stride);
@@ -163,7 +163,7 @@ helib_status helib_residue_import_begin(const helib_context *ctx, size_t level, 
 helib_status helib_residue_import_check(helib_residue_import *import, size_t upto) {
     return guarded([&] {
         auto &i = deref_mut(import, "import");
-        bgv::require(!i.spent, HELIB_ERR_INVALID_ARGUMENT, "the import is already finished");
+        bgv::require(!i.spent, bgv::Status::InvalidArgument, "the import is already finished");
         bgv::residue_import_check(i.import, upto);
     });
 }
@@ -174,10 +174,10 @@ helib_status helib_residue_import_finish(helib_residue_import *import, const uin
     return guarded([&] {
         require_out(out, "out");
         auto &i = deref_mut(import, "import");
-        bgv::require(!i.spent, HELIB_ERR_INVALID_ARGUMENT, "the import is already finished");
+        bgv::require(!i.spent, bgv::Status::InvalidArgument, "the import is already finished");
         mpz_class f = 1;
         if (factor != nullptr) {
-            bgv::require(factor_nlimbs >= 1, HELIB_ERR_INVALID_ARGUMENT, "factor has no limbs");
+            bgv::require(factor_nlimbs >= 1, bgv::Status::InvalidArgument, "factor has no limbs");
             f = bgv::mpz_from_limbs(factor, factor_nlimbs);
         }
         // Checked first, so that a failure leaves the import as it was.

@@ -44,7 +44,7 @@ std::vector<bgv::Ciphertext *> ciphertext_outputs(helib_ciphertext *const *handl
 /// A caller's integer of k_nlimbs >= 1 limbs.
 mpz_class scalar_argument(const uint64_t *k_limbs, size_t k_nlimbs) {
     require_out(k_limbs, "k_limbs");
-    bgv::require(k_nlimbs >= 1, HELIB_ERR_INVALID_ARGUMENT, "scalar has no limbs");
+    bgv::require(k_nlimbs >= 1, bgv::Status::InvalidArgument, "scalar has no limbs");
     return bgv::mpz_from_limbs(k_limbs, k_nlimbs);
 }
 
@@ -165,16 +165,16 @@ helib_status helib_ciphertext_apply_galois_hoisted(const helib_galois_keys *keys
     return guarded([&] {
         const auto &k = *deref(keys, "keys").keys;
         const auto &ct = input(a, "a");
-        bgv::require(count == 0 || (elements != nullptr && dsts != nullptr), HELIB_ERR_NULL_POINTER,
+        bgv::require(count == 0 || (elements != nullptr && dsts != nullptr), bgv::Status::NullPointer,
                      "elements or dsts is NULL");
         bgv::caller_array_count(count, sizeof(uint64_t), "count");
         std::vector<uint64_t> list(elements, elements + count);
         std::vector<bgv::Ciphertext *> outs;
         for (size_t i = 0; i < count; ++i) {
             auto &d = deref_mut(dsts[i], "dsts[i]").ct;
-            bgv::require(&d != &ct, HELIB_ERR_INVALID_ARGUMENT, "a destination aliases the input");
+            bgv::require(&d != &ct, bgv::Status::InvalidArgument, "a destination aliases the input");
             for (auto *seen : outs) {
-                bgv::require(seen != &d, HELIB_ERR_INVALID_ARGUMENT, "destinations must be distinct");
+                bgv::require(seen != &d, bgv::Status::InvalidArgument, "destinations must be distinct");
             }
             outs.push_back(&d);
         }
@@ -191,7 +191,7 @@ helib_status helib_ciphertext_linear_transform(const helib_galois_keys *keys, co
         const auto &ct = input(a, "a");
         auto &out = deref_mut(dst, "dst").ct;
         bgv::require((baby != nullptr || baby_count == 0) && (plains != nullptr || plain_count == 0),
-                     HELIB_ERR_NULL_POINTER, "baby or plains is NULL");
+                     bgv::Status::NullPointer, "baby or plains is NULL");
         bgv::caller_array_count(baby_count, sizeof(uint64_t), "baby_count");
         bgv::caller_array_count(plain_count, sizeof(helib_encoded_plaintext *), "plain_count");
         const std::vector<uint64_t> babies(baby, baby + baby_count);

@@ -25,18 +25,18 @@ void transform(const helib_field_ntt *handle, uint64_t *values, size_t len, uint
     // A multiple of 4 n can still be more words than any array holds.
     bgv::caller_array_count(len, sizeof(uint64_t), "len");
     const size_t words = 4 * table.size();
-    bgv::require(len % words == 0, HELIB_ERR_INVALID_ARGUMENT,
+    bgv::require(len % words == 0, bgv::Status::InvalidArgument,
                  "the buffer has " + std::to_string(len) + " words, not a multiple of 4 n = " +
                      std::to_string(words));
-    bgv::require(kernel <= HELIB_FIELD_NTT_IFMA, HELIB_ERR_INVALID_ARGUMENT,
+    bgv::require(kernel <= HELIB_FIELD_NTT_IFMA, bgv::Status::InvalidArgument,
                  "unknown field NTT kernel " + std::to_string(kernel));
-    bgv::require(kernel != HELIB_FIELD_NTT_IFMA || table.vector_available(), HELIB_ERR_INVALID_ARGUMENT,
+    bgv::require(kernel != HELIB_FIELD_NTT_IFMA || table.vector_available(), bgv::Status::InvalidArgument,
                  "the AVX-512 IFMA field NTT cannot run here (it needs the CPU extension and n >= 64)");
     const bgv::Limbs4 &t = table.mont().modulus();
     for (size_t i = 0; i < len; i += 4) {
         // The message is built only on failure (this loop runs over every element).
         if (!bgv::limbs_less(read_limbs(values + i), t)) {
-            bgv::fail(HELIB_ERR_INVALID_ARGUMENT, "element " + std::to_string(i / 4) + " is not reduced modulo t");
+            bgv::fail(bgv::Status::InvalidArgument, "element " + std::to_string(i / 4) + " is not reduced modulo t");
         }
     }
     for (size_t at = 0; at < len; at += words) {

@@ -82,7 +82,7 @@ helib_status helib_galois_keys_add_many(helib_galois_keys *keys, const helib_sec
     return guarded([&] {
         auto &k = *deref_mut(keys, "keys").keys;
         const auto &key = *deref(sk, "sk").key;
-        bgv::require(gs != nullptr || count == 0, HELIB_ERR_NULL_POINTER, "gs is null");
+        bgv::require(gs != nullptr || count == 0, bgv::Status::NullPointer, "gs is null");
         // Before gs + count is formed: a count beyond any array would wrap it.
         bgv::caller_array_count(count, sizeof(uint64_t), "count");
         const std::vector<uint64_t> elements(gs, gs + count);
@@ -108,7 +108,7 @@ helib_status helib_galois_keys_elements(const helib_galois_keys *keys, uint64_t 
             return;
         }
         output_capacity(len, sizeof(uint64_t), "len");
-        bgv::require(*len >= elements.size(), HELIB_ERR_BUFFER_TOO_SMALL,
+        bgv::require(*len >= elements.size(), bgv::Status::BufferTooSmall,
                      "buffer holds " + std::to_string(*len) + " elements, " + std::to_string(elements.size()) +
                          " needed");
         std::copy(elements.begin(), elements.end(), buf);
@@ -150,7 +150,7 @@ helib_status helib_rotation_terms(const helib_context *ctx, int64_t step, int64_
             return;
         }
         output_capacity(len, sizeof(int64_t), "len");
-        bgv::require(*len >= terms.size(), HELIB_ERR_BUFFER_TOO_SMALL,
+        bgv::require(*len >= terms.size(), bgv::Status::BufferTooSmall,
                      "buffer holds " + std::to_string(*len) + " terms, " + std::to_string(terms.size()) +
                          " needed");
         std::copy(terms.begin(), terms.end(), buf);

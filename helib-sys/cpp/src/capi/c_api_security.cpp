@@ -13,7 +13,7 @@ helib_status helib_security_max_log_qp(uint64_t ring_degree, uint32_t security_b
     return guarded([&] {
         require_out(out, "out");
         const unsigned bound = bgv::security::max_log_qp(ring_degree, security_bits);
-        bgv::require(bound != 0, HELIB_ERR_INVALID_ARGUMENT,
+        bgv::require(bound != 0, bgv::Status::InvalidArgument,
                      "the security table has no entry for ring degree " + std::to_string(ring_degree) + " at " +
                          std::to_string(security_bits) +
                          " bits (ring degrees: powers of two in [2^10, 2^17]; levels: 128, 192, 256)");

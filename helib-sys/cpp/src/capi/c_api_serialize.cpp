@@ -20,7 +20,7 @@ void emit(const bgv::serial::Encoding &encoding, uint8_t *buf, size_t *len) {
         return;
     }
     output_capacity(len, 1, "len");
-    bgv::require(*len >= size, HELIB_ERR_BUFFER_TOO_SMALL,
+    bgv::require(*len >= size, bgv::Status::BufferTooSmall,
                  "buffer holds " + std::to_string(*len) + " bytes, " + std::to_string(size) + " are needed");
     encoding.write(buf, size);
     *len = size;
@@ -31,7 +31,7 @@ template <typename T, typename U>
 void check_capacity(const std::vector<U> &values, const T *out, const size_t *len, const char *name) {
     require_out(out, name);
     output_capacity(len, sizeof(T), name);
-    bgv::require(*len >= values.size(), HELIB_ERR_BUFFER_TOO_SMALL,
+    bgv::require(*len >= values.size(), bgv::Status::BufferTooSmall,
                  std::string(name) + " holds " + std::to_string(*len) + " entries, " +
                      std::to_string(values.size()) + " are needed");
 }
@@ -53,7 +53,7 @@ helib_status helib_context_fingerprint(const helib_context *ctx, uint8_t *out, s
         const auto &c = *deref(ctx, "ctx").ctx;
         require_out(out, "out");
         bgv::caller_array_count(out_len, 1, "out_len");
-        bgv::require(out_len >= HELIB_FINGERPRINT_BYTES, HELIB_ERR_BUFFER_TOO_SMALL,
+        bgv::require(out_len >= HELIB_FINGERPRINT_BYTES, bgv::Status::BufferTooSmall,
                      "a fingerprint needs " + std::to_string(HELIB_FINGERPRINT_BYTES) + " bytes");
         const bgv::serial::Fingerprint fp = bgv::serial::context_fingerprint(c);
         std::memcpy(out, fp.data(), fp.size());
@@ -173,7 +173,7 @@ helib_status helib_ciphertext_deserialize(const helib_context *ctx, const uint8_
         const auto &c = deref(ctx, "ctx").ctx;
         check_encoding(buf, len);
         auto &d = deref_mut(dst, "dst").ct;
-        bgv::require(d.ctx == c, HELIB_ERR_CONTEXT_MISMATCH, "destination ciphertext belongs to a different context");
+        bgv::require(d.ctx == c, bgv::Status::ContextMismatch, "destination ciphertext belongs to a different context");
         d = bgv::serial::decode_ciphertext(c, buf, len);
     });
 }
@@ -183,7 +183,7 @@ helib_status helib_plaintext_serialize(const helib_context *ctx, const uint64_t 
     return guarded([&] {
         const auto &c = *deref(ctx, "ctx").ctx;
         require_out(len, "len");
-        bgv::require(n_coeffs == 0 || coeffs != nullptr, HELIB_ERR_NULL_POINTER, "coeffs is NULL");
+        bgv::require(n_coeffs == 0 || coeffs != nullptr, bgv::Status::NullPointer, "coeffs is NULL");
         const bgv::PlainCoeffs m = bgv::load_plaintext(c, coeffs, n_coeffs, limbs_per_coeff, nullptr);
         emit(bgv::serial::encode_plaintext(c, m), buf, len);
     });
@@ -196,11 +196,11 @@ helib_status helib_plaintext_deserialize(const helib_context *ctx, const uint8_t
         check_encoding(buf, len);
         require_out(coeffs, "coeffs");
         const size_t pl = c.plain_limbs();
-        bgv::require(limbs_per_coeff >= pl, HELIB_ERR_BUFFER_TOO_SMALL,
+        bgv::require(limbs_per_coeff >= pl, bgv::Status::BufferTooSmall,
                      "limbs_per_coeff must be at least " + std::to_string(pl));
         const size_t needed = bgv::caller_limb_count(c.n(), limbs_per_coeff, "N * limbs_per_coeff");
         bgv::caller_array_count(coeffs_len, sizeof(uint64_t), "coeffs_len");
-        bgv::require(coeffs_len >= needed, HELIB_ERR_BUFFER_TOO_SMALL,
+        bgv::require(coeffs_len >= needed, bgv::Status::BufferTooSmall,
                      "output buffer has " + std::to_string(coeffs_len) + " limbs, " + std::to_string(needed) +
                          " (N coefficients of " + std::to_string(limbs_per_coeff) + " limbs) are needed");
         const bgv::PlainCoeffs m = bgv::serial::decode_plaintext(c, buf, len);

@@ -32,16 +32,16 @@ helib_status helib_ring_to_rns(const helib_context *ctx, size_t level, const uin
         require_out(coeffs, "coeffs");
         require_out(residues, "residues");
         c.check_level(level);
-        bgv::require(limbs_per_coeff >= 1, HELIB_ERR_INVALID_ARGUMENT, "limbs_per_coeff must be at least 1");
+        bgv::require(limbs_per_coeff >= 1, bgv::Status::InvalidArgument, "limbs_per_coeff must be at least 1");
         bgv::caller_limb_count(c.n(), limbs_per_coeff, "N * limbs_per_coeff");
         bgv::caller_array_count(residues_len, sizeof(uint64_t), "residues_len");
-        bgv::require(residues_len >= c.n() * (level + 1), HELIB_ERR_BUFFER_TOO_SMALL,
+        bgv::require(residues_len >= c.n() * (level + 1), bgv::Status::BufferTooSmall,
                      "residue buffer needs N * (level + 1) entries");
         const auto &crt = c.level(level).crt;
         for (size_t j = 0; j < c.n(); ++j) {
             bgv::require(bgv::compare_limbs(coeffs + j * limbs_per_coeff, limbs_per_coeff,
                                             crt.modulus_limbs().data(), crt.limbs()) < 0,
-                         HELIB_ERR_INVALID_ARGUMENT, "coefficient " + std::to_string(j) + " is not below Q_level");
+                         bgv::Status::InvalidArgument, "coefficient " + std::to_string(j) + " is not below Q_level");
         }
         for (size_t i = 0; i <= level; ++i) {
             for (size_t j = 0; j < c.n(); ++j) {
@@ -59,15 +59,15 @@ helib_status helib_ring_from_rns(const helib_context *ctx, size_t level, const u
         require_out(coeffs, "coeffs");
         c.check_level(level);
         bgv::caller_array_count(residues_len, sizeof(uint64_t), "residues_len");
-        bgv::require(residues_len >= c.n() * (level + 1), HELIB_ERR_INVALID_ARGUMENT,
+        bgv::require(residues_len >= c.n() * (level + 1), bgv::Status::InvalidArgument,
                      "residue array needs N * (level + 1) entries");
         const auto &crt = c.level(level).crt;
-        bgv::require(limbs_per_coeff >= crt.limbs(), HELIB_ERR_BUFFER_TOO_SMALL,
+        bgv::require(limbs_per_coeff >= crt.limbs(), bgv::Status::BufferTooSmall,
                      "limbs_per_coeff must be at least " + std::to_string(crt.limbs()));
         bgv::caller_limb_count(c.n(), limbs_per_coeff, "N * limbs_per_coeff");
         for (size_t i = 0; i <= level; ++i) {
             for (size_t j = 0; j < c.n(); ++j) {
-                bgv::require(residues[i * c.n() + j] < c.prime(i).value(), HELIB_ERR_INVALID_ARGUMENT,
+                bgv::require(residues[i * c.n() + j] < c.prime(i).value(), bgv::Status::InvalidArgument,
                              "residue is not reduced modulo its prime");
             }
         }
@@ -86,11 +86,11 @@ helib_status helib_ring_multiply_mod_prime(const helib_context *ctx, size_t prim
         require_out(a, "a");
         require_out(b, "b");
         require_out(out, "out");
-        bgv::require(prime_index < c.chain_size(), HELIB_ERR_INVALID_ARGUMENT, "prime index out of range");
+        bgv::require(prime_index < c.chain_size(), bgv::Status::InvalidArgument, "prime index out of range");
         const bgv::Modulus &q = c.prime(prime_index);
         std::vector<uint64_t> x(a, a + c.n()), y(b, b + c.n());
         for (size_t j = 0; j < c.n(); ++j) {
-            bgv::require(x[j] < q.value() && y[j] < q.value(), HELIB_ERR_INVALID_ARGUMENT,
+            bgv::require(x[j] < q.value() && y[j] < q.value(), bgv::Status::InvalidArgument,
                          "inputs must be reduced modulo the prime");
         }
         c.ntt(prime_index).forward(x.data());
@@ -110,7 +110,7 @@ helib_status helib_chacha20_keystream(uint32_t path, const uint8_t *key, uint64_
         if (len != 0) require_out(out, "out");
         bgv::caller_array_count(len, 1, "len");
         const bgv::CpuPath p = path_from_c(path);
-        bgv::require(bgv::cpu_supports(p), HELIB_ERR_INVALID_ARGUMENT,
+        bgv::require(bgv::cpu_supports(p), bgv::Status::InvalidArgument,
                      std::string("this CPU cannot run the ") + bgv::cpu_path_name(p) + " kernels");
         bgv::Seed seed;
         std::memcpy(seed.data(), key, seed.size());
@@ -124,7 +124,7 @@ helib_status helib_gaussian_samples(uint32_t path, const uint8_t *key, uint64_t 
         if (n != 0) require_out(out, "out");
         bgv::caller_array_count(n, sizeof(int32_t), "n");
         const bgv::CpuPath p = path_from_c(path);
-        bgv::require(bgv::cpu_supports(p), HELIB_ERR_INVALID_ARGUMENT,
+        bgv::require(bgv::cpu_supports(p), bgv::Status::InvalidArgument,
                      std::string("this CPU cannot run the ") + bgv::cpu_path_name(p) + " kernels");
         bgv::Seed seed;
         std::memcpy(seed.data(), key, seed.size());
@@ -139,17 +139,17 @@ helib_status helib_ntt_transform(uint32_t path, uint64_t prime, size_t n, int in
     return guarded([&] {
         require_out(values, "values");
         const bgv::CpuPath p = path_from_c(path);
-        bgv::require(bgv::cpu_supports(p), HELIB_ERR_INVALID_ARGUMENT,
+        bgv::require(bgv::cpu_supports(p), bgv::Status::InvalidArgument,
                      std::string("this CPU cannot run the ") + bgv::cpu_path_name(p) + " kernels");
-        bgv::require(n >= 2 && n <= (size_t{1} << 20) && (n & (n - 1)) == 0, HELIB_ERR_INVALID_ARGUMENT,
+        bgv::require(n >= 2 && n <= (size_t{1} << 20) && (n & (n - 1)) == 0, bgv::Status::InvalidArgument,
                      "n must be a power of two from 2 to 2^20");
         bgv::require(prime < (uint64_t{1} << 62) && prime % (2 * n) == 1 && bgv::is_prime(prime),
-                     HELIB_ERR_INVALID_ARGUMENT, "prime must be a prime below 2^62 that is 1 mod 2n");
-        bgv::require(inverse == 0 || inverse == 1, HELIB_ERR_INVALID_ARGUMENT, "inverse must be 0 or 1");
-        bgv::require(repeats >= 1, HELIB_ERR_INVALID_ARGUMENT, "repeats must be at least 1");
+                     bgv::Status::InvalidArgument, "prime must be a prime below 2^62 that is 1 mod 2n");
+        bgv::require(inverse == 0 || inverse == 1, bgv::Status::InvalidArgument, "inverse must be 0 or 1");
+        bgv::require(repeats >= 1, bgv::Status::InvalidArgument, "repeats must be at least 1");
         const uint64_t bound = (inverse != 0 ? 2 : 4) * prime;
         for (size_t j = 0; j < n; ++j) {
-            bgv::require(values[j] < bound, HELIB_ERR_INVALID_ARGUMENT,
+            bgv::require(values[j] < bound, bgv::Status::InvalidArgument,
                          std::string("inputs must be below ") + (inverse != 0 ? "2q" : "4q"));
         }
         const bgv::NttTables tables(n, bgv::Modulus(prime));

@@ -26,7 +26,7 @@ namespace serial {
 namespace {
 
 [[noreturn]] void malformed(const std::string &what) {
-    fail(HELIB_ERR_MALFORMED_INPUT, "malformed input: " + what);
+    fail(Status::MalformedInput, "malformed input: " + what);
 }
 
 unsigned bit_width(u64 x) {
@@ -213,7 +213,7 @@ private:
 
 namespace {
 
-/// Reads fields from untrusted bytes; every shortfall is HELIB_ERR_MALFORMED_INPUT.
+/// Reads fields from untrusted bytes; every shortfall is Status::MalformedInput.
 class Reader {
 public:
     Reader(const uint8_t *data, size_t len) : data_(data), len_(len) {}
@@ -336,7 +336,7 @@ Reader open_frame(const uint8_t *data, size_t len, Kind kind, const Fingerprint 
     if (reserved != 0) malformed("reserved header byte is not zero");
     if (fingerprint != expected) {
         if (kind == Kind::Parameters) malformed("parameters carry a nonzero fingerprint field");
-        fail(HELIB_ERR_CONTEXT_MISMATCH, std::string("the bytes hold ") + kind_name(found) +
+        fail(Status::ContextMismatch, std::string("the bytes hold ") + kind_name(found) +
                                              " made under different parameters (its fingerprint is not "
                                              "this context's)");
     }
@@ -599,8 +599,8 @@ Encoding encode_secret_key(const SecretKey &sk) {
 namespace {
 
 /// Shape checks shared by the parameter encoder and decoder.
-void check_parameters(const ParameterSet &p, helib_status status) {
-    const std::string prefix = status == HELIB_ERR_MALFORMED_INPUT ? "malformed input: " : "";
+void check_parameters(const ParameterSet &p, Status status) {
+    const std::string prefix = status == Status::MalformedInput ? "malformed input: " : "";
     auto check = [&](bool ok, const std::string &what) {
         if (!ok) fail(status, prefix + what);
     };
@@ -627,7 +627,7 @@ void check_parameters(const ParameterSet &p, helib_status status) {
 Encoding encode_parameters(const ParameterSet &params) {
     ParameterSet p = params;
     while (p.t_limbs.size() > 1 && p.t_limbs.back() == 0) p.t_limbs.pop_back();
-    check_parameters(p, HELIB_ERR_INVALID_ARGUMENT);
+    check_parameters(p, Status::InvalidArgument);
     const mpz_class t = mpz_from_limbs(p.t_limbs.data(), p.t_limbs.size());
     return Encoding(Kind::Parameters, Fingerprint{}, [p, t](Writer &w) {
         w.uint(p.ring_degree, 8);
@@ -678,8 +678,8 @@ Ciphertext decode_ciphertext(const std::shared_ptr<const Context> &ctx_ptr, cons
     // the key (decryption's exact measurement still applies).
     ct.noise_log2 = std::max(ct.noise_log2, noise::floor_log2(ctx));
     const size_t count = level + 1, one = poly_bytes(ctx, count);
-    r.expect_remaining(seeded ? checked_add(one, sizeof(Seed), HELIB_ERR_MALFORMED_INPUT, "ciphertext size")
-                              : checked_mul(parts, one, HELIB_ERR_MALFORMED_INPUT, "ciphertext size"),
+    r.expect_remaining(seeded ? checked_add(one, sizeof(Seed), Status::MalformedInput, "ciphertext size")
+                              : checked_mul(parts, one, Status::MalformedInput, "ciphertext size"),
                        "the ciphertext's polynomials");
     ct.parts.push_back(r.poly(ctx, count, false, "ciphertext"));
     if (seeded) {
@@ -730,8 +730,8 @@ std::unique_ptr<GaloisKeys> decode_galois_keys(const std::shared_ptr<const Conte
     if (count != 0) require_key_switching(ctx, "Galois keys");
     if (version == kVersion) {
         const size_t per_key =
-            checked_add(12, key_switch_digits_bytes(ctx, false), HELIB_ERR_MALFORMED_INPUT, "Galois key size");
-        r.expect_remaining(checked_mul(count, per_key, HELIB_ERR_MALFORMED_INPUT, "Galois keys size"),
+            checked_add(12, key_switch_digits_bytes(ctx, false), Status::MalformedInput, "Galois key size");
+        r.expect_remaining(checked_mul(count, per_key, Status::MalformedInput, "Galois keys size"),
                            "the Galois keys");
     }
     // Version 2 keys differ in size; each is checked against what remains before it is read.
@@ -762,7 +762,7 @@ PlainCoeffs decode_plaintext(const Context &ctx, const uint8_t *data, size_t len
     if (count > ctx.n()) malformed(std::to_string(count) + " coefficients, more than N");
     const unsigned bits = plain_bits(ctx);
     const size_t bytes =
-        checked_add(checked_mul(count, bits, HELIB_ERR_MALFORMED_INPUT, "plaintext size"), 7, HELIB_ERR_MALFORMED_INPUT,
+        checked_add(checked_mul(count, bits, Status::MalformedInput, "plaintext size"), 7, Status::MalformedInput,
                     "plaintext size") / 8;
     r.expect_remaining(bytes, "the plaintext's coefficients");
     const size_t pl = ctx.plain_limbs();
@@ -802,7 +802,7 @@ ParameterSet decode_parameters(const uint8_t *data, size_t len) {
     }
     p.flags = static_cast<uint32_t>(r.uint(1, "flags"));
     r.finish();
-    check_parameters(p, HELIB_ERR_MALFORMED_INPUT);
+    check_parameters(p, Status::MalformedInput);
     return p;
 }
 

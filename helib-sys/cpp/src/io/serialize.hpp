@@ -100,8 +100,8 @@ Encoding encode_parameters(const ParameterSet &params);
 Encoding encode_secret_key(const SecretKey &sk);
 
 // The decoders validate everything before allocating anything sized by the
-// input, and throw only bgv::Error: HELIB_ERR_MALFORMED_INPUT for bytes that
-// are not a valid encoding of the asked-for kind, HELIB_ERR_CONTEXT_MISMATCH
+// input, and throw only bgv::Error: Status::MalformedInput for bytes that
+// are not a valid encoding of the asked-for kind, Status::ContextMismatch
 // for a valid one made under another context.
 Ciphertext decode_ciphertext(const std::shared_ptr<const Context> &ctx, const uint8_t *data, size_t len);
 std::unique_ptr<PublicKey> decode_public_key(const std::shared_ptr<const Context> &ctx, const uint8_t *data,

@@ -82,7 +82,7 @@ std::vector<int64_t> rotation_terms(size_t n, int64_t step) {
 }
 
 void check_galois_element(const Context &ctx, uint64_t g) {
-    require(g % 2 == 1 && g < 2 * ctx.n(), HELIB_ERR_INVALID_ARGUMENT,
+    require(g % 2 == 1 && g < 2 * ctx.n(), Status::InvalidArgument,
             "Galois element " + std::to_string(g) + " must be odd and below 2N");
 }
 

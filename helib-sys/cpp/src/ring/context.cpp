@@ -35,19 +35,19 @@ std::vector<u64> generate_primes(const std::vector<unsigned> &bits, uint64_t n) 
 Context::Context(uint64_t ring_degree, const mpz_class &t, const std::vector<unsigned> &chain_bits,
                  const std::vector<unsigned> &special_bits, unsigned threads, bool allow_insecure)
     : n_(static_cast<size_t>(ring_degree)), t_(t), chain_size_(chain_bits.size()) {
-    require(cpu_choice().error.empty(), HELIB_ERR_INVALID_ARGUMENT, cpu_choice().error);
+    require(cpu_choice().error.empty(), Status::InvalidArgument, cpu_choice().error);
     require(ring_degree >= (1ULL << kMinLogN) && ring_degree <= (1ULL << kMaxLogN) &&
                 (ring_degree & (ring_degree - 1)) == 0,
-            HELIB_ERR_INVALID_ARGUMENT,
+            Status::InvalidArgument,
             "ring degree must be a power of two in [2^10, 2^17], got " + std::to_string(ring_degree));
-    require(t_ >= 2, HELIB_ERR_INVALID_ARGUMENT, "plaintext modulus t must be at least 2");
-    require(!chain_bits.empty(), HELIB_ERR_INVALID_ARGUMENT, "the modulus chain needs at least one prime");
-    require(chain_bits.size() + special_bits.size() <= kMaxPrimes, HELIB_ERR_INVALID_ARGUMENT,
+    require(t_ >= 2, Status::InvalidArgument, "plaintext modulus t must be at least 2");
+    require(!chain_bits.empty(), Status::InvalidArgument, "the modulus chain needs at least one prime");
+    require(chain_bits.size() + special_bits.size() <= kMaxPrimes, Status::InvalidArgument,
             "at most " + std::to_string(kMaxPrimes) + " primes in chain and special primes together");
     std::vector<unsigned> all_bits = chain_bits;
     all_bits.insert(all_bits.end(), special_bits.begin(), special_bits.end());
     for (unsigned b : all_bits) {
-        require(b >= kMinPrimeBits && b <= kMaxPrimeBits, HELIB_ERR_INVALID_ARGUMENT,
+        require(b >= kMinPrimeBits && b <= kMaxPrimeBits, Status::InvalidArgument,
                 "prime bit sizes must be in [30, 61], got " + std::to_string(b));
     }
     if (!allow_insecure) security::require_floor(ring_degree, chain_bits, special_bits);
@@ -62,7 +62,7 @@ Context::Context(uint64_t ring_degree, const mpz_class &t, const std::vector<uns
     for (u64 p : generate_primes(all_bits, n_)) primes_.emplace_back(p);
     for (const auto &q : primes_) {
         const u64 t_mod = reduce_limbs(t_limbs_.data(), t_limbs_.size(), q);
-        require(t_mod != 0, HELIB_ERR_INVALID_ARGUMENT,
+        require(t_mod != 0, Status::InvalidArgument,
                 "plaintext modulus t must be coprime to the prime " + std::to_string(q.value()));
         t_mod_q_.push_back(t_mod);
         t_inv_mod_q_.push_back(q.inv(t_mod));
@@ -88,7 +88,7 @@ Context::Context(uint64_t ring_degree, const mpz_class &t, const std::vector<uns
         mpz_class q_last = static_cast<unsigned long>(last.value());
         mpz_class inverse;
         require(mpz_invert(inverse.get_mpz_t(), q_last.get_mpz_t(), t_.get_mpz_t()) != 0,
-                HELIB_ERR_INVALID_ARGUMENT, "plaintext modulus t must be coprime to every prime");
+                Status::InvalidArgument, "plaintext modulus t must be coprime to every prime");
         data.last_prime_inverse_mod_t = inverse;
         factor = factor * inverse % t_;
         reversed.push_back(std::move(data));

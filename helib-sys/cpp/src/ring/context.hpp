@@ -33,7 +33,7 @@ public:
     static constexpr size_t kMinLogN = 10, kMaxLogN = 17, kMaxPrimes = 64;
     static constexpr unsigned kMinPrimeBits = 30, kMaxPrimeBits = 61;
 
-    /// Fails with HELIB_ERR_INSECURE_PARAMETERS when the parameters are below
+    /// Fails with Status::InsecureParameters when the parameters are below
     /// 128-bit security (see security.hpp) and `allow_insecure` is false.
     Context(uint64_t ring_degree, const mpz_class &t, const std::vector<unsigned> &chain_bits,
             const std::vector<unsigned> &special_bits, unsigned threads, bool allow_insecure);
@@ -99,7 +99,7 @@ public:
 
     ThreadPool &pool() const { return *pool_; }
 
-    /// Throws HELIB_ERR_INVALID_LEVEL unless l <= max_level().
+    /// Throws Status::InvalidLevel unless l <= max_level().
     void check_level(size_t l) const;
 
 private:

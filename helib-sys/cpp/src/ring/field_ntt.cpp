@@ -135,10 +135,10 @@ Limbs4 FieldMont::pow_mont(const Limbs4 &base_mont, uint64_t e) const {
 namespace {
 
 Limbs4 checked_modulus(const Limbs4 &t) {
-    require((t[0] & 1) == 1, HELIB_ERR_INVALID_ARGUMENT, "the field modulus t must be odd");
-    require(t[1] != 0 || t[2] != 0 || t[3] != 0 || t[0] > 2, HELIB_ERR_INVALID_ARGUMENT,
+    require((t[0] & 1) == 1, Status::InvalidArgument, "the field modulus t must be odd");
+    require(t[1] != 0 || t[2] != 0 || t[3] != 0 || t[0] > 2, Status::InvalidArgument,
             "the field modulus t must be greater than 2");
-    require((t[3] >> 63) == 0, HELIB_ERR_INVALID_ARGUMENT, "the field modulus t must be below 2^255");
+    require((t[3] >> 63) == 0, Status::InvalidArgument, "the field modulus t must be below 2^255");
     return t;
 }
 
@@ -146,19 +146,19 @@ Limbs4 checked_modulus(const Limbs4 &t) {
 
 FieldNttTable::FieldNttTable(const Limbs4 &t, size_t n, const Limbs4 &psi)
     : n_(n), log_n_(0), mont_(checked_modulus(t)) {
-    require(n >= 2 && n <= kMaxFieldNtt && (n & (n - 1)) == 0, HELIB_ERR_INVALID_ARGUMENT,
+    require(n >= 2 && n <= kMaxFieldNtt && (n & (n - 1)) == 0, Status::InvalidArgument,
             "the field NTT length " + std::to_string(n) + " is not a power of two in [2, 2^17]");
     while ((size_t{1} << log_n_) < n) ++log_n_;
-    require(limbs_less(psi, t), HELIB_ERR_INVALID_ARGUMENT, "the root psi is not reduced modulo t");
+    require(limbs_less(psi, t), Status::InvalidArgument, "the root psi is not reduced modulo t");
     const FieldMont &m = mont_;
     const Limbs4 psi_m = m.to_mont(psi);
     const Limbs4 psi_n = m.from_mont(m.pow_mont(psi_m, n));
     Limbs4 minus_one;
     sub_borrow(minus_one, t, Limbs4{1, 0, 0, 0});
-    require(psi_n == minus_one, HELIB_ERR_INVALID_ARGUMENT,
+    require(psi_n == minus_one, Status::InvalidArgument,
             "psi is not a primitive 2n-th root of unity modulo t (psi^n != -1)");
     require(m.from_mont(m.pow_mont(psi_m, 2 * static_cast<u64>(n))) == Limbs4({1, 0, 0, 0}),
-            HELIB_ERR_INVALID_ARGUMENT, "psi^(2n) != 1 modulo t");
+            Status::InvalidArgument, "psi^(2n) != 1 modulo t");
 
     // Powers psi^k and psi^-k, k = 0..n, then stored at bit-reversed positions.
     const Limbs4 psi_inv_m = m.pow_mont(psi_m, 2 * static_cast<u64>(n) - 1);

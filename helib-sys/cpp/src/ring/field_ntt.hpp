@@ -58,7 +58,7 @@ bool limbs_less(const Limbs4 &a, const Limbs4 &b);
 /// The precomputed tables of one (t, n, psi).
 class FieldNttTable {
 public:
-    /// Throws bgv::Error(HELIB_ERR_INVALID_ARGUMENT) unless t is odd, in
+    /// Throws bgv::Error(Status::InvalidArgument) unless t is odd, in
     /// (2, 2^255), n is a power of two in [2, 2^17], psi < t and psi^n = -1.
     FieldNttTable(const Limbs4 &t, size_t n, const Limbs4 &psi);
 

@@ -47,7 +47,7 @@ bool is_prime(uint64_t n) {
 
 std::vector<uint64_t> ntt_primes(unsigned bits, uint64_t n, size_t count,
                                  const std::vector<uint64_t> &taken) {
-    require(bits >= 2 && bits <= 62, HELIB_ERR_INVALID_ARGUMENT, "prime size out of range");
+    require(bits >= 2 && bits <= 62, Status::InvalidArgument, "prime size out of range");
     const uint64_t step = 2 * n;
     const uint64_t upper = (bits == 64) ? ~0ULL : ((1ULL << bits) - 1);
     const uint64_t lower = 1ULL << (bits - 1);
@@ -61,7 +61,7 @@ std::vector<uint64_t> ntt_primes(unsigned bits, uint64_t n, size_t count,
         if (candidate < step) break;
         candidate -= step;
     }
-    require(found.size() == count, HELIB_ERR_INVALID_ARGUMENT,
+    require(found.size() == count, Status::InvalidArgument,
             "not enough " + std::to_string(bits) + "-bit primes congruent to 1 mod " +
                 std::to_string(step));
     return found;

@@ -88,7 +88,7 @@ unsigned log_qp_bound(const std::vector<unsigned> &chain_bits, const std::vector
 void require_floor(uint64_t n, const std::vector<unsigned> &chain_bits, const std::vector<unsigned> &special_bits) {
     const unsigned log_qp = log_qp_bound(chain_bits, special_bits);
     if (estimate(n, static_cast<double>(log_qp)) >= 128) return;
-    fail(HELIB_ERR_INSECURE_PARAMETERS,
+    fail(Status::InsecureParameters,
          "parameters below 128-bit security: the primes have " + std::to_string(log_qp) +
              " bits in all (log2(QP) up to that), more than the " + std::to_string(max_log_qp(n, 128)) +
              " bits ring degree " + std::to_string(n) +

@@ -24,7 +24,7 @@ unsigned estimate(uint64_t n, double log_qp);
 /// prime of b bits is below 2^b, so log2(Q·P) is at most this).
 unsigned log_qp_bound(const std::vector<unsigned> &chain_bits, const std::vector<unsigned> &special_bits);
 
-/// Fails with HELIB_ERR_INSECURE_PARAMETERS unless ring degree n with primes
+/// Fails with Status::InsecureParameters unless ring degree n with primes
 /// of these sizes reaches 128 bits of security (by log_qp_bound).
 void require_floor(uint64_t n, const std::vector<unsigned> &chain_bits, const std::vector<unsigned> &special_bits);
 

@@ -10,7 +10,7 @@
 namespace bgv {
 
 void GaloisKeys::add(const SecretKey &sk, uint64_t g) {
-    require(sk.context() == ctx_, HELIB_ERR_CONTEXT_MISMATCH, "secret key and Galois keys belong to different contexts");
+    require(sk.context() == ctx_, Status::ContextMismatch, "secret key and Galois keys belong to different contexts");
     const Context &ctx = *ctx_;
     check_galois_element(ctx, g);
     // From s(X^g): the slot permutation of s, applied as the key is written.
@@ -20,7 +20,7 @@ void GaloisKeys::add(const SecretKey &sk, uint64_t g) {
 }
 
 void GaloisKeys::add_many(const SecretKey &sk, const std::vector<uint64_t> &gs) {
-    require(sk.context() == ctx_, HELIB_ERR_CONTEXT_MISMATCH, "secret key and Galois keys belong to different contexts");
+    require(sk.context() == ctx_, Status::ContextMismatch, "secret key and Galois keys belong to different contexts");
     const Context &ctx = *ctx_;
     for (const uint64_t g : gs) check_galois_element(ctx, g);
     ThreadPool &pool = ctx.pool();

@@ -19,7 +19,7 @@ size_t KeySwitchKey::size_bytes() const {
 KeySwitchKey make_key_switch_key(const SecretKey &sk, const RnsPoly &s_prime,
                                  const std::vector<uint32_t> *permutation) {
     const Context &ctx = *sk.context();
-    require(!ctx.digits().empty(), HELIB_ERR_INVALID_ARGUMENT,
+    require(!ctx.digits().empty(), Status::InvalidArgument,
             "key switching needs special primes: the context has none");
     const size_t all = ctx.primes().size(), n = ctx.n(), digits = ctx.digits().size();
     ensure(s_prime.n == n && s_prime.count >= all, "s' covers every prime");

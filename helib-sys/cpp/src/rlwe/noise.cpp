@@ -10,16 +10,18 @@
 namespace bgv {
 namespace noise {
 
-double fresh_public(const Context &ctx) {
-    const double n = static_cast<double>(ctx.n());
+double fresh_public_bits(size_t ring_degree, double log2_t) {
+    const double n = static_cast<double>(ring_degree);
     // e*u and e1*s: each coefficient a sum of N products with variance sigma^2 * 2/3.
     const double product = kTail * kSigma * std::sqrt(2.0 * n / 3.0);
-    return ctx.log2_t() + std::log2(2.0 * product + kTail * kSigma + 0.5);
+    return log2_t + std::log2(2.0 * product + kTail * kSigma + 0.5);
 }
+
+double fresh_public(const Context &ctx) { return fresh_public_bits(ctx.n(), ctx.log2_t()); }
 
 void require_budget(const Context &ctx, size_t level, double noise_after, const std::string &operation) {
     const double left = budget(ctx, level, noise_after);
-    require(left >= kMinBudgetBits, HELIB_ERR_NOISE_BUDGET_EXHAUSTED,
+    require(left >= kMinBudgetBits, Status::NoiseBudgetExhausted,
             operation + " refused: the estimated noise budget would drop to " + std::to_string(left) +
                 " bits (switch modulus first, or use a longer chain)");
 }

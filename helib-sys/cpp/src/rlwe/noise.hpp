@@ -8,7 +8,14 @@
 namespace bgv {
 namespace noise {
 
-/// Bounds use 8 standard deviations for every sum of random terms.
+/// Bounds use kTail standard deviations for every sum of random terms (the
+/// C interface exports it as HELIB_NOISE_TAIL, and the Rust model reads it
+/// there). Such a sum is close to Gaussian, and a Gaussian exceeds 8 sigma
+/// with probability erfc(8 / sqrt 2) ~ 2^-49.5; over the N <= 2^17
+/// coefficients of a ciphertext the bound fails with probability at most
+/// 2^-32.5, per ciphertext. 6 sigma (2^-28.9 a coefficient) would leave
+/// 2^-11.9 at N = 2^17: about one ciphertext in 4000 past its bound, too
+/// often for a bound the engine refuses operations by.
 constexpr double kTail = 8.0;
 
 /// The budget (bits) every ciphertext an operation produces, and every
@@ -18,6 +25,9 @@ constexpr double kMinBudgetBits = 1.0;
 
 /// Public-key encryption: t * (e*u + e0 + e1*s) + m.
 double fresh_public(const Context &ctx);
+/// fresh_public for ring degree `n` and log2 t = `log2_t`, without a context
+/// (the parameter searches of the Rust model read it through the C interface).
+double fresh_public_bits(size_t n, double log2_t);
 /// Secret-key encryption: t * e + m.
 double fresh_secret(const Context &ctx);
 /// log2(2^a + 2^b).
@@ -27,7 +37,7 @@ double add(double a, double b);
 double after_mod_switch(const Context &ctx, double noise, double log2_q, size_t parts);
 /// log2(Q_level / 2) - noise.
 double budget(const Context &ctx, size_t level, double noise);
-/// Throws HELIB_ERR_NOISE_BUDGET_EXHAUSTED, naming `operation`, unless a result
+/// Throws Status::NoiseBudgetExhausted, naming `operation`, unless a result
 /// at `level` with noise `noise_after` keeps at least kMinBudgetBits of budget.
 void require_budget(const Context &ctx, size_t level, double noise_after, const std::string &operation);
 

@@ -5,15 +5,17 @@
 #include <algorithm>
 #include <string>
 
+#include "rlwe/threshold.hpp"
 #include "util/error.hpp"
 #include "util/wipe.hpp"
 
 namespace bgv {
 
 void check_shamir_sizes(uint32_t threshold, uint32_t parties) {
-    require(parties >= 1 && parties <= kMaxShamirParties, HELIB_ERR_INVALID_ARGUMENT,
-            "the number of parties of a Shamir re-sharing must be in [1, 4096], not " + std::to_string(parties));
-    require(threshold >= 1 && threshold <= parties, HELIB_ERR_INVALID_ARGUMENT,
+    require(parties >= 1 && parties <= threshold::kMaxParties, Status::InvalidArgument,
+            "the number of parties of a Shamir re-sharing must be in [1, " + std::to_string(threshold::kMaxParties) +
+                "], not " + std::to_string(parties));
+    require(threshold >= 1 && threshold <= parties, Status::InvalidArgument,
             "the threshold must be in [1, " + std::to_string(parties) + "], not " + std::to_string(threshold));
 }
 
@@ -21,26 +23,26 @@ ResidueSecret::ResidueSecret(std::shared_ptr<const Context> ctx, RnsPoly s, uint
                              uint32_t parties)
     : ctx_(std::move(ctx)), s_(std::move(s)), index_(index), threshold_(threshold), parties_(parties) {
     check_shamir_sizes(threshold, parties);
-    require(index >= 1 && index <= parties, HELIB_ERR_INVALID_ARGUMENT,
+    require(index >= 1 && index <= parties, Status::InvalidArgument,
             "party index " + std::to_string(index) + " is outside [1, " + std::to_string(parties) + "]");
-    require(s_.n == ctx_->n() && s_.count == ctx_->chain_size(), HELIB_ERR_INTERNAL,
+    require(s_.n == ctx_->n() && s_.count == ctx_->chain_size(), Status::Internal,
             "a residue secret covers the whole chain");
 }
 
 std::unique_ptr<ResidueSecret> ResidueSecret::activate(const std::vector<uint32_t> &active) const {
-    require(active_.empty(), HELIB_ERR_INVALID_ARGUMENT, "the share is already activated for an active set");
+    require(active_.empty(), Status::InvalidArgument, "the share is already activated for an active set");
     std::vector<uint32_t> sorted = active;
     std::sort(sorted.begin(), sorted.end());
     for (size_t k = 0; k < sorted.size(); ++k) {
-        require(sorted[k] >= 1 && sorted[k] <= parties_, HELIB_ERR_INVALID_ARGUMENT,
+        require(sorted[k] >= 1 && sorted[k] <= parties_, Status::InvalidArgument,
                 "active party " + std::to_string(sorted[k]) + " is outside [1, " + std::to_string(parties_) + "]");
-        require(k == 0 || sorted[k] != sorted[k - 1], HELIB_ERR_INVALID_ARGUMENT,
+        require(k == 0 || sorted[k] != sorted[k - 1], Status::InvalidArgument,
                 "active party " + std::to_string(sorted[k]) + " is listed twice");
     }
-    require(sorted.size() >= threshold_, HELIB_ERR_INVALID_ARGUMENT,
+    require(sorted.size() >= threshold_, Status::InvalidArgument,
             "an active set of " + std::to_string(sorted.size()) + " parties is below the threshold " +
                 std::to_string(threshold_));
-    require(std::binary_search(sorted.begin(), sorted.end(), index_), HELIB_ERR_INVALID_ARGUMENT,
+    require(std::binary_search(sorted.begin(), sorted.end(), index_), Status::InvalidArgument,
             "party " + std::to_string(index_) + " is not in the active set");
     const Context &ctx = *ctx_;
     RnsPoly scaled(ctx.n(), ctx.chain_size(), Secrecy::Secret);
@@ -91,7 +93,7 @@ u64 lagrange_at_zero(const Modulus &q, uint32_t index, const std::vector<uint32_
     for (uint32_t k : active) {
         if (k == index) continue;
         const u64 diff = q.sub(q.reduce(k), q.reduce(index));
-        require(diff != 0 && q.reduce(k) != 0, HELIB_ERR_INVALID_ARGUMENT,
+        require(diff != 0 && q.reduce(k) != 0, Status::InvalidArgument,
                 "party indices " + std::to_string(k) + " and " + std::to_string(index) +
                     " are not distinct modulo the prime " + std::to_string(q.value()));
         num = q.mul(num, q.reduce(k));

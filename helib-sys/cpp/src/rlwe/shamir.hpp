@@ -12,10 +12,6 @@
 
 namespace bgv {
 
-/// The most parties a Shamir re-sharing may have (the evaluation points are
-/// the party indices 1..parties).
-constexpr uint32_t kMaxShamirParties = 4096;
-
 /// A party's secret share given as RNS residues rather than as a ternary key:
 /// its re-shared key S_j (the sum of the dealings it received) or, once
 /// activated for an active set T, lambda_j(T) * S_j. Residues modulo every
@@ -40,7 +36,7 @@ public:
     const std::vector<uint32_t> &active() const { return active_; }
 
     /// lambda_index(T) * S_j for the active set `active` (1-based indices, any
-    /// order). Throws HELIB_ERR_INVALID_ARGUMENT when this share is already
+    /// order). Throws Status::InvalidArgument when this share is already
     /// activated, an index is outside [1, parties] or repeated, the set has
     /// fewer than `threshold` members or does not contain this party.
     std::unique_ptr<ResidueSecret> activate(const std::vector<uint32_t> &active) const;
@@ -52,7 +48,8 @@ private:
     std::vector<uint32_t> active_;
 };
 
-/// Throws HELIB_ERR_INVALID_ARGUMENT unless 1 <= threshold <= parties <= kMaxShamirParties.
+/// Throws Status::InvalidArgument unless 1 <= threshold <= parties <= threshold::kMaxParties
+/// (the evaluation points are the party indices 1..parties).
 void check_shamir_sizes(uint32_t threshold, uint32_t parties);
 
 /// The dealing of `sk` for `parties` parties with `threshold`: per chain prime
@@ -63,7 +60,7 @@ void check_shamir_sizes(uint32_t threshold, uint32_t parties);
 std::vector<RnsPoly> shamir_deal(const SecretKey &sk, uint32_t threshold, uint32_t parties, Prng &prng);
 
 /// lambda_index(T) mod q: prod over k in T, k != index, of k / (k - index).
-/// Throws HELIB_ERR_INVALID_ARGUMENT when a difference is not invertible mod q.
+/// Throws Status::InvalidArgument when a difference is not invertible mod q.
 u64 lagrange_at_zero(const Modulus &q, uint32_t index, const std::vector<uint32_t> &active);
 
 }  // namespace bgv

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "rlwe/noise.hpp"
+#include "rlwe/threshold.hpp"
 #include "util/error.hpp"
 
 namespace bgv {
@@ -24,27 +25,41 @@ Width width_of(const Context &ctx, const Spec &spec, double &budget_left) {
 }
 
 void check_range(const Context &ctx, uint32_t parties, uint32_t security_bits, size_t level) {
-    require(parties >= 1 && parties <= kMaxParties, HELIB_ERR_INVALID_ARGUMENT,
-            "the number of parties must be in [1, " + std::to_string(kMaxParties) + "]");
-    require(security_bits >= 1 && security_bits <= 128, HELIB_ERR_INVALID_ARGUMENT,
+    threshold::check_parties(parties);
+    require(security_bits >= 1 && security_bits <= 128, Status::InvalidArgument,
             "the statistical security parameter must be in [1, 128] bits");
     ctx.check_level(level);
 }
 
 constexpr double kRequiredBudget = noise::kMinBudgetBits + kCheckBits;
 
+/// ceil(log2 x) for x >= 1.
+unsigned ceil_log2(uint64_t x) {
+    unsigned bits = 0;
+    while ((uint64_t{1} << bits) < x) ++bits;
+    return bits;
+}
+
 }  // namespace
+
+unsigned room_bits(size_t n, uint32_t parties, uint32_t security_bits) {
+    threshold::check_parties(parties);
+    require(security_bits >= 1 && security_bits <= 128, Status::InvalidArgument,
+            "the statistical security parameter must be in [1, 128] bits");
+    require(n >= 1 && n <= (size_t{1} << 40), Status::InvalidArgument, "the ring degree must be in [1, 2^40]");
+    return security_bits + ceil_log2(n) + ceil_log2(parties) + 2 + static_cast<unsigned>(kCheckBits);
+}
 
 Width width(const Context &ctx, const Spec &spec) {
     check_range(ctx, spec.parties, spec.security_bits, spec.level);
     require(std::isfinite(spec.noise_bits) && spec.noise_bits >= noise::floor_log2(ctx),
-            HELIB_ERR_INVALID_ARGUMENT,
+            Status::InvalidArgument,
             "the agreed noise bound (" + std::to_string(spec.noise_bits) +
                 " bits) is not a number at or above the noise floor of every ciphertext (" +
                 std::to_string(noise::floor_log2(ctx)) + " bits)");
     double left = 0;
     const Width w = width_of(ctx, spec, left);
-    require(left >= kRequiredBudget, HELIB_ERR_NOISE_BUDGET_EXHAUSTED,
+    require(left >= kRequiredBudget, Status::NoiseBudgetExhausted,
             "smudging noise of " + std::to_string(w.bits) + " bits per party (" + std::to_string(spec.parties) +
                 " parties, 2^-" + std::to_string(spec.security_bits) + ") for noise up to " +
                 std::to_string(spec.noise_bits) + " bits does not fit level " + std::to_string(spec.level) +
@@ -58,7 +73,7 @@ double level_bound(const Context &ctx, uint32_t parties, uint32_t security_bits,
     Spec spec{parties, security_bits, level, noise::floor_log2(ctx)};
     double left = 0;
     width_of(ctx, spec, left);
-    require(left >= kRequiredBudget, HELIB_ERR_NOISE_BUDGET_EXHAUSTED,
+    require(left >= kRequiredBudget, Status::NoiseBudgetExhausted,
             "level " + std::to_string(level) + " cannot hold the smudging of " + std::to_string(parties) +
                 " parties (2^-" + std::to_string(security_bits) +
                 ") even for the least noise a ciphertext carries: decrypt collectively at a higher level");

@@ -25,12 +25,18 @@ namespace smudging {
 /// probability about 2^(-kCheckBits * N).
 constexpr double kCheckBits = 2.0;
 
-/// The most parties a protocol may have.
-constexpr uint32_t kMaxParties = 4096;
+/// The modulus bits the smudging of `parties` parties at lambda =
+/// `security_bits` needs at a level beyond an ordinary decryption, on ring
+/// degree `n`: lambda + ceil(log2 N) + ceil(log2 parties) + 2 + kCheckBits.
+/// width() makes the noise grow by at most lambda + log2 N + log2 parties + 2
+/// bits (the width is rounded up, and ||e|| to e + 1), and the level must keep
+/// kCheckBits more than an ordinary decryption. Throws
+/// Status::InvalidArgument for parties or lambda out of range, or n < 1.
+unsigned room_bits(size_t n, uint32_t parties, uint32_t security_bits);
 
 /// What a party agrees to smudge for.
 struct Spec {
-    /// The number of parties that each add a smudging term, in [1, kMaxParties].
+    /// The number of parties that each add a smudging term, in [1, threshold::kMaxParties].
     uint32_t parties;
     /// The statistical security parameter lambda, in [1, 128].
     uint32_t security_bits;
@@ -52,15 +58,15 @@ struct Width {
 
 /// Checks `spec` against `ctx` (parties, lambda, level, noise_bits at least
 /// the engine's noise floor) and returns its width. Throws
-/// HELIB_ERR_INVALID_ARGUMENT / HELIB_ERR_INVALID_LEVEL for a spec out of
-/// range, HELIB_ERR_NOISE_BUDGET_EXHAUSTED when the smudged noise would not
+/// Status::InvalidArgument / Status::InvalidLevel for a spec out of
+/// range, Status::NoiseBudgetExhausted when the smudged noise would not
 /// leave noise::kMinBudgetBits + kCheckBits of budget at the level.
 Width width(const Context &ctx, const Spec &spec);
 
 /// The largest noise bound the smudging of `parties` parties at `level`
 /// can hide (noise_bits of the widest Spec that width() accepts): a
 /// ciphertext at `level` with more noise than this cannot be decrypted
-/// collectively at all. Throws HELIB_ERR_NOISE_BUDGET_EXHAUSTED when even the
+/// collectively at all. Throws Status::NoiseBudgetExhausted when even the
 /// noise floor does not fit.
 double level_bound(const Context &ctx, uint32_t parties, uint32_t security_bits, size_t level);
 

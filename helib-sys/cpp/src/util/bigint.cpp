@@ -11,7 +11,7 @@ namespace bgv {
 static_assert(sizeof(mp_limb_t) == sizeof(u64), "GMP limbs must be 64-bit");
 
 mpz_class mpz_from_limbs(const u64 *limbs, size_t count) {
-    require(count <= kMaxIntegerLimbs, HELIB_ERR_INVALID_ARGUMENT,
+    require(count <= kMaxIntegerLimbs, Status::InvalidArgument,
             "an integer of " + std::to_string(count) + " limbs is longer than the " +
                 std::to_string(kMaxIntegerLimbs) + " limbs accepted");
     mpz_class out;
@@ -22,7 +22,7 @@ mpz_class mpz_from_limbs(const u64 *limbs, size_t count) {
 void mpz_to_limbs(const mpz_class &value, u64 *limbs, size_t count) {
     ensure(sgn(value) >= 0, "mpz_to_limbs takes a nonnegative value");
     const size_t needed = mpz_size(value.get_mpz_t());
-    require(needed <= count, HELIB_ERR_BUFFER_TOO_SMALL, "integer does not fit the output limbs");
+    require(needed <= count, Status::BufferTooSmall, "integer does not fit the output limbs");
     for (size_t i = 0; i < count; ++i) limbs[i] = i < needed ? mpz_getlimbn(value.get_mpz_t(), i) : 0;
 }
 

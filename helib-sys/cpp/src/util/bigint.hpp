@@ -16,10 +16,10 @@ namespace bgv {
 /// computes needs integers anywhere near this long.
 constexpr size_t kMaxIntegerLimbs = size_t{1} << 20;
 
-/// Limbs (little endian) -> integer; fails with HELIB_ERR_INVALID_ARGUMENT,
+/// Limbs (little endian) -> integer; fails with Status::InvalidArgument,
 /// before reading, when count exceeds kMaxIntegerLimbs.
 mpz_class mpz_from_limbs(const u64 *limbs, size_t count);
-/// Integer (>= 0) -> exactly `count` limbs; throws HELIB_ERR_BUFFER_TOO_SMALL if it does not fit.
+/// Integer (>= 0) -> exactly `count` limbs; throws Status::BufferTooSmall if it does not fit.
 void mpz_to_limbs(const mpz_class &value, u64 *limbs, size_t count);
 /// Number of 64-bit limbs needed for a nonnegative integer (at least 1).
 size_t limbs_for(const mpz_class &value);

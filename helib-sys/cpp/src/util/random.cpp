@@ -250,7 +250,7 @@ void fill_from_os(Seed &seed) {
         const ssize_t got = getrandom(seed.data() + filled, seed.size() - filled, 0);
         if (got < 0) {
             if (errno == EINTR) continue;
-            fail(HELIB_ERR_RANDOMNESS, std::string("getrandom failed: ") + std::strerror(errno));
+            fail(Status::Randomness, std::string("getrandom failed: ") + std::strerror(errno));
         }
         filled += static_cast<size_t>(got);
     }

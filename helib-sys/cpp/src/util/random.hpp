@@ -17,7 +17,7 @@ using Seed = std::array<uint8_t, 32>;
 /// 32 bytes from the operating system's CSPRNG (getrandom(2) on Linux,
 /// arc4random_buf on macOS and the BSDs; other systems do not build), for seeds that
 /// are stored in the clear (the uniform halves of keys and ciphertexts);
-/// throws HELIB_ERR_RANDOMNESS if the OS cannot provide them. Secret
+/// throws Status::Randomness if the OS cannot provide them. Secret
 /// randomness comes from Prng::from_os(), which never lets its seed out.
 Seed os_seed();
 

@@ -52,7 +52,7 @@ private:
 namespace {
 
 unsigned resolve_threads(unsigned threads) {
-    require(threads <= ThreadPool::kMaxThreads, HELIB_ERR_INVALID_ARGUMENT,
+    require(threads <= ThreadPool::kMaxThreads, Status::InvalidArgument,
             std::to_string(threads) + " threads asked for; at most " + std::to_string(ThreadPool::kMaxThreads) +
                 " are supported (0 = one per hardware thread)");
     if (threads != 0) return threads;
@@ -110,7 +110,7 @@ void ThreadPool::grow(unsigned workers) {
     } catch (const std::system_error &e) {
         const unsigned started = static_cast<unsigned>(workers_.size());
         shrink(before);
-        fail(HELIB_ERR_OUT_OF_MEMORY, "could not start worker thread " + std::to_string(started + 2) + " of " +
+        fail(Status::OutOfMemory, "could not start worker thread " + std::to_string(started + 2) + " of " +
                                           std::to_string(workers + 1) + " (" + e.what() + ")");
     } catch (...) {
         shrink(before);

@@ -11,8 +11,6 @@
 #include <thread>
 #include <vector>
 
-#include "helib_c.h"
-
 namespace bgv {
 
 /// A pool of worker threads running one `parallel_for` at a time. The calling
@@ -23,11 +21,11 @@ namespace bgv {
 class ThreadPool {
 public:
     /// The most threads a pool may have (the caller included).
-    static constexpr unsigned kMaxThreads = HELIB_MAX_THREADS;
+    static constexpr unsigned kMaxThreads = 256;
 
     /// `threads` = total threads including the caller; 0 = hardware threads
-    /// (at most kMaxThreads). Throws HELIB_ERR_INVALID_ARGUMENT above
-    /// kMaxThreads and HELIB_ERR_OUT_OF_MEMORY when a worker thread cannot be
+    /// (at most kMaxThreads). Throws Status::InvalidArgument above
+    /// kMaxThreads and Status::OutOfMemory when a worker thread cannot be
     /// started (the workers already started are stopped first).
     explicit ThreadPool(unsigned threads);
     ~ThreadPool();

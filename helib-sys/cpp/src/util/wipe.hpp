@@ -14,13 +14,15 @@ void secure_wipe(void *data, size_t bytes);
 /// A vector of secret values (ephemeral randomness, key coefficients) that
 /// wipes its elements in its destructor, also when an exception unwinds it.
 /// It cannot be copied, and it must not grow once filled (a reallocation
-/// would free the old buffer unwiped).
+/// would free the old buffer unwiped). A move hands the buffer over and leaves
+/// the source empty, so it is wiped once, by its last owner.
 template <typename T>
 struct WipedVector : std::vector<T> {
     using std::vector<T>::vector;
     WipedVector(std::vector<T> &&other) : std::vector<T>(std::move(other)) {}
     WipedVector(const WipedVector &) = delete;
     WipedVector &operator=(const WipedVector &) = delete;
+    WipedVector(WipedVector &&) noexcept = default;
     ~WipedVector() { secure_wipe(this->data(), this->capacity() * sizeof(T)); }
 };
 

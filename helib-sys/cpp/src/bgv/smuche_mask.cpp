@@ -2,26 +2,26 @@
 // of the Smuche caching scheme (Zhao 2023), the public-key mask
 // (b * xi, a_pk * xi) added to a ciphertext WITHOUT fresh error terms.
 //
-// It is kept, isolated in this file, only so that the he-cache crate can
+// It is kept, isolated in this file (with its header, and one entry point in
+// capi/c_api_ciphertext.cpp), only so that the he-cache crate can
 // implement Smuche faithfully and the he-cache-analysis crate can show how it
 // fails: the mask lies in the R_q-span of the public key, so
 // c0 * a_pk - c1 * b is unchanged by it. Nothing else in the engine uses it;
 // a fresh encryption of zero is the secure re-randomization.
+#include "bgv/smuche_mask.hpp"
+
 #include <cmath>
 #include <string>
 
-#include "capi/c_api_internal.hpp"
-#include "util/error.hpp"
-#include "rlwe/noise.hpp"
 #include "bgv/scheme.hpp"
+#include "rlwe/noise.hpp"
+#include "util/error.hpp"
 
 namespace bgv {
-namespace {
 
-/// dst = a + (b * xi, a_pk * xi) for a fresh ternary xi.
 void add_smuche_mask(const PublicKey &pk, const Ciphertext &a, Ciphertext &dst) {
     check_nonempty(a);
-    require(pk.context() == a.ctx, HELIB_ERR_CONTEXT_MISMATCH,
+    require(pk.context() == a.ctx, bgv::Status::ContextMismatch,
             "public key and ciphertext belong to different contexts");
     const Context &ctx = *a.ctx;
     Prng prng = Prng::from_os();
@@ -47,14 +47,4 @@ void add_smuche_mask(const PublicKey &pk, const Ciphertext &a, Ciphertext &dst) 
     });
 }
 
-}  // namespace
 }  // namespace bgv
-
-using namespace helib_shim;
-
-extern "C" helib_status helib_ciphertext_add_public_key_mask(const helib_public_key *pk, const helib_ciphertext *a,
-                                                             helib_ciphertext *dst) {
-    return guarded([&] {
-        bgv::add_smuche_mask(*deref(pk, "pk").key, input(a, "a"), deref_mut(dst, "dst").ct);
-    });
-}
