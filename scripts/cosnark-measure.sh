@@ -8,9 +8,11 @@
 #   scripts/cosnark-measure.sh [--hashes K] [--parties N] [--proofs P]
 #
 # K = 280 (the default) is 67,200 constraints, a domain of 2^17; it needs a
-# 2^17 powers-of-tau file, made once into target/circom-tools/ptau (this
-# takes long: the ceremony's phase-2 preparation runs in node). The tools
-# come from scripts/circom-fixtures.sh --tools-only (pinned npm packages).
+# 2^17 powers-of-tau file, made once into target/circom-tools/ptau by
+# `cosnark ptau` (about 20 s of CPU): a single-contributor setup from one local secret,
+# good for measurement and nothing else (whoever kept the secret could forge
+# proofs). The tools come from scripts/circom-fixtures.sh --tools-only
+# (pinned npm packages).
 # Prints per role and proof the process CPU time, its ratio to the plain
 # ark-groth16 prover's, and the bytes sent and received; the results also
 # go to target/cosnark-measure/K/.
@@ -41,27 +43,22 @@ tools=$root/target/circom-tools
 snarkjs=$tools/node_modules/.bin/snarkjs
 circom2=$tools/node_modules/.bin/circom2
 
+step "building cosnark"
+cargo build --release --bin cosnark >&2
+cosnark=${CARGO_TARGET_DIR:-$root/target}/release/cosnark
+
 constraints=$((hashes * 240))
 power=1
 while (( (1 << power) < constraints + 3 )); do power=$((power + 1)); done
-ptau=$tools/ptau/pot${power}_final.ptau
-if [[ ! -f "$ptau" ]]; then
-    step "powers of tau 2^$power (once)"
-    mkdir -p "$tools/ptau"
-    (
-        cd "$tools/ptau"
-        "$snarkjs" powersoftau new bn128 "$power" "pot${power}_0000.ptau" >/dev/null
-        "$snarkjs" powersoftau contribute "pot${power}_0000.ptau" "pot${power}_0001.ptau" \
-            --name="cosnark measure" -e="cosnark measure $RANDOM $RANDOM" >/dev/null
-        "$snarkjs" powersoftau prepare phase2 "pot${power}_0001.ptau" "pot${power}_final.ptau.part" >/dev/null
-        mv "pot${power}_final.ptau.part" "pot${power}_final.ptau"
-        rm -f "pot${power}_0000.ptau" "pot${power}_0001.ptau"
-    )
-fi
-
+ptau=$tools/ptau/pot${power}_single_contributor.ptau
 out=$root/target/cosnark-measure/$hashes
 mkdir -p "$out" "$tools/src"
 name=poseidon_chain_$hashes
+if [[ ! -f "$out/$name.zkey" && ! -f "$ptau" ]]; then
+    step "powers of tau 2^$power (once; a single-contributor setup for measurement)"
+    mkdir -p "$tools/ptau"
+    "$cosnark" ptau --power "$power" --out "$ptau"
+fi
 if [[ ! -f "$out/$name.zkey" ]]; then
     step "compiling a chain of $hashes Poseidon hashes ($constraints constraints) and its keys"
     sed "s/CHAIN_LENGTH/$hashes/" scripts/circuits/poseidon_chain.circom >"$tools/src/$name.circom"
@@ -76,13 +73,12 @@ if [[ ! -f "$out/$name.zkey" ]]; then
     rm -f "$out/${name}_0000.zkey"
 fi
 
-step "building cosnark"
-cargo build --release --bin cosnark >&2
-cosnark=$root/target/release/cosnark
-
 cpu_of() { # seconds of user + system CPU of a command
-    local t
-    t=$( { /usr/bin/time -f '%U %S' "$@" >/dev/null 2>/dev/null; } 2>&1 | tail -1)
+    local f t
+    f=$(mktemp)
+    /usr/bin/time -o "$f" -f '%U %S' "$@" >/dev/null 2>&1
+    t=$(tail -1 "$f")
+    rm -f "$f"
     awk '{ printf "%.2f", $1 + $2 }' <<<"$t"
 }
 

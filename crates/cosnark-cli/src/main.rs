@@ -13,7 +13,9 @@
 //! steps, for roles on several machines: `setup` (a session directory),
 //! `split-witness` (an input owner's shares), `keygen` (one role of the key
 //! session), `party` and `server` (one role of the proofs), `verify`, and
-//! `plain` (the plain prover, for comparison).
+//! `plain` (the plain prover, for comparison). `ptau` writes a prepared
+//! powers-of-tau file for `snarkjs groth16 setup` from one local secret,
+//! for tests and measurements (not a ceremony).
 
 mod children;
 mod commands;
@@ -28,7 +30,7 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
-use commands::{keygen, party, plain, prove, server, setup, split_witness, verify};
+use commands::{keygen, party, plain, prove, ptau, server, setup, split_witness, verify};
 use error::CliResult;
 
 /// Collaborative Groth16 proofs of circom circuits, every role its own process.
@@ -57,6 +59,9 @@ enum Command {
     Verify(verify::VerifyArgs),
     /// Prove with the plain (single-machine) prover, timed.
     Plain(plain::PlainArgs),
+    /// Write a prepared powers-of-tau file from one local secret: a
+    /// single-contributor setup for tests and measurements, not a ceremony.
+    Ptau(ptau::PtauArgs),
 }
 
 fn run(cli: Cli) -> CliResult<()> {
@@ -98,6 +103,17 @@ fn run(cli: Cli) -> CliResult<()> {
         }
         Command::Plain(args) => {
             plain::run(&args)?;
+        }
+        Command::Ptau(args) => {
+            let report = ptau::run(&args)?;
+            eprintln!(
+                "powers of tau 2^{} prepared for phase 2 in {}: {} bytes, {:.1} s \
+                 (a single-contributor setup for tests and measurements, not a ceremony)",
+                args.power,
+                args.out.display(),
+                report.bytes,
+                report.wall_s
+            );
         }
     }
     Ok(())

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Builds he-circom's libFuzzer harnesses (one per reader: r1cs, wtns, zkey,
-# vk_json) and runs each for a bounded time on a seed corpus of the
+# ptau, vk_json) and runs each for a bounded time on a seed corpus of the
 # committed fixtures, their prefixes and tweaked copies. As in
 # helib-sys/fuzz/run.sh (which this follows for its Rust targets): stable
 # cargo with rustc's SanitizerCoverage pass (-Cpasses=sancov-module), so
@@ -22,7 +22,7 @@ root=$(cd "$here/../../.." && pwd)
 out=${FUZZ_OUT:-$root/target/fuzz}
 seconds=120
 if [[ "${1:-}" == "--short" ]]; then seconds=15; elif [[ -n "${1:-}" ]]; then seconds=$1; fi
-targets=${FUZZ_TARGETS:-"r1cs wtns zkey vk_json"}
+targets=${FUZZ_TARGETS:-"r1cs wtns zkey ptau vk_json"}
 mkdir -p "$out/bin" "$out/artifacts"
 
 host=$(rustc -vV | sed -n 's/^host: //p')

@@ -23,8 +23,46 @@
 //! assert!(file.section(2).is_err()); // missing
 //! # Ok::<(), he_circom::Error>(())
 //! ```
+//!
+//! [`write_header`] and [`write_section_header`] write the same container
+//! (for files whose section sizes are known before their bodies).
+
+use std::io::{self, Write};
 
 use crate::error::{Error, FileKind, Location, Result};
+
+/// Writes a container's header: `kind`'s magic, `version` and the number
+/// of sections that follow.
+///
+/// # Errors
+/// The writer's errors; [`io::ErrorKind::InvalidInput`] if `kind` is not
+/// a binary container kind.
+pub fn write_header(
+    w: &mut impl Write,
+    kind: FileKind,
+    version: u32,
+    sections: u32,
+) -> io::Result<()> {
+    let magic = kind.magic().ok_or_else(|| {
+        io::Error::new(
+            io::ErrorKind::InvalidInput,
+            format!("{kind} is not a binary container kind"),
+        )
+    })?;
+    w.write_all(&magic)?;
+    w.write_all(&version.to_le_bytes())?;
+    w.write_all(&sections.to_le_bytes())
+}
+
+/// Writes a section's header: its type and the size of the body that
+/// follows.
+///
+/// # Errors
+/// The writer's errors.
+pub fn write_section_header(w: &mut impl Write, section: u32, size: u64) -> io::Result<()> {
+    w.write_all(&section.to_le_bytes())?;
+    w.write_all(&size.to_le_bytes())
+}
 
 /// A parsed container: the version and the sections' bodies, borrowed from
 /// the input.
@@ -325,6 +363,19 @@ mod tests {
         let err = BinFile::parse(FileKind::Zkey, &many, 1).unwrap_err();
         assert!(matches!(err, Error::Truncated { .. }), "{err}");
         assert!(err.to_string().contains("section type"), "{err}");
+    }
+
+    #[test]
+    fn the_writers_make_what_the_parser_reads() {
+        let mut bytes = Vec::new();
+        write_header(&mut bytes, FileKind::Ptau, 1, 2).unwrap();
+        write_section_header(&mut bytes, 1, 3).unwrap();
+        bytes.extend_from_slice(b"abc");
+        write_section_header(&mut bytes, 7, 0).unwrap();
+        assert_eq!(bytes, container(b"ptau", 1, &[(1, 3, b"abc"), (7, 0, b"")]));
+        let file = BinFile::parse(FileKind::Ptau, &bytes, 1).unwrap();
+        assert_eq!(file.section(1).unwrap(), b"abc");
+        assert!(write_header(&mut Vec::new(), FileKind::ProofJson, 1, 0).is_err());
     }
 
     #[test]

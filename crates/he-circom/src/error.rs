@@ -13,6 +13,8 @@ pub enum FileKind {
     Wtns,
     /// A snarkjs Groth16 proving key (`.zkey`).
     Zkey,
+    /// A snarkjs powers-of-tau file (`.ptau`).
+    Ptau,
     /// A snarkjs `verification_key.json`.
     VerificationKeyJson,
     /// A snarkjs `proof.json`.
@@ -28,6 +30,7 @@ impl FileKind {
             FileKind::R1cs => Some(*b"r1cs"),
             FileKind::Wtns => Some(*b"wtns"),
             FileKind::Zkey => Some(*b"zkey"),
+            FileKind::Ptau => Some(*b"ptau"),
             _ => None,
         }
     }
@@ -52,6 +55,17 @@ impl FileKind {
             (FileKind::Zkey, 8) => "C points",
             (FileKind::Zkey, 9) => "H points",
             (FileKind::Zkey, 10) => "contributions",
+            (FileKind::Ptau, 1) => "header",
+            (FileKind::Ptau, 2) => "tau powers in G1",
+            (FileKind::Ptau, 3) => "tau powers in G2",
+            (FileKind::Ptau, 4) => "alpha times tau powers in G1",
+            (FileKind::Ptau, 5) => "beta times tau powers in G1",
+            (FileKind::Ptau, 6) => "beta in G2",
+            (FileKind::Ptau, 7) => "contributions",
+            (FileKind::Ptau, 12) => "Lagrange tau powers in G1",
+            (FileKind::Ptau, 13) => "Lagrange tau powers in G2",
+            (FileKind::Ptau, 14) => "Lagrange alpha tau powers in G1",
+            (FileKind::Ptau, 15) => "Lagrange beta tau powers in G1",
             _ => "unknown",
         }
     }
@@ -63,6 +77,7 @@ impl fmt::Display for FileKind {
             FileKind::R1cs => "r1cs",
             FileKind::Wtns => "wtns",
             FileKind::Zkey => "zkey",
+            FileKind::Ptau => "ptau",
             FileKind::VerificationKeyJson => "verification_key.json",
             FileKind::ProofJson => "proof.json",
             FileKind::PublicJson => "public.json",
@@ -287,6 +302,9 @@ pub enum Error {
     /// Arguments of a computation do not fit together (lengths, sizes).
     #[error("invalid argument: {0}")]
     InvalidArgument(String),
+    /// The operating system's random generator failed.
+    #[error("the operating system's random generator failed: {0}")]
+    Random(String),
 }
 
 impl Error {

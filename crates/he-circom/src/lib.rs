@@ -10,6 +10,9 @@
 //!   ark-groth16's provers, with its linear pieces in [`reduction`];
 //! - [`snarkjs_json`]: `proof.json`, `public.json`,
 //!   `verification_key.json`, written atomically and read back with checks.
+//! - [`ptau`]: snarkjs powers-of-tau files, prepared for phase 2, written
+//!   from one fresh local secret for tests and measurements (not a
+//!   ceremony), and read back with checks.
 //!
 //! Every reader takes the whole file as bytes and turns every malformed
 //! input into an [`Error`] naming the file kind, the section and the field;
@@ -51,6 +54,7 @@ mod error;
 pub mod field;
 mod json_points;
 pub mod matrices;
+pub mod ptau;
 pub mod r1cs;
 pub mod reduction;
 pub mod snarkjs_json;

@@ -4,6 +4,7 @@ pub mod keygen;
 pub mod party;
 pub mod plain;
 pub mod prove;
+pub mod ptau;
 pub mod server;
 pub mod setup;
 pub mod split_witness;
