@@ -297,8 +297,9 @@ impl Cluster {
 
     /// The checked all-to-all of residues modulo chain prime `prime`:
     /// `send` holds the payload for rank d at `send_counts[..d].sum()`
-    /// (`send_counts[d]` words); the result holds the payload from rank s at
-    /// `recv_counts[..s].sum()`. Each payload travels with a sealed
+    /// (`send_counts[d]` words); `received` is resized to the sum of
+    /// `recv_counts` (reusing its memory: no fresh pages for each exchange)
+    /// and gets the payload from rank s at `recv_counts[..s].sum()`. Each payload travels with a sealed
     /// [`Header`]; every rank agrees on the outcome before returning.
     ///
     /// # Errors
@@ -307,10 +308,11 @@ impl Cluster {
     pub fn exchange(
         &self,
         prime: usize,
-        mut send: Vec<u64>,
+        send: &mut [u64],
         send_counts: &[usize],
         recv_counts: &[usize],
-    ) -> Result<Vec<u64>> {
+        received: &mut Vec<u64>,
+    ) -> Result<()> {
         let (size, rank) = (self.size, self.rank);
         if send_counts.len() != size
             || recv_counts.len() != size
@@ -385,7 +387,7 @@ impl Cluster {
             ints(recv_counts)?,
             ints(&recv_at)?,
         );
-        let mut received = vec![0u64; recv_counts.iter().sum()];
+        received.resize(recv_counts.iter().sum(), 0);
         // SAFETY: the counts and displacements describe ranges inside the
         // two buffers (their lengths are the counts' sums); the communicator is live.
         check(rank, "MPI_Alltoallv", unsafe {
@@ -401,7 +403,6 @@ impl Cluster {
                 self.comm.as_raw(),
             )
         })?;
-        drop(send);
         let mut outcome = Ok(());
         for s in 0..size {
             let payload = &received[recv_at[s]..recv_at[s] + recv_counts[s]];
@@ -419,8 +420,7 @@ impl Cluster {
         traffic.exchanges += 1;
         self.traffic.set(traffic);
         drop(_guard);
-        self.agree(outcome)?;
-        Ok(received)
+        self.agree(outcome)
     }
 }
 

@@ -1,5 +1,6 @@
 //! Encrypted polynomials whose blocks are spread over the ranks.
 
+use std::borrow::Cow;
 use std::marker::PhantomData;
 use std::ops::Range;
 
@@ -434,7 +435,7 @@ impl<F: PrimeField> DistributedPolynomial<F> {
                 let noise = context.plain_block_product_noise(level, noise_a, total)?;
                 // EncodedPlaintext::for_multiplication encodes with factor 1.
                 let factor = product_factor(&a, Some(&BigUint::from(1u8)), context);
-                (Vec::new(), encoded, 1, noise, factor)
+                (Cow::Owned(Vec::new()), encoded, 1, noise, factor)
             }
         };
         let factor = cluster.agree(factor)?;
@@ -448,20 +449,28 @@ impl<F: PrimeField> DistributedPolynomial<F> {
             .collect();
         let a_counts = |r: usize| partition.range(self.blocks, r).len() * 2;
         let b_counts = |r: usize| partition.range(b_blocks, r).len() * b_parts;
+        // Buffers reused from prime to prime: fresh pages cost more than
+        // the copies through them.
+        let mut buffers = Buffers::default();
+        let (mut a_rows, mut b_rows, mut out) = (Vec::new(), Vec::new(), Vec::new());
         for prime in 0..primes {
             // Operand rows: this rank's blocks, every column range to its rank.
-            let a_rows = self.transpose(cluster, prime, &a, None, a_counts)?;
-            let b_rows = if b_plain.is_empty() {
-                self.transpose(cluster, prime, &b_local, None, b_counts)?
-            } else {
-                self.transpose(cluster, prime, &[], Some(&b_plain), b_counts)?
-            };
+            self.transpose(cluster, prime, &a, &[], a_counts, &mut buffers, &mut a_rows)?;
+            self.transpose(
+                cluster,
+                prime,
+                &b_local,
+                &b_plain,
+                b_counts,
+                &mut buffers,
+                &mut b_rows,
+            )?;
             let b_operand = if b_parts == 2 {
                 RowOperand::ciphertexts(&b_rows, b_blocks)
             } else {
                 RowOperand::encoded_plaintexts(&b_rows, b_blocks)
             };
-            let mut out = vec![0u64; outputs.len() * out_parts * width];
+            out.resize(outputs.len() * out_parts * width, 0);
             let convolved = context.convolve_rows(
                 prime,
                 width,
@@ -470,7 +479,6 @@ impl<F: PrimeField> DistributedPolynomial<F> {
                 outputs.clone(),
                 &mut out,
             );
-            drop((a_rows, b_rows));
             cluster.agree(convolved.map_err(Error::from))?;
             // The result rows back: rank d gets its run of output blocks.
             let send_counts: Vec<usize> = (0..cluster.size())
@@ -479,7 +487,8 @@ impl<F: PrimeField> DistributedPolynomial<F> {
             let recv_counts: Vec<usize> = (0..cluster.size())
                 .map(|s| mine.len() * out_parts * columns(s).len())
                 .collect();
-            let received = cluster.exchange(prime, out, &send_counts, &recv_counts)?;
+            let received = &mut buffers.received;
+            cluster.exchange(prime, &mut out, &send_counts, &recv_counts, received)?;
             let mut at = 0;
             for s in 0..cluster.size() {
                 let cols = columns(s);
@@ -493,6 +502,7 @@ impl<F: PrimeField> DistributedPolynomial<F> {
                 }
             }
         }
+        drop((a_rows, b_rows, out, buffers));
         let local = cluster.agree(
             results
                 .into_iter()
@@ -506,45 +516,59 @@ impl<F: PrimeField> DistributedPolynomial<F> {
         Ok(Self::from_parts(local, outputs.len(), layout))
     }
 
-    /// The all-to-all that gives this rank the rows of every block in its
-    /// column range at `prime`, from this rank's `blocks` (ciphertexts) or
-    /// `plain` blocks; `counts(r)` is the rows rank r holds.
+    /// The all-to-all that gives this rank, in `rows`, the rows of every
+    /// block in its column range at `prime`, from this rank's `blocks`
+    /// (ciphertexts) and `plain` blocks; `counts(r)` is the rows rank r holds.
+    #[allow(clippy::too_many_arguments)]
     fn transpose(
         &self,
         cluster: &Cluster,
         prime: usize,
         blocks: &[Ciphertext],
-        plain: Option<&[EncodedPlaintext]>,
+        plain: &[EncodedPlaintext],
         counts: impl Fn(usize) -> usize,
-    ) -> Result<Vec<u64>> {
+        buffers: &mut Buffers,
+        rows: &mut Vec<u64>,
+    ) -> Result<()> {
         let (size, rank, partition) = (cluster.size(), cluster.rank(), cluster.partition());
         let n = cluster.context().ring_degree();
-        // This rank's rows at `prime`, whole.
-        let mut rows: Vec<Vec<u64>> = Vec::new();
+        let own = counts(rank);
+        let send_counts: Vec<usize> = (0..size)
+            .map(|d| own * partition.columns(n, d).len())
+            .collect();
+        buffers.send.resize(own * n, 0);
+        // Destination d's payload starts at own·(first column of d): rows of
+        // d's columns, one after the other.
+        let mut put = |row_index: usize, row: &[u64]| {
+            for d in 0..size {
+                let cols = partition.columns(n, d);
+                let at = own * cols.start + row_index * cols.len();
+                buffers.send[at..at + cols.len()].copy_from_slice(&row[cols]);
+            }
+        };
+        let mut index = 0;
         for block in blocks {
             for part in 0..block.size() {
-                rows.push(block.residues(part, prime)?);
+                put(index, &block.residues(part, prime)?);
+                index += 1;
             }
         }
-        for encoded in plain.unwrap_or(&[]) {
+        for encoded in plain {
             let (words, _) = encoded.residues()?;
-            rows.push(words[prime * n..(prime + 1) * n].to_vec());
+            put(index, &words[prime * n..(prime + 1) * n]);
+            index += 1;
         }
-        let send_counts: Vec<usize> = (0..size)
-            .map(|d| rows.len() * partition.columns(n, d).len())
-            .collect();
-        let mut send = Vec::with_capacity(send_counts.iter().sum());
-        for d in 0..size {
-            let cols = partition.columns(n, d);
-            for row in &rows {
-                send.extend_from_slice(&row[cols.clone()]);
-            }
-        }
-        drop(rows);
         let width = partition.columns(n, rank).len();
         let recv_counts: Vec<usize> = (0..size).map(|s| counts(s) * width).collect();
-        cluster.exchange(prime, send, &send_counts, &recv_counts)
+        cluster.exchange(prime, &mut buffers.send, &send_counts, &recv_counts, rows)
     }
+}
+
+/// The exchange buffers of a product, kept from prime to prime.
+#[derive(Default)]
+struct Buffers {
+    send: Vec<u64>,
+    received: Vec<u64>,
 }
 
 /// The coefficient encoder for F of the cluster's context.
@@ -562,18 +586,16 @@ fn local_level(blocks: &[Ciphertext]) -> u64 {
         .unwrap_or(usize::MAX) as u64
 }
 
-/// The blocks switched down to `level` where they are above it.
-fn at_level(blocks: &[Ciphertext], level: usize) -> Result<Vec<Ciphertext>> {
-    blocks
+/// The blocks at `level`: borrowed when they are there already, else switched down.
+fn at_level(blocks: &[Ciphertext], level: usize) -> Result<Cow<'_, [Ciphertext]>> {
+    if blocks.iter().all(|b| b.level() == level) {
+        return Ok(Cow::Borrowed(blocks));
+    }
+    let switched = blocks
         .iter()
-        .map(|b| {
-            if b.level() == level {
-                Ok(b.clone())
-            } else {
-                Ok(b.mod_switch_to(level)?)
-            }
-        })
-        .collect()
+        .map(|b| b.mod_switch_to(level))
+        .collect::<helib_rs::Result<Vec<_>>>()?;
+    Ok(Cow::Owned(switched))
 }
 
 /// The largest noise estimate of the blocks.

@@ -263,3 +263,73 @@ impl Ciphertext {
         })
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{Parameters, Plaintext, SecretKey};
+
+    #[test]
+    fn bad_rows_and_residues_are_refused() {
+        let context = Context::new(&Parameters::for_tests()).unwrap();
+        let sk = SecretKey::generate(&context).unwrap();
+        let ct = sk
+            .encrypt(&Plaintext::from_u64s(&context, &[3, 4]).unwrap())
+            .unwrap();
+        let n = context.ring_degree();
+        let mut residues = Vec::new();
+        for part in 0..2 {
+            for prime in 0..=ct.level() {
+                residues.extend(ct.residues(part, prime).unwrap());
+            }
+        }
+        let (level, factor) = (ct.level(), ct.correction_factor().clone());
+        let noise = ct.noise_estimate_bits();
+        assert!(Ciphertext::from_residues(&context, level, 2, &factor, noise, &residues).is_ok());
+        let short = &residues[..residues.len() - 1];
+        assert!(matches!(
+            Ciphertext::from_residues(&context, level, 2, &factor, noise, short),
+            Err(Error::Malformed(_))
+        ));
+        let mut high = residues.clone();
+        high[n + 5] = context.chain_primes()[1];
+        assert!(matches!(
+            Ciphertext::from_residues(&context, level, 2, &factor, noise, &high),
+            Err(Error::Malformed(_))
+        ));
+        assert!(Ciphertext::from_residues(&context, level, 4, &factor, noise, &residues).is_err());
+        assert!(
+            Ciphertext::from_residues(&context, level, 2, &factor, f64::NAN, &residues).is_err()
+        );
+
+        // Rows: 2 blocks times 1 block on 8 columns.
+        let rows = vec![1u64; 2 * 2 * 8];
+        let mut out = vec![0u64; 2 * 3 * 8];
+        let a = RowOperand::ciphertexts(&rows, 2);
+        let b = RowOperand::ciphertexts(&rows[..2 * 8], 1);
+        context.convolve_rows(0, 8, a, b, 0..2, &mut out).unwrap();
+        assert!(matches!(
+            context.convolve_rows(0, 8, a, b, 0..3, &mut out),
+            Err(Error::InvalidArgument(_))
+        ));
+        assert!(context
+            .convolve_rows(0, 8, a, b, 0..2, &mut out[1..])
+            .is_err());
+        let primes = context.chain_primes().len();
+        assert!(context
+            .convolve_rows(primes, 8, a, b, 0..2, &mut out)
+            .is_err());
+        let mut bad = rows.clone();
+        bad[3] = context.chain_primes()[0];
+        let a_bad = RowOperand::ciphertexts(&bad, 2);
+        assert!(matches!(
+            context.convolve_rows(0, 8, a_bad, b, 0..2, &mut out),
+            Err(Error::Malformed(_))
+        ));
+        assert!(matches!(
+            context.block_product_noise(0, 10_000.0, 10_000.0, 1),
+            Err(Error::NoiseBudgetExhausted)
+        ));
+        assert!(context.block_product_noise(0, 10.0, 10.0, 1).unwrap() > 20.0);
+    }
+}
