@@ -43,7 +43,7 @@ struct Options {
     #[arg(long, default_value_t = 20e-6)]
     latency: f64,
     /// Nanoseconds per butterfly word (calibrated on this machine, see docs/MPI.md).
-    #[arg(long, default_value_t = 1.0)]
+    #[arg(long, default_value_t = 2.4)]
     ns_per_butterfly: f64,
     /// Print one JSON object instead of the table.
     #[arg(long)]
