@@ -705,7 +705,7 @@ extern "C" {
     ) -> helib_status;
 }
 extern "C" {
-    #[doc = " One chain prime's block convolution on rows of residues (engine form):\n for `width` slot columns of every block, the values\n helib_ciphertext_multiply_blocks computes in those columns modulo prime\n `prime`. `a` holds a_blocks x a_parts rows of `width` words (block major,\n then part; a_parts = 2); `b` b_blocks x b_parts rows (b_parts = 2, or 1 for\n an encoded plaintext's rows, which are in Montgomery form: b_montgomery =\n 1). `out` receives out_blocks product blocks from block `first` on, each\n a_parts + b_parts - 1 rows. Residues not below the prime give\n HELIB_ERR_MALFORMED_INPUT. Columns are independent, so processes holding\n different columns of the same blocks together compute a whole block product."]
+    #[doc = " One chain prime's block convolution on rows of residues (engine form):\n for `width` slot columns of every block, the values\n helib_ciphertext_multiply_blocks computes in those columns modulo prime\n `prime`. `a` holds a_blocks x a_parts rows of `width` words (block major,\n then part; a_parts = 2); `b` b_blocks x b_parts rows (b_parts = 2, or 1 for\n an encoded plaintext's rows, which are in Montgomery form: b_montgomery =\n 1). `out` receives out_blocks product blocks from block `first` on, each\n a_parts + b_parts - 1 rows; width, a_blocks and b_blocks are at most N\n (HELIB_ERR_INVALID_ARGUMENT otherwise, before any array is read). Residues\n not below the prime give HELIB_ERR_MALFORMED_INPUT. Columns are\n independent, so processes holding different columns of the same blocks\n together compute a whole block product."]
     pub fn helib_context_convolve_rows(
         ctx: *const helib_context,
         prime: usize,

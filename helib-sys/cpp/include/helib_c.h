@@ -598,9 +598,11 @@ helib_status helib_block_product_noise(const helib_context *ctx, size_t level, d
  * then part; a_parts = 2); `b` b_blocks x b_parts rows (b_parts = 2, or 1 for
  * an encoded plaintext's rows, which are in Montgomery form: b_montgomery =
  * 1). `out` receives out_blocks product blocks from block `first` on, each
- * a_parts + b_parts - 1 rows. Residues not below the prime give
- * HELIB_ERR_MALFORMED_INPUT. Columns are independent, so processes holding
- * different columns of the same blocks together compute a whole block product.
+ * a_parts + b_parts - 1 rows; width, a_blocks and b_blocks are at most N
+ * (HELIB_ERR_INVALID_ARGUMENT otherwise, before any array is read). Residues
+ * not below the prime give HELIB_ERR_MALFORMED_INPUT. Columns are
+ * independent, so processes holding different columns of the same blocks
+ * together compute a whole block product.
  */
 helib_status helib_context_convolve_rows(const helib_context *ctx, size_t prime, size_t width, const uint64_t *a,
                                          size_t a_blocks, size_t a_parts, const uint64_t *b, size_t b_blocks,

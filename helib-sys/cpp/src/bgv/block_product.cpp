@@ -261,6 +261,10 @@ void convolve_rows(const Context &ctx, size_t prime, size_t width, const u64 *a,
     require(!b_montgomery || b_parts == 1, HELIB_ERR_INVALID_ARGUMENT, "only plaintext rows are in Montgomery form");
     require(width >= 1 && a_blocks >= 1 && b_blocks >= 1, HELIB_ERR_INVALID_ARGUMENT,
             "a row convolution needs columns and blocks");
+    // Bounds before any product of them: at most N columns and N blocks a side,
+    // so no word count below can wrap.
+    require(width <= ctx.n() && a_blocks <= ctx.n() && b_blocks <= ctx.n(), HELIB_ERR_INVALID_ARGUMENT,
+            "a row convolution has at most N = " + std::to_string(ctx.n()) + " columns and blocks a side");
     const size_t total = a_blocks + b_blocks - 1;
     require(total <= ctx.n(), HELIB_ERR_INVALID_ARGUMENT,
             "a block product needs at most N = " + std::to_string(ctx.n()) + " output blocks, got " +
