@@ -4,6 +4,9 @@
 #   libclang-dev libclang, only to check the committed bindgen output (--bindgen)
 #   clang        clang++ with libFuzzer, only for the fuzzers (--fuzz)
 #   valgrind     memcheck and its headers, only for the constant-time check (--ct)
+#   openmpi-bin libopenmpi-dev libclang-dev
+#                Open MPI (mpirun, mpicc and headers) and libclang, only for
+#                he-mpi's feature `mpi` and its multi-rank tests (--mpi)
 #   qemu-user    an emulated CPU without AVX-512 / AVX2, only for the check that
 #                HELIB_CPU refuses a path the CPU lacks (--qemu)
 # Needs root (or sudo) only when something is actually missing.
@@ -23,6 +26,11 @@ for option in "$@"; do
             if ! command -v valgrind >/dev/null || [[ ! -f /usr/include/valgrind/memcheck.h ]]; then
                 want+=(valgrind)
             fi ;;
+        --mpi)
+            if ! command -v mpirun >/dev/null || ! command -v mpicc >/dev/null; then
+                want+=(openmpi-bin libopenmpi-dev)
+            fi
+            if ! ldconfig -p 2>/dev/null | grep -q 'libclang\(-[0-9.]*\)\?\.so'; then want+=(libclang-dev); fi ;;
         --qemu)
             if ! command -v qemu-x86_64 >/dev/null; then want+=(qemu-user); fi ;;
         *) echo "install-deps: unknown option $option" >&2; exit 2 ;;

@@ -3,11 +3,13 @@
 # processes checked by snarkjs (scripts/test-cosnark.sh), the whole test suite, the
 # engine's tests again under AddressSanitizer + UndefinedBehaviorSanitizer,
 # the examples' command lines, the packages of the published crates, a crate
-# outside the workspace that runs the README, a short libFuzzer run of every
+# outside the workspace that runs the README, he-mpi's products over 1, 2 and
+# 4 MPI ranks, a short libFuzzer run of every
 # decoder, the kernel tests again with each kernel path forced, a memcheck test that the code on
 # secret errors is constant time, and a check that the committed bindgen
 # output matches the C header. Installs the few system packages it needs
-# (GMP; libclang for the bindings check; clang for the fuzzers; valgrind).
+# (GMP; libclang for the bindings check; clang for the fuzzers; valgrind;
+# Open MPI for he-mpi's multi-rank tests).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -32,13 +34,15 @@ print_durations() {
 trap print_durations EXIT
 
 step "system packages"
-scripts/install-deps.sh --bindgen --fuzz --ct --qemu
+scripts/install-deps.sh --bindgen --fuzz --ct --qemu --mpi
 
 step "cargo fmt"
 cargo fmt --all --check
 
 step "cargo clippy"
 cargo clippy --workspace --all-targets --locked -- -D warnings
+# he-mpi's MPI code (feature mpi) too.
+cargo clippy -p he-mpi --features mpi --all-targets --locked -- -D warnings
 
 step "cosnark prove by processes, checked by snarkjs groth16 verify (scripts/test-cosnark.sh)"
 # Also installs the pinned snarkjs (target/circom-tools), with which the
@@ -48,6 +52,9 @@ scripts/test-cosnark.sh
 step "cargo test (all crates, unit + integration + doc tests)"
 cargo test --workspace --locked
 
+step "he-mpi over Open MPI: tests with 1, 2 and 4 ranks, a lost rank (scripts/test-mpi.sh)"
+scripts/test-mpi.sh
+
 step "examples: --help, unknown flags, piped runs, JSON, scripts/demo.sh"
 scripts/test-examples.sh
 
@@ -55,6 +62,7 @@ step "cargo doc without warnings"
 RUSTDOCFLAGS="-D warnings" cargo doc --workspace --no-deps --locked
 # he-poly's groth16 module too (only dev-dependencies turn the feature on).
 RUSTDOCFLAGS="-D warnings" cargo doc -p he-poly --features groth16 --no-deps --locked
+RUSTDOCFLAGS="-D warnings" cargo doc -p he-mpi --features mpi --no-deps --locked
 
 step "packages of helib-sys, helib-rs, he-fft build and pass their doctests"
 scripts/test-package.sh

@@ -11,6 +11,13 @@ profile=${PROFILE:-dev}
 dir=debug
 [ "$profile" = release ] && dir=release
 cargo build --locked --profile "$profile" --examples
+# he-mpi's examples with its feature mpi (Open MPI: scripts/install-deps.sh --mpi).
+cargo build --locked --profile "$profile" -p he-mpi --features mpi --examples
+# mpi_quotient runs under mpirun (2 ranks here); Open MPI needs these as root.
+if [[ $(id -u) -eq 0 ]]; then
+    export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+fi
+mpi_run=(mpirun --oversubscribe --host 127.0.0.1:2 -np 2)
 bin="target/$dir/examples"
 
 # Every example of every workspace crate (they sit in crates/*/examples).
@@ -77,13 +84,20 @@ declare -A piped_args=(
     [plan_build]="--n 16"
     [rotations]="--preset n15"
     [throughput]="--mib 1 --reps 1"
+    [mpi_quotient]="--n 8192 --test-parameters"
+    [mpi_cost_model]="--log-n-max 20 --max-ranks 2"
 )
+# Examples that run as MPI jobs: their piped run goes through mpirun (only
+# rank 0 writes; a closed pipe silences the report and the job ends with 0).
+declare -A mpi_example=([mpi_quotient]=1)
 piped() {
     local name=$1
     shift
     local statuses
     set +e
-    "$bin/$name" "$@" 2>"$tmp/err" | head -1 >"$tmp/out"
+    local runner=()
+    if [ -n "${mpi_example[$name]+set}" ]; then runner=("${mpi_run[@]}"); fi
+    "${runner[@]}" "$bin/$name" "$@" 2>"$tmp/err" | head -1 >"$tmp/out"
     statuses=("${PIPESTATUS[@]}")
     set -e
     if [ "${statuses[0]}" -ne 0 ] || grep -q panicked "$tmp/err"; then
@@ -111,6 +125,17 @@ else
     fail "quickstart --json: not the documented JSON"
 fi
 
+# The distributed quotient's report on 2 ranks: verified, the bytes the cost model predicts.
+"${mpi_run[@]}" "$bin/mpi_quotient" --n 8192 --test-parameters --json >"$tmp/json"
+if python3 -c 'import json,sys
+d = json.load(open(sys.argv[1]))
+assert d["verified"] is True and d["ranks"] == 2 and d["n"] == 8192
+assert d["bytes_exchanged"] == d["model_bytes_exchanged"] > 0
+assert d["cpu_s"] > 0 and d["peak_memory_bytes"] > 0 and len(d["per_rank"]) == 2' "$tmp/json"; then
+    pass=$((pass + 1))
+else
+    fail "mpi_quotient --json: not the documented JSON: $(head -c 400 "$tmp/json")"
+fi
 # The collaborative proof's report: verified, with every documented field.
 "$bin/cosnark_groth16" --constraints 3 --parties 2 --proofs 2 --json >"$tmp/json"
 if python3 -c 'import json,sys

@@ -701,6 +701,50 @@ extern "C" {
     ) -> helib_status;
 }
 extern "C" {
+    #[doc = " The noise estimate (log2, into *out) of the outputs of a block product at\n `level`, refusing (HELIB_ERR_NOISE_BUDGET_EXHAUSTED) when they would not\n decrypt: the estimate helib_ciphertext_multiply_blocks (plain = 0) and\n helib_ciphertext_multiply_plain_blocks (plain = 1) use. For ciphertext\n operands noise_a and b_log2 are the largest noise estimates of the blocks of\n a and of b and terms = min(a_count, b_count); with plain = 1 b_log2 is log2\n of the sum of the plaintext blocks' l1 norms and terms is unused. For a\n block product computed from residue rows (helib_context_convolve_rows)."]
+    pub fn helib_block_product_noise(
+        ctx: *const helib_context,
+        level: usize,
+        noise_a: f64,
+        b_log2: f64,
+        plain: ::std::os::raw::c_int,
+        terms: usize,
+        out: *mut f64,
+    ) -> helib_status;
+}
+extern "C" {
+    #[doc = " One chain prime's block convolution on rows of residues (engine form):\n for `width` slot columns of every block, the values\n helib_ciphertext_multiply_blocks computes in those columns modulo prime\n `prime`. `a` holds a_blocks x a_parts rows of `width` words (block major,\n then part; a_parts = 2); `b` b_blocks x b_parts rows (b_parts = 2, or 1 for\n an encoded plaintext's rows, which are in Montgomery form: b_montgomery =\n 1). `out` receives out_blocks product blocks from block `first` on, each\n a_parts + b_parts - 1 rows; width, a_blocks and b_blocks are at most N\n (HELIB_ERR_INVALID_ARGUMENT otherwise, before any array is read). Residues\n not below the prime give HELIB_ERR_MALFORMED_INPUT. Columns are\n independent, so processes holding different columns of the same blocks\n together compute a whole block product."]
+    pub fn helib_context_convolve_rows(
+        ctx: *const helib_context,
+        prime: usize,
+        width: usize,
+        a: *const u64,
+        a_blocks: usize,
+        a_parts: usize,
+        b: *const u64,
+        b_blocks: usize,
+        b_parts: usize,
+        b_montgomery: ::std::os::raw::c_int,
+        first: usize,
+        out: *mut u64,
+        out_blocks: usize,
+    ) -> helib_status;
+}
+extern "C" {
+    #[doc = " dst = the ciphertext of `parts` (2 or 3) polynomials at `level` with these\n residues (engine form, part major then prime: parts x (level + 1) x N\n words, as helib_ciphertext_residues reads them), correction factor `factor`\n (factor_nlimbs limbs) and noise estimate `noise_log2`. A residue not below\n its prime, a factor not invertible mod t, a non-finite estimate or a wrong\n length give HELIB_ERR_MALFORMED_INPUT (HELIB_ERR_INVALID_LEVEL for the\n level); an estimate below the floor is raised to it, as on deserialization."]
+    pub fn helib_ciphertext_import_residues(
+        ctx: *const helib_context,
+        level: usize,
+        parts: usize,
+        factor: *const u64,
+        factor_nlimbs: usize,
+        noise_log2: f64,
+        residues: *const u64,
+        residues_len: usize,
+        dst: *mut helib_ciphertext,
+    ) -> helib_status;
+}
+extern "C" {
     #[doc = " dst = a * X^k for 0 <= k < 2N (X^N = -1): the plaintext's coefficients are\n shifted and negated where they wrap; the noise's norm is unchanged and no\n key is needed."]
     pub fn helib_ciphertext_mul_monomial(
         a: *const helib_ciphertext,

@@ -129,6 +129,7 @@ mod ops;
 mod params;
 mod plaintext;
 mod relin_key;
+mod residue_rows;
 mod rotation;
 pub mod secret_export;
 mod security;
@@ -152,6 +153,7 @@ pub use params::{
 };
 pub use plaintext::Plaintext;
 pub use relin_key::RelinKey;
+pub use residue_rows::RowOperand;
 pub use rotation::RotationPolicy;
 pub use secret_export::{ExportSecret, SecretKeyExport};
 pub use security::{max_log_qp, SecurityLevel};

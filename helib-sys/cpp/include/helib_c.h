@@ -601,6 +601,48 @@ helib_status helib_ciphertext_multiply_plain_blocks(const helib_ciphertext *cons
                                                     const helib_encoded_plaintext *const *b, size_t b_count,
                                                     size_t first, helib_ciphertext *const *dsts, size_t dst_count);
 /**
+ * The noise estimate (log2, into *out) of the outputs of a block product at
+ * `level`, refusing (HELIB_ERR_NOISE_BUDGET_EXHAUSTED) when they would not
+ * decrypt: the estimate helib_ciphertext_multiply_blocks (plain = 0) and
+ * helib_ciphertext_multiply_plain_blocks (plain = 1) use. For ciphertext
+ * operands noise_a and b_log2 are the largest noise estimates of the blocks of
+ * a and of b and terms = min(a_count, b_count); with plain = 1 b_log2 is log2
+ * of the sum of the plaintext blocks' l1 norms and terms is unused. For a
+ * block product computed from residue rows (helib_context_convolve_rows).
+ */
+helib_status helib_block_product_noise(const helib_context *ctx, size_t level, double noise_a, double b_log2,
+                                       int plain, size_t terms, double *out);
+/**
+ * One chain prime's block convolution on rows of residues (engine form):
+ * for `width` slot columns of every block, the values
+ * helib_ciphertext_multiply_blocks computes in those columns modulo prime
+ * `prime`. `a` holds a_blocks x a_parts rows of `width` words (block major,
+ * then part; a_parts = 2); `b` b_blocks x b_parts rows (b_parts = 2, or 1 for
+ * an encoded plaintext's rows, which are in Montgomery form: b_montgomery =
+ * 1). `out` receives out_blocks product blocks from block `first` on, each
+ * a_parts + b_parts - 1 rows; width, a_blocks and b_blocks are at most N
+ * (HELIB_ERR_INVALID_ARGUMENT otherwise, before any array is read). Residues
+ * not below the prime give HELIB_ERR_MALFORMED_INPUT. Columns are
+ * independent, so processes holding different columns of the same blocks
+ * together compute a whole block product.
+ */
+helib_status helib_context_convolve_rows(const helib_context *ctx, size_t prime, size_t width, const uint64_t *a,
+                                         size_t a_blocks, size_t a_parts, const uint64_t *b, size_t b_blocks,
+                                         size_t b_parts, int b_montgomery, size_t first, uint64_t *out,
+                                         size_t out_blocks);
+/**
+ * dst = the ciphertext of `parts` (2 or 3) polynomials at `level` with these
+ * residues (engine form, part major then prime: parts x (level + 1) x N
+ * words, as helib_ciphertext_residues reads them), correction factor `factor`
+ * (factor_nlimbs limbs) and noise estimate `noise_log2`. A residue not below
+ * its prime, a factor not invertible mod t, a non-finite estimate or a wrong
+ * length give HELIB_ERR_MALFORMED_INPUT (HELIB_ERR_INVALID_LEVEL for the
+ * level); an estimate below the floor is raised to it, as on deserialization.
+ */
+helib_status helib_ciphertext_import_residues(const helib_context *ctx, size_t level, size_t parts,
+                                              const uint64_t *factor, size_t factor_nlimbs, double noise_log2,
+                                              const uint64_t *residues, size_t residues_len, helib_ciphertext *dst);
+/**
  * dst = a * X^k for 0 <= k < 2N (X^N = -1): the plaintext's coefficients are
  * shifted and negated where they wrap; the noise's norm is unchanged and no
  * key is needed.

@@ -6,6 +6,7 @@
 #include <cstring>
 #include <deque>
 #include <string>
+#include <utility>
 
 #include "util/error.hpp"
 #include "rlwe/noise.hpp"
@@ -186,12 +187,10 @@ void multiply_blocks(const std::vector<const Ciphertext *> &a, const std::vector
     check_outputs(dst, first, a.size(), b.size(), ctx);
     // Each output block sums at most min(c_a, c_b) products, each bounded by
     // N ||v_a||_inf ||v_b||_inf.
-    const double terms = static_cast<double>(std::min(a.size(), b.size()));
     double noise_a = -1e300, noise_b = -1e300;
     for (const Ciphertext *c : a) noise_a = std::max(noise_a, c->noise_log2);
     for (const Ciphertext *c : b) noise_b = std::max(noise_b, c->noise_log2);
-    const double noise = noise_a + noise_b + std::log2(static_cast<double>(ctx.n()) * terms);
-    noise::require_budget(ctx, head.level, noise, "block multiplication");
+    const double noise = block_product_noise(ctx, head.level, noise_a, noise_b, false, std::min(a.size(), b.size()));
     convolve_into(ciphertext_operand(a), ciphertext_operand(b), first, head, head.factor * b.front()->factor % ctx.t(),
                   noise, dst);
 }
@@ -229,9 +228,106 @@ void multiply_plain_blocks(const std::vector<const Ciphertext *> &a, const std::
     // ||sum_j v_{k-j} p_j||_inf <= max_i ||v_i||_inf * sum_j ||p_j||_1.
     double noise_a = -1e300;
     for (const Ciphertext *c : a) noise_a = std::max(noise_a, c->noise_log2);
-    const double noise = noise_a + log2_l1_sum;
-    noise::require_budget(ctx, head.level, noise, "block plaintext multiplication");
+    const double noise = block_product_noise(ctx, head.level, noise_a, log2_l1_sum, true, 0);
     convolve_into(ciphertext_operand(a), plain, first, head, head.factor * b.front()->factor % ctx.t(), noise, dst);
+}
+
+double block_product_noise(const Context &ctx, size_t level, double noise_a, double b_log2, bool plain,
+                           size_t terms) {
+    ctx.check_level(level);
+    if (plain) {
+        // ||sum_j v_{k-j} p_j||_inf <= max_i ||v_i||_inf * sum_j ||p_j||_1.
+        const double noise = noise_a + b_log2;
+        noise::require_budget(ctx, level, noise, "block plaintext multiplication");
+        return noise;
+    }
+    require(terms >= 1, HELIB_ERR_INVALID_ARGUMENT, "a block product sums at least one product per block");
+    // Each output block sums at most min(c_a, c_b) products, each bounded by
+    // N ||v_a||_inf ||v_b||_inf.
+    const double noise =
+        noise_a + b_log2 + std::log2(static_cast<double>(ctx.n()) * static_cast<double>(terms));
+    noise::require_budget(ctx, level, noise, "block multiplication");
+    return noise;
+}
+
+void convolve_rows(const Context &ctx, size_t prime, size_t width, const u64 *a, size_t a_blocks, size_t a_parts,
+                   const u64 *b, size_t b_blocks, size_t b_parts, bool b_montgomery, size_t first, u64 *out,
+                   size_t out_blocks) {
+    require(prime < ctx.chain_size(), HELIB_ERR_INVALID_ARGUMENT,
+            "prime " + std::to_string(prime) + " is not a chain prime");
+    require(a != nullptr && b != nullptr && out != nullptr, HELIB_ERR_NULL_POINTER, "a row buffer is NULL");
+    require(a_parts == 2 && (b_parts == 1 || b_parts == 2), HELIB_ERR_INVALID_ARGUMENT,
+            "rows of size-2 ciphertexts times rows of size-2 ciphertexts or of plaintexts");
+    require(!b_montgomery || b_parts == 1, HELIB_ERR_INVALID_ARGUMENT, "only plaintext rows are in Montgomery form");
+    require(width >= 1 && a_blocks >= 1 && b_blocks >= 1, HELIB_ERR_INVALID_ARGUMENT,
+            "a row convolution needs columns and blocks");
+    // Bounds before any product of them: at most N columns and N blocks a side,
+    // so no word count below can wrap.
+    require(width <= ctx.n() && a_blocks <= ctx.n() && b_blocks <= ctx.n(), HELIB_ERR_INVALID_ARGUMENT,
+            "a row convolution has at most N = " + std::to_string(ctx.n()) + " columns and blocks a side");
+    const size_t total = a_blocks + b_blocks - 1;
+    require(total <= ctx.n(), HELIB_ERR_INVALID_ARGUMENT,
+            "a block product needs at most N = " + std::to_string(ctx.n()) + " output blocks, got " +
+                std::to_string(total));
+    require(out_blocks >= 1 && first < total && out_blocks <= total - first, HELIB_ERR_INVALID_ARGUMENT,
+            "output blocks [" + std::to_string(first) + ", " + std::to_string(first + out_blocks) +
+                ") are not within the " + std::to_string(total) + " blocks of the product");
+    const Modulus &q = ctx.prime(prime);
+    const size_t a_words = a_blocks * a_parts * width, b_words = b_blocks * b_parts * width;
+    for (const auto &[rows, words] : {std::pair{a, a_words}, std::pair{b, b_words}}) {
+        for (size_t w = 0; w < words; ++w) {
+            if (rows[w] >= q.value()) {
+                throw Error(HELIB_ERR_MALFORMED_INPUT,
+                            "residue " + std::to_string(w) + " of a row operand is not below prime " +
+                                std::to_string(prime));
+            }
+        }
+    }
+    const size_t length = transform_length(total);
+    const size_t matrices = a_parts + b_parts;
+    // Column chunks whose matrices stay in cache, as in convolve.
+    size_t chunk = width;
+    while (chunk > 8 && chunk * length * (matrices + 1) > kScratchWords) chunk = (chunk / 2 + 7) / 8 * 8;
+    const size_t chunks = (width + chunk - 1) / chunk;
+    std::unique_ptr<NttTables> table;
+    if (length > 1) table = std::make_unique<NttTables>(length, q);
+    const bool compensate = !b_montgomery;
+    const size_t out_parts = a_parts + b_parts - 1;
+    ctx.pool().parallel_for(chunks, [&](size_t item) {
+        thread_local Scratch scratch;
+        const size_t j0 = item * chunk, cw = std::min(chunk, width - j0);
+        const size_t block = length * cw;
+        u64 *base = scratch.get(block * (matrices + 1));
+        u64 *am[2] = {base, base + block};
+        u64 *bm[2] = {base + a_parts * block, base + (a_parts + 1) * block};
+        u64 *cross = base + matrices * block;
+        const auto load_rows = [&](const u64 *rows, size_t blocks, size_t parts, size_t p, u64 *matrix) {
+            for (size_t k = 0; k < blocks; ++k) {
+                std::memcpy(matrix + k * cw, rows + (k * parts + p) * width + j0, cw * sizeof(u64));
+            }
+            std::fill(matrix + blocks * cw, matrix + length * cw, u64{0});
+        };
+        for (size_t p = 0; p < a_parts; ++p) load_rows(a, a_blocks, a_parts, p, am[p]);
+        for (size_t p = 0; p < b_parts; ++p) load_rows(b, b_blocks, b_parts, p, bm[p]);
+        if (length > 1) {
+            for (size_t p = 0; p < a_parts; ++p) table->forward_rows(am[p], cw, a_blocks);
+            for (size_t p = 0; p < b_parts; ++p) table->forward_rows(bm[p], cw, b_blocks);
+        }
+        tensor(am[0], am[1], bm[0], b_parts == 2 ? bm[1] : nullptr, block, cross, q);
+        u64 *results[3] = {am[0], am[1], b_parts == 2 ? bm[1] : nullptr};
+        const u64 extra = compensate ? q.reduce128(static_cast<u128>(1) << 64) : 1;
+        for (size_t p = 0; p < out_parts; ++p) {
+            if (length > 1) {
+                table->inverse_rows(results[p], cw, extra);
+            } else if (compensate) {
+                kernels::scale(results[p], cw, extra, q.shoup(extra), q);
+            }
+            for (size_t k = 0; k < out_blocks; ++k) {
+                std::memcpy(out + (k * out_parts + p) * width + j0, results[p] + (first + k) * cw,
+                            cw * sizeof(u64));
+            }
+        }
+    });
 }
 
 void mul_monomial(const Ciphertext &a, uint64_t k, Ciphertext &dst) {

@@ -28,6 +28,17 @@ struct Ciphertext {
     size_t count() const { return level + 1; }
 };
 
+/// A ciphertext of `parts` (2 or 3) polynomials at `level` from their residues
+/// in engine form (part major, then prime: parts x (level + 1) x N words),
+/// with its correction factor and noise estimate: the inverse of reading
+/// them out, for ciphertexts assembled from residues computed elsewhere.
+/// Every residue must be below its prime, the factor an invertible residue
+/// mod t and the estimate finite (HELIB_ERR_MALFORMED_INPUT otherwise); an
+/// estimate below the floor every ciphertext carries is raised to it, as on
+/// deserialization.
+Ciphertext ciphertext_from_residues(const std::shared_ptr<const Context> &ctx, size_t level, size_t parts,
+                                    const mpz_class &factor, double noise_log2, const u64 *residues, size_t len);
+
 /// A plaintext in RNS + NTT form at `level` (residues in Montgomery form, as
 /// it is mostly a multiplicand), scaled by `factor` mod t, with the norms of
 /// its centred lift (used by the noise estimate). An `extended` encoding also

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "bgv/block_product.hpp"
+#include "util/bigint.hpp"
 #include "util/checked_size.hpp"
 #include "util/error.hpp"
 #include "helib_c.h"
@@ -133,6 +134,36 @@ helib_status helib_ciphertext_multiply_plain_blocks(const helib_ciphertext *cons
             b, b_count, "b", [](const helib_encoded_plaintext &h) -> const bgv::EncodedPlaintext & { return h.pt; });
         bgv::eval::multiply_plain_blocks(ciphertext_inputs(a, a_count, "a"), plain, first,
                                          ciphertext_outputs(dsts, dst_count));
+    });
+}
+
+helib_status helib_block_product_noise(const helib_context *ctx, size_t level, double noise_a, double b_log2,
+                                       int plain, size_t terms, double *out) {
+    return guarded([&] {
+        require_out(out, "out");
+        *out = bgv::eval::block_product_noise(*deref(ctx, "ctx").ctx, level, noise_a, b_log2, plain != 0, terms);
+    });
+}
+
+helib_status helib_context_convolve_rows(const helib_context *ctx, size_t prime, size_t width, const uint64_t *a,
+                                         size_t a_blocks, size_t a_parts, const uint64_t *b, size_t b_blocks,
+                                         size_t b_parts, int b_montgomery, size_t first, uint64_t *out,
+                                         size_t out_blocks) {
+    return guarded([&] {
+        bgv::eval::convolve_rows(*deref(ctx, "ctx").ctx, prime, width, a, a_blocks, a_parts, b, b_blocks, b_parts,
+                                 b_montgomery != 0, first, out, out_blocks);
+    });
+}
+
+helib_status helib_ciphertext_import_residues(const helib_context *ctx, size_t level, size_t parts,
+                                              const uint64_t *factor, size_t factor_nlimbs, double noise_log2,
+                                              const uint64_t *residues, size_t residues_len, helib_ciphertext *dst) {
+    return guarded([&] {
+        const auto &c = deref(ctx, "ctx").ctx;
+        auto &d = deref_mut(dst, "dst");
+        bgv::require(factor != nullptr && factor_nlimbs >= 1, HELIB_ERR_INVALID_ARGUMENT, "factor has no limbs");
+        d.ct = bgv::ciphertext_from_residues(c, level, parts, bgv::mpz_from_limbs(factor, factor_nlimbs), noise_log2,
+                                             residues, residues_len);
     });
 }
 

@@ -1,0 +1,509 @@
+//! The ranks of a job: checked collectives, the residue exchange, byte
+//! counts and the watchdog.
+
+use std::cell::Cell;
+use std::os::raw::{c_int, c_void};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use helib_rs::Context;
+use mpi::ffi;
+use mpi::raw::AsRaw;
+use mpi::topology::{Communicator, SimpleCommunicator};
+
+use crate::error::{Error, Result};
+use crate::frame::{Header, HEADER_BYTES, HEADER_WORDS};
+use crate::partition::Partition;
+
+/// Bytes this rank has moved in residue exchanges (headers and payloads,
+/// to and from *other* ranks), and the exchanges run.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Traffic {
+    /// Bytes sent to other ranks.
+    pub bytes_sent: u64,
+    /// Bytes received from other ranks.
+    pub bytes_received: u64,
+    /// Residue exchanges run (each two all-to-alls and an all-gather).
+    pub exchanges: u64,
+}
+
+/// The ranks of a job sharing one context: rank and size, the checked
+/// exchange of residues, byte counts, and a watchdog.
+///
+/// Made once per job on every rank with the same context
+/// ([`Cluster::new`] checks the fingerprints). Every operation on
+/// [`DistributedPolynomial`](crate::DistributedPolynomial)s is collective:
+/// all ranks call it in the same order.
+pub struct Cluster {
+    comm: SimpleCommunicator,
+    rank: usize,
+    size: usize,
+    context: Context,
+    fingerprint: [u8; 32],
+    traffic: Cell<Traffic>,
+    sequence: Cell<u64>,
+    corrupt_next: Cell<bool>,
+    watchdog: Arc<Watchdog>,
+}
+
+impl std::fmt::Debug for Cluster {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Cluster")
+            .field("rank", &self.rank)
+            .field("size", &self.size)
+            .field("traffic", &self.traffic.get())
+            .finish_non_exhaustive()
+    }
+}
+
+/// The default time a collective may take before the watchdog ends the rank.
+pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(300);
+
+impl Cluster {
+    /// The ranks of `comm` computing with `context`: sets `comm`'s error
+    /// handler to return errors, starts the watchdog ([`DEFAULT_TIMEOUT`],
+    /// see [`set_timeout`](Self::set_timeout))
+    /// and checks that every rank's context has rank 0's fingerprint.
+    ///
+    /// # Errors
+    /// [`Error::ParameterMismatch`] naming the first rank whose parameters
+    /// differ (on every rank); [`Error::Mpi`] for a failed call.
+    pub fn new(comm: SimpleCommunicator, context: &Context) -> Result<Self> {
+        Self::with_timeout(comm, context, DEFAULT_TIMEOUT)
+    }
+
+    /// As [`new`](Self::new) with the watchdog's `timeout` (see
+    /// [`set_timeout`](Self::set_timeout)), which applies from the first
+    /// collective on.
+    ///
+    /// # Errors
+    /// As for [`new`](Self::new).
+    pub fn with_timeout(
+        comm: SimpleCommunicator,
+        context: &Context,
+        timeout: Duration,
+    ) -> Result<Self> {
+        let rank = comm.rank() as usize;
+        let size = comm.size() as usize;
+        // SAFETY: the communicator is live; RSMPI_ERRORS_RETURN is a valid
+        // predefined error handler.
+        let code = unsafe { ffi::MPI_Comm_set_errhandler(comm.as_raw(), ffi::RSMPI_ERRORS_RETURN) };
+        if code != ffi::MPI_SUCCESS as c_int {
+            return Err(Error::Mpi {
+                code,
+                rank,
+                call: "MPI_Comm_set_errhandler",
+            });
+        }
+        let cluster = Self {
+            comm,
+            rank,
+            size,
+            context: context.clone(),
+            fingerprint: context.fingerprint()?,
+            traffic: Cell::new(Traffic::default()),
+            sequence: Cell::new(0),
+            corrupt_next: Cell::new(false),
+            watchdog: Watchdog::start(rank, timeout),
+        };
+        let mine: Vec<u64> = fingerprint_words(&cluster.fingerprint).to_vec();
+        let all = cluster.all_gather(&mine)?;
+        let first = all.chunks_exact(4).position(|f| f != &all[..4]);
+        if let Some(rank) = first {
+            return Err(Error::ParameterMismatch { rank });
+        }
+        Ok(cluster)
+    }
+
+    /// Broadcasts `bytes` from `root` over `comm` (other ranks pass anything,
+    /// such as an empty vector): parameters and keys, once per job, before
+    /// a [`Cluster`] exists.
+    ///
+    /// # Errors
+    /// [`Error::Mpi`] for a failed call.
+    pub fn broadcast_over(
+        comm: &SimpleCommunicator,
+        root: usize,
+        bytes: Vec<u8>,
+    ) -> Result<Vec<u8>> {
+        let rank = comm.rank() as usize;
+        let mut len = [bytes.len() as u64];
+        // SAFETY: the buffer holds one u64, the type and count match it.
+        check(rank, "MPI_Bcast", unsafe {
+            ffi::MPI_Bcast(
+                len.as_mut_ptr().cast::<c_void>(),
+                1,
+                ffi::RSMPI_UINT64_T,
+                root as c_int,
+                comm.as_raw(),
+            )
+        })?;
+        let mut buffer = if rank == root {
+            bytes
+        } else {
+            vec![0u8; len[0] as usize]
+        };
+        // Chunks within MPI's int counts.
+        for chunk in buffer.chunks_mut(1 << 30) {
+            // SAFETY: the chunk is a live, writable buffer of its length in bytes.
+            check(rank, "MPI_Bcast", unsafe {
+                ffi::MPI_Bcast(
+                    chunk.as_mut_ptr().cast::<c_void>(),
+                    chunk.len() as c_int,
+                    ffi::RSMPI_UINT8_T,
+                    root as c_int,
+                    comm.as_raw(),
+                )
+            })?;
+        }
+        Ok(buffer)
+    }
+
+    /// [`broadcast_over`](Self::broadcast_over) on this cluster's ranks.
+    ///
+    /// # Errors
+    /// As for [`broadcast_over`](Self::broadcast_over).
+    pub fn broadcast(&self, root: usize, bytes: Vec<u8>) -> Result<Vec<u8>> {
+        let _guard = self.watchdog.guard("a broadcast");
+        Self::broadcast_over(&self.comm, root, bytes)
+    }
+
+    /// Sets the time any one collective may take; past it the watchdog
+    /// prints which rank waited in which step and ends the process with
+    /// status 3 (so `mpirun` ends the job).
+    pub fn set_timeout(&self, timeout: Duration) {
+        self.watchdog.set_timeout(timeout);
+    }
+
+    /// This rank.
+    pub fn rank(&self) -> usize {
+        self.rank
+    }
+
+    /// The number of ranks.
+    pub fn size(&self) -> usize {
+        self.size
+    }
+
+    /// The partition of blocks and columns among the ranks.
+    pub fn partition(&self) -> Partition {
+        Partition::new(self.size).unwrap_or_else(|_| unreachable!("a communicator has a rank"))
+    }
+
+    /// The context every rank shares.
+    pub fn context(&self) -> &Context {
+        &self.context
+    }
+
+    /// The bytes moved so far.
+    pub fn traffic(&self) -> Traffic {
+        self.traffic.get()
+    }
+
+    /// The communicator.
+    pub fn communicator(&self) -> &SimpleCommunicator {
+        &self.comm
+    }
+
+    /// A fault drill: flips one bit of the next payload this rank sends to
+    /// another rank, after its checksum is sealed, so that the receiver
+    /// finds it and every rank fails with [`Error::Corrupted`].
+    pub fn corrupt_next_exchange(&self) {
+        self.corrupt_next.set(true);
+    }
+
+    /// Ends the whole job with exit status `code` (MPI_Abort): for a rank
+    /// that failed, so that no other rank waits for it.
+    pub fn abort(&self, code: i32) -> ! {
+        self.comm.abort(code)
+    }
+
+    /// Waits for every rank (checked, under the watchdog).
+    ///
+    /// # Errors
+    /// [`Error::Mpi`] for a failed call.
+    pub fn barrier(&self) -> Result<()> {
+        let _guard = self.watchdog.guard("a barrier");
+        // SAFETY: the communicator is live.
+        check(self.rank, "MPI_Barrier", unsafe {
+            ffi::MPI_Barrier(self.comm.as_raw())
+        })
+    }
+
+    /// Every rank's `values`, rank by rank.
+    ///
+    /// # Errors
+    /// [`Error::Mpi`] for a failed call.
+    pub fn all_gather(&self, values: &[u64]) -> Result<Vec<u64>> {
+        let _guard = self.watchdog.guard("an all-gather");
+        let mut out = vec![0u64; values.len() * self.size];
+        // SAFETY: the send buffer holds `values.len()` u64 and the receive
+        // buffer that many for every rank; the communicator is live.
+        check(self.rank, "MPI_Allgather", unsafe {
+            ffi::MPI_Allgather(
+                values.as_ptr().cast::<c_void>(),
+                values.len() as c_int,
+                ffi::RSMPI_UINT64_T,
+                out.as_mut_ptr().cast::<c_void>(),
+                values.len() as c_int,
+                ffi::RSMPI_UINT64_T,
+                self.comm.as_raw(),
+            )
+        })?;
+        Ok(out)
+    }
+
+    /// The largest of every rank's `value`.
+    ///
+    /// # Errors
+    /// [`Error::Mpi`] for a failed call.
+    pub fn max_f64(&self, value: f64) -> Result<f64> {
+        let all = self.all_gather(&[value.to_bits()])?;
+        Ok(all
+            .into_iter()
+            .map(f64::from_bits)
+            .fold(f64::NEG_INFINITY, f64::max))
+    }
+
+    /// Makes a local outcome common: when any rank failed, every rank
+    /// returns an error naming the first failing rank (that rank keeps its
+    /// own error), so no rank goes on to wait for a failed one.
+    ///
+    /// # Errors
+    /// The first failing rank's error, or [`Error::RankFailed`] naming it.
+    pub fn agree<T>(&self, outcome: Result<T>) -> Result<T> {
+        // 0: fine; 1 + s: corrupted residues from rank s; u64::MAX: another failure.
+        let code = match &outcome {
+            Ok(_) => 0,
+            Err(Error::Corrupted { sender, .. }) => 1 + *sender as u64,
+            Err(_) => u64::MAX,
+        };
+        let codes = self.all_gather(&[code])?;
+        match codes.iter().position(|&c| c != 0) {
+            None => outcome,
+            Some(rank) if rank == self.rank => outcome,
+            Some(rank) if codes[rank] == u64::MAX => Err(Error::RankFailed {
+                rank,
+                reason: "see that rank's output".into(),
+            }),
+            Some(rank) => Err(Error::Corrupted {
+                sender: (codes[rank] - 1) as usize,
+                receiver: rank,
+                reason: "see that rank's output".into(),
+            }),
+        }
+    }
+
+    /// The checked all-to-all of residues modulo chain prime `prime`:
+    /// `send` holds the payload for rank d at `send_counts[..d].sum()`
+    /// (`send_counts[d]` words); `received` is resized to the sum of
+    /// `recv_counts` (reusing its memory: no fresh pages for each exchange)
+    /// and gets the payload from rank s at `recv_counts[..s].sum()`. Each payload travels with a sealed
+    /// [`Header`]; every rank agrees on the outcome before returning.
+    ///
+    /// # Errors
+    /// [`Error::Corrupted`] (on every rank) when a payload or header arrived
+    /// damaged; [`Error::Mpi`] for a failed call.
+    pub fn exchange(
+        &self,
+        prime: usize,
+        send: &mut [u64],
+        send_counts: &[usize],
+        recv_counts: &[usize],
+        received: &mut Vec<u64>,
+    ) -> Result<()> {
+        let (size, rank) = (self.size, self.rank);
+        if send_counts.len() != size
+            || recv_counts.len() != size
+            || send_counts.iter().sum::<usize>() != send.len()
+        {
+            return Err(Error::RankFailed {
+                rank,
+                reason: "an exchange's counts do not match its buffer".into(),
+            });
+        }
+        let sequence = self.sequence.get();
+        self.sequence.set(sequence + 1);
+        let header = |sender: usize, receiver: usize| Header {
+            fingerprint: self.fingerprint,
+            sender,
+            receiver,
+            sequence,
+            prime,
+        };
+        let offsets = |counts: &[usize]| -> Vec<usize> {
+            counts
+                .iter()
+                .scan(0, |at, &c| {
+                    let start = *at;
+                    *at += c;
+                    Some(start)
+                })
+                .collect()
+        };
+        let (send_at, recv_at) = (offsets(send_counts), offsets(recv_counts));
+        let mut headers = Vec::with_capacity(size * HEADER_WORDS);
+        for d in 0..size {
+            let payload = &send[send_at[d]..send_at[d] + send_counts[d]];
+            headers.extend_from_slice(&header(rank, d).seal(payload));
+        }
+        if self.corrupt_next.get() {
+            let target = (rank + 1) % size;
+            if target != rank && send_counts[target] > 0 {
+                send[send_at[target]] ^= 1;
+                self.corrupt_next.set(false);
+            }
+        }
+        let _guard = self.watchdog.guard("a residue exchange");
+        let mut their_headers = vec![0u64; size * HEADER_WORDS];
+        // SAFETY: both buffers hold HEADER_WORDS u64 per rank; the
+        // communicator is live.
+        check(rank, "MPI_Alltoall", unsafe {
+            ffi::MPI_Alltoall(
+                headers.as_ptr().cast::<c_void>(),
+                HEADER_WORDS as c_int,
+                ffi::RSMPI_UINT64_T,
+                their_headers.as_mut_ptr().cast::<c_void>(),
+                HEADER_WORDS as c_int,
+                ffi::RSMPI_UINT64_T,
+                self.comm.as_raw(),
+            )
+        })?;
+        let ints = |values: &[usize]| -> Result<Vec<c_int>> {
+            values
+                .iter()
+                .map(|&v| {
+                    c_int::try_from(v).map_err(|_| Error::RankFailed {
+                        rank,
+                        reason: format!("{v} words exceed one MPI message"),
+                    })
+                })
+                .collect()
+        };
+        let (sc, sd, rc, rd) = (
+            ints(send_counts)?,
+            ints(&send_at)?,
+            ints(recv_counts)?,
+            ints(&recv_at)?,
+        );
+        received.resize(recv_counts.iter().sum(), 0);
+        // SAFETY: the counts and displacements describe ranges inside the
+        // two buffers (their lengths are the counts' sums); the communicator is live.
+        check(rank, "MPI_Alltoallv", unsafe {
+            ffi::MPI_Alltoallv(
+                send.as_ptr().cast::<c_void>(),
+                sc.as_ptr(),
+                sd.as_ptr(),
+                ffi::RSMPI_UINT64_T,
+                received.as_mut_ptr().cast::<c_void>(),
+                rc.as_ptr(),
+                rd.as_ptr(),
+                ffi::RSMPI_UINT64_T,
+                self.comm.as_raw(),
+            )
+        })?;
+        let mut outcome = Ok(());
+        for s in 0..size {
+            let payload = &received[recv_at[s]..recv_at[s] + recv_counts[s]];
+            let words = &their_headers[s * HEADER_WORDS..(s + 1) * HEADER_WORDS];
+            if let Err(e) = header(s, rank).verify(words, payload) {
+                outcome = Err(e);
+                break;
+            }
+        }
+        let mut traffic = self.traffic.get();
+        for other in (0..size).filter(|&o| o != rank) {
+            traffic.bytes_sent += (HEADER_BYTES + 8 * send_counts[other]) as u64;
+            traffic.bytes_received += (HEADER_BYTES + 8 * recv_counts[other]) as u64;
+        }
+        traffic.exchanges += 1;
+        self.traffic.set(traffic);
+        drop(_guard);
+        self.agree(outcome)
+    }
+}
+
+impl Drop for Cluster {
+    fn drop(&mut self) {
+        self.watchdog.stop.store(true, Ordering::Relaxed);
+    }
+}
+
+fn fingerprint_words(fingerprint: &[u8; 32]) -> [u64; 4] {
+    let mut words = [0u64; 4];
+    for (word, chunk) in words.iter_mut().zip(fingerprint.chunks_exact(8)) {
+        *word = u64::from_le_bytes(chunk.try_into().unwrap_or([0; 8]));
+    }
+    words
+}
+
+/// An MPI return code as a result.
+fn check(rank: usize, call: &'static str, code: c_int) -> Result<()> {
+    if code == ffi::MPI_SUCCESS as c_int {
+        Ok(())
+    } else {
+        Err(Error::Mpi { code, rank, call })
+    }
+}
+
+/// Ends the rank when one collective takes longer than the timeout: a peer
+/// that died or stopped answering cannot make the job hang.
+struct Watchdog {
+    rank: usize,
+    timeout_ms: AtomicU64,
+    waiting: Mutex<Option<(Instant, &'static str)>>,
+    stop: AtomicBool,
+}
+
+impl Watchdog {
+    fn start(rank: usize, timeout: Duration) -> Arc<Self> {
+        let dog = Arc::new(Self {
+            rank,
+            timeout_ms: AtomicU64::new(timeout.as_millis() as u64),
+            waiting: Mutex::new(None),
+            stop: AtomicBool::new(false),
+        });
+        let watcher = Arc::clone(&dog);
+        std::thread::spawn(move || watcher.watch());
+        dog
+    }
+
+    fn set_timeout(&self, timeout: Duration) {
+        self.timeout_ms
+            .store(timeout.as_millis() as u64, Ordering::Relaxed);
+    }
+
+    fn watch(&self) {
+        while !self.stop.load(Ordering::Relaxed) {
+            std::thread::sleep(Duration::from_millis(50));
+            let limit = Duration::from_millis(self.timeout_ms.load(Ordering::Relaxed));
+            let waiting = *self.waiting.lock().unwrap_or_else(|e| e.into_inner());
+            if let Some((since, step)) = waiting {
+                if since.elapsed() > limit {
+                    eprintln!(
+                        "he-mpi: rank {}: {step} did not finish within {:.1} s (a peer rank is lost \
+                         or stuck); ending this rank",
+                        self.rank,
+                        limit.as_secs_f64()
+                    );
+                    std::process::exit(3);
+                }
+            }
+        }
+    }
+
+    fn guard(self: &Arc<Self>, step: &'static str) -> WatchGuard {
+        *self.waiting.lock().unwrap_or_else(|e| e.into_inner()) = Some((Instant::now(), step));
+        WatchGuard(Arc::clone(self))
+    }
+}
+
+/// Clears the watchdog's wait when a collective ends.
+struct WatchGuard(Arc<Watchdog>);
+
+impl Drop for WatchGuard {
+    fn drop(&mut self) {
+        *self.0.waiting.lock().unwrap_or_else(|e| e.into_inner()) = None;
+    }
+}

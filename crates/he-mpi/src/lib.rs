@@ -1,0 +1,72 @@
+//! Encrypted polynomial products, `mul_high` and the Groth16 quotient of
+//! [`he_poly`] spread over MPI processes (ranks).
+//!
+//! # How a product is spread
+//! he-poly multiplies two polynomials of c_a and c_b blocks by an exact NTT
+//! of length L ≥ c_a + c_b − 1 *across* the blocks: in the engine's
+//! evaluation form every (prime, slot) column of the blocks is an independent
+//! length-L convolution over Z_q. So the layer here keeps a polynomial's
+//! blocks spread over the ranks (rank r holds a contiguous run of blocks,
+//! [`Partition`]) and multiplies in three steps per chain prime:
+//!
+//! 1. an all-to-all exchange of ciphertext residues turns "rank r holds
+//!    blocks B_r, all columns" into "rank r holds every block, slot columns
+//!    S_r" (the transpose of the block × column matrix);
+//! 2. each rank runs the whole transform, pointwise tensor and inverse on its
+//!    columns ([`helib_rs::Context::convolve_rows`]), with no communication;
+//! 3. a second all-to-all brings the product blocks back, spread over the ranks.
+//!
+//! The result is bit for bit the ciphertext the one-process product gives
+//! (the convolution is exact mod Q); the noise estimate and correction factor
+//! are the engine's ([`helib_rs::Context::block_product_noise`]). A
+//! distributed NTT (local transforms of length L/R, twiddles, an all-to-all,
+//! transforms of length R) would exchange the same volume, but needs as many
+//! exchanges and its own twiddle code; splitting the columns reuses the
+//! engine's vectorized convolution as it is and keeps per-rank work at 1/R of
+//! the one-process work whatever L and R are. Working one prime at a time
+//! bounds the exchange buffers by 1/(level + 1) of the operands.
+//!
+//! # Checked transport
+//! Every exchange sends, next to each payload, a header binding it to the
+//! context fingerprint, the sender and receiver, a sequence number, the
+//! prime and the word count, with a checksum of the payload
+//! ([`frame`]). A receiver checks all of them, and the engine checks every
+//! residue against its prime. After each exchange the ranks agree on the
+//! outcome, so a corrupted buffer makes *every* rank return
+//! [`Error::Corrupted`] naming the sending and receiving ranks instead of one
+//! rank failing while the others wait. MPI's error handler is set to return
+//! errors, which become [`Error::Mpi`]; a watchdog ends a rank whose
+//! collective has not finished within the [`Cluster`]'s timeout (a lost
+//! peer), with a message naming the rank and the step, so a job never hangs.
+//!
+//! # Why a cargo feature
+//! The MPI code ([`Cluster`], [`DistributedPolynomial`]) is behind the
+//! feature `mpi` (off by default): rsmpi links the system's MPI and runs
+//! bindgen (libclang) at build time, and the other crates and `cargo test
+//! --workspace` must build without either. The partition, the frame format
+//! and the [cost model](cost) need no MPI and are always built (and tested).
+//!
+//! Build and test with MPI: `cargo test -p he-mpi --features mpi`, and the
+//! multi-rank runs with `mpirun -np R target/debug/deps/mpi_ranks-*`
+//! (scripts/test-mpi.sh). The example `mpi_quotient` runs the quotient on
+//! `mpirun -np R` and checks it against the one-process result.
+#![deny(missing_docs)]
+
+#[cfg(feature = "mpi")]
+mod cluster;
+pub mod cost;
+mod error;
+pub mod frame;
+mod partition;
+#[cfg(feature = "mpi")]
+mod polynomial;
+
+#[cfg(feature = "mpi")]
+pub use cluster::{Cluster, Traffic, DEFAULT_TIMEOUT};
+pub use error::{Error, Result};
+/// The rsmpi crate this layer is built on (initialize MPI with `mpi::initialize()`).
+#[cfg(feature = "mpi")]
+pub use mpi;
+pub use partition::Partition;
+#[cfg(feature = "mpi")]
+pub use polynomial::DistributedPolynomial;
