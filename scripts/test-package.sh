@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # Packages helib-sys, helib-rs and he-fft as they would be published and
 # checks the packages:
-#  - every package builds from its own contents: `cargo package` verifies
-#    each crate in the dependency chain against the packages made just before
-#    it (a temporary local registry), so nothing needs to be on crates.io;
+#  - every package builds from its own contents: the packages are unpacked
+#    and built from there, each dependency of the chain patched to its
+#    unpacked sibling, so nothing needs to be on crates.io;
 #  - helib-sys ships the engine's C++ sources, its header and the committed
 #    bindings (nothing is downloaded or generated at build time);
 #  - each package carries its README and both license files, and the README
@@ -18,16 +18,15 @@ version=$(cargo metadata --format-version 1 --no-deps --locked |
 
 args=()
 for c in "${crates[@]}"; do args+=(-p "$c"); done
-# cargo extracts the packages of its temporary local registry under
-# $CARGO_HOME/registry/src/<hash of the registry's path>/NAME-VERSION and
-# reuses an extracted copy that is already there: a second run from the same
-# checkout path would verify against the packages of the first. Our crates
-# never come from a real registry, so their extracted copies are dropped.
-cargo_home=${CARGO_HOME:-$HOME/.cargo}
+# No verification build here: the doctests below build every package from
+# its unpacked contents, which is the same build without compiling the
+# engine twice.
+cargo package --locked --allow-dirty --no-verify "${args[@]}"
+unpacked="$root/target/package"
 for c in "${crates[@]}"; do
-    rm -rf "$cargo_home"/registry/src/*/"$c-$version" "$cargo_home"/registry/cache/*/"$c-$version.crate"
+    rm -rf "${unpacked:?}/$c-$version"
+    tar -xzf "$unpacked/$c-$version.crate" -C "$unpacked"
 done
-cargo package --locked --allow-dirty "${args[@]}"
 
 failed=0
 fail() { echo "FAIL: $*"; failed=$((failed + 1)); }
@@ -47,7 +46,6 @@ done
 
 # Doctests (README included) of the unpacked packages, the chain patched to
 # the unpacked siblings.
-unpacked="$root/target/package"
 patch=()
 for c in "${crates[@]}"; do
     patch+=(--config "patch.crates-io.$c.path=\"$unpacked/$c-$version\"")
