@@ -241,7 +241,7 @@ double block_product_noise(const Context &ctx, size_t level, double noise_a, dou
         noise::require_budget(ctx, level, noise, "block plaintext multiplication");
         return noise;
     }
-    require(terms >= 1, HELIB_ERR_INVALID_ARGUMENT, "a block product sums at least one product per block");
+    require(terms >= 1, Status::InvalidArgument, "a block product sums at least one product per block");
     // Each output block sums at most min(c_a, c_b) products, each bounded by
     // N ||v_a||_inf ||v_b||_inf.
     const double noise =
@@ -253,23 +253,23 @@ double block_product_noise(const Context &ctx, size_t level, double noise_a, dou
 void convolve_rows(const Context &ctx, size_t prime, size_t width, const u64 *a, size_t a_blocks, size_t a_parts,
                    const u64 *b, size_t b_blocks, size_t b_parts, bool b_montgomery, size_t first, u64 *out,
                    size_t out_blocks) {
-    require(prime < ctx.chain_size(), HELIB_ERR_INVALID_ARGUMENT,
+    require(prime < ctx.chain_size(), Status::InvalidArgument,
             "prime " + std::to_string(prime) + " is not a chain prime");
-    require(a != nullptr && b != nullptr && out != nullptr, HELIB_ERR_NULL_POINTER, "a row buffer is NULL");
-    require(a_parts == 2 && (b_parts == 1 || b_parts == 2), HELIB_ERR_INVALID_ARGUMENT,
+    require(a != nullptr && b != nullptr && out != nullptr, Status::NullPointer, "a row buffer is NULL");
+    require(a_parts == 2 && (b_parts == 1 || b_parts == 2), Status::InvalidArgument,
             "rows of size-2 ciphertexts times rows of size-2 ciphertexts or of plaintexts");
-    require(!b_montgomery || b_parts == 1, HELIB_ERR_INVALID_ARGUMENT, "only plaintext rows are in Montgomery form");
-    require(width >= 1 && a_blocks >= 1 && b_blocks >= 1, HELIB_ERR_INVALID_ARGUMENT,
+    require(!b_montgomery || b_parts == 1, Status::InvalidArgument, "only plaintext rows are in Montgomery form");
+    require(width >= 1 && a_blocks >= 1 && b_blocks >= 1, Status::InvalidArgument,
             "a row convolution needs columns and blocks");
     // Bounds before any product of them: at most N columns and N blocks a side,
     // so no word count below can wrap.
-    require(width <= ctx.n() && a_blocks <= ctx.n() && b_blocks <= ctx.n(), HELIB_ERR_INVALID_ARGUMENT,
+    require(width <= ctx.n() && a_blocks <= ctx.n() && b_blocks <= ctx.n(), Status::InvalidArgument,
             "a row convolution has at most N = " + std::to_string(ctx.n()) + " columns and blocks a side");
     const size_t total = a_blocks + b_blocks - 1;
-    require(total <= ctx.n(), HELIB_ERR_INVALID_ARGUMENT,
+    require(total <= ctx.n(), Status::InvalidArgument,
             "a block product needs at most N = " + std::to_string(ctx.n()) + " output blocks, got " +
                 std::to_string(total));
-    require(out_blocks >= 1 && first < total && out_blocks <= total - first, HELIB_ERR_INVALID_ARGUMENT,
+    require(out_blocks >= 1 && first < total && out_blocks <= total - first, Status::InvalidArgument,
             "output blocks [" + std::to_string(first) + ", " + std::to_string(first + out_blocks) +
                 ") are not within the " + std::to_string(total) + " blocks of the product");
     const Modulus &q = ctx.prime(prime);
@@ -277,7 +277,7 @@ void convolve_rows(const Context &ctx, size_t prime, size_t width, const u64 *a,
     for (const auto &[rows, words] : {std::pair{a, a_words}, std::pair{b, b_words}}) {
         for (size_t w = 0; w < words; ++w) {
             if (rows[w] >= q.value()) {
-                throw Error(HELIB_ERR_MALFORMED_INPUT,
+                throw Error(Status::MalformedInput,
                             "residue " + std::to_string(w) + " of a row operand is not below prime " +
                                 std::to_string(prime));
             }

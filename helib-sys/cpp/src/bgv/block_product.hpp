@@ -32,7 +32,7 @@ void multiply_plain_blocks(const std::vector<const Ciphertext *> &a, const std::
                            size_t first, const std::vector<Ciphertext *> &dst);
 
 /// The noise estimate (log2) of a block product's outputs at `level`, after
-/// checking that they would decrypt (HELIB_ERR_NOISE_BUDGET_EXHAUSTED
+/// checking that they would decrypt (Status::NoiseBudgetExhausted
 /// otherwise). For ciphertext operands `noise_a` and `b_log2` are the largest
 /// noise estimates of the two operands' blocks and `terms` = min(c_a, c_b);
 /// for a plaintext operand (`plain`) `b_log2` is log2 of the sum of its blocks'
@@ -47,7 +47,7 @@ double block_product_noise(const Context &ctx, size_t level, double noise_a, dou
 /// major, then part; a_parts = 2), `b` b_blocks x b_parts rows (b_parts 2, or
 /// 1 for a plaintext whose residues are in Montgomery form when
 /// `b_montgomery`); every residue is checked to be below the prime
-/// (HELIB_ERR_MALFORMED_INPUT otherwise). `out` receives the out_blocks
+/// (Status::MalformedInput otherwise). `out` receives the out_blocks
 /// product blocks from `first` on, each a_parts + b_parts - 1 rows.
 void convolve_rows(const Context &ctx, size_t prime, size_t width, const u64 *a, size_t a_blocks, size_t a_parts,
                    const u64 *b, size_t b_blocks, size_t b_parts, bool b_montgomery, size_t first, u64 *out,

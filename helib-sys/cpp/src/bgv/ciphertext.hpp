@@ -33,7 +33,7 @@ struct Ciphertext {
 /// with its correction factor and noise estimate: the inverse of reading
 /// them out, for ciphertexts assembled from residues computed elsewhere.
 /// Every residue must be below its prime, the factor an invertible residue
-/// mod t and the estimate finite (HELIB_ERR_MALFORMED_INPUT otherwise); an
+/// mod t and the estimate finite (Status::MalformedInput otherwise); an
 /// estimate below the floor every ciphertext carries is raised to it, as on
 /// deserialization.
 Ciphertext ciphertext_from_residues(const std::shared_ptr<const Context> &ctx, size_t level, size_t parts,

@@ -11,21 +11,21 @@ namespace bgv {
 
 Ciphertext ciphertext_from_residues(const std::shared_ptr<const Context> &ctx_ptr, size_t level, size_t parts,
                                     const mpz_class &factor, double noise_log2, const u64 *residues, size_t len) {
-    require(ctx_ptr != nullptr, HELIB_ERR_NULL_POINTER, "the context is NULL");
+    require(ctx_ptr != nullptr, Status::NullPointer, "the context is NULL");
     const Context &ctx = *ctx_ptr;
     ctx.check_level(level);
-    require(parts == 2 || parts == 3, HELIB_ERR_MALFORMED_INPUT,
+    require(parts == 2 || parts == 3, Status::MalformedInput,
             "malformed input: a ciphertext has 2 or 3 polynomials, not " + std::to_string(parts));
     const size_t n = ctx.n(), count = level + 1;
-    require(residues != nullptr, HELIB_ERR_NULL_POINTER, "residues is NULL");
-    require(len == parts * count * n, HELIB_ERR_MALFORMED_INPUT,
+    require(residues != nullptr, Status::NullPointer, "residues is NULL");
+    require(len == parts * count * n, Status::MalformedInput,
             "malformed input: " + std::to_string(parts) + " polynomials at level " + std::to_string(level) +
                 " take " + std::to_string(parts * count * n) + " words, not " + std::to_string(len));
     mpz_class common;
     mpz_gcd(common.get_mpz_t(), factor.get_mpz_t(), ctx.t().get_mpz_t());
-    require(factor > 0 && factor < ctx.t() && common == 1, HELIB_ERR_MALFORMED_INPUT,
+    require(factor > 0 && factor < ctx.t() && common == 1, Status::MalformedInput,
             "malformed input: the correction factor is not an invertible residue mod t");
-    require(std::isfinite(noise_log2), HELIB_ERR_MALFORMED_INPUT,
+    require(std::isfinite(noise_log2), Status::MalformedInput,
             "malformed input: the noise estimate is not a finite number");
     Ciphertext ct;
     ct.ctx = ctx_ptr;
@@ -39,7 +39,7 @@ Ciphertext ciphertext_from_residues(const std::shared_ptr<const Context> &ctx_pt
             const u64 q = ctx.prime(i).value();
             for (size_t j = 0; j < n; ++j) {
                 if (src[j] >= q) {
-                    throw Error(HELIB_ERR_MALFORMED_INPUT, "malformed input: residue " + std::to_string(j) +
+                    throw Error(Status::MalformedInput, "malformed input: residue " + std::to_string(j) +
                                                                " of polynomial " + std::to_string(p) +
                                                                " is not below prime " + std::to_string(i));
                 }

@@ -161,7 +161,7 @@ helib_status helib_ciphertext_import_residues(const helib_context *ctx, size_t l
     return guarded([&] {
         const auto &c = deref(ctx, "ctx").ctx;
         auto &d = deref_mut(dst, "dst");
-        bgv::require(factor != nullptr && factor_nlimbs >= 1, HELIB_ERR_INVALID_ARGUMENT, "factor has no limbs");
+        bgv::require(factor != nullptr && factor_nlimbs >= 1, bgv::Status::InvalidArgument, "factor has no limbs");
         d.ct = bgv::ciphertext_from_residues(c, level, parts, bgv::mpz_from_limbs(factor, factor_nlimbs), noise_log2,
                                              residues, residues_len);
     });
