@@ -29,7 +29,7 @@ pub fn parameters_for<F: PrimeField>(
     while ring <= helib_rs::MAX_RING_DEGREE {
         let stride = ring / 2;
         let blocks = domain_size.div_ceil(stride);
-        let chain = helib_rs::noise::product_chain_bits(ring, &t, 1, blocks);
+        let chain = proof_chain_bits(ring, &t, parties, blocks);
         let builder = Parameters::builder()
             .ring_degree(ring)
             .plaintext_modulus(t.clone())
@@ -50,4 +50,23 @@ pub fn parameters_for<F: PrimeField>(
         "no ring holds a product over {domain_size} points: {}",
         reasons.join("; ")
     )))
+}
+
+/// The chain (prime sizes, q_0 first, before the smudging room) for one
+/// product of two polynomials of `blocks` blocks each in a ring of degree
+/// `ring_degree`, when both operands are the server's sums of `parties`
+/// parties' shares-to-encryption uploads: a product of fresh ciphertexts
+/// ([`helib_rs::noise::product_chain_total_bits`]) plus twice what an
+/// upload adds over a fresh encryption (the noise the
+/// [`ProofPlan`](crate::ProofPlan) expects).
+pub fn proof_chain_bits(
+    ring_degree: usize,
+    t: &num_bigint::BigUint,
+    parties: u32,
+    blocks: usize,
+) -> Vec<u32> {
+    let log_t = helib_rs::noise::log2(t);
+    let total = helib_rs::noise::product_chain_total_bits(ring_degree, log_t, 1, blocks)
+        + 2.0 * crate::plan::upload_growth_bits(parties);
+    helib_rs::noise::split_bits(total.ceil() as u32)
 }

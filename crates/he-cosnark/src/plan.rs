@@ -185,8 +185,7 @@ fn expected_noise_bits(session: &Session) -> Expected {
     let context = session.context();
     let ring = context.ring_degree();
     let log_t = noise::log2(context.plaintext_modulus());
-    let parties = f64::from(session.parties()).log2();
-    let fresh = noise::fresh_bits(ring, log_t) + parties + 1.0;
+    let fresh = noise::fresh_bits(ring, log_t) + upload_growth_bits(session.parties());
     Expected {
         product: 2.0 * fresh
             + (ring as f64).log2()
@@ -194,6 +193,13 @@ fn expected_noise_bits(session: &Session) -> Expected {
             + 2.0,
         floor: fresh + 1.0,
     }
+}
+
+/// Bits the server's sum of `parties` shares-to-encryption uploads carries
+/// above a fresh encryption's noise: log2(parties) for the sum of the
+/// parties' errors, and one bit of margin.
+pub(crate) fn upload_growth_bits(parties: u32) -> f64 {
+    f64::from(parties).log2() + 1.0
 }
 
 /// Bits of modulus a switch from level `from` down to `to` drops.

@@ -24,7 +24,7 @@ pub fn context(parties: u32) -> Context {
 /// As [`context`], with ring degree `ring`.
 pub fn context_of_degree(ring: usize, parties: u32) -> Context {
     let t: num_bigint::BigUint = Fr::MODULUS.into();
-    let chain = helib_rs::noise::product_chain_bits(ring, &t, 1, 1);
+    let chain = he_cosnark::proof_chain_bits(ring, &t, parties, 1);
     let builder = Parameters::builder()
         .ring_degree(ring)
         .plaintext_modulus(t)
