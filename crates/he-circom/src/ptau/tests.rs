@@ -82,8 +82,7 @@ fn section_sizes() {
         let bytes = written(power, &secrets(2));
         assert_eq!(bytes.len() as u64, file_size(power).unwrap());
         let file = BinFile::parse(KIND, &bytes, 1).unwrap();
-        let sections: Vec<(u32, u64)> =
-            file.sections().map(|(t, size)| (t, size as u64)).collect();
+        let sections: Vec<(u32, u64)> = file.sections().map(|(t, size)| (t, size as u64)).collect();
         assert_eq!(sections, layout(power).unwrap());
     }
 }
@@ -307,8 +306,7 @@ fn the_reader_refuses_what_does_not_fit() {
         Ptau::parse(&rebuild(&|t, body| (t != 4).then(|| body.to_vec()))),
         Err(Error::MissingSection { section: 4, .. })
     ));
-    let short =
-        rebuild(&|t, body| Some(body[..body.len() - if t == 2 { 64 } else { 0 }].to_vec()));
+    let short = rebuild(&|t, body| Some(body[..body.len() - if t == 2 { 64 } else { 0 }].to_vec()));
     let err = Ptau::parse(&short).unwrap_err();
     assert!(
         err.to_string().contains("128 bytes; power 1 gives 192"),
