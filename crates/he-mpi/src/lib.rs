@@ -36,11 +36,11 @@
 //! [`Error::Corrupted`] naming the sending and receiving ranks instead of one
 //! rank failing while the others wait. MPI's error handler is set to return
 //! errors, which become [`Error::Mpi`]; a watchdog ends a rank whose
-//! collective has not finished within the [`Cluster`]'s timeout (a lost
+//! collective has not finished within the `Cluster`'s timeout (a lost
 //! peer), with a message naming the rank and the step, so a job never hangs.
 //!
 //! # Why a cargo feature
-//! The MPI code ([`Cluster`], [`DistributedPolynomial`]) is behind the
+//! The MPI code (`Cluster`, `DistributedPolynomial`) is behind the
 //! feature `mpi` (off by default): rsmpi links the system's MPI and runs
 //! bindgen (libclang) at build time, and the other crates and `cargo test
 //! --workspace` must build without either. The partition, the frame format
