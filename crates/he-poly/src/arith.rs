@@ -148,8 +148,8 @@ impl<F: PrimeField> EncryptedPolynomial<F> {
             return Err(helib_rs::Error::ContextMismatch.into());
         }
         let level = self.level().min(other.level());
-        let a = at_level(&self.blocks, level)?;
-        let b = at_level(&other.blocks, level)?;
+        let a = blocks_at_level(&self.blocks, level)?;
+        let b = blocks_at_level(&other.blocks, level)?;
         let blocks = Ciphertext::multiply_blocks(&a, &b, outputs)?;
         Ok(Self::from_parts(blocks, layout))
     }
@@ -169,8 +169,16 @@ impl<F: PrimeField> EncryptedPolynomial<F> {
     }
 }
 
-/// The blocks at `level`: borrowed when they are there already, else switched down.
-fn at_level(blocks: &[Ciphertext], level: usize) -> Result<Cow<'_, [Ciphertext]>> {
+/// The blocks at `level`: borrowed when they are there already, else
+/// switched down (for products of polynomials whose blocks sit at
+/// different levels; he-mpi's products use it on each rank's blocks).
+///
+/// # Errors
+/// The engine's error for a block below `level`.
+pub fn blocks_at_level(
+    blocks: &[Ciphertext],
+    level: usize,
+) -> helib_rs::Result<Cow<'_, [Ciphertext]>> {
     if blocks.iter().all(|b| b.level() == level) {
         return Ok(Cow::Borrowed(blocks));
     }

@@ -77,6 +77,7 @@ mod polynomial;
 pub mod quotient;
 mod serialize;
 
+pub use arith::blocks_at_level;
 pub use error::{Error, Result};
 pub use layout::BlockLayout;
 pub use negacyclic::NegacyclicSplit;

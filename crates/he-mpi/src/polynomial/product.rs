@@ -33,13 +33,14 @@ impl<F: PrimeField> DistributedPolynomial<F> {
             levels.push(local_level(&other.local));
         }
         let level = cluster.all_gather(&levels)?.into_iter().min().unwrap_or(0) as usize;
-        let a = cluster.agree(at_level(&self.local, level))?;
+        let a = cluster.agree(he_poly::blocks_at_level(&self.local, level).map_err(Error::from))?;
         let noise_a = cluster.max_f64(max_noise(&a))?;
         // The second operand's rows source: ciphertext blocks, or plaintext
         // blocks encoded here (this rank's run of them).
         let (b_local, b_plain, b_parts, noise, factor) = match b {
             Operand::Ciphertexts(other) => {
-                let local = cluster.agree(at_level(&other.local, level))?;
+                let local = cluster
+                    .agree(he_poly::blocks_at_level(&other.local, level).map_err(Error::from))?;
                 let noise_b = cluster.max_f64(max_noise(&local))?;
                 let terms = self.blocks.min(other.blocks);
                 let noise = context.block_product_noise(level, noise_a, noise_b, terms)?;
@@ -219,18 +220,6 @@ fn local_level(blocks: &[Ciphertext]) -> u64 {
         .map(Ciphertext::level)
         .min()
         .unwrap_or(usize::MAX) as u64
-}
-
-/// The blocks at `level`: borrowed when they are there already, else switched down.
-fn at_level(blocks: &[Ciphertext], level: usize) -> Result<Cow<'_, [Ciphertext]>> {
-    if blocks.iter().all(|b| b.level() == level) {
-        return Ok(Cow::Borrowed(blocks));
-    }
-    let switched = blocks
-        .iter()
-        .map(|b| b.mod_switch_to(level))
-        .collect::<helib_rs::Result<Vec<_>>>()?;
-    Ok(Cow::Owned(switched))
 }
 
 /// The largest noise estimate of the blocks.
