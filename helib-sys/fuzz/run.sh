@@ -61,7 +61,10 @@ echo "fuzz: compiling the engine with $cxx" >&2
 compile() { "$cxx" "${flags[@]}" -fsanitize=fuzzer-no-link -c "$1" -o "$2"; }
 objects=()
 while IFS= read -r src; do
-    obj="$out/obj/$(basename "${src%.cpp}").o"
+    # Named by the path under cpp/src: two layers may hold files of one name.
+    relative="${src#"$root/cpp/src/"}"
+    obj="$out/obj/${relative//\//_}"
+    obj="${obj%.cpp}.o"
     objects+=("$obj")
     if [[ ! -f "$obj" || "$src" -nt "$obj" || -n $(find "$root/cpp" -name '*.h*' -newer "$obj") ]]; then
         compile "$src" "$obj" &
