@@ -33,6 +33,10 @@ print_durations() {
 }
 trap print_durations EXIT
 
+# A CI run builds everything once from a clean checkout: incremental
+# compilation's caches would only cost time and disk there.
+if [[ -n "${CI:-}" ]]; then export CARGO_INCREMENTAL=0; fi
+
 step "system packages"
 scripts/install-deps.sh --bindgen --fuzz --ct --qemu --mpi
 
@@ -64,42 +68,11 @@ RUSTDOCFLAGS="-D warnings" cargo doc --workspace --no-deps --locked
 RUSTDOCFLAGS="-D warnings" cargo doc -p he-poly --features groth16 --no-deps --locked
 RUSTDOCFLAGS="-D warnings" cargo doc -p he-mpi --features mpi --no-deps --locked
 
-step "packages of helib-sys, helib-rs, he-fft build and pass their doctests"
+step "packages of helib-sys, helib-rs, he-fft build and pass their doctests; a crate outside the workspace runs the README on them"
 scripts/test-package.sh
 
-step "a crate outside the workspace runs the README examples (cargo add --path)"
-scripts/test-outside-crate.sh
-
-step "the kernel tests with each kernel path forced (HELIB_CPU=scalar, avx2, avx512)"
-# The default run above used the widest path this CPU has (the engine picks
-# its AVX-512 / AVX2 / scalar kernels at run time, see cpu.hpp); here every
-# path runs the tests that reach the kernels once more. Only the environment differs:
-# nothing reads HELIB_CPU at build time, so nothing is rebuilt. A path this
-# CPU lacks cannot run here; it is checked below to be refused.
-cpu_supports() {
-    local flags
-    flags=" $(grep -m1 '^flags' /proc/cpuinfo 2>/dev/null || true) "
-    case "$1" in
-        scalar) true ;;
-        avx2) [[ "$flags" == *" avx2 "* ]] ;;
-        avx512) [[ "$flags" == *" avx512f "* && "$flags" == *" avx512dq "* ]] ;;
-    esac
-}
-# The kernels sit below helib-rs: its tests and the engine's reach every
-# kernel; each crate above adds one end-to-end test on top.
-end_to_end=(he-fft:fft he-poly:groth16 he-threshold:protocols he-cosnark:protocol
-    he-cache:correctness hesc:basic)
-for path in scalar avx2 avx512; do
-    if cpu_supports "$path"; then
-        echo "HELIB_CPU=$path"
-        HELIB_CPU=$path cargo test --locked -p helib-sys -p helib-rs
-        for crate_test in "${end_to_end[@]}"; do
-            HELIB_CPU=$path cargo test --locked -p "${crate_test%%:*}" --test "${crate_test#*:}"
-        done
-    else
-        echo "HELIB_CPU=$path: this CPU lacks it (refusal checked below)"
-    fi
-done
+step "the kernel tests with each other kernel path forced (HELIB_CPU=scalar, avx2, avx512)"
+scripts/test-kernel-paths.sh
 
 step "a forced path the CPU lacks is refused with a clear error (emulated CPUs)"
 # Under qemu-user, Haswell has AVX2 but no AVX-512 and Westmere neither:

@@ -8,7 +8,10 @@
 #    bindings (nothing is downloaded or generated at build time);
 #  - each package carries its README and both license files, and the README
 #    examples pass as doctests from inside the unpacked package (the
-#    dependencies of the chain point at their unpacked siblings).
+#    dependencies of the chain point at their unpacked siblings);
+#  - a crate outside the workspace that depends on the unpacked helib-rs and
+#    he-fft runs the workspace README's examples (scripts/test-outside-crate.sh
+#    --packaged), sharing the doctests' build.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$(pwd)
@@ -51,10 +54,14 @@ for c in "${crates[@]}"; do
     patch+=(--config "patch.crates-io.$c.path=\"$unpacked/$c-$version\"")
 done
 for c in helib-rs he-fft; do
+    # The workspace's lock file pins the versions every build below shares.
+    cp Cargo.lock "$unpacked/$c-$version/Cargo.lock"
     (cd "$unpacked/$c-$version" &&
         CARGO_TARGET_DIR="$unpacked/doctest-target" cargo test --offline --doc "${patch[@]}") ||
         fail "$c: the packaged crate's doctests"
 done
+
+scripts/test-outside-crate.sh --packaged "$unpacked" || fail "a crate outside the workspace on the packages"
 
 echo "packages: ${#crates[@]} packaged, $failed problems"
 [ "$failed" -eq 0 ]

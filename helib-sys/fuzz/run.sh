@@ -19,6 +19,8 @@
 # `--cfg fuzzing` also makes the Rust stream reader skip its checkpoint
 # comparisons (helib_rs::io), as HELIB_FUZZING_NO_CHECKSUM does.
 #
+# Targets run FUZZ_JOBS at a time (default: one per core; scripts/run-fuzzers.sh).
+#
 #   helib-sys/fuzz/run.sh [SECONDS]     # per target; default 120
 #   helib-sys/fuzz/run.sh --short       # 15 s per target, for CI
 #   FUZZ_TARGETS="ciphertext plaintext" helib-sys/fuzz/run.sh 60
@@ -68,7 +70,7 @@ while IFS= read -r src; do
     objects+=("$obj")
     if [[ ! -f "$obj" || "$src" -nt "$obj" || -n $(find "$root/cpp" -name '*.h*' -newer "$obj") ]]; then
         compile "$src" "$obj" &
-        while (($(jobs -rp | wc -l) >= ${FUZZ_JOBS:-2})); do wait -n; done
+        while (($(jobs -rp | wc -l) >= ${FUZZ_JOBS:-$(nproc)})); do wait -n; done
     fi
 done < <(find "$root/cpp/src" -name '*.cpp' | sort)
 for pid in $(jobs -p); do wait "$pid"; done
@@ -97,7 +99,7 @@ build_rust() {
     cp "$out/rust/$host/release/fuzz_$1" "$out/bin/fuzz_$1"
 }
 
-summary=()
+pairs=()
 for target in $targets; do
     bin="$out/bin/fuzz_$target"
     if [[ -f "$here/fuzz_$target.cpp" ]]; then
@@ -105,24 +107,6 @@ for target in $targets; do
     else
         build_rust "$target"
     fi
-    corpus="$out/corpus/$target"
-    seeds="$out/seeds/$target"
-    rm -rf "$seeds"
-    mkdir -p "$corpus" "$seeds"
-    HELIB_FUZZ_WRITE_SEEDS="$seeds" "$bin" >/dev/null 2>&1
-    echo "fuzz: $target for ${seconds}s" >&2
-    log="$out/$target.log"
-    status=0
-    "$bin" "$corpus" "$seeds" -max_total_time="$seconds" -rss_limit_mb=2048 -malloc_limit_mb=512 \
-        -timeout=20 -print_final_stats=1 -artifact_prefix="$out/artifacts/$target-" >"$log" 2>&1 || status=$?
-    runs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$log" | grep -o '[0-9]*$' || echo "?")
-    cov=$(grep -o 'cov: [0-9]*' "$log" | tail -1 | grep -o '[0-9]*' || echo "?")
-    if [[ $status -ne 0 ]]; then
-        summary+=("$target: FAILED after $runs runs (see $log)")
-        tail -40 "$log" >&2
-    else
-        summary+=("$target: $runs runs, coverage $cov, corpus $(ls "$corpus" | wc -l), no findings")
-    fi
+    pairs+=("$target=$bin")
 done
-printf '%s\n' "${summary[@]}"
-if printf '%s\n' "${summary[@]}" | grep -q FAILED; then exit 1; fi
+"$root/../scripts/run-fuzzers.sh" "$seconds" "$out" "${pairs[@]}"

@@ -23,7 +23,7 @@ out=${FUZZ_OUT:-$root/target/fuzz}
 seconds=120
 if [[ "${1:-}" == "--short" ]]; then seconds=15; elif [[ -n "${1:-}" ]]; then seconds=$1; fi
 targets=${FUZZ_TARGETS:-"r1cs wtns zkey ptau vk_json"}
-mkdir -p "$out/bin" "$out/artifacts"
+mkdir -p "$out/bin"
 
 host=$(rustc -vV | sed -n 's/^host: //p')
 echo "fuzz: building the he-circom harnesses" >&2
@@ -31,31 +31,12 @@ RUSTFLAGS="-Cpasses=sancov-module -Cllvm-args=-sanitizer-coverage-level=4 \
 -Cllvm-args=-sanitizer-coverage-inline-8bit-counters -Cllvm-args=-sanitizer-coverage-pc-table \
 -Cllvm-args=-sanitizer-coverage-trace-compares --cfg fuzzing" \
     cargo build --quiet --locked --release --manifest-path "$here/Cargo.toml" \
-    --target "$host" --target-dir "$out/rust-he-circom" >&2
+    --target "$host" --target-dir "$out/rust" >&2
 
-summary=()
+pairs=()
 for target in $targets; do
-    name=circom_$target
-    bin="$out/bin/fuzz_$name"
-    cp "$out/rust-he-circom/$host/release/fuzz_$target" "$bin"
-    corpus="$out/corpus/$name"
-    seeds="$out/seeds/$name"
-    rm -rf "$seeds"
-    mkdir -p "$corpus" "$seeds"
-    HELIB_FUZZ_WRITE_SEEDS="$seeds" "$bin" >/dev/null 2>&1
-    echo "fuzz: $name for ${seconds}s" >&2
-    log="$out/$name.log"
-    status=0
-    "$bin" "$corpus" "$seeds" -max_total_time="$seconds" -rss_limit_mb=2048 -malloc_limit_mb=512 \
-        -timeout=20 -print_final_stats=1 -artifact_prefix="$out/artifacts/$name-" >"$log" 2>&1 || status=$?
-    runs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$log" | grep -o '[0-9]*$' || echo "?")
-    cov=$(grep -o 'cov: [0-9]*' "$log" | tail -1 | grep -o '[0-9]*' || echo "?")
-    if [[ $status -ne 0 ]]; then
-        summary+=("$name: FAILED after $runs runs (see $log)")
-        tail -40 "$log" >&2
-    else
-        summary+=("$name: $runs runs, coverage $cov, corpus $(ls "$corpus" | wc -l), no findings")
-    fi
+    bin="$out/bin/fuzz_circom_$target"
+    cp "$out/rust/$host/release/fuzz_$target" "$bin"
+    pairs+=("circom_$target=$bin")
 done
-printf '%s\n' "${summary[@]}"
-if printf '%s\n' "${summary[@]}" | grep -q FAILED; then exit 1; fi
+"$root/scripts/run-fuzzers.sh" "$seconds" "$out" "${pairs[@]}"
