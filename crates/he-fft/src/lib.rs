@@ -235,6 +235,7 @@ mod domain;
 mod error;
 mod layout;
 mod memory;
+mod options;
 mod parallel;
 mod params;
 mod plan;
@@ -255,8 +256,8 @@ pub use params::{
     PlanParameters,
 };
 pub use plan::{
-    affordable_levels, Direction, FftPlan, FftPlanBuilder, PlanCheck, PlanCost, PlanKey, Strategy,
-    Unauthenticated, PLAN_KEY_BYTES,
+    affordable_levels, Direction, FftPlan, FftPlanBuilder, PlanCheck, PlanCost, PlanKey, PlanSpec,
+    Strategy, Unauthenticated, PLAN_KEY_BYTES,
 };
 pub use special::{Conversion, SlotForm};
 pub use stages::{bit_reverse, bit_reverse_permute, Order};

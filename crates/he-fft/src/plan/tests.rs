@@ -1,9 +1,11 @@
 //! Plan tests: memory estimates against what built plans hold.
 
-use super::*;
+use super::{level_after, Direction, FftPlan, Pipeline, Strategy, Twiddled};
 use crate::memory::Sizes;
+use crate::stages::Order;
 use ark_bn254::Fr;
-use helib_rs::Parameters;
+use helib_rs::lintrans::{EncodedTransform, KeyMode};
+use helib_rs::{Context, Parameters};
 
 /// The bytes of the diagonals a built plan actually holds.
 fn held_bytes(plan: &FftPlan<Fr>) -> usize {
@@ -90,7 +92,7 @@ fn estimates_count_what_the_plan_holds() {
                 assert_eq!(before.plan_bytes, 0);
                 // Its diagonals are encoded at every execution instead.
                 assert!(
-                    before.execution_bytes > n * sizes.encoded(plan.level, true, n),
+                    before.execution_bytes > n * sizes.encoded(plan.prep.level, true, n),
                     "{what}"
                 );
             }
@@ -146,7 +148,7 @@ fn forward_split_levels_start_below_the_products_across_ciphertexts() {
         let Twiddled::Encoded(own) = &split.twiddled else {
             panic!("{what}: own levels not encoded");
         };
-        let top = plan.level;
+        let top = plan.prep.level;
         assert_eq!(own.len(), groups, "{what}");
         for t in own {
             assert_eq!(t.level(), level_after(&context, top, first), "{what}");
