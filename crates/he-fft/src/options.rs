@@ -151,3 +151,87 @@ macro_rules! build_option_setters {
     };
 }
 pub(crate) use build_option_setters;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ark_bn254::Fr;
+    use helib_rs::Parameters;
+
+    /// The key checks refuse a zero cap before zero executions.
+    #[test]
+    fn key_policies_are_checked_cap_first() {
+        let mut options = BuildOptions::default();
+        assert!(options.check_keys().is_ok());
+        options.keys.executions = 0;
+        assert!(matches!(
+            options.check_keys(),
+            Err(Error::InvalidExecutions(0))
+        ));
+        options.keys.max_baby_steps = 0;
+        assert!(matches!(
+            options.check_keys(),
+            Err(Error::InvalidMaxBabySteps(0))
+        ));
+    }
+
+    /// The input level defaults to the top and may not exceed it; the
+    /// preparation carries it with the key policy and the encoding choice.
+    #[test]
+    fn the_input_level_is_resolved_against_the_context() {
+        let params = Parameters::builder()
+            .ring_degree(1 << 10)
+            .plaintext_modulus_from_field::<Fr>()
+            .chain_bits(&[60; 8])
+            .allow_insecure()
+            .build()
+            .expect("parameters");
+        let context = Context::new(&params).expect("context");
+        let max = context.max_level();
+        let mut options = BuildOptions {
+            per_execution: true,
+            ..BuildOptions::default()
+        };
+        let prep = options.preparation(&context).expect("top level");
+        assert_eq!(
+            prep,
+            Preparation {
+                keys: KeyPolicy::default(),
+                per_execution: true,
+                level: max,
+            }
+        );
+        options.level = Some(2);
+        assert_eq!(options.input_level(&context).expect("level 2"), 2);
+        for level in [max + 1, usize::MAX] {
+            options.level = Some(level);
+            assert!(matches!(
+                options.preparation(&context),
+                Err(Error::InputLevelOutOfRange { level: l, max: m }) if l == level && m == max
+            ));
+        }
+    }
+
+    /// A set limit refuses only what exceeds it.
+    #[test]
+    fn the_memory_limit_refuses_only_what_exceeds_it() {
+        let options = BuildOptions {
+            memory_limit: Some(100),
+            ..BuildOptions::default()
+        };
+        assert_eq!(options.memory_limit(), Some(100));
+        assert!(options.check_memory(100).is_ok());
+        assert!(matches!(
+            options.check_memory(101),
+            Err(Error::InsufficientMemory {
+                estimated: 101,
+                limit: 100
+            })
+        ));
+        let unlimited = BuildOptions {
+            memory_limit: Some(usize::MAX),
+            ..BuildOptions::default()
+        };
+        assert!(unlimited.check_memory(usize::MAX).is_ok());
+    }
+}

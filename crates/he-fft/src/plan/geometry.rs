@@ -201,3 +201,147 @@ impl PlanGeometry {
 fn across_takes_level(groups: usize, coset: bool) -> bool {
     groups > 2 || (groups > 1 && coset)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ark_bn254::Fr;
+    use proptest::prelude::{any, prop_assert, prop_assert_eq, prop_oneof, proptest, Just};
+    use proptest::strategy::Strategy as _;
+
+    fn strategies() -> impl proptest::strategy::Strategy<Value = Strategy> {
+        prop_oneof![
+            Just(Strategy::Dense),
+            proptest::option::of(1..=4usize).prop_map(|levels| Strategy::Factored { levels }),
+        ]
+    }
+
+    fn options() -> impl proptest::strategy::Strategy<Value = PlanOptions> {
+        (strategies(), any::<bool>(), any::<bool>()).prop_map(
+            |(strategy, coset, natural_output)| PlanOptions {
+                strategy,
+                coset,
+                natural_output,
+            },
+        )
+    }
+
+    fn order(bit_reversed: bool) -> Order {
+        if bit_reversed {
+            Order::BitReversed
+        } else {
+            Order::Natural
+        }
+    }
+
+    proptest! {
+        /// The levels are the per-ciphertext ones plus one across
+        /// ciphertexts and one for the permutation, each where the crate
+        /// docs say; the explicit strategy gives the same geometry back;
+        /// an automatic count stays within the budget it was given.
+        #[test]
+        fn the_geometry_adds_up(
+            log_n in 1..=22u32,
+            log_ring in 10..=17u32,
+            options in options(),
+            bit_reversed in any::<bool>(),
+            budget in 0..12usize,
+        ) {
+            let (n, ring) = (1usize << log_n, 1usize << log_ring);
+            let input_order = order(bit_reversed);
+            let split = n > ring;
+            let dense = options.strategy == Strategy::Dense;
+            for auto in [AutoLevels::Default, AutoLevels::Budget(budget)] {
+                let made = PlanGeometry::new::<Fr>(n, ring, options, input_order, auto);
+                if split && (dense || bit_reversed) {
+                    prop_assert!(matches!(made, Err(Error::Unsupported(_))));
+                    continue;
+                }
+                let g = made.expect("a supported plan");
+                let stages = log_n.min(log_ring) as usize;
+                prop_assert_eq!(g.split(), split);
+                prop_assert_eq!(g.ciphertexts() * n.min(ring), n);
+                prop_assert!((1..=stages.min(4)).contains(&g.levels()));
+                let groups = n / ring;
+                let across = split && (groups > 2 || options.coset);
+                let permute = options.natural_output && !split && !dense && !bit_reversed;
+                prop_assert_eq!(g.permute(), permute);
+                prop_assert_eq!(
+                    g.depth(),
+                    g.levels() + usize::from(across) + usize::from(permute)
+                );
+                if dense {
+                    prop_assert_eq!(g.depth(), 1);
+                }
+                prop_assert_eq!(g.packing().len(), n.min(ring));
+                let forward_first = g.first_level(Direction::Forward);
+                prop_assert_eq!(forward_first, usize::from(across));
+                prop_assert_eq!(g.first_level(Direction::Inverse), 0);
+                let natural_out = split || dense || permute || bit_reversed;
+                prop_assert_eq!(g.output_order() == Order::Natural, natural_out);
+                let explicit = PlanOptions { strategy: g.strategy(), ..options };
+                prop_assert_eq!(
+                    PlanGeometry::new::<Fr>(n, ring, explicit, input_order, auto).ok(),
+                    Some(g)
+                );
+                if let (Strategy::Factored { levels: None }, AutoLevels::Budget(b)) =
+                    (options.strategy, auto)
+                {
+                    let extra = g.depth() - g.levels();
+                    if b > extra {
+                        prop_assert!(g.depth() <= b);
+                    }
+                }
+            }
+        }
+    }
+
+    /// Bad sizes and options, in the documented order.
+    #[test]
+    fn bad_sizes_and_options_are_refused_in_order() {
+        let default = PlanOptions::default();
+        let new = |n, ring, options, order| {
+            PlanGeometry::new::<Fr>(n, ring, options, order, AutoLevels::Default)
+        };
+        for n in [0, 1, 3, 12, 1 << 29] {
+            let five = PlanOptions {
+                strategy: Strategy::Factored { levels: Some(5) },
+                ..default
+            };
+            assert!(matches!(
+                new(n, 3, five, Order::BitReversed),
+                Err(Error::InvalidSize(m)) if m == n
+            ));
+        }
+        let five = PlanOptions {
+            strategy: Strategy::Factored { levels: Some(5) },
+            ..default
+        };
+        assert!(matches!(
+            new(1 << 12, 3, five, Order::Natural),
+            Err(Error::Unsupported(_))
+        ));
+        assert!(matches!(
+            new(1 << 12, 1 << 10, five, Order::BitReversed),
+            Err(Error::InvalidLevels(5))
+        ));
+        let dense = PlanOptions {
+            strategy: Strategy::Dense,
+            ..default
+        };
+        assert!(matches!(
+            new(1 << 11, 1 << 10, dense, Order::Natural),
+            Err(Error::Unsupported(_))
+        ));
+        assert!(new(1 << 10, 1 << 10, dense, Order::BitReversed).is_ok());
+    }
+
+    #[test]
+    fn default_levels_take_about_five_stages_each() {
+        let levels: Vec<usize> = [1, 5, 6, 10, 11, 15, 16, 28]
+            .into_iter()
+            .map(default_levels)
+            .collect();
+        assert_eq!(levels, [1, 1, 2, 2, 3, 3, 3, 3]);
+    }
+}
