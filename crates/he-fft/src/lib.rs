@@ -121,7 +121,8 @@
 //! the parameters, not on any key), the field, n, the direction, the coset
 //! offset, the strategy and level count, the input order and level, the
 //! natural-output and encode-per-execution options, the key mode and the
-//! baby-step cap. It holds no key: one plan serves any number of executions
+//! baby-step cap ([`FftPlan::spec`] returns the transform's part of it, a
+//! [`PlanSpec`]). It holds no key: one plan serves any number of executions
 //! and any number of clients of the same context, each bringing its own
 //! Galois keys to [`FftPlan::execute`], and it may be shared between threads
 //! (`FftPlan` is `Send + Sync`). Build it once per (context, options) and
@@ -235,6 +236,7 @@ mod domain;
 mod error;
 mod layout;
 mod memory;
+mod options;
 mod parallel;
 mod params;
 mod plan;
@@ -255,8 +257,8 @@ pub use params::{
     PlanParameters,
 };
 pub use plan::{
-    affordable_levels, Direction, FftPlan, FftPlanBuilder, PlanCheck, PlanCost, PlanKey, Strategy,
-    Unauthenticated, PLAN_KEY_BYTES,
+    affordable_levels, Direction, FftPlan, FftPlanBuilder, PlanCheck, PlanCost, PlanKey, PlanSpec,
+    Strategy, Unauthenticated, PLAN_KEY_BYTES,
 };
 pub use special::{Conversion, SlotForm};
 pub use stages::{bit_reverse, bit_reverse_permute, Order};

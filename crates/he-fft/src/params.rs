@@ -1,13 +1,15 @@
 //! Choosing parameters for a plan: the smallest secure ring whose chain holds its levels.
 
 use crate::error::{Error, Result};
-use crate::plan::Strategy;
-use crate::special::{Conversion, Geometry, SlotForm, AUTOMATIC_DIAGONALS};
+use crate::plan::{AutoLevels, PlanGeometry, Strategy};
+use crate::special::{Conversion, Geometry, SlotForm};
 use crate::stages::Order;
 use ark_ff::{FftField, PrimeField};
 use helib_rs::noise::{self, KeySwitching};
 use helib_rs::Parameters;
 use num_bigint::BigUint;
+
+pub use crate::plan::{default_levels, PlanOptions};
 
 /// The smallest ring degree N (2^12..=2^17) with 2N | p − 1 whose chain for
 /// `levels` levels, with special primes for 3 key-switching digits, stays
@@ -48,36 +50,6 @@ pub fn suggest_parameters_at_least<F: PrimeField + FftField>(
     })
 }
 
-/// The factored levels a plan takes by default for a transform of
-/// `stages` radix-2 stages per ciphertext: about five stages per level (at
-/// most 63 diagonals each), at most three levels.
-pub fn default_levels(stages: usize) -> usize {
-    stages.div_ceil(5).clamp(1, 3)
-}
-
-/// What an FFT plan asks of its parameters: the choices its depth depends on.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct PlanOptions {
-    /// The strategy; `Factored { levels: None }` takes [`default_levels`].
-    pub strategy: Strategy,
-    /// Whether the plan has a coset offset (one more level across
-    /// ciphertexts when n > N, even for two).
-    pub coset: bool,
-    /// [`FftPlanBuilder::natural_output`](crate::FftPlanBuilder::natural_output)
-    /// (one more level for n ≤ N).
-    pub natural_output: bool,
-}
-
-impl Default for PlanOptions {
-    fn default() -> Self {
-        Self {
-            strategy: Strategy::Factored { levels: None },
-            coset: false,
-            natural_output: false,
-        }
-    }
-}
-
 /// Parameters for a plan, with the strategy (its level count made explicit)
 /// to build it with and the depth it will have.
 #[derive(Debug, Clone)]
@@ -105,28 +77,9 @@ pub fn plan_depth<F: PrimeField + FftField>(
     ring_degree: usize,
     options: PlanOptions,
 ) -> Result<(usize, Strategy)> {
-    if n < 2 || !n.is_power_of_two() || n.trailing_zeros() > F::TWO_ADICITY {
-        return Err(Error::InvalidSize(n));
-    }
-    if !ring_degree.is_power_of_two() || ring_degree < 2 {
-        return Err(Error::Unsupported("the ring degree must be a power of two"));
-    }
-    let stages = n.min(ring_degree).trailing_zeros() as usize;
-    let across = usize::from(n > ring_degree && (n / ring_degree > 2 || options.coset));
-    match options.strategy {
-        Strategy::Dense if n > ring_degree => Err(Error::Unsupported(
-            "the dense strategy handles n ≤ N; use the factored strategy for n > N",
-        )),
-        Strategy::Dense => Ok((1, Strategy::Dense)),
-        Strategy::Factored { levels: Some(k) } if !(1..=4).contains(&k) => {
-            Err(Error::InvalidLevels(k))
-        }
-        Strategy::Factored { levels } => {
-            let k = levels.unwrap_or_else(|| default_levels(stages)).min(stages);
-            let permute = usize::from(options.natural_output && n <= ring_degree);
-            Ok((k + across + permute, Strategy::Factored { levels: Some(k) }))
-        }
-    }
+    let geometry =
+        PlanGeometry::new::<F>(n, ring_degree, options, Order::Natural, AutoLevels::Default)?;
+    Ok((geometry.depth(), geometry.strategy()))
 }
 
 /// The smallest ring (2^12..=2^17, 2N | p − 1) and chain holding a size-`n`
@@ -184,31 +137,10 @@ pub fn conversion_levels<F: PrimeField + FftField>(
     n: usize,
     conversion: Conversion,
 ) -> Result<usize> {
-    if n < 2 || !n.is_power_of_two() {
-        return Err(Error::InvalidSize(n));
-    }
-    if n > ring_degree / 2 {
-        return Err(Error::ConversionSize {
-            n,
-            max: ring_degree / 2,
-        });
-    }
+    Geometry::<F>::check_size(ring_degree, n)?;
     let geometry = Geometry::<F>::new(ring_degree, n, SlotForm::Evaluations, Order::Natural)
         .ok_or(Error::InvalidSize(n))?;
-    let lowest = if geometry.dense_supported(conversion) {
-        1
-    } else {
-        2
-    };
-    let stages = geometry.stage_count();
-    Ok((lowest..=stages)
-        .find(|&k| {
-            geometry
-                .estimate(k, conversion)
-                .iter()
-                .all(|&d| d <= AUTOMATIC_DIAGONALS)
-        })
-        .unwrap_or(stages))
+    Ok(geometry.automatic_levels(conversion, usize::MAX))
 }
 
 /// Parameters for a length-`n` conversion followed by `products`

@@ -38,6 +38,33 @@ pub fn bit_reverse_permute<T: Copy>(x: &[T]) -> Vec<T> {
     (0..x.len()).map(|i| x[bit_reverse(i, bits)]).collect()
 }
 
+/// The `Split` layout of the forward output (the inverse's input): entry
+/// `c + C·bitrev(q)` of `values` to ciphertext c, slot q, for C = `groups`.
+pub(crate) fn strided_bit_reversed<F: Copy>(values: &[F], groups: usize) -> Vec<Vec<F>> {
+    let per = values.len() / groups;
+    let bits = per.trailing_zeros();
+    (0..groups)
+        .map(|c| {
+            (0..per)
+                .map(|q| values[c + groups * bit_reverse(q, bits)])
+                .collect()
+        })
+        .collect()
+}
+
+/// Inverse of [`strided_bit_reversed`].
+pub(crate) fn unstride_bit_reversed<F: Copy + Default>(slots: &[Vec<F>], groups: usize) -> Vec<F> {
+    let per = slots[0].len();
+    let bits = per.trailing_zeros();
+    let mut out = vec![F::default(); groups * per];
+    for (c, s) in slots.iter().enumerate() {
+        for (q, v) in s.iter().enumerate() {
+            out[c + groups * bit_reverse(q, bits)] = *v;
+        }
+    }
+    out
+}
+
 /// One butterfly stage `y_i = a_i x_i + b_i x_(i XOR h)` as a slot transform.
 fn butterfly_stage<F: FftField>(
     packing: Packing,

@@ -25,54 +25,12 @@ impl<F: PrimeField + FftField> ConversionPlanBuilder<F> {
         self
     }
 
-    /// Galois-key memory mode.
-    pub fn key_mode(mut self, mode: KeyMode) -> Self {
-        self.keys.mode = mode;
-        self
-    }
-
-    /// At most `max` baby steps per level (at least 1): fewer Galois keys,
-    /// more giant steps.
-    pub fn max_baby_steps(mut self, max: usize) -> Self {
-        self.keys.max_baby_steps = max;
-        self
-    }
-
-    /// How many times the plan is expected to run with one set of Galois
-    /// keys (at least 1; `build` refuses 0): each level's baby count then
-    /// minimizes its rotation cost per run plus the generation of its keys
-    /// divided by this count ([`KeyPolicy::executions`]). One run favours
-    /// fewer baby steps (fewer keys, more key switches); a server running
-    /// the plan many times with keys made once should pass a large count.
-    /// The default, [`KeyPolicy::UNBOUNDED`], leaves key generation out
-    /// (the rotation cost alone). A [`max_baby_steps`](Self::max_baby_steps)
-    /// cap still applies; [`KeyMode::MinimalKeys`] plans ignore the count.
-    pub fn executions(mut self, executions: u64) -> Self {
-        self.keys.executions = executions;
-        self
-    }
-
-    /// The level of input ciphertexts (default: the top level).
-    pub fn input_level(mut self, level: usize) -> Self {
-        self.level = Some(level);
-        self
-    }
-
-    /// Refuse at [`build`](Self::build) a plan whose estimated peak memory
-    /// exceeds `bytes` (default: the memory the system reports available).
-    pub fn memory_limit(mut self, bytes: usize) -> Self {
-        self.memory_limit = Some(bytes);
-        self
-    }
-
-    /// Keep the diagonals as plaintext polynomials and encode them (into the
-    /// engine's RNS form) when they run: the plan holds N·⌈log2 t / 64⌉
-    /// words per diagonal instead of N words per prime, and an execution one
-    /// level's encodings at a time (in [`KeyMode::MinimalKeys`], one diagonal
-    /// at a time), at the price of that encoding at every execution.
-    pub fn encode_per_execution(mut self) -> Self {
-        self.per_execution = true;
-        self
+    build_option_setters! {
+        /// Keep the diagonals as plaintext polynomials and encode them (into the
+        /// engine's RNS form) when they run: the plan holds N·⌈log2 t / 64⌉
+        /// words per diagonal instead of N words per prime, and an execution one
+        /// level's encodings at a time (in [`KeyMode::MinimalKeys`], one diagonal
+        /// at a time), at the price of that encoding at every execution.
     }
 
     /// The plan's estimated memory. The diagonals are computed (as field
@@ -116,25 +74,18 @@ impl<F: PrimeField + FftField> ConversionPlanBuilder<F> {
             Ok(settings.geometry.levels(settings.levels, self.conversion))
         })?;
         let memory = self.estimate(&settings, &transforms)?;
-        if let Some(limit) = self.limit() {
-            if memory.peak_bytes() > limit {
-                return Err(Error::InsufficientMemory {
-                    estimated: memory.peak_bytes(),
-                    limit,
-                });
-            }
-        }
+        self.options.check_memory(memory.peak_bytes())?;
         let Settings {
             encoder,
             geometry,
-            level,
+            prep,
             ..
         } = settings;
-        let at = |i: usize| level_after(&self.context, level, i);
+        let at = |i: usize| level_after(&self.context, prep.level, i);
         let mut elements: Vec<u64> = transforms
             .iter()
             .flat_map(|t| {
-                self.keys
+                prep.keys
                     .schedule(t)
                     .required_galois_elements(&self.context)
             })
@@ -142,17 +93,17 @@ impl<F: PrimeField + FftField> ConversionPlanBuilder<F> {
         elements.sort_unstable();
         elements.dedup();
         let levels = in_pool(&self.context, || {
-            Ok(if self.per_execution {
+            Ok(if prep.per_execution {
                 let mut plain = Vec::with_capacity(transforms.len());
                 for (i, t) in transforms.into_iter().enumerate() {
-                    plain.push(PlainTransform::new(&t, self.keys, &encoder, at(i))?);
+                    plain.push(PlainTransform::new(&t, prep.keys, &encoder, at(i))?);
                 }
                 Levels::PerExecution(plain)
             } else {
                 // Encode level by level, dropping each level's field elements.
                 let mut encoded = Vec::with_capacity(transforms.len());
                 for (i, t) in transforms.into_iter().enumerate() {
-                    encoded.push(EncodedTransform::new(&t, self.keys, &encoder, at(i))?);
+                    encoded.push(EncodedTransform::new(&t, prep.keys, &encoder, at(i))?);
                 }
                 Levels::Encoded(encoded)
             })
@@ -166,8 +117,7 @@ impl<F: PrimeField + FftField> ConversionPlanBuilder<F> {
             conversion: self.conversion,
             form: self.form,
             order: self.order,
-            keys: self.keys,
-            level,
+            prep,
             levels,
             elements,
             memory,
@@ -178,24 +128,13 @@ impl<F: PrimeField + FftField> ConversionPlanBuilder<F> {
     /// and chooses the level count.
     fn settings(&self) -> Result<Settings<F>> {
         let n = self.n;
-        if n < 2 || !n.is_power_of_two() {
-            return Err(Error::InvalidSize(n));
-        }
-        let row = self.context.ring_degree() / 2;
-        if n > row {
-            return Err(Error::ConversionSize { n, max: row });
-        }
+        let ring_degree = self.context.ring_degree();
+        Geometry::<F>::check_size(ring_degree, n)?;
         let encoder = BatchEncoder::<F>::new(&self.context)?;
-        let geometry = Geometry::<F>::new(self.context.ring_degree(), n, self.form, self.order)
+        let geometry = Geometry::<F>::new(ring_degree, n, self.form, self.order)
             .ok_or(Error::InvalidSize(n))?;
-        if self.keys.max_baby_steps == 0 {
-            return Err(Error::InvalidMaxBabySteps(0));
-        }
-        if self.keys.executions == 0 {
-            return Err(Error::InvalidExecutions(0));
-        }
+        self.options.check_keys()?;
         let stages = geometry.stage_count();
-        let dense = geometry.dense_supported(self.conversion);
         if let Some(k) = self.levels {
             if k == 0 || k > stages {
                 return Err(Error::InvalidConversionLevels {
@@ -203,35 +142,17 @@ impl<F: PrimeField + FftField> ConversionPlanBuilder<F> {
                     max: stages,
                 });
             }
-            if k == 1 && !dense {
+            if k < geometry.fewest_levels(self.conversion) {
                 return Err(Error::Unsupported(
                     "one level converts at most N/4 coefficients back to slots; use two or more",
                 ));
             }
         }
-        let max = self.context.max_level();
-        let level = self.level.unwrap_or(max);
-        if level > max {
-            return Err(Error::InputLevelOutOfRange { level, max });
-        }
-        let budget = affordable_levels(&self.context, level);
-        let lowest = if dense { 1 } else { 2 };
-        let levels = match self.levels {
-            Some(k) => k,
-            None => {
-                let top = budget.min(stages);
-                if top < lowest {
-                    lowest
-                } else {
-                    (lowest..=top)
-                        .find(|&k| {
-                            let estimate = geometry.estimate(k, self.conversion);
-                            estimate.iter().all(|&d| d <= AUTOMATIC_DIAGONALS)
-                        })
-                        .unwrap_or(top)
-                }
-            }
-        };
+        let prep = self.options.preparation(&self.context)?;
+        let budget = affordable_levels(&self.context, prep.level);
+        let levels = self
+            .levels
+            .unwrap_or_else(|| geometry.automatic_levels(self.conversion, budget));
         if levels > budget {
             return Err(Error::InsufficientBudget {
                 needed: levels,
@@ -241,14 +162,9 @@ impl<F: PrimeField + FftField> ConversionPlanBuilder<F> {
         Ok(Settings {
             encoder,
             geometry,
-            level,
+            prep,
             levels,
         })
-    }
-
-    /// The memory limit: the one set, or the memory the system reports available.
-    fn limit(&self) -> Option<usize> {
-        self.memory_limit.or_else(available_memory_bytes)
     }
 
     /// Refuses settings whose field-element diagonals alone, counted from the
@@ -263,13 +179,7 @@ impl<F: PrimeField + FftField> ConversionPlanBuilder<F> {
         let bytes = diagonals
             .saturating_mul(self.context.ring_degree())
             .saturating_mul(std::mem::size_of::<F>());
-        match self.limit() {
-            Some(limit) if bytes > limit => Err(Error::InsufficientMemory {
-                estimated: bytes,
-                limit,
-            }),
-            _ => Ok(()),
-        }
+        self.options.check_memory(bytes)
     }
 
     /// The memory estimate of a plan with these levels.
@@ -283,7 +193,7 @@ impl<F: PrimeField + FftField> ConversionPlanBuilder<F> {
             .enumerate()
             .map(|(i, t)| LevelShape {
                 shape: t.diagonals().keys().copied().collect(),
-                level: level_after(&self.context, settings.level, i),
+                level: level_after(&self.context, settings.prep.level, i),
                 copies: 1,
                 plain: false,
                 period: t.period(),
@@ -303,21 +213,22 @@ impl<F: PrimeField + FftField> ConversionPlanBuilder<F> {
             field_diagonals,
         };
         let field_bytes = std::mem::size_of::<F>();
+        let keys = settings.prep.keys;
         let held = crate::memory::estimate(
             &shape,
             &self.context,
-            self.keys,
-            settings.level,
+            keys,
+            settings.prep.level,
             field_bytes,
         )?;
-        if !self.per_execution {
+        if !settings.prep.per_execution {
             return Ok(held);
         }
         // The plan holds plaintext diagonals; an execution encodes one level
         // at a time (fast keys: one engine call takes them all) or one
         // diagonal at a time (minimal keys).
         let sizes = Sizes::new(&self.context)?;
-        let extended = self.keys.mode == KeyMode::Fast;
+        let extended = keys.mode == KeyMode::Fast;
         let one_level = shape
             .levels
             .iter()

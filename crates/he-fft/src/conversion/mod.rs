@@ -1,16 +1,15 @@
 //! Plans converting a ciphertext between slot form and coefficient form.
 
 use crate::error::{Error, Result};
-use crate::memory::{
-    available_memory_bytes, release_freed_heap, LevelShape, MemoryEstimate, PlanShape, Sizes,
-};
+use crate::memory::{release_freed_heap, LevelShape, MemoryEstimate, PlanShape, Sizes};
+use crate::options::{build_option_setters, BuildOptions, Preparation};
 use crate::parallel::in_pool;
 use crate::plan::{affordable_levels, level_after, level_cost_bits, run_levels, PlanCost};
-use crate::special::{Conversion, Geometry, SlotForm, AUTOMATIC_DIAGONALS};
+use crate::special::{Conversion, Geometry, SlotForm};
 use crate::stages::Order;
 use ark_ff::{FftField, PrimeField};
 use helib_rs::lintrans::SlotTransform;
-use helib_rs::lintrans::{EncodedTransform, KeyMode, KeyPolicy, PlainTransform};
+use helib_rs::lintrans::{EncodedTransform, KeyMode, PlainTransform};
 use helib_rs::{BatchEncoder, Ciphertext, Context, GaloisKeys, Plaintext, PublicKey, SecretKey};
 use num_bigint::BigUint;
 
@@ -43,8 +42,7 @@ pub struct ConversionPlan<F: PrimeField + FftField> {
     conversion: Conversion,
     form: SlotForm,
     order: Order,
-    keys: KeyPolicy,
-    level: usize,
+    prep: Preparation,
     levels: Levels,
     elements: Vec<u64>,
     memory: MemoryEstimate,
@@ -65,10 +63,7 @@ pub struct ConversionPlanBuilder<F: PrimeField + FftField> {
     form: SlotForm,
     order: Order,
     levels: Option<usize>,
-    keys: KeyPolicy,
-    level: Option<usize>,
-    memory_limit: Option<usize>,
-    per_execution: bool,
+    options: BuildOptions,
     field: std::marker::PhantomData<F>,
 }
 
@@ -76,7 +71,7 @@ pub struct ConversionPlanBuilder<F: PrimeField + FftField> {
 struct Settings<F: PrimeField + FftField> {
     encoder: BatchEncoder<F>,
     geometry: Geometry<F>,
-    level: usize,
+    prep: Preparation,
     levels: usize,
 }
 
@@ -96,10 +91,7 @@ impl<F: PrimeField + FftField> ConversionPlan<F> {
             form: SlotForm::Evaluations,
             order: Order::Natural,
             levels: None,
-            keys: KeyPolicy::default(),
-            level: None,
-            memory_limit: None,
-            per_execution: false,
+            options: BuildOptions::default(),
             field: std::marker::PhantomData,
         }
     }
@@ -141,7 +133,7 @@ impl<F: PrimeField + FftField> ConversionPlan<F> {
 
     /// The level input ciphertexts must have.
     pub fn input_level(&self) -> usize {
-        self.level
+        self.prep.level
     }
 
     /// Multiplication levels the plan consumes (each a plaintext product
@@ -196,7 +188,7 @@ impl<F: PrimeField + FftField> ConversionPlan<F> {
             self.form,
             self.n,
             self.order,
-            self.keys.mode,
+            self.prep.keys.mode,
             self.depth(),
             self.diagonals_per_level()
         )
@@ -240,7 +232,7 @@ impl<F: PrimeField + FftField> ConversionPlan<F> {
                 Plaintext::from_biguints(&self.context, &big)?
             }
         };
-        Ok(pk.encrypt_at_level(&plaintext, self.level)?)
+        Ok(pk.encrypt_at_level(&plaintext, self.prep.level)?)
     }
 
     /// Decrypts an output: for [`Conversion::SlotsToCoefficients`] the first
@@ -283,9 +275,9 @@ impl<F: PrimeField + FftField> ConversionPlan<F> {
                 parts: input.size(),
             });
         }
-        if input.level() != self.level {
+        if input.level() != self.prep.level {
             return Err(Error::WrongInputLevel {
-                expected: self.level,
+                expected: self.prep.level,
                 got: input.level(),
             });
         }

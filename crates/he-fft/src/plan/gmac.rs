@@ -37,7 +37,7 @@
 //! three times per file. Both compute the same tags.
 
 use super::key::HmacSha256;
-use super::PlanKey;
+use super::key::PlanKey;
 use aes::cipher::{BlockEncrypt, KeyInit};
 use aes::Aes256;
 use ghash::universal_hash::UniversalHash;

@@ -3,7 +3,7 @@
 //!
 //! See [`PlanKey`] for the key, its file and what it vouches for.
 
-use super::*;
+use crate::error::{Error, Result};
 use sha2::{Digest, Sha256};
 use std::fs::File;
 use std::io::{Read, Write};
@@ -16,10 +16,10 @@ pub const PLAN_KEY_BYTES: usize = 32;
 
 /// A per-user secret key that authenticates the plan files its owner
 /// saves: 32 bytes from the operating system's CSPRNG. Saving a plan with
-/// a key ([`FftPlan::write_to_with_key`]) stores the key's id, a fresh
+/// a key ([`FftPlan::write_to_with_key`](crate::FftPlan::write_to_with_key)) stores the key's id, a fresh
 /// nonce and a GMAC-AES-256 tag over the whole file, under a key derived
 /// from this one with HKDF-SHA256; loading with the same key
-/// ([`FftPlanBuilder::load_with_key`]) accepts a file whose tag verifies
+/// ([`FftPlanBuilder::load_with_key`](crate::FftPlanBuilder::load_with_key)) accepts a file whose tag verifies
 /// without recomputing it, and verifies any other file. Wiped from memory
 /// on drop; its `Debug` shows only its id.
 ///

@@ -1,8 +1,10 @@
-//! Level bookkeeping: how many levels the budget affords and the level each
-//! transform is encoded at.
+//! Level bookkeeping: how many levels the budget affords, the level each
+//! transform is encoded at, and running encoded levels in turn.
 
-use super::*;
-use helib_rs::noise;
+use crate::error::{Error, Result};
+use ark_ff::{FftField, PrimeField};
+use helib_rs::lintrans::{EncodedTransform, KeyPolicy, SlotTransform};
+use helib_rs::{noise, BatchEncoder, Ciphertext, Context, GaloisKeys};
 
 /// How many plaintext-multiplication levels fit the budget at `level`:
 /// [`helib_rs::noise::affordable_transform_levels`] for the context's
@@ -57,4 +59,22 @@ pub(crate) fn level_after(context: &Context, level: usize, i: usize) -> usize {
     (0..=level)
         .find(|&l| context.log2_modulus(l).unwrap_or(0.0) >= keep)
         .unwrap_or(level)
+}
+
+/// Runs `levels` in turn on `x`, each on its input switched down to the
+/// level it was encoded at.
+pub(crate) fn run_levels<'a>(
+    levels: impl IntoIterator<Item = &'a EncodedTransform>,
+    x: &Ciphertext,
+    keys: &GaloisKeys,
+) -> Result<Ciphertext> {
+    let mut current = x.clone();
+    for transform in levels {
+        // Drop the primes the previous level's noise growth made unnecessary.
+        if current.level() > transform.level() {
+            current.mod_switch_to_assign(transform.level())?;
+        }
+        current = transform.apply(&current, keys)?;
+    }
+    Ok(current)
 }

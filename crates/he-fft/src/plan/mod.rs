@@ -1,87 +1,55 @@
 //! FFT plans: built once for (context, n, direction, coset, strategy), run many times.
+//!
+//! The modules depend one way: `spec` (what a plan computes), `geometry`
+//! (how it sits in the ring), `levels` (the chain) and the plan keys import
+//! nothing else of the plan; this file holds the plan's types and its
+//! execution API on top of them; the builder, the shape and memory
+//! estimate, the four-step parts, running, saving, loading and verifying
+//! import from here and from each other, never the other way.
 
 use crate::error::{Error, Result};
 use crate::layout::Packing;
-use crate::memory::{
-    available_memory_bytes, release_freed_heap, LevelShape, MemoryEstimate, PlanShape,
-};
+use crate::memory::MemoryEstimate;
+use crate::options::{BuildOptions, Preparation};
 use crate::parallel::{in_pool, map_in_pool};
-use crate::stages::{
-    bit_reversal, bit_reversal_shape, compose_stages, dense_shape, group_bounds,
-    group_bounds_short_last, group_periods, group_shapes_in, group_stages, group_stages_in,
-    radix2_shapes, radix2_stages, DenseDiagonals, Order,
-};
+use crate::stages::{dense_shape, strided_bit_reversed, unstride_bit_reversed, Order};
 use ark_ff::{FftField, PrimeField};
-use ark_poly::{EvaluationDomain, Radix2EvaluationDomain};
-use helib_rs::lintrans::SlotTransform;
-use helib_rs::lintrans::{EncodedTransform, KeyMode, KeyPolicy, PlainTransform, Schedule};
+use helib_rs::lintrans::{EncodedTransform, KeyPolicy, PlainTransform, Schedule};
 use helib_rs::{BatchEncoder, Ciphertext, Context, GaloisKeys, PublicKey, SecretKey};
 use rayon::prelude::*;
 
 mod auth;
 mod builder;
-use builder::Settings;
+mod geometry;
 mod gmac;
 mod io;
 mod key;
 mod levels;
 mod run;
 mod scaling;
+mod shape;
+mod spec;
 mod split;
 #[cfg(test)]
 mod tests;
 mod verify;
 
 pub use auth::{PlanCheck, Unauthenticated};
+pub use geometry::default_levels;
+pub(crate) use geometry::{AutoLevels, PlanGeometry};
 pub use key::{PlanKey, PLAN_KEY_BYTES};
 pub use levels::affordable_levels;
-use levels::encode_all;
-pub(crate) use levels::{level_after, level_cost_bits};
-pub(crate) use run::run_levels;
-use run::{dense_schedule, strided_bit_reversed, unstride_bit_reversed};
-use scaling::{factored, scalings};
-use split::{across_scalars, split_ranges, split_roots, split_run, SplitParts};
-
-/// Forward (`fft`) or inverse (`ifft`, including the 1/n factor).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Direction {
-    /// Evaluations at the domain (or coset) points: `y_k = Σ x_i (g ω^k)^i`.
-    Forward,
-    /// Coefficients from evaluations: the inverse of `Forward`.
-    Inverse,
-}
-
-/// How the transform is evaluated.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Strategy {
-    /// The whole n×n matrix by the diagonal method with baby-step giant-step:
-    /// one multiplication level, n diagonals (built and encoded at every
-    /// execution rather than stored in the plan, so plans stay small).
-    Dense,
-    /// The radix-2 stages grouped into `levels` sparse transforms (each one
-    /// multiplication level with at most 2^(s+1) - 1 diagonals for s stages).
-    /// `None` lets the plan choose from the noise budget of the input level.
-    Factored {
-        /// Number of multiplication levels (1..=4), or automatic.
-        levels: Option<usize>,
-    },
-}
+pub(crate) use levels::{level_after, level_cost_bits, run_levels};
+pub use spec::{Direction, PlanOptions, PlanSpec, Strategy};
 
 /// The FFT of size n over F on encrypted vectors (see the crate docs for the
 /// layouts and which orders are free).
 pub struct FftPlan<F: PrimeField + FftField> {
     context: Context,
     encoder: BatchEncoder<F>,
-    n: usize,
-    direction: Direction,
-    coset: Option<F>,
-    strategy: Strategy,
-    order: Order,
-    output_order: Order,
-    keys: KeyPolicy,
-    level: usize,
-    natural_output: bool,
-    per_execution: bool,
+    spec: PlanSpec<F>,
+    prep: Preparation,
+    geometry: PlanGeometry,
     pipeline: Pipeline<F>,
     memory: MemoryEstimate,
 }
@@ -102,6 +70,14 @@ struct DenseRun<F: PrimeField + FftField> {
     scale_in: Vec<F>,
     scale_out: Vec<F>,
     input_bit_reversed: bool,
+}
+
+impl<F: PrimeField + FftField> DenseRun<F> {
+    /// The dense transform's schedule: it depends only on which shifts
+    /// occur, so no diagonal is computed.
+    fn schedule(&self, keys: KeyPolicy) -> Schedule {
+        keys.schedule_for_shape(self.packing.row(), &dense_shape(self.packing))
+    }
 }
 
 /// Four-step FFT over C ciphertexts of N slots (n = C·N): a size-C DFT across
@@ -158,11 +134,6 @@ impl SplitRun {
             own(&run_levels(&self.shared, x, keys)?)
         }
     }
-
-    /// Levels one ciphertext goes through.
-    fn per_ciphertext_depth(&self) -> usize {
-        1 + self.shared.len()
-    }
 }
 
 /// Work one execution of a plan performs.
@@ -171,8 +142,9 @@ pub struct PlanCost {
     /// Automorphisms (rotations and row swaps), baby and giant steps.
     pub rotations: usize,
     /// The automorphisms that pay a whole key switch: all of them in
-    /// [`KeyMode::MinimalKeys`], only the giant steps in [`KeyMode::Fast`],
-    /// whose double-hoisted baby steps cost an inner product each.
+    /// [`KeyMode::MinimalKeys`](crate::KeyMode::MinimalKeys), only the
+    /// giant steps in [`KeyMode::Fast`](crate::KeyMode::Fast), whose
+    /// double-hoisted baby steps cost an inner product each.
     pub key_switches: usize,
     /// Plaintext multiplications.
     pub multiplications: usize,
@@ -184,16 +156,8 @@ pub struct PlanCost {
 #[derive(Clone)]
 pub struct FftPlanBuilder<F: PrimeField + FftField> {
     context: Context,
-    n: usize,
-    direction: Direction,
-    coset: Option<F>,
-    strategy: Strategy,
-    order: Order,
-    keys: KeyPolicy,
-    level: Option<usize>,
-    natural_output: bool,
-    memory_limit: Option<usize>,
-    per_execution: bool,
+    spec: PlanSpec<F>,
+    options: BuildOptions,
 }
 
 impl<F: PrimeField + FftField> FftPlan<F> {
@@ -203,43 +167,34 @@ impl<F: PrimeField + FftField> FftPlan<F> {
     pub fn builder(context: &Context, n: usize) -> FftPlanBuilder<F> {
         FftPlanBuilder {
             context: context.clone(),
-            n,
-            direction: Direction::Forward,
-            coset: None,
-            strategy: Strategy::Factored { levels: None },
-            order: Order::Natural,
-            keys: KeyPolicy::default(),
-            level: None,
-            natural_output: false,
-            memory_limit: None,
-            per_execution: false,
+            spec: PlanSpec::new(n),
+            options: BuildOptions::default(),
         }
+    }
+
+    /// What the plan computes: size, direction, coset, strategy and orders.
+    pub fn spec(&self) -> &PlanSpec<F> {
+        &self.spec
     }
 
     /// Transform size.
     pub fn len(&self) -> usize {
-        self.n
+        self.spec.n
     }
 
     /// Whether the transform is empty (never: n ≥ 2).
     pub fn is_empty(&self) -> bool {
-        self.n == 0
+        self.spec.n == 0
     }
 
     /// Number of ciphertexts holding one input vector.
     pub fn ciphertexts(&self) -> usize {
-        self.n.div_ceil(self.context.ring_degree())
+        self.geometry.ciphertexts()
     }
 
     /// Multiplication levels the plan consumes.
     pub fn depth(&self) -> usize {
-        match &self.pipeline {
-            Pipeline::Levels(levels) => levels.len(),
-            Pipeline::Dense(_) => 1,
-            Pipeline::Split(split) => {
-                split.per_ciphertext_depth() + usize::from(split.groups > 2 || self.coset.is_some())
-            }
-        }
+        self.geometry.depth()
     }
 
     /// Key switches and plaintext products one execution performs (the dense
@@ -277,7 +232,7 @@ impl<F: PrimeField + FftField> FftPlan<F> {
                 sum(&mut own.chain(std::iter::once(all_shared)))
             }
             Pipeline::Dense(run) => {
-                let schedule = dense_schedule(run, self.keys);
+                let schedule = run.schedule(self.prep.keys);
                 PlanCost {
                     rotations: schedule.baby_rotations() + schedule.giant_rotations(),
                     key_switches: schedule.key_switches(),
@@ -304,25 +259,25 @@ impl<F: PrimeField + FftField> FftPlan<F> {
     /// strategy with natural input, natural otherwise (for n > N, `decrypt`
     /// undoes the strided layout).
     pub fn output_order(&self) -> Order {
-        self.output_order
+        self.geometry.output_order()
     }
 
     /// The key policy the plan was built under: its key mode, baby step cap
     /// and expected executions per set of Galois keys.
     pub fn key_policy(&self) -> KeyPolicy {
-        self.keys
+        self.prep.keys
     }
 
     /// Strategy, direction and the input order (see [`FftPlanBuilder::input_order`]).
     pub fn describe(&self) -> String {
         format!(
             "{:?} {:?} n={} coset={} input={:?} keys={:?} depth={} ciphertexts={}",
-            self.strategy,
-            self.direction,
-            self.n,
-            self.coset.is_some(),
-            self.order,
-            self.keys.mode,
+            self.spec.strategy,
+            self.spec.direction,
+            self.spec.n,
+            self.spec.coset.is_some(),
+            self.spec.input_order,
+            self.prep.keys.mode,
             self.depth(),
             self.ciphertexts()
         )
@@ -335,9 +290,9 @@ impl<F: PrimeField + FftField> FftPlan<F> {
                 .iter()
                 .flat_map(|l| l.schedule().required_galois_elements(&self.context))
                 .collect(),
-            Pipeline::Dense(run) => {
-                dense_schedule(run, self.keys).required_galois_elements(&self.context)
-            }
+            Pipeline::Dense(run) => run
+                .schedule(self.prep.keys)
+                .required_galois_elements(&self.context),
             Pipeline::Split(split) => (0..split.groups)
                 .map(|k| split.own(k).0)
                 .chain(split.shared.iter().map(|l| l.schedule()))
@@ -371,7 +326,7 @@ impl<F: PrimeField + FftField> FftPlan<F> {
     pub fn encrypt(&self, pk: &PublicKey, values: &[F]) -> Result<Vec<Ciphertext>> {
         self.ensure_context(pk.context())?;
         map_in_pool(&self.context, &self.input_slots(values)?, |slots| {
-            Ok(pk.encrypt_at_level(&self.encoder.encode(slots)?, self.level)?)
+            Ok(pk.encrypt_at_level(&self.encoder.encode(slots)?, self.prep.level)?)
         })
     }
 
@@ -395,7 +350,7 @@ impl<F: PrimeField + FftField> FftPlan<F> {
         let slots = map_in_pool(&self.context, outputs, |ct| {
             Ok(self.encoder.decode(&sk.decrypt(ct)?)?)
         })?;
-        self.output_values(&slots)
+        Ok(self.output_values(&slots))
     }
 
     /// Runs the transform.
@@ -422,9 +377,9 @@ impl<F: PrimeField + FftField> FftPlan<F> {
         if let Some(ct) = inputs.iter().find(|ct| ct.size() != 2) {
             return Err(Error::InputNotRelinearized { parts: ct.size() });
         }
-        if let Some(ct) = inputs.iter().find(|ct| ct.level() != self.level) {
+        if let Some(ct) = inputs.iter().find(|ct| ct.level() != self.prep.level) {
             return Err(Error::WrongInputLevel {
-                expected: self.level,
+                expected: self.prep.level,
                 got: ct.level(),
             });
         }
@@ -467,10 +422,6 @@ impl<F: PrimeField + FftField> FftPlan<F> {
         Ok(outputs)
     }
 
-    fn row(&self) -> usize {
-        self.context.ring_degree() / 2
-    }
-
     /// `Ok` when `other` is the plan's context.
     fn ensure_context(&self, other: &Context) -> Result<()> {
         if self.context.same_as(other) {
@@ -482,40 +433,29 @@ impl<F: PrimeField + FftField> FftPlan<F> {
 
     /// Slot vectors of the input: entries in the plan's input order.
     fn input_slots(&self, values: &[F]) -> Result<Vec<Vec<F>>> {
-        if values.len() != self.n {
+        if values.len() != self.spec.n {
             return Err(Error::WrongLength {
-                expected: self.n,
+                expected: self.spec.n,
                 got: values.len(),
             });
         }
-        let slots = 2 * self.row();
-        match (&self.pipeline, self.direction) {
-            (Pipeline::Split(_), Direction::Forward) => {
-                Ok(values.chunks(slots).map(|c| c.to_vec()).collect())
-            }
-            (Pipeline::Split(split), Direction::Inverse) => {
-                Ok(strided_bit_reversed(values, split.groups))
-            }
-            _ => {
-                let packing =
-                    Packing::for_length(self.n, self.row()).ok_or(Error::Internal("packing"))?;
-                Ok(vec![packing.pack(values)])
-            }
-        }
+        let groups = self.geometry.ciphertexts();
+        Ok(match (self.geometry.split(), self.spec.direction) {
+            (true, Direction::Forward) => values
+                .chunks(self.context.ring_degree())
+                .map(<[F]>::to_vec)
+                .collect(),
+            (true, Direction::Inverse) => strided_bit_reversed(values, groups),
+            (false, _) => vec![self.geometry.packing().pack(values)],
+        })
     }
 
     /// Output vector from decrypted slot vectors.
-    fn output_values(&self, slots: &[Vec<F>]) -> Result<Vec<F>> {
-        match (&self.pipeline, self.direction) {
-            (Pipeline::Split(split), Direction::Forward) => {
-                Ok(unstride_bit_reversed(slots, split.groups))
-            }
-            (Pipeline::Split(_), Direction::Inverse) => Ok(slots.concat()),
-            _ => {
-                let packing =
-                    Packing::for_length(self.n, self.row()).ok_or(Error::Internal("packing"))?;
-                Ok(packing.unpack(&slots[0]))
-            }
+    fn output_values(&self, slots: &[Vec<F>]) -> Vec<F> {
+        match (self.geometry.split(), self.spec.direction) {
+            (true, Direction::Forward) => unstride_bit_reversed(slots, self.geometry.ciphertexts()),
+            (true, Direction::Inverse) => slots.concat(),
+            (false, _) => self.geometry.packing().unpack(&slots[0]),
         }
     }
 }

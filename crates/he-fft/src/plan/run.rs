@@ -1,6 +1,12 @@
 //! Executing a plan: the dense and four-step pipelines and the helpers they share.
 
-use super::*;
+use super::{DenseRun, FftPlan, SplitRun};
+use crate::error::{Error, Result};
+use crate::stages::DenseDiagonals;
+use ark_ff::{FftField, PrimeField};
+use helib_rs::lintrans::{EncodedTransform, SlotTransform};
+use helib_rs::{Ciphertext, GaloisKeys};
+use rayon::prelude::*;
 
 impl<F: PrimeField + FftField> FftPlan<F> {
     pub(super) fn run_dense(
@@ -10,7 +16,7 @@ impl<F: PrimeField + FftField> FftPlan<F> {
         keys: &GaloisKeys,
     ) -> Result<Ciphertext> {
         let transform = dense_transform(run);
-        let encoded = EncodedTransform::new(&transform, self.keys, &self.encoder, x.level())?;
+        let encoded = EncodedTransform::new(&transform, self.prep.keys, &self.encoder, x.level())?;
         Ok(encoded.apply(x, keys)?)
     }
 
@@ -58,11 +64,7 @@ impl<F: PrimeField + FftField> FftPlan<F> {
 }
 
 /// Multiplies by a scalar given as 0, 1, t-1 (free) or anything else (a product).
-pub(super) fn scale(
-    ct: &Ciphertext,
-    k: &num_bigint::BigUint,
-    t: &num_bigint::BigUint,
-) -> Result<Ciphertext> {
+fn scale(ct: &Ciphertext, k: &num_bigint::BigUint, t: &num_bigint::BigUint) -> Result<Ciphertext> {
     if *k == num_bigint::BigUint::from(1u8) {
         Ok(ct.clone())
     } else if k + 1u8 == *t {
@@ -72,23 +74,7 @@ pub(super) fn scale(
     }
 }
 
-pub(crate) fn run_levels<'a>(
-    levels: impl IntoIterator<Item = &'a EncodedTransform>,
-    x: &Ciphertext,
-    keys: &GaloisKeys,
-) -> Result<Ciphertext> {
-    let mut current = x.clone();
-    for transform in levels {
-        // Drop the primes the previous level's noise growth made unnecessary.
-        if current.level() > transform.level() {
-            current.mod_switch_to_assign(transform.level())?;
-        }
-        current = transform.apply(&current, keys)?;
-    }
-    Ok(current)
-}
-
-pub(super) fn dense_transform<F: PrimeField + FftField>(run: &DenseRun<F>) -> SlotTransform<F> {
+fn dense_transform<F: PrimeField + FftField>(run: &DenseRun<F>) -> SlotTransform<F> {
     let n = run.packing.len();
     let bits = n.trailing_zeros();
     let powers: Vec<F> = std::iter::successors(Some(F::one()), |w| Some(*w * run.omega))
@@ -120,39 +106,4 @@ pub(super) fn dense_transform<F: PrimeField + FftField>(run: &DenseRun<F>) -> Sl
         t.add_term(shift, &diagonal);
     }
     t
-}
-
-/// The dense transform's schedule: it depends only on which shifts occur,
-/// so no diagonal is computed.
-pub(super) fn dense_schedule<F: PrimeField + FftField>(
-    run: &DenseRun<F>,
-    keys: KeyPolicy,
-) -> Schedule {
-    keys.schedule_for_shape(run.packing.row(), &dense_shape(run.packing))
-}
-
-/// Entry `c + C·bitrev(q)` of `values` to ciphertext c, slot q.
-pub(super) fn strided_bit_reversed<F: Copy>(values: &[F], groups: usize) -> Vec<Vec<F>> {
-    let per = values.len() / groups;
-    let bits = per.trailing_zeros();
-    (0..groups)
-        .map(|c| {
-            (0..per)
-                .map(|q| values[c + groups * crate::stages::bit_reverse(q, bits)])
-                .collect()
-        })
-        .collect()
-}
-
-/// Inverse of [`strided_bit_reversed`].
-pub(super) fn unstride_bit_reversed<F: Copy + Default>(slots: &[Vec<F>], groups: usize) -> Vec<F> {
-    let per = slots[0].len();
-    let bits = per.trailing_zeros();
-    let mut out = vec![F::default(); groups * per];
-    for (c, s) in slots.iter().enumerate() {
-        for (q, v) in s.iter().enumerate() {
-            out[c + groups * crate::stages::bit_reverse(q, bits)] = *v;
-        }
-    }
-    out
 }

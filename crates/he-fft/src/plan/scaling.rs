@@ -1,6 +1,11 @@
 //! The scalings (coset powers, 1/n) and the factored single-ciphertext transform.
 
-use super::*;
+use super::spec::Direction;
+use crate::error::{Error, Result};
+use crate::layout::Packing;
+use crate::stages::{group_stages, radix2_stages, Order};
+use ark_ff::{FftField, PrimeField};
+use helib_rs::lintrans::SlotTransform;
 
 /// The input and output scalings of a single-ciphertext transform:
 /// coset powers g^i (forward, on the input) or g^-i (inverse, on the output),

@@ -1,8 +1,21 @@
 //! The four-step plan for n = C·N over C ciphertexts.
 
-use super::*;
+use super::geometry::PlanGeometry;
+use super::levels::level_after;
+use super::spec::{Direction, PlanSpec};
+use super::{SplitRun, Twiddled};
+use crate::error::{Error, Result};
+use crate::options::Preparation;
+use crate::stages::{
+    compose_stages, group_bounds, group_bounds_short_last, group_shapes_in, group_stages_in,
+    radix2_stages, Order, Shape,
+};
+use ark_ff::{FftField, PrimeField};
+use helib_rs::lintrans::{EncodedTransform, KeyPolicy, PlainTransform, SlotTransform};
+use helib_rs::{BatchEncoder, Context};
 
-/// The four-step plan for n = C·N over C ciphertexts.
+/// The four-step plan for n = C·N over C ciphertexts, its levels encoded
+/// under `policy` from `prep`'s input level.
 ///
 /// Forward: natural chunks `x_c` → across `u_k = Σ_c ω_C^(ck) g^(cN) x_c`
 /// (additions only for C = 2 without coset) → per group k a size-N DIF whose
@@ -10,60 +23,60 @@ use super::*;
 /// `X[k + C·bitrev(q)]`. Inverse: exactly that layout in → per group k a
 /// size-N DIT whose last stage absorbs `ω^(-pk) g^(-p) / n` → across
 /// `x_c = Σ_k ω_C^(-ck) g^(-cN) v_k`: natural chunks out.
-#[allow(clippy::too_many_arguments)]
 pub(super) fn split_run<F: PrimeField + FftField>(
-    context: &Context,
     encoder: &BatchEncoder<F>,
-    n: usize,
-    direction: Direction,
-    coset: Option<F>,
-    keys: KeyPolicy,
-    levels: usize,
-    level: usize,
-    strategy: Strategy,
-    per_execution: bool,
+    spec: &PlanSpec<F>,
+    geometry: &PlanGeometry,
+    policy: KeyPolicy,
+    prep: Preparation,
 ) -> Result<SplitRun> {
-    if strategy == Strategy::Dense {
-        return Err(Error::Unsupported(
-            "the dense strategy handles n ≤ N; use the factored strategy for n > N",
-        ));
-    }
-    let parts = SplitParts::new(context, n, direction, coset, levels)?;
+    let parts = SplitParts::new(encoder.context(), spec, geometry)?;
+    let level = prep.level;
     let shared = parts
         .shared()
         .iter()
         .enumerate()
-        .map(|(i, t)| EncodedTransform::new(t, keys, encoder, parts.shared_level(level, i)))
+        .map(|(i, t)| EncodedTransform::new(t, policy, encoder, parts.shared_level(level, i)))
         .collect::<helib_rs::Result<Vec<_>>>()?;
     let own_level = parts.own_level(level);
     // One group at a time (each in parallel inside), so the field diagonals
     // of a single group are alive at once.
-    let twiddled = if per_execution {
+    let twiddled = if prep.per_execution {
         Twiddled::Plain(
             (0..parts.groups)
-                .map(|k| PlainTransform::new(&parts.own(k), keys, encoder, own_level))
+                .map(|k| PlainTransform::new(&parts.own(k), policy, encoder, own_level))
                 .collect::<helib_rs::Result<Vec<_>>>()?,
         )
     } else {
         Twiddled::Encoded(
             (0..parts.groups)
-                .map(|k| EncodedTransform::new(&parts.own(k), keys, encoder, own_level))
+                .map(|k| EncodedTransform::new(&parts.own(k), policy, encoder, own_level))
                 .collect::<helib_rs::Result<Vec<_>>>()?,
         )
     };
-    Ok(SplitRun {
-        groups: parts.groups,
-        across_first: parts.forward,
-        across_scalars: across_scalars(
-            parts.omega,
-            parts.g,
-            parts.groups,
-            parts.slots,
-            parts.forward,
-        ),
-        twiddled,
-        shared,
-    })
+    SplitRun::assemble(spec, geometry, twiddled, shared)
+}
+
+impl SplitRun {
+    /// A four-step plan's run from its levels (built or read from a file):
+    /// the scalars across ciphertexts are recomputed from the spec.
+    pub(super) fn assemble<F: PrimeField + FftField>(
+        spec: &PlanSpec<F>,
+        geometry: &PlanGeometry,
+        twiddled: Twiddled,
+        shared: Vec<EncodedTransform>,
+    ) -> Result<Self> {
+        let (omega, g) = split_roots(spec)?;
+        let forward = spec.direction == Direction::Forward;
+        let groups = geometry.ciphertexts();
+        Ok(Self {
+            groups,
+            across_first: forward,
+            across_scalars: across_scalars(omega, g, groups, 2 * geometry.row(), forward),
+            twiddled,
+            shared,
+        })
+    }
 }
 
 /// The slot transforms of a four-step plan, before any encoding: what
@@ -89,19 +102,19 @@ pub(super) struct SplitParts<F: PrimeField + FftField> {
 }
 
 impl<F: PrimeField + FftField> SplitParts<F> {
-    /// The stages and their grouping into `levels` levels for n = C·N.
+    /// The stages of the plan `spec` with `geometry` (n = C·N) and their
+    /// grouping into the geometry's levels.
     pub(super) fn new(
         context: &Context,
-        n: usize,
-        direction: Direction,
-        coset: Option<F>,
-        levels: usize,
+        spec: &PlanSpec<F>,
+        geometry: &PlanGeometry,
     ) -> Result<Self> {
-        let slots = context.ring_degree();
-        let groups = n / slots;
-        let packing = Packing::Full { row: slots / 2 };
-        let forward = direction == Direction::Forward;
-        let (omega, g) = split_roots(n, direction, coset)?;
+        let n = spec.n;
+        let slots = 2 * geometry.row();
+        let groups = geometry.ciphertexts();
+        let packing = geometry.packing();
+        let forward = spec.direction == Direction::Forward;
+        let (omega, g) = split_roots(spec)?;
         let omega_n = omega.pow([groups as u64]);
         let stage_order = if forward {
             Order::Natural
@@ -109,11 +122,11 @@ impl<F: PrimeField + FftField> SplitParts<F> {
             Order::BitReversed
         };
         let stages = radix2_stages(packing, omega_n, stage_order);
-        let shapes: Vec<crate::stages::Shape> = stages
+        let shapes: Vec<Shape> = stages
             .iter()
             .map(|t| t.diagonals().keys().copied().collect())
             .collect();
-        let ranges = split_ranges(&shapes, levels, forward, groups, slots / 2);
+        let ranges = split_ranges(&shapes, geometry.levels(), forward, groups, slots / 2);
         // The group's own level: the first going forward (DIF, twiddles on
         // the input), the last going back (DIT, twiddles and 1/n on the output).
         let (own, shared) = if forward {
@@ -126,7 +139,7 @@ impl<F: PrimeField + FftField> SplitParts<F> {
         };
         // Going forward the products across ciphertexts come first; when they
         // take a level, the groups' levels run one level lower on the chain.
-        let first = usize::from(forward && across_takes_level(groups, coset.is_some()));
+        let first = geometry.first_level(spec.direction);
         Ok(Self {
             context: context.clone(),
             groups,
@@ -173,33 +186,12 @@ impl<F: PrimeField + FftField> SplitParts<F> {
     }
 }
 
-/// Whether the products across the `groups` ciphertexts of a four-step
-/// plan take a multiplication level: they do unless every scalar is ±1,
-/// i.e. two ciphertexts without a coset offset (additions and subtractions).
-/// Going forward they come first, so every later level is encoded (and
-/// runs) at [`level_after`] one more level: the chain charged them a whole
-/// level, so the modulus they were charged may be dropped like any other
-/// level's (a modulus switch keeps the budget while the noise is above its
-/// floor, and the chain paid for the level when it is not).
-pub(crate) fn across_takes_level(groups: usize, coset: bool) -> bool {
-    groups > 2 || (groups > 1 && coset)
-}
-
 /// The root ω of order n (its inverse going back) and the coset offset g
 /// (its inverse going back) of a four-step plan.
-pub(super) fn split_roots<F: PrimeField + FftField>(
-    n: usize,
-    direction: Direction,
-    coset: Option<F>,
-) -> Result<(F, F)> {
-    let domain = Radix2EvaluationDomain::<F>::new(n).ok_or(Error::InvalidSize(n))?;
-    let forward = direction == Direction::Forward;
-    let omega = if forward {
-        domain.group_gen
-    } else {
-        domain.group_gen_inv
-    };
-    let g = match (coset, forward) {
+fn split_roots<F: PrimeField + FftField>(spec: &PlanSpec<F>) -> Result<(F, F)> {
+    let omega = spec.omega()?;
+    let forward = spec.direction == Direction::Forward;
+    let g = match (spec.coset, forward) {
         (Some(g), true) => g,
         (Some(g), false) => g.inverse().ok_or(Error::InvalidCosetOffset)?,
         (None, _) => F::one(),
@@ -210,7 +202,7 @@ pub(super) fn split_roots<F: PrimeField + FftField>(
 /// The scalars of the size-C DFT across ciphertexts, `[out][in]`: the chunk
 /// index (whose coset power g^(cN) applies) is the input index going forward
 /// and the output index going back.
-pub(super) fn across_scalars<F: PrimeField + FftField>(
+fn across_scalars<F: PrimeField + FftField>(
     omega: F,
     g: F,
     groups: usize,
@@ -233,7 +225,7 @@ pub(super) fn across_scalars<F: PrimeField + FftField>(
 }
 
 /// `(a·g)^p` for p in 0..len: the twiddles `ω^(pk) g^p` of group k with a = ω^k.
-pub(super) fn powers_times<F: FftField>(a: F, g: F, len: usize) -> Vec<F> {
+fn powers_times<F: FftField>(a: F, g: F, len: usize) -> Vec<F> {
     let step = a * g;
     std::iter::successors(Some(F::one()), |x| Some(*x * step))
         .take(len)
@@ -246,8 +238,8 @@ pub(super) fn powers_times<F: FftField>(a: F, g: F, len: usize) -> Vec<F> {
 /// that minimizes the diagonals the plan holds, `groups` copies of it plus
 /// one of the others (the rest split evenly); with many ciphertexts that is
 /// a shorter own group and longer shared ones.
-pub(crate) fn split_ranges(
-    stages: &[crate::stages::Shape],
+pub(super) fn split_ranges(
+    stages: &[Shape],
     levels: usize,
     forward: bool,
     groups: usize,

@@ -1,9 +1,11 @@
 //! Plan tests: memory estimates against what built plans hold.
 
-use super::*;
+use super::{level_after, Direction, FftPlan, Pipeline, Strategy, Twiddled};
 use crate::memory::Sizes;
+use crate::stages::Order;
 use ark_bn254::Fr;
-use helib_rs::Parameters;
+use helib_rs::lintrans::{EncodedTransform, KeyMode};
+use helib_rs::{Context, Parameters};
 
 /// The bytes of the diagonals a built plan actually holds.
 fn held_bytes(plan: &FftPlan<Fr>) -> usize {
@@ -90,7 +92,7 @@ fn estimates_count_what_the_plan_holds() {
                 assert_eq!(before.plan_bytes, 0);
                 // Its diagonals are encoded at every execution instead.
                 assert!(
-                    before.execution_bytes > n * sizes.encoded(plan.level, true, n),
+                    before.execution_bytes > n * sizes.encoded(plan.prep.level, true, n),
                     "{what}"
                 );
             }
@@ -146,7 +148,7 @@ fn forward_split_levels_start_below_the_products_across_ciphertexts() {
         let Twiddled::Encoded(own) = &split.twiddled else {
             panic!("{what}: own levels not encoded");
         };
-        let top = plan.level;
+        let top = plan.prep.level;
         assert_eq!(own.len(), groups, "{what}");
         for t in own {
             assert_eq!(t.level(), level_after(&context, top, first), "{what}");
@@ -162,5 +164,83 @@ fn forward_split_levels_start_below_the_products_across_ciphertexts() {
         // A level lower holds fewer primes, and the estimate knows it.
         assert_eq!(own[0].level() < top, first == 1, "{what}");
         assert_eq!(before.plan_bytes, held_bytes(&plan), "{what}");
+    }
+}
+
+/// The levels and ciphertexts the pipeline actually runs, counted from its
+/// structure: what the plan's geometry must have decided.
+fn pipeline_depth_and_ciphertexts(plan: &FftPlan<Fr>) -> (usize, usize) {
+    match &plan.pipeline {
+        Pipeline::Levels(levels) => (levels.len(), 1),
+        Pipeline::Dense(_) => (1, 1),
+        Pipeline::Split(split) => {
+            let across = split
+                .across_scalars
+                .iter()
+                .flatten()
+                .any(|s| *s != 1u8.into() && s + 1u8 != *plan.context.plaintext_modulus());
+            (1 + split.shared.len() + usize::from(across), split.groups)
+        }
+    }
+}
+
+/// The geometry decided before anything was built agrees with the plan
+/// built from it: its depth and ciphertexts are what the pipeline runs,
+/// `plan_depth` gives the same depth from sizes alone, and the spec is
+/// the builder's.
+#[test]
+fn the_geometry_is_what_the_pipeline_runs() {
+    let params = Parameters::builder()
+        .ring_degree(1 << 10)
+        .plaintext_modulus_from_field::<Fr>()
+        .chain_bits(&[60; 24])
+        .allow_insecure()
+        .build()
+        .unwrap();
+    let context = Context::new(&params).unwrap();
+    let factored = |levels| Strategy::Factored { levels };
+    let cases = [
+        (16, factored(None), Order::Natural, false, false),
+        (16, factored(Some(2)), Order::Natural, true, true),
+        (64, factored(Some(3)), Order::BitReversed, true, true),
+        (512, Strategy::Dense, Order::BitReversed, true, false),
+        (1024, factored(Some(2)), Order::Natural, false, true),
+        (2048, factored(Some(2)), Order::Natural, false, false),
+        (2048, factored(Some(2)), Order::Natural, true, false),
+        (4096, factored(None), Order::Natural, false, false),
+    ];
+    for (n, strategy, order, coset, natural_output) in cases {
+        for direction in [Direction::Forward, Direction::Inverse] {
+            let mut builder = FftPlan::<Fr>::builder(&context, n)
+                .direction(direction)
+                .strategy(strategy)
+                .input_order(order);
+            if coset {
+                builder = builder.coset(Fr::from(3u64));
+            }
+            if natural_output {
+                builder = builder.natural_output();
+            }
+            let spec = *builder.spec();
+            let plan = builder.build().unwrap();
+            let what = plan.describe();
+            assert_eq!(*plan.spec(), spec, "{what}");
+            assert_eq!(
+                (plan.depth(), plan.ciphertexts()),
+                pipeline_depth_and_ciphertexts(&plan),
+                "{what}"
+            );
+            let explicit = crate::PlanOptions {
+                strategy: plan.geometry.strategy(),
+                ..spec.options()
+            };
+            if order == Order::Natural {
+                assert_eq!(
+                    crate::plan_depth::<Fr>(n, 1 << 10, explicit).unwrap(),
+                    (plan.depth(), plan.geometry.strategy()),
+                    "{what}"
+                );
+            }
+        }
     }
 }

@@ -91,7 +91,12 @@
 //! time, miss 5% there by up to about a point, while the loading thread
 //! stays under 4%. A build pays for fresh pages too (in its time above).
 
-use super::*;
+use super::builder::Settings;
+use super::levels::level_after;
+use super::split::SplitParts;
+use super::{FftPlanBuilder, Pipeline, SplitRun, Twiddled};
+use crate::error::{Error, Result};
+use ark_ff::{FftField, PrimeField};
 use helib_rs::lintrans::Challenge;
 
 impl<F: PrimeField + FftField> FftPlanBuilder<F> {
@@ -104,8 +109,8 @@ impl<F: PrimeField + FftField> FftPlanBuilder<F> {
     /// difference; the builder's and the engine's errors recomputing the
     /// transforms or drawing the challenge.
     pub(super) fn verify(&self, settings: &Settings<F>, pipeline: &Pipeline<F>) -> Result<()> {
-        let _span = tracing::info_span!("he_fft.plan_verify", n = self.n).entered();
-        let policy = self.schedule_policy();
+        let _span = tracing::info_span!("he_fft.plan_verify", n = self.spec.n).entered();
+        let policy = settings.schedule_policy();
         match pipeline {
             // Nothing stored: the dense matrix is made at each execution.
             Pipeline::Dense(_) => Ok(()),
@@ -120,7 +125,7 @@ impl<F: PrimeField + FftField> FftPlanBuilder<F> {
                     )));
                 }
                 for (i, (stored, transform)) in levels.iter().zip(&transforms).enumerate() {
-                    let level = level_after(&self.context, settings.level, i);
+                    let level = level_after(&self.context, settings.prep.level, i);
                     stored
                         .verify(transform, policy, level, &challenge)
                         .map_err(|e| refused(format!("level {i}"), e))?;
@@ -135,14 +140,8 @@ impl<F: PrimeField + FftField> FftPlanBuilder<F> {
     /// then each group's own level, one group's field diagonals at a time.
     fn verify_split(&self, settings: &Settings<F>, split: &SplitRun) -> Result<()> {
         let challenge = Challenge::new(&settings.encoder)?;
-        let policy = self.schedule_policy();
-        let parts = SplitParts::new(
-            &self.context,
-            self.n,
-            self.direction,
-            self.coset,
-            settings.chosen,
-        )?;
+        let policy = settings.schedule_policy();
+        let parts = SplitParts::new(&self.context, &self.spec, &settings.geometry)?;
         let shared = parts.shared();
         if shared.len() != split.shared.len() || parts.groups != split.groups {
             return Err(Error::PlanVerification(
@@ -154,13 +153,13 @@ impl<F: PrimeField + FftField> FftPlanBuilder<F> {
                 .verify(
                     transform,
                     policy,
-                    parts.shared_level(settings.level, i),
+                    parts.shared_level(settings.prep.level, i),
                     &challenge,
                 )
                 .map_err(|e| refused(format!("shared level {i}"), e))?;
         }
         drop(shared);
-        let level = parts.own_level(settings.level);
+        let level = parts.own_level(settings.prep.level);
         for k in 0..parts.groups {
             let transform = parts.own(k);
             let checked = match &split.twiddled {

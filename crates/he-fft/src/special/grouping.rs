@@ -104,6 +104,35 @@ impl<F: PrimeField + FftField> Geometry<F> {
         (bounds, estimates)
     }
 
+    /// The fewest levels a conversion can take: one (the dense map) where
+    /// [`dense_supported`](Self::dense_supported), two otherwise.
+    pub(crate) fn fewest_levels(&self, conversion: Conversion) -> usize {
+        if self.dense_supported(conversion) {
+            1
+        } else {
+            2
+        }
+    }
+
+    /// The automatic level count: the fewest levels, up to `at_most` (and
+    /// the stage count), whose estimated diagonals stay at most
+    /// [`AUTOMATIC_DIAGONALS`] per level; `at_most` when none does, and
+    /// [`fewest_levels`](Self::fewest_levels) when `at_most` is fewer.
+    pub(crate) fn automatic_levels(&self, conversion: Conversion, at_most: usize) -> usize {
+        let lowest = self.fewest_levels(conversion);
+        let top = at_most.min(self.stage_count());
+        if top < lowest {
+            return lowest;
+        }
+        (lowest..=top)
+            .find(|&k| {
+                self.estimate(k, conversion)
+                    .iter()
+                    .all(|&d| d <= AUTOMATIC_DIAGONALS)
+            })
+            .unwrap_or(top)
+    }
+
     /// The estimated diagonals per level of a `levels`-level plan (exact for one level).
     pub(crate) fn estimate(&self, levels: usize, conversion: Conversion) -> Vec<usize> {
         if levels == 1 {

@@ -48,6 +48,7 @@
 //! by where they read the same replicated value are one. A single level is
 //! the dense map, computed directly from Lagrange's formula: n diagonals.
 
+use crate::error::{Error, Result};
 use crate::stages::{bit_reverse, Order};
 use helib_rs::lintrans::{Shift, SlotTransform};
 
@@ -175,9 +176,27 @@ impl<F: PrimeField> Accumulator<F> {
 }
 
 /// The largest number of diagonals the automatic level choice accepts in one level.
-pub(crate) const AUTOMATIC_DIAGONALS: usize = 256;
+const AUTOMATIC_DIAGONALS: usize = 256;
 
 impl<F: PrimeField + FftField> Geometry<F> {
+    /// Refuses conversion sizes: n must be a power of two from 2 to N/2.
+    ///
+    /// # Errors
+    /// [`Error::InvalidSize`] for n not a power of two ≥ 2, then
+    /// [`Error::ConversionSize`] for n > N/2.
+    pub(crate) fn check_size(ring_degree: usize, n: usize) -> Result<()> {
+        if n < 2 || !n.is_power_of_two() {
+            return Err(Error::InvalidSize(n));
+        }
+        if n > ring_degree / 2 {
+            return Err(Error::ConversionSize {
+                n,
+                max: ring_degree / 2,
+            });
+        }
+        Ok(())
+    }
+
     /// The geometry of a conversion of length `n` (a power of two in 2..=N/2)
     /// in a ring of `slots` = N slots, or `None` when the sizes are out of
     /// range or F lacks the roots of unity.

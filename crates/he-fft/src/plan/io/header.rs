@@ -1,23 +1,19 @@
-//! A plan file's header: everything the plan depends on, read and checked
-//! against the context and F, compared with the caller's spec, and hashed
-//! into the plan's file name.
+//! A plan file's header: the plan's spec and preparation, encoded after
+//! the context's fingerprint and F's modulus, decoded and checked against
+//! the context and F, compared whole with the caller's, and hashed into the
+//! plan's file name.
 
 use super::*;
 use helib_rs::io::WordReader;
+use helib_rs::lintrans::KeyMode;
 use std::io::Read;
 
-/// Everything a plan depends on besides the context and F.
-#[derive(Debug, Clone, PartialEq)]
-pub(super) struct Header<F> {
-    n: usize,
-    direction: Direction,
-    coset: Option<F>,
-    strategy: Strategy,
-    order: Order,
-    natural_output: bool,
-    per_execution: bool,
-    keys: KeyPolicy,
-    level: usize,
+/// Everything a plan depends on besides the context and F, as its file's
+/// header records it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) struct Header<F: PrimeField + FftField> {
+    pub(super) spec: PlanSpec<F>,
+    pub(super) prep: Preparation,
 }
 
 /// A usize as a word (`usize::MAX` as `u64::MAX`, as for "no cap").
@@ -28,25 +24,31 @@ fn word(x: usize) -> u64 {
         x as u64
     }
 }
+
+/// The context's fingerprint as 4 words.
+fn fingerprint_words(context: &Context) -> Result<Vec<u64>> {
+    Ok(context
+        .fingerprint()?
+        .chunks(8)
+        .map(|c| u64::from_le_bytes(c.try_into().unwrap_or_default()))
+        .collect())
+}
+
 impl<F: PrimeField + FftField> Header<F> {
     /// The header's words, from the magic to the key policy and level.
-    pub(super) fn words(&self, context: &Context) -> Result<Vec<u64>> {
+    pub(super) fn encode(&self, context: &Context) -> Result<Vec<u64>> {
+        let (spec, prep) = (&self.spec, &self.prep);
         let mut w = vec![MAGIC, PLAN_FORMAT_VERSION];
-        let fingerprint = context.fingerprint()?;
-        w.extend(
-            fingerprint
-                .chunks(8)
-                .map(|c| u64::from_le_bytes(c.try_into().unwrap_or_default())),
-        );
+        w.extend(fingerprint_words(context)?);
         let modulus = F::MODULUS;
         w.push(modulus.as_ref().len() as u64);
         w.extend_from_slice(modulus.as_ref());
-        w.push(word(self.n));
-        w.push(match self.direction {
+        w.push(word(spec.n));
+        w.push(match spec.direction {
             Direction::Forward => 0,
             Direction::Inverse => 1,
         });
-        match self.coset {
+        match spec.coset {
             Some(g) => {
                 let limbs = g.into_bigint();
                 w.push(1);
@@ -55,24 +57,24 @@ impl<F: PrimeField + FftField> Header<F> {
             }
             None => w.push(0),
         }
-        match self.strategy {
+        match spec.strategy {
             Strategy::Dense => w.extend([0, 0]),
             Strategy::Factored { levels: None } => w.extend([1, 0]),
             Strategy::Factored { levels: Some(k) } => w.extend([2, word(k)]),
         }
-        w.push(match self.order {
+        w.push(match spec.input_order {
             Order::Natural => 0,
             Order::BitReversed => 1,
         });
-        w.push(u64::from(self.natural_output));
-        w.push(u64::from(self.per_execution));
-        w.push(match self.keys.mode {
+        w.push(u64::from(spec.natural_output));
+        w.push(u64::from(prep.per_execution));
+        w.push(match prep.keys.mode {
             KeyMode::Fast => 0,
             KeyMode::MinimalKeys => 1,
         });
-        w.push(word(self.keys.max_baby_steps));
-        w.push(self.keys.executions);
-        w.push(word(self.level));
+        w.push(word(prep.keys.max_baby_steps));
+        w.push(prep.keys.executions);
+        w.push(word(prep.level));
         Ok(w)
     }
 
@@ -80,7 +82,7 @@ impl<F: PrimeField + FftField> Header<F> {
     /// `context` and F: bad magic, a version not read, a checksum mismatch,
     /// another context, another field, out-of-range fields, in that order.
     /// Returns it with the file's format version.
-    pub(super) fn read<R: Read>(
+    pub(super) fn decode<R: Read>(
         context: &Context,
         input: &mut WordReader<R>,
     ) -> Result<(Self, u64)> {
@@ -114,12 +116,7 @@ impl<F: PrimeField + FftField> Header<F> {
         input.words(&mut rest).map_err(from_he)?;
         input.checkpoint().map_err(from_he)?;
         // The bytes are as written; now whether they fit this context and F.
-        let ours: Vec<u64> = context
-            .fingerprint()?
-            .chunks(8)
-            .map(|c| u64::from_le_bytes(c.try_into().unwrap_or_default()))
-            .collect();
-        if fingerprint[..] != ours[..] {
+        if fingerprint[..] != fingerprint_words(context)?[..] {
             return Err(Error::PlanContextMismatch);
         }
         if modulus[..] != F::MODULUS.as_ref()[..] {
@@ -149,7 +146,7 @@ impl<F: PrimeField + FftField> Header<F> {
                 )
             }
         };
-        let header = Header {
+        let spec = PlanSpec {
             n: size(n, "n")?,
             direction: match direction {
                 0 => Direction::Forward,
@@ -165,12 +162,14 @@ impl<F: PrimeField + FftField> Header<F> {
                 },
                 _ => return Err(format("unknown strategy")),
             },
-            order: if flag(order, "the input order")? {
+            input_order: if flag(order, "the input order")? {
                 Order::BitReversed
             } else {
                 Order::Natural
             },
             natural_output: flag(natural_output, "the natural output flag")?,
+        };
+        let prep = Preparation {
             per_execution: flag(per_execution, "the per-execution flag")?,
             keys: KeyPolicy {
                 mode: if flag(mode, "the key mode")? {
@@ -190,85 +189,60 @@ impl<F: PrimeField + FftField> Header<F> {
             },
             level: size(level, "the input level")?,
         };
-        Ok((header, version))
+        Ok((Self { spec, prep }, version))
+    }
+
+    /// Every field the header records, named and rendered, in file order.
+    fn fields(&self) -> [(&'static str, String); 11] {
+        let (spec, keys) = (&self.spec, &self.prep.keys);
+        let cap = if keys.max_baby_steps == usize::MAX {
+            "no cap".to_string()
+        } else {
+            keys.max_baby_steps.to_string()
+        };
+        let runs = if keys.executions == KeyPolicy::UNBOUNDED {
+            "unbounded".to_string()
+        } else {
+            keys.executions.to_string()
+        };
+        [
+            ("n", spec.n.to_string()),
+            ("direction", format!("{:?}", spec.direction)),
+            (
+                "coset",
+                spec.coset
+                    .map_or_else(|| "none".to_string(), |g| g.to_string()),
+            ),
+            ("strategy", format!("{:?}", spec.strategy)),
+            ("input order", format!("{:?}", spec.input_order)),
+            ("natural output", spec.natural_output.to_string()),
+            ("encode per execution", self.prep.per_execution.to_string()),
+            ("key mode", format!("{:?}", keys.mode)),
+            ("max baby steps", cap),
+            ("executions", runs),
+            ("input level", self.prep.level.to_string()),
+        ]
     }
 
     /// `Ok` when `found` (a file's header) is this header; otherwise
     /// [`Error::PlanMismatch`] naming the first field that differs.
-    pub(super) fn compare(&self, found: &Self) -> Result<()> {
-        let cap = |x: usize| {
-            if x == usize::MAX {
-                "no cap".to_string()
-            } else {
-                x.to_string()
-            }
-        };
-        let runs = |x: u64| {
-            if x == KeyPolicy::UNBOUNDED {
-                "unbounded".to_string()
-            } else {
-                x.to_string()
-            }
-        };
-        let coset = |g: Option<F>| g.map_or_else(|| "none".to_string(), |g| g.to_string());
-        let fields: [(&'static str, String, String); 11] = [
-            ("n", self.n.to_string(), found.n.to_string()),
-            (
-                "direction",
-                format!("{:?}", self.direction),
-                format!("{:?}", found.direction),
-            ),
-            ("coset", coset(self.coset), coset(found.coset)),
-            (
-                "strategy",
-                format!("{:?}", self.strategy),
-                format!("{:?}", found.strategy),
-            ),
-            (
-                "input order",
-                format!("{:?}", self.order),
-                format!("{:?}", found.order),
-            ),
-            (
-                "natural output",
-                self.natural_output.to_string(),
-                found.natural_output.to_string(),
-            ),
-            (
-                "encode per execution",
-                self.per_execution.to_string(),
-                found.per_execution.to_string(),
-            ),
-            (
-                "key mode",
-                format!("{:?}", self.keys.mode),
-                format!("{:?}", found.keys.mode),
-            ),
-            (
-                "max baby steps",
-                cap(self.keys.max_baby_steps),
-                cap(found.keys.max_baby_steps),
-            ),
-            (
-                "executions",
-                runs(self.keys.executions),
-                runs(found.keys.executions),
-            ),
-            (
-                "input level",
-                self.level.to_string(),
-                found.level.to_string(),
-            ),
-        ];
-        match fields.into_iter().find(|(_, a, b)| a != b) {
-            Some((field, expected, found)) => Err(Error::PlanMismatch {
+    pub(super) fn expect(&self, found: &Self) -> Result<()> {
+        if self == found {
+            return Ok(());
+        }
+        let differing = self
+            .fields()
+            .into_iter()
+            .zip(found.fields())
+            .find(|((_, a), (_, b))| a != b);
+        match differing {
+            Some(((field, expected), (_, found))) => Err(Error::PlanMismatch {
                 field,
                 expected,
                 found,
             }),
             // Equal renderings of unequal values would be a bug.
-            None if self != found => Err(Error::Internal("plan headers differ unnamed")),
-            None => Ok(()),
+            None => Err(Error::Internal("plan headers differ unnamed")),
         }
     }
 }
@@ -286,51 +260,204 @@ impl<F: PrimeField + FftField> FftPlanBuilder<F> {
     /// [`Error::InputLevelOutOfRange`] for an input level above the top; the
     /// engine's errors computing the fingerprint.
     pub fn plan_file_name(&self) -> Result<String> {
-        let header = self.header()?;
         // FNV-1a over the header's words: a name, not a check.
-        let hash = header
-            .words(&self.context)?
+        let hash = self
+            .header()?
+            .encode(&self.context)?
             .iter()
             .flat_map(|w| w.to_le_bytes())
             .fold(0xcbf2_9ce4_8422_2325u64, |h, b| {
                 (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
             });
-        Ok(format!("fft-plan-n{}-{hash:016x}.plan", self.n))
+        Ok(format!("fft-plan-n{}-{hash:016x}.plan", self.spec.n))
     }
 
     /// The header of the plan this builder describes (its input level resolved).
     pub(super) fn header(&self) -> Result<Header<F>> {
-        let max = self.context.max_level();
-        let level = self.level.unwrap_or(max);
-        if level > max {
-            return Err(Error::InputLevelOutOfRange { level, max });
-        }
         Ok(Header {
-            n: self.n,
-            direction: self.direction,
-            coset: self.coset,
-            strategy: self.strategy,
-            order: self.order,
-            natural_output: self.natural_output,
-            per_execution: self.per_execution,
-            keys: self.keys,
-            level,
+            spec: self.spec,
+            prep: self.options.preparation(&self.context)?,
         })
     }
 }
 
 impl<F: PrimeField + FftField> FftPlan<F> {
+    /// The header of this plan's file.
     pub(super) fn header(&self) -> Header<F> {
         Header {
-            n: self.n,
-            direction: self.direction,
-            coset: self.coset,
-            strategy: self.strategy,
-            order: self.order,
-            natural_output: self.natural_output,
-            per_execution: self.per_execution,
-            keys: self.keys,
-            level: self.level,
+            spec: self.spec,
+            prep: self.prep,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ark_bn254::Fr;
+    use ark_ff::UniformRand;
+    use helib_rs::io::WordWriter;
+    use helib_rs::Parameters;
+    use proptest::prelude::{
+        any, prop_assert, prop_assert_eq, prop_assert_ne, prop_oneof, proptest, Just,
+        ProptestConfig,
+    };
+    use proptest::strategy::Strategy as _;
+    use rand::SeedableRng;
+    use std::sync::OnceLock;
+
+    fn context() -> &'static Context {
+        static CONTEXT: OnceLock<Context> = OnceLock::new();
+        CONTEXT.get_or_init(|| {
+            let params = Parameters::builder()
+                .ring_degree(1 << 10)
+                .plaintext_modulus_from_field::<Fr>()
+                .chain_bits(&[60; 8])
+                .allow_insecure()
+                .build()
+                .expect("parameters");
+            Context::new(&params).expect("context")
+        })
+    }
+
+    /// The header's bytes as a file starts: its words, then a checkpoint.
+    fn bytes(header: &Header<Fr>) -> Vec<u8> {
+        let mut out = Vec::new();
+        let mut w = WordWriter::new(&mut out);
+        w.words(&header.encode(context()).expect("encode"))
+            .expect("words");
+        w.checkpoint().expect("checkpoint");
+        w.flush().expect("flush");
+        drop(w);
+        out
+    }
+
+    fn decode(bytes: &[u8]) -> Result<Header<Fr>> {
+        let mut reader = WordReader::new(bytes);
+        let (header, version) = Header::<Fr>::decode(context(), &mut reader)?;
+        assert_eq!(version, PLAN_FORMAT_VERSION);
+        Ok(header)
+    }
+
+    /// Any header: every field over its whole range (the executions at
+    /// least 1, as a file holds them), the coset offset any field element.
+    fn headers() -> impl proptest::strategy::Strategy<Value = Header<Fr>> {
+        let strategy = prop_oneof![
+            Just(Strategy::Dense),
+            Just(Strategy::Factored { levels: None }),
+            any::<usize>().prop_map(|k| Strategy::Factored { levels: Some(k) }),
+        ];
+        let coset = proptest::option::of(
+            any::<u64>().prop_map(|seed| Fr::rand(&mut rand::rngs::StdRng::seed_from_u64(seed))),
+        );
+        (
+            (any::<usize>(), any::<bool>(), coset, strategy),
+            (any::<bool>(), any::<bool>(), any::<bool>(), any::<bool>()),
+            (any::<usize>(), 1..=u64::MAX, any::<usize>()),
+        )
+            .prop_map(
+                |(
+                    (n, inverse, coset, strategy),
+                    (bit_reversed, natural_output, per_execution, minimal),
+                    (max_baby_steps, executions, level),
+                )| Header {
+                    spec: PlanSpec {
+                        n,
+                        direction: if inverse {
+                            Direction::Inverse
+                        } else {
+                            Direction::Forward
+                        },
+                        coset,
+                        strategy,
+                        input_order: if bit_reversed {
+                            Order::BitReversed
+                        } else {
+                            Order::Natural
+                        },
+                        natural_output,
+                    },
+                    prep: Preparation {
+                        keys: KeyPolicy {
+                            mode: if minimal {
+                                KeyMode::MinimalKeys
+                            } else {
+                                KeyMode::Fast
+                            },
+                            max_baby_steps,
+                            executions,
+                        },
+                        per_execution,
+                        level,
+                    },
+                },
+            )
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(256))]
+
+        /// Every header decodes to itself, and the builder's comparison
+        /// accepts it.
+        #[test]
+        fn every_header_round_trips(header in headers()) {
+            let decoded = decode(&bytes(&header)).expect("decode");
+            prop_assert_eq!(decoded, header);
+            prop_assert!(header.expect(&decoded).is_ok());
+        }
+
+        /// Two different headers never compare equal, and the mismatch
+        /// names the first field whose bytes differ.
+        #[test]
+        fn different_headers_are_named(a in headers(), b in headers()) {
+            match a.expect(&b) {
+                Ok(()) => prop_assert_eq!(a, b),
+                Err(Error::PlanMismatch { field, expected, found }) => {
+                    prop_assert_ne!(a, b);
+                    prop_assert_ne!(expected, found);
+                    let first = a
+                        .fields()
+                        .into_iter()
+                        .zip(b.fields())
+                        .find(|(x, y)| x != y)
+                        .map(|((name, _), _)| name);
+                    prop_assert_eq!(Some(field), first);
+                }
+                Err(e) => prop_assert!(false, "{e}"),
+            }
+        }
+    }
+
+    /// The layout is the documented one: the spec's fields, then the
+    /// preparation's, one word each (the coset as flag, length, limbs).
+    #[test]
+    fn the_words_follow_the_documented_layout() {
+        let header = Header::<Fr> {
+            spec: PlanSpec {
+                coset: Some(Fr::from(5u64)),
+                strategy: Strategy::Factored { levels: Some(3) },
+                input_order: Order::BitReversed,
+                ..PlanSpec::new(64)
+            },
+            prep: Preparation {
+                keys: KeyPolicy {
+                    mode: KeyMode::MinimalKeys,
+                    max_baby_steps: usize::MAX,
+                    executions: 7,
+                },
+                per_execution: true,
+                level: 2,
+            },
+        };
+        let words = header.encode(context()).expect("encode");
+        let limbs = Fr::MODULUS.as_ref().len();
+        // Magic, version, fingerprint, modulus (length and limbs).
+        let spec_start = 2 + 4 + 1 + limbs;
+        assert_eq!(words[..2], [MAGIC, PLAN_FORMAT_VERSION]);
+        let coset_limbs = Fr::from(5u64).into_bigint();
+        let mut expected = vec![64, 0, 1, limbs as u64];
+        expected.extend_from_slice(coset_limbs.as_ref());
+        expected.extend([2, 3, 1, 0, 1, 1, u64::MAX, 7, 2]);
+        assert_eq!(words[spec_start..], expected[..]);
     }
 }

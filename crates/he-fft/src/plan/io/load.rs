@@ -3,6 +3,7 @@
 //! verified by recomputation.
 
 use super::super::auth::{MacReader, Running};
+use super::super::builder::Settings;
 use super::super::gmac::{Gmac, NONCE_BYTES, TAG_BYTES};
 use super::super::key::tags_equal;
 use super::header::Header;
@@ -93,7 +94,7 @@ impl<F: PrimeField + FftField> FftPlanBuilder<F> {
         input: &mut R,
         key: Option<&PlanKey>,
     ) -> Result<(FftPlan<F>, PlanCheck)> {
-        let _span = tracing::info_span!("he_fft.plan_load", n = self.n).entered();
+        let _span = tracing::info_span!("he_fft.plan_load", n = self.spec.n).entered();
         // The MAC is fed from the first byte; the nonce it needs comes later.
         let running: Running = RefCell::new(key.map(Gmac::new));
         let mut reader = MacReader {
@@ -101,8 +102,8 @@ impl<F: PrimeField + FftField> FftPlanBuilder<F> {
             mac: &running,
         };
         let mut r = WordReader::new(&mut reader);
-        let (found, version) = Header::<F>::read(&self.context, &mut r)?;
-        self.header()?.compare(&found)?;
+        let (found, version) = Header::<F>::decode(&self.context, &mut r)?;
+        self.header()?.expect(&found)?;
         let current = version == PLAN_FORMAT_VERSION;
         let tagged = match r.word().map_err(from_he)? {
             UNTAGGED => None,
@@ -140,16 +141,7 @@ impl<F: PrimeField + FftField> FftPlanBuilder<F> {
             // verified, so it is refused all the same.
             r.skip_checkpoints();
         }
-        let settings = self.settings()?;
-        let memory = self.estimate(&settings)?;
-        if let Some(limit) = self.memory_limit.or_else(available_memory_bytes) {
-            if memory.peak_bytes() > limit {
-                return Err(Error::InsufficientMemory {
-                    estimated: memory.peak_bytes(),
-                    limit,
-                });
-            }
-        }
+        let (settings, memory) = self.checked()?;
         let pipeline = self.read_pipeline(&settings, &mut r)?;
         if r.word().map_err(from_he)? != END {
             return Err(format("the plan does not end where its levels do"));
@@ -178,7 +170,7 @@ impl<F: PrimeField + FftField> FftPlanBuilder<F> {
             }
         };
         tracing::debug!(check = check.as_str(), "plan file checked");
-        Ok((self.clone().finish(settings, memory, pipeline), check))
+        Ok((self.finish(settings, memory, pipeline), check))
     }
 
     /// Reads the pipeline of the plan with `settings` (after the header),
@@ -190,15 +182,14 @@ impl<F: PrimeField + FftField> FftPlanBuilder<F> {
     ) -> Result<Pipeline<F>> {
         let context = &self.context;
         let shape = self.shape(settings);
-        let slots = context.ring_degree();
-        let n = self.n;
+        let geometry = &settings.geometry;
         let tag = r.word().map_err(from_he)?;
         let levels = &shape.levels;
-        let policy = self.schedule_policy();
-        let mode = self.keys.mode;
+        let policy = settings.schedule_policy();
+        let mode = settings.prep.keys.mode;
         let check = |i: usize, level: usize, schedule: &Schedule, count: usize| -> Result<()> {
             let expected = &levels[i];
-            let wanted = policy.schedule_for_shape(slots / 2, &expected.shape);
+            let wanted = policy.schedule_for_shape(geometry.row(), &expected.shape);
             if level != expected.level
                 || schedule.mode() != mode
                 || count > expected.shape.len()
@@ -215,15 +206,15 @@ impl<F: PrimeField + FftField> FftPlanBuilder<F> {
             check(i, t.level(), t.schedule(), t.multiplications())?;
             Ok(t)
         };
-        if n > slots {
-            let groups = n / slots;
+        if geometry.split() {
+            let groups = geometry.ciphertexts();
             if tag != SPLIT || r.word().map_err(from_he)? != groups as u64 {
                 return Err(format("the pipeline does not match the plan's parameters"));
             }
-            let forward = self.direction == Direction::Forward;
+            let forward = self.spec.direction == Direction::Forward;
             let own = if forward { 0 } else { levels.len() - 1 };
             let plain = r.flag("the twiddled levels' form").map_err(from_he)?;
-            if plain != self.per_execution {
+            if plain != settings.prep.per_execution {
                 return Err(format(
                     "the twiddled levels' form does not match the plan's parameters",
                 ));
@@ -254,15 +245,10 @@ impl<F: PrimeField + FftField> FftPlanBuilder<F> {
                 .filter(|&i| i != own)
                 .map(|i| encoded(r, i))
                 .collect::<Result<_>>()?;
-            let (omega, g) = split_roots(n, self.direction, self.coset)?;
-            Ok(Pipeline::Split(SplitRun {
-                groups,
-                across_first: forward,
-                across_scalars: across_scalars(omega, g, groups, slots, forward),
-                twiddled,
-                shared,
-            }))
-        } else if self.strategy == Strategy::Dense {
+            Ok(Pipeline::Split(SplitRun::assemble(
+                &self.spec, geometry, twiddled, shared,
+            )?))
+        } else if geometry.dense() {
             if tag != DENSE {
                 return Err(format("the pipeline does not match the plan's parameters"));
             }

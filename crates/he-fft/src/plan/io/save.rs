@@ -39,7 +39,7 @@ impl<F: PrimeField + FftField> FftPlan<F> {
 
     /// [`write_to`](Self::write_to), tagged under `key` when there is one.
     fn write<W: Write>(&self, out: &mut W, key: Option<&PlanKey>) -> Result<()> {
-        let _span = tracing::info_span!("he_fft.plan_save", n = self.n).entered();
+        let _span = tracing::info_span!("he_fft.plan_save", n = self.spec.n).entered();
         let nonce = key.map(|_| fresh_nonce()).transpose()?;
         let running: Running = RefCell::new(key.map(Gmac::new));
         let mut writer = MacWriter {
@@ -47,7 +47,7 @@ impl<F: PrimeField + FftField> FftPlan<F> {
             mac: &running,
         };
         let mut w = WordWriter::new(&mut writer);
-        w.words(&self.header().words(&self.context)?)
+        w.words(&self.header().encode(&self.context)?)
             .map_err(from_he)?;
         w.checkpoint().map_err(from_he)?;
         match key {
