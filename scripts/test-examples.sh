@@ -81,6 +81,7 @@ declare -A piped_args=(
     [cached_encryption]="--log-n 14 --limit 1"
     [encrypted_fft]="--n 16"
     [slots_to_coefficients]="--n 16"
+    [parameter_advice]="--quotient-n 16 --fft-n 16"
     [plan_build]="--n 16"
     [rotations]="--preset n15"
     [throughput]="--mib 1 --reps 1"
@@ -123,6 +124,21 @@ if python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["verifi
     pass=$((pass + 1))
 else
     fail "quickstart --json: not the documented JSON"
+fi
+
+# The parameter advice: one entry per workload and size, each at least
+# 128-bit secure within the table's bound, no profile unless asked for.
+"$bin/parameter_advice" --quotient-n 1024 --fft-n 256 --json >"$tmp/json"
+if python3 -c 'import json,sys
+d = json.load(open(sys.argv[1]))
+assert [(w["workload"], w["n"]) for w in d["workloads"]] == [("groth16_quotient", 1024), ("encrypted_fft", 256)]
+for w in d["workloads"]:
+    a = w["advice"]
+    assert a["security_bits"] >= 128 and a["log2_qp"] <= a["max_log2_qp"] and a["log2_q"] >= a["needed_bits"]
+    assert w["profile"] is None' "$tmp/json"; then
+    pass=$((pass + 1))
+else
+    fail "parameter_advice --json: not the documented JSON: $(head -c 400 "$tmp/json")"
 fi
 
 # The distributed quotient's report on 2 ranks: verified, the bytes the cost model predicts.

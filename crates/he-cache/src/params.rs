@@ -1,6 +1,7 @@
 //! Parameter sets sized for cached encryption at 128-bit security.
 
-use helib_rs::{noise, Parameters, ParametersBuilder};
+use helib_rs::advice::{ChainLayout, Circuit, Demand, KeySwitching, Operations};
+use helib_rs::{noise, Advisor, ParametersBuilder, Workload};
 use num_bigint::BigUint;
 
 /// Bits of budget kept beyond a fresh encryption and one scalar product:
@@ -9,7 +10,8 @@ pub const ADDITION_MARGIN_BITS: f64 = 24.0;
 
 /// A builder for parameters that hold one fresh public-key encryption
 /// followed by a scalar product with a `scalar_bits`-bit scalar (Smuche's
-/// construction) or a few hundred additions (Rache's), still decrypting.
+/// construction) or a few hundred additions (Rache's), still decrypting:
+/// the [`Advisor`]'s chain for [`workload`] at ring degree `ring_degree`.
 ///
 /// The chain is sized with [`helib_rs::noise`]: the fresh noise
 /// ([`noise::fresh_bits`], taking log2 t as t's bit length), the scalar
@@ -29,17 +31,41 @@ pub const ADDITION_MARGIN_BITS: f64 = 24.0;
 /// # Ok::<(), helib_rs::Error>(())
 /// ```
 pub fn cached_encryption(ring_degree: usize, t: BigUint, scalar_bits: u32) -> ParametersBuilder {
-    let log_t = t.bits() as f64;
-    let fresh = noise::fresh_bits(ring_degree.max(2), log_t);
-    let total = fresh
-        + noise::scalar_product_bits(scalar_bits, log_t)
-        + ADDITION_MARGIN_BITS
-        + noise::DECRYPTION_BITS;
-    Parameters::builder()
-        .ring_degree(ring_degree)
-        .plaintext_modulus(t)
-        .chain_bits(&noise::uniform_primes(total, noise::MIN_PRIME_BITS))
-        .special_bits(&[])
+    Advisor::new(workload(t, scalar_bits)).builder_at(ring_degree)
+}
+
+/// Cached encryption as a [`Workload`]: one fresh encryption and a product
+/// with a `scalar_bits`-bit scalar ([`Circuit::ScalarProduct`] with
+/// [`ADDITION_MARGIN_BITS`]), t sized by its bit length, uniform primes of
+/// at least 30 bits, no key switching; counted: one encryption, one scalar
+/// product (priced as a plaintext product) and one decryption. With it the
+/// [`Advisor`] also finds the smallest ring:
+///
+/// ```
+/// use he_cache::params::workload;
+/// use helib_rs::Advisor;
+///
+/// let t = <helib_rs::ark_bn254::Fr as helib_rs::ark_ff::PrimeField>::MODULUS.into();
+/// assert_eq!(Advisor::new(workload(t, 254)).advise()?.ring_degree(), 1 << 15);
+/// # Ok::<(), helib_rs::Error>(())
+/// ```
+pub fn workload(t: BigUint, scalar_bits: u32) -> Workload {
+    let circuit = Circuit::ScalarProduct {
+        scalar_bits,
+        margin_bits: ADDITION_MARGIN_BITS,
+    };
+    let operations = Operations {
+        encryptions: 1,
+        decryptions: 1,
+        plain_products: 1,
+        ..Operations::default()
+    };
+    Workload::new(t, Demand::new(circuit).operations(operations))
+        .log_t_as_bit_length()
+        .chain_layout(ChainLayout::Uniform {
+            min_prime_bits: noise::MIN_PRIME_BITS,
+        })
+        .key_switching(&[KeySwitching::None])
 }
 
 #[cfg(test)]
@@ -59,5 +85,88 @@ mod tests {
         assert!(cached_encryption(1 << 14, bn254(), 40).build().is_ok());
         assert!(cached_encryption(1 << 15, bn254(), 254).build().is_ok());
         assert!(cached_encryption(1 << 13, bn254(), 0).build().is_err());
+    }
+
+    /// FNV-1a (64 bits) of the lines, each ended by a newline.
+    fn fingerprint(lines: &[String]) -> u64 {
+        lines
+            .iter()
+            .flat_map(|line| line.bytes().chain(std::iter::once(b'\n')))
+            .fold(0xcbf2_9ce4_8422_2325, |h, byte| {
+                (h ^ u64::from(byte)).wrapping_mul(0x0100_0000_01b3)
+            })
+    }
+
+    /// Prime sizes as runs: `57x5`.
+    fn runs(bits: &[u32]) -> String {
+        let mut out = Vec::new();
+        let mut rest = bits;
+        while let Some(&first) = rest.first() {
+            let len = rest.iter().take_while(|&&b| b == first).count();
+            out.push(format!("{first}x{len}"));
+            rest = &rest[len..];
+        }
+        out.join(",")
+    }
+
+    /// The builder gives what it gave before it asked the advisor (its own
+    /// sum of the noise model's terms): the expected fingerprint is of the
+    /// lines it printed, built as they are and with insecure parameters
+    /// allowed, for these moduli, rings (valid and not) and scalar sizes.
+    #[test]
+    fn the_builder_gives_what_it_gave_before_the_advisor() {
+        let moduli = [
+            (
+                "bn254",
+                <ark_bn254::Fr as ark_ff::PrimeField>::MODULUS.into(),
+            ),
+            ("65537", BigUint::from(65537u32)),
+            ("2^61-1", (BigUint::from(1u32) << 61u32) - 1u32),
+            ("3", BigUint::from(3u32)),
+            ("2^300+", (BigUint::from(1u32) << 300u32) + 1u32),
+        ];
+        let show = |built: helib_rs::Result<helib_rs::Parameters>| match built {
+            Ok(p) => format!(
+                "N={} Q={} P={} th={}",
+                p.ring_degree().trailing_zeros(),
+                runs(p.chain_bits()),
+                runs(p.special_bits()),
+                p.threads()
+            ),
+            Err(e) => format!("ERR {}", format!("{e:?}").split('(').next().unwrap_or("")),
+        };
+        let mut lines = Vec::new();
+        for (name, t) in &moduli {
+            let rings = [
+                512usize,
+                1024,
+                3000,
+                4096,
+                1 << 13,
+                1 << 14,
+                1 << 15,
+                1 << 16,
+                1 << 17,
+                1 << 18,
+            ];
+            for ring in rings {
+                for bits in [0u32, 16, 17, 40, 64, 254, 300] {
+                    let builder = cached_encryption(ring, t.clone(), bits);
+                    let secure = show(builder.clone().build());
+                    let insecure = show(builder.allow_insecure().build());
+                    lines.push(format!("cache {name} cached({ring},{bits}) {secure}"));
+                    lines.push(format!(
+                        "cache {name} cached_insecure({ring},{bits}) {insecure}"
+                    ));
+                }
+            }
+        }
+        assert_eq!(lines.len(), 700);
+        assert_eq!(
+            fingerprint(&lines),
+            0x2a28_fe39_effc_7459,
+            "the parameters changed:\n{}",
+            lines.join("\n")
+        );
     }
 }

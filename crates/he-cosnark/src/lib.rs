@@ -153,7 +153,7 @@ pub use driver::InProcessProver;
 pub use error::{Error, Result};
 pub use keys::{party_key_session, server_key_session, KeySession};
 pub use matrices::R1csMatrices;
-pub use params::{parameters_for, proof_chain_bits};
+pub use params::{parameters_for, proof_chain_bits, proof_workload};
 pub use party::{ComputingParty, PartyProof};
 pub use plan::{ProofPlan, MAX_PROOF_INDEX};
 pub use reduction::{Circom, Libsnark, Reduction};

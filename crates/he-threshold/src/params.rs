@@ -1,14 +1,18 @@
 //! Parameters with room for the smudging noise of collective decryption.
 
-use helib_rs::{noise, Parameters, ParametersBuilder};
+use helib_rs::advice::Smudging;
+use helib_rs::{Parameters, ParametersBuilder};
 
 use crate::error::Result;
 
 /// Builds `builder`'s parameters with the chain extended at the bottom by
-/// [`noise::smudging_bits`] bits of primes ([`noise::split_bits`]: at most 60
-/// bits per prime, more primes when needed), so collective decryption fits at every level an ordinary
-/// decryption fits at. The special primes are resized for the longer chain
-/// unless set explicitly.
+/// [`noise::smudging_bits`](helib_rs::noise::smudging_bits) bits of primes
+/// ([`noise::split_bits`](helib_rs::noise::split_bits): at most 60 bits per
+/// prime, more primes when needed), so collective decryption fits at every
+/// level an ordinary decryption fits at. The special primes are resized for
+/// the longer chain unless set explicitly. This is the smudging room of
+/// `helib-rs`'s parameter advice ([`Smudging::build`]), which
+/// [`helib_rs::Workload::smudging`] adds to an advised chain the same way.
 ///
 /// # Errors
 /// The builder's errors (e.g. when the longer chain is below 128-bit
@@ -19,16 +23,13 @@ pub fn with_smudging_room(
     parties: u32,
     security_bits: u32,
 ) -> Result<Parameters> {
-    let base = builder.clone().build()?;
-    let extra = noise::smudging_bits(base.ring_degree(), parties, security_bits)?;
-    let mut chain = noise::split_bits(extra);
-    chain.extend_from_slice(base.chain_bits());
-    Ok(builder.chain_bits(&chain).build()?)
+    Ok(Smudging::new(parties, security_bits).build(builder)?)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use helib_rs::noise;
     use num_bigint::BigUint;
 
     #[test]
@@ -61,5 +62,135 @@ mod tests {
         let wide_room = wide.chain_bits().len() - base.chain_bits().len();
         let room: u32 = wide.chain_bits()[..wide_room].iter().sum();
         assert_eq!(room, noise::smudging_bits(1024, 3, 80).unwrap());
+    }
+
+    /// FNV-1a (64 bits) of the lines, each ended by a newline.
+    fn fingerprint(lines: &[String]) -> u64 {
+        lines
+            .iter()
+            .flat_map(|line| line.bytes().chain(std::iter::once(b'\n')))
+            .fold(0xcbf2_9ce4_8422_2325, |h, byte| {
+                (h ^ u64::from(byte)).wrapping_mul(0x0100_0000_01b3)
+            })
+    }
+
+    /// Prime sizes as runs: `31x2,55x11`.
+    fn runs(bits: &[u32]) -> String {
+        let mut out = Vec::new();
+        let mut rest = bits;
+        while let Some(&first) = rest.first() {
+            let len = rest.iter().take_while(|&&b| b == first).count();
+            out.push(format!("{first}x{len}"));
+            rest = &rest[len..];
+        }
+        out.join(",")
+    }
+
+    /// The parameters are those the function built before it called
+    /// `helib_rs::advice::Smudging` (its own chain extension): the expected
+    /// fingerprint is of the lines it printed for these builders, party
+    /// counts and λ (in range and out of it).
+    #[test]
+    fn the_room_is_what_it_was_before_the_advisor() {
+        let bn254: BigUint = <ark_bn254::Fr as ark_ff::PrimeField>::MODULUS.into();
+        let t17 = || BigUint::from(65537u32);
+        let builder = || Parameters::builder();
+        let builders = [
+            (
+                "d1_1024_insecure",
+                builder()
+                    .ring_degree(1024)
+                    .plaintext_modulus(t17())
+                    .multiplicative_depth(1)
+                    .allow_insecure(),
+            ),
+            (
+                "d1_2^15_bn",
+                builder()
+                    .ring_degree(1 << 15)
+                    .plaintext_modulus(bn254.clone())
+                    .multiplicative_depth(1),
+            ),
+            (
+                "chain_2^16_bn_ks2",
+                builder()
+                    .ring_degree(1 << 16)
+                    .plaintext_modulus(bn254.clone())
+                    .chain_bits(&[55; 11])
+                    .key_switching_digits(2)
+                    .threads(1),
+            ),
+            (
+                "chain_2^16_bn_special",
+                builder()
+                    .ring_degree(1 << 16)
+                    .plaintext_modulus(bn254.clone())
+                    .chain_bits(&[55; 11])
+                    .special_bits(&[60, 60]),
+            ),
+            (
+                "d3_2^14_t17",
+                builder()
+                    .ring_degree(1 << 14)
+                    .plaintext_modulus(t17())
+                    .multiplicative_depth(3),
+            ),
+            (
+                "d8_2^14_t17",
+                builder()
+                    .ring_degree(1 << 14)
+                    .plaintext_modulus(t17())
+                    .multiplicative_depth(8),
+            ),
+            (
+                "nochain",
+                builder().ring_degree(1 << 14).plaintext_modulus(t17()),
+            ),
+            (
+                "d2_4096_ins",
+                builder()
+                    .ring_degree(4096)
+                    .plaintext_modulus(bn254.clone())
+                    .multiplicative_depth(2)
+                    .allow_insecure(),
+            ),
+        ];
+        let mut lines = Vec::new();
+        for (name, b) in &builders {
+            for parties in [0u32, 1, 2, 3, 5, 16, 4096, 4097] {
+                for lambda in [0u32, 1, 40, 80, 128, 129] {
+                    let pick = match with_smudging_room(b.clone(), parties, lambda) {
+                        Ok(p) => format!(
+                            "N={} Q={} P={} th={}",
+                            p.ring_degree().trailing_zeros(),
+                            runs(p.chain_bits()),
+                            runs(p.special_bits()),
+                            p.threads()
+                        ),
+                        Err(e) => {
+                            format!("ERR {}", format!("{e:?}").split('(').next().unwrap_or(""))
+                        }
+                    };
+                    lines.push(format!(
+                        "threshold {name} smudge({parties},{lambda}) {pick}"
+                    ));
+                }
+            }
+        }
+        for expected in [
+            "threshold chain_2^16_bn_ks2 smudge(3,40) N=16 Q=31x2,55x11 P=57x5,56x1 th=1",
+            "threshold chain_2^16_bn_special smudge(3,40) N=16 Q=31x2,55x11 P=60x2 th=0",
+            "threshold d1_1024_insecure smudge(1,1) N=10 Q=30x1,32x2 P=36x1 th=0",
+            "threshold nochain smudge(3,40) ERR Engine",
+        ] {
+            assert!(lines.iter().any(|l| l == expected), "missing: {expected}");
+        }
+        assert_eq!(lines.len(), 384);
+        assert_eq!(
+            fingerprint(&lines),
+            0x2523_c599_ca5e_5a12,
+            "the parameters changed:\n{}",
+            lines.join("\n")
+        );
     }
 }

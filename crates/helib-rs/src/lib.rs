@@ -9,8 +9,9 @@
 //!
 //! # Overview
 //!
-//! 1. Choose [`Parameters`] (a preset such as [`Parameters::bn254_n16`], or
-//!    [`Parameters::builder`]) and build a [`Context`].
+//! 1. Choose [`Parameters`] (a preset such as [`Parameters::bn254_n16`],
+//!    [`Parameters::builder`], or the [`Advisor`]'s pick for a [`Workload`])
+//!    and build a [`Context`].
 //! 2. Generate a [`SecretKey`] and its [`PublicKey`].
 //! 3. Make [`Plaintext`]s directly from coefficients, with a
 //!    [`CoefficientEncoder`], or — when t is a prime with 2N | t − 1 — pack N
@@ -47,6 +48,31 @@
 //!
 //! let slots = encoder.decode(&sk.decrypt(&product)?)?;
 //! assert_eq!(slots[..3], [Fr::from(70u64), Fr::from(176u64), Fr::from(2u64)]);
+//! # Ok::<(), helib_rs::Error>(())
+//! ```
+//!
+//! # Choosing parameters
+//!
+//! Describe a computation as a [`Workload`] (t, the noise it adds in the
+//! terms of the [`noise`] model, key switching, smudging room, smallest
+//! ring, slots) and the [`Advisor`] returns the smallest parameters of at
+//! least 128-bit security that hold it; [`Advisor::profile`] measures, on
+//! this machine, the client's and the server's latencies of a few candidate
+//! rings (see [`advice`]). The crates of this workspace pick their
+//! parameters this way.
+//!
+//! ```
+//! use helib_rs::advice::{Circuit, Demand, KeySwitching};
+//! use helib_rs::{Advisor, Context, Workload};
+//!
+//! // One product of fresh BN254-sized ciphertexts, no key switching.
+//! let t = helib_rs::num_bigint::BigUint::from(1u32) << 254u32;
+//! let demand = Demand::new(Circuit::CiphertextProducts { products: 1, terms: 1 });
+//! let workload = Workload::new(t, demand).key_switching(&[KeySwitching::None]);
+//! let advice = Advisor::new(workload).advise()?;
+//! assert_eq!(advice.ring_degree(), 1 << 15);
+//! assert!(advice.log_qp() <= advice.max_log_qp());
+//! let _context = Context::new(advice.parameters())?;
 //! # Ok::<(), helib_rs::Error>(())
 //! ```
 //!
@@ -106,6 +132,7 @@
 //! and serde traits (see [`secret_export`]).
 #![deny(missing_docs)]
 
+pub mod advice;
 mod align;
 mod batch;
 mod block_product;
@@ -136,6 +163,7 @@ mod security;
 mod serialize;
 pub mod threshold;
 
+pub use advice::{Advice, Advisor, Workload};
 pub use ciphertext::Ciphertext;
 pub use context::{buffer_pool_limit_bytes, Context};
 pub use encoded::EncodedPlaintext;

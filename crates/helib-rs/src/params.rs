@@ -209,6 +209,8 @@ impl Parameters {
 enum ChainSpec {
     Bits(Vec<u32>),
     Depth(usize),
+    /// No chain, and why (the advisor found none for the ring).
+    Refused(String),
 }
 
 /// How the builder was told to make the special primes.
@@ -280,6 +282,13 @@ impl ParametersBuilder {
     /// Sets the plaintext modulus to the modulus of the prime field `F`.
     pub fn plaintext_modulus_from_field<F: PrimeField>(self) -> Self {
         self.plaintext_modulus(F::MODULUS.into())
+    }
+
+    /// A chain that [`build`](Self::build) refuses with `reason` (what
+    /// [`Advisor::builder_at`](crate::advice::Advisor::builder_at) sets when it has none).
+    pub(crate) fn refused_chain(mut self, reason: String) -> Self {
+        self.chain = Some(ChainSpec::Refused(reason));
+        self
     }
 
     /// Sets the chain prime sizes explicitly, q_0 first, each in 30 ..= 61 bits.
@@ -365,6 +374,7 @@ impl ParametersBuilder {
             }
             Some(ChainSpec::Bits(bits)) => bits,
             Some(ChainSpec::Depth(depth)) => derived_chain(ring_degree, &plaintext_modulus, depth)?,
+            Some(ChainSpec::Refused(reason)) => return Err(invalid(reason)),
         };
         // Bound the lengths before any sum over them.
         let too_many = |count: usize| count > MAX_PRIMES;

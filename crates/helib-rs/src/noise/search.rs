@@ -3,6 +3,7 @@
 
 use num_bigint::BigUint;
 
+use crate::advice::with_key_switching;
 use crate::error::{Error, Result};
 use crate::params::Parameters;
 use crate::security::SecurityLevel;
@@ -48,13 +49,29 @@ pub fn smallest_ring(
     threads: u32,
     mut chain: impl FnMut(usize) -> std::result::Result<Vec<u32>, String>,
 ) -> Result<(Parameters, KeySwitching)> {
+    first_secure_ring(t, log_ring_degrees, key_switching, threads, |n| {
+        chain(n).map(|bits| (bits, ()))
+    })
+    .map(|(params, ks, ())| (params, ks))
+}
+
+/// The walk of [`smallest_ring`] and of the [`Advisor`](crate::advice::Advisor):
+/// `chain(N)` gives the prime sizes with what the caller wants back with the
+/// parameters that fit.
+pub(crate) fn first_secure_ring<T>(
+    t: &BigUint,
+    log_ring_degrees: impl IntoIterator<Item = u32>,
+    key_switching: &[KeySwitching],
+    threads: u32,
+    mut chain: impl FnMut(usize) -> std::result::Result<(Vec<u32>, T), String>,
+) -> Result<(Parameters, KeySwitching, T)> {
     let mut reasons = Vec::new();
     for log_n in log_ring_degrees {
         let Some(n) = 1usize.checked_shl(log_n) else {
             break;
         };
-        let bits = match chain(n) {
-            Ok(bits) => bits,
+        let (bits, found) = match chain(n) {
+            Ok(chain) => chain,
             Err(reason) => {
                 reasons.push(format!("N = {n}: {reason}"));
                 continue;
@@ -66,13 +83,9 @@ pub fn smallest_ring(
                 .plaintext_modulus(t.clone())
                 .chain_bits(&bits)
                 .threads(threads);
-            let builder = match ks {
-                KeySwitching::None => builder.special_bits(&[]),
-                KeySwitching::Digits(d) => builder.key_switching_digits(d),
-            };
-            match builder.build() {
+            match with_key_switching(builder, ks).build() {
                 Ok(params) if params.security_level() != SecurityLevel::Below128 => {
-                    return Ok((params, ks))
+                    return Ok((params, ks, found))
                 }
                 Ok(_) => reasons.push(format!("N = {n}: below 128-bit security")),
                 Err(e) => reasons.push(format!("N = {n}: {e}")),

@@ -1,0 +1,134 @@
+//! `PolyParameters::suggest` through the advisor picks exactly what the
+//! search it replaced picked.
+//!
+//! The expected lines were printed by the earlier `suggest` (its own walk
+//! over the rings with `helib_rs::noise::smallest_ring`, before the
+//! advisor) for a spread of moduli, lengths and product counts; the test
+//! prints the same lines from the current `suggest` and compares a
+//! fingerprint of all of them, plus a few of them written out.
+
+use he_poly::PolyParameters;
+use helib_rs::{Advisor, Parameters};
+use num_bigint::BigUint;
+
+/// FNV-1a (64 bits) of the lines, each ended by a newline.
+fn fingerprint(lines: &[String]) -> u64 {
+    lines
+        .iter()
+        .flat_map(|line| line.bytes().chain(std::iter::once(b'\n')))
+        .fold(0xcbf2_9ce4_8422_2325, |h, byte| {
+            (h ^ u64::from(byte)).wrapping_mul(0x0100_0000_01b3)
+        })
+}
+
+/// Prime sizes as runs: `57x5,56x10`.
+fn runs(bits: &[u32]) -> String {
+    let mut out = Vec::new();
+    let mut rest = bits;
+    while let Some(&first) = rest.first() {
+        let len = rest.iter().take_while(|&&b| b == first).count();
+        out.push(format!("{first}x{len}"));
+        rest = &rest[len..];
+    }
+    out.join(",")
+}
+
+fn summary(params: &Parameters) -> String {
+    format!(
+        "N={} Q={} P={} th={}",
+        params.ring_degree().trailing_zeros(),
+        runs(params.chain_bits()),
+        runs(params.special_bits()),
+        params.threads()
+    )
+}
+
+fn pick(t: &BigUint, max_len: usize, products: usize) -> String {
+    match PolyParameters::suggest(t, max_len, products) {
+        Ok(p) => format!("{} stride={}", summary(p.parameters()), p.stride()),
+        Err(e) => format!("ERR {}", format!("{e:?}").split('(').next().unwrap_or("")),
+    }
+}
+
+fn moduli() -> Vec<(&'static str, BigUint)> {
+    vec![
+        (
+            "bn254",
+            <ark_bn254::Fr as ark_ff::PrimeField>::MODULUS.into(),
+        ),
+        ("65537", BigUint::from(65537u32)),
+        ("2^61-1", (BigUint::from(1u32) << 61u32) - 1u32),
+        ("3", BigUint::from(3u32)),
+        ("2^300+", (BigUint::from(1u32) << 300u32) + 1u32),
+    ]
+}
+
+#[test]
+fn suggest_picks_what_it_picked_before_the_advisor() {
+    let mut lines = Vec::new();
+    for (name, t) in moduli() {
+        for log_len in [
+            0u32, 1, 5, 10, 11, 12, 13, 14, 15, 16, 17, 18, 20, 22, 24, 40,
+        ] {
+            for products in [0usize, 1, 2, 3, 5] {
+                let line = pick(&t, 1 << log_len, products);
+                lines.push(format!("poly {name} suggest({log_len},{products}) {line}"));
+            }
+        }
+        for (label, len, products) in [
+            ("0,1", 0, 1),
+            ("3000,1", 3000, 1),
+            ("16,MAX", 16, usize::MAX),
+            ("MAX,1", usize::MAX, 1),
+        ] {
+            let line = match PolyParameters::suggest(&t, len, products) {
+                Ok(p) => summary(p.parameters()),
+                Err(e) => format!("ERR {}", format!("{e:?}").split('(').next().unwrap_or("")),
+            };
+            lines.push(format!("poly {name} suggest({label}) {line}"));
+        }
+    }
+    for expected in [
+        "poly bn254 suggest(0,1) N=15 Q=56x9,55x1 P= th=0 stride=16384",
+        "poly bn254 suggest(20,2) N=16 Q=58x2,57x13 P=58x6,57x2 th=0 stride=16384",
+        "poly bn254 suggest(0,5) N=17 Q=59x23,58x6 P=60x4,59x11 th=0 stride=16384",
+        "poly bn254 suggest(40,1) ERR NoParameters",
+        "poly 65537 suggest(22,2) N=14 Q=49x2,48x1 P=51x2 th=0 stride=4096",
+        "poly bn254 suggest(16,0) ERR InvalidArgument",
+    ] {
+        assert!(lines.iter().any(|l| l == expected), "missing: {expected}");
+    }
+    assert_eq!(lines.len(), 420);
+    assert_eq!(
+        fingerprint(&lines),
+        0x3798_5188_4f4b_604f,
+        "the picks changed:\n{}",
+        lines.join("\n")
+    );
+}
+
+#[test]
+fn the_workload_is_what_suggest_advises_on() {
+    let t: BigUint = <ark_bn254::Fr as ark_ff::PrimeField>::MODULUS.into();
+    let workload = PolyParameters::workload(&t, 1 << 16, 1).unwrap();
+    let advice = Advisor::new(workload).advise().unwrap();
+    let p = PolyParameters::suggest(&t, 1 << 16, 1).unwrap();
+    assert_eq!(advice.parameters(), p.parameters());
+    // N = 2^15, stride 2^14: four blocks per operand, seven product blocks
+    // from a convolution of eight pointwise products.
+    let ops = advice.operations();
+    assert_eq!(
+        (ops.encryptions, ops.ciphertext_products, ops.decryptions),
+        (8, 8, 7)
+    );
+    assert_eq!(ops.relinearizations, 0);
+    let deeper = Advisor::new(PolyParameters::workload(&t, 1 << 12, 3).unwrap())
+        .advise()
+        .unwrap();
+    assert_eq!(
+        deeper.operations().relinearizations,
+        2 * deeper.operations().decryptions
+    );
+    assert!(PolyParameters::workload(&t, 0, 1).is_err());
+    assert!(PolyParameters::workload(&t, 1, 0).is_err());
+}
