@@ -37,8 +37,8 @@ if [[ -n "$packaged" ]]; then
     for crate in helib-sys helib-rs he-fft; do
         config+=(--config "patch.crates-io.$crate.path=\"$packaged/$crate-$version\"")
     done
-    cargo add --quiet --offline --path "$packaged/helib-rs-$version"
-    cargo add --quiet --offline --path "$packaged/he-fft-$version"
+    cargo add --quiet --offline "${config[@]}" --path "$packaged/helib-rs-$version"
+    cargo add --quiet --offline "${config[@]}" --path "$packaged/he-fft-$version"
     target="$packaged/doctest-target"
 else
     cargo add --quiet --offline --path "$root/crates/helib-rs"
