@@ -9,6 +9,8 @@
 #                he-mpi's feature `mpi` and its multi-rank tests (--mpi)
 #   qemu-user    an emulated CPU without AVX-512 / AVX2, only for the check that
 #                HELIB_CPU refuses a path the CPU lacks (--qemu)
+#   ccache       a compiler cache, only for the runs that compile the engine
+#                several times (--ccache: scripts/test-all.sh)
 # Needs root (or sudo) only when something is actually missing.
 set -euo pipefail
 
@@ -33,6 +35,8 @@ for option in "$@"; do
             if ! ldconfig -p 2>/dev/null | grep -q 'libclang\(-[0-9.]*\)\?\.so'; then want+=(libclang-dev); fi ;;
         --qemu)
             if ! command -v qemu-x86_64 >/dev/null; then want+=(qemu-user); fi ;;
+        --ccache)
+            if ! command -v ccache >/dev/null; then want+=(ccache); fi ;;
         *) echo "install-deps: unknown option $option" >&2; exit 2 ;;
     esac
 done

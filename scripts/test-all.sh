@@ -38,23 +38,33 @@ trap print_durations EXIT
 if [[ -n "${CI:-}" ]]; then export CARGO_INCREMENTAL=0; fi
 
 step "system packages"
-scripts/install-deps.sh --bindgen --fuzz --ct --qemu --mpi
+scripts/install-deps.sh --bindgen --fuzz --ct --qemu --mpi --ccache
+# The engine's C++ compiles once per set of helib-sys features and per
+# source directory: again for he-mpi's tests and the bindings check (no
+# test-api) and for the packaged helib-sys. ccache serves the repeats: paths
+# are taken relative to the checkout and the directory is left out of the
+# hash, so the packaged copy's compiles match the checkout's.
+export CXX="ccache ${CXX:-c++}" CCACHE_BASEDIR=$PWD CCACHE_NOHASHDIR=1 \
+    CCACHE_DIR=${CCACHE_DIR:-$PWD/target/ccache}
 
 step "cargo fmt"
 cargo fmt --all --check
 
 step "cargo clippy"
-cargo clippy --workspace --all-targets --locked -- -D warnings
 # he-mpi's MPI code (feature mpi) too.
-cargo clippy -p he-mpi --features mpi --all-targets --locked -- -D warnings
-
-step "cosnark prove by processes, checked by snarkjs groth16 verify (scripts/test-cosnark.sh)"
-# Also installs the pinned snarkjs (target/circom-tools), with which the
-# cosnark integration tests in the next step check their proofs too.
-scripts/test-cosnark.sh
+cargo clippy --workspace --all-targets --features he-mpi/mpi --locked -- -D warnings
 
 step "cargo test (all crates, unit + integration + doc tests)"
+# The pinned snarkjs (target/circom-tools), with which the cosnark
+# integration tests check their proofs too.
+scripts/circom-fixtures.sh --tools-only
 cargo test --workspace --locked
+
+step "cosnark prove by processes, checked by snarkjs groth16 verify (scripts/test-cosnark.sh)"
+# The cosnark the test build made: a build of its own would resolve the
+# features without the tests' and compile shared crates again.
+COSNARK_BIN=$(scripts/workspace-test-build.sh | awk '$1 == "he-cosnark-cli" && $2 == "cosnark" && $3 == "bin" { print $5 }') \
+    scripts/test-cosnark.sh
 
 step "he-mpi over Open MPI: tests with 1, 2 and 4 ranks, a lost rank (scripts/test-mpi.sh)"
 scripts/test-mpi.sh

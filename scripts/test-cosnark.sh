@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# cosnark end to end, judged by snarkjs: builds `cosnark` (the dev profile,
-# which the test suite builds too; PROFILE=release for the optimized one),
+# cosnark end to end, judged by snarkjs: builds `cosnark` (the dev profile;
+# PROFILE=release for the optimized one; COSNARK_BIN=PATH takes a binary
+# built already, as CI takes the one its test build made),
 # installs the pinned snarkjs into target/circom-tools
 # (scripts/circom-fixtures.sh --tools-only; node and npm with apt-get if
 # missing: the only step that downloads), then proves the poseidon2
@@ -19,12 +20,14 @@ snarkjs=$root/target/circom-tools/node_modules/.bin/snarkjs
 profile=${PROFILE:-dev}
 dir=debug
 [[ "$profile" == release ]] && dir=release
-cosnark=$root/target/$dir/cosnark
+cosnark=${COSNARK_BIN:-$root/target/$dir/cosnark}
 
 step() { printf '==> %s\n' "$*" >&2; }
 
-step "cargo build --profile $profile --bin cosnark"
-cargo build --profile "$profile" --locked --bin cosnark
+if [[ -z "${COSNARK_BIN:-}" ]]; then
+    step "cargo build --profile $profile --bin cosnark"
+    cargo build --profile "$profile" --locked --bin cosnark
+fi
 
 step "the pinned snarkjs"
 scripts/circom-fixtures.sh --tools-only

@@ -37,30 +37,14 @@ done
 
 # "directory executable" for each selected test binary, from the build's
 # own list of what it made (already up to date: nothing compiles).
-selected=$(cargo test --workspace --locked --no-run --message-format=json 2>/dev/null |
-    KERNEL_PACKAGES="${kernel_packages[*]}" END_TO_END="${end_to_end[*]}" python3 -c '
-import json, os, sys
-packages = set(os.environ["KERNEL_PACKAGES"].split())
-end_to_end = {tuple(pair.split(":")) for pair in os.environ["END_TO_END"].split()}
-found = set()
-for line in sys.stdin:
-    message = json.loads(line)
-    if message.get("reason") != "compiler-artifact" or not message.get("executable"):
-        continue
-    if not message["profile"]["test"]:
-        continue
-    # The package id ends in "#NAME@VERSION", or in "#VERSION" when NAME is
-    # the name of the package's directory.
-    fragment = message["package_id"].rsplit("#", 1)[-1]
-    package = fragment.split("@")[0] if "@" in fragment else message["manifest_path"].split("/")[-2]
-    name = message["target"]["name"]
-    if package in packages or (package, name) in end_to_end:
-        found.add((package, name))
-        print(message["manifest_path"].rsplit("/", 1)[0], message["executable"])
-missing = end_to_end - found
-if missing:
-    sys.exit("no test binary for " + ", ".join(":".join(pair) for pair in sorted(missing)))
-')
+built=$(scripts/workspace-test-build.sh)
+selected=$(awk -v packages=" ${kernel_packages[*]} " -v pairs=" ${end_to_end[*]} " \
+    '$3 == "test" && (index(packages, " " $1 " ") || index(pairs, " " $1 ":" $2 " ")) { print $4, $5 }' \
+    <<<"$built")
+for pair in "${end_to_end[@]}"; do
+    grep -q "^${pair%%:*} ${pair#*:} test " <<<"$built" ||
+        { echo "FAIL: no test binary for $pair" >&2; exit 1; }
+done
 [[ -n "$selected" ]] || { echo "FAIL: no test binaries found" >&2; exit 1; }
 
 for path in scalar avx2 avx512; do

@@ -11,16 +11,17 @@ set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/.." && pwd)
 out=${CT_OUT:-$root/../target/ct}
-cxx=${CXX:-g++}
+# CXX may name a wrapper before the compiler ("ccache g++").
+read -ra cxx <<<"${CXX:-g++}"
 
-if ! command -v valgrind >/dev/null || ! echo '#include <valgrind/memcheck.h>' | "$cxx" -x c++ -fsyntax-only - 2>/dev/null; then
+if ! command -v valgrind >/dev/null || ! echo '#include <valgrind/memcheck.h>' | "${cxx[@]}" -x c++ -fsyntax-only - 2>/dev/null; then
     echo "ct: valgrind (with its headers) not found (apt-get install valgrind); skipping" >&2
     [[ "${CT_REQUIRED:-0}" == 1 ]] && exit 1
     exit 0
 fi
 mkdir -p "$out"
 # -O3 as in the release build (build.rs); x86-64-v3 (AVX2) because valgrind has no AVX-512.
-"$cxx" -std=c++17 -O3 -g -march=x86-64-v3 -Wall -Wextra -I"$root/cpp/include" -I"$root/cpp/src" \
+"${cxx[@]}" -std=c++17 -O3 -g -march=x86-64-v3 -Wall -Wextra -I"$root/cpp/include" -I"$root/cpp/src" \
     "$here/ct_check.cpp" "$root/cpp/src/util/random.cpp" "$root/cpp/src/util/wipe.cpp" -o "$out/ct_check"
 
 vg=(valgrind --tool=memcheck --error-exitcode=99 --track-origins=yes -q)
