@@ -617,6 +617,10 @@ fn round_one_messages_of_another_version_are_refused_by_name() {
     let bytes = opening.to_bytes();
     assert_eq!(Opening::from_bytes(&bytes).unwrap(), opening);
     assert_eq!(bytes[4], 2, "opening version");
+    // The checksum an opening carries is its share message's trailer.
+    let share = opening.share().to_bytes();
+    assert_eq!(opening.share().checksum()[..], share[share.len() - 32..]);
+    assert_eq!(opening.share_checksum(), &opening.share().checksum());
 
     let named = |result: Result<()>, expected: &str| match result {
         Err(Error::MalformedMessage(m)) => assert!(m.contains(expected), "{m}"),
