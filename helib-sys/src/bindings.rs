@@ -1018,7 +1018,7 @@ extern "C" {
     ) -> helib_status;
 }
 extern "C" {
-    #[doc = " Round 1 of the relinearization key: with a fresh ephemeral secret u_i (a\n secret key the party keeps until round 2), h0 = -u_i a_d + P g_d s_i + t e,\n h1 = s_i a_d + t e' (two key shares of `len` residues)."]
+    #[doc = " Round 1 of the relinearization key: with a fresh ephemeral secret u_i (a\n secret key the party keeps until round 2), h0 = -u_i a_d + P g_d s_i + t e,\n h1 = s_i a_d + t e' (two key shares of `len` residues, written in place:\n h0 and h1 must not overlap; both are wiped on failure)."]
     pub fn helib_threshold_relin_key_round1(
         sk: *const helib_secret_key,
         ephemeral: *const helib_secret_key,
@@ -1029,7 +1029,7 @@ extern "C" {
     ) -> helib_status;
 }
 extern "C" {
-    #[doc = " Round 2: s_i h0 + (u_i - s_i) h1 + t e for the round-1 sums (key shares).\n Refuses (HELIB_ERR_MALFORMED_INPUT, nothing released) sums that no honest\n round 1 produces: a digit of h0 or h1 with half its coefficients modulo q_0\n near zero (e.g. h0 = 1, h1 = 0, which would reveal s_i). The callers'\n protocol must also keep a party from choosing its round-1 share after\n seeing the others' (commit, then open), which this check cannot see."]
+    #[doc = " Round 2: s_i h0 + (u_i - s_i) h1 + t e for the round-1 sums (key shares),\n read in place and written to `out`, which must overlap neither sum.\n Refuses (HELIB_ERR_MALFORMED_INPUT, nothing released) sums that no honest\n round 1 produces: a digit of h0 or h1 with half its coefficients modulo q_0\n near zero (e.g. h0 = 1, h1 = 0, which would reveal s_i). The callers'\n protocol must also keep a party from choosing its round-1 share after\n seeing the others' (commit, then open), which this check cannot see. An\n unreduced residue gives HELIB_ERR_INVALID_ARGUMENT, with `out` wiped."]
     pub fn helib_threshold_relin_key_round2(
         sk: *const helib_secret_key,
         ephemeral: *const helib_secret_key,

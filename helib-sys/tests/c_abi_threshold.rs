@@ -222,6 +222,77 @@ fn bad_arguments_give_status_codes() {
             HELIB_ERR_CONTEXT_MISMATCH,
             "ephemeral secret of another context",
         );
+        // Round 1 writes both outputs in place and round 2 reads the sums in
+        // place: overlapping buffers are refused before anything is touched.
+        let overlap = expect_status(
+            helib_threshold_relin_key_round1(
+                sk.0,
+                sk.0,
+                seed.as_ptr(),
+                key.as_mut_ptr(),
+                key.as_mut_ptr(),
+                key_len,
+            ),
+            HELIB_ERR_INVALID_ARGUMENT,
+            "h0 and h1 the same buffer",
+        );
+        assert!(overlap.contains("overlap"), "{overlap}");
+        let mut whole = vec![0u64; key_len + N];
+        let (first, shifted) = (whole.as_mut_ptr(), whole.as_mut_ptr().add(N));
+        expect_status(
+            helib_threshold_relin_key_round1(sk.0, sk.0, seed.as_ptr(), first, shifted, key_len),
+            HELIB_ERR_INVALID_ARGUMENT,
+            "h0 and h1 overlapping by all but one prime",
+        );
+        for (h0_sum, h1_sum, what) in [
+            (key.as_ptr(), h1.as_ptr(), "out is h0_sum"),
+            (h1.as_ptr(), key.as_ptr(), "out is h1_sum"),
+        ] {
+            expect_status(
+                helib_threshold_relin_key_round2(
+                    sk.0,
+                    sk.0,
+                    h0_sum,
+                    h1_sum,
+                    key_len,
+                    key.as_mut_ptr(),
+                    key_len,
+                ),
+                HELIB_ERR_INVALID_ARGUMENT,
+                what,
+            );
+        }
+        // An unreduced residue in the last row of a sum, found only as that
+        // row is used: refused, and every row already written is wiped.
+        let (mut h0_sum, mut h1_sum) = (vec![0u64; key_len], vec![0u64; key_len]);
+        check(helib_threshold_relin_key_round1(
+            sk.0,
+            sk.0,
+            seed.as_ptr(),
+            h0_sum.as_mut_ptr(),
+            h1_sum.as_mut_ptr(),
+            key_len,
+        ));
+        h1_sum[key_len - 1] = u64::MAX;
+        let mut written = vec![7u64; key_len];
+        let msg = expect_status(
+            helib_threshold_relin_key_round2(
+                sk.0,
+                sk.0,
+                h0_sum.as_ptr(),
+                h1_sum.as_ptr(),
+                key_len,
+                written.as_mut_ptr(),
+                key_len,
+            ),
+            HELIB_ERR_INVALID_ARGUMENT,
+            "unreduced round-1 sum",
+        );
+        assert!(
+            msg.contains("h1_sum") && msg.contains("not reduced"),
+            "{msg}"
+        );
+        assert!(written.iter().all(|&x| x == 0), "the output is wiped");
         let mut rk = null_mut();
         let mut unreduced = vec![0u64; key_len];
         unreduced[key_len - 1] = u64::MAX;

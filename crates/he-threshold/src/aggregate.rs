@@ -9,7 +9,7 @@ use crate::message::{
     append_checksum, open_frame, polynomials_len, write_binding, write_frame_header,
     write_polynomials, Binding, ShareMessage, Step, BINDING_BYTES, CHECKSUM_BYTES, FRAME_HEADER,
 };
-use crate::relin::{self, Commitments, Opening};
+use crate::relin::{Commitments, Opening};
 use crate::session::Session;
 
 /// The moduli of the residue blocks of one polynomial of a share (and of the
@@ -105,18 +105,24 @@ impl Aggregator {
                 "round-1 relinearization shares arrive as openings: use add_opening".into(),
             ));
         }
-        self.add_checked(share)
+        let binding = self.binding;
+        self.add_checked(share, &binding)
     }
 
-    /// Checks a round-1 opening against its sender's commitment, then adds
-    /// its share as [`add`](Self::add) does.
+    /// Checks a round-1 opening against the commitment set and its sender's
+    /// commitment, then adds its share as [`add`](Self::add) does. The
+    /// commitment check takes the share's checksum the opening carries,
+    /// which it computed from the residues itself (when it was read or
+    /// made), so the residues are not hashed again.
     ///
     /// # Errors
-    /// [`Error::CommitmentMismatch`] when the share or random bytes do not
-    /// match the commitment; [`Error::InvalidArgument`] for an aggregator that
-    /// is not of round-1 openings; as [`add`](Self::add).
+    /// [`Error::CommitmentSetMismatch`] for an opening made under another
+    /// commitment set; [`Error::CommitmentMismatch`] when the share or random
+    /// bytes do not match the commitment; [`Error::InvalidArgument`] for an
+    /// aggregator that is not of round-1 openings; as [`add`](Self::add).
     pub fn add_opening(&mut self, opening: &Opening) -> Result<()> {
-        let party = opening.share.party;
+        let share = opening.share();
+        let party = share.party;
         let Some(commitments) = &self.commitments else {
             return Err(Error::InvalidArgument(
                 "this aggregator does not collect round-1 openings".into(),
@@ -126,13 +132,23 @@ impl Aggregator {
             party,
             parties: self.parties,
         })?;
-        if relin::commitment_digest(&opening.share, &opening.nonce) != *expected {
+        if *opening.commitments() != self.binding.subject {
+            return Err(Error::CommitmentSetMismatch { party });
+        }
+        if opening.commitment_digest() != *expected {
             return Err(Error::CommitmentMismatch { party });
         }
-        self.add_checked(&opening.share)
+        // A round-1 share names no subject: the set is in the opening's header.
+        let binding = Binding {
+            subject: [0u8; 32],
+            ..self.binding
+        };
+        self.add_checked(share, &binding)
     }
 
-    fn add_checked(&mut self, share: &ShareMessage) -> Result<()> {
+    /// Checks `share` against the aggregator and the binding `expected` of
+    /// its shares, then adds it.
+    fn add_checked(&mut self, share: &ShareMessage, expected: &Binding) -> Result<()> {
         let party = share.party;
         if share.fingerprint != self.fingerprint {
             return Err(Error::ContextMismatch { party });
@@ -146,13 +162,13 @@ impl Aggregator {
                 parties: self.parties,
             });
         }
-        if share.binding.active != self.binding.active {
+        if share.binding.active != expected.active {
             return Err(Error::ActiveSetMismatch { party });
         }
-        if share.binding != self.binding {
+        if share.binding != *expected {
             return Err(Error::RoundMismatch {
                 party,
-                expected: self.binding.to_string(),
+                expected: expected.to_string(),
                 got: share.binding.to_string(),
             });
         }

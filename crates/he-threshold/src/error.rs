@@ -138,6 +138,14 @@ pub enum Error {
         /// The sender.
         party: u32,
     },
+
+    /// A round-1 opening made under another commitment set than the one
+    /// aggregated (its header names another set's digest).
+    #[error("party {party} opened its round-1 share under another commitment set")]
+    CommitmentSetMismatch {
+        /// The sender.
+        party: u32,
+    },
     /// Intact bytes of a stored or broadcast object (a party's state, a
     /// re-shared key, a commitment set, an aggregate) written for another
     /// session than the one reading them: `field` names what differs

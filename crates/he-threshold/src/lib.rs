@@ -53,8 +53,11 @@
 //! - **No rushing in key generation**: round 1 of the relinearization key is
 //!   commit-then-open, so a party that sends last cannot choose its share
 //!   from the others' (with sums `h0 = 1, h1 = 0` every honest round-2 share
-//!   would be `s_i + t·e`, its secret share in the clear). The aggregator
-//!   checks each opening against its commitment; a party releases its
+//!   would be `s_i + t·e`, its secret share in the clear). A commitment
+//!   covers the share message's SHA-256 checksum (over every residue), so
+//!   binding rests on SHA-256's collision resistance and a party hashes its
+//!   share once. The aggregator checks each opening's commitment-set digest
+//!   and the opening against its commitment; a party releases its
 //!   round-2 share only for the aggregate of its own session and run under
 //!   the commitment set it opened under; and the engine refuses round-1 sums
 //!   no honest run produces (a digit with half its coefficients near zero).
@@ -154,7 +157,7 @@
 //! | [`ShamirShare::export_secret`] / [`ShamirShare::import_secret`] | `HETR` | **yes**: `threshold` of them give the collective secret | parties `u32`, security bits `u32`, index `u32`, threshold `u32`, residue count `u64`, residues `u64` (one chain share at the top level, NTT form, prime-major) |
 //! | [`Commitments::to_bytes`] / [`Commitments::from_bytes`] | `HETL` | no | run `u64`, count `u32` (= parties), one 32-byte digest per party |
 //! | [`Aggregate::to_bytes`] / [`Aggregate::from_bytes`] | `HETA` | no | binding as in a share message (run `u64`, step tag `u8` and argument `u64`, level `u32`, subject, active set), polynomial count `u32`, then per polynomial its length `u64` and residues `u64` |
-//! | [`ShareMessage`] (`HETS`), [`Commitment`] (`HETC`), [`Opening`] (`HETO`) | | no | read without a session; the aggregator or collector checks them |
+//! | [`ShareMessage`] (`HETS`), [`Commitment`] (`HETC`), [`Opening`] (`HETO`) | | no | read without a session; the aggregator or collector checks them. Commitments and openings are at version 2 (an opening carries the commitment set's digest in its header and ends with a checksum of its header and its share's checksum); version 1 is refused by name |
 //! | [`DealingMessage`] | `HETD` | **yes** | read without a session; [`Party::reshare`] checks it |
 //!
 //! A party's state is its index and secret share, bound to the session's

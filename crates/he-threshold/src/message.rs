@@ -185,12 +185,49 @@ impl ShareMessage {
     /// another one without a copy.
     pub(crate) fn write_to(&self, out: &mut Vec<u8>) {
         let start = out.len();
+        self.write_body(out);
+        let digest = Sha256::digest(&out[start..]);
+        out.extend_from_slice(&digest);
+    }
+
+    /// Appends the encoding with `checksum` as its trailer, which must be
+    /// [`checksum`](Self::checksum) of this message (the caller computed it
+    /// before, so the residues are not hashed again).
+    pub(crate) fn write_with_checksum(&self, out: &mut Vec<u8>, checksum: &[u8; 32]) {
+        self.write_body(out);
+        out.extend_from_slice(checksum);
+    }
+
+    /// The encoding without its checksum trailer.
+    fn write_body(&self, out: &mut Vec<u8>) {
         write_frame_header(out, MAGIC, VERSION, &self.fingerprint, &self.session);
         out.extend_from_slice(&self.party.to_le_bytes());
         write_binding(out, &self.binding);
         write_polynomials(out, &self.polynomials);
-        let digest = Sha256::digest(&out[start..]);
-        out.extend_from_slice(&digest);
+    }
+
+    /// The SHA-256 checksum [`to_bytes`](Self::to_bytes) ends with, computed
+    /// from the fields as they would be encoded, without the encoding: one
+    /// pass over the residues.
+    pub fn checksum(&self) -> [u8; 32] {
+        let mut header = Vec::with_capacity(HEADER);
+        write_frame_header(
+            &mut header,
+            MAGIC,
+            VERSION,
+            &self.fingerprint,
+            &self.session,
+        );
+        header.extend_from_slice(&self.party.to_le_bytes());
+        write_binding(&mut header, &self.binding);
+        header.extend_from_slice(&(self.polynomials.len() as u32).to_le_bytes());
+        let mut h = Sha256::new();
+        h.update(&header);
+        for p in &self.polynomials {
+            h.update((p.len() as u64).to_le_bytes());
+            for_each_le_chunk(p, |bytes| h.update(bytes));
+        }
+        h.finalize().into()
     }
 
     /// Reads a message written by [`to_bytes`](Self::to_bytes).
@@ -199,11 +236,18 @@ impl ShareMessage {
     /// [`Error::MalformedMessage`] for truncated or trailing bytes, a wrong
     /// magic, version or checksum, an unknown step, or more than two polynomials.
     pub fn from_bytes(bytes: &[u8]) -> Result<Self> {
+        Self::from_bytes_with_checksum(bytes).map(|(message, _)| message)
+    }
+
+    /// [`from_bytes`](Self::from_bytes), with the checksum it verified (the
+    /// SHA-256 of the message's encoding, computed here over the bytes).
+    pub(crate) fn from_bytes_with_checksum(bytes: &[u8]) -> Result<(Self, [u8; 32])> {
         let bad = |what: &str| Error::MalformedMessage(what.to_owned());
         if bytes.len() < HEADER + CHECKSUM_BYTES {
             return Err(bad("shorter than a message header"));
         }
         let body = checked_body(bytes)?;
+        let checksum = bytes[body.len()..].try_into().expect("a 32-byte trailer");
         let mut r = Reader { bytes: body };
         if r.take(4)? != MAGIC {
             return Err(bad("not a threshold share message"));
@@ -219,13 +263,14 @@ impl ShareMessage {
         if !r.bytes.is_empty() {
             return Err(bad("trailing bytes"));
         }
-        Ok(Self {
+        let message = Self {
             fingerprint,
             session,
             party,
             binding,
             polynomials,
-        })
+        };
+        Ok((message, checksum))
     }
 }
 

@@ -33,6 +33,8 @@ struct RelinRun {
 enum RelinStage {
     Committed {
         share: Box<ShareMessage>,
+        /// The share message's checksum, which the commitment covers.
+        checksum: [u8; 32],
         nonce: [u8; 32],
         digest: [u8; 32],
     },
@@ -200,12 +202,16 @@ impl Party {
         let (h0, h1) = engine::relin_key_round1(&self.secret, &ephemeral, &seed)?;
         let share = self.message(self.key_binding(run, Step::RelinRound1), vec![h0, h1]);
         let nonce = relin::fresh_nonce()?;
-        let digest = relin::commitment_digest(&share, &nonce);
+        // The one pass over the share's residues: the checksum its opening
+        // will carry, which the commitment covers.
+        let checksum = share.checksum();
+        let digest = relin::commitment_digest(&share, &checksum, &nonce);
         self.relin = Some(RelinRun {
             run,
             ephemeral,
             stage: RelinStage::Committed {
                 share: Box::new(share),
+                checksum,
                 nonce,
                 digest,
             },
@@ -220,7 +226,9 @@ impl Party {
     }
 
     /// Round 1, second step: once every party's commitment is in
-    /// `commitments`, the party opens its own, bound to the set.
+    /// `commitments`, the party opens its own, bound to the set (the set's
+    /// digest in the opening's header). The share and its checksum are those
+    /// committed to: nothing is hashed again.
     ///
     /// # Errors
     /// [`Error::InvalidArgument`] without a committed round 1 of the set's
@@ -243,6 +251,7 @@ impl Party {
         let stage = std::mem::replace(&mut state.stage, RelinStage::Opened { commitments: set });
         let RelinStage::Committed {
             share,
+            checksum,
             nonce,
             digest,
         } = stage
@@ -255,6 +264,7 @@ impl Party {
         if commitments.of(index) != Some(&digest) {
             state.stage = RelinStage::Committed {
                 share,
+                checksum,
                 nonce,
                 digest,
             };
@@ -262,9 +272,7 @@ impl Party {
                 "the commitment set does not hold party {index}'s commitment"
             )));
         }
-        let mut share = *share;
-        share.binding.subject = set;
-        Ok(Opening { nonce, share })
+        Ok(Opening::with_checksum(nonce, set, *share, checksum))
     }
 
     /// Round 2 of the collective relinearization key, from the aggregate of

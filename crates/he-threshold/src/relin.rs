@@ -7,21 +7,27 @@
 //! So round 1 runs in two steps:
 //!
 //! 1. every party computes its round-1 share and sends only a
-//!    [`Commitment`]: SHA-256 of the share, the session, its index, the run
-//!    and 32 fresh random bytes;
+//!    [`Commitment`]: SHA-256 of the session, its index, the run, 32 fresh
+//!    random bytes and the share message's own checksum (the SHA-256 of its
+//!    whole encoding, every residue included), so the party hashes its
+//!    share once;
 //! 2. once all N commitments are collected ([`CommitmentCollector`] →
 //!    [`Commitments`]), every party checks that the set is complete and holds
-//!    its own commitment unchanged, and only then sends its [`Opening`] (the
-//!    share and the random bytes), bound to the digest of the set;
+//!    its own commitment unchanged, and only then sends its [`Opening`]: the
+//!    share as committed, the random bytes and, in the opening's header, the
+//!    digest of the set;
 //! 3. the aggregator ([`Session::relin_round1_aggregator`](crate::Session::relin_round1_aggregator))
-//!    checks each opening against its commitment before adding it, and a
-//!    party releases its round-2 share only for an aggregate of openings
-//!    under the set it saw.
+//!    checks each opening's set digest and the opening against its
+//!    commitment before adding it (the share's checksum it recomputed from
+//!    the residues when it read the opening, so it hashes each opening
+//!    once), and a party releases its round-2 share only for an aggregate of
+//!    openings under the set it saw.
 //!
 //! A party that sends last can no longer steer the sums: its share was fixed
-//! (the commitment is binding) before it saw any other. The engine also
-//! refuses round-1 sums that no honest run produces (a digit of `h0` or `h1`
-//! with half its coefficients near zero), a second line behind this one.
+//! (the commitment is binding: changing any residue changes the share's
+//! checksum, unless SHA-256 collides) before it saw any other. The engine
+//! also refuses round-1 sums that no honest run produces (a digit of `h0` or
+//! `h1` with half its coefficients near zero), a second line behind this one.
 
 use rand::RngCore;
 use sha2::{Digest, Sha256};
@@ -44,24 +50,47 @@ pub struct Commitment {
     pub party: u32,
     /// The run of the relinearization-key protocol.
     pub run: u64,
-    /// SHA-256 of the share, the session, the sender, the run and the
-    /// opening's random bytes.
+    /// SHA-256 of the session, the sender, the run, the opening's random
+    /// bytes and the share message's checksum ([`ShareMessage::checksum`]).
     pub digest: [u8; 32],
 }
 
 const COMMITMENT_MAGIC: &[u8; 4] = b"HETC";
 const OPENING_MAGIC: &[u8; 4] = b"HETO";
-const VERSION: u8 = 1;
+/// The version of commitments and openings. Version 2: a commitment covers
+/// the share message's checksum rather than its residues, and the opening
+/// carries the commitment set's digest in its header (with a checksum of
+/// the header and the share's checksum) instead of in the share's binding.
+/// Version 1 is refused: its commitments do not open under version 2.
+const VERSION: u8 = 2;
 const COMMITMENT_LEN: usize = 4 + 1 + 32 + 32 + 4 + 8 + 32 + 32;
+/// Bytes of an opening before its share message: magic, version, random
+/// bytes, commitment-set digest.
+const OPENING_HEADER: usize = 4 + 1 + 32 + 32;
 const SET_MAGIC: &[u8; 4] = b"HETL";
 const SET_VERSION: u8 = 1;
 /// Fixed bytes of a commitment set before its digests: frame header, run, count.
 const SET_HEADER: usize = FRAME_HEADER + 8 + 4;
 const SET_WHAT: &str = "commitment set";
 
+/// Checks the version byte of a commitment or an opening (`what`).
+fn check_version(what: &str, version: u8) -> Result<()> {
+    match version {
+        VERSION => Ok(()),
+        1 => Err(Error::MalformedMessage(format!(
+            "{what}: version 1 is no longer read (its commitments covered the residues, \
+             version {VERSION} commits to the share message's checksum); \
+             every party and the server must run the same version"
+        ))),
+        other => Err(Error::MalformedMessage(format!(
+            "{what}: unsupported version {other} (this build reads {VERSION})"
+        ))),
+    }
+}
+
 impl Commitment {
-    /// The wire encoding: magic, version, fingerprint, session, party, run,
-    /// digest and a SHA-256 checksum of all of it.
+    /// The wire encoding: magic `HETC`, version 2, fingerprint, session,
+    /// party, run, digest and a SHA-256 checksum of all of it.
     pub fn to_bytes(&self) -> Vec<u8> {
         let mut out = Vec::with_capacity(COMMITMENT_LEN);
         out.extend_from_slice(COMMITMENT_MAGIC);
@@ -79,7 +108,8 @@ impl Commitment {
     /// Reads a commitment written by [`to_bytes`](Self::to_bytes).
     ///
     /// # Errors
-    /// [`Error::MalformedMessage`] for a wrong length, magic, version or checksum.
+    /// [`Error::MalformedMessage`] for a wrong length, magic or checksum, or
+    /// another version than 2 (version 1 is named as no longer read).
     pub fn from_bytes(bytes: &[u8]) -> Result<Self> {
         let bad = |what: &str| Error::MalformedMessage(format!("commitment: {what}"));
         if bytes.len() != COMMITMENT_LEN {
@@ -93,9 +123,7 @@ impl Commitment {
         if r.take(4)? != COMMITMENT_MAGIC {
             return Err(bad("not a commitment"));
         }
-        if r.take(1)?[0] != VERSION {
-            return Err(bad("unsupported version"));
-        }
+        check_version("commitment", r.take(1)?[0])?;
         Ok(Self {
             fingerprint: r.array()?,
             session: r.array()?,
@@ -106,19 +134,21 @@ impl Commitment {
     }
 }
 
-/// The commitment digest of a round-1 share with its random bytes.
-pub(crate) fn commitment_digest(share: &ShareMessage, nonce: &[u8; 32]) -> [u8; 32] {
+/// The commitment digest of a round-1 share, from the share message's
+/// checksum (which covers its whole encoding) and the random bytes.
+pub(crate) fn commitment_digest(
+    share: &ShareMessage,
+    checksum: &[u8; 32],
+    nonce: &[u8; 32],
+) -> [u8; 32] {
     let mut h = Sha256::new();
-    h.update(b"he-threshold relinearization commitment");
+    h.update(b"he-threshold relinearization commitment v2");
     h.update(share.fingerprint);
     h.update(share.session);
     h.update(share.party.to_le_bytes());
     h.update(share.binding.run.to_le_bytes());
     h.update(nonce);
-    for p in &share.polynomials {
-        h.update((p.len() as u64).to_le_bytes());
-        crate::message::for_each_le_chunk(p, |bytes| h.update(bytes));
-    }
+    h.update(checksum);
     h.finalize().into()
 }
 
@@ -131,48 +161,129 @@ pub(crate) fn fresh_nonce() -> Result<[u8; 32]> {
     Ok(nonce)
 }
 
-/// A party's opening of its commitment: its round-1 share (bound to the
-/// digest of the complete commitment set) and the random bytes.
+/// A party's opening of its commitment: its round-1 share as committed, the
+/// random bytes, and the digest of the complete commitment set it opens
+/// under. It keeps the share message's checksum, computed from the share
+/// when the opening is made or read, never taken from elsewhere: the fields
+/// are read-only, so the checksum always belongs to the share.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Opening {
-    /// The random bytes of the commitment.
-    pub nonce: [u8; 32],
-    /// The round-1 share; its binding's subject is the digest of the
-    /// commitment set ([`Commitments::digest`]).
-    pub share: ShareMessage,
+    nonce: [u8; 32],
+    commitments: [u8; 32],
+    share: ShareMessage,
+    checksum: [u8; 32],
 }
 
 impl Opening {
-    /// The wire encoding: magic, version, the random bytes, then the share
-    /// message (checksummed).
+    /// The opening of `share` with the random bytes `nonce` under the
+    /// commitment set of digest `commitments` ([`Commitments::digest`]). A
+    /// party's own opening comes from
+    /// [`Party::relin_key_open`](crate::Party::relin_key_open); this
+    /// constructor hashes the share once, as reading one does.
+    pub fn new(nonce: [u8; 32], commitments: [u8; 32], share: ShareMessage) -> Self {
+        let checksum = share.checksum();
+        Self::with_checksum(nonce, commitments, share, checksum)
+    }
+
+    /// An opening from a checksum the caller computed from `share` itself.
+    pub(crate) fn with_checksum(
+        nonce: [u8; 32],
+        commitments: [u8; 32],
+        share: ShareMessage,
+        checksum: [u8; 32],
+    ) -> Self {
+        Self {
+            nonce,
+            commitments,
+            share,
+            checksum,
+        }
+    }
+
+    /// The random bytes of the commitment.
+    pub fn nonce(&self) -> &[u8; 32] {
+        &self.nonce
+    }
+
+    /// The digest of the commitment set the opening was made under.
+    pub fn commitments(&self) -> &[u8; 32] {
+        &self.commitments
+    }
+
+    /// The round-1 share (its binding's subject is zero: the commitment set
+    /// is named by [`commitments`](Self::commitments)).
+    pub fn share(&self) -> &ShareMessage {
+        &self.share
+    }
+
+    /// The share message's checksum ([`ShareMessage::checksum`]), which the
+    /// commitment covers.
+    pub fn share_checksum(&self) -> &[u8; 32] {
+        &self.checksum
+    }
+
+    /// The commitment digest this opening matches.
+    pub(crate) fn commitment_digest(&self) -> [u8; 32] {
+        commitment_digest(&self.share, &self.checksum, &self.nonce)
+    }
+
+    /// The header checksum: SHA-256 of the header (magic, version, random
+    /// bytes, set digest) and the share message's checksum.
+    fn header_checksum(&self) -> [u8; 32] {
+        let mut h = Sha256::new();
+        h.update(OPENING_MAGIC);
+        h.update([VERSION]);
+        h.update(self.nonce);
+        h.update(self.commitments);
+        h.update(self.checksum);
+        h.finalize().into()
+    }
+
+    /// The wire encoding: magic `HETO`, version 2, the random bytes, the
+    /// commitment set's digest, the share message (its own encoding, ending
+    /// with its checksum), and a SHA-256 checksum of the header and the share
+    /// message's checksum. Every byte is covered (the share's residues
+    /// through its checksum), and no residue is hashed again: the share's
+    /// checksum was computed when the share was committed to.
     pub fn to_bytes(&self) -> Vec<u8> {
-        let mut out = Vec::with_capacity(
-            OPENING_MAGIC.len() + 1 + self.nonce.len() + self.share.encoded_len(),
-        );
+        let mut out =
+            Vec::with_capacity(OPENING_HEADER + self.share.encoded_len() + CHECKSUM_BYTES);
         out.extend_from_slice(OPENING_MAGIC);
         out.push(VERSION);
         out.extend_from_slice(&self.nonce);
-        self.share.write_to(&mut out);
+        out.extend_from_slice(&self.commitments);
+        self.share.write_with_checksum(&mut out, &self.checksum);
+        out.extend_from_slice(&self.header_checksum());
         out
     }
 
-    /// Reads an opening written by [`to_bytes`](Self::to_bytes).
+    /// Reads an opening written by [`to_bytes`](Self::to_bytes): the share
+    /// message's checksum is recomputed from its bytes (the one pass over
+    /// the residues), then the header's checksum.
     ///
     /// # Errors
-    /// [`Error::MalformedMessage`] for a wrong magic or version, or a
+    /// [`Error::MalformedMessage`] for a wrong magic, another version than 2
+    /// (version 1 is named as no longer read), a wrong checksum or a
     /// malformed share message.
     pub fn from_bytes(bytes: &[u8]) -> Result<Self> {
-        let mut r = Reader { bytes };
-        if r.take(4)? != OPENING_MAGIC || r.take(1)?[0] != VERSION {
-            return Err(Error::MalformedMessage(
-                "not an opening of this version".into(),
-            ));
+        let bad = |what: &str| Error::MalformedMessage(format!("opening: {what}"));
+        if bytes.len() < OPENING_HEADER + CHECKSUM_BYTES {
+            return Err(bad("shorter than its header and checksum"));
         }
+        let mut r = Reader { bytes };
+        if r.take(4)? != OPENING_MAGIC {
+            return Err(bad("not an opening"));
+        }
+        check_version("opening", r.take(1)?[0])?;
         let nonce = r.array()?;
-        Ok(Self {
-            nonce,
-            share: ShareMessage::from_bytes(r.bytes)?,
-        })
+        let commitments = r.array()?;
+        let (message, trailer) = r.bytes.split_at(r.bytes.len() - CHECKSUM_BYTES);
+        let (share, checksum) = ShareMessage::from_bytes_with_checksum(message)?;
+        let opening = Self::with_checksum(nonce, commitments, share, checksum);
+        if opening.header_checksum().as_slice() != trailer {
+            return Err(bad("header checksum mismatch (corrupted in transit)"));
+        }
+        Ok(opening)
     }
 }
 

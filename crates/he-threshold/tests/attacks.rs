@@ -8,7 +8,7 @@
 mod common;
 
 use common::{t65537, Net};
-use he_threshold::{with_smudging_room, Error, Step};
+use he_threshold::{with_smudging_room, Error, Opening, Step};
 use helib_rs::threshold::{self as engine, secret_key_sum, Smudging};
 use helib_rs::{Ciphertext, Context, Parameters, Plaintext, SecretKey};
 use num_bigint::BigUint;
@@ -183,26 +183,35 @@ fn a_party_cannot_change_its_round_one_share_after_committing() {
         agg.add_opening(opening).unwrap();
     }
     // The rusher saw both honest openings; it replaces its share by
-    // (1, 0) − (the honest sum), so the sums would be exactly (1, 0).
+    // (1, 0) − (the honest sum), so the sums would be exactly (1, 0). Its
+    // opening carries the checksum of the share it sends (an opening's
+    // checksum is always computed from its share).
     let original = net.parties[2].relin_key_open(&commitments).unwrap();
-    let mut rushed = original.clone();
+    let mut rushed_share = original.share().clone();
     for k in 0..2 {
-        for (j, x) in rushed.share.polynomials[k].iter_mut().enumerate() {
+        for (j, x) in rushed_share.polynomials[k].iter_mut().enumerate() {
             let q = key_modulus(&context, j);
-            let honest_sum = (honest[0].share.polynomials[k][j] as u128
-                + honest[1].share.polynomials[k][j] as u128)
+            let honest_sum = (honest[0].share().polynomials[k][j] as u128
+                + honest[1].share().polynomials[k][j] as u128)
                 % q as u128;
             let target = if k == 0 { 1 } else { 0 };
             *x = ((target + 2 * q as u128 - honest_sum) % q as u128) as u64;
         }
     }
+    let rushed = Opening::new(*original.nonce(), *original.commitments(), rushed_share);
     assert!(matches!(
         agg.add_opening(&rushed),
         Err(Error::CommitmentMismatch { party: 2 })
     ));
+    // The same through the wire format.
+    assert!(matches!(
+        agg.add_opening(&Opening::from_bytes(&rushed.to_bytes()).unwrap()),
+        Err(Error::CommitmentMismatch { party: 2 })
+    ));
     // Changing only the random bytes is caught as well.
-    let mut renonced = original.clone();
-    renonced.nonce[0] ^= 1;
+    let mut nonce = *original.nonce();
+    nonce[0] ^= 1;
+    let renonced = Opening::new(nonce, *original.commitments(), original.share().clone());
     assert!(matches!(
         agg.add_opening(&renonced),
         Err(Error::CommitmentMismatch { party: 2 })
@@ -210,6 +219,138 @@ fn a_party_cannot_change_its_round_one_share_after_committing() {
     // The opening as committed is taken.
     agg.add_opening(&original).unwrap();
     agg.finish().unwrap();
+}
+
+/// An opening whose header names another commitment set than the one
+/// aggregated is refused, even with its share and random bytes intact and
+/// every checksum right: a party opens under the set it checked, and the
+/// aggregate is bound to that set.
+#[test]
+fn an_opening_under_another_commitment_set_is_refused() {
+    let context = context();
+    let mut net = Net::new(&context, 3, [7; 32]);
+    let run = net.next_run();
+    let mut collector = net.session.relin_commitments(run);
+    for p in &mut net.parties {
+        collector.add(&p.relin_key_commit(run).unwrap()).unwrap();
+    }
+    let commitments = collector.finish().unwrap();
+    let mut agg = net.session.relin_round1_aggregator(&commitments).unwrap();
+    let opening = net.parties[0].relin_key_open(&commitments).unwrap();
+    assert_eq!(*opening.commitments(), commitments.digest());
+    let mut other_set = commitments.digest();
+    other_set[31] ^= 1;
+    let moved = Opening::new(*opening.nonce(), other_set, opening.share().clone());
+    assert!(matches!(
+        agg.add_opening(&moved),
+        Err(Error::CommitmentSetMismatch { party: 0 })
+    ));
+    // Through the wire, with the header's checksum recomputed.
+    let bytes = moved.to_bytes();
+    assert!(matches!(
+        agg.add_opening(&Opening::from_bytes(&bytes).unwrap()),
+        Err(Error::CommitmentSetMismatch { party: 0 })
+    ));
+    // The set digest changed in the bytes, checksum not recomputed: malformed.
+    let mut bytes = opening.to_bytes();
+    bytes[4 + 1 + 32] ^= 1;
+    assert!(matches!(
+        Opening::from_bytes(&bytes),
+        Err(Error::MalformedMessage(_))
+    ));
+    agg.add_opening(&opening).unwrap();
+}
+
+/// The parts of an opening's encoding: header (magic, version, random bytes,
+/// set digest), the share message (ending with its checksum), the header's
+/// checksum.
+fn opening_parts(bytes: &[u8]) -> (&[u8], &[u8], &[u8]) {
+    let (header, rest) = bytes.split_at(4 + 1 + 32 + 32);
+    let (share, trailer) = rest.split_at(rest.len() - 32);
+    (header, share, trailer)
+}
+
+/// An opening with `header` and `share` (a share message's bytes) and the
+/// header's checksum recomputed over them, as anyone can.
+fn opening_bytes(header: &[u8], share: &[u8]) -> Vec<u8> {
+    let share_checksum = &share[share.len() - 32..];
+    let mut out = [header, share].concat();
+    let trailer = Sha256::new()
+        .chain_update(header)
+        .chain_update(share_checksum)
+        .finalize();
+    out.extend_from_slice(&trailer);
+    out
+}
+
+/// Openings that reuse another party's share checksum or commitment: the
+/// checksum is recomputed from the share's bytes and covers its sender, and
+/// the commitment covers the sender too, so none is taken for the sender's.
+#[test]
+fn an_opening_cannot_borrow_another_partys_checksum_or_commitment() {
+    let context = context();
+    let mut net = Net::new(&context, 3, [8; 32]);
+    let run = net.next_run();
+    let commits: Vec<_> = net
+        .parties
+        .iter_mut()
+        .map(|p| p.relin_key_commit(run).unwrap())
+        .collect();
+    // Party 2 (with a colluding server, which sees commitments first) sends
+    // party 0's commitment digest as its own.
+    let mut collector = net.session.relin_commitments(run);
+    collector.add(&commits[0]).unwrap();
+    collector.add(&commits[1]).unwrap();
+    let copied = he_threshold::Commitment {
+        party: 2,
+        ..commits[0].clone()
+    };
+    collector.add(&copied).unwrap();
+    let commitments = collector.finish().unwrap();
+    let mut agg = net.session.relin_round1_aggregator(&commitments).unwrap();
+    let o0 = net.parties[0].relin_key_open(&commitments).unwrap();
+    let o1 = net.parties[1].relin_key_open(&commitments).unwrap();
+    // Party 2's own commitment is not in the set: it cannot open.
+    assert!(net.parties[2].relin_key_open(&commitments).is_err());
+    agg.add_opening(&o0).unwrap();
+    agg.add_opening(&o1).unwrap();
+
+    // Party 0's share, nonce and set relabelled as party 2's: its checksum
+    // changes with the sender, and the copied commitment covers sender 0.
+    let mut share = o0.share().clone();
+    share.party = 2;
+    let relabelled = Opening::new(*o0.nonce(), *o0.commitments(), share);
+    assert_ne!(relabelled.share_checksum(), o0.share_checksum());
+    assert!(matches!(
+        agg.add_opening(&relabelled),
+        Err(Error::CommitmentMismatch { party: 2 })
+    ));
+
+    // Party 1's share bytes with party 0's checksum trailer (header checksum
+    // recomputed): the share's checksum is recomputed from its bytes.
+    let b0 = o0.to_bytes();
+    let b1 = o1.to_bytes();
+    let (header1, share1, _) = opening_parts(&b1);
+    let (_, share0, _) = opening_parts(&b0);
+    let mut borrowed = share1.to_vec();
+    let at = borrowed.len() - 32;
+    borrowed[at..].copy_from_slice(&share0[share0.len() - 32..]);
+    assert!(matches!(
+        Opening::from_bytes(&opening_bytes(header1, &borrowed)),
+        Err(Error::MalformedMessage(_))
+    ));
+
+    // Party 0's whole share under party 1's header: it is party 0's share
+    // with party 1's random bytes, which match no commitment of party 0
+    // (and party 0's opening is in already).
+    let swapped = Opening::from_bytes(&opening_bytes(header1, share0)).unwrap();
+    assert_eq!(swapped.share().party, 0);
+    assert!(matches!(
+        agg.add_opening(&swapped),
+        Err(Error::CommitmentMismatch { party: 0 })
+    ));
+    // The missing party stays missing: no round-1 aggregate without it.
+    assert_eq!(agg.missing(), vec![2]);
 }
 
 /// The prime of residue `j` of a key share: one polynomial modulo every
@@ -325,7 +466,7 @@ mod campaigns {
     //! refused, and the level bound is the widest the engine accepts.
 
     use super::*;
-    use he_threshold::{Commitment, Opening};
+    use he_threshold::Commitment;
     use proptest::prelude::*;
     use std::sync::OnceLock;
 

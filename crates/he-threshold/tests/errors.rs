@@ -123,7 +123,7 @@ fn shares_arrive_in_any_order_but_not_from_another_step() {
     let o0 = parties[0].relin_key_open(&commitments).unwrap();
     let mut round2 = session.key_aggregator(9, Step::RelinRound2).unwrap();
     assert!(matches!(
-        round2.add(&o0.share),
+        round2.add(o0.share()),
         Err(Error::RoundMismatch { party: 0, .. })
     ));
     assert!(matches!(
@@ -132,7 +132,7 @@ fn shares_arrive_in_any_order_but_not_from_another_step() {
     ));
     let mut round1 = session.relin_round1_aggregator(&commitments).unwrap();
     assert!(matches!(
-        round1.add(&o0.share),
+        round1.add(o0.share()),
         Err(Error::InvalidArgument(_))
     ));
     round1.add_opening(&o0).unwrap();

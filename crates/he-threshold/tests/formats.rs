@@ -10,8 +10,8 @@ use std::sync::OnceLock;
 
 use common::{bn254, context, t65537, Net};
 use he_threshold::{
-    ActiveSet, AdditiveShare, Aggregate, Commitments, DealingMessage, Error, Party, Result,
-    Session, ShamirShare, Step,
+    ActiveSet, AdditiveShare, Aggregate, Commitment, Commitments, DealingMessage, Error, Opening,
+    Party, Result, Session, ShamirShare, Step,
 };
 use helib_rs::zeroize::{ZeroizeOnDrop, Zeroizing};
 use helib_rs::{Ciphertext, Context, ExportSecret, Plaintext, RelinKey};
@@ -595,4 +595,58 @@ mod campaigns {
             }
         }
     }
+}
+
+/// Round-1 commitments and openings of another version are refused with an
+/// error naming it (version 1 committed to the residues and bound the
+/// opening's share to the set: its messages cannot be checked under
+/// version 2); version 2 openings round-trip.
+#[test]
+fn round_one_messages_of_another_version_are_refused_by_name() {
+    let mut net = Net::new(&test_context(), PARTIES, [21; 32]);
+    let run = net.next_run();
+    let mut collector = net.session.relin_commitments(run);
+    let mut commitments = Vec::new();
+    for p in &mut net.parties {
+        let c = p.relin_key_commit(run).unwrap();
+        collector.add(&c).unwrap();
+        commitments.push(c);
+    }
+    let set = collector.finish().unwrap();
+    let opening = net.parties[0].relin_key_open(&set).unwrap();
+    let bytes = opening.to_bytes();
+    assert_eq!(Opening::from_bytes(&bytes).unwrap(), opening);
+    assert_eq!(bytes[4], 2, "opening version");
+    // The checksum an opening carries is its share message's trailer.
+    let share = opening.share().to_bytes();
+    assert_eq!(opening.share().checksum()[..], share[share.len() - 32..]);
+    assert_eq!(opening.share_checksum(), &opening.share().checksum());
+
+    let named = |result: Result<()>, expected: &str| match result {
+        Err(Error::MalformedMessage(m)) => assert!(m.contains(expected), "{m}"),
+        other => panic!("expected MalformedMessage ({expected}), got {other:?}"),
+    };
+    let mut commitment = commitments[0].to_bytes();
+    assert_eq!(commitment[4], 2, "commitment version");
+    for (version, expected) in [
+        (1, "version 1 is no longer read"),
+        (3, "unsupported version 3"),
+    ] {
+        commitment[4] = version;
+        resign(&mut commitment);
+        named(Commitment::from_bytes(&commitment).map(drop), expected);
+        let mut b = bytes.clone();
+        b[4] = version;
+        named(Opening::from_bytes(&b).map(drop), expected);
+    }
+    // A version-1 opening: magic, version, random bytes, then the share
+    // message (bound to the set), no header checksum.
+    let mut v1 = b"HETO".to_vec();
+    v1.push(1);
+    v1.extend_from_slice(opening.nonce());
+    v1.extend_from_slice(&opening.share().to_bytes());
+    named(
+        Opening::from_bytes(&v1).map(drop),
+        "version 1 is no longer read",
+    );
 }

@@ -905,17 +905,20 @@ helib_status helib_threshold_galois_keys_insert(helib_galois_keys *keys, uint64_
 /**
  * Round 1 of the relinearization key: with a fresh ephemeral secret u_i (a
  * secret key the party keeps until round 2), h0 = -u_i a_d + P g_d s_i + t e,
- * h1 = s_i a_d + t e' (two key shares of `len` residues).
+ * h1 = s_i a_d + t e' (two key shares of `len` residues, written in place:
+ * h0 and h1 must not overlap; both are wiped on failure).
  */
 helib_status helib_threshold_relin_key_round1(const helib_secret_key *sk, const helib_secret_key *ephemeral,
                                               const uint8_t *seed, uint64_t *h0, uint64_t *h1, size_t len);
 /**
- * Round 2: s_i h0 + (u_i - s_i) h1 + t e for the round-1 sums (key shares).
+ * Round 2: s_i h0 + (u_i - s_i) h1 + t e for the round-1 sums (key shares),
+ * read in place and written to `out`, which must overlap neither sum.
  * Refuses (HELIB_ERR_MALFORMED_INPUT, nothing released) sums that no honest
  * round 1 produces: a digit of h0 or h1 with half its coefficients modulo q_0
  * near zero (e.g. h0 = 1, h1 = 0, which would reveal s_i). The callers'
  * protocol must also keep a party from choosing its round-1 share after
- * seeing the others' (commit, then open), which this check cannot see.
+ * seeing the others' (commit, then open), which this check cannot see. An
+ * unreduced residue gives HELIB_ERR_INVALID_ARGUMENT, with `out` wiped.
  */
 helib_status helib_threshold_relin_key_round2(const helib_secret_key *sk, const helib_secret_key *ephemeral,
                                               const uint64_t *h0_sum, const uint64_t *h1_sum, size_t len,

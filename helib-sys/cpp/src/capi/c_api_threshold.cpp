@@ -53,6 +53,16 @@ std::vector<RnsPoly> load_key_share(const Context &ctx, const uint64_t *buf, siz
     return th::load_key_share(ctx, buf, len, name);
 }
 
+/// Throws HELIB_ERR_INVALID_ARGUMENT naming `what` when the buffers of `len`
+/// residues at `a` and `b` overlap (an output the engine writes in place
+/// while it reads the other).
+void require_disjoint(const uint64_t *a, const uint64_t *b, size_t len, const char *what) {
+    const auto lo = [](const uint64_t *p) { return reinterpret_cast<std::uintptr_t>(p); };
+    const std::uintptr_t bytes = static_cast<std::uintptr_t>(len) * sizeof(uint64_t);
+    const bool overlap = lo(a) < lo(b) + bytes && lo(b) < lo(a) + bytes;
+    bgv::require(!overlap, bgv::Status::InvalidArgument, std::string(what) + " overlap");
+}
+
 /// The caller's smudging spec (never the ciphertext's own noise estimate).
 bgv::smudging::Spec load_spec(const helib_smudging *spec) {
     require_out(spec, "smudging");
@@ -203,9 +213,8 @@ helib_status helib_threshold_relin_key_round1(const helib_secret_key *sk, const 
         require_out(h0, "h0");
         require_out(h1, "h1");
         th::check_len(len, th::key_share_len(ctx), "h0 and h1");
-        const th::RelinRound1 round = th::relin_key_round1(key, u, s);
-        th::store_digits(round.h0, h0);
-        th::store_digits(round.h1, h1);
+        require_disjoint(h0, h1, len, "h0 and h1");
+        th::relin_key_round1(key, u, s, h0, h1);
     });
 }
 
@@ -217,13 +226,15 @@ helib_status helib_threshold_relin_key_round2(const helib_secret_key *sk, const 
         const bgv::SecretKey &u = secret(ephemeral, "ephemeral");
         th::same_context(key.context(), u.context(), "the secret share and the ephemeral secret");
         const Context &ctx = *key.context();
-        const std::vector<RnsPoly> h0 = load_key_share(ctx, h0_sum, len, "h0_sum");
-        const std::vector<RnsPoly> h1 = load_key_share(ctx, h1_sum, len, "h1_sum");
-        // The engine checks the sums before the output buffer, as it always has.
-        const std::vector<RnsPoly> shares = th::relin_key_round2(key, u, h0, h1);
+        th::check_len(len, th::key_share_len(ctx), "h0_sum");
+        require_out(h0_sum, "h0_sum");
+        require_out(h1_sum, "h1_sum");
         require_out(out, "out");
         th::check_len(out_len, len, "out");
-        th::store_digits(shares, out);
+        require_disjoint(out, h0_sum, len, "out and h0_sum");
+        require_disjoint(out, h1_sum, len, "out and h1_sum");
+        // The sums are read in place, checked as they are used.
+        th::relin_key_round2(key, u, h0_sum, h1_sum, out);
     });
 }
 

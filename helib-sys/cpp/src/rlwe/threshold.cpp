@@ -3,9 +3,12 @@
 
 #include <algorithm>
 #include <cstring>
+#include <initializer_list>
+#include <memory>
 #include <string>
 
 #include "ring/automorphism.hpp"
+#include "ring/ntt_kernels.hpp"
 #include "util/checked_size.hpp"
 #include "util/error.hpp"
 #include "util/sha256.hpp"
@@ -209,28 +212,6 @@ KeySwitchKey assemble_key(const std::shared_ptr<const Context> &ctx_ptr, std::ve
     return key;
 }
 
-/// Refuses a round-1 sum that no honest run produces: each digit of h0 and h1
-/// is a sum containing the uniform terms -u_i a_d and s_i a_d, so its
-/// coefficients modulo q_0 spread over Z_q0; a sum with half its coefficients
-/// within q_0 / 2^16 of zero (such as h0 = 1, h1 = 0, which would make a
-/// round-2 share s_i + t e, the party's secret in the clear) is not one. A
-/// second line behind the commitments of round 1, which keep a party that
-/// sends last from choosing the sums.
-void require_spread(const Context &ctx, const std::vector<RnsPoly> &sums, const char *name) {
-    const Modulus &q = ctx.prime(0);
-    const u64 near = q.value() >> 16;
-    for (size_t d = 0; d < sums.size(); ++d) {
-        std::vector<u64> coeffs(sums[d].residues(0), sums[d].residues(0) + ctx.n());
-        ctx.ntt(0).inverse(coeffs.data());
-        const size_t small = static_cast<size_t>(
-            std::count_if(coeffs.begin(), coeffs.end(), [&](u64 x) { return x <= near || x >= q.value() - near; }));
-        require(2 * small < ctx.n(), Status::MalformedInput,
-                std::string("malformed input: digit ") + std::to_string(d) + " of " + name + " has " +
-                    std::to_string(small) + " of " + std::to_string(ctx.n()) +
-                    " coefficients near zero; an honest round-1 sum is spread over Z_q (no share released)");
-    }
-}
-
 }  // namespace
 
 RnsPoly public_key_share(const SecretKey &sk, const Seed &seed) {
@@ -271,50 +252,169 @@ void galois_keys_insert(GaloisKeys &keys, uint64_t g, const Seed &seed, uint32_t
     keys.insert(g, std::move(key));
 }
 
-RelinRound1 relin_key_round1(const SecretKey &sk, const SecretKey &u, const Seed &seed) {
+namespace {
+
+/// Residues of a key-switching row chunk drawn, scaled and combined at a time:
+/// 16 KiB per operand, so a chunk stays in the first-level cache between the
+/// draw (or the check) and the product.
+constexpr size_t kRowChunk = 2048;
+
+/// Residue row `i` of digit `d` in a key share buffer (all primes per digit).
+template <typename T>
+T *key_row(const Context &ctx, T *buf, size_t d, size_t i) {
+    return buf + (d * ctx.primes().size() + i) * ctx.n();
+}
+
+/// Runs `row(d, i)` for every digit d and prime i on the pool; should any
+/// task fail, every buffer in `outputs` (each a key share, whose rows hold
+/// secret-dependent values until their task ends) is wiped before the error
+/// goes on.
+template <typename Row>
+void key_rows(const Context &ctx, std::initializer_list<u64 *> outputs, const Row &row) {
+    const size_t all = ctx.primes().size();
+    try {
+        for_each_prime(ctx, ctx.digits().size() * all, [&](size_t task) { row(task / all, task % all); });
+    } catch (...) {
+        for (u64 *out : outputs) secure_wipe(out, key_share_len(ctx) * sizeof(u64));
+        throw;
+    }
+}
+
+/// One Gaussian error per (digit, kind), `kinds` per digit, drawn in parallel
+/// from fresh OS-seeded generators; wiped when released.
+std::vector<std::unique_ptr<WipedVector<int32_t>>> gaussian_errors(const Context &ctx, size_t kinds) {
+    std::vector<std::unique_ptr<WipedVector<int32_t>>> errors(kinds * ctx.digits().size());
+    for_each_prime(ctx, errors.size(), [&](size_t k) {
+        Prng prng = Prng::from_os();
+        errors[k] = std::make_unique<WipedVector<int32_t>>(sample_gaussian(prng, ctx.n()));
+    });
+    return errors;
+}
+
+/// row = NTT(t e) in place (standard residues): the error scaled as it is
+/// reduced, then transformed.
+void t_error_ntt(const Context &ctx, size_t i, const WipedVector<int32_t> &e, u64 *row) {
+    const Modulus &q = ctx.prime(i);
+    const u64 t = ctx.t_mod(i);
+    kernels::scale_small(e.data(), nullptr, row, ctx.n(), t, q.shoup(t), q);
+    ctx.ntt(i).forward(row);
+}
+
+/// Throws Status::InvalidArgument naming `name` unless every residue of
+/// `values` (residues [first, first + len) of prime i's row) is below q.
+void require_reduced(const Modulus &q, const u64 *values, size_t first, size_t len, size_t i, const char *name) {
+    u64 unreduced = 0;
+    for (size_t j = 0; j < len; ++j) unreduced |= static_cast<u64>(values[j] >= q.value());
+    if (unreduced == 0) return;
+    size_t j = 0;
+    while (values[j] < q.value()) ++j;
+    fail(Status::InvalidArgument, std::string(name) + ": residue " + std::to_string(first + j) + " of prime " +
+                                      std::to_string(i) + " is not reduced");
+}
+
+}  // namespace
+
+void relin_key_round1(const SecretKey &sk, const SecretKey &u, const Seed &seed, u64 *h0, u64 *h1) {
     same_context(sk.context(), u.context(), "the secret share and the ephemeral secret");
     const Context &ctx = *sk.context();
     key_share_len(ctx);  // refuses a context without special primes
-    // h0_d = -u a_d + P g_d s + t e0: a key-switching share from s under u.
-    const std::vector<RnsPoly> common = common_polys(ctx, seed, "relin", 0);
-    RelinRound1 out;
-    out.h0 = key_switch_share(u, sk.ntt_montgomery(), common);
-    // h1_d = s a_d + t e1.
-    const size_t all = ctx.primes().size();
-    for (size_t d = 0; d < ctx.digits().size(); ++d) {
-        RnsPoly v = times_secret(ctx, common[d], sk.ntt_montgomery(), all);
-        Prng prng = Prng::from_os();
-        add_t_gaussian(ctx, prng, v, all);
-        out.h1.push_back(std::move(v));
-    }
-    return out;
+    const size_t n = ctx.n(), digits = ctx.digits().size();
+    std::vector<Seed> seeds;
+    for (size_t d = 0; d < digits; ++d) seeds.push_back(derive_seed(seed, "relin", 0, d));
+    // e0_d and e1_d (secret, wiped when released), drawn in parallel.
+    const auto errors = gaussian_errors(ctx, 2);
+    // One task per (digit, prime) row, in place in the caller's buffers:
+    // h0 = NTT(t e0) and h1 = NTT(t e1); then, a chunk at a time while it is
+    // in L1, a_d = the seed's stream for this prime (as uniform_from_seed),
+    // h0 += -u a_d (+ [in digit] P s) and h1 += s a_d. A row holds NTT(t e),
+    // a secret, only inside its task; key_rows wipes both buffers should a
+    // task still fail.
+    key_rows(ctx, {h0, h1}, [&](size_t d, size_t i) {
+        const auto [begin, end] = ctx.digits()[d];
+        const Modulus &q = ctx.prime(i);
+        u64 *x0 = key_row(ctx, h0, d, i), *x1 = key_row(ctx, h1, d, i);
+        t_error_ntt(ctx, i, *errors[2 * d], x0);
+        t_error_ntt(ctx, i, *errors[2 * d + 1], x1);
+        // s and u in Montgomery form: a * s 2^64 * 2^-64 = a s; P mod q times
+        // s 2^64 likewise gives P s.
+        const u64 *s = sk.ntt_montgomery().residues(i), *ui = u.ntt_montgomery().residues(i);
+        const bool in_digit = i >= begin && i < end;
+        const u64 p = in_digit ? ctx.special_modulus_mod(i) : 0;
+        Prng prng(seeds[d], i);
+        u64 a[kRowChunk];
+        for (size_t c = 0; c < n; c += kRowChunk) {
+            const size_t len = std::min(kRowChunk, n - c);
+            prng.fill_uniform_below(q.value(), a, len);
+            for (size_t j = 0; j < len; ++j) {
+                u64 v = q.sub(x0[c + j], q.mul_montgomery(a[j], ui[c + j]));
+                if (in_digit) v = q.add(v, q.mul_montgomery(s[c + j], p));
+                x0[c + j] = v;
+                x1[c + j] = q.add(x1[c + j], q.mul_montgomery(a[j], s[c + j]));
+            }
+        }
+    });
 }
 
-std::vector<RnsPoly> relin_key_round2(const SecretKey &sk, const SecretKey &u, const std::vector<RnsPoly> &h0,
-                                      const std::vector<RnsPoly> &h1) {
+namespace {
+
+/// Refuses a round-1 sum that no honest run produces: each digit of h0 and h1
+/// is a sum containing the uniform terms -u_i a_d and s_i a_d, so its
+/// coefficients modulo q_0 spread over Z_q0; a sum with half its coefficients
+/// within q_0 / 2^16 of zero (such as h0 = 1, h1 = 0, which would make a
+/// round-2 share s_i + t e, the party's secret in the clear) is not one. A
+/// second line behind the commitments of round 1, which keep a party that
+/// sends last from choosing the sums. Reads the caller's sums: each digit's
+/// row modulo q_0, checked reduced, is copied and transformed back to
+/// coefficients.
+void require_spread(const Context &ctx, const u64 *sums, const char *name) {
+    const Modulus &q = ctx.prime(0);
+    const u64 near = q.value() >> 16;
+    std::vector<u64> coeffs(ctx.n());
+    for (size_t d = 0; d < ctx.digits().size(); ++d) {
+        const u64 *row = key_row(ctx, sums, d, 0);
+        require_reduced(q, row, 0, ctx.n(), 0, name);
+        std::copy(row, row + ctx.n(), coeffs.begin());
+        ctx.ntt(0).inverse(coeffs.data());
+        const size_t small = static_cast<size_t>(
+            std::count_if(coeffs.begin(), coeffs.end(), [&](u64 x) { return x <= near || x >= q.value() - near; }));
+        require(2 * small < ctx.n(), Status::MalformedInput,
+                std::string("malformed input: digit ") + std::to_string(d) + " of " + name + " has " +
+                    std::to_string(small) + " of " + std::to_string(ctx.n()) +
+                    " coefficients near zero; an honest round-1 sum is spread over Z_q (no share released)");
+    }
+}
+
+}  // namespace
+
+void relin_key_round2(const SecretKey &sk, const SecretKey &u, const u64 *h0, const u64 *h1, u64 *out) {
     same_context(sk.context(), u.context(), "the secret share and the ephemeral secret");
     const Context &ctx = *sk.context();
+    key_share_len(ctx);  // refuses a context without special primes
     require_spread(ctx, h0, "h0_sum");
     require_spread(ctx, h1, "h1_sum");
-    const size_t all = ctx.primes().size();
-    std::vector<RnsPoly> shares;
-    for (size_t d = 0; d < h0.size(); ++d) {
-        // s h0_d + (u - s) h1_d + t e2
-        RnsPoly v(ctx.n(), all, Secrecy::Secret);
-        for_each_prime(ctx, all, [&](size_t i) {
-            const Modulus &q = ctx.prime(i);
-            const u64 *s = sk.ntt_montgomery().residues(i), *ui = u.ntt_montgomery().residues(i);
-            const u64 *x0 = h0[d].residues(i), *x1 = h1[d].residues(i);
-            u64 *o = v.residues(i);
-            for (size_t j = 0; j < ctx.n(); ++j) {
-                o[j] = q.add(q.mul_montgomery(x0[j], s[j]), q.mul_montgomery(x1[j], q.sub(ui[j], s[j])));
+    const size_t n = ctx.n();
+    const auto errors = gaussian_errors(ctx, 1);
+    // One task per (digit, prime) row, reading the sums in place and writing
+    // the caller's buffer: out = NTT(t e2), then, a chunk at a time, the
+    // chunk of each sum checked reduced and out += s h0 + (u - s) h1. A row of
+    // out holds secret-dependent values until its task ends; key_rows wipes
+    // out should a task fail (an unreduced residue).
+    key_rows(ctx, {out}, [&](size_t d, size_t i) {
+        const Modulus &q = ctx.prime(i);
+        const u64 *x0 = key_row(ctx, h0, d, i), *x1 = key_row(ctx, h1, d, i);
+        u64 *o = key_row(ctx, out, d, i);
+        t_error_ntt(ctx, i, *errors[d], o);
+        const u64 *s = sk.ntt_montgomery().residues(i), *ui = u.ntt_montgomery().residues(i);
+        for (size_t c = 0; c < n; c += kRowChunk) {
+            const size_t len = std::min(kRowChunk, n - c);
+            require_reduced(q, x0 + c, c, len, i, "h0_sum");
+            require_reduced(q, x1 + c, c, len, i, "h1_sum");
+            for (size_t j = c; j < c + len; ++j) {
+                const u64 v = q.add(q.mul_montgomery(x0[j], s[j]), q.mul_montgomery(x1[j], q.sub(ui[j], s[j])));
+                o[j] = q.add(o[j], v);
             }
-        });
-        Prng prng = Prng::from_os();
-        add_t_gaussian(ctx, prng, v, all);
-        shares.push_back(std::move(v));
-    }
-    return shares;
+        }
+    });
 }
 
 KeySwitchKey relin_key_assemble(const std::shared_ptr<const Context> &ctx, uint32_t parties,

@@ -101,17 +101,19 @@ void galois_keys_insert(GaloisKeys &keys, uint64_t g, const Seed &seed, uint32_t
 
 /// Round 1 of the relinearization key of a party with secret `sk` and
 /// ephemeral secret `u`, per digit: h0_d = -u a_d + P g_d s + t e0 and
-/// h1_d = s a_d + t e1.
-struct RelinRound1 {
-    std::vector<RnsPoly> h0, h1;
-};
-RelinRound1 relin_key_round1(const SecretKey &sk, const SecretKey &u, const Seed &seed);
+/// h1_d = s a_d + t e1, written straight into `h0` and `h1` (key_share_len
+/// residues each, standard form, not overlapping); both are wiped should the
+/// computation fail.
+void relin_key_round1(const SecretKey &sk, const SecretKey &u, const Seed &seed, u64 *h0, u64 *h1);
 
-/// Round 2, on the round-1 sums: s h0_d + (u - s) h1_d + t e2 per digit.
-/// Refuses (Status::MalformedInput, nothing computed) sums that no honest run
-/// produces (see require_spread in threshold.cpp).
-std::vector<RnsPoly> relin_key_round2(const SecretKey &sk, const SecretKey &u, const std::vector<RnsPoly> &h0,
-                                      const std::vector<RnsPoly> &h1);
+/// Round 2, on the round-1 sums `h0` and `h1` (key_share_len residues each,
+/// read in place): s h0_d + (u - s) h1_d + t e2 per digit, written into `out`
+/// (key_share_len residues, overlapping neither sum). Refuses sums that no
+/// honest run produces (Status::MalformedInput, see require_spread in
+/// threshold.cpp) before anything is computed, and a residue not below its
+/// prime (Status::InvalidArgument); `out` is wiped on any failure once it has
+/// been written.
+void relin_key_round2(const SecretKey &sk, const SecretKey &u, const u64 *h0, const u64 *h1, u64 *out);
 
 /// The collective relinearization key (as a key-switching key) of `parties`
 /// parties from the round-2 sums `b` and the round-1 sums `h1` (its a_d).
