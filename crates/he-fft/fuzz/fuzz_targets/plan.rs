@@ -8,7 +8,8 @@
 //! parser and the verification behind it, as an attacker who recomputes the
 //! keyless checksum would. The oracle: a file that loads is the plan the
 //! builder describes: saved again, it gives the honest file's bytes, up to
-//! the norms the verification tolerates (10^-9 bits apart).
+//! the norms the verification tolerates (10^-9 bits apart) and the
+//! checkpoints that sum them.
 //!
 //! Each input is also loaded with a plan key
 //! (`FftPlanBuilder::load_with_key`): the MAC (GMAC) fed as the bytes
@@ -73,6 +74,10 @@ struct Spec<F: PrimeField + FftField> {
     /// For each word of `tagged`, whether it depends on the nonce (it
     /// differs between two tagged saves).
     nonce_dependent: Vec<bool>,
+    /// For each word of `honest`, whether it is a checkpoint that a loaded
+    /// plan keeping a tolerated norm of its file changes (see
+    /// [`checkpoints_after_norms`]).
+    norm_checkpoints: Vec<bool>,
 }
 
 impl<F: PrimeField + FftField> Spec<F> {
@@ -93,11 +98,13 @@ impl<F: PrimeField + FftField> Spec<F> {
             .zip(again.chunks_exact(8))
             .map(|(a, b)| a != b)
             .collect();
+        let norm_checkpoints = checkpoints_after_norms(&builder, &honest);
         Self {
             builder,
             honest,
             tagged,
             nonce_dependent,
+            norm_checkpoints,
         }
     }
 
@@ -133,18 +140,62 @@ impl<F: PrimeField + FftField> Spec<F> {
             self.honest.len(),
             "a loaded plan of another size"
         );
-        for (a, b) in again.chunks_exact(8).zip(self.honest.chunks_exact(8)) {
+        let words = again.chunks_exact(8).zip(self.honest.chunks_exact(8));
+        for ((a, b), &checkpoint) in words.zip(&self.norm_checkpoints) {
             if a != b {
-                let word =
-                    |c: &[u8]| f64::from_bits(u64::from_le_bytes(c.try_into().unwrap_or_default()));
-                let (x, y) = (word(a), word(b));
+                let (x, y) = (as_f64(a), as_f64(b));
                 assert!(
-                    (x - y).abs() <= 1e-9 && x.is_finite() && y.is_finite(),
+                    checkpoint || ((x - y).abs() <= 1e-9 && x.is_finite() && y.is_finite()),
                     "a loaded plan differs from the honest one outside its norms"
                 );
             }
         }
     }
+}
+
+/// A little-endian word read as an `f64`.
+fn as_f64(word: &[u8]) -> f64 {
+    f64::from_bits(u64::from_le_bytes(word.try_into().unwrap_or_default()))
+}
+
+/// The checkpoints of `honest` that change when a loaded plan keeps a norm
+/// of its file within the loader's tolerance instead of the exact one: the
+/// keyless checksum runs over the norms, so a plan saved again carries other
+/// checkpoints after its first changed norm. Found by nudging the first
+/// word that reads as a norm (log2 of a coefficient norm, a finite fraction)
+/// by one unit in the last place: the plan loaded from that file, saved
+/// again, differs from `honest` in that word and in every checkpoint after
+/// it, and in nothing else.
+fn checkpoints_after_norms<F: PrimeField + FftField>(
+    builder: &FftPlanBuilder<F>,
+    honest: &[u8],
+) -> Vec<bool> {
+    let words = honest.len() / 8;
+    let looks_like_norm = |x: f64| (0.5..=4096.0).contains(&x) && x.fract() != 0.0;
+    for (at, word) in honest.chunks_exact(8).enumerate() {
+        if !looks_like_norm(as_f64(word)) {
+            continue;
+        }
+        let mut nudged = honest.to_vec();
+        let bits = u64::from_le_bytes(word.try_into().expect("a word")) + 1;
+        nudged[8 * at..8 * at + 8].copy_from_slice(&bits.to_le_bytes());
+        let Ok(plan) = builder.load_from(&mut &nudged[..]) else {
+            continue;
+        };
+        let mut again = Vec::new();
+        plan.write_to(&mut again).expect("save a loaded plan");
+        assert_eq!(again.len(), honest.len(), "a nudged norm changed the size");
+        if again == honest {
+            continue;
+        }
+        return again
+            .chunks_exact(8)
+            .zip(honest.chunks_exact(8))
+            .enumerate()
+            .map(|(i, (a, b))| i != at && a != b)
+            .collect();
+    }
+    vec![false; words]
 }
 
 /// The plans every input is loaded as.
