@@ -125,25 +125,26 @@ pub fn party_key_session<T: Transport + ?Sized>(
         reason: e.to_string(),
     };
 
-    let (commitment, u) = Usage::measure(|| party.relin_key_commit(RELIN_RUN));
+    let (commitment, u) =
+        Usage::measure(|| party.relin_key_commit(RELIN_RUN).map(|c| c.to_bytes()));
     report.charge(Round::Keys, u);
-    transport.send(Role::Server, Round::Keys, commitment?.to_bytes())?;
+    transport.send(Role::Server, Round::Keys, commitment?)?;
 
     let bytes = transport.receive(Role::Server, Round::Keys)?;
-    let (opening, u) = Usage::measure(|| -> Result<Opening> {
+    let (opening, u) = Usage::measure(|| -> Result<Vec<u8>> {
         let commitments = Commitments::from_bytes(&session, &bytes).map_err(from_server)?;
-        Ok(party.relin_key_open(&commitments)?)
+        Ok(party.relin_key_open(&commitments)?.to_bytes())
     });
     report.charge(Round::Keys, u);
-    transport.send(Role::Server, Round::Keys, opening?.to_bytes())?;
+    transport.send(Role::Server, Round::Keys, opening?)?;
 
     let bytes = transport.receive(Role::Server, Round::Keys)?;
-    let (share, u) = Usage::measure(|| -> Result<ShareMessage> {
+    let (share, u) = Usage::measure(|| -> Result<Vec<u8>> {
         let round1 = Aggregate::from_bytes(&session, &bytes).map_err(from_server)?;
-        Ok(party.relin_key_round2(&round1)?)
+        Ok(party.relin_key_round2(&round1)?.to_bytes())
     });
     report.charge(Round::Keys, u);
-    transport.send(Role::Server, Round::Keys, share?.to_bytes())?;
+    transport.send(Role::Server, Round::Keys, share?)?;
 
     let reshared = if threshold < session.parties() {
         Some(reshare(party, threshold, transport, &mut report)?)
@@ -163,27 +164,34 @@ fn reshare<T: Transport + ?Sized>(
     report: &mut RoleReport,
 ) -> Result<ShamirShare> {
     let me = party.index();
-    let (dealings, u) = Usage::measure(|| party.shamir_dealings(RESHARE_RUN, threshold));
-    report.charge(Round::Keys, u);
-    let mut own = None;
-    for dealing in dealings? {
-        if dealing.to == me {
-            own = Some(dealing);
-        } else {
-            let to = Role::Party(dealing.to);
-            transport.send(to, Round::Keys, dealing.to_bytes().to_vec())?;
+    let (dealings, u) = Usage::measure(|| -> Result<_> {
+        let mut own = None;
+        let mut outgoing = Vec::new();
+        for dealing in party.shamir_dealings(RESHARE_RUN, threshold)? {
+            if dealing.to == me {
+                own = Some(dealing);
+            } else {
+                outgoing.push((Role::Party(dealing.to), dealing.to_bytes().to_vec()));
+            }
         }
+        Ok((own, outgoing))
+    });
+    report.charge(Round::Keys, u);
+    let (own, outgoing) = dealings?;
+    for (to, bytes) in outgoing {
+        transport.send(to, Round::Keys, bytes)?;
     }
     let mut received = Vec::with_capacity(party.session().parties() as usize);
     received.extend(own);
     for dealer in (0..party.session().parties()).filter(|&d| d != me) {
         let from = Role::Party(dealer);
         let bytes = transport.receive(from, Round::Keys)?;
-        let dealing = DealingMessage::from_bytes(&bytes).map_err(|e| Error::Malformed {
+        let (dealing, u) = Usage::measure(|| DealingMessage::from_bytes(&bytes));
+        report.charge(Round::Keys, u);
+        received.push(dealing.map_err(|e| Error::Malformed {
             from,
             reason: e.to_string(),
-        })?;
-        received.push(dealing);
+        })?);
     }
     let (share, u) = Usage::measure(|| party.reshare(RESHARE_RUN, threshold, &received));
     report.charge(Round::Keys, u);
@@ -215,17 +223,19 @@ pub fn server_key_session<T: Transport + ?Sized>(
     from_each_party(session, transport, &mut report, |bytes| {
         Ok(collector.add(&Commitment::from_bytes(bytes)?)?)
     })?;
-    let (commitments, u) = Usage::measure(|| collector.finish());
+    let (commitments, u) = Usage::measure(|| collector.finish().map(|c| (c.to_bytes(), c)));
     report.charge(Round::Keys, u);
-    let commitments = commitments?;
-    to_each_party(session, transport, &commitments.to_bytes())?;
+    let (commitment_bytes, commitments) = commitments?;
+    to_each_party(session, transport, &commitment_bytes)?;
 
     let mut aggregator = session.relin_round1_aggregator(&commitments)?;
     from_each_party(session, transport, &mut report, |bytes| {
         Ok(aggregator.add_opening(&Opening::from_bytes(bytes)?)?)
     })?;
-    let round1 = aggregator.finish()?;
-    to_each_party(session, transport, &round1.to_bytes())?;
+    let (round1, u) = Usage::measure(|| aggregator.finish().map(|r| (r.to_bytes(), r)));
+    report.charge(Round::Keys, u);
+    let (round1_bytes, round1) = round1?;
+    to_each_party(session, transport, &round1_bytes)?;
 
     let mut aggregator = session.key_aggregator(RELIN_RUN, Step::RelinRound2)?;
     from_each_party(session, transport, &mut report, |bytes| {
