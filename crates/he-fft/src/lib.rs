@@ -231,6 +231,7 @@
 //! [`FftPlan::execute`] and [`FftPlan::decrypt`] alike), contexts, unrelinearized
 //! inputs, missing keys, noise budget and memory.
 
+mod admission;
 mod conversion;
 mod domain;
 mod error;

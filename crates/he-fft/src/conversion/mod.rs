@@ -1,10 +1,11 @@
 //! Plans converting a ciphertext between slot form and coefficient form.
 
+use crate::admission::{ensure_same_context, Admission};
 use crate::error::{Error, Result};
 use crate::memory::{release_freed_heap, LevelShape, MemoryEstimate, PlanShape, Sizes};
 use crate::options::{build_option_setters, BuildOptions, Preparation};
 use crate::parallel::in_pool;
-use crate::plan::{affordable_levels, level_after, level_cost_bits, run_levels, PlanCost};
+use crate::plan::{affordable_levels, level_after, run_levels, PlanCost};
 use crate::special::{Conversion, Geometry, SlotForm};
 use crate::stages::Order;
 use ark_ff::{FftField, PrimeField};
@@ -218,7 +219,7 @@ impl<F: PrimeField + FftField> ConversionPlan<F> {
     /// [`Error::WrongLength`] unless there are exactly n values;
     /// [`Error::ContextMismatch`] for a key of another context.
     pub fn encrypt(&self, pk: &PublicKey, values: &[F]) -> Result<Ciphertext> {
-        self.ensure_context(pk.context())?;
+        ensure_same_context(&self.context, pk.context())?;
         if values.len() != self.n {
             return Err(Error::WrongLength {
                 expected: self.n,
@@ -242,8 +243,8 @@ impl<F: PrimeField + FftField> ConversionPlan<F> {
     /// # Errors
     /// [`Error::ContextMismatch`] for a key or ciphertext of another context.
     pub fn decrypt(&self, sk: &SecretKey, output: &Ciphertext) -> Result<Vec<F>> {
-        self.ensure_context(sk.context())?;
-        self.ensure_context(output.context())?;
+        ensure_same_context(&self.context, sk.context())?;
+        ensure_same_context(&self.context, output.context())?;
         let plaintext = sk.decrypt(output)?;
         Ok(match self.conversion {
             Conversion::SlotsToCoefficients => plaintext
@@ -268,30 +269,13 @@ impl<F: PrimeField + FftField> ConversionPlan<F> {
     /// [`Error::InsufficientBudget`] when the input's estimated noise budget
     /// is too small for the plan's depth.
     pub fn execute(&self, input: &Ciphertext, keys: &GaloisKeys) -> Result<Ciphertext> {
-        self.ensure_context(keys.context())?;
-        self.ensure_context(input.context())?;
-        if input.size() != 2 {
-            return Err(Error::InputNotRelinearized {
-                parts: input.size(),
-            });
+        Admission {
+            context: &self.context,
+            level: self.prep.level,
+            depth: self.depth(),
+            elements: &self.elements,
         }
-        if input.level() != self.prep.level {
-            return Err(Error::WrongInputLevel {
-                expected: self.prep.level,
-                got: input.level(),
-            });
-        }
-        if let Some(&element) = self.elements.iter().find(|&&e| !keys.contains(e)) {
-            return Err(Error::MissingGaloisKey { element });
-        }
-        let per_level = level_cost_bits(&self.context);
-        let available = (input.estimated_budget_bits() / per_level).floor().max(0.0) as usize;
-        if available < self.depth() {
-            return Err(Error::InsufficientBudget {
-                needed: self.depth(),
-                available,
-            });
-        }
+        .check(std::slice::from_ref(input), keys)?;
         let mut output = match &self.levels {
             Levels::Encoded(levels) => run_levels(levels, input, keys)?,
             Levels::PerExecution(levels) => {
@@ -307,13 +291,5 @@ impl<F: PrimeField + FftField> ConversionPlan<F> {
         };
         output.mod_switch_reduce_noise_assign()?;
         Ok(output)
-    }
-
-    fn ensure_context(&self, other: &Context) -> Result<()> {
-        if self.context.same_as(other) {
-            Ok(())
-        } else {
-            Err(Error::ContextMismatch)
-        }
     }
 }

@@ -7,6 +7,7 @@
 //! estimate, the four-step parts, running, saving, loading and verifying
 //! import from here and from each other, never the other way.
 
+use crate::admission::{ensure_same_context, Admission};
 use crate::error::{Error, Result};
 use crate::layout::Packing;
 use crate::memory::MemoryEstimate;
@@ -324,7 +325,7 @@ impl<F: PrimeField + FftField> FftPlan<F> {
     /// [`Error::ContextMismatch`] for a key of another context;
     /// [`Error::ThreadPool`] when the system cannot start the threads.
     pub fn encrypt(&self, pk: &PublicKey, values: &[F]) -> Result<Vec<Ciphertext>> {
-        self.ensure_context(pk.context())?;
+        ensure_same_context(&self.context, pk.context())?;
         map_in_pool(&self.context, &self.input_slots(values)?, |slots| {
             Ok(pk.encrypt_at_level(&self.encoder.encode(slots)?, self.prep.level)?)
         })
@@ -343,9 +344,9 @@ impl<F: PrimeField + FftField> FftPlan<F> {
                 got: outputs.len(),
             });
         }
-        self.ensure_context(sk.context())?;
+        ensure_same_context(&self.context, sk.context())?;
         for ct in outputs {
-            self.ensure_context(ct.context())?;
+            ensure_same_context(&self.context, ct.context())?;
         }
         let slots = map_in_pool(&self.context, outputs, |ct| {
             Ok(self.encoder.decode(&sk.decrypt(ct)?)?)
@@ -370,38 +371,13 @@ impl<F: PrimeField + FftField> FftPlan<F> {
                 got: inputs.len(),
             });
         }
-        self.ensure_context(keys.context())?;
-        for ct in inputs {
-            self.ensure_context(ct.context())?;
+        Admission {
+            context: &self.context,
+            level: self.prep.level,
+            depth: self.depth(),
+            elements: &self.required_galois_elements(),
         }
-        if let Some(ct) = inputs.iter().find(|ct| ct.size() != 2) {
-            return Err(Error::InputNotRelinearized { parts: ct.size() });
-        }
-        if let Some(ct) = inputs.iter().find(|ct| ct.level() != self.prep.level) {
-            return Err(Error::WrongInputLevel {
-                expected: self.prep.level,
-                got: ct.level(),
-            });
-        }
-        for element in self.required_galois_elements() {
-            if !keys.contains(element) {
-                return Err(Error::MissingGaloisKey { element });
-            }
-        }
-        // Refuse inputs whose own (key-free) budget estimate is too small for
-        // the plan's levels, instead of failing at decryption.
-        let per_level = level_cost_bits(&self.context);
-        let available = inputs
-            .iter()
-            .map(|ct| (ct.estimated_budget_bits() / per_level).floor().max(0.0) as usize)
-            .min()
-            .unwrap_or(0);
-        if available < self.depth() {
-            return Err(Error::InsufficientBudget {
-                needed: self.depth(),
-                available,
-            });
-        }
+        .check(inputs, keys)?;
         // Outputs leave with the primes their noise no longer needs dropped
         // (those of a four-step plan in parallel, one ciphertext per task).
         let reduced = |mut ct: Ciphertext| -> Result<Vec<Ciphertext>> {
@@ -420,15 +396,6 @@ impl<F: PrimeField + FftField> FftPlan<F> {
             })?,
         };
         Ok(outputs)
-    }
-
-    /// `Ok` when `other` is the plan's context.
-    fn ensure_context(&self, other: &Context) -> Result<()> {
-        if self.context.same_as(other) {
-            Ok(())
-        } else {
-            Err(Error::ContextMismatch)
-        }
     }
 
     /// Slot vectors of the input: entries in the plan's input order.
