@@ -8,15 +8,16 @@ use std::io::{Read, Write};
 use std::net::{TcpListener, TcpStream};
 use std::time::Duration;
 
-use common::{temp_dir, Session};
+use common::{patient, temp_dir, Session};
 use he_net::certs::CertAuthority;
 use he_net::{Error, NetConfig, Network, PeerId, SessionId};
 
-/// Configurations whose honest roles give up after `secs` seconds.
+/// Configurations whose honest roles give up after `secs` seconds (more on
+/// a loaded machine, see [`patient`]).
 fn quick(session: &Session, secs: u64) -> BTreeMap<PeerId, NetConfig> {
     let mut configs = session.configs();
     for c in configs.values_mut() {
-        c.connect_timeout = Duration::from_secs(secs);
+        c.connect_timeout = patient(secs);
     }
     configs
 }
@@ -248,8 +249,8 @@ fn a_dialer_meeting_no_tls_names_the_peer_and_address() {
         creds[&PeerId::Party(0)].clone(),
         SessionId([1; 32]),
     );
-    config.connect_timeout = Duration::from_secs(5);
-    config.handshake_timeout = Duration::from_secs(3);
+    config.connect_timeout = patient(5);
+    config.handshake_timeout = patient(3);
     match Network::connect(config) {
         Err(Error::Connect {
             peer: PeerId::Server,

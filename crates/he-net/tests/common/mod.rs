@@ -16,6 +16,19 @@ use he_net::{Credentials, NetConfig, Network, PeerId, SessionId};
 /// How long a test waits for any role's thread before failing.
 pub const WATCHDOG: Duration = Duration::from_secs(50);
 
+/// `secs` seconds stretched by how loaded the machine is (the one-minute
+/// load average per core, when above 1): a deadline a test sets for a
+/// handshake to be refused must not pass before the handshake ran, and a
+/// debug build's TLS handshakes on a busy machine take seconds.
+pub fn patient(secs: u64) -> Duration {
+    let load = std::fs::read_to_string("/proc/loadavg")
+        .ok()
+        .and_then(|s| s.split_whitespace().next()?.parse::<f64>().ok())
+        .unwrap_or(0.0);
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get()) as f64;
+    Duration::from_secs_f64(secs as f64 * (load / cores).clamp(1.0, 8.0))
+}
+
 /// A fresh directory under the system's temporary directory.
 pub fn temp_dir(name: &str) -> PathBuf {
     static NEXT: AtomicUsize = AtomicUsize::new(0);
