@@ -361,10 +361,11 @@ fn advise(workload: Workload) -> Result<Parameters> {
 #[cfg(test)]
 mod tests {
     //! The searches through the advisor pick exactly what their own walks
-    //! over the rings (with `helib_rs::noise::smallest_ring`, before the
-    //! advisor) picked: the expected fingerprints are of the lines those
-    //! walks printed for the spread below, per field (BN254 Fr; BN254 Fq,
-    //! with no slots at all; the 17-bit prime 65537, slots up to N = 2^15).
+    //! over the rings (with the search now at
+    //! `helib_rs::advice::smallest_ring`, before the advisor) picked: the
+    //! expected fingerprints are of the lines those walks printed for the
+    //! spread below, per field (BN254 Fr; BN254 Fq, with no slots at all;
+    //! the 17-bit prime 65537, slots up to N = 2^15).
 
     use super::*;
     use ark_ff::MontConfig;

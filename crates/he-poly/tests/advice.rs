@@ -2,10 +2,10 @@
 //! search it replaced picked.
 //!
 //! The expected lines were printed by the earlier `suggest` (its own walk
-//! over the rings with `helib_rs::noise::smallest_ring`, before the
-//! advisor) for a spread of moduli, lengths and product counts; the test
-//! prints the same lines from the current `suggest` and compares a
-//! fingerprint of all of them, plus a few of them written out.
+//! over the rings with the search now at `helib_rs::advice::smallest_ring`,
+//! before the advisor) for a spread of moduli, lengths and product counts;
+//! the test prints the same lines from the current `suggest` and compares
+//! a fingerprint of all of them, plus a few of them written out.
 
 use he_poly::PolyParameters;
 use helib_rs::{Advisor, Parameters};

@@ -15,8 +15,9 @@
 //! The [`Advisor`] owns nothing but the walk over the rings: the noise of
 //! each operation comes from [`crate::noise`], the security bound from the
 //! engine's table ([`crate::SecurityLevel`]) and the validity checks from
-//! [`ParametersBuilder::build`](crate::ParametersBuilder::build). Each
-//! extension of the workspace (he-poly's products, he-fft's plans and
+//! [`ParametersBuilder::build`](crate::ParametersBuilder::build). That walk
+//! is also public as [`smallest_ring`], for a caller that computes its chain
+//! itself. Each extension of the workspace (he-poly's products, he-fft's plans and
 //! conversions, he-threshold's smudging, he-cosnark's proofs, he-cache's
 //! cached encryption) describes its workload here and asks the advisor.
 //!
@@ -57,14 +58,13 @@
 
 mod advisor;
 mod profile;
+mod search;
 #[cfg(test)]
 mod tests;
 
-pub(crate) use advisor::with_key_switching;
 pub use advisor::{advise, Advice, Advisor};
 pub use profile::{ClientLatency, Profile, ProfileOptions, ServerLatency};
-
-pub use crate::noise::KeySwitching;
+pub use search::{smallest_ring, KeySwitching};
 
 use num_bigint::BigUint;
 

@@ -1,7 +1,6 @@
 //! The advisor against the noise model and the search it walks with.
 
 use super::*;
-use crate::noise::smallest_ring;
 use crate::{Context, Error, SecurityLevel};
 use num_bigint::BigUint;
 
@@ -313,4 +312,19 @@ fn profiles_time_what_the_workload_counts() {
     assert!(profile.client.galois_key.is_none());
     // A context from the advice works.
     assert!(Context::new(candidates[0].parameters()).is_ok());
+}
+
+#[test]
+fn the_search_reports_every_ring_it_refused() {
+    let t = BigUint::from(65537u32);
+    let refused = smallest_ring(&t, 10..=11, &[KeySwitching::None], 1, |n| {
+        Err(format!("{n} is too small"))
+    });
+    match refused {
+        Err(Error::InvalidParameters(msg)) => {
+            assert!(msg.contains("N = 1024: 1024 is too small"), "{msg}");
+            assert!(msg.contains("N = 2048"), "{msg}");
+        }
+        other => panic!("expected a refusal, got {other:?}"),
+    }
 }
