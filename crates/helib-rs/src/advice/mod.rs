@@ -19,7 +19,10 @@
 //! is also public as [`smallest_ring`], for a caller that computes its chain
 //! itself. Each extension of the workspace (he-poly's products, he-fft's plans and
 //! conversions, he-threshold's smudging, he-cosnark's proofs, he-cache's
-//! cached encryption) describes its workload here and asks the advisor.
+//! cached encryption) describes its workload here and asks the advisor. A
+//! picker that moves onto the advisor, or any picker across versions of
+//! this crate, can show that it still chooses the same parameters with a
+//! [`ChoiceLog`] of its choices and its fingerprint.
 //!
 //! Following the CoFHE compiler's method (choose per computation by the
 //! client's setup latency and the server's latency), [`Advisor::profile`]
@@ -57,12 +60,14 @@
 //! ```
 
 mod advisor;
+mod choices;
 mod profile;
 mod search;
 #[cfg(test)]
 mod tests;
 
 pub use advisor::{advise, Advice, Advisor};
+pub use choices::ChoiceLog;
 pub use profile::{ClientLatency, Profile, ProfileOptions, ServerLatency};
 pub use search::{smallest_ring, KeySwitching};
 
