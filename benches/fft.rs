@@ -47,7 +47,8 @@ use ark_poly::{EvaluationDomain, Radix2EvaluationDomain};
 use ark_std::UniformRand;
 use criterion::{BenchmarkId, Criterion, SamplingMode};
 use he_fft::{bit_reverse_permute, FftPlan, KeyMode, Strategy};
-use helib_rs::noise::{self, KeySwitching};
+use helib_rs::advice::{self, KeySwitching};
+use helib_rs::noise;
 use helib_rs::{Context, Parameters, SecretKey};
 use num_bigint::BigUint;
 use rand::SeedableRng;
@@ -136,7 +137,7 @@ fn parameters(ring_log: u32, depth: usize, threads: u32) -> Option<(Parameters, 
     let bits = noise::transform_chain_bits(n, f64::from(Fr::MODULUS_BIT_SIZE), depth);
     let digits: Vec<KeySwitching> = (3..=8).map(KeySwitching::Digits).collect();
     let t: BigUint = Fr::MODULUS.into();
-    let (params, ks) = noise::smallest_ring(&t, ring_log..=ring_log, &digits, threads, |_| {
+    let (params, ks) = advice::smallest_ring(&t, ring_log..=ring_log, &digits, threads, |_| {
         Ok(noise::uniform_primes(bits, 40))
     })
     .ok()?;

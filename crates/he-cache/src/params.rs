@@ -71,6 +71,7 @@ pub fn workload(t: BigUint, scalar_bits: u32) -> Workload {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use helib_rs::advice::ChoiceLog;
 
     #[test]
     fn bn254_needs_a_large_ring_for_full_scalars() {
@@ -85,28 +86,6 @@ mod tests {
         assert!(cached_encryption(1 << 14, bn254(), 40).build().is_ok());
         assert!(cached_encryption(1 << 15, bn254(), 254).build().is_ok());
         assert!(cached_encryption(1 << 13, bn254(), 0).build().is_err());
-    }
-
-    /// FNV-1a (64 bits) of the lines, each ended by a newline.
-    fn fingerprint(lines: &[String]) -> u64 {
-        lines
-            .iter()
-            .flat_map(|line| line.bytes().chain(std::iter::once(b'\n')))
-            .fold(0xcbf2_9ce4_8422_2325, |h, byte| {
-                (h ^ u64::from(byte)).wrapping_mul(0x0100_0000_01b3)
-            })
-    }
-
-    /// Prime sizes as runs: `57x5`.
-    fn runs(bits: &[u32]) -> String {
-        let mut out = Vec::new();
-        let mut rest = bits;
-        while let Some(&first) = rest.first() {
-            let len = rest.iter().take_while(|&&b| b == first).count();
-            out.push(format!("{first}x{len}"));
-            rest = &rest[len..];
-        }
-        out.join(",")
     }
 
     /// The builder gives what it gave before it asked the advisor (its own
@@ -125,17 +104,7 @@ mod tests {
             ("3", BigUint::from(3u32)),
             ("2^300+", (BigUint::from(1u32) << 300u32) + 1u32),
         ];
-        let show = |built: helib_rs::Result<helib_rs::Parameters>| match built {
-            Ok(p) => format!(
-                "N={} Q={} P={} th={}",
-                p.ring_degree().trailing_zeros(),
-                runs(p.chain_bits()),
-                runs(p.special_bits()),
-                p.threads()
-            ),
-            Err(e) => format!("ERR {}", format!("{e:?}").split('(').next().unwrap_or("")),
-        };
-        let mut lines = Vec::new();
+        let mut lines = ChoiceLog::new();
         for (name, t) in &moduli {
             let rings = [
                 512usize,
@@ -152,21 +121,22 @@ mod tests {
             for ring in rings {
                 for bits in [0u32, 16, 17, 40, 64, 254, 300] {
                     let builder = cached_encryption(ring, t.clone(), bits);
-                    let secure = show(builder.clone().build());
-                    let insecure = show(builder.allow_insecure().build());
-                    lines.push(format!("cache {name} cached({ring},{bits}) {secure}"));
-                    lines.push(format!(
-                        "cache {name} cached_insecure({ring},{bits}) {insecure}"
-                    ));
+                    lines.record_parameters(
+                        format_args!("cache {name} cached({ring},{bits})"),
+                        &builder.clone().build(),
+                    );
+                    lines.record_parameters(
+                        format_args!("cache {name} cached_insecure({ring},{bits})"),
+                        &builder.allow_insecure().build(),
+                    );
                 }
             }
         }
         assert_eq!(lines.len(), 700);
         assert_eq!(
-            fingerprint(&lines),
+            lines.fingerprint(),
             0x2a28_fe39_effc_7459,
-            "the parameters changed:\n{}",
-            lines.join("\n")
+            "the parameters changed:\n{lines}"
         );
     }
 }

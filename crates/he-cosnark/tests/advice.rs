@@ -5,59 +5,31 @@
 //! sizes and party counts.
 
 use he_cosnark::{parameters_for, proof_chain_bits, proof_workload};
+use helib_rs::advice::ChoiceLog;
 use helib_rs::Advisor;
-
-/// FNV-1a (64 bits) of the lines, each ended by a newline.
-fn fingerprint(lines: &[String]) -> u64 {
-    lines
-        .iter()
-        .flat_map(|line| line.bytes().chain(std::iter::once(b'\n')))
-        .fold(0xcbf2_9ce4_8422_2325, |h, byte| {
-            (h ^ u64::from(byte)).wrapping_mul(0x0100_0000_01b3)
-        })
-}
-
-/// Prime sizes as runs: `31x2,57x7`.
-fn runs(bits: &[u32]) -> String {
-    let mut out = Vec::new();
-    let mut rest = bits;
-    while let Some(&first) = rest.first() {
-        let len = rest.iter().take_while(|&&b| b == first).count();
-        out.push(format!("{first}x{len}"));
-        rest = &rest[len..];
-    }
-    out.join(",")
-}
 
 #[test]
 fn parameters_for_picks_what_it_picked_before_the_advisor() {
-    let mut lines = Vec::new();
+    let mut lines = ChoiceLog::new();
     for log_d in [0u32, 1, 2, 6, 10, 12, 13, 14, 15, 16, 17, 18, 20, 22, 30] {
         for parties in [1u32, 2, 3, 5, 16] {
-            let pick = match parameters_for::<ark_bn254::Fr>(1 << log_d, parties) {
-                Ok((p, stride)) => format!(
-                    "N={} Q={} P={} th={} stride={stride}",
-                    p.ring_degree().trailing_zeros(),
-                    runs(p.chain_bits()),
-                    runs(p.special_bits()),
-                    p.threads()
-                ),
-                Err(e) => format!("ERR {}", format!("{e:?}").split('(').next().unwrap_or("")),
-            };
-            lines.push(format!("cosnark parameters_for({log_d},{parties}) {pick}"));
+            lines.record(
+                format_args!("cosnark parameters_for({log_d},{parties})"),
+                &parameters_for::<ark_bn254::Fr>(1 << log_d, parties),
+                |(p, stride)| format!("{} stride={stride}", p.summary()),
+            );
         }
     }
     for expected in [
         "cosnark parameters_for(0,3) N=16 Q=31x2,57x7,56x3 P=58x1,57x5 th=1 stride=32768",
         "cosnark parameters_for(30,16) N=16 Q=32x2,59x6,58x4 P=59x6 th=1 stride=32768",
     ] {
-        assert!(lines.iter().any(|l| l == expected), "missing: {expected}");
+        assert!(lines.contains(expected), "missing: {expected}");
     }
     assert_eq!(
-        fingerprint(&lines),
+        lines.fingerprint(),
         0x6577_6846_28d8_9513,
-        "the picks changed:\n{}",
-        lines.join("\n")
+        "the picks changed:\n{lines}"
     );
 }
 

@@ -361,13 +361,15 @@ fn advise(workload: Workload) -> Result<Parameters> {
 #[cfg(test)]
 mod tests {
     //! The searches through the advisor pick exactly what their own walks
-    //! over the rings (with `helib_rs::noise::smallest_ring`, before the
-    //! advisor) picked: the expected fingerprints are of the lines those
-    //! walks printed for the spread below, per field (BN254 Fr; BN254 Fq,
-    //! with no slots at all; the 17-bit prime 65537, slots up to N = 2^15).
+    //! over the rings (with the search now at
+    //! `helib_rs::advice::smallest_ring`, before the advisor) picked: the
+    //! expected fingerprints are of the lines those walks printed for the
+    //! spread below, per field (BN254 Fr; BN254 Fq, with no slots at all;
+    //! the 17-bit prime 65537, slots up to N = 2^15).
 
     use super::*;
     use ark_ff::MontConfig;
+    use helib_rs::advice::ChoiceLog;
     use helib_rs::noise;
 
     #[derive(MontConfig)]
@@ -376,51 +378,14 @@ mod tests {
     struct Config;
     type F17 = ark_ff::Fp64<ark_ff::MontBackend<Config, 1>>;
 
-    /// FNV-1a (64 bits) of the lines, each ended by a newline.
-    fn fingerprint(lines: &[String]) -> u64 {
-        lines
-            .iter()
-            .flat_map(|line| line.bytes().chain(std::iter::once(b'\n')))
-            .fold(0xcbf2_9ce4_8422_2325, |h, byte| {
-                (h ^ u64::from(byte)).wrapping_mul(0x0100_0000_01b3)
-            })
-    }
-
-    /// Prime sizes as runs: `60x14`.
-    fn runs(bits: &[u32]) -> String {
-        let mut out = Vec::new();
-        let mut rest = bits;
-        while let Some(&first) = rest.first() {
-            let len = rest.iter().take_while(|&&b| b == first).count();
-            out.push(format!("{first}x{len}"));
-            rest = &rest[len..];
-        }
-        out.join(",")
-    }
-
-    fn summary(params: &Parameters) -> String {
-        format!(
-            "N={} Q={} P={} th={}",
-            params.ring_degree().trailing_zeros(),
-            runs(params.chain_bits()),
-            runs(params.special_bits()),
-            params.threads()
-        )
-    }
-
-    fn line<T>(result: Result<T>, describe: impl Fn(&T) -> String) -> String {
-        match result {
-            Ok(value) => describe(&value),
-            Err(e) => format!("ERR {}", format!("{e:?}").split('(').next().unwrap_or("")),
-        }
-    }
-
     /// The picks of every search for field `F`, one line each.
-    fn picks<F: PrimeField + FftField>(name: &str) -> Vec<String> {
-        let mut lines = Vec::new();
+    fn picks<F: PrimeField + FftField>(name: &str) -> ChoiceLog {
+        let mut lines = ChoiceLog::new();
         for levels in 0..=10 {
-            let pick = line(suggest_parameters::<F>(levels, 1), summary);
-            lines.push(format!("fft {name} suggest_parameters({levels}) {pick}"));
+            lines.record_parameters(
+                format_args!("fft {name} suggest_parameters({levels})"),
+                &suggest_parameters::<F>(levels, 1),
+            );
         }
         let log_t = F::MODULUS_BIT_SIZE as f64;
         let mins = [
@@ -443,13 +408,10 @@ mod tests {
                         3 => 37.5 * log_n as f64,
                         k => k as f64 * noise::transformed_product_bits(1 << log_n, log_t),
                     };
-                    let pick = line(
-                        suggest_parameters_at_least::<F>(min, levels, extra, 2),
-                        summary,
+                    lines.record_parameters(
+                        format_args!("fft {name} at_least({min},{levels},{label})"),
+                        &suggest_parameters_at_least::<F>(min, levels, extra, 2),
                     );
-                    lines.push(format!(
-                        "fft {name} at_least({min},{levels},{label}) {pick}"
-                    ));
                 }
             }
         }
@@ -474,18 +436,16 @@ mod tests {
                             coset,
                             natural_output,
                         };
-                        let pick =
-                            line(suggest_plan_parameters::<F>(1 << log_n, options, 1), |p| {
-                                format!(
-                                    "{} depth={} {:?}",
-                                    summary(&p.parameters),
-                                    p.depth,
-                                    p.strategy
-                                )
-                            });
-                        lines.push(format!(
-                            "fft {name} plan({log_n},{index},{coset},{natural_output}) {pick}"
-                        ));
+                        lines.record(
+                            format_args!(
+                                "fft {name} plan({log_n},{index},{coset},{natural_output})"
+                            ),
+                            &suggest_plan_parameters::<F>(1 << log_n, options, 1),
+                            |p| {
+                                let summary = p.parameters.summary();
+                                format!("{summary} depth={} {:?}", p.depth, p.strategy)
+                            },
+                        );
                     }
                 }
             }
@@ -514,13 +474,10 @@ mod tests {
             ];
             for (index, &conversion) in directions.iter().enumerate() {
                 for products in 0..=2 {
-                    let pick = line(
-                        suggest_conversion_parameters::<F>(n, conversion, products, 3),
-                        summary,
+                    lines.record_parameters(
+                        format_args!("fft {name} conversion({n},{index},{products})"),
+                        &suggest_conversion_parameters::<F>(n, conversion, products, 3),
                     );
-                    lines.push(format!(
-                        "fft {name} conversion({n},{index},{products}) {pick}"
-                    ));
                 }
             }
         }
@@ -535,7 +492,7 @@ mod tests {
             "fft fr plan(11,0,false,true) N=16 Q=60x23 P=52x7 th=1 depth=4 Factored { levels: Some(3) }",
             "fft fr plan(12,0,false,false) N=16 Q=59x19 P=60x4,59x6 th=1 depth=3 Factored { levels: Some(3) }",
         ] {
-            assert!(fr.iter().any(|l| l == expected), "missing: {expected}");
+            assert!(fr.contains(expected), "missing: {expected}");
         }
         for (name, lines, expected) in [
             ("Fr", fr, 0xd6bf_578b_5035_cf1e_u64),
@@ -544,10 +501,9 @@ mod tests {
         ] {
             assert_eq!(lines.len(), 917, "{name}");
             assert_eq!(
-                fingerprint(&lines),
+                lines.fingerprint(),
                 expected,
-                "{name}: the picks changed:\n{}",
-                lines.join("\n")
+                "{name}: the picks changed:\n{lines}"
             );
         }
     }

@@ -2,53 +2,15 @@
 //! search it replaced picked.
 //!
 //! The expected lines were printed by the earlier `suggest` (its own walk
-//! over the rings with `helib_rs::noise::smallest_ring`, before the
-//! advisor) for a spread of moduli, lengths and product counts; the test
-//! prints the same lines from the current `suggest` and compares a
-//! fingerprint of all of them, plus a few of them written out.
+//! over the rings with the search now at `helib_rs::advice::smallest_ring`,
+//! before the advisor) for a spread of moduli, lengths and product counts;
+//! the test prints the same lines from the current `suggest` and compares
+//! a fingerprint of all of them, plus a few of them written out.
 
 use he_poly::PolyParameters;
-use helib_rs::{Advisor, Parameters};
+use helib_rs::advice::ChoiceLog;
+use helib_rs::Advisor;
 use num_bigint::BigUint;
-
-/// FNV-1a (64 bits) of the lines, each ended by a newline.
-fn fingerprint(lines: &[String]) -> u64 {
-    lines
-        .iter()
-        .flat_map(|line| line.bytes().chain(std::iter::once(b'\n')))
-        .fold(0xcbf2_9ce4_8422_2325, |h, byte| {
-            (h ^ u64::from(byte)).wrapping_mul(0x0100_0000_01b3)
-        })
-}
-
-/// Prime sizes as runs: `57x5,56x10`.
-fn runs(bits: &[u32]) -> String {
-    let mut out = Vec::new();
-    let mut rest = bits;
-    while let Some(&first) = rest.first() {
-        let len = rest.iter().take_while(|&&b| b == first).count();
-        out.push(format!("{first}x{len}"));
-        rest = &rest[len..];
-    }
-    out.join(",")
-}
-
-fn summary(params: &Parameters) -> String {
-    format!(
-        "N={} Q={} P={} th={}",
-        params.ring_degree().trailing_zeros(),
-        runs(params.chain_bits()),
-        runs(params.special_bits()),
-        params.threads()
-    )
-}
-
-fn pick(t: &BigUint, max_len: usize, products: usize) -> String {
-    match PolyParameters::suggest(t, max_len, products) {
-        Ok(p) => format!("{} stride={}", summary(p.parameters()), p.stride()),
-        Err(e) => format!("ERR {}", format!("{e:?}").split('(').next().unwrap_or("")),
-    }
-}
 
 fn moduli() -> Vec<(&'static str, BigUint)> {
     vec![
@@ -65,14 +27,17 @@ fn moduli() -> Vec<(&'static str, BigUint)> {
 
 #[test]
 fn suggest_picks_what_it_picked_before_the_advisor() {
-    let mut lines = Vec::new();
+    let mut lines = ChoiceLog::new();
     for (name, t) in moduli() {
         for log_len in [
             0u32, 1, 5, 10, 11, 12, 13, 14, 15, 16, 17, 18, 20, 22, 24, 40,
         ] {
             for products in [0usize, 1, 2, 3, 5] {
-                let line = pick(&t, 1 << log_len, products);
-                lines.push(format!("poly {name} suggest({log_len},{products}) {line}"));
+                lines.record(
+                    format_args!("poly {name} suggest({log_len},{products})"),
+                    &PolyParameters::suggest(&t, 1 << log_len, products),
+                    |p| format!("{} stride={}", p.parameters().summary(), p.stride()),
+                );
             }
         }
         for (label, len, products) in [
@@ -81,11 +46,11 @@ fn suggest_picks_what_it_picked_before_the_advisor() {
             ("16,MAX", 16, usize::MAX),
             ("MAX,1", usize::MAX, 1),
         ] {
-            let line = match PolyParameters::suggest(&t, len, products) {
-                Ok(p) => summary(p.parameters()),
-                Err(e) => format!("ERR {}", format!("{e:?}").split('(').next().unwrap_or("")),
-            };
-            lines.push(format!("poly {name} suggest({label}) {line}"));
+            lines.record(
+                format_args!("poly {name} suggest({label})"),
+                &PolyParameters::suggest(&t, len, products),
+                |p| p.parameters().summary(),
+            );
         }
     }
     for expected in [
@@ -96,14 +61,13 @@ fn suggest_picks_what_it_picked_before_the_advisor() {
         "poly 65537 suggest(22,2) N=14 Q=49x2,48x1 P=51x2 th=0 stride=4096",
         "poly bn254 suggest(16,0) ERR InvalidArgument",
     ] {
-        assert!(lines.iter().any(|l| l == expected), "missing: {expected}");
+        assert!(lines.contains(expected), "missing: {expected}");
     }
     assert_eq!(lines.len(), 420);
     assert_eq!(
-        fingerprint(&lines),
+        lines.fingerprint(),
         0x3798_5188_4f4b_604f,
-        "the picks changed:\n{}",
-        lines.join("\n")
+        "the picks changed:\n{lines}"
     );
 }
 

@@ -29,6 +29,7 @@ pub fn with_smudging_room(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use helib_rs::advice::ChoiceLog;
     use helib_rs::noise;
     use num_bigint::BigUint;
 
@@ -62,28 +63,6 @@ mod tests {
         let wide_room = wide.chain_bits().len() - base.chain_bits().len();
         let room: u32 = wide.chain_bits()[..wide_room].iter().sum();
         assert_eq!(room, noise::smudging_bits(1024, 3, 80).unwrap());
-    }
-
-    /// FNV-1a (64 bits) of the lines, each ended by a newline.
-    fn fingerprint(lines: &[String]) -> u64 {
-        lines
-            .iter()
-            .flat_map(|line| line.bytes().chain(std::iter::once(b'\n')))
-            .fold(0xcbf2_9ce4_8422_2325, |h, byte| {
-                (h ^ u64::from(byte)).wrapping_mul(0x0100_0000_01b3)
-            })
-    }
-
-    /// Prime sizes as runs: `31x2,55x11`.
-    fn runs(bits: &[u32]) -> String {
-        let mut out = Vec::new();
-        let mut rest = bits;
-        while let Some(&first) = rest.first() {
-            let len = rest.iter().take_while(|&&b| b == first).count();
-            out.push(format!("{first}x{len}"));
-            rest = &rest[len..];
-        }
-        out.join(",")
     }
 
     /// The parameters are those the function built before it called
@@ -155,25 +134,14 @@ mod tests {
                     .allow_insecure(),
             ),
         ];
-        let mut lines = Vec::new();
+        let mut lines = ChoiceLog::new();
         for (name, b) in &builders {
             for parties in [0u32, 1, 2, 3, 5, 16, 4096, 4097] {
                 for lambda in [0u32, 1, 40, 80, 128, 129] {
-                    let pick = match with_smudging_room(b.clone(), parties, lambda) {
-                        Ok(p) => format!(
-                            "N={} Q={} P={} th={}",
-                            p.ring_degree().trailing_zeros(),
-                            runs(p.chain_bits()),
-                            runs(p.special_bits()),
-                            p.threads()
-                        ),
-                        Err(e) => {
-                            format!("ERR {}", format!("{e:?}").split('(').next().unwrap_or(""))
-                        }
-                    };
-                    lines.push(format!(
-                        "threshold {name} smudge({parties},{lambda}) {pick}"
-                    ));
+                    lines.record_parameters(
+                        format_args!("threshold {name} smudge({parties},{lambda})"),
+                        &with_smudging_room(b.clone(), parties, lambda),
+                    );
                 }
             }
         }
@@ -183,14 +151,13 @@ mod tests {
             "threshold d1_1024_insecure smudge(1,1) N=10 Q=30x1,32x2 P=36x1 th=0",
             "threshold nochain smudge(3,40) ERR Engine",
         ] {
-            assert!(lines.iter().any(|l| l == expected), "missing: {expected}");
+            assert!(lines.contains(expected), "missing: {expected}");
         }
         assert_eq!(lines.len(), 384);
         assert_eq!(
-            fingerprint(&lines),
+            lines.fingerprint(),
             0x2523_c599_ca5e_5a12,
-            "the parameters changed:\n{}",
-            lines.join("\n")
+            "the parameters changed:\n{lines}"
         );
     }
 }

@@ -155,6 +155,37 @@ impl Parameters {
         SecurityLevel::estimate(self.ring_degree, f64::from(self.log_qp_bound()))
     }
 
+    /// A one-line summary of what these parameters chose: log2 N, the chain
+    /// and special prime sizes as runs of equal sizes (`55x7` is seven
+    /// 55-bit primes, q_0's run first) and the engine threads. For logs and
+    /// for telling two parameter choices apart at a glance; it leaves out
+    /// the plaintext modulus and whether insecure parameters are allowed, so
+    /// only `==` says that two parameter sets are the same.
+    ///
+    /// ```
+    /// use helib_rs::Parameters;
+    ///
+    /// assert_eq!(Parameters::bn254_n15().summary(), "N=15 Q=55x7,54x3 P=56x4 th=0");
+    /// let no_special = Parameters::builder()
+    ///     .ring_degree(1 << 12)
+    ///     .plaintext_modulus(65537u32.into())
+    ///     .chain_bits(&[40, 40])
+    ///     .special_bits(&[])
+    ///     .threads(1)
+    ///     .build()?;
+    /// assert_eq!(no_special.summary(), "N=12 Q=40x2 P= th=1");
+    /// # Ok::<(), helib_rs::Error>(())
+    /// ```
+    pub fn summary(&self) -> String {
+        format!(
+            "N={} Q={} P={} th={}",
+            self.ring_degree.trailing_zeros(),
+            runs(&self.chain_bits),
+            runs(&self.special_bits),
+            self.threads
+        )
+    }
+
     /// Checks everything [`ParametersBuilder::build`] promises.
     fn validate(&self) -> Result<()> {
         let n = self.ring_degree;
@@ -429,9 +460,29 @@ fn invalid(message: String) -> Error {
     Error::InvalidParameters(message)
 }
 
+/// Prime sizes as runs of equal sizes, `55x7,54x3` (empty for no primes).
+fn runs(bits: &[u32]) -> String {
+    let mut runs: Vec<(u32, usize)> = Vec::new();
+    for &size in bits {
+        match runs.last_mut() {
+            Some((last, count)) if *last == size => *count += 1,
+            _ => runs.push((size, 1)),
+        }
+    }
+    let runs: Vec<String> = runs.iter().map(|(size, n)| format!("{size}x{n}")).collect();
+    runs.join(",")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn runs_group_equal_neighbours_in_order() {
+        assert_eq!(runs(&[]), "");
+        assert_eq!(runs(&[60]), "60x1");
+        assert_eq!(runs(&[60, 60, 59, 60]), "60x2,59x1,60x1");
+    }
 
     fn presets() -> Vec<(&'static str, Parameters)> {
         vec![

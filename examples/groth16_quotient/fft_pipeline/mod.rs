@@ -41,7 +41,8 @@ use ark_bn254::Fr;
 use ark_ff::{FftField, Field, PrimeField};
 use ark_poly::{EvaluationDomain, Radix2EvaluationDomain};
 use he_fft::{bit_reverse_permute, FftPlan, FftPlanBuilder, KeyMode, Order, Strategy};
-use helib_rs::noise::{self, KeySwitching};
+use helib_rs::advice::{self, KeySwitching};
+use helib_rs::noise;
 use helib_rs::{
     Ciphertext, Context, EncodedPlaintext, GaloisKeys, ModSwitchPolicy, Parameters, Plaintext,
     PublicKey, RelinKey, SecretKey,

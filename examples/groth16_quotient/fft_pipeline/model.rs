@@ -86,7 +86,7 @@ impl Model {
 /// 2^`log_n`: uniform primes of at most 60 bits ([`noise::uniform_primes`]),
 /// and the fewest key-switching digits (from 3, or exactly `digits`) that
 /// keep log2(Q·P) within the 128-bit bound and the prime count within the
-/// engine's limit ([`noise::smallest_ring`] on that one ring).
+/// engine's limit ([`advice::smallest_ring`] on that one ring).
 pub(super) fn parameters_for(
     bits: f64,
     log_n: u32,
@@ -98,7 +98,7 @@ pub(super) fn parameters_for(
         None => (3..=12).map(KeySwitching::Digits).collect(),
     };
     let t: BigUint = Fr::MODULUS.into();
-    let (params, ks) = noise::smallest_ring(&t, log_n..=log_n, &candidates, threads, |_| {
+    let (params, ks) = advice::smallest_ring(&t, log_n..=log_n, &candidates, threads, |_| {
         Ok(noise::uniform_primes(bits, 40))
     })
     .ok()?;

@@ -1,8 +1,8 @@
 //! The advisor: the smallest ≥ 128-bit ring and chain holding a workload.
 
+use super::search::{first_secure_ring, with_key_switching};
 use super::{Demand, KeySwitching, Operations, Workload};
 use crate::error::{Error, Result};
-use crate::noise::first_secure_ring;
 use crate::params::{Parameters, ParametersBuilder, MAX_RING_DEGREE, MIN_RING_DEGREE};
 use crate::security::{max_log_qp, SecurityLevel};
 
@@ -163,17 +163,6 @@ impl Advisor {
                 Ok((smudging.chain_with_room(n, &chain)?, (needed, room)))
             }
         }
-    }
-}
-
-/// Sets `choice` on `builder`.
-pub(crate) fn with_key_switching(
-    builder: ParametersBuilder,
-    choice: KeySwitching,
-) -> ParametersBuilder {
-    match choice {
-        KeySwitching::None => builder.special_bits(&[]),
-        KeySwitching::Digits(digits) => builder.key_switching_digits(digits),
     }
 }
 

@@ -15,10 +15,14 @@
 //! The [`Advisor`] owns nothing but the walk over the rings: the noise of
 //! each operation comes from [`crate::noise`], the security bound from the
 //! engine's table ([`crate::SecurityLevel`]) and the validity checks from
-//! [`ParametersBuilder::build`](crate::ParametersBuilder::build). Each
-//! extension of the workspace (he-poly's products, he-fft's plans and
+//! [`ParametersBuilder::build`](crate::ParametersBuilder::build). That walk
+//! is also public as [`smallest_ring`], for a caller that computes its chain
+//! itself. Each extension of the workspace (he-poly's products, he-fft's plans and
 //! conversions, he-threshold's smudging, he-cosnark's proofs, he-cache's
-//! cached encryption) describes its workload here and asks the advisor.
+//! cached encryption) describes its workload here and asks the advisor. A
+//! picker that moves onto the advisor, or any picker across versions of
+//! this crate, can show that it still chooses the same parameters with a
+//! [`ChoiceLog`] of its choices and its fingerprint.
 //!
 //! Following the CoFHE compiler's method (choose per computation by the
 //! client's setup latency and the server's latency), [`Advisor::profile`]
@@ -56,15 +60,16 @@
 //! ```
 
 mod advisor;
+mod choices;
 mod profile;
+mod search;
 #[cfg(test)]
 mod tests;
 
-pub(crate) use advisor::with_key_switching;
 pub use advisor::{advise, Advice, Advisor};
+pub use choices::ChoiceLog;
 pub use profile::{ClientLatency, Profile, ProfileOptions, ServerLatency};
-
-pub use crate::noise::KeySwitching;
+pub use search::{smallest_ring, KeySwitching};
 
 use num_bigint::BigUint;
 

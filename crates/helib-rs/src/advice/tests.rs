@@ -1,7 +1,6 @@
 //! The advisor against the noise model and the search it walks with.
 
 use super::*;
-use crate::noise::smallest_ring;
 use crate::{Context, Error, SecurityLevel};
 use num_bigint::BigUint;
 
@@ -313,4 +312,55 @@ fn profiles_time_what_the_workload_counts() {
     assert!(profile.client.galois_key.is_none());
     // A context from the advice works.
     assert!(Context::new(candidates[0].parameters()).is_ok());
+}
+
+#[test]
+fn the_search_reports_every_ring_it_refused() {
+    let t = BigUint::from(65537u32);
+    let refused = smallest_ring(&t, 10..=11, &[KeySwitching::None], 1, |n| {
+        Err(format!("{n} is too small"))
+    });
+    match refused {
+        Err(Error::InvalidParameters(msg)) => {
+            assert!(msg.contains("N = 1024: 1024 is too small"), "{msg}");
+            assert!(msg.contains("N = 2048"), "{msg}");
+        }
+        other => panic!("expected a refusal, got {other:?}"),
+    }
+}
+
+#[test]
+fn a_choice_log_writes_choices_and_refusals_and_fingerprints_its_lines() {
+    let mut log = ChoiceLog::new();
+    assert!(log.is_empty());
+    // FNV-1a of nothing is its offset basis.
+    assert_eq!(log.fingerprint(), 0xcbf2_9ce4_8422_2325);
+    log.record("x", &Ok::<u32, Error>(7), |v| format!("v={v}"));
+    log.record_parameters("preset", &Ok::<_, Error>(Parameters::bn254_n15()));
+    let refused = Parameters::builder()
+        .ring_degree(3000)
+        .plaintext_modulus(BigUint::from(65537u32))
+        .multiplicative_depth(1)
+        .build();
+    log.record_parameters("ring 3000", &refused);
+    let level = Err::<(), _>(Error::InvalidLevel { level: 3, max: 1 });
+    log.record("level", &level, |_| {
+        unreachable!("an error is not described")
+    });
+    let lines = [
+        "x v=7",
+        "preset N=15 Q=55x7,54x3 P=56x4 th=0",
+        "ring 3000 ERR InvalidParameters",
+        "level ERR InvalidLevel { level: 3, max: 1 }",
+    ];
+    assert_eq!(log.lines(), lines);
+    assert_eq!(log.len(), 4);
+    assert!(log.contains("ring 3000 ERR InvalidParameters"));
+    assert!(!log.contains("ring 3000"));
+    assert_eq!(log.to_string(), lines.map(|l| format!("{l}\n")).concat());
+    // Computed apart from this crate, over the four lines above.
+    assert_eq!(log.fingerprint(), 0x1a27_93d1_e243_504e);
+    let mut other = log.clone();
+    other.record("x", &Ok::<u32, Error>(8), |v| format!("v={v}"));
+    assert_ne!(other.fingerprint(), log.fingerprint());
 }

@@ -40,10 +40,10 @@
 //!
 //! [`chain_bits_for_depth`], [`product_chain_bits`] and
 //! [`transform_chain_bits`] add these up for a depth; [`split_bits`] and
-//! [`uniform_primes`] cut a total into primes; [`smallest_ring`] is the
-//! parameter search: the smallest ring whose chain holds what the caller
-//! asks. The [`Advisor`](crate::advice::Advisor) walks the same search for
-//! a workload described in the terms of this model.
+//! [`uniform_primes`] cut a total into primes. The search for the smallest
+//! secure ring whose chain holds what the caller asks belongs to the
+//! parameter advisor above this module (`advice::smallest_ring`, and the
+//! `Advisor` for a workload described in the terms of this model).
 //!
 //! ```
 //! use helib_rs::noise;
@@ -59,12 +59,8 @@
 //! assert!(chain.iter().all(|&b| b <= 60));
 //! ```
 
-mod search;
 #[cfg(test)]
 mod tests;
-
-pub(crate) use search::first_secure_ring;
-pub use search::{smallest_ring, KeySwitching};
 
 use helib_sys as sys;
 use num_bigint::BigUint;

@@ -106,18 +106,3 @@ fn smudging_room_counts_security_ring_and_parties() {
         ));
     }
 }
-
-#[test]
-fn the_search_reports_every_ring_it_refused() {
-    let t = BigUint::from(65537u32);
-    let refused = smallest_ring(&t, 10..=11, &[KeySwitching::None], 1, |n| {
-        Err(format!("{n} is too small"))
-    });
-    match refused {
-        Err(crate::Error::InvalidParameters(msg)) => {
-            assert!(msg.contains("N = 1024: 1024 is too small"), "{msg}");
-            assert!(msg.contains("N = 2048"), "{msg}");
-        }
-        other => panic!("expected a refusal, got {other:?}"),
-    }
-}

@@ -3,9 +3,8 @@
 
 use num_bigint::BigUint;
 
-use crate::advice::with_key_switching;
 use crate::error::{Error, Result};
-use crate::params::Parameters;
+use crate::params::{Parameters, ParametersBuilder};
 use crate::security::SecurityLevel;
 
 /// How the parameters a search tries switch keys.
@@ -28,12 +27,13 @@ pub enum KeySwitching {
 /// Returns the parameters and the key-switching choice that fit.
 ///
 /// ```
-/// use helib_rs::noise::{self, KeySwitching};
+/// use helib_rs::advice::{smallest_ring, KeySwitching};
+/// use helib_rs::noise;
 /// use num_bigint::BigUint;
 ///
 /// // Two plaintext products with t = 65537: the smallest ring that holds them.
 /// let t = BigUint::from(65537u32);
-/// let (params, ks) = noise::smallest_ring(&t, 10..=17, &[KeySwitching::Digits(3)], 1, |n| {
+/// let (params, ks) = smallest_ring(&t, 10..=17, &[KeySwitching::Digits(3)], 1, |n| {
 ///     Ok(noise::chain_bits_for_depth(n, noise::log2(&t), 2))
 /// })?;
 /// assert_eq!((params.ring_degree(), ks), (1 << 13, KeySwitching::Digits(3)));
@@ -55,10 +55,10 @@ pub fn smallest_ring(
     .map(|(params, ks, ())| (params, ks))
 }
 
-/// The walk of [`smallest_ring`] and of the [`Advisor`](crate::advice::Advisor):
+/// The walk of [`smallest_ring`] and of the [`Advisor`](super::Advisor):
 /// `chain(N)` gives the prime sizes with what the caller wants back with the
 /// parameters that fit.
-pub(crate) fn first_secure_ring<T>(
+pub(super) fn first_secure_ring<T>(
     t: &BigUint,
     log_ring_degrees: impl IntoIterator<Item = u32>,
     key_switching: &[KeySwitching],
@@ -96,4 +96,15 @@ pub(crate) fn first_secure_ring<T>(
         reasons.push("no ring degree to try".to_owned());
     }
     Err(Error::InvalidParameters(reasons.join("; ")))
+}
+
+/// Sets `choice` on `builder`.
+pub(super) fn with_key_switching(
+    builder: ParametersBuilder,
+    choice: KeySwitching,
+) -> ParametersBuilder {
+    match choice {
+        KeySwitching::None => builder.special_bits(&[]),
+        KeySwitching::Digits(digits) => builder.key_switching_digits(digits),
+    }
 }
