@@ -110,7 +110,7 @@ fn miller_rabin_reference_is_sane() {
 /// Runs one call that passes a NULL pointer and checks the status and the
 /// message.
 macro_rules! null_case {
-    ($name:expr, $call:expr) => {{
+    ([] $name:expr, $call:expr) => {{
         // SAFETY: the call passes exactly one NULL pointer, which the contract
         // reports as HELIB_ERR_NULL_POINTER instead of dereferencing it; every
         // other pointer is a live handle or a buffer of the documented size.
@@ -121,39 +121,11 @@ macro_rules! null_case {
 }
 
 /// `f(a, @b, c, @d)` runs `f` once for each argument marked `@`, with NULL
-/// in its place and every other argument as written (marks dropped), as a
-/// `null_case!` named after the function and the argument.
+/// in its place and every other argument as written, as a `null_case!`.
 macro_rules! null_each {
-    ($f:ident($($args:tt)*)) => {
-        null_each!(@split $f [] [] $($args)*)
+    ($($call:tt)*) => {
+        for_each_marked!(null_case [] (NullPointer::null_pointer()) $($call)*)
     };
-    // The arguments, split at their top-level commas into groups `{...}`.
-    (@split $f:ident [$($done:tt)*] [$($arg:tt)*] , $($rest:tt)*) => {
-        null_each!(@split $f [$($done)* {$($arg)*}] [] $($rest)*)
-    };
-    (@split $f:ident [$($done:tt)*] [$($arg:tt)*] $next:tt $($rest:tt)*) => {
-        null_each!(@split $f [$($done)*] [$($arg)* $next] $($rest)*)
-    };
-    (@split $f:ident [$($done:tt)*] []) => {
-        null_each!(@each $f [] [$($done)*])
-    };
-    (@split $f:ident [$($done:tt)*] [$($arg:tt)*]) => {
-        null_each!(@each $f [] [$($done)* {$($arg)*}])
-    };
-    // One call for each marked group, NULL in its place.
-    (@each $f:ident [$($before:tt)*] [{@ $($arg:tt)*} $($after:tt)*]) => {
-        null_case!(
-            concat!(stringify!($f), " ", stringify!($($arg)*)),
-            $f($(null_each!(@as_written $before),)* NullPointer::null_pointer() $(, null_each!(@as_written $after))*)
-        );
-        null_each!(@each $f [$($before)* {$($arg)*}] [$($after)*])
-    };
-    (@each $f:ident [$($before:tt)*] [$group:tt $($after:tt)*]) => {
-        null_each!(@each $f [$($before)* $group] [$($after)*])
-    };
-    (@each $f:ident [$($before:tt)*] []) => {};
-    (@as_written {@ $($arg:tt)*}) => { $($arg)* };
-    (@as_written {$($arg:tt)*}) => { $($arg)* };
 }
 
 /// NULL of the pointer type of the parameter it is passed to.

@@ -271,6 +271,61 @@ pub fn pad(p: &[BigUint], n: usize) -> Vec<BigUint> {
     v
 }
 
+// ------------------------------------------------------- marked arguments
+
+/// `for_each_marked!(then [extra] with f(a, @b, c, @name = d))`: for each
+/// argument of the call marked `@` (or `@name =`, to name it in messages),
+/// invokes `then!([extra] label, call)` with `call` the call with that
+/// argument replaced by the tokens `with` and every other argument as
+/// written (marks dropped), and `label` a `&'static str` naming the function
+/// and the argument. The tests use it to run one check per pointer (NULL in
+/// its place) or per count (an edge count in its place) of an entry point
+/// written once.
+#[allow(unused_macros)]
+macro_rules! for_each_marked {
+    ($then:ident $extra:tt $with:tt $f:ident($($args:tt)*)) => {
+        for_each_marked!(@split $then $extra $with $f [] [] $($args)*)
+    };
+    // The arguments, split at their top-level commas into groups `{...}`.
+    (@split $then:ident $extra:tt $with:tt $f:ident [$($done:tt)*] [$($arg:tt)*] , $($rest:tt)*) => {
+        for_each_marked!(@split $then $extra $with $f [$($done)* {$($arg)*}] [] $($rest)*)
+    };
+    (@split $then:ident $extra:tt $with:tt $f:ident [$($done:tt)*] [$($arg:tt)*] $next:tt $($rest:tt)*) => {
+        for_each_marked!(@split $then $extra $with $f [$($done)*] [$($arg)* $next] $($rest)*)
+    };
+    (@split $then:ident $extra:tt $with:tt $f:ident [$($done:tt)*] []) => {
+        for_each_marked!(@each $then $extra $with $f [] [$($done)*])
+    };
+    (@split $then:ident $extra:tt $with:tt $f:ident [$($done:tt)*] [$($arg:tt)*]) => {
+        for_each_marked!(@each $then $extra $with $f [] [$($done)* {$($arg)*}])
+    };
+    // One invocation of `then` for each marked group, `with` in its place.
+    (@each $then:ident $extra:tt $with:tt $f:ident [$($before:tt)*]
+        [{@ $name:ident = $($value:tt)*} $($after:tt)*]) => {
+        for_each_marked!(@call $then $extra $with $f [$($before)*] [$($after)*] $name);
+        for_each_marked!(@each $then $extra $with $f [$($before)* {$($value)*}] [$($after)*]);
+    };
+    (@each $then:ident $extra:tt $with:tt $f:ident [$($before:tt)*] [{@ $($value:tt)*} $($after:tt)*]) => {
+        for_each_marked!(@call $then $extra $with $f [$($before)*] [$($after)*] $($value)*);
+        for_each_marked!(@each $then $extra $with $f [$($before)* {$($value)*}] [$($after)*]);
+    };
+    (@each $then:ident $extra:tt $with:tt $f:ident [$($before:tt)*] [$group:tt $($after:tt)*]) => {
+        for_each_marked!(@each $then $extra $with $f [$($before)* $group] [$($after)*])
+    };
+    (@each $then:ident $extra:tt $with:tt $f:ident [$($before:tt)*] []) => {};
+    (@call $then:ident $extra:tt $with:tt $f:ident [$($before:tt)*] [$($after:tt)*] $($label:tt)*) => {
+        $then!(
+            $extra concat!(stringify!($f), " ", stringify!($($label)*)),
+            $f($(for_each_marked!(@as_written $before),)* $with $(, for_each_marked!(@as_written $after))*)
+        )
+    };
+    (@as_written {@ $name:ident = $($value:tt)*}) => { $($value)* };
+    (@as_written {@ $($value:tt)*}) => { $($value)* };
+    (@as_written {$($arg:tt)*}) => { $($arg)* };
+}
+#[allow(unused_imports)]
+pub(crate) use for_each_marked;
+
 // ------------------------------------------------------------------ handles
 
 /// Declares the owner of a handle type: a tuple struct around the raw
