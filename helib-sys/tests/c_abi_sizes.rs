@@ -507,12 +507,7 @@ fn keyswitch_ctx() -> Ctx {
 
 /// The bytes a serializer writes (two-call protocol).
 fn serialized(write: impl Fn(*mut u8, *mut usize) -> helib_status) -> Vec<u8> {
-    let mut len = 0usize;
-    check(write(std::ptr::null_mut(), &mut len));
-    let mut buf = vec![0u8; len];
-    check(write(buf.as_mut_ptr(), &mut len));
-    assert_eq!(len, buf.len());
-    buf
+    two_call(|buf, len| write(buf, len))
 }
 
 #[test]
