@@ -193,9 +193,10 @@ mod tests {
         let mut total = 0;
         for part in &parts {
             assert!(
-                module_list.contains(&format!("mod {part};"))
-                    && module_list.contains(&format!("pub use {part}::*;")),
-                "src/bindings/mod.rs declares and re-exports {part}"
+                module_list
+                    .lines()
+                    .any(|line| line.trim() == format!("{part};")),
+                "the parts! list of src/bindings/mod.rs declares and re-exports {part}"
             );
             let header = read(&root.join(format!("cpp/include/helib_c/{part}.h")));
             let bindings = read(&root.join(format!("src/bindings/{part}.rs")));
