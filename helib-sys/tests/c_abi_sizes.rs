@@ -480,7 +480,13 @@ fn run_cases(cases: &[Case<'_>]) {
 /// function and `name`, that calls `f` with the count in that argument's
 /// place and every other argument as written (a marked one as its `value`),
 /// and expects `want`.
+/// `[f, g](...)` does so for each of several entry points with the same
+/// arguments.
 macro_rules! count_cases {
+    // Entry points taking the same arguments: the cases of each.
+    ($cases:ident, $want:expr, [$($f:ident),+] $args:tt) => {
+        $(count_cases!($cases, $want, $f $args);)+
+    };
     ($cases:ident, $want:expr, $($call:tt)*) => {
         for_each_marked!(count_case [$cases, $want, count] count $($call)*)
     };
@@ -747,21 +753,7 @@ fn input_arrays_refuse_edge_counts() {
     count_cases!(
         cases,
         invalid,
-        helib_encoded_plaintext_new(
-            ctx.ptr,
-            one.as_ptr(),
-            @n_coeffs = 1,
-            1,
-            level,
-            one.as_ptr(),
-            @factor_nlimbs = 1,
-            &mut null_mut()
-        )
-    );
-    count_cases!(
-        cases,
-        invalid,
-        helib_encoded_plaintext_new_extended(
+        [helib_encoded_plaintext_new, helib_encoded_plaintext_new_extended](
             ctx.ptr,
             one.as_ptr(),
             @n_coeffs = 1,
