@@ -2,7 +2,7 @@
 # Checks the engine's layering (docs/ARCHITECTURE.md): each folder of
 # helib-sys/cpp/src includes only its own layer and those below
 # (util < ring < rlwe < bgv < io < capi), and only capi/ includes the public
-# C header helib_c.h.
+# C header helib_c.h (or one of its parts, helib_c/*.h).
 set -euo pipefail
 cd "$(dirname "$0")/../helib-sys/cpp/src"
 
@@ -16,7 +16,7 @@ for i in "${!layers[@]}"; do
             status=1
         fi
     done
-    if [[ $layer != capi ]] && grep -n '#include "helib_c.h"' "$layer"/*.[ch]pp; then
+    if [[ $layer != capi ]] && grep -En '#include "helib_c(\.h|/)' "$layer"/*.[ch]pp; then
         echo "error: $layer/ includes helib_c.h; only capi/ may" >&2
         status=1
     fi

@@ -117,9 +117,12 @@ CT_REQUIRED=1 helib-sys/ct/run.sh
 step "engine layers: each folder includes only its layer and those below, only capi/ includes helib_c.h"
 scripts/check-engine-layers.sh
 
-step "committed bindings match helib_c.h"
+step "committed bindings match helib_c.h and its parts"
 cargo build --locked -p helib-sys --features bindgen
-git diff --exit-code -- helib-sys/src/bindings.rs
+git diff --exit-code -- helib-sys/src/bindings/
+# A part without committed bindings would be a new, untracked file.
+untracked=$(git ls-files --others --exclude-standard -- helib-sys/src/bindings/)
+[[ -z $untracked ]] || { echo "bindings not committed: $untracked" >&2; exit 1; }
 
 echo
 echo "all checks passed"

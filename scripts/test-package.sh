@@ -4,8 +4,8 @@
 #  - every package builds from its own contents: the packages are unpacked
 #    and built from there, each dependency of the chain patched to its
 #    unpacked sibling, so nothing needs to be on crates.io;
-#  - helib-sys ships the engine's C++ sources, its header and the committed
-#    bindings (nothing is downloaded or generated at build time);
+#  - helib-sys ships the engine's C++ sources, its header (with its parts)
+#    and the committed bindings (nothing is downloaded or generated at build time);
 #  - each package carries its README and both license files, and the README
 #    examples pass as doctests from inside the unpacked package (the
 #    dependencies of the chain point at their unpacked siblings);
@@ -40,10 +40,11 @@ for c in "${crates[@]}"; do
     done
 done
 list=$(cargo package --locked --allow-dirty --list -p helib-sys)
-for f in build.rs cpp/include/helib_c.h src/bindings.rs; do
+for f in build.rs cpp/include/helib_c.h; do
     grep -qx "$f" <<<"$list" || fail "helib-sys: $f is not in the package"
 done
-for f in $(find helib-sys/cpp/src -type f | sort); do
+# The engine's sources, the parts of the header and the bindings of each part.
+for f in $(find helib-sys/cpp/src helib-sys/cpp/include helib-sys/src -type f | sort); do
     grep -qx "${f#helib-sys/}" <<<"$list" || fail "helib-sys: ${f#helib-sys/} is not in the package"
 done
 

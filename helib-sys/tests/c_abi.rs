@@ -110,7 +110,7 @@ fn miller_rabin_reference_is_sane() {
 /// Runs one call that passes a NULL pointer and checks the status and the
 /// message.
 macro_rules! null_case {
-    ($name:expr, $call:expr) => {{
+    ([] $name:expr, $call:expr) => {{
         // SAFETY: the call passes exactly one NULL pointer, which the contract
         // reports as HELIB_ERR_NULL_POINTER instead of dereferencing it; every
         // other pointer is a live handle or a buffer of the documented size.
@@ -118,6 +118,31 @@ macro_rules! null_case {
         let msg = expect_status(s, HELIB_ERR_NULL_POINTER, $name);
         assert_mentions(&msg, &["null", "pointer"]);
     }};
+}
+
+/// `f(a, @b, c, @d)` runs `f` once for each argument marked `@`, with NULL
+/// in its place and every other argument as written, as a `null_case!`.
+macro_rules! null_each {
+    ($($call:tt)*) => {
+        for_each_marked!(null_case [] (NullPointer::null_pointer()) $($call)*)
+    };
+}
+
+/// NULL of the pointer type of the parameter it is passed to.
+trait NullPointer {
+    fn null_pointer() -> Self;
+}
+
+impl<T> NullPointer for *const T {
+    fn null_pointer() -> Self {
+        null()
+    }
+}
+
+impl<T> NullPointer for *mut T {
+    fn null_pointer() -> Self {
+        null_mut()
+    }
 }
 
 #[test]
@@ -148,450 +173,90 @@ fn every_function_reports_null_pointers() {
     let mut f64_out = 0f64;
     let mut limb_out = [0u64; 2];
 
+    // Each call below runs once for each argument marked `@`, with NULL in
+    // its place (a NULL buffer under the two-call protocol and a NULL factor
+    // are allowed, so they are not marked).
+
     // context
-    null_case!(
-        "context_new t_limbs",
-        helib_context_new(
-            1024,
-            null(),
-            1,
-            chain.as_ptr(),
-            2,
-            null(),
-            0,
-            1,
-            HELIB_CONTEXT_ALLOW_INSECURE,
-            &mut ctx_out
-        )
-    );
-    null_case!(
-        "context_new chain_bits",
-        helib_context_new(
-            1024,
-            t.as_ptr(),
-            1,
-            null(),
-            2,
-            null(),
-            0,
-            1,
-            HELIB_CONTEXT_ALLOW_INSECURE,
-            &mut ctx_out
-        )
-    );
-    null_case!(
-        "context_new special_bits with special_len 1",
-        helib_context_new(
-            1024,
-            t.as_ptr(),
-            1,
-            chain.as_ptr(),
-            2,
-            null(),
-            1,
-            1,
-            HELIB_CONTEXT_ALLOW_INSECURE,
-            &mut ctx_out
-        )
-    );
-    null_case!(
-        "context_new out",
-        helib_context_new(
-            1024,
-            t.as_ptr(),
-            1,
-            chain.as_ptr(),
-            2,
-            special.as_ptr(),
-            1,
-            1,
-            HELIB_CONTEXT_ALLOW_INSECURE,
-            null_mut()
-        )
-    );
+    null_each!(helib_context_new(
+        1024,
+        @t.as_ptr(),
+        1,
+        @chain.as_ptr(),
+        2,
+        @special.as_ptr(),
+        1,
+        1,
+        HELIB_CONTEXT_ALLOW_INSECURE,
+        @&mut ctx_out
+    ));
     assert!(
         ctx_out.is_null(),
         "a failed context_new must not write *out"
     );
-    null_case!(
-        "ring_degree ctx",
-        helib_context_ring_degree(null(), &mut u64_out)
-    );
-    null_case!(
-        "ring_degree out",
-        helib_context_ring_degree(ctx.ptr, null_mut())
-    );
-    null_case!(
-        "max_level ctx",
-        helib_context_max_level(null(), &mut usize_out)
-    );
-    null_case!(
-        "max_level out",
-        helib_context_max_level(ctx.ptr, null_mut())
-    );
-    null_case!(
-        "plain_limbs ctx",
-        helib_context_plain_limbs(null(), &mut usize_out)
-    );
-    null_case!(
-        "plain_limbs out",
-        helib_context_plain_limbs(ctx.ptr, null_mut())
-    );
-    null_case!(
-        "chain_primes ctx",
-        helib_context_chain_primes(null(), null_mut(), &mut usize_out)
-    );
-    null_case!(
-        "chain_primes len",
-        helib_context_chain_primes(ctx.ptr, null_mut(), null_mut())
-    );
-    null_case!(
-        "chain_primes len with buffer",
-        helib_context_chain_primes(ctx.ptr, limb_out.as_mut_ptr(), null_mut())
-    );
-    null_case!(
-        "special_primes ctx",
-        helib_context_special_primes(null(), null_mut(), &mut usize_out)
-    );
-    null_case!(
-        "special_primes len",
-        helib_context_special_primes(ctx.ptr, null_mut(), null_mut())
-    );
-    null_case!(
-        "log2_modulus ctx",
-        helib_context_log2_modulus(null(), 0, &mut f64_out)
-    );
-    null_case!(
-        "log2_modulus out",
-        helib_context_log2_modulus(ctx.ptr, 0, null_mut())
-    );
-    null_case!(
-        "log2_special_modulus ctx",
-        helib_context_log2_special_modulus(null(), &mut f64_out)
-    );
-    null_case!(
-        "log2_special_modulus out",
-        helib_context_log2_special_modulus(ctx.ptr, null_mut())
-    );
-    null_case!(
-        "context_correction_factor ctx",
-        helib_context_correction_factor(null(), 0, limb_out.as_mut_ptr(), 2)
-    );
-    null_case!(
-        "context_correction_factor out",
-        helib_context_correction_factor(ctx.ptr, 0, null_mut(), 2)
-    );
-    null_case!("threads ctx", helib_context_threads(null(), &mut u32_out));
-    null_case!("threads out", helib_context_threads(ctx.ptr, null_mut()));
-    null_case!("buffer pool limit out", helib_buffer_pool_limit(null_mut()));
-    null_case!("set_threads ctx", helib_context_set_threads(null(), 1));
+    null_each!(helib_context_ring_degree(@ctx.ptr, @&mut u64_out));
+    null_each!(helib_context_max_level(@ctx.ptr, @&mut usize_out));
+    null_each!(helib_context_plain_limbs(@ctx.ptr, @&mut usize_out));
+    null_each!(helib_context_chain_primes(@ctx.ptr, null_mut(), @&mut usize_out));
+    null_each!(helib_context_chain_primes(ctx.ptr, limb_out.as_mut_ptr(), @&mut usize_out));
+    null_each!(helib_context_special_primes(@ctx.ptr, null_mut(), @&mut usize_out));
+    null_each!(helib_context_log2_modulus(@ctx.ptr, 0, @&mut f64_out));
+    null_each!(helib_context_log2_special_modulus(@ctx.ptr, @&mut f64_out));
+    null_each!(helib_context_correction_factor(@ctx.ptr, 0, @limb_out.as_mut_ptr(), 2));
+    null_each!(helib_context_threads(@ctx.ptr, @&mut u32_out));
+    null_each!(helib_buffer_pool_limit(@&mut u64_out));
+    null_each!(helib_context_set_threads(@ctx.ptr, 1));
 
     // keys
-    null_case!(
-        "secret_key_generate ctx",
-        helib_secret_key_generate(null(), &mut sk_out)
-    );
-    null_case!(
-        "secret_key_generate out",
-        helib_secret_key_generate(ctx.ptr, null_mut())
-    );
-    null_case!(
-        "public_key_generate sk",
-        helib_public_key_generate(null(), &mut pk_out)
-    );
-    null_case!(
-        "public_key_generate out",
-        helib_public_key_generate(sk.0, null_mut())
-    );
+    null_each!(helib_secret_key_generate(@ctx.ptr, @&mut sk_out));
+    null_each!(helib_public_key_generate(@sk.0, @&mut pk_out));
 
     // encoded plaintext
-    null_case!(
-        "encoded_plaintext_new ctx",
-        helib_encoded_plaintext_new(null(), coeffs.as_ptr(), 4, 1, 0, null(), 0, &mut pt_out)
-    );
-    null_case!(
-        "encoded_plaintext_new coeffs",
-        helib_encoded_plaintext_new(ctx.ptr, null(), 4, 1, 0, null(), 0, &mut pt_out)
-    );
-    null_case!(
-        "encoded_plaintext_new out",
-        helib_encoded_plaintext_new(ctx.ptr, coeffs.as_ptr(), 4, 1, 0, null(), 0, null_mut())
-    );
-    null_case!(
-        "encoded_plaintext_new_public ctx",
-        helib_encoded_plaintext_new_public(
-            null(),
-            coeffs.as_ptr(),
-            4,
-            1,
-            0,
-            null(),
-            0,
-            0,
-            &mut pt_out
-        )
-    );
-    null_case!(
-        "encoded_plaintext_new_public coeffs",
-        helib_encoded_plaintext_new_public(ctx.ptr, null(), 4, 1, 0, null(), 0, 1, &mut pt_out)
-    );
-    null_case!(
-        "encoded_plaintext_new_public out",
-        helib_encoded_plaintext_new_public(
-            ctx.ptr,
-            coeffs.as_ptr(),
-            4,
-            1,
-            0,
-            null(),
-            0,
-            0,
-            null_mut()
-        )
-    );
-    null_case!(
-        "encoded_plaintext_level pt",
-        helib_encoded_plaintext_level(null(), &mut usize_out)
-    );
-    null_case!(
-        "encoded_plaintext_level out",
-        helib_encoded_plaintext_level(pt.0, null_mut())
-    );
-    null_case!(
-        "encoded_plaintext_stride pt",
-        helib_encoded_plaintext_stride(null(), &mut usize_out)
-    );
-    null_case!(
-        "encoded_plaintext_stride out",
-        helib_encoded_plaintext_stride(pt.0, null_mut())
-    );
+    null_each!(helib_encoded_plaintext_new(@ctx.ptr, @coeffs.as_ptr(), 4, 1, 0, null(), 0, @&mut pt_out));
+    null_each!(helib_encoded_plaintext_new_public(
+        @ctx.ptr, @coeffs.as_ptr(), 4, 1, 0, null(), 0, 0, @&mut pt_out
+    ));
+    null_each!(helib_encoded_plaintext_new_public(
+        ctx.ptr, @coeffs.as_ptr(), 4, 1, 0, null(), 0, 1, &mut pt_out
+    ));
+    null_each!(helib_encoded_plaintext_level(@pt.0, @&mut usize_out));
+    null_each!(helib_encoded_plaintext_stride(@pt.0, @&mut usize_out));
 
     // ciphertext
-    null_case!(
-        "ciphertext_new ctx",
-        helib_ciphertext_new(null(), &mut ct_out)
-    );
-    null_case!(
-        "ciphertext_new out",
-        helib_ciphertext_new(ctx.ptr, null_mut())
-    );
-    null_case!("copy src", helib_ciphertext_copy(null(), dst.0));
-    null_case!("copy dst", helib_ciphertext_copy(ct.0, null_mut()));
-    null_case!(
-        "ciphertext_level ct",
-        helib_ciphertext_level(null(), &mut usize_out)
-    );
-    null_case!(
-        "ciphertext_level out",
-        helib_ciphertext_level(ct.0, null_mut())
-    );
-    null_case!(
-        "ciphertext_size ct",
-        helib_ciphertext_size(null(), &mut usize_out)
-    );
-    null_case!(
-        "ciphertext_size out",
-        helib_ciphertext_size(ct.0, null_mut())
-    );
-    null_case!(
-        "ciphertext_correction_factor ct",
-        helib_ciphertext_correction_factor(null(), limb_out.as_mut_ptr(), 2)
-    );
-    null_case!(
-        "ciphertext_correction_factor out",
-        helib_ciphertext_correction_factor(ct.0, null_mut(), 2)
-    );
-    null_case!(
-        "noise_estimate ct",
-        helib_ciphertext_noise_estimate(null(), &mut f64_out)
-    );
-    null_case!(
-        "noise_estimate out",
-        helib_ciphertext_noise_estimate(ct.0, null_mut())
-    );
-    null_case!(
-        "estimated_budget ct",
-        helib_ciphertext_estimated_budget(null(), &mut f64_out)
-    );
-    null_case!(
-        "estimated_budget out",
-        helib_ciphertext_estimated_budget(ct.0, null_mut())
-    );
-    null_case!(
-        "encrypt_public pk",
-        helib_encrypt_public(null(), coeffs.as_ptr(), 4, 1, 0, dst.0)
-    );
-    null_case!(
-        "encrypt_public coeffs",
-        helib_encrypt_public(pk.0, null(), 4, 1, 0, dst.0)
-    );
-    null_case!(
-        "encrypt_public dst",
-        helib_encrypt_public(pk.0, coeffs.as_ptr(), 4, 1, 0, null_mut())
-    );
-    null_case!(
-        "encrypt_secret sk",
-        helib_encrypt_secret(null(), coeffs.as_ptr(), 4, 1, 0, dst.0)
-    );
-    null_case!(
-        "encrypt_secret coeffs",
-        helib_encrypt_secret(sk.0, null(), 4, 1, 0, dst.0)
-    );
-    null_case!(
-        "encrypt_secret dst",
-        helib_encrypt_secret(sk.0, coeffs.as_ptr(), 4, 1, 0, null_mut())
-    );
-    null_case!(
-        "decrypt sk",
-        helib_decrypt(null(), ct.0, dec.as_mut_ptr(), dec.len(), 1)
-    );
-    null_case!(
-        "decrypt ct",
-        helib_decrypt(sk.0, null(), dec.as_mut_ptr(), dec.len(), 1)
-    );
-    null_case!(
-        "decrypt out",
-        helib_decrypt(sk.0, ct.0, null_mut(), dec.len(), 1)
-    );
-    null_case!(
-        "noise_budget sk",
-        helib_noise_budget(null(), ct.0, &mut f64_out)
-    );
-    null_case!(
-        "noise_budget ct",
-        helib_noise_budget(sk.0, null(), &mut f64_out)
-    );
-    null_case!(
-        "noise_budget out",
-        helib_noise_budget(sk.0, ct.0, null_mut())
-    );
+    null_each!(helib_ciphertext_new(@ctx.ptr, @&mut ct_out));
+    null_each!(helib_ciphertext_copy(@ct.0, @dst.0));
+    null_each!(helib_ciphertext_level(@ct.0, @&mut usize_out));
+    null_each!(helib_ciphertext_size(@ct.0, @&mut usize_out));
+    null_each!(helib_ciphertext_correction_factor(@ct.0, @limb_out.as_mut_ptr(), 2));
+    null_each!(helib_ciphertext_noise_estimate(@ct.0, @&mut f64_out));
+    null_each!(helib_ciphertext_estimated_budget(@ct.0, @&mut f64_out));
+    null_each!(helib_encrypt_public(@pk.0, @coeffs.as_ptr(), 4, 1, 0, @dst.0));
+    null_each!(helib_encrypt_secret(@sk.0, @coeffs.as_ptr(), 4, 1, 0, @dst.0));
+    null_each!(helib_decrypt(@sk.0, @ct.0, @dec.as_mut_ptr(), dec.len(), 1));
+    null_each!(helib_noise_budget(@sk.0, @ct.0, @&mut f64_out));
 
     // evaluator
-    null_case!("add a", helib_ciphertext_add(null(), ct.0, dst.0));
-    null_case!("add b", helib_ciphertext_add(ct.0, null(), dst.0));
-    null_case!("add dst", helib_ciphertext_add(ct.0, ct.0, null_mut()));
-    null_case!("sub a", helib_ciphertext_sub(null(), ct.0, dst.0));
-    null_case!("sub b", helib_ciphertext_sub(ct.0, null(), dst.0));
-    null_case!("sub dst", helib_ciphertext_sub(ct.0, ct.0, null_mut()));
-    null_case!("negate a", helib_ciphertext_negate(null(), dst.0));
-    null_case!("negate dst", helib_ciphertext_negate(ct.0, null_mut()));
-    null_case!(
-        "add_plain a",
-        helib_ciphertext_add_plain(null(), pt.0, dst.0)
-    );
-    null_case!(
-        "add_plain p",
-        helib_ciphertext_add_plain(ct.0, null(), dst.0)
-    );
-    null_case!(
-        "add_plain dst",
-        helib_ciphertext_add_plain(ct.0, pt.0, null_mut())
-    );
-    null_case!(
-        "sub_plain a",
-        helib_ciphertext_sub_plain(null(), pt.0, dst.0)
-    );
-    null_case!(
-        "sub_plain p",
-        helib_ciphertext_sub_plain(ct.0, null(), dst.0)
-    );
-    null_case!(
-        "sub_plain dst",
-        helib_ciphertext_sub_plain(ct.0, pt.0, null_mut())
-    );
-    null_case!(
-        "mul_plain a",
-        helib_ciphertext_mul_plain(null(), pt.0, dst.0)
-    );
-    null_case!(
-        "mul_plain p",
-        helib_ciphertext_mul_plain(ct.0, null(), dst.0)
-    );
-    null_case!(
-        "mul_plain dst",
-        helib_ciphertext_mul_plain(ct.0, pt.0, null_mut())
-    );
-    null_case!(
-        "mul_scalar a",
-        helib_ciphertext_mul_scalar(null(), coeffs.as_ptr(), 1, dst.0)
-    );
-    null_case!(
-        "mul_scalar k",
-        helib_ciphertext_mul_scalar(ct.0, null(), 1, dst.0)
-    );
-    null_case!(
-        "mul_scalar dst",
-        helib_ciphertext_mul_scalar(ct.0, coeffs.as_ptr(), 1, null_mut())
-    );
-    null_case!("mod_switch a", helib_ciphertext_mod_switch(null(), dst.0));
-    null_case!(
-        "mod_switch dst",
-        helib_ciphertext_mod_switch(ct.0, null_mut())
-    );
-    null_case!(
-        "mod_switch_to a",
-        helib_ciphertext_mod_switch_to(null(), 0, dst.0)
-    );
-    null_case!(
-        "mod_switch_to dst",
-        helib_ciphertext_mod_switch_to(ct1.0, 0, null_mut())
-    );
-    null_case!(
-        "mod_switch_reduce_noise a",
-        helib_ciphertext_mod_switch_reduce_noise(null(), dst.0)
-    );
-    null_case!(
-        "mod_switch_reduce_noise dst",
-        helib_ciphertext_mod_switch_reduce_noise(ct.0, null_mut())
-    );
+    null_each!(helib_ciphertext_add(@ct.0, @ct.0, @dst.0));
+    null_each!(helib_ciphertext_sub(@ct.0, @ct.0, @dst.0));
+    null_each!(helib_ciphertext_negate(@ct.0, @dst.0));
+    null_each!(helib_ciphertext_add_plain(@ct.0, @pt.0, @dst.0));
+    null_each!(helib_ciphertext_sub_plain(@ct.0, @pt.0, @dst.0));
+    null_each!(helib_ciphertext_mul_plain(@ct.0, @pt.0, @dst.0));
+    null_each!(helib_ciphertext_mul_scalar(@ct.0, @coeffs.as_ptr(), 1, @dst.0));
+    null_each!(helib_ciphertext_mod_switch(@ct.0, @dst.0));
+    null_each!(helib_ciphertext_mod_switch_to(@ct1.0, 0, @dst.0));
+    null_each!(helib_ciphertext_mod_switch_reduce_noise(@ct.0, @dst.0));
 
     // ring
-    null_case!(
-        "ring_to_rns ctx",
-        helib_ring_to_rns(null(), 0, ring_in.as_ptr(), 1, ring_out.as_mut_ptr(), N)
-    );
-    null_case!(
-        "ring_to_rns coeffs",
-        helib_ring_to_rns(ctx.ptr, 0, null(), 1, ring_out.as_mut_ptr(), N)
-    );
-    null_case!(
-        "ring_to_rns residues",
-        helib_ring_to_rns(ctx.ptr, 0, ring_in.as_ptr(), 1, null_mut(), N)
-    );
-    null_case!(
-        "ring_from_rns ctx",
-        helib_ring_from_rns(null(), 0, ring_in.as_ptr(), N, ring_out.as_mut_ptr(), 1)
-    );
-    null_case!(
-        "ring_from_rns residues",
-        helib_ring_from_rns(ctx.ptr, 0, null(), N, ring_out.as_mut_ptr(), 1)
-    );
-    null_case!(
-        "ring_from_rns coeffs",
-        helib_ring_from_rns(ctx.ptr, 0, ring_in.as_ptr(), N, null_mut(), 1)
-    );
-    null_case!(
-        "ring_multiply ctx",
-        helib_ring_multiply_mod_prime(
-            null(),
-            0,
-            ring_in.as_ptr(),
-            ring_in.as_ptr(),
-            ring_out.as_mut_ptr()
-        )
-    );
-    null_case!(
-        "ring_multiply a",
-        helib_ring_multiply_mod_prime(ctx.ptr, 0, null(), ring_in.as_ptr(), ring_out.as_mut_ptr())
-    );
-    null_case!(
-        "ring_multiply b",
-        helib_ring_multiply_mod_prime(ctx.ptr, 0, ring_in.as_ptr(), null(), ring_out.as_mut_ptr())
-    );
-    null_case!(
-        "ring_multiply out",
-        helib_ring_multiply_mod_prime(ctx.ptr, 0, ring_in.as_ptr(), ring_in.as_ptr(), null_mut())
-    );
+    null_each!(helib_ring_to_rns(@ctx.ptr, 0, @ring_in.as_ptr(), 1, @ring_out.as_mut_ptr(), N));
+    null_each!(helib_ring_from_rns(@ctx.ptr, 0, @ring_in.as_ptr(), N, @ring_out.as_mut_ptr(), 1));
+    null_each!(helib_ring_multiply_mod_prime(
+        @ctx.ptr,
+        0,
+        @ring_in.as_ptr(),
+        @ring_in.as_ptr(),
+        @ring_out.as_mut_ptr()
+    ));
 
     // Nothing was allocated by the failed constructors.
     assert!(ctx_out.is_null() && sk_out.is_null() && pk_out.is_null());

@@ -89,46 +89,21 @@ fn block_product_arguments_are_checked() {
         // the engine reads before it validates (it checks counts first).
         unsafe { helib_ciphertext_multiply_blocks(a, ac, a_raw.as_ptr(), 1, first, outs, oc) }
     };
-    expect_status(
-        call(ptr::null(), 1, 0, out_raw.as_ptr(), 1),
-        HELIB_ERR_NULL_POINTER,
-        "NULL a",
-    );
-    expect_status(
-        call(null_raw.as_ptr(), 1, 0, out_raw.as_ptr(), 1),
-        HELIB_ERR_NULL_POINTER,
-        "NULL block",
-    );
-    expect_status(
-        call(a_raw.as_ptr(), 1, 0, ptr::null(), 1),
-        HELIB_ERR_NULL_POINTER,
-        "NULL outputs",
-    );
-    expect_status(
-        call(a_raw.as_ptr(), usize::MAX, 0, out_raw.as_ptr(), 1),
-        HELIB_ERR_INVALID_ARGUMENT,
-        "huge count",
-    );
-    expect_status(
-        call(a_raw.as_ptr(), 0, 0, out_raw.as_ptr(), 1),
-        HELIB_ERR_INVALID_ARGUMENT,
-        "no blocks",
-    );
-    expect_status(
-        call(a_raw.as_ptr(), 1, 1, out_raw.as_ptr(), 1),
-        HELIB_ERR_INVALID_ARGUMENT,
-        "first past the end",
-    );
-    expect_status(
-        call(a_raw.as_ptr(), 1, 0, out_raw.as_ptr(), 0),
-        HELIB_ERR_INVALID_ARGUMENT,
-        "no outputs",
-    );
-    expect_status(
-        call(empty_raw.as_ptr(), 1, 0, out_raw.as_ptr(), 1),
-        HELIB_ERR_INVALID_ARGUMENT,
-        "unwritten block",
-    );
+    // (a, a_count, first, outputs, output count), the status, what it is.
+    #[rustfmt::skip]
+    let cases = [
+        (ptr::null(), 1, 0, out_raw.as_ptr(), 1, HELIB_ERR_NULL_POINTER, "NULL a"),
+        (null_raw.as_ptr(), 1, 0, out_raw.as_ptr(), 1, HELIB_ERR_NULL_POINTER, "NULL block"),
+        (a_raw.as_ptr(), 1, 0, ptr::null(), 1, HELIB_ERR_NULL_POINTER, "NULL outputs"),
+        (a_raw.as_ptr(), usize::MAX, 0, out_raw.as_ptr(), 1, HELIB_ERR_INVALID_ARGUMENT, "huge count"),
+        (a_raw.as_ptr(), 0, 0, out_raw.as_ptr(), 1, HELIB_ERR_INVALID_ARGUMENT, "no blocks"),
+        (a_raw.as_ptr(), 1, 1, out_raw.as_ptr(), 1, HELIB_ERR_INVALID_ARGUMENT, "first past the end"),
+        (a_raw.as_ptr(), 1, 0, out_raw.as_ptr(), 0, HELIB_ERR_INVALID_ARGUMENT, "no outputs"),
+        (empty_raw.as_ptr(), 1, 0, out_raw.as_ptr(), 1, HELIB_ERR_INVALID_ARGUMENT, "unwritten block"),
+    ];
+    for (a, a_count, first, outs, out_count, want, what) in cases {
+        expect_status(call(a, a_count, first, outs, out_count), want, what);
+    }
     // Monomials: the exponent must be below 2N.
     // SAFETY: live handles.
     let s = unsafe { helib_ciphertext_mul_monomial(one[0].0, 2 * N as u64, out.0) };

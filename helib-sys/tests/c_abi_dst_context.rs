@@ -37,13 +37,48 @@ fn s2e_sum(sk: &SecretKey, seed: &[u8; 32], level: usize, m: &[u64]) -> Vec<u64>
     out
 }
 
+/// Checks that `write` refuses a dst of `other`'s context with
+/// HELIB_ERR_CONTEXT_MISMATCH and leaves it as it was: an empty one stays
+/// empty, a written one keeps its level and plaintext. Returns the written
+/// dst.
+#[track_caller]
+fn refuses_foreign_dst(what: &str, other: &Ctx, write: impl Fn(&Ct) -> helib_status) -> Ct {
+    let other_sk = SecretKey::generate(other);
+    // An empty dst of the other context stays empty.
+    let foreign = Ct::empty(other);
+    let msg = expect_status(
+        write(&foreign),
+        HELIB_ERR_CONTEXT_MISMATCH,
+        &format!("{what} into an empty dst of another context"),
+    );
+    assert!(msg.contains("context"), "{msg}");
+    let mut size = 0usize;
+    // SAFETY: live ciphertext, valid out-pointer.
+    let s = unsafe { helib_ciphertext_size(foreign.0, &mut size) };
+    assert_ne!(s, HELIB_OK, "the refused call wrote the empty dst");
+    // A written dst of the other context keeps its plaintext.
+    let kept = [BigUint::from(9u32)];
+    let written = encrypt_sk(&other_sk, other, &kept, 0);
+    expect_status(
+        write(&written),
+        HELIB_ERR_CONTEXT_MISMATCH,
+        &format!("{what} into a written dst of another context"),
+    );
+    assert_eq!(written.level(), 0);
+    assert_poly_eq(
+        &decrypt_ok(&other_sk, other, &written),
+        &pad(&kept, N),
+        "the foreign dst after the refused call",
+    );
+    written
+}
+
 #[test]
 fn s2e_assemble_refuses_a_dst_of_another_context() {
     let ctx = new_ctx();
     // The same parameters, another context.
     let other = new_ctx();
     let sk = SecretKey::generate(&ctx);
-    let other_sk = SecretKey::generate(&other);
     let seed = [3u8; 32];
     let level = ctx.max_level();
     let m = [5u64, 0, 7];
@@ -63,32 +98,7 @@ fn s2e_assemble_refuses_a_dst_of_another_context() {
             )
         }
     };
-    // An empty dst of the other context stays empty.
-    let foreign = Ct::empty(&other);
-    let msg = expect_status(
-        assemble(&ctx, &foreign),
-        HELIB_ERR_CONTEXT_MISMATCH,
-        "s2e_assemble into an empty dst of another context",
-    );
-    assert!(msg.contains("context"), "{msg}");
-    let mut size = 0usize;
-    // SAFETY: live ciphertext, valid out-pointer.
-    let s = unsafe { helib_ciphertext_size(foreign.0, &mut size) };
-    assert_ne!(s, HELIB_OK, "the refused call wrote the empty dst");
-    // A written dst of the other context keeps its plaintext.
-    let kept = [BigUint::from(9u32)];
-    let written = encrypt_sk(&other_sk, &other, &kept, 0);
-    expect_status(
-        assemble(&ctx, &written),
-        HELIB_ERR_CONTEXT_MISMATCH,
-        "s2e_assemble into a written dst of another context",
-    );
-    assert_eq!(written.level(), 0);
-    assert_poly_eq(
-        &decrypt_ok(&other_sk, &other, &written),
-        &pad(&kept, N),
-        "the foreign dst after the refused call",
-    );
+    let written = refuses_foreign_dst("s2e_assemble", &other, |dst| assemble(&ctx, dst));
     // As encryption and deserialization do with the same dst.
     let one = [1u64];
     // SAFETY: live handles; `one` holds one coefficient.
@@ -113,7 +123,6 @@ fn key_switch_assemble_refuses_a_dst_of_another_context() {
     let sk = SecretKey::generate(&ctx);
     let target = SecretKey::generate(&ctx);
     let target_pk = PublicKey::generate(&target);
-    let other_sk = SecretKey::generate(&other);
     let level = ctx.max_level();
     let m = [
         BigUint::from(6u32),
@@ -150,32 +159,7 @@ fn key_switch_assemble_refuses_a_dst_of_another_context() {
             helib_threshold_key_switch_assemble(ct.0, &spec, h0.as_ptr(), h1.as_ptr(), len, dst.0)
         }
     };
-    // An empty dst of the other context stays empty.
-    let foreign = Ct::empty(&other);
-    let msg = expect_status(
-        assemble(&foreign),
-        HELIB_ERR_CONTEXT_MISMATCH,
-        "key_switch_assemble into an empty dst of another context",
-    );
-    assert!(msg.contains("context"), "{msg}");
-    let mut size = 0usize;
-    // SAFETY: live ciphertext, valid out-pointer.
-    let s = unsafe { helib_ciphertext_size(foreign.0, &mut size) };
-    assert_ne!(s, HELIB_OK, "the refused call wrote the empty dst");
-    // A written dst of the other context keeps its plaintext.
-    let kept = [BigUint::from(9u32)];
-    let written = encrypt_sk(&other_sk, &other, &kept, 0);
-    expect_status(
-        assemble(&written),
-        HELIB_ERR_CONTEXT_MISMATCH,
-        "key_switch_assemble into a written dst of another context",
-    );
-    assert_eq!(written.level(), 0);
-    assert_poly_eq(
-        &decrypt_ok(&other_sk, &other, &written),
-        &pad(&kept, N),
-        "the foreign dst after the refused call",
-    );
+    refuses_foreign_dst("key_switch_assemble", &other, assemble);
 
     // A dst of the context is written: ct's plaintext under the target key.
     let dst = Ct::empty(&ctx);

@@ -216,9 +216,8 @@ fn serialized_flags_are_a_record_not_consent() {
     // a context built from them without the caller's own flag is refused.
     let t = [65537u64];
     let chain = [61u32, 61];
-    let mut len = 0usize;
-    // SAFETY: live slices; two-call protocol with a NULL buffer.
-    check(unsafe {
+    // SAFETY: live slices; the buffer is NULL (size only) or holds `len` bytes.
+    let bytes = two_call(|buf, len| unsafe {
         helib_parameters_serialize(
             1024,
             t.as_ptr(),
@@ -228,24 +227,8 @@ fn serialized_flags_are_a_record_not_consent() {
             std::ptr::null(),
             0,
             HELIB_PARAMETERS_INSECURE,
-            std::ptr::null_mut(),
-            &mut len,
-        )
-    });
-    let mut bytes = vec![0u8; len];
-    // SAFETY: `bytes` holds `len` bytes.
-    check(unsafe {
-        helib_parameters_serialize(
-            1024,
-            t.as_ptr(),
-            1,
-            chain.as_ptr(),
-            2,
-            std::ptr::null(),
-            0,
-            HELIB_PARAMETERS_INSECURE,
-            bytes.as_mut_ptr(),
-            &mut len,
+            buf,
+            len,
         )
     });
     let (mut n, mut flags) = (0u64, 0u32);

@@ -41,56 +41,10 @@ fn poly_bytes(primes: &[u64]) -> usize {
         .sum()
 }
 
-// ------------------------------------------------------------ own handles
-
-struct RelinKey(*mut helib_relin_key);
-impl Drop for RelinKey {
-    fn drop(&mut self) {
-        // SAFETY: the handle came from the engine (or is NULL) and is freed once.
-        unsafe { helib_relin_key_free(self.0) }
-    }
-}
-
-struct GaloisKeys(*mut helib_galois_keys);
-impl Drop for GaloisKeys {
-    fn drop(&mut self) {
-        // SAFETY: the handle came from the engine (or is NULL) and is freed once.
-        unsafe { helib_galois_keys_free(self.0) }
-    }
-}
-
-fn relin_key(sk: &SecretKey) -> RelinKey {
-    let mut out = null_mut();
-    // SAFETY: live secret key, valid out pointer.
-    check(unsafe { helib_relin_key_generate(sk.0, &mut out) });
-    RelinKey(out)
-}
-
-fn galois_keys(ctx: &Ctx, sk: &SecretKey, elements: &[u64]) -> GaloisKeys {
-    let mut out = null_mut();
-    // SAFETY: live context, valid out pointer.
-    check(unsafe { helib_galois_keys_new(ctx.ptr, &mut out) });
-    for &g in elements {
-        // SAFETY: live handles.
-        check(unsafe { helib_galois_keys_add(out, sk.0, g) });
-    }
-    GaloisKeys(out)
-}
-
-fn galois_elements(keys: &GaloisKeys) -> Vec<u64> {
-    let mut len = 0usize;
-    // SAFETY: live handle; NULL buffer asks for the count.
-    check(unsafe { helib_galois_keys_elements(keys.0, null_mut(), &mut len) });
-    let mut buf = vec![0u64; len];
-    // SAFETY: `buf` holds `len` entries.
-    check(unsafe { helib_galois_keys_elements(keys.0, buf.as_mut_ptr(), &mut len) });
-    buf
-}
-
 // ------------------------------------------------------- two-call helpers
 
 /// Runs a serializer with the two-call protocol, checking both calls.
-fn two_call(mut f: impl FnMut(*mut u8, *mut usize) -> helib_status) -> Vec<u8> {
+fn serialized_checked(mut f: impl FnMut(*mut u8, *mut usize) -> helib_status) -> Vec<u8> {
     let mut len = 0usize;
     check(f(null_mut(), &mut len));
     assert!(
@@ -119,8 +73,8 @@ fn two_call(mut f: impl FnMut(*mut u8, *mut usize) -> helib_status) -> Vec<u8> {
 }
 
 fn ser_ct(ct: &Ct) -> Vec<u8> {
-    // SAFETY: live ciphertext; buffer and length come from `two_call`.
-    two_call(|buf, len| unsafe { helib_ciphertext_serialize(ct.0, buf, len) })
+    // SAFETY: live ciphertext; buffer and length come from `serialized_checked`.
+    serialized_checked(|buf, len| unsafe { helib_ciphertext_serialize(ct.0, buf, len) })
 }
 
 fn de_ct_raw(ctx: &Ctx, bytes: &[u8], dst: &Ct) -> helib_status {
@@ -135,8 +89,8 @@ fn de_ct(ctx: &Ctx, bytes: &[u8]) -> Ct {
 }
 
 fn ser_pk(pk: &PublicKey) -> Vec<u8> {
-    // SAFETY: live key; buffer and length come from `two_call`.
-    two_call(|buf, len| unsafe { helib_public_key_serialize(pk.0, buf, len) })
+    // SAFETY: live key; buffer and length come from `serialized_checked`.
+    serialized_checked(|buf, len| unsafe { helib_public_key_serialize(pk.0, buf, len) })
 }
 
 fn de_pk_raw(ctx: &Ctx, bytes: &[u8]) -> (helib_status, PublicKey) {
@@ -151,8 +105,8 @@ fn de_pk_raw(ctx: &Ctx, bytes: &[u8]) -> (helib_status, PublicKey) {
 }
 
 fn ser_rk(rk: &RelinKey) -> Vec<u8> {
-    // SAFETY: live key; buffer and length come from `two_call`.
-    two_call(|buf, len| unsafe { helib_relin_key_serialize(rk.0, buf, len) })
+    // SAFETY: live key; buffer and length come from `serialized_checked`.
+    serialized_checked(|buf, len| unsafe { helib_relin_key_serialize(rk.0, buf, len) })
 }
 
 fn de_rk_raw(ctx: &Ctx, bytes: &[u8]) -> (helib_status, RelinKey) {
@@ -167,8 +121,8 @@ fn de_rk_raw(ctx: &Ctx, bytes: &[u8]) -> (helib_status, RelinKey) {
 }
 
 fn ser_gk(keys: &GaloisKeys) -> Vec<u8> {
-    // SAFETY: live keys; buffer and length come from `two_call`.
-    two_call(|buf, len| unsafe { helib_galois_keys_serialize(keys.0, buf, len) })
+    // SAFETY: live keys; buffer and length come from `serialized_checked`.
+    serialized_checked(|buf, len| unsafe { helib_galois_keys_serialize(keys.0, buf, len) })
 }
 
 fn de_gk_raw(ctx: &Ctx, bytes: &[u8]) -> (helib_status, GaloisKeys) {
@@ -186,8 +140,8 @@ fn de_gk_raw(ctx: &Ctx, bytes: &[u8]) -> (helib_status, GaloisKeys) {
 fn ser_pt(ctx: &Ctx, m: &[BigUint]) -> Vec<u8> {
     let lpc = ctx.plain_limbs();
     let limbs = poly_to_limbs(m, lpc);
-    // SAFETY: `limbs` holds m.len() * lpc limbs; buffer and length come from `two_call`.
-    two_call(|buf, len| unsafe {
+    // SAFETY: `limbs` holds m.len() * lpc limbs; buffer and length come from `serialized_checked`.
+    serialized_checked(|buf, len| unsafe {
         helib_plaintext_serialize(ctx.ptr, limbs.as_ptr(), m.len(), lpc, buf, len)
     })
 }
@@ -518,7 +472,7 @@ fn relin_key_round_trip_relinearizes() {
     let ctx = bn_ctx();
     let sk = SecretKey::generate(&ctx);
     let pk = PublicKey::generate(&sk);
-    let rk = relin_key(&sk);
+    let rk = RelinKey::generate(&sk);
     let bytes = ser_rk(&rk);
     let mut in_memory = 0usize;
     // SAFETY: live key, valid out pointer.
@@ -567,11 +521,11 @@ fn galois_keys_round_trip_rotates() {
     check(unsafe { helib_galois_element_for_step(ctx.ptr, 1, &mut g1) });
     // SAFETY: as above.
     check(unsafe { helib_galois_element_row_swap(ctx.ptr, &mut swap) });
-    let keys = galois_keys(&ctx, &sk, &[swap, g1]);
+    let keys = GaloisKeys::with(&ctx, &sk, &[swap, g1]);
     let bytes = ser_gk(&keys);
     let (s, loaded) = de_gk_raw(&ctx, &bytes);
     check(s);
-    assert_eq!(galois_elements(&loaded), galois_elements(&keys));
+    assert_eq!(&loaded.elements(), &keys.elements());
     assert_eq!(ser_gk(&loaded), bytes);
 
     let m = rand_poly(&mut rng(5), N, &ctx.t);
@@ -583,12 +537,12 @@ fn galois_keys_round_trip_rotates() {
 
     // An empty set round-trips too, also in a context without special primes.
     let plain_ctx = Ctx::new(N as u64, &t65537(), &[50, 50], &[]);
-    let empty = galois_keys(&plain_ctx, &SecretKey::generate(&plain_ctx), &[]);
+    let empty = GaloisKeys::with(&plain_ctx, &SecretKey::generate(&plain_ctx), &[]);
     let empty_bytes = ser_gk(&empty);
     assert_eq!(empty_bytes.len(), HEADER + 4 + CHECKSUM);
     let (s, back) = de_gk_raw(&plain_ctx, &empty_bytes);
     check(s);
-    assert!(galois_elements(&back).is_empty());
+    assert!(&back.elements().is_empty());
 }
 
 #[test]
@@ -645,8 +599,8 @@ fn plaintext_round_trips_and_omits_trailing_zeros() {
 /// serialize(params) through the C API.
 fn ser_params(n: u64, t: &BigUint, chain: &[u32], special: &[u32], flags: u32) -> Vec<u8> {
     let t = t.to_u64_digits();
-    // SAFETY: every pointer/length pair is a live slice; buffer and length come from `two_call`.
-    two_call(|buf, len| unsafe {
+    // SAFETY: every pointer/length pair is a live slice; buffer and length come from `serialized_checked`.
+    serialized_checked(|buf, len| unsafe {
         helib_parameters_serialize(
             n,
             t.as_ptr(),
@@ -818,8 +772,8 @@ fn loads_into_another_context_or_as_another_kind_are_refused() {
     let other = Ctx::new(N as u64, &t65537(), &[50, 50, 50], &[61]);
     let sk = SecretKey::generate(&ctx);
     let pk = PublicKey::generate(&sk);
-    let rk = relin_key(&sk);
-    let gk = galois_keys(&ctx, &sk, &[3]);
+    let rk = RelinKey::generate(&sk);
+    let gk = GaloisKeys::with(&ctx, &sk, &[3]);
     let m = rand_poly(&mut rng(7), N, &ctx.t);
     let ct = encrypt_pk(&pk, &ctx, &m, ctx.max_level());
     let (ct_b, pk_b, rk_b, gk_b, pt_b) = (
@@ -916,8 +870,8 @@ fn truncations_and_bit_flips_are_refused_and_leave_dst_unchanged() {
     let ctx = ks_ctx();
     let sk = SecretKey::generate(&ctx);
     let pk = PublicKey::generate(&sk);
-    let rk = relin_key(&sk);
-    let gk = galois_keys(&ctx, &sk, &[5]);
+    let rk = RelinKey::generate(&sk);
+    let gk = GaloisKeys::with(&ctx, &sk, &[5]);
     let m = rand_poly(&mut rng(8), N, &ctx.t);
     let ct_b = ser_ct(&encrypt_sk(&sk, &ctx, &m, ctx.max_level()));
     // The first (valid) load below writes `m` at the top level into dst;
@@ -1189,7 +1143,7 @@ fn hostile_fields_with_valid_checksums_are_refused() {
     expect_malformed(de_ct_raw(&ctx, &bare, &dst), "enormous payload");
 
     // Galois keys: a huge count, unsorted and even elements.
-    let sk_keys = galois_keys(&ctx, &sk, &[3, 5]);
+    let sk_keys = GaloisKeys::with(&ctx, &sk, &[3, 5]);
     let gk = ser_gk(&sk_keys);
     let key_bytes = (gk.len() - HEADER - CHECKSUM - 4) / 2;
     let gk_cases: Vec<(&str, Edit)> = vec![
@@ -1258,7 +1212,7 @@ fn hostile_fields_with_valid_checksums_are_refused() {
 
     // Relinearization keys cannot exist without special primes.
     let plain_ctx = Ctx::new(N as u64, &t65537(), &[50, 50, 50], &[61]);
-    let rk = ser_rk(&relin_key(&SecretKey::generate(&plain_ctx)));
+    let rk = ser_rk(&RelinKey::generate(&SecretKey::generate(&plain_ctx)));
     let no_special = Ctx::new(N as u64, &t65537(), &[50, 50, 50], &[]);
     let mut moved = rk.clone();
     moved[8..40].copy_from_slice(&fingerprint(&no_special));
@@ -1300,11 +1254,11 @@ fn operations_refuse_results_beyond_the_estimated_budget() {
     let ctx = ks_ctx();
     let sk = SecretKey::generate(&ctx);
     let pk = PublicKey::generate(&sk);
-    let rk = relin_key(&sk);
+    let rk = RelinKey::generate(&sk);
     let mut g = 0u64;
     // SAFETY: live context, valid out pointer.
     check(unsafe { helib_galois_element_for_step(ctx.ptr, 1, &mut g) });
-    let gk = galois_keys(&ctx, &sk, &[g]);
+    let gk = GaloisKeys::with(&ctx, &sk, &[g]);
     let mut r = rng(21);
     let m = rand_poly(&mut r, N, &ctx.t);
     let fresh0 = encrypt_pk(&pk, &ctx, &m, 0);
@@ -1472,8 +1426,8 @@ fn import_sk_raw(ctx: &Ctx, bytes: &[u8]) -> (helib_status, SecretKey) {
 fn secret_key_export_follows_the_format_and_loads_under_its_context_only() {
     let ctx = ks_ctx();
     let sk = SecretKey::generate(&ctx);
-    // SAFETY: live key; buffer and length come from `two_call`.
-    let bytes = two_call(|buf, len| unsafe { helib_secret_key_export(sk.0, buf, len) });
+    // SAFETY: live key; buffer and length come from `serialized_checked`.
+    let bytes = serialized_checked(|buf, len| unsafe { helib_secret_key_export(sk.0, buf, len) });
 
     // Frame of kind 7 with N/4 payload bytes and the standard checksum.
     assert_eq!(bytes.len(), HEADER + N / 4 + CHECKSUM);

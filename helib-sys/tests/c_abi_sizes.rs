@@ -475,18 +475,45 @@ fn run_cases(cases: &[Case<'_>]) {
     }
 }
 
+/// `count_cases!(cases, want, f(a, @name = value, b, ...))` pushes to
+/// `cases` one case for each argument marked `@name =`, named after the
+/// function and `name`, that calls `f` with the count in that argument's
+/// place and every other argument as written (a marked one as its `value`),
+/// and expects `want`.
+/// `[f, g](...)` does so for each of several entry points with the same
+/// arguments.
+macro_rules! count_cases {
+    // Entry points taking the same arguments: the cases of each.
+    ($cases:ident, $want:expr, [$($f:ident),+] $args:tt) => {
+        $(count_cases!($cases, $want, $f $args);)+
+    };
+    ($cases:ident, $want:expr, $($call:tt)*) => {
+        for_each_marked!(count_case [$cases, $want, count] count $($call)*)
+    };
+}
+
+/// One case of `count_cases!`.
+macro_rules! count_case {
+    ([$cases:ident, $want:expr, $count:ident] $name:expr, $call:expr) => {
+        $cases.push(case(
+            $name,
+            $want,
+            // SAFETY: every other argument is a live handle, a valid
+            // out-pointer or an array of at least the length it is passed
+            // with, and the engine must refuse the count before reading or
+            // writing past it.
+            |$count| unsafe { $call },
+        ))
+    };
+}
+
 fn keyswitch_ctx() -> Ctx {
     Ctx::new(N as u64, &BigUint::from(65537u32), &[61, 61, 61], &[61])
 }
 
 /// The bytes a serializer writes (two-call protocol).
 fn serialized(write: impl Fn(*mut u8, *mut usize) -> helib_status) -> Vec<u8> {
-    let mut len = 0usize;
-    check(write(std::ptr::null_mut(), &mut len));
-    let mut buf = vec![0u8; len];
-    check(write(buf.as_mut_ptr(), &mut len));
-    assert_eq!(len, buf.len());
-    buf
+    two_call(|buf, len| write(buf, len))
 }
 
 #[test]
@@ -561,7 +588,7 @@ fn input_arrays_refuse_edge_counts() {
     // SAFETY (every case below): live handles and valid out-pointers; each
     // array holds at least one entry (four for limbs and bit sizes), and the
     // engine must refuse the count before reading past them.
-    let cases = vec![
+    let mut cases = vec![
         // SAFETY: see the comment above the table.
         case("context_new t_nlimbs", invalid, |count| unsafe {
             let mut out = null_mut();
@@ -612,155 +639,6 @@ fn input_arrays_refuse_edge_counts() {
                 &mut out,
             )
         }),
-        // SAFETY: see the comment above the table.
-        case("parameters_serialize t_nlimbs", invalid, |count| unsafe {
-            let mut len = 0usize;
-            helib_parameters_serialize(
-                N as u64,
-                one.as_ptr(),
-                count,
-                chain.as_ptr(),
-                3,
-                null(),
-                0,
-                0,
-                null_mut(),
-                &mut len,
-            )
-        }),
-        // SAFETY: see the comment above the table.
-        case("parameters_serialize chain_len", invalid, |count| unsafe {
-            let mut len = 0usize;
-            helib_parameters_serialize(
-                N as u64,
-                one.as_ptr(),
-                1,
-                chain.as_ptr(),
-                count,
-                null(),
-                0,
-                0,
-                null_mut(),
-                &mut len,
-            )
-        }),
-        case(
-            "parameters_serialize special_len",
-            invalid,
-            // SAFETY: see the comment above the table.
-            |count| unsafe {
-                let mut len = 0usize;
-                helib_parameters_serialize(
-                    N as u64,
-                    one.as_ptr(),
-                    1,
-                    chain.as_ptr(),
-                    3,
-                    chain.as_ptr(),
-                    count,
-                    0,
-                    null_mut(),
-                    &mut len,
-                )
-            },
-        ),
-        // SAFETY: see the comment above the table.
-        case("encoded_plaintext_new n_coeffs", invalid, |count| unsafe {
-            let mut out = null_mut();
-            helib_encoded_plaintext_new(ctx.ptr, one.as_ptr(), count, 1, level, null(), 0, &mut out)
-        }),
-        case(
-            "encoded_plaintext_new factor_nlimbs",
-            invalid,
-            // SAFETY: see the comment above the table.
-            |count| unsafe {
-                let mut out = null_mut();
-                helib_encoded_plaintext_new(
-                    ctx.ptr,
-                    one.as_ptr(),
-                    1,
-                    1,
-                    level,
-                    one.as_ptr(),
-                    count,
-                    &mut out,
-                )
-            },
-        ),
-        case(
-            "encoded_plaintext_new_extended n_coeffs",
-            invalid,
-            // SAFETY: see the comment above the table.
-            |count| unsafe {
-                let mut out = null_mut();
-                helib_encoded_plaintext_new_extended(
-                    ctx.ptr,
-                    one.as_ptr(),
-                    count,
-                    1,
-                    level,
-                    null(),
-                    0,
-                    &mut out,
-                )
-            },
-        ),
-        case(
-            "encoded_plaintext_new_extended factor_nlimbs",
-            invalid,
-            // SAFETY: see the comment above the table.
-            |count| unsafe {
-                let mut out = null_mut();
-                helib_encoded_plaintext_new_extended(
-                    ctx.ptr,
-                    one.as_ptr(),
-                    1,
-                    1,
-                    level,
-                    one.as_ptr(),
-                    count,
-                    &mut out,
-                )
-            },
-        ),
-        case(
-            "encoded_plaintext_new_public n_coeffs",
-            invalid,
-            // SAFETY: see the comment above the table.
-            |count| unsafe {
-                let mut out = null_mut();
-                helib_encoded_plaintext_new_public(
-                    ctx.ptr,
-                    one.as_ptr(),
-                    count,
-                    1,
-                    level,
-                    null(),
-                    0,
-                    1,
-                    &mut out,
-                )
-            },
-        ),
-        case(
-            "encoded_plaintext_new_public factor_nlimbs",
-            invalid,
-            // SAFETY: see the comment above the table.
-            |count| unsafe {
-                let mut out = null_mut();
-                helib_encoded_plaintext_new_public(
-                    ctx.ptr,
-                    one.as_ptr(),
-                    1,
-                    1,
-                    level,
-                    one.as_ptr(),
-                    count,
-                    0,
-                    &mut out,
-                )
-            },
-        ),
         // The header: residues_len must be the word count the level, form
         // and stride imply, HELIB_ERR_MALFORMED_INPUT otherwise.
         case(
@@ -836,102 +714,6 @@ fn input_arrays_refuse_edge_counts() {
             helib_galois_keys_add_many(keys.0, sk.0, elements.as_ptr(), count)
         }),
         case(
-            "ciphertext_multiply_blocks a_count",
-            invalid,
-            // SAFETY: see the comment above the table.
-            |count| unsafe {
-                helib_ciphertext_multiply_blocks(
-                    cts.as_ptr(),
-                    count,
-                    cts.as_ptr(),
-                    1,
-                    0,
-                    dsts.as_ptr(),
-                    1,
-                )
-            },
-        ),
-        case(
-            "ciphertext_multiply_blocks b_count",
-            invalid,
-            // SAFETY: see the comment above the table.
-            |count| unsafe {
-                helib_ciphertext_multiply_blocks(
-                    cts.as_ptr(),
-                    1,
-                    cts.as_ptr(),
-                    count,
-                    0,
-                    dsts.as_ptr(),
-                    1,
-                )
-            },
-        ),
-        case(
-            "ciphertext_multiply_blocks dst_count",
-            invalid,
-            // SAFETY: see the comment above the table.
-            |count| unsafe {
-                helib_ciphertext_multiply_blocks(
-                    cts.as_ptr(),
-                    1,
-                    cts.as_ptr(),
-                    1,
-                    0,
-                    dsts.as_ptr(),
-                    count,
-                )
-            },
-        ),
-        case(
-            "ciphertext_multiply_plain_blocks a_count",
-            invalid,
-            // SAFETY: see the comment above the table.
-            |count| unsafe {
-                helib_ciphertext_multiply_plain_blocks(
-                    cts.as_ptr(),
-                    count,
-                    pts.as_ptr(),
-                    1,
-                    0,
-                    dsts.as_ptr(),
-                    1,
-                )
-            },
-        ),
-        case(
-            "ciphertext_multiply_plain_blocks b_count",
-            invalid,
-            // SAFETY: see the comment above the table.
-            |count| unsafe {
-                helib_ciphertext_multiply_plain_blocks(
-                    cts.as_ptr(),
-                    1,
-                    pts.as_ptr(),
-                    count,
-                    0,
-                    dsts.as_ptr(),
-                    1,
-                )
-            },
-        ),
-        case(
-            "ciphertext_multiply_plain_blocks dst_count",
-            invalid,
-            // SAFETY: see the comment above the table.
-            |count| unsafe {
-                helib_ciphertext_multiply_plain_blocks(
-                    cts.as_ptr(),
-                    1,
-                    pts.as_ptr(),
-                    1,
-                    0,
-                    dsts.as_ptr(),
-                    count,
-                )
-            },
-        ),
-        case(
             "ciphertext_apply_galois_hoisted count",
             invalid,
             // SAFETY: see the comment above the table.
@@ -945,46 +727,98 @@ fn input_arrays_refuse_edge_counts() {
                 )
             },
         ),
-        case(
-            "ciphertext_linear_transform baby_count",
-            invalid,
-            // SAFETY: see the comment above the table.
-            |count| unsafe {
-                helib_ciphertext_linear_transform(
-                    keys.0,
-                    ct.0,
-                    elements.as_ptr(),
-                    count,
-                    g,
-                    plains.as_ptr(),
-                    1,
-                    dst.0,
-                )
-            },
-        ),
-        case(
-            "ciphertext_linear_transform plain_count",
-            invalid,
-            // SAFETY: see the comment above the table.
-            |count| unsafe {
-                helib_ciphertext_linear_transform(
-                    keys.0,
-                    ct.0,
-                    elements.as_ptr(),
-                    1,
-                    g,
-                    plains.as_ptr(),
-                    count,
-                    dst.0,
-                )
-            },
-        ),
         // SAFETY: see the comment above the table.
         case("plaintext_serialize n_coeffs", invalid, |count| unsafe {
             let mut len = 0usize;
             helib_plaintext_serialize(ctx.ptr, one.as_ptr(), count, 1, null_mut(), &mut len)
         }),
     ];
+    // Functions with several counts: one case a count (see `count_cases!`).
+    count_cases!(
+        cases,
+        invalid,
+        helib_parameters_serialize(
+            N as u64,
+            one.as_ptr(),
+            @t_nlimbs = 1,
+            chain.as_ptr(),
+            @chain_len = 3,
+            chain.as_ptr(),
+            @special_len = 0,
+            0,
+            null_mut(),
+            &mut 0usize
+        )
+    );
+    count_cases!(
+        cases,
+        invalid,
+        [helib_encoded_plaintext_new, helib_encoded_plaintext_new_extended](
+            ctx.ptr,
+            one.as_ptr(),
+            @n_coeffs = 1,
+            1,
+            level,
+            one.as_ptr(),
+            @factor_nlimbs = 1,
+            &mut null_mut()
+        )
+    );
+    count_cases!(
+        cases,
+        invalid,
+        helib_encoded_plaintext_new_public(
+            ctx.ptr,
+            one.as_ptr(),
+            @n_coeffs = 1,
+            1,
+            level,
+            one.as_ptr(),
+            @factor_nlimbs = 1,
+            1,
+            &mut null_mut()
+        )
+    );
+    count_cases!(
+        cases,
+        invalid,
+        helib_ciphertext_multiply_blocks(
+            cts.as_ptr(),
+            @a_count = 1,
+            cts.as_ptr(),
+            @b_count = 1,
+            0,
+            dsts.as_ptr(),
+            @dst_count = 1
+        )
+    );
+    count_cases!(
+        cases,
+        invalid,
+        helib_ciphertext_multiply_plain_blocks(
+            cts.as_ptr(),
+            @a_count = 1,
+            pts.as_ptr(),
+            @b_count = 1,
+            0,
+            dsts.as_ptr(),
+            @dst_count = 1
+        )
+    );
+    count_cases!(
+        cases,
+        invalid,
+        helib_ciphertext_linear_transform(
+            keys.0,
+            ct.0,
+            elements.as_ptr(),
+            @baby_count = 1,
+            g,
+            plains.as_ptr(),
+            @plain_count = 1,
+            dst.0
+        )
+    );
     run_cases(&cases);
     drop(cases);
     assert_eq!(dst.size_or_empty(), None, "a failed call wrote dst");
@@ -1637,40 +1471,6 @@ fn threshold_arrays_refuse_edge_counts() {
             helib_threshold_secret_key_sum(shares.as_ptr(), count, &mut sum)
         }),
         // SAFETY: see the comment above the table.
-        case("threshold_s2e_share n_coeffs", invalid, |count| unsafe {
-            helib_threshold_s2e_share(
-                sk.0,
-                seed.as_ptr(),
-                level,
-                small.as_ptr(),
-                count,
-                1,
-                out_ptr,
-                (level + 1) * N,
-            )
-        }),
-        case(
-            "threshold_s2e_share limbs_per_coeff",
-            invalid,
-            // SAFETY: see the comment above the table.
-            |count| unsafe {
-                helib_threshold_s2e_share(
-                    sk.0,
-                    seed.as_ptr(),
-                    level,
-                    small.as_ptr(),
-                    N,
-                    count,
-                    out_ptr,
-                    (level + 1) * N,
-                )
-            },
-        ),
-        // SAFETY: see the comment above the table.
-        case("threshold_s2e_share out_len", invalid, |count| unsafe {
-            helib_threshold_s2e_share(sk.0, seed.as_ptr(), 0, small.as_ptr(), N, 1, out_ptr, count)
-        }),
-        // SAFETY: see the comment above the table.
         case("threshold_s2e_assemble len", invalid, |count| unsafe {
             helib_threshold_s2e_assemble(ctx.ptr, seed.as_ptr(), 0, 1, small.as_ptr(), count, dst.0)
         }),
@@ -1703,101 +1503,6 @@ fn threshold_arrays_refuse_edge_counts() {
                 helib_threshold_decrypt_share_residues(activated, ct.0, spec, out_ptr, count)
             },
         ),
-        case("threshold_e2s_share mask_len", invalid, |count| unsafe {
-            helib_threshold_e2s_share(sk.0, ct.0, spec, out_ptr, count, out_ptr, (level + 1) * N)
-        }),
-        case("threshold_e2s_share out_len", invalid, |count| unsafe {
-            helib_threshold_e2s_share(sk.0, ct.0, spec, out_ptr, N, out_ptr, count)
-        }),
-        case(
-            "threshold_e2s_share_residues mask_len",
-            invalid,
-            |count| unsafe {
-                helib_threshold_e2s_share_residues(
-                    activated,
-                    ct.0,
-                    spec,
-                    out_ptr,
-                    count,
-                    out_ptr,
-                    (level + 1) * N,
-                )
-            },
-        ),
-        case(
-            "threshold_e2s_share_residues out_len",
-            invalid,
-            |count| unsafe {
-                helib_threshold_e2s_share_residues(
-                    activated, ct.0, spec, out_ptr, N, out_ptr, count,
-                )
-            },
-        ),
-        case(
-            "threshold_s2e_share_residues n_coeffs",
-            invalid,
-            |count| unsafe {
-                helib_threshold_s2e_share_residues(
-                    activated,
-                    seed.as_ptr(),
-                    level,
-                    small.as_ptr(),
-                    count,
-                    1,
-                    out_ptr,
-                    (level + 1) * N,
-                )
-            },
-        ),
-        case(
-            "threshold_s2e_share_residues limbs_per_coeff",
-            invalid,
-            |count| unsafe {
-                helib_threshold_s2e_share_residues(
-                    activated,
-                    seed.as_ptr(),
-                    level,
-                    small.as_ptr(),
-                    N,
-                    count,
-                    out_ptr,
-                    (level + 1) * N,
-                )
-            },
-        ),
-        case(
-            "threshold_s2e_share_residues out_len",
-            invalid,
-            |count| unsafe {
-                helib_threshold_s2e_share_residues(
-                    activated,
-                    seed.as_ptr(),
-                    0,
-                    small.as_ptr(),
-                    N,
-                    1,
-                    out_ptr,
-                    count,
-                )
-            },
-        ),
-        case("threshold_decrypt_combine len", invalid, |count| unsafe {
-            helib_threshold_decrypt_combine(ct.0, spec, small.as_ptr(), count, out_ptr, N)
-        }),
-        case(
-            "threshold_decrypt_combine out_len",
-            invalid,
-            |count| unsafe {
-                helib_threshold_decrypt_combine(
-                    ct.0,
-                    spec,
-                    small.as_ptr(),
-                    (level + 1) * N,
-                    out_ptr,
-                    count,
-                )
-            },
-        ),
         case("threshold_key_switch_share len", invalid, |count| unsafe {
             helib_threshold_key_switch_share(sk.0, ct.0, pk.0, spec, out_ptr, out_ptr, count)
         }),
@@ -1825,6 +1530,64 @@ fn threshold_arrays_refuse_edge_counts() {
             },
         ),
     ]);
+    count_cases!(
+        cases,
+        invalid,
+        helib_threshold_s2e_share(
+            sk.0,
+            seed.as_ptr(),
+            level,
+            small.as_ptr(),
+            @n_coeffs = N,
+            @limbs_per_coeff = 1,
+            out_ptr,
+            @out_len = (level + 1) * N
+        )
+    );
+    count_cases!(
+        cases,
+        invalid,
+        helib_threshold_e2s_share(sk.0, ct.0, spec, out_ptr, @mask_len = N, out_ptr, @out_len = (level + 1) * N)
+    );
+    count_cases!(
+        cases,
+        invalid,
+        helib_threshold_e2s_share_residues(
+            activated,
+            ct.0,
+            spec,
+            out_ptr,
+            @mask_len = N,
+            out_ptr,
+            @out_len = (level + 1) * N
+        )
+    );
+    count_cases!(
+        cases,
+        invalid,
+        helib_threshold_s2e_share_residues(
+            activated,
+            seed.as_ptr(),
+            level,
+            small.as_ptr(),
+            @n_coeffs = N,
+            @limbs_per_coeff = 1,
+            out_ptr,
+            @out_len = (level + 1) * N
+        )
+    );
+    count_cases!(
+        cases,
+        invalid,
+        helib_threshold_decrypt_combine(
+            ct.0,
+            spec,
+            small.as_ptr(),
+            @len = (level + 1) * N,
+            out_ptr,
+            @out_len = N
+        )
+    );
     run_cases(&cases);
     drop(cases);
     assert_untouched(&out, "threshold outputs");

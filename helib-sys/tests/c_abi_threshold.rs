@@ -92,25 +92,18 @@ fn two_parties_public_key_and_decryption_match_the_plaintext() {
     let pk = PublicKey(pk);
     let m = rand_poly(&mut rng(1), N, &ctx.t);
     let ct = encrypt_pk(&pk, &ctx, &m, top);
-    let spec = smudging(&ctx, 2, 40, top);
-    let mut agg = vec![0u64; len];
-    for sk in [&s1, &s2] {
-        let (s, share) = decrypt_share(sk, &ct, &spec, len);
-        check(s);
-        add_mod(&mut agg, &share, &primes);
-    }
-    let pl = ctx.plain_limbs();
-    let mut out = vec![0u64; N * pl];
-    // SAFETY: live ciphertext; `agg` and `out` hold as many values as their lengths say.
-    check(unsafe {
-        helib_threshold_decrypt_combine(ct.0, &spec, agg.as_ptr(), len, out.as_mut_ptr(), out.len())
-    });
-    assert_poly_eq(&poly_from_limbs(&out, pl), &m, "collective decryption");
+    assert_poly_eq(
+        &collective_decrypt(&ctx, [&s1, &s2], &ct),
+        &m,
+        "collective decryption",
+    );
 
     // Only one party's share: the combination does not decrypt, and the output is untouched.
+    let spec = smudging(&ctx, 2, 40, top);
     let (_, only) = decrypt_share(&s1, &ct, &spec, len);
-    let mut untouched = vec![7u64; N * pl];
-    // SAFETY: as above.
+    let mut untouched = vec![7u64; N * ctx.plain_limbs()];
+    // SAFETY: live ciphertext; `only` and `untouched` hold as many values as
+    // their lengths say.
     let s = unsafe {
         helib_threshold_decrypt_combine(
             ct.0,

@@ -271,7 +271,115 @@ pub fn pad(p: &[BigUint], n: usize) -> Vec<BigUint> {
     v
 }
 
+// ------------------------------------------------------- marked arguments
+
+/// `for_each_marked!(then [extra] with f(a, @b, c, @name = d))`: for each
+/// argument of the call marked `@` (or `@name =`, to name it in messages),
+/// invokes `then!([extra] label, call)` with `call` the call with that
+/// argument replaced by the tokens `with` and every other argument as
+/// written (marks dropped), and `label` a `&'static str` naming the function
+/// and the argument. The tests use it to run one check per pointer (NULL in
+/// its place) or per count (an edge count in its place) of an entry point
+/// written once.
+#[allow(unused_macros)]
+macro_rules! for_each_marked {
+    ($then:ident $extra:tt $with:tt $f:ident($($args:tt)*)) => {
+        for_each_marked!(@split $then $extra $with $f [] [] $($args)*)
+    };
+    // The arguments, split at their top-level commas into groups `{...}`.
+    (@split $then:ident $extra:tt $with:tt $f:ident [$($done:tt)*] [$($arg:tt)*] , $($rest:tt)*) => {
+        for_each_marked!(@split $then $extra $with $f [$($done)* {$($arg)*}] [] $($rest)*)
+    };
+    (@split $then:ident $extra:tt $with:tt $f:ident [$($done:tt)*] [$($arg:tt)*] $next:tt $($rest:tt)*) => {
+        for_each_marked!(@split $then $extra $with $f [$($done)*] [$($arg)* $next] $($rest)*)
+    };
+    (@split $then:ident $extra:tt $with:tt $f:ident [$($done:tt)*] []) => {
+        for_each_marked!(@each $then $extra $with $f [] [$($done)*])
+    };
+    (@split $then:ident $extra:tt $with:tt $f:ident [$($done:tt)*] [$($arg:tt)*]) => {
+        for_each_marked!(@each $then $extra $with $f [] [$($done)* {$($arg)*}])
+    };
+    // One invocation of `then` for each marked group, `with` in its place.
+    (@each $then:ident $extra:tt $with:tt $f:ident [$($before:tt)*]
+        [{@ $name:ident = $($value:tt)*} $($after:tt)*]) => {
+        for_each_marked!(@call $then $extra $with $f [$($before)*] [$($after)*] $name);
+        for_each_marked!(@each $then $extra $with $f [$($before)* {$($value)*}] [$($after)*]);
+    };
+    (@each $then:ident $extra:tt $with:tt $f:ident [$($before:tt)*] [{@ $($value:tt)*} $($after:tt)*]) => {
+        for_each_marked!(@call $then $extra $with $f [$($before)*] [$($after)*] $($value)*);
+        for_each_marked!(@each $then $extra $with $f [$($before)* {$($value)*}] [$($after)*]);
+    };
+    (@each $then:ident $extra:tt $with:tt $f:ident [$($before:tt)*] [$group:tt $($after:tt)*]) => {
+        for_each_marked!(@each $then $extra $with $f [$($before)* $group] [$($after)*])
+    };
+    (@each $then:ident $extra:tt $with:tt $f:ident [$($before:tt)*] []) => {};
+    (@call $then:ident $extra:tt $with:tt $f:ident [$($before:tt)*] [$($after:tt)*] $($label:tt)*) => {
+        $then!(
+            $extra concat!(stringify!($f), " ", stringify!($($label)*)),
+            $f($(for_each_marked!(@as_written $before),)* $with $(, for_each_marked!(@as_written $after))*)
+        )
+    };
+    (@as_written {@ $name:ident = $($value:tt)*}) => { $($value)* };
+    (@as_written {@ $($value:tt)*}) => { $($value)* };
+    (@as_written {$($arg:tt)*}) => { $($arg)* };
+}
+#[allow(unused_imports)]
+pub(crate) use for_each_marked;
+
 // ------------------------------------------------------------------ handles
+
+/// Declares the owner of a handle type: a tuple struct around the raw
+/// pointer whose drop frees it (the free functions accept NULL).
+macro_rules! owner {
+    ($(#[$doc:meta])* $name:ident($handle:ty) = $free:ident) => {
+        $(#[$doc])*
+        pub struct $name(pub *mut $handle);
+
+        impl Drop for $name {
+            fn drop(&mut self) {
+                // SAFETY: the handle came from its constructor (or is NULL)
+                // and is freed exactly once, here.
+                unsafe { $free(self.0) }
+            }
+        }
+    };
+}
+
+/// Runs a constructor on an out pointer, checks its status, and returns the
+/// handle it made, which must not be NULL.
+#[track_caller]
+pub fn made<T>(construct: impl FnOnce(&mut *mut T) -> helib_status) -> *mut T {
+    let mut out = ptr::null_mut();
+    check(construct(&mut out));
+    assert!(
+        !out.is_null(),
+        "a constructor returned HELIB_OK but no handle"
+    );
+    out
+}
+
+/// Runs a query on an out pointer holding `initial`, checks its status, and
+/// returns what it wrote.
+#[track_caller]
+pub fn queried<T>(initial: T, query: impl FnOnce(&mut T) -> helib_status) -> T {
+    let mut value = initial;
+    check(query(&mut value));
+    value
+}
+
+/// An array read with the two-call protocol: the count first (NULL buffer),
+/// then the array, whose count must not change.
+#[track_caller]
+pub fn two_call<T: Clone + Default>(
+    mut call: impl FnMut(*mut T, &mut usize) -> helib_status,
+) -> Vec<T> {
+    let mut len = 0usize;
+    check(call(ptr::null_mut(), &mut len));
+    let mut buf = vec![T::default(); len];
+    check(call(buf.as_mut_ptr(), &mut len));
+    assert_eq!(len, buf.len(), "the count changed between the two calls");
+    buf
+}
 
 /// Owner of a `helib_context`.
 pub struct Ctx {
@@ -375,41 +483,28 @@ impl Ctx {
     }
 
     pub fn max_level(&self) -> usize {
-        let mut l = usize::MAX;
         // SAFETY: live context, valid out pointer.
-        check(unsafe { helib_context_max_level(self.ptr, &mut l) });
-        l
+        queried(usize::MAX, |l| unsafe {
+            helib_context_max_level(self.ptr, l)
+        })
     }
 
     pub fn plain_limbs(&self) -> usize {
-        let mut l = 0usize;
         // SAFETY: live context, valid out pointer.
-        check(unsafe { helib_context_plain_limbs(self.ptr, &mut l) });
-        l
+        queried(0, |l| unsafe { helib_context_plain_limbs(self.ptr, l) })
     }
 
     /// The chain primes via the two-call protocol.
     pub fn primes(&self) -> Vec<u64> {
-        let mut len = 0usize;
-        // SAFETY: live context; buf NULL asks for the count only.
-        check(unsafe { helib_context_chain_primes(self.ptr, ptr::null_mut(), &mut len) });
-        let mut buf = vec![0u64; len];
-        // SAFETY: `buf` has room for `len` primes.
-        check(unsafe { helib_context_chain_primes(self.ptr, buf.as_mut_ptr(), &mut len) });
-        assert_eq!(len, buf.len());
-        buf
+        // SAFETY: live context; the buffer is NULL (count only) or has room
+        // for `len` primes.
+        two_call(|buf, len| unsafe { helib_context_chain_primes(self.ptr, buf, len) })
     }
 
     /// The special primes via the two-call protocol.
     pub fn special_primes(&self) -> Vec<u64> {
-        let mut len = 0usize;
-        // SAFETY: live context; buf NULL asks for the count only.
-        check(unsafe { helib_context_special_primes(self.ptr, ptr::null_mut(), &mut len) });
-        let mut buf = vec![0u64; len];
-        // SAFETY: `buf` has room for `len` primes.
-        check(unsafe { helib_context_special_primes(self.ptr, buf.as_mut_ptr(), &mut len) });
-        assert_eq!(len, buf.len());
-        buf
+        // SAFETY: as for `primes`.
+        two_call(|buf, len| unsafe { helib_context_special_primes(self.ptr, buf, len) })
     }
 
     /// `helib_context_correction_factor` as a BigUint.
@@ -436,57 +531,38 @@ impl Ctx {
     }
 }
 
-/// Owner of a `helib_secret_key`.
-pub struct SecretKey(pub *mut helib_secret_key);
-
-impl Drop for SecretKey {
-    fn drop(&mut self) {
-        // SAFETY: handle from helib_secret_key_generate (or NULL), freed once.
-        unsafe { helib_secret_key_free(self.0) }
-    }
-}
+owner!(
+    /// Owner of a `helib_secret_key`.
+    SecretKey(helib_secret_key) = helib_secret_key_free
+);
 
 impl SecretKey {
     #[track_caller]
     pub fn generate(ctx: &Ctx) -> SecretKey {
-        let mut out = ptr::null_mut();
         // SAFETY: live context, valid out pointer.
-        check(unsafe { helib_secret_key_generate(ctx.ptr, &mut out) });
-        assert!(!out.is_null());
-        SecretKey(out)
+        SecretKey(made(|out| unsafe {
+            helib_secret_key_generate(ctx.ptr, out)
+        }))
     }
 }
 
-/// Owner of a `helib_public_key`.
-pub struct PublicKey(pub *mut helib_public_key);
-
-impl Drop for PublicKey {
-    fn drop(&mut self) {
-        // SAFETY: handle from helib_public_key_generate (or NULL), freed once.
-        unsafe { helib_public_key_free(self.0) }
-    }
-}
+owner!(
+    /// Owner of a `helib_public_key`.
+    PublicKey(helib_public_key) = helib_public_key_free
+);
 
 impl PublicKey {
     #[track_caller]
     pub fn generate(sk: &SecretKey) -> PublicKey {
-        let mut out = ptr::null_mut();
         // SAFETY: live secret key, valid out pointer.
-        check(unsafe { helib_public_key_generate(sk.0, &mut out) });
-        assert!(!out.is_null());
-        PublicKey(out)
+        PublicKey(made(|out| unsafe { helib_public_key_generate(sk.0, out) }))
     }
 }
 
-/// Owner of a `helib_encoded_plaintext`.
-pub struct Pt(pub *mut helib_encoded_plaintext);
-
-impl Drop for Pt {
-    fn drop(&mut self) {
-        // SAFETY: handle from helib_encoded_plaintext_new (or NULL), freed once.
-        unsafe { helib_encoded_plaintext_free(self.0) }
-    }
-}
+owner!(
+    /// Owner of a `helib_encoded_plaintext`.
+    Pt(helib_encoded_plaintext) = helib_encoded_plaintext_free
+);
 
 /// Raw `helib_encoded_plaintext_new`; returns status and handle owner.
 pub fn encode_raw(
@@ -530,39 +606,27 @@ pub fn encode(ctx: &Ctx, p: &[BigUint], level: usize, factor: Option<&BigUint>) 
     pt
 }
 
-/// Owner of a `helib_ciphertext`.
-pub struct Ct(pub *mut helib_ciphertext);
-
-impl Drop for Ct {
-    fn drop(&mut self) {
-        // SAFETY: handle from helib_ciphertext_new (or NULL), freed once.
-        unsafe { helib_ciphertext_free(self.0) }
-    }
-}
+owner!(
+    /// Owner of a `helib_ciphertext`.
+    Ct(helib_ciphertext) = helib_ciphertext_free
+);
 
 impl Ct {
     /// An empty ciphertext of `ctx`.
     #[track_caller]
     pub fn empty(ctx: &Ctx) -> Ct {
-        let mut out = ptr::null_mut();
         // SAFETY: live context, valid out pointer.
-        check(unsafe { helib_ciphertext_new(ctx.ptr, &mut out) });
-        assert!(!out.is_null());
-        Ct(out)
+        Ct(made(|out| unsafe { helib_ciphertext_new(ctx.ptr, out) }))
     }
 
     pub fn level(&self) -> usize {
-        let mut l = usize::MAX;
         // SAFETY: live ciphertext, valid out pointer.
-        check(unsafe { helib_ciphertext_level(self.0, &mut l) });
-        l
+        queried(usize::MAX, |l| unsafe { helib_ciphertext_level(self.0, l) })
     }
 
     pub fn size(&self) -> usize {
-        let mut l = 0usize;
         // SAFETY: live ciphertext, valid out pointer.
-        check(unsafe { helib_ciphertext_size(self.0, &mut l) });
-        l
+        queried(0, |l| unsafe { helib_ciphertext_size(self.0, l) })
     }
 
     /// The tracked correction factor, read with `plain_limbs` limbs.
@@ -575,17 +639,17 @@ impl Ct {
     }
 
     pub fn estimated_budget(&self) -> f64 {
-        let mut b = f64::NAN;
         // SAFETY: live ciphertext, valid out pointer.
-        check(unsafe { helib_ciphertext_estimated_budget(self.0, &mut b) });
-        b
+        queried(f64::NAN, |b| unsafe {
+            helib_ciphertext_estimated_budget(self.0, b)
+        })
     }
 
     pub fn noise_estimate(&self) -> f64 {
-        let mut b = f64::NAN;
         // SAFETY: live ciphertext, valid out pointer.
-        check(unsafe { helib_ciphertext_noise_estimate(self.0, &mut b) });
-        b
+        queried(f64::NAN, |b| unsafe {
+            helib_ciphertext_noise_estimate(self.0, b)
+        })
     }
 
     /// A fresh copy (through `helib_ciphertext_copy`).
@@ -676,10 +740,8 @@ pub fn decrypt_ok(sk: &SecretKey, ctx: &Ctx, ct: &Ct) -> Vec<BigUint> {
 /// Exact noise budget with the secret key.
 #[track_caller]
 pub fn noise_budget(sk: &SecretKey, ct: &Ct) -> f64 {
-    let mut b = f64::NAN;
     // SAFETY: live handles, valid out pointer.
-    check(unsafe { helib_noise_budget(sk.0, ct.0, &mut b) });
-    b
+    queried(f64::NAN, |b| unsafe { helib_noise_budget(sk.0, ct.0, b) })
 }
 
 /// Index of the first differing coefficient, for readable failures.
@@ -699,53 +761,37 @@ pub fn assert_poly_eq(got: &[BigUint], want: &[BigUint], what: &str) {
 
 // ----------------------------------------------------------- key switching
 
-/// Owner of a `helib_relin_key`.
-pub struct RelinKey(pub *mut helib_relin_key);
-
-impl Drop for RelinKey {
-    fn drop(&mut self) {
-        // SAFETY: handle from helib_relin_key_generate (or NULL), freed once.
-        unsafe { helib_relin_key_free(self.0) }
-    }
-}
+owner!(
+    /// Owner of a `helib_relin_key`.
+    RelinKey(helib_relin_key) = helib_relin_key_free
+);
 
 impl RelinKey {
     #[track_caller]
     pub fn generate(sk: &SecretKey) -> RelinKey {
-        let mut out = ptr::null_mut();
         // SAFETY: live secret key, valid out pointer.
-        check(unsafe { helib_relin_key_generate(sk.0, &mut out) });
-        assert!(!out.is_null());
-        RelinKey(out)
+        RelinKey(made(|out| unsafe { helib_relin_key_generate(sk.0, out) }))
     }
 
     pub fn size_bytes(&self) -> usize {
-        let mut size = 0usize;
         // SAFETY: live key, valid out pointer.
-        check(unsafe { helib_relin_key_size_bytes(self.0, &mut size) });
-        size
+        queried(0, |size| unsafe {
+            helib_relin_key_size_bytes(self.0, size)
+        })
     }
 }
 
-/// Owner of a `helib_galois_keys`.
-pub struct GaloisKeys(pub *mut helib_galois_keys);
-
-impl Drop for GaloisKeys {
-    fn drop(&mut self) {
-        // SAFETY: handle from helib_galois_keys_new (or NULL), freed once.
-        unsafe { helib_galois_keys_free(self.0) }
-    }
-}
+owner!(
+    /// Owner of a `helib_galois_keys`.
+    GaloisKeys(helib_galois_keys) = helib_galois_keys_free
+);
 
 impl GaloisKeys {
     /// An empty key set of `ctx`.
     #[track_caller]
     pub fn empty(ctx: &Ctx) -> GaloisKeys {
-        let mut out = ptr::null_mut();
         // SAFETY: live context, valid out pointer.
-        check(unsafe { helib_galois_keys_new(ctx.ptr, &mut out) });
-        assert!(!out.is_null());
-        GaloisKeys(out)
+        GaloisKeys(made(|out| unsafe { helib_galois_keys_new(ctx.ptr, out) }))
     }
 
     /// A key set holding the keys for `elements`.
@@ -760,48 +806,44 @@ impl GaloisKeys {
     }
 
     pub fn contains(&self, g: u64) -> bool {
-        let mut out = -1;
         // SAFETY: live key set, valid out pointer.
-        check(unsafe { helib_galois_keys_contains(self.0, g, &mut out) });
+        let out = queried(-1, |out| unsafe {
+            helib_galois_keys_contains(self.0, g, out)
+        });
         assert!(out == 0 || out == 1, "contains wrote {out}");
         out == 1
     }
 
     /// The elements via the two-call protocol.
     pub fn elements(&self) -> Vec<u64> {
-        let mut len = 0usize;
-        // SAFETY: live key set; buf NULL asks for the count only.
-        check(unsafe { helib_galois_keys_elements(self.0, ptr::null_mut(), &mut len) });
-        let mut buf = vec![0u64; len];
-        // SAFETY: `buf` has room for `len` elements.
-        check(unsafe { helib_galois_keys_elements(self.0, buf.as_mut_ptr(), &mut len) });
-        assert_eq!(len, buf.len());
-        buf
+        // SAFETY: live key set; the buffer is NULL (count only) or has room
+        // for `len` elements.
+        two_call(|buf, len| unsafe { helib_galois_keys_elements(self.0, buf, len) })
     }
 
     pub fn size_bytes(&self) -> usize {
-        let mut size = 0usize;
         // SAFETY: live key set, valid out pointer.
-        check(unsafe { helib_galois_keys_size_bytes(self.0, &mut size) });
-        size
+        queried(0, |size| unsafe {
+            helib_galois_keys_size_bytes(self.0, size)
+        })
     }
 }
 
 impl Ctx {
     /// The number of key-switching digits.
     pub fn digits(&self) -> usize {
-        let mut d = usize::MAX;
         // SAFETY: live context, valid out pointer.
-        check(unsafe { helib_context_key_switching_digits(self.ptr, &mut d) });
-        d
+        queried(usize::MAX, |d| unsafe {
+            helib_context_key_switching_digits(self.ptr, d)
+        })
     }
 
     /// The Galois element rotating the rows by `step`.
     pub fn element_for_step(&self, step: i64) -> u64 {
-        let mut g = 0u64;
         // SAFETY: live context, valid out pointer.
-        check(unsafe { helib_galois_element_for_step(self.ptr, step, &mut g) });
-        g
+        queried(0, |g| unsafe {
+            helib_galois_element_for_step(self.ptr, step, g)
+        })
     }
 }
 

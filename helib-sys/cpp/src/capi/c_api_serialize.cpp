@@ -1,5 +1,5 @@
 // c_api_serialize.cpp -- the C shim of serialization: argument checks, the
-// two-call protocol, calls into serialize.cpp, and error translation.
+// two-call protocol, calls into io/serialize.hpp, and error translation.
 #include <algorithm>
 #include <cstring>
 #include <string>

@@ -27,10 +27,9 @@ namespace kernels {
 namespace avx512 {
 namespace ntt_detail {
 
-/// A twiddle per lane with its Shoup factor (whose high halves mulhi_epu64 takes apart).
-struct Twiddle {
-    __m512i w, ws, ws_hi;
-};
+/// A twiddle per lane with its Shoup factor (whole in ws_lo, whose low halves
+/// mulhi_epu64 reads, and its high halves in ws_hi).
+using Twiddle = ShoupX8;
 
 BGV_AVX512 inline Twiddle twiddle(__m512i w, __m512i ws) { return {w, ws, _mm512_srli_epi64(ws, 32)}; }
 BGV_AVX512 inline Twiddle twiddle(u64 w, u64 ws) {
@@ -48,7 +47,7 @@ BGV_AVX512 inline __m512i repeat4(const u64 *tw) {
 /// Cooley-Tukey: x, y in [0, 4q) -> x + w y, x - w y, both in [0, 4q) (scalar::forward_block).
 BGV_AVX512 inline void forward_butterfly(__m512i &x, __m512i &y, const Twiddle &w, __m512i q, __m512i two_q) {
     const __m512i u = reduce_once(x, two_q);
-    const __m512i v = mul_shoup_lazy_x8(y, w.w, w.ws, w.ws_hi, q);
+    const __m512i v = mul_shoup_lazy_x8(y, w, q);
     x = _mm512_add_epi64(u, v);
     y = _mm512_sub_epi64(_mm512_add_epi64(u, two_q), v);
 }
@@ -57,7 +56,7 @@ BGV_AVX512 inline void forward_butterfly(__m512i &x, __m512i &y, const Twiddle &
 BGV_AVX512 inline void inverse_butterfly(__m512i &x, __m512i &y, const Twiddle &w, __m512i q, __m512i two_q) {
     const __m512i d = _mm512_sub_epi64(_mm512_add_epi64(x, two_q), y);
     x = reduce_once(_mm512_add_epi64(x, y), two_q);
-    y = mul_shoup_lazy_x8(d, w.w, w.ws, w.ws_hi, q);
+    y = mul_shoup_lazy_x8(d, w, q);
 }
 
 /// The last inverse butterfly with the scaling folded in: x, y in [0, 2q) ->
@@ -67,8 +66,8 @@ BGV_AVX512 inline void inverse_butterfly_scaled(__m512i &x, __m512i &y, const Tw
                                                 __m512i q, __m512i two_q) {
     const __m512i d = _mm512_sub_epi64(_mm512_add_epi64(x, two_q), y);
     const __m512i s = _mm512_add_epi64(x, y);
-    x = reduce_once(mul_shoup_lazy_x8(s, scale.w, scale.ws, scale.ws_hi, q), q);
-    y = reduce_once(mul_shoup_lazy_x8(d, w.w, w.ws, w.ws_hi, q), q);
+    x = reduce_once(mul_shoup_lazy_x8(s, scale, q), q);
+    y = reduce_once(mul_shoup_lazy_x8(d, w, q), q);
 }
 
 /// Where the 16 words of a block of the four narrowest stages sit in the two

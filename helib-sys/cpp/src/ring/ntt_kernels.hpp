@@ -254,10 +254,22 @@ BGV_AVX512 inline __m512i mulhi_epu64(__m512i a, __m512i b_lo, __m512i b_hi) {
     return _mm512_add_epi64(_mm512_add_epi64(p11, _mm512_srli_epi64(t, 32)), _mm512_srli_epi64(u, 32));
 }
 
+/// A constant w per lane with its Shoup factor ws = floor(w 2^64 / q), ws
+/// taken apart for mulhi_epu64: ws_lo holds ws or its low half (only the low
+/// 32 bits of each lane are read), ws_hi its high half.
+struct ShoupX8 {
+    __m512i w, ws_lo, ws_hi;
+};
+
+BGV_AVX512 inline ShoupX8 broadcast_shoup(u64 w, u64 ws) {
+    return {_mm512_set1_epi64(static_cast<long long>(w)), _mm512_set1_epi64(static_cast<long long>(ws & 0xffffffffULL)),
+            _mm512_set1_epi64(static_cast<long long>(ws >> 32))};
+}
+
 /// Lazy Shoup product a * w mod q in [0, 2q) per lane.
-BGV_AVX512 inline __m512i mul_shoup_lazy_x8(__m512i a, __m512i w, __m512i ws_lo, __m512i ws_hi, __m512i q) {
-    const __m512i estimate = mulhi_epu64(a, ws_lo, ws_hi);
-    return _mm512_sub_epi64(_mm512_mullo_epi64(a, w), _mm512_mullo_epi64(estimate, q));
+BGV_AVX512 inline __m512i mul_shoup_lazy_x8(__m512i a, const ShoupX8 &w, __m512i q) {
+    const __m512i estimate = mulhi_epu64(a, w.ws_lo, w.ws_hi);
+    return _mm512_sub_epi64(_mm512_mullo_epi64(a, w.w), _mm512_mullo_epi64(estimate, q));
 }
 
 /// v - m if v >= m else v (unsigned): the wrapped difference is larger otherwise.
@@ -267,12 +279,10 @@ BGV_AVX512 inline void forward_block(u64 *__restrict x, u64 *__restrict y, size_
     if (t % 8 != 0) return scalar::forward_block(x, y, t, w, ws, mod);
     const __m512i q = _mm512_set1_epi64(static_cast<long long>(mod.value()));
     const __m512i two_q = _mm512_add_epi64(q, q);
-    const __m512i vw = _mm512_set1_epi64(static_cast<long long>(w));
-    const __m512i ws_lo = _mm512_set1_epi64(static_cast<long long>(ws & 0xffffffffULL));
-    const __m512i ws_hi = _mm512_set1_epi64(static_cast<long long>(ws >> 32));
+    const ShoupX8 vw = broadcast_shoup(w, ws);
     for (size_t j = 0; j < t; j += 8) {
         const __m512i u = reduce_once(_mm512_loadu_si512(x + j), two_q);
-        const __m512i v = mul_shoup_lazy_x8(_mm512_loadu_si512(y + j), vw, ws_lo, ws_hi, q);
+        const __m512i v = mul_shoup_lazy_x8(_mm512_loadu_si512(y + j), vw, q);
         _mm512_storeu_si512(x + j, _mm512_add_epi64(u, v));
         _mm512_storeu_si512(y + j, _mm512_sub_epi64(_mm512_add_epi64(u, two_q), v));
     }
@@ -282,14 +292,12 @@ BGV_AVX512 inline void inverse_block(u64 *__restrict x, u64 *__restrict y, size_
     if (t % 8 != 0) return scalar::inverse_block(x, y, t, w, ws, mod);
     const __m512i q = _mm512_set1_epi64(static_cast<long long>(mod.value()));
     const __m512i two_q = _mm512_add_epi64(q, q);
-    const __m512i vw = _mm512_set1_epi64(static_cast<long long>(w));
-    const __m512i ws_lo = _mm512_set1_epi64(static_cast<long long>(ws & 0xffffffffULL));
-    const __m512i ws_hi = _mm512_set1_epi64(static_cast<long long>(ws >> 32));
+    const ShoupX8 vw = broadcast_shoup(w, ws);
     for (size_t j = 0; j < t; j += 8) {
         const __m512i u = _mm512_loadu_si512(x + j), v = _mm512_loadu_si512(y + j);
         _mm512_storeu_si512(x + j, reduce_once(_mm512_add_epi64(u, v), two_q));
         const __m512i diff = _mm512_sub_epi64(_mm512_add_epi64(u, two_q), v);
-        _mm512_storeu_si512(y + j, mul_shoup_lazy_x8(diff, vw, ws_lo, ws_hi, q));
+        _mm512_storeu_si512(y + j, mul_shoup_lazy_x8(diff, vw, q));
     }
 }
 
@@ -306,11 +314,9 @@ BGV_AVX512 inline void reduce_from_4q(u64 *values, size_t n, const Modulus &mod)
 /// values[j] = values[j] * w mod q in [0, q), for inputs below 2^64 and n % 8 == 0.
 BGV_AVX512 inline void scale(u64 *values, size_t n, u64 w, u64 ws, const Modulus &mod) {
     const __m512i q = _mm512_set1_epi64(static_cast<long long>(mod.value()));
-    const __m512i vw = _mm512_set1_epi64(static_cast<long long>(w));
-    const __m512i ws_lo = _mm512_set1_epi64(static_cast<long long>(ws & 0xffffffffULL));
-    const __m512i ws_hi = _mm512_set1_epi64(static_cast<long long>(ws >> 32));
+    const ShoupX8 vw = broadcast_shoup(w, ws);
     for (size_t j = 0; j < n; j += 8) {
-        const __m512i r = mul_shoup_lazy_x8(_mm512_loadu_si512(values + j), vw, ws_lo, ws_hi, q);
+        const __m512i r = mul_shoup_lazy_x8(_mm512_loadu_si512(values + j), vw, q);
         _mm512_storeu_si512(values + j, reduce_once(r, q));
     }
 }
@@ -323,13 +329,11 @@ BGV_AVX512 inline void scale(u64 *values, size_t n, u64 w, u64 ws, const Modulus
 /// by e[j] would leak them through the cache.
 BGV_AVX512 inline void scale_small(const int32_t *e, const u64 *plus, u64 *out, size_t n, u64 w, u64 ws, const Modulus &mod) {
     const __m512i q = _mm512_set1_epi64(static_cast<long long>(mod.value()));
-    const __m512i vw = _mm512_set1_epi64(static_cast<long long>(w));
-    const __m512i ws_lo = _mm512_set1_epi64(static_cast<long long>(ws & 0xffffffffULL));
-    const __m512i ws_hi = _mm512_set1_epi64(static_cast<long long>(ws >> 32));
+    const ShoupX8 vw = broadcast_shoup(w, ws);
     for (size_t j = 0; j < n; j += 8) {
         __m512i v = _mm512_cvtepi32_epi64(_mm256_loadu_si256(reinterpret_cast<const __m256i *>(e + j)));
         v = _mm512_add_epi64(v, _mm512_and_si512(_mm512_srai_epi64(v, 63), q));
-        __m512i r = reduce_once(mul_shoup_lazy_x8(v, vw, ws_lo, ws_hi, q), q);
+        __m512i r = reduce_once(mul_shoup_lazy_x8(v, vw, q), q);
         if (plus != nullptr) r = reduce_once(_mm512_add_epi64(r, _mm512_loadu_si512(plus + j)), q);
         _mm512_storeu_si512(out + j, r);
     }
@@ -353,10 +357,8 @@ BGV_AVX512 inline void base_convert_row(u64 *out, const u64 *y, size_t sources, 
     for (size_t j = 0; j < n; j += 8) {
         __m512i acc = _mm512_setzero_si512();
         for (size_t s = 0; s < sources; ++s) {
-            const __m512i w = _mm512_set1_epi64(static_cast<long long>(hat[s]));
-            const __m512i ws_lo = _mm512_set1_epi64(static_cast<long long>(hat_shoup[s] & 0xffffffffULL));
-            const __m512i ws_hi = _mm512_set1_epi64(static_cast<long long>(hat_shoup[s] >> 32));
-            const __m512i v = mul_shoup_lazy_x8(_mm512_loadu_si512(y + s * n + j), w, ws_lo, ws_hi, p);
+            const ShoupX8 w = broadcast_shoup(hat[s], hat_shoup[s]);
+            const __m512i v = mul_shoup_lazy_x8(_mm512_loadu_si512(y + s * n + j), w, p);
             acc = reduce_once(_mm512_add_epi64(acc, v), two_p);
         }
         _mm512_storeu_si512(out + j, reduce_once(acc, p));
@@ -416,30 +418,24 @@ BGV_AVX512 inline void dot_product_pair(u64 *out0, u64 *out1, const u64 *const *
 BGV_AVX512 inline void subtract_multiple_then_scale(u64 *r, const u64 *k, u64 w, u64 ws, u64 t, u64 ts, size_t n,
                                          const Modulus &mod) {
     const __m512i p = _mm512_set1_epi64(static_cast<long long>(mod.value()));
-    const __m512i vw = _mm512_set1_epi64(static_cast<long long>(w));
-    const __m512i ws_lo = _mm512_set1_epi64(static_cast<long long>(ws & 0xffffffffULL));
-    const __m512i ws_hi = _mm512_set1_epi64(static_cast<long long>(ws >> 32));
-    const __m512i vt = _mm512_set1_epi64(static_cast<long long>(t));
-    const __m512i ts_lo = _mm512_set1_epi64(static_cast<long long>(ts & 0xffffffffULL));
-    const __m512i ts_hi = _mm512_set1_epi64(static_cast<long long>(ts >> 32));
+    const ShoupX8 vw = broadcast_shoup(w, ws);
+    const ShoupX8 vt = broadcast_shoup(t, ts);
     for (size_t j = 0; j < n; j += 8) {
         const __m512i x = _mm512_loadu_si512(r + j);
-        const __m512i c = reduce_once(mul_shoup_lazy_x8(_mm512_loadu_si512(k + j), vw, ws_lo, ws_hi, p), p);
+        const __m512i c = reduce_once(mul_shoup_lazy_x8(_mm512_loadu_si512(k + j), vw, p), p);
         __m512i d = _mm512_sub_epi64(x, c);
         d = _mm512_mask_add_epi64(d, _mm512_cmplt_epu64_mask(x, c), d, p);
-        _mm512_storeu_si512(r + j, reduce_once(mul_shoup_lazy_x8(d, vt, ts_lo, ts_hi, p), p));
+        _mm512_storeu_si512(r + j, reduce_once(mul_shoup_lazy_x8(d, vt, p), p));
     }
 }
 
 /// r = (src + r) * w mod p per lane (inputs < p).
 BGV_AVX512 inline void add_then_scale(u64 *r, const u64 *src, u64 w, u64 ws, size_t n, const Modulus &mod) {
     const __m512i p = _mm512_set1_epi64(static_cast<long long>(mod.value()));
-    const __m512i vw = _mm512_set1_epi64(static_cast<long long>(w));
-    const __m512i ws_lo = _mm512_set1_epi64(static_cast<long long>(ws & 0xffffffffULL));
-    const __m512i ws_hi = _mm512_set1_epi64(static_cast<long long>(ws >> 32));
+    const ShoupX8 vw = broadcast_shoup(w, ws);
     for (size_t j = 0; j < n; j += 8) {
         const __m512i s = reduce_once(_mm512_add_epi64(_mm512_loadu_si512(src + j), _mm512_loadu_si512(r + j)), p);
-        _mm512_storeu_si512(r + j, reduce_once(mul_shoup_lazy_x8(s, vw, ws_lo, ws_hi, p), p));
+        _mm512_storeu_si512(r + j, reduce_once(mul_shoup_lazy_x8(s, vw, p), p));
     }
 }
 
@@ -461,14 +457,10 @@ BGV_AVX512 inline void key_switch_key_row(u64 *b, u64 *a, const u64 *s, const u6
     const __m512i q = _mm512_set1_epi64(static_cast<long long>(mod.value()));
     const __m512i q_hi = _mm512_srli_epi64(q, 32);
     const __m512i q_inv = _mm512_set1_epi64(static_cast<long long>(mod.inverse_mod_word()));
-    const __m512i vw = _mm512_set1_epi64(static_cast<long long>(w));
-    const __m512i ws_lo = _mm512_set1_epi64(static_cast<long long>(ws & 0xffffffffULL));
-    const __m512i ws_hi = _mm512_set1_epi64(static_cast<long long>(ws >> 32));
-    const __m512i vv = _mm512_set1_epi64(static_cast<long long>(v));
-    const __m512i vs_lo = _mm512_set1_epi64(static_cast<long long>(vs & 0xffffffffULL));
-    const __m512i vs_hi = _mm512_set1_epi64(static_cast<long long>(vs >> 32));
+    const ShoupX8 vw = broadcast_shoup(w, ws);
+    const ShoupX8 vv = broadcast_shoup(v, vs);
     for (size_t j = 0; j < n; j += 8) {
-        const __m512i aw = reduce_once(mul_shoup_lazy_x8(_mm512_loadu_si512(a + j), vw, ws_lo, ws_hi, q), q);
+        const __m512i aw = reduce_once(mul_shoup_lazy_x8(_mm512_loadu_si512(a + j), vw, q), q);
         _mm512_storeu_si512(a + j, aw);
         const __m512i te = _mm512_loadu_si512(b + j);
         const __m512i as = mul_montgomery_x8(aw, _mm512_loadu_si512(s + j), q, q_hi, q_inv);
@@ -480,7 +472,7 @@ BGV_AVX512 inline void key_switch_key_row(u64 *b, u64 *a, const u64 *s, const u6
                     ? _mm512_i32gather_epi64(_mm256_loadu_si256(reinterpret_cast<const __m256i *>(perm + j)),
                                              reinterpret_cast<const long long *>(g), 8)
                     : _mm512_loadu_si512(g + j);
-            const __m512i gv = reduce_once(mul_shoup_lazy_x8(x, vv, vs_lo, vs_hi, q), q);
+            const __m512i gv = reduce_once(mul_shoup_lazy_x8(x, vv, q), q);
             r = reduce_once(_mm512_add_epi64(r, gv), q);
         }
         _mm512_storeu_si512(b + j, r);
