@@ -56,6 +56,8 @@
 mod cluster;
 pub mod cost;
 mod error;
+#[cfg(feature = "mpi")]
+mod fft;
 pub mod frame;
 mod partition;
 #[cfg(feature = "mpi")]
@@ -64,6 +66,8 @@ mod polynomial;
 #[cfg(feature = "mpi")]
 pub use cluster::{Cluster, Traffic, DEFAULT_TIMEOUT};
 pub use error::{Error, Result};
+#[cfg(feature = "mpi")]
+pub use fft::DistributedFft;
 /// The rsmpi crate this layer is built on (initialize MPI with `mpi::initialize()`).
 #[cfg(feature = "mpi")]
 pub use mpi;
