@@ -130,6 +130,25 @@ impl<'a, F: PrimeField + FftField> DistributedFft<'a, F> {
         cluster.agree(finished)
     }
 
+    /// Every rank's `outputs` (of [`execute`](Self::execute)) at `root`, in
+    /// the plan's order, for [`FftPlan::decrypt`]; `None` elsewhere.
+    ///
+    /// # Errors
+    /// As [`Cluster::visit_at_root`].
+    pub fn gather(
+        &self,
+        root: usize,
+        cluster: &Cluster,
+        outputs: &[Ciphertext],
+    ) -> Result<Option<Vec<Ciphertext>>> {
+        let mut all = Vec::new();
+        cluster.visit_at_root(root, self.parts.ciphertexts(), outputs, |_, ct| {
+            all.push(ct);
+            Ok(())
+        })?;
+        Ok((cluster.rank() == root).then_some(all))
+    }
+
     /// The sums across ciphertexts: from this rank's `local` terms (the
     /// ciphertexts of its range) to the sums of its range, the partials of
     /// every other rank received through one exchange per chain prime.

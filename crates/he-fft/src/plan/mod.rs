@@ -331,8 +331,29 @@ impl<F: PrimeField + FftField> FftPlan<F> {
     /// [`Error::ContextMismatch`] for a key of another context;
     /// [`Error::ThreadPool`] when the system cannot start the threads.
     pub fn encrypt(&self, pk: &PublicKey, values: &[F]) -> Result<Vec<Ciphertext>> {
+        self.encrypt_ciphertexts(pk, values, 0..self.ciphertexts())
+    }
+
+    /// As [`encrypt`](Self::encrypt), the input ciphertexts `which` only
+    /// (of [`ciphertexts`](Self::ciphertexts)): for a process that holds
+    /// some of them ([`FourStep`]).
+    ///
+    /// # Errors
+    /// As [`encrypt`](Self::encrypt); [`Error::GroupOutOfRange`] for a range
+    /// reaching past the plan's ciphertexts.
+    pub fn encrypt_ciphertexts(
+        &self,
+        pk: &PublicKey,
+        values: &[F],
+        which: std::ops::Range<usize>,
+    ) -> Result<Vec<Ciphertext>> {
         ensure_same_context(&self.context, pk.context())?;
-        map_in_pool(&self.context, &self.input_slots(values)?, |slots| {
+        let slots = self.input_slots(values)?;
+        let chosen = slots.get(which.clone()).ok_or(Error::GroupOutOfRange {
+            index: which.end.saturating_sub(1).max(which.start),
+            ciphertexts: slots.len(),
+        })?;
+        map_in_pool(&self.context, chosen, |slots| {
             Ok(pk.encrypt_at_level(&self.encoder.encode(slots)?, self.prep.level)?)
         })
     }

@@ -88,7 +88,7 @@ fn equals_one_process(cluster: &Cluster, sk: &SecretKey, inverse: bool) {
     );
     assert_eq!(after.exchanges - before.exchanges, model.exchanges);
 
-    let gathered = gather(cluster, &outputs);
+    let gathered = fft.gather(0, cluster, &outputs).expect("gather");
     if let Some(all) = gathered {
         let one = plan.execute(&inputs, &keys).expect("one process");
         for (x, y) in all.iter().zip(&one) {
@@ -125,27 +125,6 @@ fn shared_inputs(
             Ciphertext::from_bytes(cluster.context(), &bytes).expect("load")
         })
         .collect()
-}
-
-/// Every rank's outputs on rank 0, in the plan's order (`None` elsewhere).
-fn gather(cluster: &Cluster, outputs: &[Ciphertext]) -> Option<Vec<Ciphertext>> {
-    let mut all = Vec::new();
-    for root in 0..cluster.size() {
-        let count = cluster
-            .broadcast(root, (outputs.len() as u64).to_le_bytes().to_vec())
-            .expect("count");
-        let count = u64::from_le_bytes(count.as_slice().try_into().expect("8 bytes"));
-        let mut own = outputs.iter();
-        for _ in 0..count {
-            let bytes = match own.next() {
-                Some(ct) if cluster.rank() == root => ct.to_bytes().expect("bytes"),
-                _ => Vec::new(),
-            };
-            let bytes = cluster.broadcast(root, bytes).expect("broadcast");
-            all.push(Ciphertext::from_bytes(cluster.context(), &bytes).expect("load"));
-        }
-    }
-    (cluster.rank() == 0).then_some(all)
 }
 
 fn refusals(cluster: &Cluster, sk: &SecretKey) {
