@@ -171,7 +171,7 @@ pub fn rank_cost(shape: &ProductShape, partition: &Partition, rank: usize) -> Ra
 }
 
 /// What one rank exchanges in a distributed four-step FFT
-/// ([`DistributedFft`](crate::DistributedFft), feature `mpi`).
+/// (`DistributedFft`, feature `mpi`).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct FftExchange {
     /// Bytes of headers and payloads sent to other ranks.
