@@ -13,7 +13,7 @@ dir=debug
 cargo build --locked --profile "$profile" --examples
 # he-mpi's examples with its feature mpi (Open MPI: scripts/install-deps.sh --mpi).
 cargo build --locked --profile "$profile" -p he-mpi --features mpi --examples
-# mpi_quotient runs under mpirun (2 ranks here); Open MPI needs these as root.
+# mpi_quotient and mpi_fft run under mpirun (2 ranks here); Open MPI needs these as root.
 if [[ $(id -u) -eq 0 ]]; then
     export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 fi
@@ -86,11 +86,12 @@ declare -A piped_args=(
     [rotations]="--preset n15"
     [throughput]="--mib 1 --reps 1"
     [mpi_quotient]="--n 8192 --test-parameters"
+    [mpi_fft]="--n 8192 --test-parameters"
     [mpi_cost_model]="--log-n-max 20 --max-ranks 2"
 )
 # Examples that run as MPI jobs: their piped run goes through mpirun (only
 # rank 0 writes; a closed pipe silences the report and the job ends with 0).
-declare -A mpi_example=([mpi_quotient]=1)
+declare -A mpi_example=([mpi_quotient]=1 [mpi_fft]=1)
 piped() {
     local name=$1
     shift
@@ -141,17 +142,22 @@ else
     fail "parameter_advice --json: not the documented JSON: $(head -c 400 "$tmp/json")"
 fi
 
-# The distributed quotient's report on 2 ranks: verified, the bytes the cost model predicts.
-"${mpi_run[@]}" "$bin/mpi_quotient" --n 8192 --test-parameters --json >"$tmp/json"
-if python3 -c 'import json,sys
+# The distributed quotient's and FFT's reports on 2 ranks: verified, the
+# bytes the cost model predicts (the FFT also against the one-process plan).
+for job in "mpi_quotient --n 8192 --test-parameters" "mpi_fft --n 8192 --test-parameters --inverse --compare"; do
+    # shellcheck disable=SC2086 # the arguments are meant to split
+    "${mpi_run[@]}" "$bin/"$job --json >"$tmp/json"
+    if python3 -c 'import json,sys
 d = json.load(open(sys.argv[1]))
 assert d["verified"] is True and d["ranks"] == 2 and d["n"] == 8192
 assert d["bytes_exchanged"] == d["model_bytes_exchanged"] > 0
-assert d["cpu_s"] > 0 and d["peak_memory_bytes"] > 0 and len(d["per_rank"]) == 2' "$tmp/json"; then
-    pass=$((pass + 1))
-else
-    fail "mpi_quotient --json: not the documented JSON: $(head -c 400 "$tmp/json")"
-fi
+assert d["cpu_s"] > 0 and d["peak_memory_bytes"] > 0 and len(d["per_rank"]) == 2
+assert ("--compare" in sys.argv[2]) == ("single_process_cpu_s" in d)' "$tmp/json" "$job"; then
+        pass=$((pass + 1))
+    else
+        fail "$job --json: not the documented JSON: $(head -c 400 "$tmp/json")"
+    fi
+done
 # The collaborative proof's report: verified, with every documented field.
 "$bin/cosnark_groth16" --constraints 3 --parties 2 --proofs 2 --json >"$tmp/json"
 if python3 -c 'import json,sys

@@ -88,6 +88,14 @@ pub enum Error {
         /// Ciphertexts given.
         got: usize,
     },
+    /// A group or sum index outside a four-step plan's ciphertexts.
+    #[error("index {index} is outside a plan over {ciphertexts} ciphertexts")]
+    GroupOutOfRange {
+        /// The index given.
+        index: usize,
+        /// The plan's ciphertexts.
+        ciphertexts: usize,
+    },
     /// A ciphertext or key belongs to another context than the plan.
     #[error("a ciphertext or key belongs to a different context than the plan")]
     ContextMismatch,

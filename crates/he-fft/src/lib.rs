@@ -258,8 +258,8 @@ pub use params::{
     PlanParameters,
 };
 pub use plan::{
-    affordable_levels, Direction, FftPlan, FftPlanBuilder, PlanCheck, PlanCost, PlanKey, PlanSpec,
-    Strategy, Unauthenticated, PLAN_KEY_BYTES,
+    affordable_levels, Direction, FftPlan, FftPlanBuilder, FourStep, PlanCheck, PlanCost, PlanKey,
+    PlanSpec, Strategy, Unauthenticated, PLAN_KEY_BYTES,
 };
 pub use special::{Conversion, SlotForm};
 pub use stages::{bit_reverse, bit_reverse_permute, Order};

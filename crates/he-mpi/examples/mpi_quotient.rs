@@ -33,24 +33,21 @@
 //! (As root, Open MPI needs `--allow-run-as-root`.) A failure on any rank
 //! ends the job (MPI_Abort) with a message naming the rank, and status 1.
 
-use std::io::Write;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::{Duration, Instant};
+mod common;
+
+use std::time::Duration;
 
 use ark_bn254::Fr;
 use ark_poly::{EvaluationDomain, Radix2EvaluationDomain};
 use ark_std::UniformRand;
 use clap::Parser;
-use example_support::cli::ResourceUse;
+use common::{cpu_seconds, share_parameters, RankFigures, Report, Result};
 use he_mpi::cost::{rank_cost, ProductShape};
 use he_mpi::mpi::topology::Communicator;
 use he_mpi::{Cluster, DistributedPolynomial};
 use he_poly::{EncryptedPolynomial, PolyParameters};
-use helib_rs::{Context, Parameters, PublicKey, SecretKey};
+use helib_rs::{Parameters, PublicKey, SecretKey};
 use rand::SeedableRng;
-use serde_json::json;
-
-type Result<T> = std::result::Result<T, Box<dyn std::error::Error>>;
 
 /// Computes the Groth16 quotient of an encrypted witness over MPI ranks and verifies it.
 #[derive(Debug, Parser)]
@@ -79,45 +76,9 @@ struct Options {
     json: bool,
 }
 
-/// Set once stdout is a closed pipe: the report stops, the job ends normally.
-static STDOUT_CLOSED: AtomicBool = AtomicBool::new(false);
-
-/// One line of the report; a closed pipe silences the rest (status 0).
-fn say(line: std::fmt::Arguments<'_>) {
-    if STDOUT_CLOSED.load(Ordering::Relaxed) {
-        return;
-    }
-    let mut out = std::io::stdout().lock();
-    if out
-        .write_fmt(line)
-        .and_then(|()| out.write_all(b"\n"))
-        .and_then(|()| out.flush())
-        .is_err()
-    {
-        STDOUT_CLOSED.store(true, Ordering::Relaxed);
-    }
-}
-
 fn main() {
     let options = Options::parse();
-    let Some(universe) = he_mpi::mpi::initialize() else {
-        eprintln!("error: MPI was initialized already");
-        std::process::exit(1);
-    };
-    let world = universe.world();
-    let rank = world.rank();
-    match run(&options, world) {
-        Ok(true) => {}
-        Ok(false) => {
-            drop(universe);
-            std::process::exit(1);
-        }
-        Err(e) => {
-            eprintln!("mpi_quotient: rank {rank}: error: {e}");
-            // Ends every rank: none waits for this one.
-            universe.world().abort(1);
-        }
-    }
+    common::run_job("mpi_quotient", |world| run(&options, world))
 }
 
 /// Runs the job; `Ok(false)` when the check failed (the same on every rank).
@@ -128,33 +89,23 @@ fn run(o: &Options, world: he_mpi::mpi::topology::SimpleCommunicator) -> Result<
         .filter(|d| d.size() == n && n >= 2)
         .ok_or_else(|| format!("--n {n} is not a power of two that BN254 Fr supports"))?;
     // Parameters and keys: made on rank 0, broadcast once.
-    let (params, stride, sk) = if rank == 0 {
-        let (params, stride) = if o.test_parameters {
+    let chosen = if rank == 0 {
+        Some(if o.test_parameters {
             (test_parameters()?, 2048)
         } else {
             let p = PolyParameters::for_field::<Fr>(n, 1)?;
             (p.parameters().clone(), p.stride())
-        };
-        let context = Context::new(&params)?;
-        let sk = SecretKey::generate(&context)?;
-        (params, stride, Some((context, sk)))
+        })
     } else {
-        (Parameters::for_tests(), 0, None)
+        None
     };
-    let params_bytes = Cluster::broadcast_over(&world, 0, params.to_bytes()?)?;
-    let stride_bytes = Cluster::broadcast_over(&world, 0, (stride as u64).to_le_bytes().to_vec())?;
+    let context = share_parameters(&world, chosen.as_ref().map(|(p, _)| p), o.test_parameters)?;
+    let stride = chosen.as_ref().map_or(0, |&(_, stride)| stride as u64);
+    let stride_bytes = Cluster::broadcast_over(&world, 0, stride.to_le_bytes().to_vec())?;
     let stride = u64::from_le_bytes(stride_bytes.as_slice().try_into()?) as usize;
-    let (context, sk) = match sk {
-        Some((context, sk)) => (context, Some(sk)),
-        None => {
-            let params = if o.test_parameters {
-                Parameters::from_bytes_allow_insecure(&params_bytes)?
-            } else {
-                Parameters::from_bytes(&params_bytes)?
-            };
-            (Context::new(&params)?, None)
-        }
-    };
+    let sk = (rank == 0)
+        .then(|| SecretKey::generate(&context))
+        .transpose()?;
     context.set_threads(o.threads)?;
     let pk_bytes = match &sk {
         Some(sk) => sk.public_key()?.to_bytes()?,
@@ -172,33 +123,22 @@ fn run(o: &Options, world: he_mpi::mpi::topology::SimpleCommunicator) -> Result<
     let eb = DistributedPolynomial::encrypt(&cluster, &pk, &ib, stride)?;
     cluster.barrier()?;
 
-    let (start, clock) = (ResourceUse::now(), Instant::now());
-    let h = DistributedPolynomial::groth16_quotient(&ea, &eb, n, &cluster)?;
-    let wall = clock.elapsed().as_secs_f64();
-    let used = ResourceUse::now()
-        .zip(start)
-        .map(|(end, start)| end.since(start));
-    let cpu = used.map_or(0.0, |u| u.user_s + u.system_s);
-    let traffic = cluster.traffic();
-    let peak = example_support::peak_memory_bytes().unwrap_or(0);
+    let (h, figures) = RankFigures::measure(&cluster, || {
+        Ok(DistributedPolynomial::groth16_quotient(
+            &ea, &eb, n, &cluster,
+        )?)
+    })?;
     drop((ea, eb));
-
     let primes = h
         .local_blocks()
         .first()
         .map_or(0, |block| block.level() + 1);
     let shape = ProductShape::groth16_quotient(context.ring_degree(), primes, n, stride)?;
-    let stats = cluster.all_gather(&[
-        cpu.to_bits(),
-        wall.to_bits(),
-        traffic.bytes_sent,
-        traffic.bytes_received,
-        peak,
-    ])?;
+    let figures = figures.gather(&cluster)?;
 
     let values = h.decrypt_at_root(0, sk.as_ref(), &cluster)?;
     let mut verified = true;
-    let mut single_process_cpu = None;
+    let mut single_process_cpu_s = None;
     if let (Some(values), Some(sk)) = (&values, &sk) {
         let c: Vec<Fr> = a.iter().zip(&b).map(|(x, y)| *x * y).collect();
         let plain = example_support::plain_groth16_quotient(&domain, &a, &b, &c);
@@ -207,12 +147,9 @@ fn run(o: &Options, world: he_mpi::mpi::topology::SimpleCommunicator) -> Result<
         if o.compare {
             let wa = EncryptedPolynomial::encrypt(&pk, &ia, stride)?;
             let wb = EncryptedPolynomial::encrypt(&pk, &ib, stride)?;
-            let start = ResourceUse::now();
-            let one = EncryptedPolynomial::groth16_quotient(&wa, &wb, n)?;
-            let used = ResourceUse::now()
-                .zip(start)
-                .map(|(end, start)| end.since(start));
-            single_process_cpu = Some(used.map_or(0.0, |u| u.user_s + u.system_s));
+            let (one, cpu) =
+                cpu_seconds(|| Ok(EncryptedPolynomial::groth16_quotient(&wa, &wb, n)?))?;
+            single_process_cpu_s = Some(cpu);
             verified &= one.decrypt(sk)? == *values;
         }
     }
@@ -220,72 +157,22 @@ fn run(o: &Options, world: he_mpi::mpi::topology::SimpleCommunicator) -> Result<
     let verified = verdict[0] == 1;
 
     if rank == 0 {
-        report(o, &cluster, &shape, &stats, verified, single_process_cpu);
+        let model: Vec<u64> = (0..cluster.size())
+            .map(|r| rank_cost(&shape, &cluster.partition(), r).bytes_sent)
+            .collect();
+        Report {
+            step: "quotient",
+            n,
+            ring_degree: shape.ring_degree,
+            figures: &figures,
+            model_bytes_sent: &model,
+            verified,
+            single_process_cpu_s,
+            json: o.json,
+        }
+        .print();
     }
     Ok(verified)
-}
-
-/// Rank 0's report of every rank's figures.
-fn report(
-    o: &Options,
-    cluster: &Cluster,
-    shape: &ProductShape,
-    stats: &[u64],
-    verified: bool,
-    single_process_cpu: Option<f64>,
-) {
-    let ranks = cluster.size();
-    let mut per_rank = Vec::new();
-    let (mut cpu_sum, mut wall_max, mut sent_sum, mut model_sum, mut peak_max) =
-        (0.0, 0.0f64, 0, 0, 0);
-    for (r, s) in stats.chunks_exact(5).enumerate() {
-        let (cpu, wall) = (f64::from_bits(s[0]), f64::from_bits(s[1]));
-        let model = rank_cost(shape, &cluster.partition(), r);
-        cpu_sum += cpu;
-        wall_max = wall_max.max(wall);
-        sent_sum += s[2];
-        model_sum += model.bytes_sent;
-        peak_max = peak_max.max(s[4]);
-        per_rank.push(json!({
-            "rank": r, "cpu_s": cpu, "wall_s": wall, "bytes_sent": s[2], "bytes_received": s[3],
-            "model_bytes_sent": model.bytes_sent, "peak_memory_bytes": s[4],
-        }));
-        if !o.json {
-            say(format_args!(
-                "rank {r}: quotient {cpu:.2} s CPU ({wall:.2} s wall), sent {:.1} MB (model {:.1} MB), \
-                 received {:.1} MB, peak memory {:.1} MiB",
-                s[2] as f64 / 1e6,
-                model.bytes_sent as f64 / 1e6,
-                s[3] as f64 / 1e6,
-                s[4] as f64 / (1u64 << 20) as f64
-            ));
-        }
-    }
-    if o.json {
-        let mut value = json!({
-            "verified": verified, "ranks": ranks, "n": o.n, "ring_degree": shape.ring_degree,
-            "peak_memory_bytes": peak_max, "cpu_s": cpu_sum, "wall_s": wall_max,
-            "bytes_exchanged": sent_sum, "model_bytes_exchanged": model_sum, "per_rank": per_rank,
-        });
-        if let Some(single) = single_process_cpu {
-            value["single_process_cpu_s"] = json!(single);
-        }
-        say(format_args!("{value}"));
-        return;
-    }
-    say(format_args!(
-        "total over {ranks} ranks: {cpu_sum:.2} s CPU, {:.1} MB exchanged (model {:.1} MB), largest peak {:.1} MiB",
-        sent_sum as f64 / 1e6,
-        model_sum as f64 / 1e6,
-        peak_max as f64 / (1u64 << 20) as f64
-    ));
-    if let Some(single) = single_process_cpu {
-        say(format_args!(
-            "one process: {single:.2} s CPU ({:.2}x)",
-            cpu_sum / single.max(1e-9)
-        ));
-    }
-    say(format_args!("verified: {verified}"));
 }
 
 /// N = 4096, t = BN254, a chain for one product (insecure: quick checks only).

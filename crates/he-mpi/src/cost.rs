@@ -170,6 +170,58 @@ pub fn rank_cost(shape: &ProductShape, partition: &Partition, rank: usize) -> Ra
     }
 }
 
+/// What one rank exchanges in a distributed four-step FFT
+/// (`DistributedFft`, feature `mpi`).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct FftExchange {
+    /// Bytes of headers and payloads sent to other ranks.
+    pub bytes_sent: u64,
+    /// Bytes of headers and payloads received from other ranks.
+    pub bytes_received: u64,
+    /// Exchanges: one per chain prime of the ciphertexts summed across.
+    pub exchanges: u64,
+}
+
+/// The bytes `rank` of `partition` exchanges running an FFT over
+/// `ciphertexts` ciphertexts of a ring of degree `ring_degree`, summed across
+/// at `primes` chain primes (`FourStep::across_level` + 1): per prime, it
+/// sends every other rank d a header and its partial sums of d's outputs
+/// (two polynomials of N words each), and receives a header and one partial
+/// of each of its own outputs from every other rank.
+///
+/// ```
+/// use he_mpi::{cost::fft_exchange, Partition};
+///
+/// let p = Partition::new(2)?;
+/// let rank0 = fft_exchange(1 << 12, 3, 4, &p, 0);
+/// // Two outputs of rank 1, two polynomials, 3 primes, 4096 words each:
+/// assert_eq!(rank0.bytes_sent, 3 * (he_mpi::frame::HEADER_BYTES as u64 + 8 * 2 * 2 * 4096));
+/// assert_eq!(rank0.bytes_sent, rank0.bytes_received);
+/// # Ok::<(), he_mpi::Error>(())
+/// ```
+pub fn fft_exchange(
+    ring_degree: usize,
+    primes: usize,
+    ciphertexts: usize,
+    partition: &Partition,
+    rank: usize,
+) -> FftExchange {
+    let held = |r: usize| partition.range(ciphertexts, r).len() as u64;
+    let polynomial = 8 * 2 * ring_degree as u64;
+    let header = HEADER_BYTES as u64;
+    let (mut sent, mut received) = (0, 0);
+    for other in (0..partition.ranks()).filter(|&d| d != rank) {
+        sent += header + held(other) * polynomial;
+        received += header + held(rank) * polynomial;
+    }
+    let primes = primes as u64;
+    FftExchange {
+        bytes_sent: sent * primes,
+        bytes_received: received * primes,
+        exchanges: primes,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -11,6 +11,10 @@ pub enum Error {
     #[error(transparent)]
     Poly(#[from] he_poly::Error),
 
+    /// The encrypted FFT refused its plan, inputs or keys.
+    #[error(transparent)]
+    Fft(#[from] he_fft::Error),
+
     /// The engine refused an operation.
     #[error(transparent)]
     Engine(#[from] helib_rs::Error),

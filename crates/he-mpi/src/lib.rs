@@ -1,5 +1,7 @@
 //! Encrypted polynomial products, `mul_high` and the Groth16 quotient of
-//! [`he_poly`] spread over MPI processes (ranks).
+//! [`he_poly`], and the FFTs of [`he_fft`] over several ciphertexts, spread
+//! over MPI processes (ranks). The FFT's design is in `DistributedFft`'s
+//! module (feature `mpi`); the products' follows.
 //!
 //! # How a product is spread
 //! he-poly multiplies two polynomials of c_a and c_b blocks by an exact NTT
@@ -40,7 +42,7 @@
 //! peer), with a message naming the rank and the step, so a job never hangs.
 //!
 //! # Why a cargo feature
-//! The MPI code (`Cluster`, `DistributedPolynomial`) is behind the
+//! The MPI code (`Cluster`, `DistributedPolynomial`, `DistributedFft`) is behind the
 //! feature `mpi` (off by default): rsmpi links the system's MPI and runs
 //! bindgen (libclang) at build time, and the other crates and `cargo test
 //! --workspace` must build without either. The partition, the frame format
@@ -48,14 +50,17 @@
 //!
 //! Build and test with MPI: `cargo test -p he-mpi --features mpi`, and the
 //! multi-rank runs with `mpirun -np R target/debug/deps/mpi_ranks-*`
-//! (scripts/test-mpi.sh). The example `mpi_quotient` runs the quotient on
-//! `mpirun -np R` and checks it against the one-process result.
+//! (scripts/test-mpi.sh). The examples `mpi_quotient` and `mpi_fft` run the
+//! quotient and the FFT on `mpirun -np R` and check them against the
+//! one-process results.
 #![deny(missing_docs)]
 
 #[cfg(feature = "mpi")]
 mod cluster;
 pub mod cost;
 mod error;
+#[cfg(feature = "mpi")]
+mod fft;
 pub mod frame;
 mod partition;
 #[cfg(feature = "mpi")]
@@ -64,6 +69,8 @@ mod polynomial;
 #[cfg(feature = "mpi")]
 pub use cluster::{Cluster, Traffic, DEFAULT_TIMEOUT};
 pub use error::{Error, Result};
+#[cfg(feature = "mpi")]
+pub use fft::DistributedFft;
 /// The rsmpi crate this layer is built on (initialize MPI with `mpi::initialize()`).
 #[cfg(feature = "mpi")]
 pub use mpi;

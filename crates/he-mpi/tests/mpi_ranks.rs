@@ -1,5 +1,5 @@
-//! The distributed products on every rank of an MPI job, against the
-//! one-process results. Run under `mpirun -np R` (R = 1, 2, 4; scripts/test-mpi.sh);
+//! The distributed products and FFTs on every rank of an MPI job, against
+//! the one-process results. Run under `mpirun -np R` (R = 1, 2, 4; scripts/test-mpi.sh);
 //! run alone it is a job of one rank. Each check runs on all ranks; a
 //! failing check ends the job with status 1 (MPI_Abort), so no rank waits.
 
@@ -16,6 +16,9 @@ use he_mpi::{Cluster, DistributedPolynomial, Error};
 use he_poly::EncryptedPolynomial;
 use helib_rs::{Ciphertext, Context, Parameters, PublicKey, SecretKey};
 use rand::{rngs::StdRng, SeedableRng};
+
+#[path = "mpi_ranks/fft.rs"]
+mod fft;
 
 /// N = 4096: blocks of 2048 coefficients.
 const STRIDE: usize = 2048;
@@ -91,6 +94,7 @@ fn main() {
         lose_a_rank(world, &context, &pk);
     }
     mismatched_parameters_are_refused(&world, rank, size);
+    fft::checks(world.duplicate());
     let cluster =
         Cluster::with_timeout(world, &context, Duration::from_secs(300)).expect("cluster");
     let job = Job { cluster, sk, pk };

@@ -7,7 +7,7 @@
 //! estimate, the four-step parts, running, saving, loading and verifying
 //! import from here and from each other, never the other way.
 
-use crate::admission::{ensure_same_context, Admission};
+use crate::admission::ensure_same_context;
 use crate::error::{Error, Result};
 use crate::layout::Packing;
 use crate::memory::MemoryEstimate;
@@ -17,10 +17,10 @@ use crate::stages::{dense_shape, strided_bit_reversed, unstride_bit_reversed, Or
 use ark_ff::{FftField, PrimeField};
 use helib_rs::lintrans::{EncodedTransform, KeyPolicy, PlainTransform, Schedule};
 use helib_rs::{BatchEncoder, Ciphertext, Context, GaloisKeys, PublicKey, SecretKey};
-use rayon::prelude::*;
 
 mod auth;
 mod builder;
+mod four_step;
 mod geometry;
 mod gmac;
 mod io;
@@ -36,6 +36,7 @@ mod tests;
 mod verify;
 
 pub use auth::{PlanCheck, Unauthenticated};
+pub use four_step::FourStep;
 pub use geometry::default_levels;
 pub(crate) use geometry::{AutoLevels, PlanGeometry};
 pub use key::{PlanKey, PLAN_KEY_BYTES};
@@ -188,6 +189,11 @@ impl<F: PrimeField + FftField> FftPlan<F> {
         self.spec.n == 0
     }
 
+    /// The context the plan was built for.
+    pub fn context(&self) -> &Context {
+        &self.context
+    }
+
     /// Number of ciphertexts holding one input vector.
     pub fn ciphertexts(&self) -> usize {
         self.geometry.ciphertexts()
@@ -325,8 +331,29 @@ impl<F: PrimeField + FftField> FftPlan<F> {
     /// [`Error::ContextMismatch`] for a key of another context;
     /// [`Error::ThreadPool`] when the system cannot start the threads.
     pub fn encrypt(&self, pk: &PublicKey, values: &[F]) -> Result<Vec<Ciphertext>> {
+        self.encrypt_ciphertexts(pk, values, 0..self.ciphertexts())
+    }
+
+    /// As [`encrypt`](Self::encrypt), the input ciphertexts `which` only
+    /// (of [`ciphertexts`](Self::ciphertexts)): for a process that holds
+    /// some of them ([`FourStep`]).
+    ///
+    /// # Errors
+    /// As [`encrypt`](Self::encrypt); [`Error::GroupOutOfRange`] for a range
+    /// reaching past the plan's ciphertexts.
+    pub fn encrypt_ciphertexts(
+        &self,
+        pk: &PublicKey,
+        values: &[F],
+        which: std::ops::Range<usize>,
+    ) -> Result<Vec<Ciphertext>> {
         ensure_same_context(&self.context, pk.context())?;
-        map_in_pool(&self.context, &self.input_slots(values)?, |slots| {
+        let slots = self.input_slots(values)?;
+        let chosen = slots.get(which.clone()).ok_or(Error::GroupOutOfRange {
+            index: which.end.saturating_sub(1).max(which.start),
+            ciphertexts: slots.len(),
+        })?;
+        map_in_pool(&self.context, chosen, |slots| {
             Ok(pk.encrypt_at_level(&self.encoder.encode(slots)?, self.prep.level)?)
         })
     }
@@ -371,13 +398,8 @@ impl<F: PrimeField + FftField> FftPlan<F> {
                 got: inputs.len(),
             });
         }
-        Admission {
-            context: &self.context,
-            level: self.prep.level,
-            depth: self.depth(),
-            elements: &self.required_galois_elements(),
-        }
-        .check(inputs, keys)?;
+        self.admission(&self.required_galois_elements())
+            .check(inputs, keys)?;
         // Outputs leave with the primes their noise no longer needs dropped
         // (those of a four-step plan in parallel, one ciphertext per task).
         let reduced = |mut ct: Ciphertext| -> Result<Vec<Ciphertext>> {
@@ -387,13 +409,12 @@ impl<F: PrimeField + FftField> FftPlan<F> {
         let outputs = match &self.pipeline {
             Pipeline::Levels(levels) => reduced(run_levels(levels, &inputs[0], keys)?)?,
             Pipeline::Dense(run) => reduced(self.run_dense(run, &inputs[0], keys)?)?,
-            Pipeline::Split(split) => in_pool(&self.context, || {
-                let mut outputs = self.run_split(split, inputs, keys)?;
-                outputs
-                    .par_iter_mut()
-                    .try_for_each(|ct| ct.mod_switch_reduce_noise_assign())?;
-                Ok(outputs)
-            })?,
+            Pipeline::Split(_) => {
+                let parts = self
+                    .four_step()
+                    .ok_or(Error::Internal("a four-step pipeline"))?;
+                in_pool(&self.context, || self.run_split(&parts, inputs, keys))?
+            }
         };
         Ok(outputs)
     }

@@ -1,6 +1,6 @@
 //! Executing a plan: the dense and four-step pipelines and the helpers they share.
 
-use super::{DenseRun, FftPlan, SplitRun};
+use super::{DenseRun, FftPlan, FourStep};
 use crate::error::{Error, Result};
 use crate::stages::DenseDiagonals;
 use ark_ff::{FftField, PrimeField};
@@ -25,21 +25,17 @@ impl<F: PrimeField + FftField> FftPlan<F> {
     /// ciphertexts (one per output).
     pub(super) fn run_split(
         &self,
-        split: &SplitRun,
+        parts: &FourStep<'_, F>,
         inputs: &[Ciphertext],
         keys: &GaloisKeys,
     ) -> Result<Vec<Ciphertext>> {
         let across = |cts: &[Ciphertext]| -> Result<Vec<Ciphertext>> {
-            (0..split.groups)
+            (0..parts.ciphertexts())
                 .into_par_iter()
-                .map(|k| {
+                .map(|to| {
                     let mut acc: Option<Ciphertext> = None;
-                    for (c, ct) in cts.iter().enumerate() {
-                        let term = scale(
-                            ct,
-                            &split.across_scalars[k][c],
-                            self.context.plaintext_modulus(),
-                        )?;
+                    for (from, ct) in cts.iter().enumerate() {
+                        let term = parts.across_term(to, from, ct)?;
                         match acc.as_mut() {
                             Some(a) => a.add_assign(&term)?,
                             None => acc = Some(term),
@@ -52,25 +48,15 @@ impl<F: PrimeField + FftField> FftPlan<F> {
         let per_group = |cts: &[Ciphertext]| -> Result<Vec<Ciphertext>> {
             cts.par_iter()
                 .enumerate()
-                .map(|(k, ct)| split.run_group(k, ct, keys))
+                .map(|(k, ct)| parts.run_group(k, ct, keys))
                 .collect()
         };
-        if split.across_first {
-            per_group(&across(inputs)?)
+        let outputs = if parts.across_first() {
+            per_group(&across(inputs)?)?
         } else {
-            across(&per_group(inputs)?)
-        }
-    }
-}
-
-/// Multiplies by a scalar given as 0, 1, t-1 (free) or anything else (a product).
-fn scale(ct: &Ciphertext, k: &num_bigint::BigUint, t: &num_bigint::BigUint) -> Result<Ciphertext> {
-    if *k == num_bigint::BigUint::from(1u8) {
-        Ok(ct.clone())
-    } else if k + 1u8 == *t {
-        Ok(ct.negate()?)
-    } else {
-        Ok(ct.mul_scalar(k)?)
+            across(&per_group(inputs)?)?
+        };
+        outputs.into_par_iter().map(|ct| parts.finish(ct)).collect()
     }
 }
 

@@ -9,8 +9,6 @@ use he_poly::{BlockLayout, EncryptedPolynomial};
 use helib_rs::{
     Ciphertext, EncodedPlaintext, FieldCoefficientEncoder, PublicKey, RowOperand, SecretKey,
 };
-use mpi::point_to_point::{Destination, Source};
-use mpi::topology::Communicator;
 use num_bigint::BigUint;
 
 use crate::cluster::Cluster;
@@ -269,42 +267,9 @@ impl<F: PrimeField> DistributedPolynomial<F> {
         &self,
         root: usize,
         cluster: &Cluster,
-        mut visit: impl FnMut(usize, Ciphertext) -> Result<()>,
+        visit: impl FnMut(usize, Ciphertext) -> Result<()>,
     ) -> Result<()> {
-        let partition = cluster.partition();
-        let comm = cluster.communicator();
-        let mut outcome = Ok(());
-        if cluster.rank() == root {
-            for source in 0..cluster.size() {
-                for (k, index) in partition.range(self.blocks, source).enumerate() {
-                    let block = if source == root {
-                        self.local[k].clone()
-                    } else {
-                        let (bytes, _) = comm.process_at_rank(source as i32).receive_vec::<u8>();
-                        match Ciphertext::from_bytes(cluster.context(), &bytes) {
-                            Ok(block) => block,
-                            Err(e) => {
-                                outcome = Err(Error::Corrupted {
-                                    sender: source,
-                                    receiver: root,
-                                    reason: format!("block {index}: {e}"),
-                                });
-                                continue;
-                            }
-                        }
-                    };
-                    if outcome.is_ok() {
-                        outcome = visit(index, block);
-                    }
-                }
-            }
-        } else {
-            for block in &self.local {
-                let bytes = block.to_bytes()?;
-                comm.process_at_rank(root as i32).send(&bytes[..]);
-            }
-        }
-        cluster.agree(outcome)
+        cluster.visit_at_root(root, self.blocks, &self.local, visit)
     }
 
     /// The whole polynomial at `root` (`None` elsewhere).

@@ -1,0 +1,230 @@
+//! What the MPI examples share: the job's start and end, rank 0's
+//! parameters and bytes shared with every rank, each rank's figures for the
+//! distributed step, and rank 0's report of them.
+
+use std::io::Write;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Instant;
+
+use example_support::cli::ResourceUse;
+use he_mpi::mpi::topology::{Communicator, SimpleCommunicator};
+use he_mpi::Cluster;
+use helib_rs::{Context, Parameters};
+use serde_json::json;
+
+pub type Result<T> = std::result::Result<T, Box<dyn std::error::Error>>;
+
+/// Set once stdout is a closed pipe: the report stops, the job ends normally.
+static STDOUT_CLOSED: AtomicBool = AtomicBool::new(false);
+
+/// One line of the report; a closed pipe silences the rest (status 0: a
+/// rank may not leave the job early).
+pub fn say(line: std::fmt::Arguments<'_>) {
+    if STDOUT_CLOSED.load(Ordering::Relaxed) {
+        return;
+    }
+    let mut out = std::io::stdout().lock();
+    if out
+        .write_fmt(line)
+        .and_then(|()| out.write_all(b"\n"))
+        .and_then(|()| out.flush())
+        .is_err()
+    {
+        STDOUT_CLOSED.store(true, Ordering::Relaxed);
+    }
+}
+
+/// Runs `job` on MPI's world and ends the process: status 0 when it
+/// verified, 1 when the check failed (the same on every rank); an error on
+/// any rank ends every rank (MPI_Abort) with a message naming it.
+pub fn run_job(name: &str, job: impl FnOnce(SimpleCommunicator) -> Result<bool>) -> ! {
+    let Some(universe) = he_mpi::mpi::initialize() else {
+        eprintln!("error: MPI was initialized already");
+        std::process::exit(1);
+    };
+    let world = universe.world();
+    let rank = world.rank();
+    match job(world) {
+        Ok(true) => {
+            drop(universe);
+            std::process::exit(0);
+        }
+        Ok(false) => {
+            drop(universe);
+            std::process::exit(1);
+        }
+        Err(e) => {
+            eprintln!("{name}: rank {rank}: error: {e}");
+            // Ends every rank: none waits for this one.
+            universe.world().abort(1)
+        }
+    }
+}
+
+/// The context of the parameters rank 0 chose (`chosen`, ignored
+/// elsewhere), broadcast to every rank; the others accept insecure ones
+/// only with `allow_insecure` (consent is never read from the bytes).
+pub fn share_parameters(
+    world: &SimpleCommunicator,
+    chosen: Option<&Parameters>,
+    allow_insecure: bool,
+) -> Result<Context> {
+    let bytes = chosen
+        .map(Parameters::to_bytes)
+        .transpose()?
+        .unwrap_or_default();
+    let bytes = Cluster::broadcast_over(world, 0, bytes)?;
+    let params = match chosen {
+        Some(params) => params.clone(),
+        None if allow_insecure => Parameters::from_bytes_allow_insecure(&bytes)?,
+        None => Parameters::from_bytes(&bytes)?,
+    };
+    Ok(Context::new(&params)?)
+}
+
+/// What one rank spent on the distributed step.
+#[derive(Debug, Clone, Copy)]
+pub struct RankFigures {
+    pub cpu_s: f64,
+    pub wall_s: f64,
+    pub bytes_sent: u64,
+    pub bytes_received: u64,
+    pub peak_memory_bytes: u64,
+}
+
+impl RankFigures {
+    /// Runs `step` and measures it: processor time (user + system,
+    /// exchanges included), wall time, the cluster's bytes, and the peak
+    /// memory so far (read right after the step, before any comparison).
+    pub fn measure<T>(cluster: &Cluster, step: impl FnOnce() -> Result<T>) -> Result<(T, Self)> {
+        let traffic = cluster.traffic();
+        let clock = Instant::now();
+        let (out, cpu_s) = cpu_seconds(step)?;
+        let wall_s = clock.elapsed().as_secs_f64();
+        let after = cluster.traffic();
+        Ok((
+            out,
+            Self {
+                cpu_s,
+                wall_s,
+                bytes_sent: after.bytes_sent - traffic.bytes_sent,
+                bytes_received: after.bytes_received - traffic.bytes_received,
+                peak_memory_bytes: example_support::peak_memory_bytes().unwrap_or(0),
+            },
+        ))
+    }
+
+    /// Every rank's figures, rank by rank (on every rank).
+    pub fn gather(&self, cluster: &Cluster) -> Result<Vec<Self>> {
+        let words = cluster.all_gather(&[
+            self.cpu_s.to_bits(),
+            self.wall_s.to_bits(),
+            self.bytes_sent,
+            self.bytes_received,
+            self.peak_memory_bytes,
+        ])?;
+        Ok(words
+            .chunks_exact(5)
+            .map(|w| Self {
+                cpu_s: f64::from_bits(w[0]),
+                wall_s: f64::from_bits(w[1]),
+                bytes_sent: w[2],
+                bytes_received: w[3],
+                peak_memory_bytes: w[4],
+            })
+            .collect())
+    }
+}
+
+/// Rank 0's report of a distributed step.
+pub struct Report<'a> {
+    /// What ran, for the text report ("quotient", "FFT").
+    pub step: &'a str,
+    pub n: usize,
+    pub ring_degree: usize,
+    /// Every rank's figures, and the bytes each sends by the cost model.
+    pub figures: &'a [RankFigures],
+    pub model_bytes_sent: &'a [u64],
+    pub verified: bool,
+    /// The one-process computation's CPU time, when it ran.
+    pub single_process_cpu_s: Option<f64>,
+    pub json: bool,
+}
+
+impl Report<'_> {
+    /// Prints every rank's line, the totals and the verdict, or one JSON
+    /// object (see each example's docs).
+    pub fn print(&self) {
+        let mb = |bytes: u64| bytes as f64 / 1e6;
+        let mib = |bytes: u64| bytes as f64 / (1u64 << 20) as f64;
+        let mut per_rank = Vec::new();
+        for (r, (f, &model)) in self.figures.iter().zip(self.model_bytes_sent).enumerate() {
+            per_rank.push(json!({
+                "rank": r, "cpu_s": f.cpu_s, "wall_s": f.wall_s, "bytes_sent": f.bytes_sent,
+                "bytes_received": f.bytes_received, "model_bytes_sent": model,
+                "peak_memory_bytes": f.peak_memory_bytes,
+            }));
+            if !self.json {
+                say(format_args!(
+                    "rank {r}: {} {:.2} s CPU ({:.2} s wall), sent {:.1} MB (model {:.1} MB), \
+                     received {:.1} MB, peak memory {:.1} MiB",
+                    self.step,
+                    f.cpu_s,
+                    f.wall_s,
+                    mb(f.bytes_sent),
+                    mb(model),
+                    mb(f.bytes_received),
+                    mib(f.peak_memory_bytes)
+                ));
+            }
+        }
+        let cpu_sum: f64 = self.figures.iter().map(|f| f.cpu_s).sum();
+        let wall_max = self.figures.iter().map(|f| f.wall_s).fold(0.0, f64::max);
+        let sent_sum: u64 = self.figures.iter().map(|f| f.bytes_sent).sum();
+        let model_sum: u64 = self.model_bytes_sent.iter().sum();
+        let peak_max = self
+            .figures
+            .iter()
+            .map(|f| f.peak_memory_bytes)
+            .max()
+            .unwrap_or(0);
+        let ranks = self.figures.len();
+        if self.json {
+            let mut value = json!({
+                "verified": self.verified, "ranks": ranks, "n": self.n,
+                "ring_degree": self.ring_degree, "peak_memory_bytes": peak_max, "cpu_s": cpu_sum,
+                "wall_s": wall_max, "bytes_exchanged": sent_sum,
+                "model_bytes_exchanged": model_sum, "per_rank": per_rank,
+            });
+            if let Some(single) = self.single_process_cpu_s {
+                value["single_process_cpu_s"] = json!(single);
+            }
+            say(format_args!("{value}"));
+            return;
+        }
+        say(format_args!(
+            "total over {ranks} ranks: {cpu_sum:.2} s CPU, {:.1} MB exchanged (model {:.1} MB), largest peak {:.1} MiB",
+            mb(sent_sum),
+            mb(model_sum),
+            mib(peak_max)
+        ));
+        if let Some(single) = self.single_process_cpu_s {
+            say(format_args!(
+                "one process: {single:.2} s CPU ({:.2}x)",
+                cpu_sum / single.max(1e-9)
+            ));
+        }
+        say(format_args!("verified: {}", self.verified));
+    }
+}
+
+/// CPU seconds (user + system) `step` takes in this process.
+pub fn cpu_seconds<T>(step: impl FnOnce() -> Result<T>) -> Result<(T, f64)> {
+    let start = ResourceUse::now();
+    let out = step()?;
+    let cpu = ResourceUse::now().zip(start).map_or(0.0, |(end, start)| {
+        let used = end.since(start);
+        used.user_s + used.system_s
+    });
+    Ok((out, cpu))
+}

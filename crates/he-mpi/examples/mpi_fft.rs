@@ -1,0 +1,221 @@
+//! The encrypted FFT over several ciphertexts (n = C·N) spread over the
+//! ranks of an MPI job, checked against ark-poly and, with `--compare`, the
+//! one-process plan.
+//!
+//! Rank 0 chooses the parameters (he-fft's smallest 128-bit ring for the
+//! plan, `suggest_plan_parameters`, which puts n over several ciphertexts
+//! when it exceeds the ring's slots) and the keys, and broadcasts the
+//! parameters, the public key and the Galois keys once. Every rank builds
+//! the same plan, derives the same random vector from `--seed` and encrypts
+//! only its own ciphertexts. The transform then runs across the ranks
+//! (he-mpi's `DistributedFft`: each rank's groups locally, the sums across
+//! ciphertexts as one checked reduce-scatter of residues per chain prime).
+//! Rank 0 gathers the outputs, decrypts them and checks them against
+//! ark-poly's FFT in the clear; with `--compare` it also runs the
+//! one-process plan on the same inputs and checks that both decrypt alike.
+//!
+//! Each rank reports the processor time of the transform (user + system,
+//! exchanges included), the bytes it sent and received (headers and
+//! payloads, and what he-mpi's cost model predicts) and its peak memory
+//! (VmHWM, plan and keys included, read before any `--compare` work).
+//! Rank 0 prints every rank's line, the totals and `verified: true`.
+//!
+//! `--json` prints (rank 0) one object: `verified`, `ranks`, `n`,
+//! `ring_degree`, `peak_memory_bytes` (the largest rank's), `cpu_s` (the sum
+//! over ranks), `wall_s` (the slowest rank), `bytes_exchanged` (the sum of
+//! bytes sent), `model_bytes_exchanged`, `single_process_cpu_s` (with
+//! `--compare`) and `per_rank` (each rank's `cpu_s`, `wall_s`,
+//! `bytes_sent`, `bytes_received`, `model_bytes_sent`, `peak_memory_bytes`).
+//!
+//! ```text
+//! mpirun -np 2 target/release/examples/mpi_fft --n 131072 --compare
+//! mpirun -np 4 target/release/examples/mpi_fft --n 8192 --test-parameters --inverse --json
+//! ```
+//! (As root, Open MPI needs `--allow-run-as-root`.) A failure on any rank
+//! ends the job (MPI_Abort) with a message naming the rank, and status 1.
+
+mod common;
+
+use std::time::Duration;
+
+use ark_bn254::Fr;
+use ark_poly::{EvaluationDomain, Radix2EvaluationDomain};
+use ark_std::UniformRand;
+use clap::Parser;
+use common::{cpu_seconds, share_parameters, RankFigures, Report, Result};
+use he_fft::{suggest_plan_parameters, FftPlan, PlanOptions, Strategy};
+use he_mpi::cost::fft_exchange;
+use he_mpi::mpi::topology::Communicator;
+use he_mpi::{Cluster, DistributedFft};
+use helib_rs::{GaloisKeys, Parameters, PublicKey, SecretKey};
+use rand::SeedableRng;
+
+/// Runs the encrypted FFT over MPI ranks and verifies it.
+#[derive(Debug, Parser)]
+#[command(version)]
+struct Options {
+    /// Transform size n (a power of two, larger than the ring's slots, over
+    /// at least as many ciphertexts as ranks).
+    #[arg(long, default_value_t = 1 << 17)]
+    n: usize,
+    /// The inverse transform instead of the forward one.
+    #[arg(long)]
+    inverse: bool,
+    /// Seed of the random vector.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Engine threads per rank.
+    #[arg(long, default_value_t = 1)]
+    threads: u32,
+    /// Also run the one-process plan on rank 0 and compare.
+    #[arg(long)]
+    compare: bool,
+    /// Insecure N = 2048 parameters (19 primes of 60 bits) for quick checks only.
+    #[arg(long)]
+    test_parameters: bool,
+    /// Seconds any one collective may take before the job ends.
+    #[arg(long, default_value_t = 600)]
+    timeout: u64,
+    /// Print one JSON object (rank 0) instead of the report.
+    #[arg(long)]
+    json: bool,
+}
+
+fn main() {
+    let options = Options::parse();
+    common::run_job("mpi_fft", |world| run(&options, world))
+}
+
+/// Runs the job; `Ok(false)` when the check failed (the same on every rank).
+fn run(o: &Options, world: he_mpi::mpi::topology::SimpleCommunicator) -> Result<bool> {
+    let rank = world.rank() as usize;
+    let n = o.n;
+    let domain = Radix2EvaluationDomain::<Fr>::new(n)
+        .filter(|d| d.size() == n && n >= 2)
+        .ok_or_else(|| format!("--n {n} is not a power of two that BN254 Fr supports"))?;
+    // Parameters and the plan's level count: chosen on rank 0, broadcast once.
+    let chosen = if rank == 0 {
+        Some(if o.test_parameters {
+            (test_parameters()?, 2)
+        } else {
+            let options = PlanOptions {
+                strategy: Strategy::Factored { levels: None },
+                ..PlanOptions::default()
+            };
+            let suggested = suggest_plan_parameters::<Fr>(n, options, o.threads)?;
+            let Strategy::Factored {
+                levels: Some(levels),
+            } = suggested.strategy
+            else {
+                return Err("the suggested plan is not factored".into());
+            };
+            (suggested.parameters, levels)
+        })
+    } else {
+        None
+    };
+    let context = share_parameters(&world, chosen.as_ref().map(|(p, _)| p), o.test_parameters)?;
+    context.set_threads(o.threads)?;
+    let levels = chosen.as_ref().map_or(0, |&(_, levels)| levels as u64);
+    let levels = Cluster::broadcast_over(&world, 0, levels.to_le_bytes().to_vec())?;
+    let levels = u64::from_le_bytes(levels.as_slice().try_into()?) as usize;
+    let builder = FftPlan::<Fr>::builder(&context, n).strategy(Strategy::Factored {
+        levels: Some(levels),
+    });
+    let plan = if o.inverse {
+        builder.inverse()
+    } else {
+        builder
+    }
+    .build()?;
+
+    // Keys: made on rank 0; the public and Galois keys broadcast once.
+    let sk = (rank == 0)
+        .then(|| SecretKey::generate(&context))
+        .transpose()?;
+    let (pk_bytes, keys_bytes) = match &sk {
+        Some(sk) => (
+            sk.public_key()?.to_bytes()?,
+            plan.generate_galois_keys(sk)?.to_bytes()?,
+        ),
+        None => (Vec::new(), Vec::new()),
+    };
+    let pk = PublicKey::from_bytes(&context, &Cluster::broadcast_over(&world, 0, pk_bytes)?)?;
+    let keys = GaloisKeys::from_bytes(&context, &Cluster::broadcast_over(&world, 0, keys_bytes)?)?;
+    let cluster = Cluster::with_timeout(world, &context, Duration::from_secs(o.timeout))?;
+    let fft = DistributedFft::new(&plan, &cluster)?;
+
+    // The same vector on every rank; each encrypts its own ciphertexts.
+    let mut rng = rand::rngs::StdRng::seed_from_u64(o.seed);
+    let values: Vec<Fr> = (0..n).map(|_| Fr::rand(&mut rng)).collect();
+    let inputs = plan.encrypt_ciphertexts(&pk, &values, fft.local_range())?;
+    cluster.barrier()?;
+
+    let (outputs, figures) =
+        RankFigures::measure(&cluster, || Ok(fft.execute(&cluster, &inputs, &keys)?))?;
+    let figures = figures.gather(&cluster)?;
+    let parts = plan.four_step().ok_or("the plan runs on one ciphertext")?;
+    let model: Vec<u64> = (0..cluster.size())
+        .map(|r| {
+            fft_exchange(
+                context.ring_degree(),
+                parts.across_level() + 1,
+                parts.ciphertexts(),
+                &cluster.partition(),
+                r,
+            )
+            .bytes_sent
+        })
+        .collect();
+
+    // Rank 0 needs every input for the one-process run.
+    let all_inputs = if o.compare {
+        fft.gather(0, &cluster, &inputs)?
+    } else {
+        None
+    };
+    let gathered = fft.gather(0, &cluster, &outputs)?;
+    let mut verified = true;
+    let mut single_process_cpu_s = None;
+    if let (Some(outputs), Some(sk)) = (&gathered, &sk) {
+        let decrypted = plan.decrypt(sk, outputs)?;
+        let expected = if o.inverse {
+            domain.ifft(&values)
+        } else {
+            domain.fft(&values)
+        };
+        verified = decrypted == expected;
+        if let Some(all_inputs) = &all_inputs {
+            let (one, cpu) = cpu_seconds(|| Ok(plan.execute(all_inputs, &keys)?))?;
+            single_process_cpu_s = Some(cpu);
+            verified &= plan.decrypt(sk, &one)? == decrypted;
+        }
+    }
+    let verdict = cluster.all_gather(&[u64::from(verified)])?;
+    let verified = verdict[0] == 1;
+
+    if rank == 0 {
+        Report {
+            step: if o.inverse { "inverse FFT" } else { "FFT" },
+            n,
+            ring_degree: context.ring_degree(),
+            figures: &figures,
+            model_bytes_sent: &model,
+            verified,
+            single_process_cpu_s,
+            json: o.json,
+        }
+        .print();
+    }
+    Ok(verified)
+}
+
+/// N = 2048, t = BN254, 19 primes of 60 bits (insecure: quick checks only).
+fn test_parameters() -> Result<Parameters> {
+    Ok(Parameters::builder()
+        .ring_degree(2048)
+        .plaintext_modulus_from_field::<Fr>()
+        .chain_bits(&[60; 19])
+        .allow_insecure()
+        .build()?)
+}

@@ -1,0 +1,268 @@
+//! he-fft's encrypted FFT over several ciphertexts (n = C·N, a four-step
+//! plan) spread over the ranks.
+//!
+//! A four-step plan is C independent size-N transforms (one per group, its
+//! twiddles folded in) and one size-C DFT across the ciphertexts, whose
+//! outputs are sums of scalar multiples of every input
+//! ([`he_fft::FourStep`]). Rank r holds the inputs and outputs
+//! [`Partition::range`](crate::Partition::range)`(C, r)`. The groups run
+//! where their ciphertexts are; the DFT across is a reduce-scatter: each
+//! rank forms, from its own ciphertexts, its partial sum for every output,
+//! sends each other rank the partials of the outputs that rank holds (per
+//! chain prime, one checked exchange of residues), and adds up the partials
+//! it receives for its own. Forward plans sum first and then run the
+//! groups; inverse plans the other way round. The sums are exact modulo Q,
+//! so every output is the ciphertext the one-process plan gives, up to the
+//! order of its additions: it decrypts to the same values.
+//!
+//! Each rank sends `(C − C_r) · 2 · (ℓ + 1) · N` words for its C_r
+//! ciphertexts at level ℓ (plus a header per rank and prime), which
+//! [`cost::fft_exchange`](crate::cost::fft_exchange) predicts.
+
+use std::ops::Range;
+
+use ark_ff::{FftField, PrimeField};
+use he_fft::{FftPlan, FourStep};
+use helib_rs::{Ciphertext, Context, GaloisKeys};
+use num_bigint::BigUint;
+
+use crate::cluster::Cluster;
+use crate::error::{Error, Result};
+
+/// An [`FftPlan`] over several ciphertexts, run by every rank of a
+/// [`Cluster`] on the ciphertexts it holds.
+///
+/// Every rank builds (or loads) the same plan and holds the Galois keys;
+/// [`execute`](Self::execute) is collective.
+pub struct DistributedFft<'a, F: PrimeField + FftField> {
+    parts: FourStep<'a, F>,
+    context: &'a Context,
+    /// The ciphertexts (inputs and outputs) this rank holds.
+    range: Range<usize>,
+    /// Every rank's range.
+    ranges: Vec<Range<usize>>,
+}
+
+impl<'a, F: PrimeField + FftField> DistributedFft<'a, F> {
+    /// The plan `plan` spread over `cluster`'s ranks.
+    ///
+    /// # Errors
+    /// [`Error::RankCount`] for a plan on one ciphertext (nothing to spread)
+    /// or one over fewer ciphertexts than ranks; [`Error::Fft`] for a plan
+    /// of another context than the cluster's.
+    pub fn new(plan: &'a FftPlan<F>, cluster: &Cluster) -> Result<Self> {
+        let ranks = cluster.size();
+        if !plan.context().same_as(cluster.context()) {
+            return Err(Error::Fft(he_fft::Error::ContextMismatch));
+        }
+        let parts = plan.four_step().ok_or_else(|| Error::RankCount {
+            ranks,
+            reason: "the plan runs on one ciphertext (n ≤ N); only plans over several ciphertexts are spread".into(),
+        })?;
+        let count = parts.ciphertexts();
+        if count < ranks {
+            return Err(Error::RankCount {
+                ranks,
+                reason: format!(
+                    "the plan runs on {count} ciphertexts, fewer than the ranks (each rank holds at least one)"
+                ),
+            });
+        }
+        let partition = cluster.partition();
+        let ranges = (0..ranks).map(|r| partition.range(count, r)).collect();
+        Ok(Self {
+            parts,
+            context: plan.context(),
+            range: partition.range(count, cluster.rank()),
+            ranges,
+        })
+    }
+
+    /// The input and output ciphertexts this rank holds (indices into the
+    /// plan's C).
+    pub fn local_range(&self) -> Range<usize> {
+        self.range.clone()
+    }
+
+    /// Runs the plan: `inputs` are this rank's input ciphertexts (those of
+    /// [`local_range`](Self::local_range), in order); returns this rank's
+    /// outputs, each the one-process plan's output of that index.
+    ///
+    /// # Errors
+    /// On every rank, naming the first failing one: [`Error::DistributionMismatch`]
+    /// for another number of inputs than the rank holds; the plan's checks
+    /// ([`FftPlan::execute`]'s, as [`Error::Fft`]); [`Error::Corrupted`]
+    /// when residues arrive damaged; [`Error::Mpi`].
+    pub fn execute(
+        &self,
+        cluster: &Cluster,
+        inputs: &[Ciphertext],
+        keys: &GaloisKeys,
+    ) -> Result<Vec<Ciphertext>> {
+        let admitted = if inputs.len() == self.range.len() {
+            self.parts.admit(inputs, keys).map_err(Error::from)
+        } else {
+            Err(Error::DistributionMismatch(format!(
+                "rank {} holds ciphertexts {:?} of the plan, got {} inputs",
+                cluster.rank(),
+                self.range,
+                inputs.len()
+            )))
+        };
+        cluster.agree(admitted)?;
+        let run_groups = |cts: &[Ciphertext]| -> Result<Vec<Ciphertext>> {
+            cts.iter()
+                .zip(self.range.clone())
+                .map(|(ct, k)| Ok(self.parts.run_group(k, ct, keys)?))
+                .collect()
+        };
+        let outputs = if self.parts.across_first() {
+            let sums = self.across(cluster, inputs)?;
+            cluster.agree(run_groups(&sums))?
+        } else {
+            let grouped = cluster.agree(run_groups(inputs))?;
+            self.across(cluster, &grouped)?
+        };
+        let finished = outputs
+            .into_iter()
+            .map(|ct| Ok(self.parts.finish(ct)?))
+            .collect();
+        cluster.agree(finished)
+    }
+
+    /// Every rank's `outputs` (of [`execute`](Self::execute)) at `root`, in
+    /// the plan's order, for [`FftPlan::decrypt`]; `None` elsewhere.
+    ///
+    /// # Errors
+    /// As [`Cluster::visit_at_root`].
+    pub fn gather(
+        &self,
+        root: usize,
+        cluster: &Cluster,
+        outputs: &[Ciphertext],
+    ) -> Result<Option<Vec<Ciphertext>>> {
+        let mut all = Vec::new();
+        cluster.visit_at_root(root, self.parts.ciphertexts(), outputs, |_, ct| {
+            all.push(ct);
+            Ok(())
+        })?;
+        Ok((cluster.rank() == root).then_some(all))
+    }
+
+    /// The sums across ciphertexts: from this rank's `local` terms (the
+    /// ciphertexts of its range) to the sums of its range, the partials of
+    /// every other rank received through one exchange per chain prime.
+    fn across(&self, cluster: &Cluster, local: &[Ciphertext]) -> Result<Vec<Ciphertext>> {
+        let count = self.parts.ciphertexts();
+        let partials = cluster.agree(self.partials(local, count))?;
+        let level = partials[0].level();
+        let n = self.context.ring_degree();
+        let words = 2 * (level + 1) * n;
+        let me = cluster.rank();
+        let others = |r: usize| if r == me { 0 } else { 1 };
+        let send_counts: Vec<usize> = self
+            .ranges
+            .iter()
+            .enumerate()
+            .map(|(d, range)| others(d) * range.len() * 2 * n)
+            .collect();
+        let recv_counts: Vec<usize> = (0..cluster.size())
+            .map(|s| others(s) * self.range.len() * 2 * n)
+            .collect();
+        // What each rank's partials carry besides residues: their noise
+        // estimate and correction factor (the same for every output of a rank).
+        let descriptions = cluster.all_gather(&self.describe(&partials[0]))?;
+        // received[s][j]: rank s's partial for this rank's j-th output,
+        // part major, then prime, N words each (as Ciphertext::from_residues reads it).
+        let mut received = vec![vec![vec![0u64; words]; self.range.len()]; cluster.size()];
+        let (mut send, mut arrived) = (Vec::new(), Vec::new());
+        for prime in 0..=level {
+            send.clear();
+            let theirs = self.ranges.iter().enumerate().filter(|&(d, _)| d != me);
+            for (_, range) in theirs {
+                for to in range.clone() {
+                    for part in 0..2 {
+                        send.extend(partials[to].residues(part, prime)?);
+                    }
+                }
+            }
+            cluster.exchange(prime, &mut send, &send_counts, &recv_counts, &mut arrived)?;
+            let mut at = 0;
+            for from in (0..cluster.size()).filter(|&s| s != me) {
+                for row in received[from].iter_mut() {
+                    for part in 0..2 {
+                        let offset = (part * (level + 1) + prime) * n;
+                        row[offset..offset + n].copy_from_slice(&arrived[at..at + n]);
+                        at += n;
+                    }
+                }
+            }
+        }
+        let sums = self
+            .range
+            .clone()
+            .enumerate()
+            .map(|(j, to)| {
+                let mut sum = partials[to].clone();
+                for from in (0..cluster.size()).filter(|&s| s != me) {
+                    let (noise, factor) = self.described(&descriptions, from);
+                    let term = Ciphertext::from_residues(
+                        self.context,
+                        level,
+                        2,
+                        &factor,
+                        noise,
+                        &received[from][j],
+                    )?;
+                    sum.add_assign(&term)?;
+                }
+                Ok(sum)
+            })
+            .collect();
+        cluster.agree(sums)
+    }
+
+    /// This rank's partial sum of every output from its `local` ciphertexts.
+    fn partials(&self, local: &[Ciphertext], count: usize) -> Result<Vec<Ciphertext>> {
+        (0..count)
+            .map(|to| {
+                let mut terms = local.iter().zip(self.range.clone());
+                let (first, from) = terms.next().ok_or_else(|| {
+                    Error::DistributionMismatch("a rank without ciphertexts".into())
+                })?;
+                let mut sum = self.parts.across_term(to, from, first)?;
+                for (ct, from) in terms {
+                    sum.add_assign(&self.parts.across_term(to, from, ct)?)?;
+                }
+                Ok(sum)
+            })
+            .collect()
+    }
+
+    /// Words describing a partial for the other ranks: its noise estimate
+    /// (f64 bits) and its correction factor, in as many words as t has.
+    fn describe(&self, partial: &Ciphertext) -> Vec<u64> {
+        let mut words = vec![partial.noise_estimate_bits().to_bits()];
+        let mut limbs = partial.correction_factor().to_u64_digits();
+        limbs.resize(self.factor_words(), 0);
+        words.extend(limbs);
+        words
+    }
+
+    /// Rank `rank`'s noise estimate and correction factor from the gathered
+    /// [`describe`](Self::describe) words.
+    fn described(&self, all: &[u64], rank: usize) -> (f64, BigUint) {
+        let width = 1 + self.factor_words();
+        let words = &all[rank * width..(rank + 1) * width];
+        let limbs: Vec<u32> = words[1..]
+            .iter()
+            .flat_map(|&w| [w as u32, (w >> 32) as u32])
+            .collect();
+        (f64::from_bits(words[0]), BigUint::new(limbs))
+    }
+
+    /// Words of a value below t.
+    fn factor_words(&self) -> usize {
+        (self.context.plaintext_modulus().bits() as usize).div_ceil(64)
+    }
+}
