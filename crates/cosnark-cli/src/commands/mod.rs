@@ -4,6 +4,7 @@ pub mod keygen;
 pub mod party;
 pub mod plain;
 pub mod prove;
+pub mod proving;
 pub mod ptau;
 pub mod server;
 pub mod setup;
@@ -22,6 +23,7 @@ use he_net::{Credentials, NetConfig, PeerId};
 
 use crate::error::{CliError, CliResult};
 use crate::files;
+use crate::net::NetTransport;
 use crate::report::ProcessReport;
 use crate::session_file::SessionFile;
 
@@ -88,6 +90,22 @@ impl RoleArgs {
         config.connect_timeout = Duration::from_secs(self.connect_timeout);
         config.receive_timeout = Duration::from_secs(self.receive_timeout);
         Ok(config)
+    }
+
+    /// Connects role `me` to the mesh of the server and `parties` (all when
+    /// `None`) and says so on stderr.
+    ///
+    /// # Errors
+    /// As [`Self::net_config`] and [`NetTransport::connect`].
+    pub fn connect(
+        &self,
+        file: &SessionFile,
+        me: PeerId,
+        parties: Option<&[u32]>,
+    ) -> CliResult<NetTransport> {
+        let net = NetTransport::connect(self.net_config(file, me, parties)?)?;
+        eprintln!("[{}] connected", me.slug());
+        Ok(net)
     }
 
     /// Writes `report` to the `--json` file, if one was given.

@@ -12,7 +12,8 @@ use he_cosnark::{ComputingParty, ProofPlan, WitnessShare};
 use he_net::PeerId;
 use he_threshold::{ActiveSet, Party, ShamirShare};
 
-use super::{party_key_path, party_reshared_path, verify, CircuitArgs, ProofArgs, RoleArgs};
+use super::proving::{ProvingArgs, ProvingInputs};
+use super::{party_key_path, party_reshared_path, verify};
 use crate::error::{CliError, CliResult};
 use crate::files;
 use crate::net::NetTransport;
@@ -23,20 +24,13 @@ use crate::report::{ProcessReport, StepClock};
 #[derive(Args, Debug)]
 pub struct PartyArgs {
     #[command(flatten)]
-    pub role_args: RoleArgs,
-    #[command(flatten)]
-    pub circuit: CircuitArgs,
-    #[command(flatten)]
-    pub proofs: ProofArgs,
+    pub proving: ProvingArgs,
     /// This party's index.
     #[arg(long)]
     pub index: u32,
     /// This party's witness share (from `cosnark split-witness`).
     #[arg(long)]
     pub share: PathBuf,
-    /// The public inputs (snarkjs `public.json`).
-    #[arg(long)]
-    pub public: PathBuf,
 }
 
 /// Runs the party's side of every proof.
@@ -45,12 +39,15 @@ pub struct PartyArgs {
 /// The files', network's and prover's errors, each naming its file or
 /// role.
 pub fn run(args: &PartyArgs) -> CliResult<ProcessReport> {
-    let dir = &args.role_args.dir;
-    let file = args.role_args.session_file()?;
-    let members = args.proofs.members(&file)?;
-    let session = file.session()?;
-    let (_, circuit) = args.circuit.load()?;
-    let public = files::read_public_json(&args.public)?;
+    let role_args = &args.proving.role_args;
+    let dir = &role_args.dir;
+    let ProvingInputs {
+        file,
+        members,
+        session,
+        circuit,
+        public,
+    } = args.proving.load()?;
     let share_bytes = files::read_secret(&args.share)?;
     let share = WitnessShare::<Fr>::from_bytes(&share_bytes, circuit.digest(), args.index)
         .map_err(|e| CliError::malformed(&args.share, e.to_string()))?;
@@ -71,12 +68,10 @@ pub fn run(args: &PartyArgs) -> CliResult<ProcessReport> {
         None => None,
     };
     let me = PeerId::Party(args.index);
-    let config = args.role_args.net_config(&file, me, members.as_deref())?;
-    let mut net = NetTransport::connect(config)?;
-    eprintln!("[{}] connected", me.slug());
+    let mut net = role_args.connect(&file, me, members.as_deref())?;
     let mut steps = Vec::new();
     let mut rng = rand::rngs::OsRng;
-    for proof in args.proofs.indices() {
+    for proof in args.proving.proofs.indices() {
         let clock = StepClock::start();
         let report = party
             .prove(&mut net, proof, active.as_ref(), &public, &share, &mut rng)
@@ -87,15 +82,8 @@ pub fn run(args: &PartyArgs) -> CliResult<ProcessReport> {
         step.print(&me.slug());
         steps.push(step);
     }
-    let wire = net.wire_traffic();
-    net.close()?;
-    let report = ProcessReport {
-        role: me.slug(),
-        steps,
-        wire_bytes_sent: wire.sent,
-        wire_bytes_received: wire.received,
-    };
-    args.role_args.write_report(&report)?;
+    let report = ProcessReport::new(me.slug(), steps, net.close_counted()?);
+    role_args.write_report(&report)?;
     Ok(report)
 }
 

@@ -12,10 +12,10 @@ use he_net::PeerId;
 use he_threshold::ActiveSet;
 use helib_rs::RelinKey;
 
-use super::{server_relin_path, CircuitArgs, ProofArgs, RoleArgs};
+use super::proving::{ProvingArgs, ProvingInputs};
+use super::server_relin_path;
 use crate::error::{CliError, CliResult};
 use crate::files;
-use crate::net::NetTransport;
 use crate::outcome;
 use crate::report::{ProcessReport, StepClock};
 
@@ -23,14 +23,7 @@ use crate::report::{ProcessReport, StepClock};
 #[derive(Args, Debug)]
 pub struct ServerArgs {
     #[command(flatten)]
-    pub role_args: RoleArgs,
-    #[command(flatten)]
-    pub circuit: CircuitArgs,
-    #[command(flatten)]
-    pub proofs: ProofArgs,
-    /// The public inputs (snarkjs `public.json`).
-    #[arg(long)]
-    pub public: PathBuf,
+    pub proving: ProvingArgs,
     /// Where to write each verified proof (snarkjs `proof.json`; replaced
     /// atomically).
     #[arg(long)]
@@ -43,13 +36,15 @@ pub struct ServerArgs {
 /// The files', network's and prover's errors; a proof that does not
 /// verify ([`he_cosnark::Error::ProofRejected`]).
 pub fn run(args: &ServerArgs) -> CliResult<ProcessReport> {
-    let dir = &args.role_args.dir;
-    let file = args.role_args.session_file()?;
-    let members = args.proofs.members(&file)?;
-    let session = file.session()?;
-    let (_, circuit) = args.circuit.load()?;
-    let public = files::read_public_json(&args.public)?;
-    let relin_path = server_relin_path(dir);
+    let role_args = &args.proving.role_args;
+    let ProvingInputs {
+        file,
+        members,
+        session,
+        circuit,
+        public,
+    } = args.proving.load()?;
+    let relin_path = server_relin_path(&role_args.dir);
     let relin_key = RelinKey::from_bytes(session.context(), &files::read(&relin_path)?)
         .map_err(|e| CliError::malformed(&relin_path, e.to_string()))?;
     let plan = Arc::new(ProofPlan::new(&session, circuit.domain_size())?);
@@ -59,12 +54,10 @@ pub fn run(args: &ServerArgs) -> CliResult<ProcessReport> {
         .transpose()?;
     let server = Server::new(session, relin_key, circuit, plan)?;
     let me = PeerId::Server;
-    let config = args.role_args.net_config(&file, me, members.as_deref())?;
-    let mut net = NetTransport::connect(config)?;
-    eprintln!("[{}] connected", me.slug());
+    let mut net = role_args.connect(&file, me, members.as_deref())?;
     let parties: Vec<u32> = members.unwrap_or_else(|| (0..file.parties).collect());
     let mut steps = Vec::new();
-    for proof in args.proofs.indices() {
+    for proof in args.proving.proofs.indices() {
         let clock = StepClock::start();
         let (groth16, report) = match server.prove(&mut net, proof, active.as_ref(), &public) {
             Ok(made) => made,
@@ -87,14 +80,7 @@ pub fn run(args: &ServerArgs) -> CliResult<ProcessReport> {
         step.print(&me.slug());
         steps.push(step);
     }
-    let wire = net.wire_traffic();
-    net.close()?;
-    let report = ProcessReport {
-        role: me.slug(),
-        steps,
-        wire_bytes_sent: wire.sent,
-        wire_bytes_received: wire.received,
-    };
-    args.role_args.write_report(&report)?;
+    let report = ProcessReport::new(me.slug(), steps, net.close_counted()?);
+    role_args.write_report(&report)?;
     Ok(report)
 }
