@@ -19,7 +19,7 @@ use ark_bn254::Bn254;
 use clap::Args;
 use he_circom::R1cs;
 use he_cosnark::{Circom, Circuit};
-use he_net::{Credentials, NetConfig, PeerId};
+use he_net::{Credentials, PeerId};
 
 use crate::error::{CliError, CliResult};
 use crate::files;
@@ -74,36 +74,22 @@ impl RoleArgs {
         SessionFile::read(&self.dir.join(SESSION_FILE))
     }
 
-    /// The network configuration of role `me` in the session `file` (a
-    /// mesh of the server and `parties`, all when `None`), with these
-    /// credentials and timeouts.
-    ///
-    /// # Errors
-    /// As [`SessionFile::net_config`].
-    pub fn net_config(
-        &self,
-        file: &SessionFile,
-        me: PeerId,
-        parties: Option<&[u32]>,
-    ) -> CliResult<NetConfig> {
-        let mut config = file.net_config(me, self.credentials(), parties)?;
-        config.connect_timeout = Duration::from_secs(self.connect_timeout);
-        config.receive_timeout = Duration::from_secs(self.receive_timeout);
-        Ok(config)
-    }
-
     /// Connects role `me` to the mesh of the server and `parties` (all when
-    /// `None`) and says so on stderr.
+    /// `None`) of the session `file`, with these credentials and timeouts,
+    /// and says so on stderr.
     ///
     /// # Errors
-    /// As [`Self::net_config`] and [`NetTransport::connect`].
+    /// As [`SessionFile::net_config`] and [`NetTransport::connect`].
     pub fn connect(
         &self,
         file: &SessionFile,
         me: PeerId,
         parties: Option<&[u32]>,
     ) -> CliResult<NetTransport> {
-        let net = NetTransport::connect(self.net_config(file, me, parties)?)?;
+        let mut config = file.net_config(me, self.credentials(), parties)?;
+        config.connect_timeout = Duration::from_secs(self.connect_timeout);
+        config.receive_timeout = Duration::from_secs(self.receive_timeout);
+        let net = NetTransport::connect(config)?;
         eprintln!("[{}] connected", me.slug());
         Ok(net)
     }
