@@ -62,6 +62,17 @@ impl NetTransport {
             .ok()
     }
 
+    /// The process's socket bytes up to here (as [`Self::wire_traffic`]),
+    /// then closes (as [`Self::close`]).
+    ///
+    /// # Errors
+    /// As [`Self::close`].
+    pub fn close_counted(self) -> Result<Traffic> {
+        let wire = self.wire_traffic();
+        self.close()?;
+        Ok(wire)
+    }
+
     /// Waits until every queued message has left, then closes.
     ///
     /// # Errors

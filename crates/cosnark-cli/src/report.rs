@@ -5,7 +5,7 @@
 
 use std::time::{Duration, Instant};
 
-use he_cosnark::{RoleReport, Round};
+use he_cosnark::{RoleReport, Round, Traffic};
 use serde::{Deserialize, Serialize};
 
 /// One round of a step.
@@ -51,6 +51,19 @@ pub struct ProcessReport {
     pub wire_bytes_sent: u64,
     /// Socket bytes received, whole process.
     pub wire_bytes_received: u64,
+}
+
+impl ProcessReport {
+    /// The report of role `role` (`server` or `party-<i>`): its `steps` and
+    /// the process's socket bytes `wire`.
+    pub fn new(role: String, steps: Vec<StepCost>, wire: Traffic) -> Self {
+        Self {
+            role,
+            steps,
+            wire_bytes_sent: wire.sent,
+            wire_bytes_received: wire.received,
+        }
+    }
 }
 
 /// Measures a step: wall time and the process's CPU time from `start` to

@@ -18,7 +18,7 @@ use std::time::{Duration, Instant};
 use common::{arg, args, fixture, run, wait_all, Outcome, QUICK_LIMIT, SESSION_LIMIT};
 use he_cosnark::Round;
 use he_net::{Credentials, NetConfig, Network, PeerId, SessionId};
-use session::{copy_session, role_flags, start, start_with, PARTIES, PROMPT};
+use session::{copy_session, role_flags, start, start_with, PROMPT};
 
 /// The wire tag of `round` (its place in the protocol's order).
 fn tag(round: Round) -> u8 {
@@ -251,21 +251,7 @@ fn a_party_with_another_partys_certificate_is_refused() {
 fn a_certificate_of_another_ca_is_refused() {
     // Another session's CA and certificates.
     let other = common::temp_dir("other-ca");
-    let (zkey, _, _) = session::circuit_files();
-    run(
-        "setup",
-        &[
-            "setup".into(),
-            "--zkey".into(),
-            arg(&zkey),
-            "--parties".into(),
-            PARTIES.to_string(),
-            "--dir".into(),
-            arg(&other),
-        ],
-        QUICK_LIMIT,
-    )
-    .assert_success();
+    session::setup(&other);
     assert_credentials_refused("other-ca", |_| role_flags(&other, "party-1"), "certificate");
 }
 
@@ -273,12 +259,7 @@ fn a_certificate_of_another_ca_is_refused() {
 fn a_share_of_another_party_is_refused_by_name() {
     let dir = copy_session("other-share");
     let share = dir.join("share-0.bin");
-    let mut args = session::proving_args(&dir, "party-1", role_flags(&dir, "party-1"), &[]);
-    let at = args
-        .iter()
-        .position(|a| a == "--share")
-        .expect("a --share flag");
-    args[at + 1] = arg(&share);
+    let args = session::party_args_with_share(&dir, "party-1", &share);
     let outcome = run("party-1", &args, QUICK_LIMIT);
     outcome.assert_failed_naming(&[&share.display().to_string()]);
 }
@@ -291,32 +272,9 @@ fn a_share_of_another_split_fails_every_process() {
     // Every party must learn it (none may end well without a proof).
     let dir = copy_session("other-split");
     let other = common::temp_dir("other-split");
-    let (zkey, r1cs, wtns) = session::circuit_files();
-    run(
-        "split-witness",
-        &[
-            "split-witness".into(),
-            "--r1cs".into(),
-            arg(&r1cs),
-            "--zkey".into(),
-            arg(&zkey),
-            "--witness".into(),
-            arg(&wtns),
-            "--parties".into(),
-            PARTIES.to_string(),
-            "--out".into(),
-            arg(&other),
-        ],
-        QUICK_LIMIT,
-    )
-    .assert_success();
+    session::split_witness(&other);
     let mut procs = start_all_but(&dir, &["party-0"], &[]);
-    let mut args = session::proving_args(&dir, "party-0", role_flags(&dir, "party-0"), &[]);
-    let at = args
-        .iter()
-        .position(|a| a == "--share")
-        .expect("a --share flag");
-    args[at + 1] = arg(&other.join("share-0.bin"));
+    let args = session::party_args_with_share(&dir, "party-0", &other.join("share-0.bin"));
     procs.push(common::Proc::start("party-0", &args));
     let outcomes = wait_all(procs, Instant::now() + SESSION_LIMIT);
     outcome_of(&outcomes, "server").assert_failed_naming(&["does not verify"]);

@@ -65,7 +65,7 @@ use std::path::Path;
 
 pub use error::{Error, FileKind, Location, Result};
 pub use json_points::{g1_to_strings, g2_to_strings, to_decimal};
-pub use matrices::{AbMatrices, ConstraintMatrices};
+pub use matrices::{AbMatrices, CircuitMatrices, ConstraintMatrices};
 pub use r1cs::{R1cs, R1csHeader};
 pub use reduction::CircomReduction;
 pub use wtns::Witness;

@@ -5,7 +5,7 @@
 //! ark-relations 0.6 has no `ConstraintMatrices` struct any more (its
 //! `to_matrices` gives a map from predicate labels to `Vec<Matrix<F>>`);
 //! these types carry the counts with the matrices, and
-//! [`as_slice`](ConstraintMatrices::as_slice) gives what
+//! [`as_slice`](CircuitMatrices::as_slice) gives what
 //! `Groth16::create_proof_with_reduction_and_matrices` takes.
 
 use ark_bn254::Fr;
@@ -14,17 +14,27 @@ pub use ark_relations::gr1cs::Matrix;
 
 use crate::error::{Error, Result};
 
-/// A, B and C of an `.r1cs`, wires numbered as circom does: the constant
-/// one, the public outputs, the public inputs, then the private wires.
+/// Sparse matrices of one circuit with its wire counts, wires numbered as
+/// circom does: the constant one, the public wires, then the private
+/// wires. `N = 3` is an `.r1cs`'s A, B and C ([`ConstraintMatrices`]);
+/// `N = 2` a `.zkey`'s A and B ([`AbMatrices`]).
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct ConstraintMatrices {
+pub struct CircuitMatrices<const N: usize> {
     pub(crate) num_instance_variables: usize,
     pub(crate) num_witness_variables: usize,
-    pub(crate) abc: [Matrix<Fr>; 3],
+    pub(crate) matrices: [Matrix<Fr>; N],
 }
 
-impl ConstraintMatrices {
-    /// The constant one and the public wires: `1 + nPubOut + nPubIn`.
+/// A, B and C of an `.r1cs`; the public wires are `nPubOut` outputs, then
+/// `nPubIn` inputs.
+pub type ConstraintMatrices = CircuitMatrices<3>;
+
+/// A and B of a `.zkey` without the public-input rows snarkjs adds (see
+/// [`crate::reduction`]); the public wires are its `nPublic`.
+pub type AbMatrices = CircuitMatrices<2>;
+
+impl<const N: usize> CircuitMatrices<N> {
+    /// The constant one and the public wires.
     pub fn num_instance_variables(&self) -> usize {
         self.num_instance_variables
     }
@@ -39,36 +49,40 @@ impl ConstraintMatrices {
         self.num_instance_variables + self.num_witness_variables
     }
 
-    /// The constraints (rows of each matrix).
+    /// The constraints of the circuit (rows of each matrix; a zkey's
+    /// without snarkjs's public-input rows).
     pub fn num_constraints(&self) -> usize {
-        self.abc[0].len()
+        self.matrices[0].len()
     }
 
     /// Matrix A.
     pub fn a(&self) -> &Matrix<Fr> {
-        &self.abc[0]
+        &self.matrices[0]
     }
 
     /// Matrix B.
     pub fn b(&self) -> &Matrix<Fr> {
-        &self.abc[1]
+        &self.matrices[1]
     }
 
-    /// Matrix C.
-    pub fn c(&self) -> &Matrix<Fr> {
-        &self.abc[2]
-    }
-
-    /// `[A, B, C]`, as ark-groth16's provers take them.
+    /// The matrices in order (`[A, B, C]` or `[A, B]`), as ark-groth16's
+    /// provers take them (the circom reduction never needs C).
     pub fn as_slice(&self) -> &[Matrix<Fr>] {
-        &self.abc
+        &self.matrices
     }
 
-    /// The nonzero entries of A, B and C.
-    pub fn num_non_zero(&self) -> [usize; 3] {
-        self.abc
+    /// The nonzero entries of each matrix.
+    pub fn num_non_zero(&self) -> [usize; N] {
+        self.matrices
             .each_ref()
             .map(|m| m.iter().map(Vec::len).sum::<usize>())
+    }
+}
+
+impl ConstraintMatrices {
+    /// Matrix C.
+    pub fn c(&self) -> &Matrix<Fr> {
+        &self.matrices[2]
     }
 
     /// Checks that the full assignment `z` (the one first) satisfies every
@@ -92,7 +106,7 @@ impl ConstraintMatrices {
                 what: "the assignment's first value (the constant wire) is not 1".into(),
             });
         }
-        let [a, b, c] = self.abc.each_ref().map(|m| evaluate_rows(m, z));
+        let [a, b, c] = self.matrices.each_ref().map(|m| evaluate_rows(m, z));
         let (a, b, c) = (a?, b?, c?);
         match (0..a.len()).find(|&i| a[i] * b[i] != c[i]) {
             Some(i) => Err(Error::Unsatisfied {
@@ -100,53 +114,6 @@ impl ConstraintMatrices {
             }),
             None => Ok(()),
         }
-    }
-}
-
-/// A and B of a `.zkey` without the public-input rows snarkjs adds (see
-/// [`crate::reduction`]): the same layout as [`ConstraintMatrices`].
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct AbMatrices {
-    pub(crate) num_instance_variables: usize,
-    pub(crate) num_witness_variables: usize,
-    pub(crate) ab: [Matrix<Fr>; 2],
-}
-
-impl AbMatrices {
-    /// The constant one and the public wires: `1 + nPublic`.
-    pub fn num_instance_variables(&self) -> usize {
-        self.num_instance_variables
-    }
-
-    /// The private wires.
-    pub fn num_witness_variables(&self) -> usize {
-        self.num_witness_variables
-    }
-
-    /// All wires.
-    pub fn num_variables(&self) -> usize {
-        self.num_instance_variables + self.num_witness_variables
-    }
-
-    /// The constraints of the circuit (without snarkjs's public-input rows).
-    pub fn num_constraints(&self) -> usize {
-        self.ab[0].len()
-    }
-
-    /// Matrix A.
-    pub fn a(&self) -> &Matrix<Fr> {
-        &self.ab[0]
-    }
-
-    /// Matrix B.
-    pub fn b(&self) -> &Matrix<Fr> {
-        &self.ab[1]
-    }
-
-    /// `[A, B]`, as `Groth16::<_, CircomReduction>` provers take them (the
-    /// circom reduction never needs C).
-    pub fn as_slice(&self) -> &[Matrix<Fr>] {
-        &self.ab
     }
 }
 
@@ -186,7 +153,7 @@ mod tests {
         let m = ConstraintMatrices {
             num_instance_variables: 2,
             num_witness_variables: 1,
-            abc: [
+            matrices: [
                 vec![vec![(one, 1)]],
                 vec![vec![(one, 1)]],
                 vec![vec![(one, 2)]],

@@ -110,7 +110,7 @@ impl R1cs {
             matrices: ConstraintMatrices {
                 num_instance_variables,
                 num_witness_variables: header.n_wires as usize - num_instance_variables,
-                abc,
+                matrices: abc,
             },
             wire_to_label,
         })

@@ -445,6 +445,6 @@ fn read_coefficients(r: &mut Reader<'_>, header: &ZkeyHeader) -> Result<AbMatric
     Ok(AbMatrices {
         num_instance_variables: instance,
         num_witness_variables: header.n_vars as usize - instance,
-        ab,
+        matrices: ab,
     })
 }

@@ -8,11 +8,11 @@ mod common;
 use std::sync::OnceLock;
 
 use ark_bn254::{Bn254, Fr};
-use ark_ff::{UniformRand, Zero};
+use ark_ff::Zero;
 use ark_groth16::{prepare_verifying_key, Groth16};
 use ark_std::rand::{rngs::StdRng, SeedableRng};
-use common::{bytes, fixture, scratch, text, CIRCUITS};
-use he_circom::{snarkjs_json, CircomReduction, Error, R1cs, Witness, Zkey};
+use common::{bytes, fixture, prove, scratch, text, CIRCUITS};
+use he_circom::{snarkjs_json, Error, R1cs, Witness, Zkey};
 
 /// Each circuit's r1cs, witness and zkey, parsed once for all tests.
 fn load(c: &str) -> &'static (R1cs, Witness, Zkey) {
@@ -141,17 +141,7 @@ fn plain_proofs_verify_with_ark_and_the_json_key_and_round_trip() {
     let dir = scratch("plain-proofs");
     for c in CIRCUITS {
         let (r1cs, witness, zkey) = load(c);
-        let m = zkey.matrices();
-        let proof = Groth16::<Bn254, CircomReduction>::create_proof_with_reduction_and_matrices(
-            zkey.proving_key(),
-            Fr::rand(&mut rng),
-            Fr::rand(&mut rng),
-            m.as_slice(),
-            m.num_instance_variables(),
-            m.num_constraints(),
-            witness.values(),
-        )
-        .expect(c);
+        let proof = prove(zkey, witness, &mut rng, c);
         let public = r1cs.public_inputs(witness.values()).unwrap();
         assert_eq!(
             public,

@@ -15,43 +15,16 @@
 mod common;
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 use ark_bn254::{Bn254, Fr, G1Projective, G2Affine};
 use ark_ec::pairing::Pairing;
 use ark_ec::{CurveGroup, PrimeGroup, VariableBaseMSM};
 use ark_ff::UniformRand;
-use ark_groth16::Groth16;
 use ark_std::rand::{rngs::StdRng, SeedableRng};
-use common::{fixture, scratch};
+use common::{fixture, prove, scratch, snarkjs};
 use he_circom::binfile::{write_header, write_section_header, BinFile};
 use he_circom::ptau::{self, Ptau};
-use he_circom::{snarkjs_json, CircomReduction, FileKind, R1cs, Witness, Zkey};
-
-fn snarkjs_path() -> PathBuf {
-    std::env::var_os("SNARKJS")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| {
-            PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-                .join("../../target/circom-tools/node_modules/.bin/snarkjs")
-        })
-}
-
-/// Runs `snarkjs <args>` and returns (success, stdout and stderr).
-fn snarkjs(args: &[&dyn AsRef<std::ffi::OsStr>]) -> (bool, String) {
-    let out = Command::new(snarkjs_path())
-        .args(args.iter().map(|a| a.as_ref()))
-        .output()
-        .unwrap_or_else(|e| {
-            panic!(
-                "cannot run {} ({e}): node and snarkjs are needed; run scripts/test-circom-snarkjs.sh",
-                snarkjs_path().display()
-            )
-        });
-    let text =
-        String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr);
-    (out.status.success(), text)
-}
+use he_circom::{snarkjs_json, FileKind, R1cs, Witness, Zkey};
 
 /// Runs `snarkjs <args>`, which must succeed.
 fn snarkjs_ok(args: &[&dyn AsRef<std::ffi::OsStr>]) -> String {
@@ -222,19 +195,8 @@ fn snarkjs_keys_from_our_ptau_make_proofs_that_verify() {
         let witness = Witness::read(&wtns).unwrap();
         let zkey = Zkey::read(&zkey_path).unwrap();
         zkey.check_matches(&r1cs).unwrap();
-        let m = zkey.matrices();
         let mut rng = StdRng::seed_from_u64(3);
-        let proof_ark =
-            Groth16::<Bn254, CircomReduction>::create_proof_with_reduction_and_matrices(
-                zkey.proving_key(),
-                Fr::rand(&mut rng),
-                Fr::rand(&mut rng),
-                m.as_slice(),
-                m.num_instance_variables(),
-                m.num_constraints(),
-                witness.values(),
-            )
-            .unwrap();
+        let proof_ark = prove(&zkey, &witness, &mut rng, circuit);
         snarkjs_json::write_proof(&proof, &proof_ark).unwrap();
         snarkjs_json::write_public(&public, r1cs.public_inputs(witness.values()).unwrap()).unwrap();
         let text = snarkjs_ok(&[&"groth16", &"verify", &vk, &public, &proof]);

@@ -10,42 +10,23 @@
 
 mod common;
 
-use std::path::PathBuf;
-use std::process::Command;
+use std::path::Path;
 
-use ark_bn254::{Bn254, Fr};
-use ark_ff::UniformRand;
-use ark_groth16::Groth16;
+use ark_bn254::Fr;
 use ark_std::rand::{rngs::StdRng, SeedableRng};
-use common::{fixture, scratch, CIRCUITS};
-use he_circom::{snarkjs_json, CircomReduction, R1cs, Witness, Zkey};
+use common::{fixture, prove, scratch, snarkjs, CIRCUITS};
+use he_circom::{snarkjs_json, R1cs, Witness, Zkey};
 
-fn snarkjs() -> PathBuf {
-    std::env::var_os("SNARKJS")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| {
-            PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-                .join("../../target/circom-tools/node_modules/.bin/snarkjs")
-        })
-}
-
-/// Runs `snarkjs groth16 verify` and returns (success, output).
-fn verify(dir: &std::path::Path) -> (bool, String) {
-    let out = Command::new(snarkjs())
-        .args(["groth16", "verify"])
-        .arg(dir.join("verification_key.json"))
-        .arg(dir.join("public.json"))
-        .arg(dir.join("proof.json"))
-        .output()
-        .unwrap_or_else(|e| {
-            panic!(
-                "cannot run {} ({e}): run scripts/test-circom-snarkjs.sh",
-                snarkjs().display()
-            )
-        });
-    let text =
-        String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr);
-    (out.status.success(), text)
+/// Runs `snarkjs groth16 verify` on the files in `dir` and returns
+/// (success, output).
+fn verify(dir: &Path) -> (bool, String) {
+    snarkjs(&[
+        &"groth16",
+        &"verify",
+        &dir.join("verification_key.json"),
+        &dir.join("public.json"),
+        &dir.join("proof.json"),
+    ])
 }
 
 #[test]
@@ -57,17 +38,7 @@ fn snarkjs_verifies_our_proofs() {
         let witness = Witness::read(fixture(&format!("{c}.wtns"))).unwrap();
         let zkey = Zkey::read(fixture(&format!("{c}.zkey"))).unwrap();
         zkey.check_matches(&r1cs).unwrap();
-        let m = zkey.matrices();
-        let proof = Groth16::<Bn254, CircomReduction>::create_proof_with_reduction_and_matrices(
-            zkey.proving_key(),
-            Fr::rand(&mut rng),
-            Fr::rand(&mut rng),
-            m.as_slice(),
-            m.num_instance_variables(),
-            m.num_constraints(),
-            witness.values(),
-        )
-        .unwrap();
+        let proof = prove(&zkey, &witness, &mut rng, c);
         let public = r1cs.public_inputs(witness.values()).unwrap();
         let dir = scratch(&format!("snarkjs-{c}"));
         snarkjs_json::write_verifying_key(dir.join("verification_key.json"), zkey.verifying_key())

@@ -18,12 +18,24 @@ pub trait Reduction: Send + Sync + 'static {
     /// domain's size, n each) for a share `z` of the full assignment (the
     /// constant one, the public inputs, the witness): for a valid witness
     /// A·B − C vanishes on the domain.
+    ///
+    /// The evaluations libsnark and snarkjs both use, unless a reduction
+    /// says otherwise: the constraint rows followed by the public inputs in
+    /// A (with zeros in B and C, which makes the instance part of the QAP
+    /// independent).
     fn interpolant_shares<F: PrimeField>(
         matrices: &R1csMatrices<F>,
         num_instance: usize,
         domain: &GeneralEvaluationDomain<F>,
         z: &[F],
-    ) -> [Vec<F>; 3];
+    ) -> [Vec<F>; 3] {
+        let row = |r: &Vec<(F, usize)>| r.iter().map(|(c, i)| *c * z[*i]).sum::<F>();
+        let mut a: Vec<F> = matrices.a.iter().map(row).collect();
+        let b: Vec<F> = matrices.b.iter().map(row).collect();
+        let c: Vec<F> = matrices.c.iter().map(row).collect();
+        a.extend_from_slice(&z[..num_instance]);
+        [domain.ifft(&a), domain.ifft(&b), domain.ifft(&c)]
+    }
 
     /// The number of points of the proving key's `h_query` on a domain of
     /// `domain_size` points.
@@ -42,29 +54,14 @@ pub trait Reduction: Send + Sync + 'static {
     ) -> Result<Vec<F>>;
 }
 
-/// ark-groth16's `LibsnarkReduction`: the evaluations are the constraint
-/// rows followed by the public inputs in A (with zeros in B and C, which
-/// makes the instance part of the QAP independent), and `h_query` takes h's
+/// ark-groth16's `LibsnarkReduction`: the evaluations are the default ones
+/// of [`Reduction::interpolant_shares`], and `h_query` takes h's
 /// coefficients.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Libsnark;
 
 impl Reduction for Libsnark {
     const NAME: &'static str = "libsnark";
-
-    fn interpolant_shares<F: PrimeField>(
-        matrices: &R1csMatrices<F>,
-        num_instance: usize,
-        domain: &GeneralEvaluationDomain<F>,
-        z: &[F],
-    ) -> [Vec<F>; 3] {
-        let row = |r: &Vec<(F, usize)>| r.iter().map(|(c, i)| *c * z[*i]).sum::<F>();
-        let mut a: Vec<F> = matrices.a.iter().map(row).collect();
-        let b: Vec<F> = matrices.b.iter().map(row).collect();
-        let c: Vec<F> = matrices.c.iter().map(row).collect();
-        a.extend_from_slice(&z[..num_instance]);
-        [domain.ifft(&a), domain.ifft(&b), domain.ifft(&c)]
-    }
 
     fn h_query_len(domain_size: usize) -> usize {
         domain_size - 1
@@ -88,15 +85,6 @@ pub struct Circom;
 
 impl Reduction for Circom {
     const NAME: &'static str = "circom";
-
-    fn interpolant_shares<F: PrimeField>(
-        matrices: &R1csMatrices<F>,
-        num_instance: usize,
-        domain: &GeneralEvaluationDomain<F>,
-        z: &[F],
-    ) -> [Vec<F>; 3] {
-        Libsnark::interpolant_shares(matrices, num_instance, domain, z)
-    }
 
     fn h_query_len(domain_size: usize) -> usize {
         domain_size

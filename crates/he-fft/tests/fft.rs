@@ -1,6 +1,8 @@
 //! Encrypted FFTs against ark-poly's `Radix2EvaluationDomain`, for every
 //! strategy and size class, at a small (insecure) ring.
 
+mod support;
+
 use ark_bn254::Fr;
 use ark_poly::{EvaluationDomain, Radix2EvaluationDomain};
 use ark_std::UniformRand;
@@ -8,33 +10,16 @@ use he_fft::{
     bit_reverse_permute, Direction, Error, FftPlan, FftPlanBuilder, KeyMode, KeyPolicy, Order,
     Strategy,
 };
-use helib_rs::{Context, Parameters, PublicKey, SecretKey};
+use helib_rs::{Context, Parameters, SecretKey};
 use rand::SeedableRng;
 use std::sync::OnceLock;
+use support::{bn254_builder, context_of, Keys};
 
 const LOG_N: u32 = 11;
 
-struct Setup {
-    context: Context,
-    sk: SecretKey,
-    pk: PublicKey,
-}
-
-fn setup() -> &'static Setup {
-    static SETUP: OnceLock<Setup> = OnceLock::new();
-    SETUP.get_or_init(|| {
-        let params = Parameters::builder()
-            .ring_degree(1 << LOG_N)
-            .plaintext_modulus_from_field::<Fr>()
-            .chain_bits(&[60; 19])
-            .allow_insecure()
-            .build()
-            .expect("parameters");
-        let context = Context::new(&params).expect("context");
-        let sk = SecretKey::generate(&context).expect("sk");
-        let pk = sk.public_key().expect("pk");
-        Setup { context, sk, pk }
-    })
+fn setup() -> &'static Keys {
+    static SETUP: OnceLock<Keys> = OnceLock::new();
+    SETUP.get_or_init(|| Keys::new(context_of(bn254_builder(LOG_N, 19))))
 }
 
 fn random_vector(n: usize, seed: u64) -> Vec<Fr> {

@@ -2,27 +2,21 @@
 //! before any diagonal is encoded, with the estimate in the error; the Galois
 //! key part matches the keys generated; at a small (insecure) ring.
 
+mod support;
+
 use ark_bn254::Fr;
 use ark_ff::FftField;
 use he_fft::{available_memory_bytes, Error, FftPlan, KeyMode, Strategy};
-use helib_rs::{Context, Parameters, SecretKey};
+use helib_rs::{Context, SecretKey};
 use std::sync::OnceLock;
 use std::time::{Duration, Instant};
+use support::{bn254_builder, context_of};
 
 const LOG_N: u32 = 11;
 
 fn context() -> &'static Context {
     static CONTEXT: OnceLock<Context> = OnceLock::new();
-    CONTEXT.get_or_init(|| {
-        let params = Parameters::builder()
-            .ring_degree(1 << LOG_N)
-            .plaintext_modulus_from_field::<Fr>()
-            .chain_bits(&[60; 19])
-            .allow_insecure()
-            .build()
-            .expect("parameters");
-        Context::new(&params).expect("context")
-    })
+    CONTEXT.get_or_init(|| context_of(bn254_builder(LOG_N, 19)))
 }
 
 fn factored(levels: usize) -> Strategy {

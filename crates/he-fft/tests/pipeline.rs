@@ -4,49 +4,41 @@
 //! across ciphertexts (n > N) with the plans' fixed layouts, against ark-poly,
 //! at a small (insecure) ring.
 
+mod support;
+
 use ark_bn254::Fr;
 use ark_ff::{FftField, Field, PrimeField, Zero};
 use ark_poly::{EvaluationDomain, Radix2EvaluationDomain};
 use ark_std::UniformRand;
 use he_fft::{bit_reverse_permute, FftPlan, Order, Strategy};
-use helib_rs::{
-    Ciphertext, Context, EncodedPlaintext, GaloisKeys, ModSwitchPolicy, Parameters, Plaintext,
-    PublicKey, RelinKey, SecretKey,
-};
+use helib_rs::{Ciphertext, EncodedPlaintext, GaloisKeys, ModSwitchPolicy, Plaintext, RelinKey};
 use num_bigint::BigUint;
 use rand::SeedableRng;
 use std::sync::OnceLock;
+use support::{bn254_builder, context_of, Keys};
 
 const LOG_N: u32 = 11;
 
+/// The context and keys, with a relinearization key.
 struct Setup {
-    context: Context,
-    sk: SecretKey,
-    pk: PublicKey,
+    keys: Keys,
     rk: RelinKey,
+}
+
+impl std::ops::Deref for Setup {
+    type Target = Keys;
+
+    fn deref(&self) -> &Keys {
+        &self.keys
+    }
 }
 
 fn setup() -> &'static Setup {
     static SETUP: OnceLock<Setup> = OnceLock::new();
     SETUP.get_or_init(|| {
-        let params = Parameters::builder()
-            .ring_degree(1 << LOG_N)
-            .plaintext_modulus_from_field::<Fr>()
-            .chain_bits(&[60; 48])
-            .key_switching_digits(4)
-            .allow_insecure()
-            .build()
-            .expect("parameters");
-        let context = Context::new(&params).expect("context");
-        let sk = SecretKey::generate(&context).expect("sk");
-        let pk = sk.public_key().expect("pk");
-        let rk = RelinKey::generate(&sk).expect("rk");
-        Setup {
-            context,
-            sk,
-            pk,
-            rk,
-        }
+        let keys = Keys::new(context_of(bn254_builder(LOG_N, 48).key_switching_digits(4)));
+        let rk = RelinKey::generate(&keys.sk).expect("rk");
+        Setup { keys, rk }
     })
 }
 

@@ -2,59 +2,23 @@
 //! pipeline kind, and every bad file (another context or field, truncated,
 //! bit-flipped, garbage, another version) gives a typed error, never a panic.
 
+mod plan_file;
+mod support;
+
 use ark_bn254::Fr;
-use ark_ff::{Fp64, MontBackend, MontConfig};
 use ark_std::UniformRand;
 use he_fft::{Error, FftPlan, FftPlanBuilder, Order, Strategy};
 use helib_rs::lintrans::KeyMode;
-use helib_rs::{Context, Parameters, PublicKey, SecretKey};
+use helib_rs::{Context, Parameters};
+use plan_file::{bn254, tiny, F65537};
 use rand::{Rng, SeedableRng};
 use std::sync::OnceLock;
+use support::Keys;
 
-struct Setup {
-    context: Context,
-    sk: SecretKey,
-    pk: PublicKey,
-}
-
-/// N = 1024 with room for a few levels.
-fn setup() -> &'static Setup {
-    static SETUP: OnceLock<Setup> = OnceLock::new();
-    SETUP.get_or_init(|| {
-        let params = Parameters::builder()
-            .ring_degree(1 << 10)
-            .plaintext_modulus_from_field::<Fr>()
-            .chain_bits(&[60; 19])
-            .allow_insecure()
-            .build()
-            .expect("parameters");
-        let context = Context::new(&params).expect("context");
-        let sk = SecretKey::generate(&context).expect("sk");
-        let pk = sk.public_key().expect("pk");
-        Setup { context, sk, pk }
-    })
-}
-
-#[derive(MontConfig)]
-#[modulus = "65537"]
-#[generator = "3"]
-struct F65537Config;
-type F65537 = Fp64<MontBackend<F65537Config, 1>>;
-
-/// A small context (N = 1024, t = 65537, few primes), so that plan files
-/// are small.
-fn tiny() -> &'static Context {
-    static TINY: OnceLock<Context> = OnceLock::new();
-    TINY.get_or_init(|| {
-        let params = Parameters::builder()
-            .ring_degree(1 << 10)
-            .plaintext_modulus(65537u32.into())
-            .chain_bits(&[50; 4])
-            .allow_insecure()
-            .build()
-            .expect("parameters");
-        Context::new(&params).expect("context")
-    })
+/// N = 1024 with room for a few levels, and keys.
+fn setup() -> &'static Keys {
+    static SETUP: OnceLock<Keys> = OnceLock::new();
+    SETUP.get_or_init(|| Keys::new(bn254().clone()))
 }
 
 /// The builder of a small plan of one level over F65537 in `tiny`.

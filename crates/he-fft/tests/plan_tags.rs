@@ -6,6 +6,7 @@
 //! version 6 (HMAC-SHA256 tags, never checked now) load by verification.
 
 mod plan_file;
+mod support;
 
 use ark_bn254::Fr;
 use he_fft::{Error, FftPlan, FftPlanBuilder, PlanCheck, PlanKey, Strategy, Unauthenticated};

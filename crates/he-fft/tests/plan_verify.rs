@@ -6,6 +6,7 @@
 //! Files saved with a plan key: `plan_tags.rs`.
 
 mod plan_file;
+mod support;
 
 use ark_bn254::Fr;
 use he_fft::{Error, FftPlan, Strategy};

@@ -198,6 +198,7 @@ mod relin;
 mod secret_export;
 mod session;
 mod shamir;
+mod share_methods;
 
 pub use aggregate::{Aggregate, Aggregator};
 pub use error::{Error, Result};

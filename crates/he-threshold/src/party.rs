@@ -10,6 +10,7 @@ use crate::error::{Error, Result};
 use crate::message::{Binding, ShareMessage, Step};
 use crate::relin::{self, Commitment, Commitments, Opening};
 use crate::session::Session;
+use crate::share_methods::share_methods;
 
 /// A party of a session: index `0..parties` and its secret share `s_i` of the
 /// collective secret `s = Σ s_i` (an ordinary secret key, wiped when dropped).
@@ -326,79 +327,45 @@ impl Party {
         Ok(self.message(self.key_binding(run, step), vec![b]))
     }
 
-    /// The party's decryption share of `ciphertext`, with smudging noise
-    /// as wide as `smudging` (from [`Session::smudging`]) asks: the width
-    /// depends on what the party agreed to, never on the noise estimate the
-    /// ciphertext carries.
-    ///
-    /// # Errors
-    /// [`Error::InvalidArgument`] for a smudging spec of another number of
-    /// parties or a lower λ than the session's; [`Error::Engine`] with
-    /// `LevelMismatch` for a ciphertext not at the spec's level, with
-    /// `NoiseBudgetExhausted` for one claiming more noise than the spec's
-    /// bound, or for a ciphertext of size 3 or of another context (nothing
-    /// is released).
-    pub fn decryption_share(
-        &self,
-        run: u64,
-        ciphertext: &Ciphertext,
-        smudging: &Smudging,
-    ) -> Result<ShareMessage> {
-        self.sender(&[0u8; 32])
-            .decryption_share(run, ciphertext, smudging)
+    share_methods! {
+        /// The party's decryption share of `ciphertext`, with smudging noise
+        /// as wide as `smudging` (from [`Session::smudging`]) asks: the width
+        /// depends on what the party agreed to, never on the noise estimate the
+        /// ciphertext carries.
+        ///
+        /// # Errors
+        /// [`Error::InvalidArgument`] for a smudging spec of another number of
+        /// parties or a lower λ than the session's; [`Error::Engine`] with
+        /// `LevelMismatch` for a ciphertext not at the spec's level, with
+        /// `NoiseBudgetExhausted` for one claiming more noise than the spec's
+        /// bound, or for a ciphertext of size 3 or of another context (nothing
+        /// is released).
+        decryption_share;
+        /// The party's step of encryption to shares: its additive share (secret)
+        /// and the message to send. The designated party later adds the opened
+        /// value ([`Session::open_masked`]) to its share.
+        ///
+        /// # Errors
+        /// As [`decryption_share`](Self::decryption_share).
+        encryption_to_shares;
+        /// The party's share of shares to encryption of its additive share at `level`.
+        ///
+        /// # Errors
+        /// The engine's error for a level above the top or a share of another context.
+        shares_to_encryption;
+        /// The party's share of collective key switching of `ciphertext` to `target`.
+        ///
+        /// # Errors
+        /// As [`decryption_share`](Self::decryption_share).
+        key_switch_share;
     }
 
-    /// The party's step of encryption to shares: its additive share (secret)
-    /// and the message to send. The designated party later adds the opened
-    /// value ([`Session::open_masked`]) to its share.
-    ///
-    /// # Errors
-    /// As [`decryption_share`](Self::decryption_share).
-    pub fn encryption_to_shares(
-        &self,
-        run: u64,
-        ciphertext: &Ciphertext,
-        smudging: &Smudging,
-    ) -> Result<(AdditiveShare, ShareMessage)> {
-        self.sender(&[0u8; 32])
-            .encryption_to_shares(run, ciphertext, smudging)
-    }
-
-    /// The party's share of shares to encryption of its additive share at `level`.
-    ///
-    /// # Errors
-    /// The engine's error for a level above the top or a share of another context.
-    pub fn shares_to_encryption(
-        &self,
-        run: u64,
-        level: usize,
-        share: &AdditiveShare,
-    ) -> Result<ShareMessage> {
-        self.sender(&[0u8; 32])
-            .shares_to_encryption(run, level, share)
-    }
-
-    /// The party's share of collective key switching of `ciphertext` to `target`.
-    ///
-    /// # Errors
-    /// As [`decryption_share`](Self::decryption_share).
-    pub fn key_switch_share(
-        &self,
-        run: u64,
-        ciphertext: &Ciphertext,
-        target: &PublicKey,
-        smudging: &Smudging,
-    ) -> Result<ShareMessage> {
-        self.sender(&[0u8; 32])
-            .key_switch_share(run, ciphertext, target, smudging)
-    }
-
-    fn sender<'a>(&'a self, active: &'a [u8; 32]) -> Sender<'a, SecretKey> {
+    fn sender(&self) -> Sender<'_, SecretKey> {
         Sender {
             session: &self.session,
             index: self.index,
             secret: &self.secret,
-            active,
+            active: &ALL_PARTIES,
         }
     }
 }
@@ -418,6 +385,9 @@ fn share_message(
         polynomials,
     }
 }
+
+/// The active-set digest of shares for all parties (no active set).
+const ALL_PARTIES: [u8; 32] = [0; 32];
 
 /// The one code path of the share-producing steps on a ciphertext, for an
 /// N-out-of-N party (its secret key, no active set) and for an active party

@@ -8,7 +8,7 @@
 mod common;
 
 use common::{t65537, Net};
-use he_threshold::{with_smudging_room, Error, Opening, Step};
+use he_threshold::{with_smudging_room, Commitments, Error, Opening, Step};
 use helib_rs::threshold::{self as engine, secret_key_sum, Smudging};
 use helib_rs::{Ciphertext, Context, Parameters, Plaintext, SecretKey};
 use num_bigint::BigUint;
@@ -56,8 +56,7 @@ fn measured_noise(sk: &SecretKey, ct: &Ciphertext) -> f64 {
 #[test]
 fn a_forged_low_noise_estimate_does_not_narrow_the_smudging() {
     let context = context();
-    let mut net = Net::new(&context, PARTIES, [1; 32]);
-    let pk = net.public_key();
+    let (mut net, pk) = Net::with_public_key(&context, PARTIES, [1; 32]);
     let collective = net.summed_secret();
     let m = Plaintext::from_u64s(&context, &[3, 1, 4, 1, 5]).unwrap();
     // A ciphertext with much more noise than a fresh one (five products with
@@ -120,8 +119,7 @@ fn a_forged_low_noise_estimate_does_not_narrow_the_smudging() {
 #[test]
 fn a_ciphertext_claiming_more_noise_than_agreed_is_refused() {
     let context = context();
-    let mut net = Net::new(&context, PARTIES, [2; 32]);
-    let pk = net.public_key();
+    let (net, pk) = Net::with_public_key(&context, PARTIES, [2; 32]);
     let ct = pk
         .encrypt(&Plaintext::from_u64s(&context, &[7]).unwrap())
         .unwrap();
@@ -160,20 +158,23 @@ fn a_ciphertext_claiming_more_noise_than_agreed_is_refused() {
     assert!(smudging.with_noise_bound(&context, f64::NAN).is_err());
 }
 
+/// Three parties of the session `[id; 32]`, each committed to its round-1
+/// relinearization share: the context, the parties and the commitment set.
+fn committed_round_one(id: u8) -> (Context, Net, Commitments) {
+    let context = context();
+    let mut net = Net::new(&context, 3, [id; 32]);
+    let run = net.next_run();
+    let commitments = net.relin_commitments(run);
+    (context, net, commitments)
+}
+
 /// The rushing attack on round 1: the last party picks its share so that
 /// the sums are h0 = 1, h1 = 0, which would make every honest round-2 share
 /// `s_i + t·e`. With commitments, its share is fixed before it sees any
 /// other: an opening that differs from its commitment is refused.
 #[test]
 fn a_party_cannot_change_its_round_one_share_after_committing() {
-    let context = context();
-    let mut net = Net::new(&context, 3, [3; 32]);
-    let run = net.next_run();
-    let mut collector = net.session.relin_commitments(run);
-    for p in &mut net.parties {
-        collector.add(&p.relin_key_commit(run).unwrap()).unwrap();
-    }
-    let commitments = collector.finish().unwrap();
+    let (context, mut net, commitments) = committed_round_one(3);
     let mut agg = net.session.relin_round1_aggregator(&commitments).unwrap();
     let honest: Vec<_> = net.parties[..2]
         .iter_mut()
@@ -227,14 +228,7 @@ fn a_party_cannot_change_its_round_one_share_after_committing() {
 /// aggregate is bound to that set.
 #[test]
 fn an_opening_under_another_commitment_set_is_refused() {
-    let context = context();
-    let mut net = Net::new(&context, 3, [7; 32]);
-    let run = net.next_run();
-    let mut collector = net.session.relin_commitments(run);
-    for p in &mut net.parties {
-        collector.add(&p.relin_key_commit(run).unwrap()).unwrap();
-    }
-    let commitments = collector.finish().unwrap();
+    let (_, mut net, commitments) = committed_round_one(7);
     let mut agg = net.session.relin_round1_aggregator(&commitments).unwrap();
     let opening = net.parties[0].relin_key_open(&commitments).unwrap();
     assert_eq!(*opening.commitments(), commitments.digest());
@@ -401,21 +395,12 @@ fn round_two_refuses_an_aggregate_it_did_not_open_for() {
     assert_eq!(run, other_run);
     let foreign = other.relin_round1(other_run);
     // Party 0 of `net` has opened nothing yet: refused.
-    let mut collector = net.session.relin_commitments(run);
-    for p in &mut net.parties {
-        collector.add(&p.relin_key_commit(run).unwrap()).unwrap();
-    }
-    let commitments = collector.finish().unwrap();
+    let commitments = net.relin_commitments(run);
     assert!(matches!(
         net.parties[0].relin_key_round2(&foreign),
         Err(Error::InvalidArgument(_))
     ));
-    let mut agg = net.session.relin_round1_aggregator(&commitments).unwrap();
-    for p in &mut net.parties {
-        agg.add_opening(&p.relin_key_open(&commitments).unwrap())
-            .unwrap();
-    }
-    let own = agg.finish().unwrap();
+    let own = net.relin_openings(&commitments);
     // Another session's aggregate of the same run: refused, and the party's
     // run is still there for its own aggregate.
     assert!(matches!(
@@ -424,13 +409,7 @@ fn round_two_refuses_an_aggregate_it_did_not_open_for() {
     ));
     // Commitments of another session cannot be opened or aggregated here.
     let next = other.next_run();
-    let mut foreign_collector = other.session.relin_commitments(next);
-    for p in &mut other.parties {
-        foreign_collector
-            .add(&p.relin_key_commit(next).unwrap())
-            .unwrap();
-    }
-    let foreign_commitments = foreign_collector.finish().unwrap();
+    let foreign_commitments = other.relin_commitments(next);
     assert!(matches!(
         net.session.relin_round1_aggregator(&foreign_commitments),
         Err(Error::InvalidArgument(_))
@@ -466,6 +445,7 @@ mod campaigns {
     //! refused, and the level bound is the widest the engine accepts.
 
     use super::*;
+    use crate::common::byte_change;
     use he_threshold::Commitment;
     use proptest::prelude::*;
     use std::sync::OnceLock;
@@ -511,13 +491,11 @@ mod campaigns {
         #[test]
         fn a_changed_byte_of_an_opening_is_refused(
             party in 0usize..3,
-            position in any::<prop::sample::Index>(),
-            flip in 1u8..=255,
+            change in byte_change(),
         ) {
             let round = round();
             let mut bytes = round.openings[party].to_bytes();
-            let at = position.index(bytes.len());
-            bytes[at] ^= flip;
+            let at = change.apply(&mut bytes);
             let accepted = Opening::from_bytes(&bytes).and_then(|opening| {
                 let mut agg = round.session.relin_round1_aggregator(&round.commitments)?;
                 agg.add_opening(&opening)
@@ -527,12 +505,10 @@ mod campaigns {
 
         #[test]
         fn a_changed_byte_of_a_commitment_is_refused(
-            position in any::<prop::sample::Index>(),
-            flip in 1u8..=255,
+            change in byte_change(),
         ) {
             let mut bytes = round().commitment.clone();
-            let at = position.index(bytes.len());
-            bytes[at] ^= flip;
+            change.apply(&mut bytes);
             prop_assert!(Commitment::from_bytes(&bytes).is_err());
         }
 
@@ -615,8 +591,7 @@ fn centred(p: &Plaintext) -> Vec<Option<i64>> {
 #[test]
 fn plain_decryption_of_a_chosen_ciphertext_reveals_the_collective_key() {
     let context = context();
-    let mut net = Net::new(&context, PARTIES, [5; 32]);
-    let pk = net.public_key();
+    let (mut net, pk) = Net::with_public_key(&context, PARTIES, [5; 32]);
     let collective = net.summed_secret();
     let honest = pk
         .encrypt(&Plaintext::from_u64s(&context, &[1, 2, 3]).unwrap())

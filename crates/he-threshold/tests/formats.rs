@@ -31,6 +31,16 @@ fn message(context: &Context) -> Plaintext {
     Plaintext::from_u64s(context, &[1, 2, 3, 65536]).unwrap()
 }
 
+/// A session of `PARTIES` parties with id `[id; 32]`, [`message`] and its
+/// encryption under the session's collective public key.
+fn encrypted_message(id: u8) -> (Net, Plaintext, Ciphertext) {
+    let context = test_context();
+    let (net, pk) = Net::with_public_key(&context, PARTIES, [id; 32]);
+    let m = message(&context);
+    let ct = pk.encrypt(&m).unwrap();
+    (net, m, ct)
+}
+
 fn export(party: &Party) -> Zeroizing<Vec<u8>> {
     party.export_secret(CONSENT).unwrap()
 }
@@ -93,11 +103,7 @@ fn decrypt_set(session: &Session, shares: &[&ShamirShare], ct: &Ciphertext) -> R
 fn relin_key_through_bytes(net: &mut Net) -> RelinKey {
     let run = net.next_run();
     let session = net.session.clone();
-    let mut collector = session.relin_commitments(run);
-    for p in &mut net.parties {
-        collector.add(&p.relin_key_commit(run).unwrap()).unwrap();
-    }
-    let broadcast = collector.finish().unwrap().to_bytes();
+    let broadcast = net.relin_commitments(run).to_bytes();
     // The server's own copy, and each party's from the broadcast.
     let mut agg = session
         .relin_round1_aggregator(&Commitments::from_bytes(&session, &broadcast).unwrap())
@@ -124,11 +130,7 @@ fn relin_key_through_bytes(net: &mut Net) -> RelinKey {
 
 #[test]
 fn restored_parties_hold_the_same_keys_and_take_part() {
-    let context = test_context();
-    let mut net = Net::new(&context, PARTIES, [1; 32]);
-    let pk = net.public_key();
-    let m = message(&context);
-    let ct = pk.encrypt(&m).unwrap();
+    let (mut net, m, ct) = encrypted_message(1);
 
     let restored: Vec<Party> = net
         .parties
@@ -184,11 +186,7 @@ fn restored_parties_hold_the_same_keys_and_take_part() {
 
 #[test]
 fn a_restored_shamir_share_works_in_an_active_set() {
-    let context = test_context();
-    let mut net = Net::new(&context, PARTIES, [2; 32]);
-    let pk = net.public_key();
-    let m = message(&context);
-    let ct = pk.encrypt(&m).unwrap();
+    let (mut net, m, ct) = encrypted_message(2);
     let shamir = reshare(&mut net, THRESHOLD);
     let restored: Vec<ShamirShare> = shamir
         .iter()
@@ -267,22 +265,21 @@ struct Fixture {
     round1: Vec<u8>,
 }
 
+/// The formats, made once for the test binary.
 fn fixture() -> &'static Fixture {
     static FIXTURE: OnceLock<Fixture> = OnceLock::new();
-    FIXTURE.get_or_init(|| {
+    FIXTURE.get_or_init(Fixture::new)
+}
+
+impl Fixture {
+    fn new() -> Self {
         let context = test_context();
         let mut net = Net::new(&context, PARTIES, [4; 32]);
         let party = export(&net.parties[1]);
         let shamir = reshare(&mut net, THRESHOLD)[2]
             .export_secret(CONSENT)
             .unwrap();
-        let run = net.next_run();
-        let shares: Vec<_> = net
-            .parties
-            .iter()
-            .map(|p| p.public_key_share(run).unwrap())
-            .collect();
-        let public_key = net.aggregate_keys(run, Step::PublicKey, &shares);
+        let public_key = net.public_key_aggregate();
         let pk = net.session.public_key(&public_key).unwrap();
         // The lowest level collective decryption fits at.
         let (level, smudging) = (0..=context.max_level())
@@ -293,30 +290,14 @@ fn fixture() -> &'static Fixture {
             .unwrap()
             .mod_switch_to(level)
             .unwrap();
-        let mut agg = net
-            .session
-            .ciphertext_aggregator(9, Step::Decrypt, &ct)
-            .unwrap();
-        for p in &net.parties {
-            agg.add(&p.decryption_share(9, &ct, &smudging).unwrap())
-                .unwrap();
-        }
-        let decryption = agg.finish().unwrap();
+        let decryption = net.decryption_aggregate(9, &ct, &smudging);
         assert_eq!(
             net.session.decrypt(&ct, &decryption, &smudging).unwrap(),
             message(&context)
         );
         let run = net.next_run();
-        let mut collector = net.session.relin_commitments(run);
-        for p in &mut net.parties {
-            collector.add(&p.relin_key_commit(run).unwrap()).unwrap();
-        }
-        let commitments = collector.finish().unwrap();
-        let mut agg = net.session.relin_round1_aggregator(&commitments).unwrap();
-        for p in &mut net.parties {
-            agg.add_opening(&p.relin_key_open(&commitments).unwrap())
-                .unwrap();
-        }
+        let commitments = net.relin_commitments(run);
+        let round1 = net.relin_openings(&commitments);
         Fixture {
             context,
             session: net.session.clone(),
@@ -325,9 +306,9 @@ fn fixture() -> &'static Fixture {
             commitments: commitments.to_bytes(),
             decryption: decryption.to_bytes(),
             public_key: public_key.to_bytes(),
-            round1: agg.finish().unwrap().to_bytes(),
+            round1: round1.to_bytes(),
         }
-    })
+    }
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -348,6 +329,12 @@ fn reread(kind: Kind, session: &Session, bytes: &[u8]) -> Result<Vec<u8>> {
         Kind::Commitments => Commitments::from_bytes(session, bytes)?.to_bytes(),
         Kind::Aggregate => Aggregate::from_bytes(session, bytes)?.to_bytes(),
     })
+}
+
+/// A copy of format `which` of [`all`]: its kind and bytes.
+fn nth_format(which: usize) -> (Kind, Vec<u8>) {
+    let (kind, bytes) = all(fixture())[which];
+    (kind, bytes.to_vec())
 }
 
 fn all(f: &Fixture) -> [(Kind, &[u8]); 6] {
@@ -433,14 +420,6 @@ fn inconsistent_fields_are_named() {
 
     // Party state: parties @69, security bits @73, index @77, key length @81, key @89.
     let mut b = f.party.to_vec();
-    b[4] = 2;
-    resign(&mut b);
-    malformed(Kind::Party, &b, "version");
-    let mut b = f.party.to_vec();
-    b[0] = b'X';
-    resign(&mut b);
-    malformed(Kind::Party, &b, "magic");
-    let mut b = f.party.to_vec();
     put(&mut b, FRAME + 8, &PARTIES.to_le_bytes());
     assert!(matches!(
         Party::import_secret(s, &b),
@@ -449,36 +428,14 @@ fn inconsistent_fields_are_named() {
             parties: 3
         })
     ));
-    let mut b = f.party.to_vec();
-    let len = u64::from_le_bytes(b[FRAME + 12..FRAME + 20].try_into().unwrap());
-    put(&mut b, FRAME + 12, &(len + 1).to_le_bytes());
-    malformed(Kind::Party, &b, "key length");
-    let mut b = f.party.to_vec();
-    b[FRAME + 40] ^= 1;
-    resign(&mut b);
-    malformed(Kind::Party, &b, "secret key share");
-
     // Re-shared key: index @77, threshold @81, count @85, residues @93.
     let residues = FRAME + 24;
-    for bad in [0, PARTIES + 1] {
-        let mut b = f.shamir.to_vec();
-        put(&mut b, FRAME + 12, &bad.to_le_bytes());
-        malformed(Kind::Shamir, &b, "threshold");
-    }
     let mut b = f.shamir.to_vec();
     put(&mut b, FRAME + 8, &7u32.to_le_bytes());
     assert!(matches!(
         ShamirShare::import_secret(s, &b),
         Err(Error::UnknownParty { party: 7, .. })
     ));
-    let mut b = f.shamir.to_vec();
-    let count = u64::from_le_bytes(b[FRAME + 16..residues].try_into().unwrap());
-    put(&mut b, FRAME + 16, &(count - 1).to_le_bytes());
-    malformed(Kind::Shamir, &b, "residue count");
-    let mut b = f.shamir.to_vec();
-    put(&mut b, residues + 8 * 5, &q0.to_le_bytes());
-    malformed(Kind::Shamir, &b, "residue 5 of prime 0 is not reduced");
-
     // Commitment set: run @69, count @77, digests @81.
     let mut b = f.commitments.to_vec();
     put(&mut b, FRAME + 8, &(PARTIES + 1).to_le_bytes());
@@ -494,46 +451,67 @@ fn inconsistent_fields_are_named() {
     resign(&mut b);
     malformed(Kind::Commitments, &b, "digests");
 
-    // Aggregate: binding @69 (run, tag @77, argument @78, level @86,
-    // subject @90, active set @122), count @154, length @158, residues @166.
-    let mut b = f.decryption.clone();
-    b[FRAME + 8] = 99;
-    resign(&mut b);
-    malformed(Kind::Aggregate, &b, "step");
-    let mut b = f.decryption.clone();
-    put(
-        &mut b,
-        FRAME + 17,
-        &(f.context.max_level() as u32 + 1).to_le_bytes(),
-    );
-    malformed(Kind::Aggregate, &b, "above the top level");
-    let mut b = f.public_key.clone();
-    put(&mut b, FRAME + 17, &0u32.to_le_bytes());
-    malformed(Kind::Aggregate, &b, "top level");
-    let mut b = f.public_key.clone();
-    b[FRAME + 53] = 1;
-    resign(&mut b);
-    malformed(Kind::Aggregate, &b, "active set");
-    let mut b = f.public_key.clone();
-    b[FRAME + 21] = 1;
-    resign(&mut b);
-    malformed(Kind::Aggregate, &b, "subject");
-    let mut b = f.decryption.clone();
-    put(&mut b, FRAME + 85, &2u32.to_le_bytes());
-    malformed(Kind::Aggregate, &b, "polynomials");
+    // Every other field written over: the format, its bytes, where, what,
+    // and the field the error must name. Aggregate: binding @69 (run, tag
+    // @77, argument @78, level @86, subject @90, active set @122), count
+    // @154, length @158, residues @166.
+    let u32_at = |b: &[u8], at: usize| u32::from_le_bytes(b[at..at + 4].try_into().unwrap());
+    let u64_at = |b: &[u8], at: usize| u64::from_le_bytes(b[at..at + 8].try_into().unwrap());
+    let key_length = u64_at(&f.party, FRAME + 12);
+    let residue_count = u64_at(&f.shamir, FRAME + 16);
     // A decryption aggregate read as of a higher level has too few residues.
-    let mut b = f.decryption.clone();
-    let level = u32::from_le_bytes(b[FRAME + 17..FRAME + 21].try_into().unwrap());
-    assert!(level < f.context.max_level() as u32);
-    put(&mut b, FRAME + 17, &(level + 1).to_le_bytes());
-    malformed(Kind::Aggregate, &b, "residues, expected");
-    let mut b = f.decryption.clone();
-    put(&mut b, FRAME + 97 + 8 * 3, &q0.to_le_bytes());
-    malformed(Kind::Aggregate, &b, "not reduced");
-    // A length field larger than the input allocates nothing.
-    let mut b = f.decryption.clone();
-    put(&mut b, FRAME + 89, &(u64::MAX / 4).to_le_bytes());
-    malformed(Kind::Aggregate, &b, "longer than the message");
+    let top = f.context.max_level() as u32;
+    let level = u32_at(&f.decryption, FRAME + 17);
+    assert!(level < top);
+    let le32 = |v: u32| v.to_le_bytes().to_vec();
+    let le64 = |v: u64| v.to_le_bytes().to_vec();
+    let party: &[_] = &[
+        (4, vec![2], "version"),
+        (0, vec![b'X'], "magic"),
+        (FRAME + 12, le64(key_length + 1), "key length"),
+        (
+            FRAME + 40,
+            vec![f.party[FRAME + 40] ^ 1],
+            "secret key share",
+        ),
+    ];
+    let shamir: &[_] = &[
+        (FRAME + 12, le32(0), "threshold"),
+        (FRAME + 12, le32(PARTIES + 1), "threshold"),
+        (FRAME + 16, le64(residue_count - 1), "residue count"),
+        (
+            residues + 8 * 5,
+            le64(q0),
+            "residue 5 of prime 0 is not reduced",
+        ),
+    ];
+    let decryption: &[_] = &[
+        (FRAME + 8, vec![99], "step"),
+        (FRAME + 17, le32(top + 1), "above the top level"),
+        (FRAME + 85, le32(2), "polynomials"),
+        (FRAME + 17, le32(level + 1), "residues, expected"),
+        (FRAME + 97 + 8 * 3, le64(q0), "not reduced"),
+        // A length field larger than the input allocates nothing.
+        (FRAME + 89, le64(u64::MAX / 4), "longer than the message"),
+    ];
+    let public_key: &[_] = &[
+        (FRAME + 17, le32(0), "top level"),
+        (FRAME + 53, vec![1], "active set"),
+        (FRAME + 21, vec![1], "subject"),
+    ];
+    let formats = [
+        (Kind::Party, &f.party[..], party),
+        (Kind::Shamir, &f.shamir[..], shamir),
+        (Kind::Aggregate, &f.decryption[..], decryption),
+        (Kind::Aggregate, &f.public_key[..], public_key),
+    ];
+    for (kind, bytes, edits) in formats {
+        for (at, value, field) in edits {
+            let mut b = bytes.to_vec();
+            put(&mut b, *at, value);
+            malformed(kind, &b, field);
+        }
+    }
 }
 
 #[test]
@@ -553,6 +531,7 @@ mod campaigns {
     //! back to the same bytes.
 
     use super::*;
+    use crate::common::byte_change;
     use proptest::prelude::*;
 
     proptest! {
@@ -561,36 +540,25 @@ mod campaigns {
         #[test]
         fn a_changed_byte_is_refused(
             which in 0usize..6,
-            position in any::<prop::sample::Index>(),
-            flip in 1u8..=255,
+            change in byte_change(),
         ) {
-            let f = fixture();
-            let (kind, bytes) = all(f)[which];
-            let mut changed = bytes.to_vec();
-            let at = position.index(changed.len());
-            changed[at] ^= flip;
-            prop_assert!(reread(kind, &f.session, &changed).is_err());
+            let (kind, mut changed) = nth_format(which);
+            change.apply(&mut changed);
+            prop_assert!(reread(kind, &fixture().session, &changed).is_err());
         }
 
         #[test]
         fn a_resigned_change_never_panics(
             which in 0usize..6,
-            position in any::<prop::sample::Index>(),
-            flip in 1u8..=255,
+            change in byte_change(),
         ) {
-            let f = fixture();
-            let (kind, bytes) = all(f)[which];
-            let mut changed = bytes.to_vec();
+            let (kind, mut changed) = nth_format(which);
             let body = changed.len() - 32;
             // Mostly the header, where the fields are.
-            let at = if position.index(2) == 0 {
-                position.index(body.min(200))
-            } else {
-                position.index(body)
-            };
-            changed[at] ^= flip;
+            let span = if change.position.index(2) == 0 { body.min(200) } else { body };
+            change.apply_within(&mut changed, span);
             resign(&mut changed);
-            if let Ok(again) = reread(kind, &f.session, &changed) {
+            if let Ok(again) = reread(kind, &fixture().session, &changed) {
                 prop_assert_eq!(again, changed);
             }
         }

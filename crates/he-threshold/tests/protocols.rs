@@ -3,8 +3,8 @@
 
 mod common;
 
-use common::{bn254, context, random_plaintext, t65537, Net};
-use he_threshold::{AdditiveShare, Step};
+use common::{bn254, context, encrypted_product, key_switch_by, random_plaintext, t65537, Net};
+use he_threshold::{AdditiveShare, Party, Step};
 use helib_rs::{Context, GaloisKeys, PublicKey, RelinKey, SecretKey};
 use num_bigint::BigUint;
 use rand::{rngs::StdRng, Rng, SeedableRng};
@@ -48,13 +48,7 @@ fn every_protocol_matches_single_key(t: &BigUint) {
     // Product and relinearization.
     let cb = pk.encrypt(&b).unwrap();
     let prod = ca.multiply(&cb).unwrap().relinearize(&rk).unwrap();
-    let prod1 = pk1
-        .encrypt(&a)
-        .unwrap()
-        .multiply(&pk1.encrypt(&b).unwrap())
-        .unwrap()
-        .relinearize(&rk1)
-        .unwrap();
+    let prod1 = encrypted_product(&pk1, &rk1, &a, &b);
     let expected = sk1.decrypt(&prod1).unwrap();
     assert_eq!(net.decrypt(&prod), expected);
 
@@ -87,19 +81,20 @@ fn every_protocol_matches_single_key(t: &BigUint) {
 
     // Key switching to the single-key public key.
     let run = net.next_run();
-    let mut agg = net
+    let agg = net
         .session
         .ciphertext_aggregator(run, Step::KeySwitch, &prod)
         .unwrap();
-    let smudging = net.session.smudging(prod.level()).unwrap();
-    for p in &net.parties {
-        agg.add(&p.key_switch_share(run, &prod, &pk1, &smudging).unwrap())
-            .unwrap();
-    }
-    let switched = net
-        .session
-        .key_switch(&prod, &agg.finish().unwrap(), &smudging)
-        .unwrap();
+    let parties = &net.parties;
+    let switched = key_switch_by(
+        &net.session,
+        agg,
+        run,
+        &prod,
+        &pk1,
+        parties,
+        Party::key_switch_share,
+    );
     assert_eq!(sk1.decrypt(&switched).unwrap(), expected);
 }
 

@@ -7,7 +7,7 @@ mod common;
 
 use std::ops::{Deref, DerefMut};
 
-use common::{bn254, context, random_plaintext, t65537, Net};
+use common::{bn254, context, encrypted_product, key_switch_by, random_plaintext, t65537, Net};
 use he_threshold::{
     ActiveParty, ActiveSet, AdditiveShare, DealingMessage, Error, ShamirShare, ShareMessage, Step,
 };
@@ -113,13 +113,7 @@ fn threshold_matches_n_of_n(t: &BigUint, parties: u32, threshold: u32) {
     let rk = net.relin_key();
     let a = random_plaintext(&context, &mut rng);
     let b = random_plaintext(&context, &mut rng);
-    let prod = pk
-        .encrypt(&a)
-        .unwrap()
-        .multiply(&pk.encrypt(&b).unwrap())
-        .unwrap()
-        .relinearize(&rk)
-        .unwrap();
+    let prod = encrypted_product(&pk, &rk, &a, &b);
     let expected = net.summed_secret().decrypt(&prod).unwrap();
     assert_eq!(net.decrypt(&prod), expected);
     let smudging = net.session.smudging(prod.level()).unwrap();
@@ -195,18 +189,12 @@ fn threshold_matches_n_of_n(t: &BigUint, parties: u32, threshold: u32) {
     let members: Vec<u32> = (0..threshold).collect();
     let run = net.next_run();
     let (set, active) = net.active(&members);
-    let mut agg = net
+    let agg = net
         .session
         .active_aggregator(run, Step::KeySwitch, &prod, &set)
         .unwrap();
-    for p in &active {
-        agg.add(&p.key_switch_share(run, &prod, &pk1, &smudging).unwrap())
-            .unwrap();
-    }
-    let switched = net
-        .session
-        .key_switch(&prod, &agg.finish().unwrap(), &smudging)
-        .unwrap();
+    let share = ActiveParty::key_switch_share;
+    let switched = key_switch_by(&net.session, agg, run, &prod, &pk1, &active, share);
     assert_eq!(sk1.decrypt(&switched).unwrap(), expected);
 }
 

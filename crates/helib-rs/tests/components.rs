@@ -1,25 +1,19 @@
 //! `Ciphertext::residues`: the evaluation-form residues of each polynomial.
 
-use helib_rs::{Context, Error, Parameters, Plaintext, SecretKey};
+mod common;
 
-fn context() -> Context {
-    let params = Parameters::builder()
-        .ring_degree(1024)
-        .plaintext_modulus(65537u32.into())
-        .chain_bits(&[50, 50, 50])
-        .special_bits(&[60])
-        .threads(1)
-        .allow_insecure()
-        .build()
-        .unwrap();
-    Context::new(&params).unwrap()
+use common::{t65537, Keyed};
+use helib_rs::{Error, Plaintext};
+
+/// N = 1024, t = 65537, room for three products (a switched ciphertext
+/// keeps a level below the top, and room for a product there).
+fn keyed() -> Keyed {
+    Keyed::new(1024, &t65537(), 3)
 }
 
 #[test]
 fn residues_add_like_the_ciphertexts() {
-    let context = context();
-    let sk = SecretKey::generate(&context).unwrap();
-    let pk = sk.public_key().unwrap();
+    let Keyed { context, pk, .. } = keyed();
     let a = pk
         .encrypt(&Plaintext::from_u64s(&context, &[1, 2, 3]).unwrap())
         .unwrap();
@@ -60,18 +54,21 @@ fn residues_add_like_the_ciphertexts() {
 
 #[test]
 fn residues_outside_the_ciphertext_are_refused() {
-    let context = context();
-    let sk = SecretKey::generate(&context).unwrap();
+    let Keyed { context, sk, .. } = keyed();
     let ct = sk
         .encrypt(&Plaintext::from_u64s(&context, &[5]).unwrap())
         .unwrap()
         .mod_switch()
         .unwrap();
-    assert_eq!(ct.level(), 1);
-    assert!(ct.residues(0, 1).is_ok());
+    let level = context.max_level() - 1;
+    assert_eq!(ct.level(), level);
+    assert!(ct.residues(0, level).is_ok());
     assert_eq!(
-        ct.residues(0, 2),
-        Err(Error::InvalidLevel { level: 2, max: 1 })
+        ct.residues(0, level + 1),
+        Err(Error::InvalidLevel {
+            level: level + 1,
+            max: level
+        })
     );
     assert!(matches!(ct.residues(2, 0), Err(Error::InvalidArgument(_))));
     let product = ct.multiply(&ct).unwrap();

@@ -6,10 +6,30 @@ mod common;
 use common::{model, random_below, random_poly, rng, Keyed};
 use helib_rs::{Ciphertext, EncodedPlaintext};
 use num_bigint::BigUint;
-use rand::Rng;
+use rand::{rngs::StdRng, Rng};
 
 fn keyed_contexts() -> [&'static Keyed; 2] {
     [common::bn254_1024(), common::t65537_1024()]
+}
+
+/// Runs `check` for each keyed context with a random plaintext `a` of it
+/// (from seed `seed`) and the generator, for more values.
+fn with_random_plaintext(seed: u64, check: impl Fn(&Keyed, Vec<BigUint>, &mut StdRng)) {
+    for keyed in keyed_contexts() {
+        let mut rng = rng(seed);
+        let a = random_poly(&mut rng, keyed.t(), keyed.n());
+        check(keyed, a, &mut rng);
+    }
+}
+
+/// `coefficients` encrypted under the public key.
+fn encrypt(keyed: &Keyed, coefficients: &[BigUint]) -> Ciphertext {
+    keyed.pk.encrypt(&keyed.plaintext(coefficients)).unwrap()
+}
+
+/// `coefficients` encrypted under the secret key.
+fn encrypt_symmetric(keyed: &Keyed, coefficients: &[BigUint]) -> Ciphertext {
+    keyed.sk.encrypt(&keyed.plaintext(coefficients)).unwrap()
 }
 
 /// Decrypts and returns the coefficients.
@@ -29,13 +49,11 @@ fn sparse(keyed: &Keyed, rng: &mut impl Rng, nonzero: usize) -> Vec<BigUint> {
 
 #[test]
 fn add_sub_negate_match_the_model() {
-    for keyed in keyed_contexts() {
+    with_random_plaintext(11, |keyed, a, rng| {
         let (t, n) = (keyed.t(), keyed.n());
-        let mut rng = rng(11);
-        let a = random_poly(&mut rng, t, n);
-        let b = random_poly(&mut rng, t, n);
-        let ca = keyed.pk.encrypt(&keyed.plaintext(&a)).unwrap();
-        let cb = keyed.sk.encrypt(&keyed.plaintext(&b)).unwrap();
+        let ca = encrypt(keyed, &a);
+        let b = random_poly(rng, t, n);
+        let cb = encrypt_symmetric(keyed, &b);
 
         assert_eq!(open(keyed, &ca.add(&cb).unwrap()), model::add(&a, &b, t));
         assert_eq!(open(keyed, &ca.sub(&cb).unwrap()), model::sub(&a, &b, t));
@@ -50,18 +68,16 @@ fn add_sub_negate_match_the_model() {
         acc.sub_assign(&cb).unwrap();
         acc.negate_assign().unwrap();
         assert_eq!(open(keyed, &acc), model::sub(&b, &a, t));
-    }
+    });
 }
 
 #[test]
 fn plaintext_addition_matches_the_model_at_every_factor() {
-    for keyed in keyed_contexts() {
+    with_random_plaintext(12, |keyed, a, rng| {
         let (t, n) = (keyed.t(), keyed.n());
-        let mut rng = rng(12);
-        let a = random_poly(&mut rng, t, n);
-        let p = random_poly(&mut rng, t, n);
+        let p = random_poly(rng, t, n);
         let plain = keyed.plaintext(&p);
-        let mut ct = keyed.pk.encrypt(&keyed.plaintext(&a)).unwrap();
+        let mut ct = encrypt(keyed, &a);
         // At the top level (factor 1) and after a modulus switch (factor ≠ 1).
         for round in 0..2 {
             let level = ct.level();
@@ -92,17 +108,15 @@ fn plaintext_addition_matches_the_model_at_every_factor() {
                 assert_ne!(ct.correction_factor(), &BigUint::from(1u32));
             }
         }
-    }
+    });
 }
 
 #[test]
 fn plaintext_multiplication_matches_the_negacyclic_model() {
-    for keyed in keyed_contexts() {
+    with_random_plaintext(13, |keyed, a, rng| {
         let (t, n) = (keyed.t(), keyed.n());
-        let mut rng = rng(13);
-        let a = random_poly(&mut rng, t, n);
-        let b = random_poly(&mut rng, t, n);
-        let ct = keyed.sk.encrypt(&keyed.plaintext(&a)).unwrap();
+        let b = random_poly(rng, t, n);
+        let ct = encrypt_symmetric(keyed, &a);
         let encoded =
             EncodedPlaintext::for_multiplication(&keyed.plaintext(&b), ct.level()).unwrap();
         let product = (&ct * &encoded).unwrap();
@@ -114,28 +128,21 @@ fn plaintext_multiplication_matches_the_negacyclic_model() {
         x_top[n - 1] = BigUint::from(1u32);
         let mut x = vec![BigUint::from(0u32); n];
         x[1] = BigUint::from(1u32);
-        let mut ct = keyed.pk.encrypt(&keyed.plaintext(&x_top)).unwrap();
+        let mut ct = encrypt(keyed, &x_top);
         let by_x = EncodedPlaintext::for_multiplication(&keyed.plaintext(&x), ct.level()).unwrap();
         ct.mul_plain_assign(&by_x).unwrap();
         let mut minus_one = vec![BigUint::from(0u32); n];
         minus_one[0] = t - 1u32;
         assert_eq!(open(keyed, &ct), minus_one);
-    }
+    });
 }
 
 #[test]
 fn multiplication_after_modulus_switching_tracks_factors() {
-    for keyed in keyed_contexts() {
+    with_random_plaintext(14, |keyed, a, rng| {
         let t = keyed.t();
-        let mut rng = rng(14);
-        let a = random_poly(&mut rng, t, keyed.n());
-        let b = sparse(keyed, &mut rng, 8);
-        let ct = keyed
-            .pk
-            .encrypt(&keyed.plaintext(&a))
-            .unwrap()
-            .mod_switch()
-            .unwrap();
+        let b = sparse(keyed, rng, 8);
+        let ct = encrypt(keyed, &a).mod_switch().unwrap();
         let factor = ct.correction_factor().clone();
         assert_ne!(factor, BigUint::from(1u32));
 
@@ -155,18 +162,16 @@ fn multiplication_after_modulus_switching_tracks_factors() {
         let shift = EncodedPlaintext::for_addition_to(&keyed.plaintext(&b), &product).unwrap();
         let sum = product.add_plain(&shift).unwrap();
         assert_eq!(open(keyed, &sum), model::add(&model::mul(&a, &b, t), &b, t));
-    }
+    });
 }
 
 #[test]
 fn scalar_multiplication_matches_the_model() {
-    for keyed in keyed_contexts() {
+    with_random_plaintext(15, |keyed, a, rng| {
         let t = keyed.t();
-        let mut rng = rng(15);
-        let a = random_poly(&mut rng, t, keyed.n());
-        let ct = keyed.sk.encrypt(&keyed.plaintext(&a)).unwrap();
+        let ct = encrypt_symmetric(keyed, &a);
         let small = BigUint::from(3u32);
-        let big = random_below(&mut rng, t);
+        let big = random_below(rng, t);
         let huge = t * 5u32 + 7u32; // reduced mod t to 7
         for k in [small, big, huge, BigUint::from(0u32)] {
             let expected = model::scale(&a, &k, t);
@@ -176,16 +181,14 @@ fn scalar_multiplication_matches_the_model() {
             in_place.mul_scalar_assign(&k).unwrap();
             assert_eq!(open(keyed, &in_place), expected);
         }
-    }
+    });
 }
 
 #[test]
 fn modulus_switching_keeps_the_plaintext_and_follows_the_canonical_factor() {
-    for keyed in keyed_contexts() {
+    with_random_plaintext(16, |keyed, a, _| {
         let (t, context) = (keyed.t(), &keyed.context);
-        let mut rng = rng(16);
-        let a = random_poly(&mut rng, t, keyed.n());
-        let fresh = keyed.pk.encrypt(&keyed.plaintext(&a)).unwrap();
+        let fresh = encrypt(keyed, &a);
         let primes = context.chain_primes();
         let mut ct = fresh.clone();
         let mut expected_factor = BigUint::from(1u32);
@@ -244,17 +247,15 @@ fn modulus_switching_keeps_the_plaintext_and_follows_the_canonical_factor() {
         let mut in_place = fresh.clone();
         in_place.mod_switch_to_assign(low).unwrap();
         assert_eq!(in_place.level(), low);
-    }
+    });
 }
 
 #[test]
 fn noise_reduction_keeps_the_budget() {
-    for keyed in keyed_contexts() {
+    with_random_plaintext(17, |keyed, a, rng| {
         let t = keyed.t();
-        let mut rng = rng(17);
-        let a = random_poly(&mut rng, t, keyed.n());
-        let b = random_poly(&mut rng, t, keyed.n());
-        let fresh = keyed.sk.encrypt(&keyed.plaintext(&a)).unwrap();
+        let b = random_poly(rng, t, keyed.n());
+        let fresh = encrypt_symmetric(keyed, &a);
         let reduced = fresh.mod_switch_reduce_noise().unwrap();
         // Fresh noise is at the switching floor already: nothing to gain.
         assert_eq!(reduced.level(), fresh.level());
@@ -275,7 +276,7 @@ fn noise_reduction_keeps_the_budget() {
             level,
             "a second reduction has nothing left to gain"
         );
-    }
+    });
 }
 
 #[test]
@@ -302,7 +303,7 @@ fn handles_are_usable_across_threads() {
             .iter()
             .map(|a| {
                 scope.spawn(move || {
-                    let ct = keyed.pk.encrypt(&keyed.plaintext(a)).unwrap();
+                    let ct = encrypt(keyed, a);
                     ct.add(&ct.try_clone().unwrap()).unwrap()
                 })
             })
@@ -320,20 +321,13 @@ fn handles_are_usable_across_threads() {
 
 #[test]
 fn a_plaintext_encoded_at_the_top_serves_lower_levels() {
-    for keyed in keyed_contexts() {
+    with_random_plaintext(19, |keyed, a, rng| {
         let t = keyed.t();
-        let mut rng = rng(19);
-        let a = random_poly(&mut rng, t, keyed.n());
-        let b = sparse(keyed, &mut rng, 4);
+        let b = sparse(keyed, rng, 4);
         let top = keyed.context.max_level();
         let plain = keyed.plaintext(&b);
         let for_mul = EncodedPlaintext::for_multiplication(&plain, top).unwrap();
-        let ct = keyed
-            .pk
-            .encrypt(&keyed.plaintext(&a))
-            .unwrap()
-            .mod_switch()
-            .unwrap();
+        let ct = encrypt(keyed, &a).mod_switch().unwrap();
         assert_eq!(ct.level(), top - 1);
         assert_eq!(
             open(keyed, &ct.mul_plain(&for_mul).unwrap()),
@@ -345,5 +339,5 @@ fn a_plaintext_encoded_at_the_top_serves_lower_levels() {
             open(keyed, &ct.add_plain(&for_add).unwrap()),
             model::add(&a, &b, t)
         );
-    }
+    });
 }

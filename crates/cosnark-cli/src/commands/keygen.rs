@@ -12,7 +12,6 @@ use helib_rs::ExportSecret;
 use super::{party_key_path, party_reshared_path, server_relin_path, RoleArgs};
 use crate::error::CliResult;
 use crate::files;
-use crate::net::NetTransport;
 use crate::report::{ProcessReport, StepClock};
 
 /// Arguments of `cosnark keygen`.
@@ -34,10 +33,8 @@ pub fn run(args: &KeygenArgs) -> CliResult<ProcessReport> {
     let dir = &args.role_args.dir;
     let file = args.role_args.session_file()?;
     let session = file.session()?;
-    let config = args.role_args.net_config(&file, args.role, None)?;
     let clock = StepClock::start();
-    let mut net = NetTransport::connect(config)?;
-    eprintln!("[{}] connected", args.role.slug());
+    let mut net = args.role_args.connect(&file, args.role, None)?;
     let report: RoleReport = match args.role {
         PeerId::Server => {
             let (relin_key, report) = server_key_session(&session, file.threshold, &mut net)?;
@@ -63,17 +60,13 @@ pub fn run(args: &KeygenArgs) -> CliResult<ProcessReport> {
             report
         }
     };
-    let wire = net.wire_traffic();
-    net.close()?;
+    // The step ends after the close: the key session is over only once
+    // every message of this role has left.
+    let wire = net.close_counted()?;
     let role = args.role.slug();
     let step = clock.finish("keys".into(), &report);
     step.print(&role);
-    let report = ProcessReport {
-        role,
-        steps: vec![step],
-        wire_bytes_sent: wire.sent,
-        wire_bytes_received: wire.received,
-    };
+    let report = ProcessReport::new(role, vec![step], wire);
     args.role_args.write_report(&report)?;
     Ok(report)
 }

@@ -4,6 +4,7 @@ pub mod keygen;
 pub mod party;
 pub mod plain;
 pub mod prove;
+pub mod proving;
 pub mod ptau;
 pub mod server;
 pub mod setup;
@@ -18,10 +19,11 @@ use ark_bn254::Bn254;
 use clap::Args;
 use he_circom::R1cs;
 use he_cosnark::{Circom, Circuit};
-use he_net::{Credentials, NetConfig, PeerId};
+use he_net::{Credentials, PeerId};
 
 use crate::error::{CliError, CliResult};
 use crate::files;
+use crate::net::NetTransport;
 use crate::report::ProcessReport;
 use crate::session_file::SessionFile;
 
@@ -72,22 +74,24 @@ impl RoleArgs {
         SessionFile::read(&self.dir.join(SESSION_FILE))
     }
 
-    /// The network configuration of role `me` in the session `file` (a
-    /// mesh of the server and `parties`, all when `None`), with these
-    /// credentials and timeouts.
+    /// Connects role `me` to the mesh of the server and `parties` (all when
+    /// `None`) of the session `file`, with these credentials and timeouts,
+    /// and says so on stderr.
     ///
     /// # Errors
-    /// As [`SessionFile::net_config`].
-    pub fn net_config(
+    /// As [`SessionFile::net_config`] and [`NetTransport::connect`].
+    pub fn connect(
         &self,
         file: &SessionFile,
         me: PeerId,
         parties: Option<&[u32]>,
-    ) -> CliResult<NetConfig> {
+    ) -> CliResult<NetTransport> {
         let mut config = file.net_config(me, self.credentials(), parties)?;
         config.connect_timeout = Duration::from_secs(self.connect_timeout);
         config.receive_timeout = Duration::from_secs(self.receive_timeout);
-        Ok(config)
+        let net = NetTransport::connect(config)?;
+        eprintln!("[{}] connected", me.slug());
+        Ok(net)
     }
 
     /// Writes `report` to the `--json` file, if one was given.

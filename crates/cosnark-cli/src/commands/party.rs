@@ -3,40 +3,33 @@
 //! of each proof; it never holds more than its own shares.
 
 use std::path::PathBuf;
-use std::sync::Arc;
 
 use ark_bn254::{Bn254, Fr};
 use ark_groth16::VerifyingKey;
 use clap::Args;
-use he_cosnark::{ComputingParty, ProofPlan, WitnessShare};
+use he_cosnark::{ComputingParty, WitnessShare};
 use he_net::PeerId;
 use he_threshold::{ActiveSet, Party, ShamirShare};
 
-use super::{party_key_path, party_reshared_path, verify, CircuitArgs, ProofArgs, RoleArgs};
+use super::proving::ProvingArgs;
+use super::{party_key_path, party_reshared_path, verify};
 use crate::error::{CliError, CliResult};
 use crate::files;
 use crate::net::NetTransport;
 use crate::outcome::{self, Outcome};
-use crate::report::{ProcessReport, StepClock};
+use crate::report::ProcessReport;
 
 /// Arguments of `cosnark party`.
 #[derive(Args, Debug)]
 pub struct PartyArgs {
     #[command(flatten)]
-    pub role_args: RoleArgs,
-    #[command(flatten)]
-    pub circuit: CircuitArgs,
-    #[command(flatten)]
-    pub proofs: ProofArgs,
+    pub proving: ProvingArgs,
     /// This party's index.
     #[arg(long)]
     pub index: u32,
     /// This party's witness share (from `cosnark split-witness`).
     #[arg(long)]
     pub share: PathBuf,
-    /// The public inputs (snarkjs `public.json`).
-    #[arg(long)]
-    pub public: PathBuf,
 }
 
 /// Runs the party's side of every proof.
@@ -45,58 +38,40 @@ pub struct PartyArgs {
 /// The files', network's and prover's errors, each naming its file or
 /// role.
 pub fn run(args: &PartyArgs) -> CliResult<ProcessReport> {
-    let dir = &args.role_args.dir;
-    let file = args.role_args.session_file()?;
-    let members = args.proofs.members(&file)?;
-    let session = file.session()?;
-    let (_, circuit) = args.circuit.load()?;
-    let public = files::read_public_json(&args.public)?;
+    let role_args = &args.proving.role_args;
+    let dir = &role_args.dir;
+    let inputs = args.proving.load()?;
+    let (file, session, public) = (&inputs.file, &inputs.session, &inputs.public);
+    let circuit = inputs.circuit;
     let share_bytes = files::read_secret(&args.share)?;
     let share = WitnessShare::<Fr>::from_bytes(&share_bytes, circuit.digest(), args.index)
         .map_err(|e| CliError::malformed(&args.share, e.to_string()))?;
     let key_path = party_key_path(dir, args.index);
-    let party = Party::import_secret(&session, &files::read_secret(&key_path)?)
+    let party = Party::import_secret(session, &files::read_secret(&key_path)?)
         .map_err(|e| CliError::malformed(&key_path, e.to_string()))?;
-    let plan = Arc::new(ProofPlan::new(&session, circuit.domain_size())?);
     let vk = circuit.proving_key().vk.clone();
-    let mut party = ComputingParty::new(party, circuit, plan)?;
-    let active = match &members {
+    let mut party = ComputingParty::new(party, circuit, inputs.plan)?;
+    let active = match &inputs.members {
         Some(members) => {
             let path = party_reshared_path(dir, args.index);
-            let reshared = ShamirShare::import_secret(&session, &files::read_secret(&path)?)
+            let reshared = ShamirShare::import_secret(session, &files::read_secret(&path)?)
                 .map_err(|e| CliError::malformed(&path, e.to_string()))?;
             party = party.with_reshared(reshared);
-            Some(ActiveSet::new(&session, file.threshold, members)?)
+            Some(ActiveSet::new(session, file.threshold, members)?)
         }
         None => None,
     };
     let me = PeerId::Party(args.index);
-    let config = args.role_args.net_config(&file, me, members.as_deref())?;
-    let mut net = NetTransport::connect(config)?;
-    eprintln!("[{}] connected", me.slug());
-    let mut steps = Vec::new();
+    let net = role_args.connect(file, me, inputs.members.as_deref())?;
     let mut rng = rand::rngs::OsRng;
-    for proof in args.proofs.indices() {
-        let clock = StepClock::start();
+    args.proving.run_proofs(me, net, |net, proof| {
         let report = party
-            .prove(&mut net, proof, active.as_ref(), &public, &share, &mut rng)
-            .map_err(|error| server_said(&net, proof, error))?;
+            .prove(net, proof, active.as_ref(), public, &share, &mut rng)
+            .map_err(|error| server_said(net, proof, error))?;
         // Ends well only with the proof, verified here too.
-        check_outcome(&net.receive_outcome()?, proof, &vk, &public)?;
-        let step = clock.finish(format!("proof {proof}"), &report);
-        step.print(&me.slug());
-        steps.push(step);
-    }
-    let wire = net.wire_traffic();
-    net.close()?;
-    let report = ProcessReport {
-        role: me.slug(),
-        steps,
-        wire_bytes_sent: wire.sent,
-        wire_bytes_received: wire.received,
-    };
-    args.role_args.write_report(&report)?;
-    Ok(report)
+        check_outcome(&net.receive_outcome()?, proof, &vk, public)?;
+        Ok(report)
+    })
 }
 
 /// The error of a failed proof `proof`: the server's reason when it sent

@@ -4,33 +4,25 @@
 //! verifies; it writes each verified proof in snarkjs's format.
 
 use std::path::PathBuf;
-use std::sync::Arc;
 
 use clap::Args;
-use he_cosnark::{ProofPlan, Server};
+use he_cosnark::Server;
 use he_net::PeerId;
 use he_threshold::ActiveSet;
 use helib_rs::RelinKey;
 
-use super::{server_relin_path, CircuitArgs, ProofArgs, RoleArgs};
+use super::proving::ProvingArgs;
+use super::server_relin_path;
 use crate::error::{CliError, CliResult};
 use crate::files;
-use crate::net::NetTransport;
 use crate::outcome;
-use crate::report::{ProcessReport, StepClock};
+use crate::report::ProcessReport;
 
 /// Arguments of `cosnark server`.
 #[derive(Args, Debug)]
 pub struct ServerArgs {
     #[command(flatten)]
-    pub role_args: RoleArgs,
-    #[command(flatten)]
-    pub circuit: CircuitArgs,
-    #[command(flatten)]
-    pub proofs: ProofArgs,
-    /// The public inputs (snarkjs `public.json`).
-    #[arg(long)]
-    pub public: PathBuf,
+    pub proving: ProvingArgs,
     /// Where to write each verified proof (snarkjs `proof.json`; replaced
     /// atomically).
     #[arg(long)]
@@ -43,30 +35,24 @@ pub struct ServerArgs {
 /// The files', network's and prover's errors; a proof that does not
 /// verify ([`he_cosnark::Error::ProofRejected`]).
 pub fn run(args: &ServerArgs) -> CliResult<ProcessReport> {
-    let dir = &args.role_args.dir;
-    let file = args.role_args.session_file()?;
-    let members = args.proofs.members(&file)?;
-    let session = file.session()?;
-    let (_, circuit) = args.circuit.load()?;
-    let public = files::read_public_json(&args.public)?;
-    let relin_path = server_relin_path(dir);
-    let relin_key = RelinKey::from_bytes(session.context(), &files::read(&relin_path)?)
+    let role_args = &args.proving.role_args;
+    let inputs = args.proving.load()?;
+    let (file, members) = (&inputs.file, &inputs.members);
+    let relin_path = server_relin_path(&role_args.dir);
+    let relin_key = RelinKey::from_bytes(inputs.session.context(), &files::read(&relin_path)?)
         .map_err(|e| CliError::malformed(&relin_path, e.to_string()))?;
-    let plan = Arc::new(ProofPlan::new(&session, circuit.domain_size())?);
     let active = members
         .as_ref()
-        .map(|m| ActiveSet::new(&session, file.threshold, m))
+        .map(|m| ActiveSet::new(&inputs.session, file.threshold, m))
         .transpose()?;
-    let server = Server::new(session, relin_key, circuit, plan)?;
+    let server = Server::new(inputs.session, relin_key, inputs.circuit, inputs.plan)?;
     let me = PeerId::Server;
-    let config = args.role_args.net_config(&file, me, members.as_deref())?;
-    let mut net = NetTransport::connect(config)?;
-    eprintln!("[{}] connected", me.slug());
-    let parties: Vec<u32> = members.unwrap_or_else(|| (0..file.parties).collect());
-    let mut steps = Vec::new();
-    for proof in args.proofs.indices() {
-        let clock = StepClock::start();
-        let (groth16, report) = match server.prove(&mut net, proof, active.as_ref(), &public) {
+    let net = role_args.connect(file, me, members.as_deref())?;
+    let parties: Vec<u32> = members
+        .clone()
+        .unwrap_or_else(|| (0..file.parties).collect());
+    args.proving.run_proofs(me, net, |net, proof| {
+        let (groth16, report) = match server.prove(net, proof, active.as_ref(), &inputs.public) {
             Ok(made) => made,
             Err(error) => {
                 // Every party learns why (best effort: some may be gone);
@@ -83,18 +69,6 @@ pub fn run(args: &ServerArgs) -> CliResult<ProcessReport> {
         for &party in &parties {
             net.send_outcome(party, made.clone())?;
         }
-        let step = clock.finish(format!("proof {proof}"), &report);
-        step.print(&me.slug());
-        steps.push(step);
-    }
-    let wire = net.wire_traffic();
-    net.close()?;
-    let report = ProcessReport {
-        role: me.slug(),
-        steps,
-        wire_bytes_sent: wire.sent,
-        wire_bytes_received: wire.received,
-    };
-    args.role_args.write_report(&report)?;
-    Ok(report)
+        Ok(report)
+    })
 }

@@ -24,39 +24,8 @@ pub fn keyed_session() -> &'static Path {
     static KEYED: OnceLock<TempDir> = OnceLock::new();
     KEYED.get_or_init(|| {
         let dir = temp_dir("keyed");
-        let (zkey, r1cs, wtns) = circuit_files();
-        run(
-            "setup",
-            &[
-                "setup".into(),
-                "--zkey".into(),
-                arg(&zkey),
-                "--parties".into(),
-                PARTIES.to_string(),
-                "--dir".into(),
-                arg(&dir),
-            ],
-            QUICK_LIMIT,
-        )
-        .assert_success();
-        run(
-            "split-witness",
-            &[
-                "split-witness".into(),
-                "--r1cs".into(),
-                arg(&r1cs),
-                "--zkey".into(),
-                arg(&zkey),
-                "--witness".into(),
-                arg(&wtns),
-                "--parties".into(),
-                PARTIES.to_string(),
-                "--out".into(),
-                arg(&dir),
-            ],
-            QUICK_LIMIT,
-        )
-        .assert_success();
+        setup(&dir);
+        split_witness(&dir);
         let keygen: Vec<Proc> = roles()
             .map(|role| {
                 let mut args = vec!["keygen".to_owned(), "--role".into(), role.clone()];
@@ -71,6 +40,62 @@ pub fn keyed_session() -> &'static Path {
         }
         dir
     })
+}
+
+/// Runs `cosnark setup` for the session's circuit and parties into `dir`
+/// (session.json, a CA and a certificate per role); it must succeed.
+pub fn setup(dir: &Path) {
+    let (zkey, _, _) = circuit_files();
+    run(
+        "setup",
+        &[
+            "setup".into(),
+            "--zkey".into(),
+            arg(&zkey),
+            "--parties".into(),
+            PARTIES.to_string(),
+            "--dir".into(),
+            arg(dir),
+        ],
+        QUICK_LIMIT,
+    )
+    .assert_success();
+}
+
+/// Runs `cosnark split-witness` for the session's circuit and parties,
+/// writing a share per party into `out`; it must succeed.
+pub fn split_witness(out: &Path) {
+    let (zkey, r1cs, wtns) = circuit_files();
+    run(
+        "split-witness",
+        &[
+            "split-witness".into(),
+            "--r1cs".into(),
+            arg(&r1cs),
+            "--zkey".into(),
+            arg(&zkey),
+            "--witness".into(),
+            arg(&wtns),
+            "--parties".into(),
+            PARTIES.to_string(),
+            "--out".into(),
+            arg(out),
+        ],
+        QUICK_LIMIT,
+    )
+    .assert_success();
+}
+
+/// The arguments of party `party`'s process in the session `dir` (its own
+/// credentials), proving with the witness share `share` instead of its own.
+pub fn party_args_with_share(dir: &Path, party: &str, share: &Path) -> Vec<String> {
+    let mut args = proving_args(dir, party, role_flags(dir, party), &[]);
+    let at = args
+        .iter()
+        .position(|a| a == "--share")
+        .expect("a --share flag");
+    args[at + 1] = arg(share);
+    args
 }
 
 /// The circuit's zkey, r1cs and witness.

@@ -1,7 +1,15 @@
 //! Fixture access for the integration tests.
 #![allow(dead_code)]
 
+use std::ffi::OsStr;
 use std::path::PathBuf;
+use std::process::Command;
+
+use ark_bn254::{Bn254, Fr};
+use ark_ff::UniformRand;
+use ark_groth16::{Groth16, Proof};
+use ark_std::rand::RngCore;
+use he_circom::{CircomReduction, Witness, Zkey};
 
 /// The circuits of `tests/fixtures` (see scripts/circom-fixtures.sh).
 pub const CIRCUITS: [&str; 3] = ["multiplier", "poseidon2", "chain"];
@@ -63,4 +71,54 @@ pub fn scratch(name: &str) -> PathBuf {
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).expect("scratch directory");
     dir
+}
+
+/// A Groth16 proof of `witness` from `zkey`'s proving key and matrices
+/// (ark-groth16 with the circom reduction), with fresh `r` and `s` from
+/// `rng`.
+///
+/// # Panics
+/// If the prover fails, naming `what`.
+pub fn prove(zkey: &Zkey, witness: &Witness, rng: &mut impl RngCore, what: &str) -> Proof<Bn254> {
+    let m = zkey.matrices();
+    Groth16::<Bn254, CircomReduction>::create_proof_with_reduction_and_matrices(
+        zkey.proving_key(),
+        Fr::rand(rng),
+        Fr::rand(rng),
+        m.as_slice(),
+        m.num_instance_variables(),
+        m.num_constraints(),
+        witness.values(),
+    )
+    .unwrap_or_else(|e| panic!("{what}: {e}"))
+}
+
+/// The snarkjs binary: `SNARKJS`, by default the one
+/// scripts/test-circom-snarkjs.sh installs under `target/circom-tools`.
+pub fn snarkjs_path() -> PathBuf {
+    std::env::var_os("SNARKJS")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| {
+            PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+                .join("../../target/circom-tools/node_modules/.bin/snarkjs")
+        })
+}
+
+/// Runs `snarkjs <args>` and returns (success, stdout and stderr).
+///
+/// # Panics
+/// If snarkjs cannot be run, saying how to install it.
+pub fn snarkjs(args: &[&dyn AsRef<OsStr>]) -> (bool, String) {
+    let out = Command::new(snarkjs_path())
+        .args(args.iter().map(|a| a.as_ref()))
+        .output()
+        .unwrap_or_else(|e| {
+            panic!(
+                "cannot run {} ({e}): node and snarkjs are needed; run scripts/test-circom-snarkjs.sh",
+                snarkjs_path().display()
+            )
+        });
+    let text =
+        String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr);
+    (out.status.success(), text)
 }

@@ -27,18 +27,24 @@ fn held_bytes(plan: &FftPlan<Fr>) -> usize {
     }
 }
 
+/// An insecure N = 1024 context over BN254's scalar field with `primes`
+/// chain primes of 60 bits.
+fn bn254_context(primes: usize) -> Context {
+    let params = Parameters::builder()
+        .ring_degree(1 << 10)
+        .plaintext_modulus_from_field::<Fr>()
+        .chain_bits(&vec![60; primes])
+        .allow_insecure()
+        .build()
+        .unwrap();
+    Context::new(&params).unwrap()
+}
+
 /// The estimate, made from shapes before anything is encoded, counts
 /// exactly the diagonals and Galois keys the built plan has.
 #[test]
 fn estimates_count_what_the_plan_holds() {
-    let params = Parameters::builder()
-        .ring_degree(1 << 10)
-        .plaintext_modulus_from_field::<Fr>()
-        .chain_bits(&[60; 19])
-        .allow_insecure()
-        .build()
-        .unwrap();
-    let context = Context::new(&params).unwrap();
+    let context = bn254_context(19);
     let sizes = Sizes::new(&context).unwrap();
     let factored = |levels| Strategy::Factored {
         levels: Some(levels),
@@ -125,14 +131,7 @@ fn estimates_count_what_the_plan_holds() {
 /// without a coset are only added and subtracted, and keep the top level.
 #[test]
 fn forward_split_levels_start_below_the_products_across_ciphertexts() {
-    let params = Parameters::builder()
-        .ring_degree(1 << 10)
-        .plaintext_modulus_from_field::<Fr>()
-        .chain_bits(&[60; 24])
-        .allow_insecure()
-        .build()
-        .unwrap();
-    let context = Context::new(&params).unwrap();
+    let context = bn254_context(24);
     for (groups, coset, first) in [(4, false, 1), (2, true, 1), (2, false, 0)] {
         let mut builder = FftPlan::<Fr>::builder(&context, groups << 10)
             .strategy(Strategy::Factored { levels: Some(3) });
@@ -190,14 +189,7 @@ fn pipeline_depth_and_ciphertexts(plan: &FftPlan<Fr>) -> (usize, usize) {
 /// the builder's.
 #[test]
 fn the_geometry_is_what_the_pipeline_runs() {
-    let params = Parameters::builder()
-        .ring_degree(1 << 10)
-        .plaintext_modulus_from_field::<Fr>()
-        .chain_bits(&[60; 24])
-        .allow_insecure()
-        .build()
-        .unwrap();
-    let context = Context::new(&params).unwrap();
+    let context = bn254_context(24);
     let factored = |levels| Strategy::Factored { levels };
     let cases = [
         (16, factored(None), Order::Natural, false, false),

@@ -6,11 +6,12 @@
 // Each test crate that includes this module uses part of it.
 #![allow(dead_code)]
 
-use ark_bn254::Fr;
 use ark_ff::{Fp64, MontBackend, MontConfig};
 use he_fft::{Error, FftPlan, FftPlanBuilder, Strategy};
 use helib_rs::{Context, Parameters};
 use std::sync::OnceLock;
+
+use crate::support::{bn254_builder, context_of};
 
 #[derive(MontConfig)]
 #[modulus = "65537"]
@@ -36,16 +37,7 @@ pub fn tiny() -> &'static Context {
 /// N = 1024 over BN254 with room for a few levels.
 pub fn bn254() -> &'static Context {
     static BN254: OnceLock<Context> = OnceLock::new();
-    BN254.get_or_init(|| {
-        let params = Parameters::builder()
-            .ring_degree(1 << 10)
-            .plaintext_modulus_from_field::<Fr>()
-            .chain_bits(&[60; 19])
-            .allow_insecure()
-            .build()
-            .expect("parameters");
-        Context::new(&params).expect("context")
-    })
+    BN254.get_or_init(|| context_of(bn254_builder(10, 19)))
 }
 
 /// A forward size-16 plan of two levels over F65537 (compact diagonals of

@@ -1,15 +1,13 @@
 //! A party taking part in one active set: the shares of [`Party`], made
 //! with its activated re-shared key and bound to the set.
 
-use helib_rs::threshold::{ResidueShare, Smudging};
-use helib_rs::{Ciphertext, PublicKey};
+use helib_rs::threshold::ResidueShare;
 
 use super::active_set::ActiveSet;
-use crate::error::Result;
-use crate::party::{AdditiveShare, Sender};
+use crate::party::Sender;
 use crate::session::Session;
+use crate::share_methods::share_methods;
 
-use crate::message::ShareMessage;
 #[cfg(doc)]
 use crate::party::Party;
 
@@ -54,62 +52,30 @@ impl ActiveParty {
         }
     }
 
-    /// As [`Party::decryption_share`], for this active set.
-    ///
-    /// # Errors
-    /// As [`Party::decryption_share`].
-    pub fn decryption_share(
-        &self,
-        run: u64,
-        ciphertext: &Ciphertext,
-        smudging: &Smudging,
-    ) -> Result<ShareMessage> {
-        self.sender().decryption_share(run, ciphertext, smudging)
-    }
-
-    /// As [`Party::encryption_to_shares`], for this active set: the members'
-    /// additive shares sum to the plaintext.
-    ///
-    /// # Errors
-    /// As [`Party::decryption_share`].
-    pub fn encryption_to_shares(
-        &self,
-        run: u64,
-        ciphertext: &Ciphertext,
-        smudging: &Smudging,
-    ) -> Result<(AdditiveShare, ShareMessage)> {
-        self.sender()
-            .encryption_to_shares(run, ciphertext, smudging)
-    }
-
-    /// As [`Party::shares_to_encryption`], for this active set: the
-    /// members' shares sum to a fresh encryption of the sum of their
-    /// additive shares under the collective key (aggregate them with
-    /// [`Session::active_shares_to_encryption_aggregator`](crate::Session::active_shares_to_encryption_aggregator)).
-    ///
-    /// # Errors
-    /// As [`Party::shares_to_encryption`].
-    pub fn shares_to_encryption(
-        &self,
-        run: u64,
-        level: usize,
-        share: &AdditiveShare,
-    ) -> Result<ShareMessage> {
-        self.sender().shares_to_encryption(run, level, share)
-    }
-
-    /// As [`Party::key_switch_share`], for this active set.
-    ///
-    /// # Errors
-    /// As [`Party::decryption_share`].
-    pub fn key_switch_share(
-        &self,
-        run: u64,
-        ciphertext: &Ciphertext,
-        target: &PublicKey,
-        smudging: &Smudging,
-    ) -> Result<ShareMessage> {
-        self.sender()
-            .key_switch_share(run, ciphertext, target, smudging)
+    share_methods! {
+        /// As [`Party::decryption_share`], for this active set.
+        ///
+        /// # Errors
+        /// As [`Party::decryption_share`].
+        decryption_share;
+        /// As [`Party::encryption_to_shares`], for this active set: the members'
+        /// additive shares sum to the plaintext.
+        ///
+        /// # Errors
+        /// As [`Party::decryption_share`].
+        encryption_to_shares;
+        /// As [`Party::shares_to_encryption`], for this active set: the
+        /// members' shares sum to a fresh encryption of the sum of their
+        /// additive shares under the collective key (aggregate them with
+        /// [`Session::active_shares_to_encryption_aggregator`](crate::Session::active_shares_to_encryption_aggregator)).
+        ///
+        /// # Errors
+        /// As [`Party::shares_to_encryption`].
+        shares_to_encryption;
+        /// As [`Party::key_switch_share`], for this active set.
+        ///
+        /// # Errors
+        /// As [`Party::decryption_share`].
+        key_switch_share;
     }
 }

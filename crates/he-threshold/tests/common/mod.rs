@@ -7,10 +7,10 @@
 
 use ark_ff::PrimeField;
 use he_threshold::{
-    with_smudging_room, AdditiveShare, Aggregate, Commitment, Opening, Party, Session,
-    ShareMessage, Step,
+    with_smudging_room, AdditiveShare, Aggregate, Aggregator, Commitment, Commitments, Opening,
+    Party, Session, ShareMessage, Step,
 };
-use helib_rs::threshold::secret_key_sum;
+use helib_rs::threshold::{secret_key_sum, Smudging};
 use helib_rs::{
     Ciphertext, Context, GaloisKeys, Parameters, Plaintext, PublicKey, RelinKey, SecretKey,
 };
@@ -74,6 +74,14 @@ impl Net {
         }
     }
 
+    /// A session of `parties` parties with id `id` and, made by them, its
+    /// collective public key.
+    pub fn with_public_key(context: &Context, parties: u32, id: [u8; 32]) -> (Self, PublicKey) {
+        let mut net = Self::new(context, parties, id);
+        let pk = net.public_key();
+        (net, pk)
+    }
+
     pub fn next_run(&mut self) -> u64 {
         self.run += 1;
         self.run
@@ -87,33 +95,49 @@ impl Net {
         agg.finish().unwrap()
     }
 
-    pub fn public_key(&mut self) -> PublicKey {
+    /// The aggregate of every party's public-key share of a fresh run.
+    pub fn public_key_aggregate(&mut self) -> Aggregate {
         let run = self.next_run();
         let shares: Vec<_> = self
             .parties
             .iter()
             .map(|p| p.public_key_share(run).unwrap())
             .collect();
-        self.session
-            .public_key(&self.aggregate_keys(run, Step::PublicKey, &shares))
-            .unwrap()
+        self.aggregate_keys(run, Step::PublicKey, &shares)
+    }
+
+    pub fn public_key(&mut self) -> PublicKey {
+        let aggregate = self.public_key_aggregate();
+        self.session.public_key(&aggregate).unwrap()
+    }
+
+    /// Every party commits to its round-1 relinearization share of run
+    /// `run`, each commitment through the wire format as an aggregator
+    /// would see it: the commitment set.
+    pub fn relin_commitments(&mut self, run: u64) -> Commitments {
+        let mut collector = self.session.relin_commitments(run);
+        for p in self.parties.iter_mut() {
+            let commitment = p.relin_key_commit(run).unwrap();
+            collector
+                .add(&Commitment::from_bytes(&commitment.to_bytes()).unwrap())
+                .unwrap();
+        }
+        collector.finish().unwrap()
     }
 
     /// Round 1 of the relinearization key, commit then open: the aggregate
     /// of the openings.
     pub fn relin_round1(&mut self, run: u64) -> Aggregate {
-        let mut collector = self.session.relin_commitments(run);
+        let commitments = self.relin_commitments(run);
+        self.relin_openings(&commitments)
+    }
+
+    /// Every party opens its round-1 share under `commitments`, each
+    /// opening through the wire format: the round-1 aggregate.
+    pub fn relin_openings(&mut self, commitments: &Commitments) -> Aggregate {
+        let mut agg = self.session.relin_round1_aggregator(commitments).unwrap();
         for p in self.parties.iter_mut() {
-            let commitment = p.relin_key_commit(run).unwrap();
-            // Through the wire format, as an aggregator would see it.
-            collector
-                .add(&Commitment::from_bytes(&commitment.to_bytes()).unwrap())
-                .unwrap();
-        }
-        let commitments = collector.finish().unwrap();
-        let mut agg = self.session.relin_round1_aggregator(&commitments).unwrap();
-        for p in self.parties.iter_mut() {
-            let opening = p.relin_key_open(&commitments).unwrap();
+            let opening = p.relin_key_open(commitments).unwrap();
             agg.add_opening(&Opening::from_bytes(&opening.to_bytes()).unwrap())
                 .unwrap();
         }
@@ -148,21 +172,30 @@ impl Net {
         keys
     }
 
-    /// Collective decryption by all N parties.
-    pub fn decrypt(&mut self, ct: &Ciphertext) -> Plaintext {
-        let run = self.next_run();
+    /// The aggregate of every party's decryption share of `ct` in run `run`.
+    pub fn decryption_aggregate(
+        &self,
+        run: u64,
+        ct: &Ciphertext,
+        smudging: &Smudging,
+    ) -> Aggregate {
         let mut agg = self
             .session
             .ciphertext_aggregator(run, Step::Decrypt, ct)
             .unwrap();
-        let smudging = self.session.smudging(ct.level()).unwrap();
         for p in &self.parties {
-            agg.add(&p.decryption_share(run, ct, &smudging).unwrap())
+            agg.add(&p.decryption_share(run, ct, smudging).unwrap())
                 .unwrap();
         }
-        self.session
-            .decrypt(ct, &agg.finish().unwrap(), &smudging)
-            .unwrap()
+        agg.finish().unwrap()
+    }
+
+    /// Collective decryption by all N parties.
+    pub fn decrypt(&mut self, ct: &Ciphertext) -> Plaintext {
+        let run = self.next_run();
+        let smudging = self.session.smudging(ct.level()).unwrap();
+        let aggregate = self.decryption_aggregate(run, ct, &smudging);
+        self.session.decrypt(ct, &aggregate, &smudging).unwrap()
     }
 
     pub fn encryption_to_shares(&mut self, ct: &Ciphertext) -> Vec<AdditiveShare> {
@@ -207,5 +240,72 @@ impl Net {
     pub fn summed_secret(&self) -> SecretKey {
         let keys: Vec<&SecretKey> = self.parties.iter().map(Party::secret_share).collect();
         secret_key_sum(&keys).unwrap()
+    }
+}
+
+/// `a · b`, each encrypted under `pk`, relinearized with `rk`.
+pub fn encrypted_product(
+    pk: &PublicKey,
+    rk: &RelinKey,
+    a: &Plaintext,
+    b: &Plaintext,
+) -> Ciphertext {
+    pk.encrypt(a)
+        .unwrap()
+        .multiply(&pk.encrypt(b).unwrap())
+        .unwrap()
+        .relinearize(rk)
+        .unwrap()
+}
+
+/// Key switching of `ct` to `target` in run `run` by `parties`: the
+/// `share` of each (with the smudging of `ct`'s level) added to `agg`, and
+/// `ct` switched with the aggregate.
+pub fn key_switch_by<P>(
+    session: &Session,
+    mut agg: Aggregator,
+    run: u64,
+    ct: &Ciphertext,
+    target: &PublicKey,
+    parties: &[P],
+    share: impl Fn(&P, u64, &Ciphertext, &PublicKey, &Smudging) -> he_threshold::Result<ShareMessage>,
+) -> Ciphertext {
+    let smudging = session.smudging(ct.level()).unwrap();
+    for p in parties {
+        agg.add(&share(p, run, ct, target, &smudging).unwrap())
+            .unwrap();
+    }
+    session
+        .key_switch(ct, &agg.finish().unwrap(), &smudging)
+        .unwrap()
+}
+
+/// The proptest strategy of one changed byte: where, and the bits flipped.
+pub fn byte_change() -> impl proptest::strategy::Strategy<Value = ByteChange> {
+    use proptest::prelude::*;
+    (any::<prop::sample::Index>(), 1u8..=255)
+        .prop_map(|(position, flip)| ByteChange { position, flip })
+}
+
+/// One byte changed: the position (scaled to the input's length) and a
+/// non-zero XOR mask.
+#[derive(Clone, Debug)]
+pub struct ByteChange {
+    pub position: proptest::sample::Index,
+    pub flip: u8,
+}
+
+impl ByteChange {
+    /// Changes the byte of `bytes` at the position, among the first `span`
+    /// bytes; returns where.
+    pub fn apply_within(&self, bytes: &mut [u8], span: usize) -> usize {
+        let at = self.position.index(span);
+        bytes[at] ^= self.flip;
+        at
+    }
+
+    /// Changes a byte anywhere in `bytes`; returns where.
+    pub fn apply(&self, bytes: &mut [u8]) -> usize {
+        self.apply_within(bytes, bytes.len())
     }
 }

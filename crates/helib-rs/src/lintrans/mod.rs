@@ -64,4 +64,4 @@ pub mod verify;
 pub use diagonals::{Shift, SlotTransform};
 pub use encoded::{EncodedTransform, PlainTransform, PreparedTransform};
 pub use schedule::{KeyMode, KeyPolicy, Schedule, GALOIS_KEY_COST};
-pub use verify::Challenge;
+pub use verify::{Challenge, CheckedTerm};

@@ -159,16 +159,18 @@ pub(super) struct Slot {
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Schedule {
-    row: usize,
-    unit: usize,
-    baby: usize,
-    offset: i64,
-    giant_min: i64,
-    giant_max: i64,
-    uses_swap: bool,
-    mode: KeyMode,
+    // Visible to the transform reader (`lintrans::io`), which builds a
+    // schedule from saved fields after range-checking them.
+    pub(in crate::lintrans) row: usize,
+    pub(in crate::lintrans) unit: usize,
+    pub(in crate::lintrans) baby: usize,
+    pub(in crate::lintrans) offset: i64,
+    pub(in crate::lintrans) giant_min: i64,
+    pub(in crate::lintrans) giant_max: i64,
+    pub(in crate::lintrans) uses_swap: bool,
+    pub(in crate::lintrans) mode: KeyMode,
     /// The baby-step pairs (swap, k) some diagonal uses, sorted.
-    babies: Vec<(bool, usize)>,
+    pub(in crate::lintrans) babies: Vec<(bool, usize)>,
 }
 
 impl Schedule {
@@ -359,33 +361,6 @@ impl Schedule {
             uses_swap,
             mode,
             babies: Vec::new(),
-        }
-    }
-
-    /// A schedule from its fields, as a saved transform stored them (the
-    /// reader range-checks them first).
-    #[allow(clippy::too_many_arguments)]
-    pub(super) fn from_parts(
-        row: usize,
-        unit: usize,
-        baby: usize,
-        offset: i64,
-        giant_min: i64,
-        giant_max: i64,
-        uses_swap: bool,
-        mode: KeyMode,
-        babies: Vec<(bool, usize)>,
-    ) -> Self {
-        Schedule {
-            row,
-            unit,
-            baby,
-            offset,
-            giant_min,
-            giant_max,
-            uses_swap,
-            mode,
-            babies,
         }
     }
 

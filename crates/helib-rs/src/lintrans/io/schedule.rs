@@ -82,7 +82,15 @@ pub(super) fn read_schedule<R: Read>(
     if uses_swap != babies.iter().any(|&(swap, _)| swap) {
         return Err(bad("the swap flag does not match the baby pairs"));
     }
-    Ok(Schedule::from_parts(
-        row, unit, baby, offset, giant_min, giant_max, uses_swap, mode, babies,
-    ))
+    Ok(Schedule {
+        row,
+        unit,
+        baby,
+        offset,
+        giant_min,
+        giant_max,
+        uses_swap,
+        mode,
+        babies,
+    })
 }

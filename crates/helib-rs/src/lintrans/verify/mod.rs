@@ -179,14 +179,62 @@ impl<T: Send + Sync> PreparedTransform<T> {
     }
 }
 
-impl PreparedTransform<EncodedPlaintext> {
+/// A kind of term a [`PreparedTransform`] can be checked for: an encoded
+/// plaintext (by a challenge's random test of its residues) or a plaintext
+/// (its coefficients compared exactly).
+pub trait CheckedTerm: sealed::Sealed {}
+impl CheckedTerm for EncodedPlaintext {}
+impl CheckedTerm for Plaintext {}
+
+mod sealed {
+    use super::*;
+
+    /// What every term of a transform must be: at `level`, in the extended
+    /// form under the fast key mode, and checked with `challenge`.
+    pub struct Expected<'a, F: PrimeField + FftField> {
+        pub(super) level: usize,
+        pub(super) extended: bool,
+        pub(super) challenge: &'a Challenge<F>,
+    }
+
+    /// How one term is checked.
+    pub trait Sealed: Send + Sync {
+        /// Checks the term against the pre-rotated diagonal `values`.
+        fn check<F: PrimeField + FftField>(&self, values: &[F], to: &Expected<F>) -> Result<()>;
+    }
+
+    impl Sealed for EncodedPlaintext {
+        fn check<F: PrimeField + FftField>(&self, values: &[F], to: &Expected<F>) -> Result<()> {
+            check_encoded(self, values, to.level, to.extended, to.challenge)
+        }
+    }
+
+    impl Sealed for Plaintext {
+        fn check<F: PrimeField + FftField>(&self, values: &[F], to: &Expected<F>) -> Result<()> {
+            with_coefficients(&to.challenge.encoder, values, |limbs| {
+                if self.limbs() == limbs {
+                    Ok(())
+                } else {
+                    Err(mismatch("its plaintext is not the diagonal's"))
+                }
+            })
+        }
+    }
+}
+
+use sealed::Expected;
+
+impl<T: CheckedTerm> PreparedTransform<T> {
     /// Checks that this transform is `transform` prepared under `policy`
     /// for ciphertexts at `level` (what [`new`](Self::new) makes of them):
-    /// the level, the schedule, the terms' places, each term's form, stride
-    /// and norms exactly, and each term's residues by `challenge`'s random
-    /// test, which a term with any residue changed passes with probability
-    /// at most 2^-40 (see the [module docs](self)). Meant for transforms
-    /// read from storage ([`read_from`](Self::read_from)).
+    /// the level, the schedule, the terms' places, and each term. An
+    /// encoded term's form, stride and norms are compared exactly, and its
+    /// residues by `challenge`'s random test, which a term with any residue
+    /// changed passes with probability at most 2^-40 (see the
+    /// [module docs](self)); a plaintext term is compared with the
+    /// diagonal's plaintext exactly (no random test: a plaintext is the
+    /// coefficients themselves). Meant for transforms read from storage
+    /// ([`read_from`](Self::read_from)).
     ///
     /// # Errors
     /// [`Error::TransformMismatch`] naming the first difference found;
@@ -202,42 +250,14 @@ impl PreparedTransform<EncodedPlaintext> {
     ) -> Result<()> {
         let encoder = &challenge.encoder;
         let terms = self.expected_terms(transform, policy, level, encoder)?;
-        let extended = self.schedule().mode() == KeyMode::Fast;
+        let expected = Expected {
+            level,
+            extended: self.schedule().mode() == KeyMode::Fast,
+            challenge,
+        };
         terms.par_iter().try_for_each(|&(slot, term, diagonal)| {
             let values = self.schedule().pre_rotated(slot, diagonal);
-            check_encoded(term, &values, level, extended, challenge).map_err(|e| at_slot(slot, e))
-        })
-    }
-}
-
-impl PreparedTransform<Plaintext> {
-    /// Checks that this transform is `transform` prepared under `policy`
-    /// for ciphertexts at `level` (what [`new`](Self::new) makes of them):
-    /// as [`EncodedTransform::verify`](super::EncodedTransform::verify), the
-    /// terms compared with the diagonals' plaintexts exactly (no random
-    /// test: a plaintext is the coefficients themselves).
-    ///
-    /// # Errors
-    /// As [`EncodedTransform::verify`](super::EncodedTransform::verify).
-    pub fn verify<F: PrimeField + FftField>(
-        &self,
-        transform: &SlotTransform<F>,
-        policy: KeyPolicy,
-        level: usize,
-        challenge: &Challenge<F>,
-    ) -> Result<()> {
-        let encoder = &challenge.encoder;
-        let terms = self.expected_terms(transform, policy, level, encoder)?;
-        terms.par_iter().try_for_each(|&(slot, term, diagonal)| {
-            let values = self.schedule().pre_rotated(slot, diagonal);
-            with_coefficients(encoder, &values, |limbs| {
-                if term.limbs() == limbs {
-                    Ok(())
-                } else {
-                    Err(mismatch("its plaintext is not the diagonal's"))
-                }
-            })
-            .map_err(|e| at_slot(slot, e))
+            term.check(&values, &expected).map_err(|e| at_slot(slot, e))
         })
     }
 }
