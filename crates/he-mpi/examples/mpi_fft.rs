@@ -39,7 +39,7 @@ mod common;
 use std::time::Duration;
 
 use ark_bn254::Fr;
-use ark_poly::{EvaluationDomain, Radix2EvaluationDomain};
+use ark_poly::EvaluationDomain;
 use ark_std::UniformRand;
 use clap::Parser;
 use common::{cpu_seconds, share_parameters, RankFigures, Report, Result};
@@ -61,24 +61,8 @@ struct Options {
     /// The inverse transform instead of the forward one.
     #[arg(long)]
     inverse: bool,
-    /// Seed of the random vector.
-    #[arg(long, default_value_t = 1)]
-    seed: u64,
-    /// Engine threads per rank.
-    #[arg(long, default_value_t = 1)]
-    threads: u32,
-    /// Also run the one-process plan on rank 0 and compare.
-    #[arg(long)]
-    compare: bool,
-    /// Insecure N = 2048 parameters (19 primes of 60 bits) for quick checks only.
-    #[arg(long)]
-    test_parameters: bool,
-    /// Seconds any one collective may take before the job ends.
-    #[arg(long, default_value_t = 600)]
-    timeout: u64,
-    /// Print one JSON object (rank 0) instead of the report.
-    #[arg(long)]
-    json: bool,
+    #[command(flatten)]
+    job: common::JobArgs,
 }
 
 fn main() {
@@ -90,19 +74,17 @@ fn main() {
 fn run(o: &Options, world: he_mpi::mpi::topology::SimpleCommunicator) -> Result<bool> {
     let rank = world.rank() as usize;
     let n = o.n;
-    let domain = Radix2EvaluationDomain::<Fr>::new(n)
-        .filter(|d| d.size() == n && n >= 2)
-        .ok_or_else(|| format!("--n {n} is not a power of two that BN254 Fr supports"))?;
+    let domain = common::bn254_domain(n)?;
     // Parameters and the plan's level count: chosen on rank 0, broadcast once.
     let chosen = if rank == 0 {
-        Some(if o.test_parameters {
+        Some(if o.job.test_parameters {
             (test_parameters()?, 2)
         } else {
             let options = PlanOptions {
                 strategy: Strategy::Factored { levels: None },
                 ..PlanOptions::default()
             };
-            let suggested = suggest_plan_parameters::<Fr>(n, options, o.threads)?;
+            let suggested = suggest_plan_parameters::<Fr>(n, options, o.job.threads)?;
             let Strategy::Factored {
                 levels: Some(levels),
             } = suggested.strategy
@@ -114,11 +96,13 @@ fn run(o: &Options, world: he_mpi::mpi::topology::SimpleCommunicator) -> Result<
     } else {
         None
     };
-    let context = share_parameters(&world, chosen.as_ref().map(|(p, _)| p), o.test_parameters)?;
-    context.set_threads(o.threads)?;
-    let levels = chosen.as_ref().map_or(0, |&(_, levels)| levels as u64);
-    let levels = Cluster::broadcast_over(&world, 0, levels.to_le_bytes().to_vec())?;
-    let levels = u64::from_le_bytes(levels.as_slice().try_into()?) as usize;
+    let context = share_parameters(
+        &world,
+        chosen.as_ref().map(|(p, _)| p),
+        o.job.test_parameters,
+    )?;
+    context.set_threads(o.job.threads)?;
+    let levels = common::share_u64(&world, chosen.as_ref().map(|&(_, l)| l as u64))? as usize;
     let builder = FftPlan::<Fr>::builder(&context, n).strategy(Strategy::Factored {
         levels: Some(levels),
     });
@@ -142,11 +126,11 @@ fn run(o: &Options, world: he_mpi::mpi::topology::SimpleCommunicator) -> Result<
     };
     let pk = PublicKey::from_bytes(&context, &Cluster::broadcast_over(&world, 0, pk_bytes)?)?;
     let keys = GaloisKeys::from_bytes(&context, &Cluster::broadcast_over(&world, 0, keys_bytes)?)?;
-    let cluster = Cluster::with_timeout(world, &context, Duration::from_secs(o.timeout))?;
+    let cluster = Cluster::with_timeout(world, &context, Duration::from_secs(o.job.timeout))?;
     let fft = DistributedFft::new(&plan, &cluster)?;
 
     // The same vector on every rank; each encrypts its own ciphertexts.
-    let mut rng = rand::rngs::StdRng::seed_from_u64(o.seed);
+    let mut rng = rand::rngs::StdRng::seed_from_u64(o.job.seed);
     let values: Vec<Fr> = (0..n).map(|_| Fr::rand(&mut rng)).collect();
     let inputs = plan.encrypt_ciphertexts(&pk, &values, fft.local_range())?;
     cluster.barrier()?;
@@ -169,7 +153,7 @@ fn run(o: &Options, world: he_mpi::mpi::topology::SimpleCommunicator) -> Result<
         .collect();
 
     // Rank 0 needs every input for the one-process run.
-    let all_inputs = if o.compare {
+    let all_inputs = if o.job.compare {
         fft.gather(0, &cluster, &inputs)?
     } else {
         None
@@ -203,7 +187,7 @@ fn run(o: &Options, world: he_mpi::mpi::topology::SimpleCommunicator) -> Result<
             model_bytes_sent: &model,
             verified,
             single_process_cpu_s,
-            json: o.json,
+            json: o.job.json,
         }
         .print();
     }

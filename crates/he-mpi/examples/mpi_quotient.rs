@@ -38,7 +38,7 @@ mod common;
 use std::time::Duration;
 
 use ark_bn254::Fr;
-use ark_poly::{EvaluationDomain, Radix2EvaluationDomain};
+use ark_poly::EvaluationDomain;
 use ark_std::UniformRand;
 use clap::Parser;
 use common::{cpu_seconds, share_parameters, RankFigures, Report, Result};
@@ -56,24 +56,8 @@ struct Options {
     /// Domain size n (a power of two; every rank needs at least one block of the interpolants).
     #[arg(long, default_value_t = 1 << 16)]
     n: usize,
-    /// Seed of the random witness.
-    #[arg(long, default_value_t = 1)]
-    seed: u64,
-    /// Engine threads per rank.
-    #[arg(long, default_value_t = 1)]
-    threads: u32,
-    /// Also run the one-process encrypted quotient on rank 0 and compare.
-    #[arg(long)]
-    compare: bool,
-    /// Insecure N = 4096 parameters (blocks of 2048) for quick checks only.
-    #[arg(long)]
-    test_parameters: bool,
-    /// Seconds any one collective may take before the job ends.
-    #[arg(long, default_value_t = 300)]
-    timeout: u64,
-    /// Print one JSON object (rank 0) instead of the report.
-    #[arg(long)]
-    json: bool,
+    #[command(flatten)]
+    job: common::JobArgs,
 }
 
 fn main() {
@@ -85,12 +69,10 @@ fn main() {
 fn run(o: &Options, world: he_mpi::mpi::topology::SimpleCommunicator) -> Result<bool> {
     let rank = world.rank() as usize;
     let n = o.n;
-    let domain = Radix2EvaluationDomain::<Fr>::new(n)
-        .filter(|d| d.size() == n && n >= 2)
-        .ok_or_else(|| format!("--n {n} is not a power of two that BN254 Fr supports"))?;
+    let domain = common::bn254_domain(n)?;
     // Parameters and keys: made on rank 0, broadcast once.
     let chosen = if rank == 0 {
-        Some(if o.test_parameters {
+        Some(if o.job.test_parameters {
             (test_parameters()?, 2048)
         } else {
             let p = PolyParameters::for_field::<Fr>(n, 1)?;
@@ -99,23 +81,25 @@ fn run(o: &Options, world: he_mpi::mpi::topology::SimpleCommunicator) -> Result<
     } else {
         None
     };
-    let context = share_parameters(&world, chosen.as_ref().map(|(p, _)| p), o.test_parameters)?;
-    let stride = chosen.as_ref().map_or(0, |&(_, stride)| stride as u64);
-    let stride_bytes = Cluster::broadcast_over(&world, 0, stride.to_le_bytes().to_vec())?;
-    let stride = u64::from_le_bytes(stride_bytes.as_slice().try_into()?) as usize;
+    let context = share_parameters(
+        &world,
+        chosen.as_ref().map(|(p, _)| p),
+        o.job.test_parameters,
+    )?;
+    let stride = common::share_u64(&world, chosen.as_ref().map(|&(_, s)| s as u64))? as usize;
     let sk = (rank == 0)
         .then(|| SecretKey::generate(&context))
         .transpose()?;
-    context.set_threads(o.threads)?;
+    context.set_threads(o.job.threads)?;
     let pk_bytes = match &sk {
         Some(sk) => sk.public_key()?.to_bytes()?,
         None => Vec::new(),
     };
     let pk = PublicKey::from_bytes(&context, &Cluster::broadcast_over(&world, 0, pk_bytes)?)?;
-    let cluster = Cluster::with_timeout(world, &context, Duration::from_secs(o.timeout))?;
+    let cluster = Cluster::with_timeout(world, &context, Duration::from_secs(o.job.timeout))?;
 
     // The same valid witness on every rank: a, b random, c = a ∘ b.
-    let mut rng = rand::rngs::StdRng::seed_from_u64(o.seed);
+    let mut rng = rand::rngs::StdRng::seed_from_u64(o.job.seed);
     let a: Vec<Fr> = (0..n).map(|_| Fr::rand(&mut rng)).collect();
     let b: Vec<Fr> = (0..n).map(|_| Fr::rand(&mut rng)).collect();
     let (ia, ib) = (domain.ifft(&a), domain.ifft(&b));
@@ -144,7 +128,7 @@ fn run(o: &Options, world: he_mpi::mpi::topology::SimpleCommunicator) -> Result<
         let plain = example_support::plain_groth16_quotient(&domain, &a, &b, &c);
         verified =
             plain.len() == n && values[..] == plain[..n - 1] && plain[n - 1] == Fr::from(0u64);
-        if o.compare {
+        if o.job.compare {
             let wa = EncryptedPolynomial::encrypt(&pk, &ia, stride)?;
             let wb = EncryptedPolynomial::encrypt(&pk, &ib, stride)?;
             let (one, cpu) =
@@ -168,7 +152,7 @@ fn run(o: &Options, world: he_mpi::mpi::topology::SimpleCommunicator) -> Result<
             model_bytes_sent: &model,
             verified,
             single_process_cpu_s,
-            json: o.json,
+            json: o.job.json,
         }
         .print();
     }

@@ -6,6 +6,8 @@ use std::io::Write;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
+use ark_bn254::Fr;
+use ark_poly::{EvaluationDomain, Radix2EvaluationDomain};
 use example_support::cli::ResourceUse;
 use he_mpi::mpi::topology::{Communicator, SimpleCommunicator};
 use he_mpi::Cluster;
@@ -13,6 +15,43 @@ use helib_rs::{Context, Parameters};
 use serde_json::json;
 
 pub type Result<T> = std::result::Result<T, Box<dyn std::error::Error>>;
+
+/// The flags every MPI example takes.
+#[derive(Debug, clap::Args)]
+pub struct JobArgs {
+    /// Seed of the random input.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Engine threads per rank.
+    #[arg(long, default_value_t = 1)]
+    pub threads: u32,
+    /// Also run the one-process computation on rank 0 and compare.
+    #[arg(long)]
+    pub compare: bool,
+    /// Small insecure parameters (see the example's docs), for quick checks only.
+    #[arg(long)]
+    pub test_parameters: bool,
+    /// Seconds any one collective may take before the job ends.
+    #[arg(long, default_value_t = 600)]
+    pub timeout: u64,
+    /// Print one JSON object (rank 0) instead of the report.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// BN254's radix-2 domain of size `n`.
+pub fn bn254_domain(n: usize) -> Result<Radix2EvaluationDomain<Fr>> {
+    Ok(Radix2EvaluationDomain::<Fr>::new(n)
+        .filter(|d| d.size() == n && n >= 2)
+        .ok_or_else(|| format!("--n {n} is not a power of two that BN254 Fr supports"))?)
+}
+
+/// Rank 0's `value` (ignored elsewhere) on every rank.
+pub fn share_u64(world: &SimpleCommunicator, value: Option<u64>) -> Result<u64> {
+    let bytes = value.unwrap_or(0).to_le_bytes().to_vec();
+    let bytes = Cluster::broadcast_over(world, 0, bytes)?;
+    Ok(u64::from_le_bytes(bytes.as_slice().try_into()?))
+}
 
 /// Set once stdout is a closed pipe: the report stops, the job ends normally.
 static STDOUT_CLOSED: AtomicBool = AtomicBool::new(false);
