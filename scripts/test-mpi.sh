@@ -12,7 +12,9 @@ scripts/install-deps.sh --mpi
 if [[ $(id -u) -eq 0 ]]; then
     export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 fi
-cargo test --locked -p he-mpi --features mpi
+# The unit and doc tests; the multi-rank test binary runs under mpirun below.
+cargo test --locked -p he-mpi --features mpi --lib
+cargo test --locked -p he-mpi --features mpi --doc
 binary=$(cargo test --locked -p he-mpi --features mpi --test mpi_ranks --no-run --message-format=json 2>/dev/null |
          python3 -c 'import json,sys
 for line in sys.stdin:

@@ -1,6 +1,6 @@
 //! The distributed four-step FFT on every rank, against the one-process
-//! plan and ark-poly, on its own context (N = 2048, BN254, 19 primes of 60
-//! bits: he-fft's test ring) and so its own cluster.
+//! plan and ark-poly, on its own context (N = 1024, BN254, 19 primes of 60
+//! bits, insecure) and so its own cluster.
 
 use std::time::Duration;
 
@@ -12,8 +12,8 @@ use he_mpi::mpi::topology::SimpleCommunicator;
 use he_mpi::{Cluster, DistributedFft, Error};
 use helib_rs::{Ciphertext, Context, Parameters, SecretKey};
 
-/// Four ciphertexts of N = 2048 slots.
-const N: usize = 2048;
+/// Four ciphertexts of N = 1024 slots.
+const N: usize = 1024;
 const CIPHERTEXTS: usize = 4;
 
 /// Runs the FFT checks on a cluster of `comm`'s ranks.

@@ -5,8 +5,7 @@ use ark_ff::PrimeField;
 use num_bigint::BigUint;
 
 use super::{
-    bn254_modulus, invalid, Parameters, DEFAULT_KEY_SWITCHING_DIGITS, MAX_PRIMES, MAX_RING_DEGREE,
-    MIN_RING_DEGREE,
+    invalid, Parameters, DEFAULT_KEY_SWITCHING_DIGITS, MAX_PRIMES, MAX_RING_DEGREE, MIN_RING_DEGREE,
 };
 use crate::error::Result;
 use crate::limbs::log2;

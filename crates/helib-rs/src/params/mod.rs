@@ -5,10 +5,7 @@ use num_bigint::BigUint;
 
 use crate::error::{Error, Result};
 use crate::limbs::log2;
-use crate::noise::{
-    chain_bits_for_depth, chain_total_bits, special_bits_for_digits, MAX_DERIVED_PRIME_BITS,
-    MAX_PRIME_BITS, MIN_PRIME_BITS,
-};
+use crate::noise::{chain_bits_for_depth, special_bits_for_digits, MAX_PRIME_BITS, MIN_PRIME_BITS};
 use crate::security::{max_log_qp, SecurityLevel};
 
 mod builder;
@@ -238,7 +235,6 @@ impl Parameters {
         Ok(())
     }
 }
-
 
 /// The BN254 scalar field modulus (the order of the BN254 G1 group).
 fn bn254_modulus() -> BigUint {
