@@ -162,11 +162,11 @@ impl ParametersBuilder {
     /// Validates the settings and returns the parameters.
     ///
     /// # Errors
-    /// * [`Error::InvalidParameters`] when N or t is missing or out of range, no
+    /// * [`Error::InvalidParameters`](crate::Error::InvalidParameters) when N or t is missing or out of range, no
     ///   chain was asked for, a prime size is outside 30 ..= 61, there are more
     ///   than [`MAX_PRIMES`] primes, `key_switching_digits(0)` was asked for, or
     ///   t has at least as many bits as the whole chain.
-    /// * [`Error::InsecureParameters`] when log2(Q·P) exceeds the 128-bit bound
+    /// * [`Error::InsecureParameters`](crate::Error::InsecureParameters) when log2(Q·P) exceeds the 128-bit bound
     ///   for N and [`allow_insecure`](Self::allow_insecure) was not called.
     pub fn build(self) -> Result<Parameters> {
         let ring_degree = self
