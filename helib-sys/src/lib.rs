@@ -72,6 +72,15 @@ pub mod test_api {
             out: *mut u8,
             len: usize,
         ) -> helib_status;
+        /// The SHA-256 digest of `len` bytes into `out` (32 bytes), with the
+        /// compression of `path`, fed `chunk` bytes at a time (0: at once).
+        pub fn helib_sha256(
+            path: u32,
+            data: *const u8,
+            len: usize,
+            chunk: usize,
+            out: *mut u8,
+        ) -> helib_status;
         /// `n` discrete Gaussian samples drawn with the kernels of `path`
         /// from the keystream of `key` (32 bytes) and nonce `stream`.
         pub fn helib_gaussian_samples(

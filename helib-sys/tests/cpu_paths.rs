@@ -2,7 +2,9 @@
 //! every path this CPU runs computes the ChaCha20 keystream of the published
 //! test vectors (RFC 8439 §2.3.2 and Appendix A.1) at every lane of its
 //! batches, across the 32-bit and 64-bit counter carries, and all paths agree
-//! on long streams; the path in use is the one HELIB_CPU asks for, and a
+//! on long streams; every path hashes as SHA-256 (the `sha2` crate's) for
+//! every length and every split of the input across blocks, with or without
+//! the SHA extensions; the path in use is the one HELIB_CPU asks for, and a
 //! value naming no path or a path this CPU lacks is refused with a message
 //! (no silent fallback).
 
@@ -204,6 +206,57 @@ fn paths_draw_the_same_gaussian_errors_from_the_same_keystream() {
         "variance {variance}"
     );
     assert!(samples.iter().any(|&x| x < -6) && samples.iter().any(|&x| x > 6));
+}
+
+fn engine_sha256(path: u32, data: &[u8], chunk: usize) -> [u8; 32] {
+    let mut out = [0u8; 32];
+    // SAFETY: `data` holds `data.len()` bytes and `out` 32.
+    let status = unsafe { helib_sha256(path, data.as_ptr(), data.len(), chunk, out.as_mut_ptr()) };
+    assert_eq!(status, HELIB_OK, "path {path}");
+    out
+}
+
+#[test]
+fn every_path_hashes_as_sha256_at_every_length_and_split() {
+    use rand::{Rng, SeedableRng};
+    use sha2::Digest;
+    let mut rng = rand::rngs::StdRng::seed_from_u64(0x5a256);
+    let mut data = vec![0u8; (1 << 20) + 77];
+    rng.fill(&mut data[..]);
+    let lengths = [
+        0,
+        1,
+        3,
+        55,
+        56,
+        57,
+        63,
+        64,
+        65,
+        119,
+        120,
+        127,
+        128,
+        129,
+        1000,
+        4096,
+        data.len(),
+    ];
+    for path in PATHS.into_iter().filter(|&p| supported(p)) {
+        for &len in &lengths {
+            let expected: [u8; 32] = sha2::Sha256::digest(&data[..len]).into();
+            for chunk in [0, 1, 7, 63, 64, 65, 200] {
+                if chunk == 1 && len > 4096 {
+                    continue; // byte at a time over a megabyte adds nothing
+                }
+                assert_eq!(
+                    engine_sha256(path, &data[..len], chunk),
+                    expected,
+                    "path {path}, {len} bytes, fed {chunk} at a time"
+                );
+            }
+        }
+    }
 }
 
 fn last_error() -> String {

@@ -6,6 +6,7 @@
 // (HELIB_TEST_API defined), which the crate's own tests enable.
 #ifdef HELIB_TEST_API
 
+#include <algorithm>
 #include <chrono>
 #include <cstring>
 #include <string>
@@ -18,6 +19,7 @@
 #include "util/checked_size.hpp"
 #include "util/cpu.hpp"
 #include "util/random.hpp"
+#include "util/sha256.hpp"
 
 using namespace helib_shim;
 
@@ -115,6 +117,22 @@ helib_status helib_chacha20_keystream(uint32_t path, const uint8_t *key, uint64_
         bgv::Seed seed;
         std::memcpy(seed.data(), key, seed.size());
         bgv::chacha20_keystream(p, seed, stream, counter, out, len);
+    });
+}
+
+helib_status helib_sha256(uint32_t path, const uint8_t *data, size_t len, size_t chunk, uint8_t *out) {
+    return guarded([&] {
+        if (len != 0) require_out(data, "data");
+        require_out(out, "out");
+        bgv::caller_array_count(len, 1, "len");
+        const bgv::CpuPath p = path_from_c(path);
+        bgv::require(bgv::cpu_supports(p), bgv::Status::InvalidArgument,
+                     std::string("this CPU cannot run the ") + bgv::cpu_path_name(p) + " kernels");
+        bgv::Sha256 hasher(false, p);
+        const size_t step = chunk == 0 ? len : chunk;
+        for (size_t at = 0; at < len; at += step) hasher.update(data + at, std::min(step, len - at));
+        const bgv::Digest digest = hasher.finish();
+        std::memcpy(out, digest.data(), digest.size());
     });
 }
 

@@ -48,6 +48,15 @@ helib_status helib_chacha20_keystream(uint32_t path, const uint8_t *key, uint64_
                                       uint8_t *out, size_t len);
 
 /**
+ * The SHA-256 digest (32 bytes into `out`) of `len` bytes, hashed with the
+ * compression of `path` (the SHA extensions on the AVX2 and AVX-512 paths
+ * when this CPU has them) and fed to the hasher `chunk` bytes at a time
+ * (0: all at once), so that every split of the input across blocks is
+ * exercised. HELIB_ERR_INVALID_ARGUMENT if this CPU cannot run `path`.
+ */
+helib_status helib_sha256(uint32_t path, const uint8_t *data, size_t len, size_t chunk, uint8_t *out);
+
+/**
  * `n` discrete Gaussian samples (the engine's error distribution) drawn with
  * the kernels of `path` from the keystream of key `key` (32 bytes) and nonce
  * `stream`: the same key gives the same samples on every path.

@@ -456,9 +456,12 @@ std::unique_ptr<ResidueSecret> shamir_combine(const std::shared_ptr<const Contex
             const u64 *src = dealings + p * each + i * n;
             u64 *acc = sum.residues(i);
             for (size_t j = 0; j < n; ++j) {
-                require(src[j] < q.value(), Status::InvalidArgument,
-                        "the dealing of party " + std::to_string(p + 1) + ": residue " + std::to_string(j) +
-                            " of prime " + std::to_string(i) + " is not reduced");
+                // The message is built only on failure (this loop is hot).
+                if (src[j] >= q.value()) {
+                    fail(Status::InvalidArgument, "the dealing of party " + std::to_string(p + 1) + ": residue " +
+                                                      std::to_string(j) + " of prime " + std::to_string(i) +
+                                                      " is not reduced");
+                }
                 acc[j] = q.add(acc[j], src[j]);
             }
         }

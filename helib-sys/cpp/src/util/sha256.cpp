@@ -5,6 +5,11 @@
 
 #include "util/wipe.hpp"
 
+#ifdef BGV_X86_KERNELS
+#include <immintrin.h>
+#define BGV_SHA_NI __attribute__((target("sha,sse4.1")))
+#endif
+
 namespace bgv {
 namespace {
 
@@ -20,52 +25,128 @@ constexpr uint32_t kRound[64] = {
 
 inline uint32_t rotr(uint32_t x, unsigned n) { return (x >> n) | (x << (32 - n)); }
 
+/// FIPS 180-4 §6.2.2 on `count` 64-byte blocks; wipes the message schedule
+/// after each block when `secret`.
+void compress_portable(std::array<uint32_t, 8> &state, const uint8_t *blocks, size_t count, bool secret) {
+    uint32_t w[64];
+    for (; count != 0; --count, blocks += 64) {
+        for (int i = 0; i < 16; ++i) {
+            w[i] = (uint32_t{blocks[4 * i]} << 24) | (uint32_t{blocks[4 * i + 1]} << 16) |
+                   (uint32_t{blocks[4 * i + 2]} << 8) | uint32_t{blocks[4 * i + 3]};
+        }
+        for (int i = 16; i < 64; ++i) {
+            const uint32_t s0 = rotr(w[i - 15], 7) ^ rotr(w[i - 15], 18) ^ (w[i - 15] >> 3);
+            const uint32_t s1 = rotr(w[i - 2], 17) ^ rotr(w[i - 2], 19) ^ (w[i - 2] >> 10);
+            w[i] = w[i - 16] + s0 + w[i - 7] + s1;
+        }
+        uint32_t a = state[0], b = state[1], c = state[2], d = state[3];
+        uint32_t e = state[4], f = state[5], g = state[6], h = state[7];
+        for (int i = 0; i < 64; ++i) {
+            const uint32_t t1 = h + (rotr(e, 6) ^ rotr(e, 11) ^ rotr(e, 25)) + ((e & f) ^ (~e & g)) + kRound[i] + w[i];
+            const uint32_t t2 = (rotr(a, 2) ^ rotr(a, 13) ^ rotr(a, 22)) + ((a & b) ^ (a & c) ^ (b & c));
+            h = g;
+            g = f;
+            f = e;
+            e = d + t1;
+            d = c;
+            c = b;
+            b = a;
+            a = t1 + t2;
+        }
+        state[0] += a;
+        state[1] += b;
+        state[2] += c;
+        state[3] += d;
+        state[4] += e;
+        state[5] += f;
+        state[6] += g;
+        state[7] += h;
+        if (secret) secure_wipe(w, sizeof w);
+    }
+}
+
+#ifdef BGV_X86_KERNELS
+/// The same compression with the SHA extensions. The state lives in two
+/// registers as the instructions want it, (a, b, e, f) and (c, d, g, h), each
+/// listed from its highest lane; `sha256rnds2` runs two rounds, so each
+/// group of four rounds is two calls, the second on the upper half of the
+/// group's W + K. Schedule words W[4g..4g+3] for g >= 4 are
+///   msg2(msg1(W_{g-4}, W_{g-3}) + (W[4g-7..4g-4]), W_{g-1}),
+/// msg1 adding sigma0 of the next words and msg2 adding sigma1 of the
+/// words two behind (FIPS 180-4 (6.2.2), step 1).
+BGV_SHA_NI void compress_sha_extensions(std::array<uint32_t, 8> &state, const uint8_t *blocks, size_t count) {
+    // Byte order: each 32-bit word of the message is big-endian.
+    const __m128i swap = _mm_set_epi64x(0x0c0d0e0f08090a0bLL, 0x0405060700010203LL);
+    const __m128i dcba = _mm_loadu_si128(reinterpret_cast<const __m128i *>(&state[0]));
+    const __m128i hgfe = _mm_loadu_si128(reinterpret_cast<const __m128i *>(&state[4]));
+    const __m128i badc = _mm_shuffle_epi32(dcba, 0xB1);
+    const __m128i efgh = _mm_shuffle_epi32(hgfe, 0x1B);
+    __m128i abef = _mm_alignr_epi8(badc, efgh, 8);
+    __m128i cdgh = _mm_blend_epi16(efgh, badc, 0xF0);
+    for (; count != 0; --count, blocks += 64) {
+        const __m128i abef_in = abef, cdgh_in = cdgh;
+        __m128i w[4];
+        for (int g = 0; g < 4; ++g) {
+            const __m128i raw = _mm_loadu_si128(reinterpret_cast<const __m128i *>(blocks + 16 * g));
+            w[g] = _mm_shuffle_epi8(raw, swap);
+        }
+        for (int g = 0; g < 16; ++g) {
+            __m128i &now = w[g & 3];
+            if (g >= 4) {
+                const __m128i &back3 = w[(g + 1) & 3], &back2 = w[(g + 2) & 3], &back1 = w[(g + 3) & 3];
+                now = _mm_sha256msg2_epu32(
+                    _mm_add_epi32(_mm_sha256msg1_epu32(now, back3), _mm_alignr_epi8(back1, back2, 4)), back1);
+            }
+            __m128i wk =
+                _mm_add_epi32(now, _mm_loadu_si128(reinterpret_cast<const __m128i *>(&kRound[4 * g])));
+            cdgh = _mm_sha256rnds2_epu32(cdgh, abef, wk);
+            wk = _mm_shuffle_epi32(wk, 0x0E);
+            abef = _mm_sha256rnds2_epu32(abef, cdgh, wk);
+        }
+        abef = _mm_add_epi32(abef, abef_in);
+        cdgh = _mm_add_epi32(cdgh, cdgh_in);
+    }
+    const __m128i feba = _mm_shuffle_epi32(abef, 0x1B);
+    const __m128i dchg = _mm_shuffle_epi32(cdgh, 0xB1);
+    _mm_storeu_si128(reinterpret_cast<__m128i *>(&state[0]), _mm_blend_epi16(feba, dchg, 0xF0));
+    _mm_storeu_si128(reinterpret_cast<__m128i *>(&state[4]), _mm_alignr_epi8(dchg, feba, 8));
+}
+#endif
+
+/// Whether a hasher for kernel path `path` uses the SHA extensions.
+bool use_sha_extensions(bool secret, CpuPath path) {
+    return !secret && path != CpuPath::Scalar && cpu_supports(path) && cpu_has_sha_extensions();
+}
+
 }  // namespace
 
-Sha256::Sha256(bool secret)
+bool cpu_has_sha_extensions() {
+#ifdef BGV_X86_KERNELS
+    __builtin_cpu_init();
+    return __builtin_cpu_supports("sha") != 0;
+#else
+    return false;
+#endif
+}
+
+Sha256::Sha256(bool secret) : Sha256(secret, cpu_path()) {}
+
+Sha256::Sha256(bool secret, CpuPath path)
     : state_{0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19},
       buffer_{},
-      secret_(secret) {}
+      secret_(secret),
+      sha_extensions_(use_sha_extensions(secret, path)) {}
 
 Sha256::~Sha256() {
     secure_wipe(buffer_.data(), buffer_.size());
     secure_wipe(state_.data(), sizeof state_);
 }
 
-void Sha256::compress(const uint8_t *block) {
-    uint32_t w[64];
-    for (int i = 0; i < 16; ++i) {
-        w[i] = (uint32_t{block[4 * i]} << 24) | (uint32_t{block[4 * i + 1]} << 16) |
-               (uint32_t{block[4 * i + 2]} << 8) | uint32_t{block[4 * i + 3]};
-    }
-    for (int i = 16; i < 64; ++i) {
-        const uint32_t s0 = rotr(w[i - 15], 7) ^ rotr(w[i - 15], 18) ^ (w[i - 15] >> 3);
-        const uint32_t s1 = rotr(w[i - 2], 17) ^ rotr(w[i - 2], 19) ^ (w[i - 2] >> 10);
-        w[i] = w[i - 16] + s0 + w[i - 7] + s1;
-    }
-    uint32_t a = state_[0], b = state_[1], c = state_[2], d = state_[3];
-    uint32_t e = state_[4], f = state_[5], g = state_[6], h = state_[7];
-    for (int i = 0; i < 64; ++i) {
-        const uint32_t t1 = h + (rotr(e, 6) ^ rotr(e, 11) ^ rotr(e, 25)) + ((e & f) ^ (~e & g)) + kRound[i] + w[i];
-        const uint32_t t2 = (rotr(a, 2) ^ rotr(a, 13) ^ rotr(a, 22)) + ((a & b) ^ (a & c) ^ (b & c));
-        h = g;
-        g = f;
-        f = e;
-        e = d + t1;
-        d = c;
-        c = b;
-        b = a;
-        a = t1 + t2;
-    }
-    state_[0] += a;
-    state_[1] += b;
-    state_[2] += c;
-    state_[3] += d;
-    state_[4] += e;
-    state_[5] += f;
-    state_[6] += g;
-    state_[7] += h;
-    if (secret_) secure_wipe(w, sizeof w);
+void Sha256::compress(const uint8_t *blocks, size_t count) {
+#ifdef BGV_X86_KERNELS
+    if (sha_extensions_) return compress_sha_extensions(state_, blocks, count);
+#endif
+    compress_portable(state_, blocks, count, secret_);
 }
 
 void Sha256::update(const uint8_t *data, size_t len) {
@@ -77,10 +158,13 @@ void Sha256::update(const uint8_t *data, size_t len) {
         data += take;
         len -= take;
         if (buffered_ < 64) return;
-        compress(buffer_.data());
+        compress(buffer_.data(), 1);
         buffered_ = 0;
     }
-    for (; len >= 64; data += 64, len -= 64) compress(data);
+    const size_t whole = len / 64;
+    if (whole != 0) compress(data, whole);
+    data += 64 * whole;
+    len -= 64 * whole;
     if (len != 0) std::memcpy(buffer_.data(), data, len);
     buffered_ = len;
 }
