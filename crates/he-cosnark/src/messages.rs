@@ -10,7 +10,7 @@ use helib_rs::{Ciphertext, Context};
 
 use crate::error::{Error, Result};
 use crate::transport::Role;
-use crate::wire::{self, Header, Kind};
+use crate::wire::{self, Header, Kind, Section};
 
 /// What a receiver expects of a message: its binding.
 #[derive(Clone, Copy, Debug)]
@@ -37,7 +37,7 @@ impl Expect {
         bytes: &'a [u8],
         kind: Kind,
         from: Role,
-    ) -> Result<Vec<&'a [u8]>> {
+    ) -> Result<Vec<Section<'a>>> {
         let (header, sections) =
             wire::decode(bytes).map_err(|reason| Error::Malformed { from, reason })?;
         let expected = self.header(kind, from);
@@ -53,7 +53,11 @@ impl Expect {
 }
 
 /// `count` sections exactly, or a malformed-message error.
-pub(crate) fn exactly(sections: Vec<&[u8]>, count: usize, from: Role) -> Result<Vec<&[u8]>> {
+pub(crate) fn exactly<'a>(
+    sections: Vec<Section<'a>>,
+    count: usize,
+    from: Role,
+) -> Result<Vec<Section<'a>>> {
     if sections.len() != count {
         return Err(Error::Malformed {
             from,
@@ -71,28 +75,55 @@ pub(crate) fn point_bytes<T: CanonicalSerialize>(value: &T) -> Vec<u8> {
     out
 }
 
+/// The bytes of a plain section (`what` names it in the error).
+fn plain<'a>(section: Section<'a>, from: Role, what: &str) -> Result<&'a [u8]> {
+    match section {
+        Section::Plain(bytes) => Ok(bytes),
+        Section::Sealed(_) => Err(Error::Malformed {
+            from,
+            reason: format!("{what}: a sealed section where a plain one belongs"),
+        }),
+    }
+}
+
+/// The bytes of a sealed section, for a reader that checks their trailer.
+fn sealed<'a>(section: Section<'a>, from: Role, what: &str) -> Result<&'a [u8]> {
+    match section {
+        Section::Sealed(bytes) => Ok(bytes),
+        Section::Plain(_) => Err(Error::Malformed {
+            from,
+            reason: format!("{what}: a plain section where a sealed one belongs"),
+        }),
+    }
+}
+
 /// A value in ark's compressed form, checked (on the curve, in the subgroup).
 pub(crate) fn read_point<T: CanonicalDeserialize>(
-    bytes: &[u8],
+    section: Section<'_>,
     from: Role,
     what: &str,
 ) -> Result<T> {
-    T::deserialize_compressed(bytes).map_err(|e| Error::Malformed {
+    T::deserialize_compressed(plain(section, from, what)?).map_err(|e| Error::Malformed {
         from,
         reason: format!("{what}: {e}"),
     })
 }
 
-/// A share message of he-threshold.
-pub(crate) fn read_share(bytes: &[u8], from: Role) -> Result<ShareMessage> {
-    ShareMessage::from_bytes(bytes).map_err(|e| Error::Malformed {
+/// A share message of he-threshold (which checks its own checksum).
+pub(crate) fn read_share(section: Section<'_>, from: Role) -> Result<ShareMessage> {
+    ShareMessage::from_bytes(sealed(section, from, "share")?).map_err(|e| Error::Malformed {
         from,
         reason: format!("share: {e}"),
     })
 }
 
 /// A ciphertext of `context`.
-pub(crate) fn read_ciphertext(context: &Context, bytes: &[u8], from: Role) -> Result<Ciphertext> {
+pub(crate) fn read_ciphertext(
+    context: &Context,
+    section: Section<'_>,
+    from: Role,
+) -> Result<Ciphertext> {
+    let bytes = sealed(section, from, "ciphertext")?;
     Ciphertext::from_bytes(context, bytes).map_err(|e| Error::Malformed {
         from,
         reason: format!("ciphertext: {e}"),
@@ -113,14 +144,17 @@ pub(crate) struct Upload<E: Pairing> {
 
 impl<E: Pairing> Upload<E> {
     pub(crate) fn encode(&self, expect: &Expect, sender: Role) -> Vec<u8> {
-        let mut owned: Vec<Vec<u8>> = Vec::new();
-        for share in self.a.iter().chain(&self.b).chain([&self.r, &self.s]) {
-            owned.push(share.to_bytes());
-        }
-        owned.push(point_bytes(&self.a_point));
-        owned.push(point_bytes(&self.b_point));
-        owned.push(point_bytes(&self.b_g1));
-        let sections: Vec<&[u8]> = owned.iter().map(Vec::as_slice).collect();
+        let shares: Vec<Vec<u8>> = (self.a.iter().chain(&self.b).chain([&self.r, &self.s]))
+            .map(ShareMessage::to_bytes)
+            .collect();
+        let points = [
+            point_bytes(&self.a_point),
+            point_bytes(&self.b_point),
+            point_bytes(&self.b_g1),
+        ];
+        let sections: Vec<Section<'_>> = (shares.iter().map(|s| Section::Sealed(s)))
+            .chain(points.iter().map(|p| Section::Plain(p)))
+            .collect();
         wire::encode(&expect.header(Kind::Upload, sender), &sections)
     }
 
@@ -133,7 +167,7 @@ impl<E: Pairing> Upload<E> {
     ) -> Result<Self> {
         let shares = 2 * components + 2;
         let sections = exactly(expect.open(bytes, Kind::Upload, from)?, shares + 3, from)?;
-        let mut read = sections[..shares].iter().map(|s| read_share(s, from));
+        let mut read = sections[..shares].iter().map(|&s| read_share(s, from));
         let a = read.by_ref().take(components).collect::<Result<Vec<_>>>()?;
         let b = read.by_ref().take(components).collect::<Result<Vec<_>>>()?;
         let mut next = || {
@@ -167,13 +201,12 @@ pub(crate) struct Broadcast<E: Pairing> {
 
 impl<E: Pairing> Broadcast<E> {
     pub(crate) fn encode(&self, expect: &Expect) -> Result<Vec<u8>> {
-        let mut owned: Vec<Vec<u8>> = Vec::new();
-        for ct in &self.product {
-            owned.push(ct.to_bytes()?);
-        }
-        owned.push(point_bytes(&self.a));
-        owned.push(point_bytes(&self.b_g1));
-        let sections: Vec<&[u8]> = owned.iter().map(Vec::as_slice).collect();
+        let product = (self.product.iter().map(Ciphertext::to_bytes))
+            .collect::<helib_rs::Result<Vec<_>>>()?;
+        let points = [point_bytes(&self.a), point_bytes(&self.b_g1)];
+        let sections: Vec<Section<'_>> = (product.iter().map(|c| Section::Sealed(c)))
+            .chain(points.iter().map(|p| Section::Plain(p)))
+            .collect();
         Ok(wire::encode(
             &expect.header(Kind::Broadcast, Role::Server),
             &sections,
@@ -194,7 +227,7 @@ impl<E: Pairing> Broadcast<E> {
         )?;
         let product = sections[..components]
             .iter()
-            .map(|s| read_ciphertext(context, s, from))
+            .map(|&s| read_ciphertext(context, s, from))
             .collect::<Result<Vec<_>>>()?;
         Ok(Self {
             product,
@@ -208,7 +241,7 @@ impl<E: Pairing> Broadcast<E> {
 /// ciphertext of the broadcast, in its order).
 pub(crate) fn encode_shares(shares: &[ShareMessage], expect: &Expect, sender: Role) -> Vec<u8> {
     let owned: Vec<Vec<u8>> = shares.iter().map(ShareMessage::to_bytes).collect();
-    let sections: Vec<&[u8]> = owned.iter().map(Vec::as_slice).collect();
+    let sections: Vec<Section<'_>> = owned.iter().map(|s| Section::Sealed(s)).collect();
     wire::encode(&expect.header(Kind::Convert, sender), &sections)
 }
 
@@ -231,7 +264,7 @@ pub(crate) fn encode_openings<F: CanonicalSerialize>(
     expect: &Expect,
 ) -> Vec<u8> {
     let owned: Vec<Vec<u8>> = openings.iter().map(point_bytes).collect();
-    let sections: Vec<&[u8]> = owned.iter().map(Vec::as_slice).collect();
+    let sections: Vec<Section<'_>> = owned.iter().map(|o| Section::Plain(o)).collect();
     wire::encode(&expect.header(Kind::Opening, Role::Server), &sections)
 }
 
@@ -253,7 +286,10 @@ pub(crate) fn encode_c_share<E: Pairing>(
     expect: &Expect,
     sender: Role,
 ) -> Vec<u8> {
-    wire::encode(&expect.header(Kind::CShare, sender), &[&point_bytes(c)])
+    wire::encode(
+        &expect.header(Kind::CShare, sender),
+        &[Section::Plain(&point_bytes(c))],
+    )
 }
 
 pub(crate) fn decode_c_share<E: Pairing>(

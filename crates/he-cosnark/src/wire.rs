@@ -4,19 +4,63 @@
 //!
 //! ```text
 //! "HECO" | version u8 | kind u8 | circuit [32] | session [32] | proof u64 | sender u32
-//!        | sections u32 | (length u64 | bytes)* | SHA-256 [32]
+//!        | sections u32 | (seal u8 | length u64 | bytes)* | SHA-256 [32]
 //! ```
 //! Integers are little-endian; the server's sender index is `u32::MAX`.
+//!
+//! A section is plain (seal 0) or sealed (seal 1). A sealed section is an
+//! object that ends with the SHA-256 of its own bytes before it (an
+//! he-threshold share message, an engine ciphertext), whose reader checks
+//! that trailer; the frame's checksum covers its seal, its length and its
+//! 32-byte trailer, not its bytes again. The frame's checksum covers the
+//! whole of a plain section. Every byte is thus hashed once on each side,
+//! and a change anywhere is refused: by the frame (header, seals, lengths,
+//! plain bytes, trailers) or by the section's reader (a sealed body).
+//! Version 1 hashed sealed sections twice; it is refused by name.
 
 use sha2::{Digest, Sha256};
 
 use crate::transport::Role;
 
 const MAGIC: &[u8; 4] = b"HECO";
-const VERSION: u8 = 1;
+const VERSION: u8 = 2;
 const HEADER: usize = 4 + 1 + 1 + 32 + 32 + 8 + 4 + 4;
 const CHECKSUM: usize = 32;
 const SERVER: u32 = u32::MAX;
+
+/// A section of a message.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Section<'a> {
+    /// Bytes the frame's checksum covers.
+    Plain(&'a [u8]),
+    /// An object ending with the SHA-256 of its bytes before it, which its
+    /// reader checks (only for such readers: [`he_threshold::ShareMessage`],
+    /// [`helib_rs::Ciphertext`]); the frame covers its trailer.
+    Sealed(&'a [u8]),
+}
+
+impl<'a> Section<'a> {
+    fn seal(&self) -> u8 {
+        match self {
+            Section::Plain(_) => 0,
+            Section::Sealed(_) => 1,
+        }
+    }
+
+    fn bytes(&self) -> &'a [u8] {
+        match *self {
+            Section::Plain(bytes) | Section::Sealed(bytes) => bytes,
+        }
+    }
+
+    /// What the frame's checksum covers of the section's bytes.
+    fn covered(&self) -> &'a [u8] {
+        match *self {
+            Section::Plain(bytes) => bytes,
+            Section::Sealed(bytes) => &bytes[bytes.len().saturating_sub(CHECKSUM)..],
+        }
+    }
+}
 
 /// What a message carries.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -72,9 +116,10 @@ fn hex8(bytes: &[u8; 32]) -> String {
     bytes[..4].iter().map(|b| format!("{b:02x}")).collect()
 }
 
-/// A message: its header and its sections.
-pub(crate) fn encode(header: &Header, sections: &[&[u8]]) -> Vec<u8> {
-    let body: usize = sections.iter().map(|s| 8 + s.len()).sum();
+/// A message: its header and its sections (a sealed section must hold at
+/// least its 32-byte trailer).
+pub(crate) fn encode(header: &Header, sections: &[Section<'_>]) -> Vec<u8> {
+    let body: usize = sections.iter().map(|s| 9 + s.bytes().len()).sum();
     let mut out = Vec::with_capacity(HEADER + body + CHECKSUM);
     out.extend_from_slice(MAGIC);
     out.push(VERSION);
@@ -88,32 +133,70 @@ pub(crate) fn encode(header: &Header, sections: &[&[u8]]) -> Vec<u8> {
     };
     out.extend_from_slice(&sender.to_le_bytes());
     out.extend_from_slice(&(sections.len() as u32).to_le_bytes());
+    let mut sum = Sha256::new();
+    sum.update(&out);
     for section in sections {
-        out.extend_from_slice(&(section.len() as u64).to_le_bytes());
-        out.extend_from_slice(section);
+        let start = out.len();
+        out.push(section.seal());
+        out.extend_from_slice(&(section.bytes().len() as u64).to_le_bytes());
+        sum.update(&out[start..]);
+        sum.update(section.covered());
+        out.extend_from_slice(section.bytes());
     }
-    let sum = Sha256::digest(&out);
-    out.extend_from_slice(&sum);
+    out.extend_from_slice(&sum.finalize());
     out
 }
 
-/// The header and sections of `bytes`, or what is wrong with them.
-pub(crate) fn decode(bytes: &[u8]) -> Result<(Header, Vec<&[u8]>), String> {
+/// The header and sections of `bytes`, or what is wrong with them. The
+/// bytes of a sealed section are not checked here: its reader checks them.
+pub(crate) fn decode(bytes: &[u8]) -> Result<(Header, Vec<Section<'_>>), String> {
     if bytes.len() < HEADER + CHECKSUM {
         return Err(format!("{} bytes is shorter than any message", bytes.len()));
     }
     let (body, sum) = bytes.split_at(bytes.len() - CHECKSUM);
-    if Sha256::digest(body).as_slice() != sum {
-        return Err("the checksum does not match".into());
-    }
     if &body[..4] != MAGIC {
         return Err("not a collaborative-proof message".into());
     }
     if body[4] != VERSION {
         return Err(format!(
-            "format version {} (this build reads {VERSION})",
+            "format version {} (this build reads {VERSION}; version 1 hashed sealed sections twice)",
             body[4]
         ));
+    }
+    let u64_at = |at: usize| u64::from_le_bytes(body[at..at + 8].try_into().unwrap_or([0; 8]));
+    let u32_at = |at: usize| u32::from_le_bytes(body[at..at + 4].try_into().unwrap_or([0; 4]));
+    let count = u32_at(82) as usize;
+    let mut hasher = Sha256::new();
+    hasher.update(&body[..HEADER]);
+    let mut sections = Vec::new();
+    let mut at = HEADER;
+    for index in 0..count {
+        let (seal, length) = body
+            .get(at..at + 9)
+            .map(|b| (b[0], u64::from_le_bytes(b[1..].try_into().unwrap_or([0; 8]))))
+            .ok_or_else(|| format!("section {index} has no seal and length"))?;
+        let start = at + 9;
+        let end = usize::try_from(length)
+            .ok()
+            .and_then(|l| start.checked_add(l))
+            .filter(|&end| end <= body.len())
+            .ok_or_else(|| format!("section {index} ({length} bytes) runs past the message"))?;
+        let section = match seal {
+            0 => Section::Plain(&body[start..end]),
+            1 if end - start >= CHECKSUM => Section::Sealed(&body[start..end]),
+            1 => return Err(format!("sealed section {index} is shorter than its checksum")),
+            other => return Err(format!("section {index} has an unknown seal {other}")),
+        };
+        hasher.update(&body[at..start]);
+        hasher.update(section.covered());
+        sections.push(section);
+        at = end;
+    }
+    if at != body.len() {
+        return Err(format!("{} bytes follow the last section", body.len() - at));
+    }
+    if hasher.finalize().as_slice() != sum {
+        return Err("the checksum does not match".into());
     }
     let kind = Kind::from_u8(body[5]).ok_or_else(|| format!("unknown kind {}", body[5]))?;
     let array = |at: usize| -> [u8; 32] {
@@ -121,8 +204,6 @@ pub(crate) fn decode(bytes: &[u8]) -> Result<(Header, Vec<&[u8]>), String> {
         a.copy_from_slice(&body[at..at + 32]);
         a
     };
-    let u64_at = |at: usize| u64::from_le_bytes(body[at..at + 8].try_into().unwrap_or([0; 8]));
-    let u32_at = |at: usize| u32::from_le_bytes(body[at..at + 4].try_into().unwrap_or([0; 4]));
     let sender = match u32_at(78) {
         SERVER => Role::Server,
         i => Role::Party(i),
@@ -134,26 +215,6 @@ pub(crate) fn decode(bytes: &[u8]) -> Result<(Header, Vec<&[u8]>), String> {
         proof: u64_at(70),
         sender,
     };
-    let count = u32_at(82) as usize;
-    let mut sections = Vec::new();
-    let mut at = HEADER;
-    for index in 0..count {
-        let length = body
-            .get(at..at + 8)
-            .map(|b| u64::from_le_bytes(b.try_into().unwrap_or([0; 8])))
-            .ok_or_else(|| format!("section {index} has no length"))?;
-        let start = at + 8;
-        let end = usize::try_from(length)
-            .ok()
-            .and_then(|l| start.checked_add(l))
-            .filter(|&end| end <= body.len())
-            .ok_or_else(|| format!("section {index} ({length} bytes) runs past the message"))?;
-        sections.push(&body[start..end]);
-        at = end;
-    }
-    if at != body.len() {
-        return Err(format!("{} bytes follow the last section", body.len() - at));
-    }
     Ok((header, sections))
 }
 
@@ -171,20 +232,76 @@ mod tests {
         }
     }
 
+    /// `payload` followed by the SHA-256 of it, as sealed objects end.
+    fn sealed(payload: &[u8]) -> Vec<u8> {
+        let mut out = payload.to_vec();
+        out.extend_from_slice(&Sha256::digest(payload));
+        out
+    }
+
+    /// Whether a sealed section's trailer matches its bytes (what its
+    /// reader checks).
+    fn seal_holds(bytes: &[u8]) -> bool {
+        let (body, sum) = bytes.split_at(bytes.len() - CHECKSUM);
+        Sha256::digest(body).as_slice() == sum
+    }
+
     #[test]
     fn a_message_reads_back_and_every_change_is_refused() {
-        let bytes = encode(&header(), &[b"abc", b"", b"defg"]);
-        let (read, sections) = decode(&bytes).unwrap();
+        let object = sealed(b"a sealed object");
+        let sections = [
+            Section::Plain(b"abc"),
+            Section::Sealed(&object),
+            Section::Plain(b""),
+            Section::Plain(b"defg"),
+        ];
+        let bytes = encode(&header(), &sections);
+        let (read, got) = decode(&bytes).unwrap();
         assert_eq!(read, header());
-        assert_eq!(sections, vec![&b"abc"[..], b"", b"defg"]);
+        assert_eq!(got, sections);
         for at in 0..bytes.len() {
             let mut changed = bytes.clone();
             changed[at] ^= 1;
-            assert!(decode(&changed).is_err(), "byte {at}");
+            // Refused by the frame, or by the sealed section's reader.
+            let refused = match decode(&changed) {
+                Err(_) => true,
+                Ok((_, got)) => matches!(got[1], Section::Sealed(s) if !seal_holds(s)),
+            };
+            assert!(refused, "byte {at}");
         }
         for len in 0..bytes.len() {
             assert!(decode(&bytes[..len]).is_err(), "length {len}");
         }
+    }
+
+    #[test]
+    fn a_sealed_section_is_hashed_by_its_trailer_only() {
+        // Two frames whose sealed sections differ only before the trailer
+        // have the same frame checksum: the frame does not hash them again.
+        let (one, two) = (sealed(b"first"), sealed(b"first"));
+        let mut two = two;
+        two[0] ^= 1;
+        let a = encode(&header(), &[Section::Sealed(&one)]);
+        let b = encode(&header(), &[Section::Sealed(&two)]);
+        assert_eq!(a[a.len() - CHECKSUM..], b[b.len() - CHECKSUM..]);
+        // A plain section is covered whole.
+        let c = encode(&header(), &[Section::Plain(&one)]);
+        let d = encode(&header(), &[Section::Plain(&two)]);
+        assert_ne!(c[c.len() - CHECKSUM..], d[d.len() - CHECKSUM..]);
+    }
+
+    #[test]
+    fn unknown_seals_short_sealed_sections_and_version_1_are_refused() {
+        let mut bytes = encode(&header(), &[Section::Plain(b"abc")]);
+        bytes[HEADER] = 2;
+        assert!(decode(&bytes).unwrap_err().contains("unknown seal 2"));
+        let bytes = encode(&header(), &[Section::Plain(&[0u8; 31])]);
+        let mut short = bytes.clone();
+        short[HEADER] = 1;
+        assert!(decode(&short).unwrap_err().contains("shorter than its checksum"));
+        let mut old = bytes;
+        old[4] = 1;
+        assert!(decode(&old).unwrap_err().contains("version 1"));
     }
 
     #[test]
