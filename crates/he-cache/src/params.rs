@@ -71,7 +71,7 @@ pub fn workload(t: BigUint, scalar_bits: u32) -> Workload {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use helib_rs::advice::ChoiceLog;
+    use helib_rs::advice::{reference_moduli, ChoiceLog};
 
     #[test]
     fn bn254_needs_a_large_ring_for_full_scalars() {
@@ -91,21 +91,12 @@ mod tests {
     /// The builder gives what it gave before it asked the advisor (its own
     /// sum of the noise model's terms): the expected fingerprint is of the
     /// lines it printed, built as they are and with insecure parameters
-    /// allowed, for these moduli, rings (valid and not) and scalar sizes.
+    /// allowed, for the advisor's reference moduli, rings (valid and not)
+    /// and scalar sizes.
     #[test]
     fn the_builder_gives_what_it_gave_before_the_advisor() {
-        let moduli = [
-            (
-                "bn254",
-                <ark_bn254::Fr as ark_ff::PrimeField>::MODULUS.into(),
-            ),
-            ("65537", BigUint::from(65537u32)),
-            ("2^61-1", (BigUint::from(1u32) << 61u32) - 1u32),
-            ("3", BigUint::from(3u32)),
-            ("2^300+", (BigUint::from(1u32) << 300u32) + 1u32),
-        ];
         let mut lines = ChoiceLog::new();
-        for (name, t) in &moduli {
+        for (name, t) in &reference_moduli() {
             let rings = [
                 512usize,
                 1024,

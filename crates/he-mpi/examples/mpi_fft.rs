@@ -42,10 +42,9 @@ use ark_bn254::Fr;
 use ark_poly::EvaluationDomain;
 use ark_std::UniformRand;
 use clap::Parser;
-use common::{cpu_seconds, share_parameters, RankFigures, Report, Result};
+use common::{cpu_seconds, RankFigures, Report, Result, Start};
 use he_fft::{suggest_plan_parameters, FftPlan, PlanOptions, Strategy};
 use he_mpi::cost::fft_exchange;
-use he_mpi::mpi::topology::Communicator;
 use he_mpi::{Cluster, DistributedFft};
 use helib_rs::{GaloisKeys, Parameters, PublicKey, SecretKey};
 use rand::SeedableRng;
@@ -66,43 +65,37 @@ struct Options {
 }
 
 fn main() {
-    let options = Options::parse();
-    common::run_job("mpi_fft", |world| run(&options, world))
+    common::run_job("mpi_fft", run)
 }
 
 /// Runs the job; `Ok(false)` when the check failed (the same on every rank).
 fn run(o: &Options, world: he_mpi::mpi::topology::SimpleCommunicator) -> Result<bool> {
-    let rank = world.rank() as usize;
     let n = o.n;
-    let domain = common::bn254_domain(n)?;
     // Parameters and the plan's level count: chosen on rank 0, broadcast once.
-    let chosen = if rank == 0 {
-        Some(if o.job.test_parameters {
-            (test_parameters()?, 2)
-        } else {
-            let options = PlanOptions {
-                strategy: Strategy::Factored { levels: None },
-                ..PlanOptions::default()
-            };
-            let suggested = suggest_plan_parameters::<Fr>(n, options, o.job.threads)?;
-            let Strategy::Factored {
-                levels: Some(levels),
-            } = suggested.strategy
-            else {
-                return Err("the suggested plan is not factored".into());
-            };
-            (suggested.parameters, levels)
-        })
-    } else {
-        None
-    };
-    let context = share_parameters(
-        &world,
-        chosen.as_ref().map(|(p, _)| p),
-        o.job.test_parameters,
-    )?;
+    let Start {
+        rank,
+        domain,
+        context,
+        number: levels,
+    } = common::start(&world, n, &o.job, || {
+        if o.job.test_parameters {
+            return Ok((test_parameters()?, 2));
+        }
+        let options = PlanOptions {
+            strategy: Strategy::Factored { levels: None },
+            ..PlanOptions::default()
+        };
+        let suggested = suggest_plan_parameters::<Fr>(n, options, o.job.threads)?;
+        let Strategy::Factored {
+            levels: Some(levels),
+        } = suggested.strategy
+        else {
+            return Err("the suggested plan is not factored".into());
+        };
+        Ok((suggested.parameters, levels as u64))
+    })?;
     context.set_threads(o.job.threads)?;
-    let levels = common::share_u64(&world, chosen.as_ref().map(|&(_, l)| l as u64))? as usize;
+    let levels = levels as usize;
     let builder = FftPlan::<Fr>::builder(&context, n).strategy(Strategy::Factored {
         levels: Some(levels),
     });

@@ -41,9 +41,8 @@ use ark_bn254::Fr;
 use ark_poly::EvaluationDomain;
 use ark_std::UniformRand;
 use clap::Parser;
-use common::{cpu_seconds, share_parameters, RankFigures, Report, Result};
+use common::{cpu_seconds, RankFigures, Report, Result, Start};
 use he_mpi::cost::{rank_cost, ProductShape};
-use he_mpi::mpi::topology::Communicator;
 use he_mpi::{Cluster, DistributedPolynomial};
 use he_poly::{EncryptedPolynomial, PolyParameters};
 use helib_rs::{Parameters, PublicKey, SecretKey};
@@ -61,32 +60,26 @@ struct Options {
 }
 
 fn main() {
-    let options = Options::parse();
-    common::run_job("mpi_quotient", |world| run(&options, world))
+    common::run_job("mpi_quotient", run)
 }
 
 /// Runs the job; `Ok(false)` when the check failed (the same on every rank).
 fn run(o: &Options, world: he_mpi::mpi::topology::SimpleCommunicator) -> Result<bool> {
-    let rank = world.rank() as usize;
     let n = o.n;
-    let domain = common::bn254_domain(n)?;
     // Parameters and keys: made on rank 0, broadcast once.
-    let chosen = if rank == 0 {
-        Some(if o.job.test_parameters {
-            (test_parameters()?, 2048)
-        } else {
-            let p = PolyParameters::for_field::<Fr>(n, 1)?;
-            (p.parameters().clone(), p.stride())
-        })
-    } else {
-        None
-    };
-    let context = share_parameters(
-        &world,
-        chosen.as_ref().map(|(p, _)| p),
-        o.job.test_parameters,
-    )?;
-    let stride = common::share_u64(&world, chosen.as_ref().map(|&(_, s)| s as u64))? as usize;
+    let Start {
+        rank,
+        domain,
+        context,
+        number: stride,
+    } = common::start(&world, n, &o.job, || {
+        if o.job.test_parameters {
+            return Ok((test_parameters()?, 2048));
+        }
+        let p = PolyParameters::for_field::<Fr>(n, 1)?;
+        Ok((p.parameters().clone(), p.stride() as u64))
+    })?;
+    let stride = stride as usize;
     let sk = (rank == 0)
         .then(|| SecretKey::generate(&context))
         .transpose()?;

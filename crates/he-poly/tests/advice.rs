@@ -3,32 +3,20 @@
 //!
 //! The expected lines were printed by the earlier `suggest` (its own walk
 //! over the rings with the search now at `helib_rs::advice::smallest_ring`,
-//! before the advisor) for a spread of moduli, lengths and product counts;
-//! the test prints the same lines from the current `suggest` and compares
-//! a fingerprint of all of them, plus a few of them written out.
+//! before the advisor) for the advisor's reference moduli
+//! (`helib_rs::advice::reference_moduli`), lengths and product counts; the
+//! test prints the same lines from the current `suggest` and compares a
+//! fingerprint of all of them, plus a few of them written out.
 
 use he_poly::PolyParameters;
-use helib_rs::advice::ChoiceLog;
+use helib_rs::advice::{reference_moduli, ChoiceLog};
 use helib_rs::Advisor;
 use num_bigint::BigUint;
-
-fn moduli() -> Vec<(&'static str, BigUint)> {
-    vec![
-        (
-            "bn254",
-            <ark_bn254::Fr as ark_ff::PrimeField>::MODULUS.into(),
-        ),
-        ("65537", BigUint::from(65537u32)),
-        ("2^61-1", (BigUint::from(1u32) << 61u32) - 1u32),
-        ("3", BigUint::from(3u32)),
-        ("2^300+", (BigUint::from(1u32) << 300u32) + 1u32),
-    ]
-}
 
 #[test]
 fn suggest_picks_what_it_picked_before_the_advisor() {
     let mut lines = ChoiceLog::new();
-    for (name, t) in moduli() {
+    for (name, t) in reference_moduli() {
         for log_len in [
             0u32, 1, 5, 10, 11, 12, 13, 14, 15, 16, 17, 18, 20, 22, 24, 40,
         ] {

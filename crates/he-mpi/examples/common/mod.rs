@@ -46,13 +46,6 @@ pub fn bn254_domain(n: usize) -> Result<Radix2EvaluationDomain<Fr>> {
         .ok_or_else(|| format!("--n {n} is not a power of two that BN254 Fr supports"))?)
 }
 
-/// Rank 0's `value` (ignored elsewhere) on every rank.
-pub fn share_u64(world: &SimpleCommunicator, value: Option<u64>) -> Result<u64> {
-    let bytes = value.unwrap_or(0).to_le_bytes().to_vec();
-    let bytes = Cluster::broadcast_over(world, 0, bytes)?;
-    Ok(u64::from_le_bytes(bytes.as_slice().try_into()?))
-}
-
 /// Set once stdout is a closed pipe: the report stops, the job ends normally.
 static STDOUT_CLOSED: AtomicBool = AtomicBool::new(false);
 
@@ -73,17 +66,22 @@ pub fn say(line: std::fmt::Arguments<'_>) {
     }
 }
 
-/// Runs `job` on MPI's world and ends the process: status 0 when it
-/// verified, 1 when the check failed (the same on every rank); an error on
-/// any rank ends every rank (MPI_Abort) with a message naming it.
-pub fn run_job(name: &str, job: impl FnOnce(SimpleCommunicator) -> Result<bool>) -> ! {
+/// Parses the example's options, runs `job` on them and MPI's world, and
+/// ends the process: status 0 when it verified, 1 when the check failed
+/// (the same on every rank); an error on any rank ends every rank
+/// (MPI_Abort) with a message naming it.
+pub fn run_job<O: clap::Parser>(
+    name: &str,
+    job: impl FnOnce(&O, SimpleCommunicator) -> Result<bool>,
+) -> ! {
+    let options = O::parse();
     let Some(universe) = he_mpi::mpi::initialize() else {
         eprintln!("error: MPI was initialized already");
         std::process::exit(1);
     };
     let world = universe.world();
     let rank = world.rank();
-    match job(world) {
+    match job(&options, world) {
         Ok(true) => {
             drop(universe);
             std::process::exit(0);
@@ -100,10 +98,52 @@ pub fn run_job(name: &str, job: impl FnOnce(SimpleCommunicator) -> Result<bool>)
     }
 }
 
+/// What every rank starts a job from.
+pub struct Start {
+    /// This process's rank.
+    pub rank: usize,
+    /// BN254's radix-2 domain of size `n`.
+    pub domain: Radix2EvaluationDomain<Fr>,
+    /// The context of the parameters rank 0 chose.
+    pub context: Context,
+    /// The number rank 0 chose with them.
+    pub number: u64,
+}
+
+/// The start of a job of size `n`: the rank, BN254's domain of size `n`,
+/// and the parameters and one number that `choose` (run on rank 0 only)
+/// picks, broadcast once to every rank. The other ranks accept insecure
+/// parameters only with `--test-parameters`.
+pub fn start(
+    world: &SimpleCommunicator,
+    n: usize,
+    job: &JobArgs,
+    choose: impl FnOnce() -> Result<(Parameters, u64)>,
+) -> Result<Start> {
+    let rank = world.rank() as usize;
+    let domain = bn254_domain(n)?;
+    let chosen = if rank == 0 { Some(choose()?) } else { None };
+    let context = share_parameters(world, chosen.as_ref().map(|(p, _)| p), job.test_parameters)?;
+    let number = share_u64(world, chosen.map(|(_, number)| number))?;
+    Ok(Start {
+        rank,
+        domain,
+        context,
+        number,
+    })
+}
+
+/// Rank 0's `value` (ignored elsewhere) on every rank.
+fn share_u64(world: &SimpleCommunicator, value: Option<u64>) -> Result<u64> {
+    let bytes = value.unwrap_or(0).to_le_bytes().to_vec();
+    let bytes = Cluster::broadcast_over(world, 0, bytes)?;
+    Ok(u64::from_le_bytes(bytes.as_slice().try_into()?))
+}
+
 /// The context of the parameters rank 0 chose (`chosen`, ignored
 /// elsewhere), broadcast to every rank; the others accept insecure ones
 /// only with `allow_insecure` (consent is never read from the bytes).
-pub fn share_parameters(
+fn share_parameters(
     world: &SimpleCommunicator,
     chosen: Option<&Parameters>,
     allow_insecure: bool,

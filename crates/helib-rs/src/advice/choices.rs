@@ -3,7 +3,39 @@
 
 use std::fmt;
 
+use num_bigint::BigUint;
+
 use crate::params::Parameters;
+
+/// A spread of plaintext moduli to record a picker's choices over, each
+/// with the short name its [`ChoiceLog`] lines use: BN254's scalar field
+/// (`bn254`, the presets' t), `65537` (slots up to N = 2^15), `2^61-1` (a
+/// Mersenne prime: no slots), `3` (the smallest) and `2^300+` (2^300 + 1,
+/// larger than BN254's field).
+///
+/// The list and its order are fixed: the fingerprints that pickers keep of
+/// their choices over it (he-cache's cached encryption, he-poly's
+/// `suggest`) change whenever it does.
+///
+/// ```
+/// use helib_rs::advice::reference_moduli;
+///
+/// let names: Vec<_> = reference_moduli().into_iter().map(|(name, _)| name).collect();
+/// assert_eq!(names, ["bn254", "65537", "2^61-1", "3", "2^300+"]);
+/// assert_eq!(reference_moduli()[0].1.bits(), 254);
+/// ```
+pub fn reference_moduli() -> Vec<(&'static str, BigUint)> {
+    vec![
+        (
+            "bn254",
+            <ark_bn254::Fr as ark_ff::PrimeField>::MODULUS.into(),
+        ),
+        ("65537", BigUint::from(65537u32)),
+        ("2^61-1", (BigUint::from(1u32) << 61u32) - 1u32),
+        ("3", BigUint::from(3u32)),
+        ("2^300+", (BigUint::from(1u32) << 300u32) + 1u32),
+    ]
+}
 
 /// The choices a parameter picker made over a spread of inputs, one line
 /// each (the input, then what was chosen), and a fingerprint of them.

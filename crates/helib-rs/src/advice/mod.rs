@@ -22,7 +22,8 @@
 //! cached encryption) describes its workload here and asks the advisor. A
 //! picker that moves onto the advisor, or any picker across versions of
 //! this crate, can show that it still chooses the same parameters with a
-//! [`ChoiceLog`] of its choices and its fingerprint.
+//! [`ChoiceLog`] of its choices and its fingerprint, e.g. over
+//! [`reference_moduli`].
 //!
 //! Following the CoFHE compiler's method (choose per computation by the
 //! client's setup latency and the server's latency), [`Advisor::profile`]
@@ -67,7 +68,7 @@ mod search;
 mod tests;
 
 pub use advisor::{advise, Advice, Advisor};
-pub use choices::ChoiceLog;
+pub use choices::{reference_moduli, ChoiceLog};
 pub use profile::{ClientLatency, Profile, ProfileOptions, ServerLatency};
 pub use search::{smallest_ring, KeySwitching};
 
