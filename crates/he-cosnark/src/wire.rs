@@ -173,7 +173,12 @@ pub(crate) fn decode(bytes: &[u8]) -> Result<(Header, Vec<Section<'_>>), String>
     for index in 0..count {
         let (seal, length) = body
             .get(at..at + 9)
-            .map(|b| (b[0], u64::from_le_bytes(b[1..].try_into().unwrap_or([0; 8]))))
+            .map(|b| {
+                (
+                    b[0],
+                    u64::from_le_bytes(b[1..].try_into().unwrap_or([0; 8])),
+                )
+            })
             .ok_or_else(|| format!("section {index} has no seal and length"))?;
         let start = at + 9;
         let end = usize::try_from(length)
@@ -184,7 +189,11 @@ pub(crate) fn decode(bytes: &[u8]) -> Result<(Header, Vec<Section<'_>>), String>
         let section = match seal {
             0 => Section::Plain(&body[start..end]),
             1 if end - start >= CHECKSUM => Section::Sealed(&body[start..end]),
-            1 => return Err(format!("sealed section {index} is shorter than its checksum")),
+            1 => {
+                return Err(format!(
+                    "sealed section {index} is shorter than its checksum"
+                ))
+            }
             other => return Err(format!("section {index} has an unknown seal {other}")),
         };
         hasher.update(&body[at..start]);
@@ -298,7 +307,9 @@ mod tests {
         let bytes = encode(&header(), &[Section::Plain(&[0u8; 31])]);
         let mut short = bytes.clone();
         short[HEADER] = 1;
-        assert!(decode(&short).unwrap_err().contains("shorter than its checksum"));
+        assert!(decode(&short)
+            .unwrap_err()
+            .contains("shorter than its checksum"));
         let mut old = bytes;
         old[4] = 1;
         assert!(decode(&old).unwrap_err().contains("version 1"));

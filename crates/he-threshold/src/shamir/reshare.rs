@@ -5,7 +5,7 @@
 use std::collections::BTreeMap;
 
 use helib_rs::threshold::{self as engine, ResidueShare};
-use helib_rs::zeroize::Zeroizing;
+use helib_rs::zeroize::{Zeroize, Zeroizing};
 
 use super::active_party::ActiveParty;
 use super::active_set::{check_threshold, ActiveSet};
@@ -118,6 +118,19 @@ impl Party {
     }
 }
 
+/// A buffer whose first `secret` words are wiped when it is dropped.
+struct FirstWordsWiped {
+    words: Vec<u64>,
+    secret: usize,
+}
+
+impl Drop for FirstWordsWiped {
+    fn drop(&mut self) {
+        let end = self.secret.min(self.words.len());
+        self.words[..end].zeroize();
+    }
+}
+
 /// A party's re-shared key `S_j` (t-out-of-N): the sum of the dealings it
 /// received, a Shamir share of the collective secret `s` (any `threshold`
 /// of them determine `s`, fewer reveal nothing). Secret: it keeps `S_j`
@@ -158,14 +171,19 @@ impl ShamirShare {
         let len = each
             .checked_mul(session.parties() as usize)
             .ok_or_else(|| Error::InvalidArgument("the dealing length overflows".into()))?;
-        let mut dealings = Zeroizing::new(vec![0u64; len]);
-        dealings[..each].copy_from_slice(&residues);
+        // The engine sums one dealing per party: S_j, then zeros. Only S_j's
+        // words are secret and wiped; the zeros stay untouched pages.
+        let mut dealings = FirstWordsWiped {
+            words: vec![0u64; len],
+            secret: each,
+        };
+        dealings.words[..each].copy_from_slice(&residues);
         let share = engine::shamir_combine(
             session.context(),
             index + 1,
             threshold,
             session.parties(),
-            &dealings,
+            &dealings.words,
         )?;
         Ok(Self {
             session: session.clone(),
