@@ -182,7 +182,9 @@ impl<'a, F: PrimeField + FftField> DistributedFft<'a, F> {
             for (_, range) in theirs {
                 for to in range.clone() {
                     for part in 0..2 {
-                        send.extend(partials[to].residues(part, prime)?);
+                        let at = send.len();
+                        send.resize(at + n, 0);
+                        partials[to].residues_into(part, prime, &mut send[at..])?;
                     }
                 }
             }

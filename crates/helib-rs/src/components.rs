@@ -36,12 +36,38 @@ impl Ciphertext {
     /// when `part` is not below its size.
     pub fn residues(&self, part: usize, prime: usize) -> Result<Vec<u64>> {
         let mut out = vec![0u64; self.context().ring_degree()];
+        self.residues_into(part, prime, &mut out)?;
+        Ok(out)
+    }
+
+    /// [`residues`](Self::residues) written into `out` (its first N
+    /// values), without allocating: for copying many rows into one buffer.
+    ///
+    /// ```
+    /// use helib_rs::{Context, Parameters, Plaintext, SecretKey};
+    ///
+    /// let context = Context::new(&Parameters::for_tests())?;
+    /// let sk = SecretKey::generate(&context)?;
+    /// let ct = sk.encrypt(&Plaintext::from_u64s(&context, &[1, 2])?)?;
+    /// let n = context.ring_degree();
+    /// let mut rows = vec![0u64; 2 * n];
+    /// ct.residues_into(0, 0, &mut rows[..n])?;
+    /// ct.residues_into(1, 0, &mut rows[n..])?;
+    /// assert_eq!(rows[n..], ct.residues(1, 0)?[..]);
+    /// assert!(ct.residues_into(0, 0, &mut rows[..n - 1]).is_err()); // too short
+    /// # Ok::<(), helib_rs::Error>(())
+    /// ```
+    ///
+    /// # Errors
+    /// As for [`residues`](Self::residues), and
+    /// [`Error::BufferTooSmall`](crate::Error::BufferTooSmall) when `out`
+    /// holds fewer than N values.
+    pub fn residues_into(&self, part: usize, prime: usize, out: &mut [u64]) -> Result<()> {
         let ct = self.as_ptr();
-        // SAFETY: the handle is live and only read; `out` holds N values, as
-        // the engine needs.
+        // SAFETY: the handle is live and only read; `out` holds `out.len()`
+        // values, which the engine checks against N before writing.
         crate::ffi::check(unsafe {
             sys::helib_ciphertext_residues(ct, part, prime, out.as_mut_ptr(), out.len())
-        })?;
-        Ok(out)
+        })
     }
 }

@@ -189,12 +189,16 @@ impl<F: PrimeField> DistributedPolynomial<F> {
             }
         };
         let mut index = 0;
+        let mut row = std::mem::take(&mut buffers.row);
+        row.resize(n, 0);
         for block in blocks {
             for part in 0..block.size() {
-                put(index, &block.residues(part, prime)?);
+                block.residues_into(part, prime, &mut row)?;
+                put(index, &row);
                 index += 1;
             }
         }
+        buffers.row = row;
         for encoded in plain {
             let (words, _) = encoded.residues()?;
             put(index, &words[prime * n..(prime + 1) * n]);
@@ -211,6 +215,8 @@ impl<F: PrimeField> DistributedPolynomial<F> {
 struct Buffers {
     send: Vec<u64>,
     received: Vec<u64>,
+    /// One operand row, read out of its ciphertext.
+    row: Vec<u64>,
 }
 
 /// The level of a rank's blocks (all share one; the top for none).
