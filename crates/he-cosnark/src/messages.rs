@@ -75,25 +75,27 @@ pub(crate) fn point_bytes<T: CanonicalSerialize>(value: &T) -> Vec<u8> {
     out
 }
 
-/// The bytes of a plain section (`what` names it in the error).
-fn plain<'a>(section: Section<'a>, from: Role, what: &str) -> Result<&'a [u8]> {
-    match section {
-        Section::Plain(bytes) => Ok(bytes),
-        Section::Sealed(_) => Err(Error::Malformed {
-            from,
-            reason: format!("{what}: a sealed section where a plain one belongs"),
-        }),
-    }
-}
-
-/// The bytes of a sealed section, for a reader that checks their trailer.
-fn sealed<'a>(section: Section<'a>, from: Role, what: &str) -> Result<&'a [u8]> {
-    match section {
-        Section::Sealed(bytes) => Ok(bytes),
-        Section::Plain(_) => Err(Error::Malformed {
-            from,
-            reason: format!("{what}: a plain section where a sealed one belongs"),
-        }),
+/// The bytes of a section that must be sealed (for a reader that checks
+/// its trailer) or plain, as `sealed` says; `what` names it in the error.
+fn section_bytes<'a>(
+    section: Section<'a>,
+    sealed: bool,
+    from: Role,
+    what: &str,
+) -> Result<&'a [u8]> {
+    match (section, sealed) {
+        (Section::Sealed(bytes), true) | (Section::Plain(bytes), false) => Ok(bytes),
+        (_, sealed) => {
+            let [got, belongs] = if sealed {
+                ["plain", "sealed"]
+            } else {
+                ["sealed", "plain"]
+            };
+            Err(Error::Malformed {
+                from,
+                reason: format!("{what}: a {got} section where a {belongs} one belongs"),
+            })
+        }
     }
 }
 
@@ -103,17 +105,21 @@ pub(crate) fn read_point<T: CanonicalDeserialize>(
     from: Role,
     what: &str,
 ) -> Result<T> {
-    T::deserialize_compressed(plain(section, from, what)?).map_err(|e| Error::Malformed {
-        from,
-        reason: format!("{what}: {e}"),
+    T::deserialize_compressed(section_bytes(section, false, from, what)?).map_err(|e| {
+        Error::Malformed {
+            from,
+            reason: format!("{what}: {e}"),
+        }
     })
 }
 
 /// A share message of he-threshold (which checks its own checksum).
 pub(crate) fn read_share(section: Section<'_>, from: Role) -> Result<ShareMessage> {
-    ShareMessage::from_bytes(sealed(section, from, "share")?).map_err(|e| Error::Malformed {
-        from,
-        reason: format!("share: {e}"),
+    ShareMessage::from_bytes(section_bytes(section, true, from, "share")?).map_err(|e| {
+        Error::Malformed {
+            from,
+            reason: format!("share: {e}"),
+        }
     })
 }
 
@@ -123,7 +129,7 @@ pub(crate) fn read_ciphertext(
     section: Section<'_>,
     from: Role,
 ) -> Result<Ciphertext> {
-    let bytes = sealed(section, from, "ciphertext")?;
+    let bytes = section_bytes(section, true, from, "ciphertext")?;
     Ciphertext::from_bytes(context, bytes).map_err(|e| Error::Malformed {
         from,
         reason: format!("ciphertext: {e}"),
@@ -299,4 +305,32 @@ pub(crate) fn decode_c_share<E: Pairing>(
 ) -> Result<E::G1Affine> {
     let sections = exactly(expect.open(bytes, Kind::CShare, from)?, 1, from)?;
     read_point(sections[0], from, "C")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_section_of_the_wrong_seal_is_refused_naming_both() {
+        let from = Role::Party(2);
+        let share = read_share(Section::Plain(b"not sealed"), from).unwrap_err();
+        assert!(
+            share
+                .to_string()
+                .contains("share: a plain section where a sealed one belongs"),
+            "{share}"
+        );
+        let point = read_point::<u64>(Section::Sealed(&[0u8; 40]), from, "A").unwrap_err();
+        assert!(
+            point
+                .to_string()
+                .contains("A: a sealed section where a plain one belongs"),
+            "{point}"
+        );
+        assert_eq!(
+            section_bytes(Section::Sealed(b"x"), true, from, "y").unwrap(),
+            b"x"
+        );
+    }
 }
