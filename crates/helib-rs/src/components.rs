@@ -54,13 +54,18 @@ impl Ciphertext {
     /// ct.residues_into(0, 0, &mut rows[..n])?;
     /// ct.residues_into(1, 0, &mut rows[n..])?;
     /// assert_eq!(rows[n..], ct.residues(1, 0)?[..]);
-    /// assert!(ct.residues_into(0, 0, &mut rows[..n - 1]).is_err()); // too short
+    /// let short = ct.residues_into(0, 0, &mut rows[..n - 1]).unwrap_err();
+    /// assert!(matches!(
+    ///     short,
+    ///     helib_rs::Error::Engine { status: helib_rs::Status::BufferTooSmall, .. }
+    /// ));
     /// # Ok::<(), helib_rs::Error>(())
     /// ```
     ///
     /// # Errors
     /// As for [`residues`](Self::residues), and
-    /// [`Error::BufferTooSmall`](crate::Error::BufferTooSmall) when `out`
+    /// [`Error::Engine`](crate::Error::Engine) with status
+    /// [`Status::BufferTooSmall`](crate::Status::BufferTooSmall) when `out`
     /// holds fewer than N values.
     pub fn residues_into(&self, part: usize, prime: usize, out: &mut [u64]) -> Result<()> {
         let ct = self.as_ptr();
