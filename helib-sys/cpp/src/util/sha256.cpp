@@ -6,6 +6,7 @@
 #include "util/wipe.hpp"
 
 #ifdef BGV_X86_KERNELS
+#include <cpuid.h>
 #include <immintrin.h>
 #define BGV_SHA_NI __attribute__((target("sha,sse4.1")))
 #endif
@@ -122,8 +123,11 @@ bool use_sha_extensions(bool secret, CpuPath path) {
 
 bool cpu_has_sha_extensions() {
 #ifdef BGV_X86_KERNELS
-    __builtin_cpu_init();
-    return __builtin_cpu_supports("sha") != 0;
+    // CPUID leaf 7, subleaf 0: EBX bit 29 is SHA (Intel SDM vol. 2A, CPUID).
+    // Asked directly: not every compiler's __builtin_cpu_supports knows "sha".
+    unsigned eax = 0, ebx = 0, ecx = 0, edx = 0;
+    if (__get_cpuid_count(7, 0, &eax, &ebx, &ecx, &edx) == 0) return false;
+    return (ebx & (1u << 29)) != 0;
 #else
     return false;
 #endif
