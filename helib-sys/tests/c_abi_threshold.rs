@@ -876,12 +876,30 @@ fn context_free_noise_facts_check_their_arguments() {
     let expansion = 2.0 * (2.0 * 32768.0f64 / 3.0).sqrt() + 1.0;
     let formula = 254.0 + (HELIB_NOISE_TAIL * HELIB_ERROR_STD_DEV * expansion + 0.5).log2();
     assert!((fresh - formula).abs() < 1e-9, "{fresh} {formula}");
-    for (n, log_t) in [(0, 17.0), (1024, f64::NAN), (1024, f64::INFINITY)] {
-        // SAFETY: `fresh` is a valid out-pointer.
-        let status = unsafe { helib_noise_fresh_bits(n, log_t, &mut fresh) };
-        assert_eq!(status, HELIB_ERR_INVALID_ARGUMENT, "{n} {log_t}");
+
+    let mut squared = 0.0f64;
+    // SAFETY: `squared` is a valid out-pointer.
+    let status = unsafe { helib_noise_squared_secret_rounding_bits(1 << 16, 254.0, &mut squared) };
+    assert_eq!(status, HELIB_OK);
+    // 8 standard deviations of a rounding term (uniform in [-1/2, 1/2)) times
+    // s^2 (standard deviation (2/3)·√N in each of N products): 8·N/√27.
+    let formula = 254.0 + (HELIB_NOISE_TAIL * 65536.0 / 27.0f64.sqrt()).log2();
+    assert!((squared - formula).abs() < 1e-9, "{squared} {formula}");
+
+    type ModelFigure = unsafe extern "C" fn(usize, f64, *mut f64) -> helib_status;
+    let figures: [(&str, ModelFigure); 2] = [
+        ("fresh", helib_noise_fresh_bits),
+        ("squared secret", helib_noise_squared_secret_rounding_bits),
+    ];
+    for (name, figure) in figures {
+        let mut out = 0.0f64;
+        for (n, log_t) in [(0, 17.0), (1024, f64::NAN), (1024, f64::INFINITY)] {
+            // SAFETY: `out` is a valid out-pointer.
+            let status = unsafe { figure(n, log_t, &mut out) };
+            assert_eq!(status, HELIB_ERR_INVALID_ARGUMENT, "{name} {n} {log_t}");
+        }
+        // SAFETY: a NULL out-pointer is refused before any write.
+        let status = unsafe { figure(1024, 17.0, null_mut()) };
+        assert_eq!(status, HELIB_ERR_NULL_POINTER, "{name}");
     }
-    // SAFETY: a NULL out-pointer is refused before any write.
-    let status = unsafe { helib_noise_fresh_bits(1024, 17.0, null_mut()) };
-    assert_eq!(status, HELIB_ERR_NULL_POINTER);
 }

@@ -36,12 +36,12 @@
 //!    of the components of its interpolant shares A_i, B_i, of r_i and of
 //!    s_i·X^(N−1), and its shares of the proof's A, B and B_G1. The server
 //!    sums them, multiplies the components pairwise and adds R·S (holding
-//!    r·s at X^(N−1)) to the first, relinearizes, switches the products to
-//!    the plan's conversion level and broadcasts them with the opened A and
-//!    B_G1 (it first checks each party's B shares in G1 and G2 against each
-//!    other). From its shares of the product (and of C when the product
-//!    wraps) each party later gets its shares of h and r·s ([`ProofPlan`]
-//!    says how).
+//!    r·s at X^(N−1)) to the first, switches the products to the plan's
+//!    conversion level, relinearizes them there and broadcasts them with
+//!    the opened A and B_G1 (it first checks each party's B shares in G1
+//!    and G2 against each other). From its shares of the product (and of
+//!    C when the product wraps) each party later gets its shares of h and
+//!    r·s ([`ProofPlan`] says how).
 //! 2. **Convert**: every party sends its encryption-to-shares share of
 //!    every ciphertext; the server opens the masked values, which go to the
 //!    designated party (party 0).

@@ -28,9 +28,9 @@ use crate::error::{Error, Result};
 
 /// Bits between the noise the plan expects of the server's results and the
 /// most their level lets the parties hide. The expectation itself runs above
-/// the engine's estimate (measured at N = 4096 for BN254 and 3 parties: 16
-/// bits above it for the relinearized product, 9 at the floor after the
-/// switch), so an honest server's results are never refused.
+/// the engine's estimate of the switched and relinearized product (for
+/// BN254 and 2–5 parties, measured: 2–3.5 bits above it at N = 4096, 6–7 at
+/// N = 2^16), so an honest server's results are never refused.
 const LEVEL_MARGIN_BITS: f64 = 2.0;
 
 /// Largest proof index: run numbers hold it in their top bits.
@@ -176,8 +176,9 @@ impl ProofPlan {
 struct Expected {
     /// The relinearized product at the upload level.
     product: f64,
-    /// The least noise a ciphertext under the collective key keeps after a
-    /// modulus switch.
+    /// The least noise the product keeps after its modulus switch. It is
+    /// switched before it is relinearized, so its third part's rounding
+    /// meets s²: one bit over the larger of that and a switched sum's floor.
     floor: f64,
 }
 
@@ -191,7 +192,7 @@ fn expected_noise_bits(session: &Session) -> Expected {
             + (ring as f64).log2()
             + noise::addition_bits(PRODUCTS_PER_COMPONENT)
             + 2.0,
-        floor: fresh + 1.0,
+        floor: (fresh + 1.0).max(noise::squared_secret_rounding_bits(ring, log_t)) + 1.0,
     }
 }
 

@@ -77,8 +77,8 @@ impl<E: Pairing, R: Reduction> Server<E, R> {
     /// from its k-th member, in increasing order): checks every upload,
     /// sums them into ciphertexts of A's and B's components and of r and
     /// s·X^(N−1), computes the product of every component pair (R·S added
-    /// to the first), relinearizes and switches them to the conversion
-    /// level, opens A and B, and returns its state and the broadcast for
+    /// to the first), switches them to the conversion level and
+    /// relinearizes them there, opens A and B, and returns its state and the broadcast for
     /// every party (see [`ProofPlan`] for what the product holds).
     ///
     /// # Errors
@@ -127,8 +127,10 @@ impl<E: Pairing, R: Reduction> Server<E, R> {
             if let Some(rs) = randomness.take() {
                 component.add_assign(&rs)?;
             }
-            component.relinearize_assign(&self.relin_key)?;
+            // Switched first, the product is relinearized over the
+            // conversion level's primes rather than the whole chain's.
             component.mod_switch_to_assign(level)?;
+            component.relinearize_assign(&self.relin_key)?;
             product.push(component);
         }
 

@@ -125,6 +125,25 @@ fn every_operation(n: usize, t: &BigUint, seed: u64) {
         fresh + 1.0,
         LINEAR_BITS,
     );
+    // Switched down before it is relinearized, a product keeps the rounding
+    // of its third part against s² (at least), one bit over the larger floor.
+    let log2_q = |level| keyed.context.log2_modulus(level).unwrap();
+    let switched_first = a
+        .multiply(&b)
+        .unwrap()
+        .mod_switch_to(low)
+        .unwrap()
+        .relinearize(&rk)
+        .unwrap();
+    let floor_3 = (fresh + 1.0).max(noise::squared_secret_rounding_bits(n, log_t)) + 1.0;
+    check(
+        &keyed,
+        "product switched, then relinearized",
+        &switched_first,
+        (first - (log2_q(top) - log2_q(low))).max(floor_3) + 1.0,
+        PRODUCT_BITS,
+    );
+
     let further = floor
         .multiply_relin(&floor, &rk, ModSwitchPolicy::Manual)
         .unwrap();

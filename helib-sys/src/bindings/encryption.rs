@@ -49,3 +49,11 @@ extern "C" {
     #[doc = " log2 of the noise bound the engine gives a fresh public-key encryption at\n ring degree `ring_degree` and plaintext modulus of log2 `log2_t` bits: the\n estimate a fresh ciphertext carries (helib_ciphertext_get_info), without a\n context, for parameter searches. HELIB_ERR_INVALID_ARGUMENT unless\n `ring_degree` is at least 1 and `log2_t` is finite."]
     pub fn helib_noise_fresh_bits(ring_degree: usize, log2_t: f64, out: *mut f64) -> helib_status;
 }
+extern "C" {
+    #[doc = " log2 of the noise a modulus switch of a size-3 ciphertext (a product not\n yet relinearized) adds over that of a size-2 one, at ring degree\n `ring_degree` and plaintext modulus of log2 `log2_t` bits: the rounding of\n its third part meets s^2. Switching before relinearizing is cheaper (the\n key switch then runs over the lower level's primes) and costs this much\n noise. HELIB_ERR_INVALID_ARGUMENT unless `ring_degree` is at least 1 and\n `log2_t` is finite."]
+    pub fn helib_noise_squared_secret_rounding_bits(
+        ring_degree: usize,
+        log2_t: f64,
+        out: *mut f64,
+    ) -> helib_status;
+}

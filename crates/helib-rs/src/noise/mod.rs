@@ -20,7 +20,9 @@
 //!   scalar of s bits adds min(s, log2 t) ([`scalar_product_bits`]);
 //! * a ciphertext product, after a modulus switch down to about the fresh
 //!   noise and a relinearization, adds about one fresh noise plus
-//!   `log2 N + 1` ([`ciphertext_product_bits`]);
+//!   `log2 N + 1` ([`ciphertext_product_bits`]); switched before it is
+//!   relinearized, it keeps at least `log2 t + log2(8·N/√27)`
+//!   ([`squared_secret_rounding_bits`]);
 //! * a rotation (key switching with the special modulus) adds noise below
 //!   the fresh noise, so at most one bit once the noise is above it; the
 //!   linear transforms of `he-fft` budget it with their levels
@@ -141,6 +143,21 @@ pub fn scalar_product_bits(scalar_bits: u32, log_t: f64) -> f64 {
 /// of `terms` products (block convolutions).
 pub fn ciphertext_product_bits(ring_degree: usize, log_t: f64, terms: usize) -> f64 {
     fresh_bits(ring_degree, log_t) + (ring_degree as f64).log2() + addition_bits(terms) + 1.0
+}
+
+/// Bits a modulus switch of a ciphertext product that is not relinearized
+/// yet (three parts) keeps beyond a relinearized one's floor: the rounding
+/// of its third part meets s², `log2 t + log2(8·N/√27)`. Switching first and
+/// relinearizing at the lower level makes the key switch cheaper (it runs
+/// over the lower level's primes) and costs this much noise. The engine owns
+/// the formula; this reads it through the C interface.
+///
+/// # Panics
+/// If `ring_degree` is 0 or `log_t` is not finite.
+pub fn squared_secret_rounding_bits(ring_degree: usize, log_t: f64) -> f64 {
+    // SAFETY: `out` is a valid out-pointer; the call reads nothing else.
+    query(|out| unsafe { sys::helib_noise_squared_secret_rounding_bits(ring_degree, log_t, out) })
+        .expect("the rounding bound needs a ring degree of at least 1 and a finite log2 t")
 }
 
 /// Total chain size, in bits, for `depth` plaintext products of a fresh

@@ -70,6 +70,17 @@ helib_status helib_noise_budget(const helib_secret_key *sk, const helib_cipherte
  */
 helib_status helib_noise_fresh_bits(size_t ring_degree, double log2_t, double *out);
 
+/**
+ * log2 of the noise a modulus switch of a size-3 ciphertext (a product not
+ * yet relinearized) adds over that of a size-2 one, at ring degree
+ * `ring_degree` and plaintext modulus of log2 `log2_t` bits: the rounding of
+ * its third part meets s^2. Switching before relinearizing is cheaper (the
+ * key switch then runs over the lower level's primes) and costs this much
+ * noise. HELIB_ERR_INVALID_ARGUMENT unless `ring_degree` is at least 1 and
+ * `log2_t` is finite.
+ */
+helib_status helib_noise_squared_secret_rounding_bits(size_t ring_degree, double log2_t, double *out);
+
 #ifdef __cplusplus
 }
 #endif

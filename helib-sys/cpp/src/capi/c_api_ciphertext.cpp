@@ -20,6 +20,21 @@ using namespace helib_shim;
 static_assert(HELIB_ERROR_STD_DEV == bgv::kSigma, "helib_c.h and the Gaussian sampler disagree");
 static_assert(HELIB_NOISE_TAIL == bgv::noise::kTail, "helib_c.h and the noise model disagree");
 
+namespace {
+
+/// One figure of the key-free noise model, for parameter searches without a
+/// context: `formula` at ring degree `ring_degree` and log2 t = `log2_t`.
+helib_status model_figure(double (*formula)(size_t, double), size_t ring_degree, double log2_t, double *out) {
+    return guarded([&] {
+        require_out(out, "out");
+        bgv::require(ring_degree >= 1 && std::isfinite(log2_t), bgv::Status::InvalidArgument,
+                     "the ring degree must be at least 1 and log2 t finite");
+        *out = formula(ring_degree, log2_t);
+    });
+}
+
+}  // namespace
+
 extern "C" {
 
 /* ------------------------------------------------------------- ciphertext */
@@ -172,12 +187,11 @@ helib_status helib_noise_budget(const helib_secret_key *sk, const helib_cipherte
 }
 
 helib_status helib_noise_fresh_bits(size_t ring_degree, double log2_t, double *out) {
-    return guarded([&] {
-        require_out(out, "out");
-        bgv::require(ring_degree >= 1 && std::isfinite(log2_t), bgv::Status::InvalidArgument,
-                     "the ring degree must be at least 1 and log2 t finite");
-        *out = bgv::noise::fresh_public_bits(ring_degree, log2_t);
-    });
+    return model_figure(bgv::noise::fresh_public_bits, ring_degree, log2_t, out);
+}
+
+helib_status helib_noise_squared_secret_rounding_bits(size_t ring_degree, double log2_t, double *out) {
+    return model_figure(bgv::noise::squared_secret_rounding_bits, ring_degree, log2_t, out);
 }
 
 /// INSECURE by design (see bgv/smuche_mask.cpp): kept for he-cache's Smuche.

@@ -34,14 +34,15 @@ double add(double a, double b) {
     return hi + std::log2(1.0 + std::exp2(lo - hi));
 }
 
+double squared_secret_rounding_bits(size_t n, double log2_t) {
+    // The rounding term w2 of c_2 meets s^2, whose coefficients have standard
+    // deviation (2/3) sqrt(N): t * w2 * s^2 adds kTail * N / sqrt(27).
+    return log2_t + std::log2(kTail * static_cast<double>(n) / std::sqrt(27.0));
+}
+
 double after_mod_switch(const Context &ctx, double noise, double log2_q, size_t parts) {
     double floor = ctx.mod_switch_floor_log2();
-    if (parts > 2) {
-        // The rounding term of c_2 meets s^2, whose coefficients have standard
-        // deviation (2/3) sqrt(N): t * w2 * s^2 adds kTail * N / sqrt(27).
-        const double n = static_cast<double>(ctx.n());
-        floor = add(floor, ctx.log2_t() + std::log2(kTail * n / std::sqrt(27.0)));
-    }
+    if (parts > 2) floor = add(floor, squared_secret_rounding_bits(ctx.n(), ctx.log2_t()));
     return add(noise - log2_q, floor);
 }
 

@@ -32,6 +32,11 @@ double fresh_public_bits(size_t n, double log2_t);
 double fresh_secret(const Context &ctx);
 /// log2(2^a + 2^b).
 double add(double a, double b);
+/// What a modulus switch of a size-3 ciphertext (a product not yet
+/// relinearized) adds over a size-2 one, for ring degree `n` and log2 t =
+/// `log2_t`: the rounding of its third part meets s^2 (the Rust model reads
+/// it through the C interface).
+double squared_secret_rounding_bits(size_t n, double log2_t);
 /// After a modulus switch dropping a prime of log2 size `log2_q`, for a
 /// ciphertext with `parts` polynomials.
 double after_mod_switch(const Context &ctx, double noise, double log2_q, size_t parts);
