@@ -125,9 +125,13 @@ bool cpu_has_sha_extensions() {
 #ifdef BGV_X86_KERNELS
     // CPUID leaf 7, subleaf 0: EBX bit 29 is SHA (Intel SDM vol. 2A, CPUID).
     // Asked directly: not every compiler's __builtin_cpu_supports knows "sha".
-    unsigned eax = 0, ebx = 0, ecx = 0, edx = 0;
-    if (__get_cpuid_count(7, 0, &eax, &ebx, &ecx, &edx) == 0) return false;
-    return (ebx & (1u << 29)) != 0;
+    // Asked once: the engine builds a hasher for every frame it writes.
+    static const bool has = [] {
+        unsigned eax = 0, ebx = 0, ecx = 0, edx = 0;
+        if (__get_cpuid_count(7, 0, &eax, &ebx, &ecx, &edx) == 0) return false;
+        return (ebx & (1u << 29)) != 0;
+    }();
+    return has;
 #else
     return false;
 #endif
