@@ -4,6 +4,7 @@
 
 use he_cosnark::{Error, Result, Role, Round, Traffic, Transport};
 use he_net::{NetConfig, Network, PeerId};
+use zeroize::Zeroizing;
 
 /// One role's end of the session's TLS mesh.
 pub struct NetTransport {
@@ -136,6 +137,12 @@ impl Transport for NetTransport {
     fn send(&mut self, to: Role, round: Round, bytes: Vec<u8>) -> Result<()> {
         self.network
             .send(peer_of(to), tag(round), bytes)
+            .map_err(|e| transport_error(e, Some(round)))
+    }
+
+    fn send_secret(&mut self, to: Role, round: Round, bytes: Zeroizing<Vec<u8>>) -> Result<()> {
+        self.network
+            .send_secret(peer_of(to), tag(round), bytes)
             .map_err(|e| transport_error(e, Some(round)))
     }
 

@@ -15,6 +15,7 @@ use he_threshold::{
     Aggregate, Commitment, Commitments, DealingMessage, Opening, Party, Session, ShamirShare,
     ShareMessage, Step,
 };
+use helib_rs::zeroize::Zeroizing;
 use helib_rs::RelinKey;
 
 use crate::error::{Error, Result};
@@ -171,7 +172,7 @@ fn reshare<T: Transport + ?Sized>(
             if dealing.to == me {
                 own = Some(dealing);
             } else {
-                outgoing.push((Role::Party(dealing.to), dealing.to_bytes().to_vec()));
+                outgoing.push((Role::Party(dealing.to), dealing.to_bytes()));
             }
         }
         Ok((own, outgoing))
@@ -179,13 +180,13 @@ fn reshare<T: Transport + ?Sized>(
     report.charge(Round::Keys, u);
     let (own, outgoing) = dealings?;
     for (to, bytes) in outgoing {
-        transport.send(to, Round::Keys, bytes)?;
+        transport.send_secret(to, Round::Keys, bytes)?;
     }
     let mut received = Vec::with_capacity(party.session().parties() as usize);
     received.extend(own);
     for dealer in (0..party.session().parties()).filter(|&d| d != me) {
         let from = Role::Party(dealer);
-        let bytes = transport.receive(from, Round::Keys)?;
+        let bytes = Zeroizing::new(transport.receive(from, Round::Keys)?);
         let (dealing, u) = Usage::measure(|| DealingMessage::from_bytes(&bytes));
         report.charge(Round::Keys, u);
         received.push(dealing.map_err(|e| Error::Malformed {

@@ -8,6 +8,8 @@ use std::fmt;
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
+use helib_rs::zeroize::Zeroizing;
+
 use crate::error::{Error, Result};
 
 /// A role of the protocol: a computing party (its index in the session) or
@@ -91,6 +93,15 @@ pub trait Transport {
     /// The transport's own failures (a closed connection, an unknown role).
     fn send(&mut self, to: Role, round: Round, bytes: Vec<u8>) -> Result<()>;
 
+    /// Sends `bytes` that only `to` may see (a Shamir dealing): the
+    /// transport makes no copy it does not wipe, and wipes the bytes once
+    /// sent, or when they are never delivered. The receiver wraps what
+    /// [`receive`](Self::receive) returns in [`Zeroizing`].
+    ///
+    /// # Errors
+    /// As [`send`](Self::send).
+    fn send_secret(&mut self, to: Role, round: Round, bytes: Zeroizing<Vec<u8>>) -> Result<()>;
+
     /// The next message from `from` in `round`.
     ///
     /// # Errors
@@ -134,10 +145,27 @@ impl Traffic {
     }
 }
 
+/// A message waiting in the hub: a secret one is wiped if it is never
+/// received.
+enum Queued {
+    Public(Vec<u8>),
+    Secret(Zeroizing<Vec<u8>>),
+}
+
+impl Queued {
+    /// The bytes, handed over without a copy.
+    fn into_bytes(self) -> Vec<u8> {
+        match self {
+            Queued::Public(bytes) => bytes,
+            Queued::Secret(mut bytes) => std::mem::take(&mut *bytes),
+        }
+    }
+}
+
 /// The queues every [`InProcess`] end of one group shares.
 #[derive(Default)]
 struct Hub {
-    queues: HashMap<(Role, Role, Round), VecDeque<Vec<u8>>>,
+    queues: HashMap<(Role, Role, Round), VecDeque<Queued>>,
     /// Roles whose end was dropped: nothing more will come from them.
     gone: BTreeSet<Role>,
 }
@@ -220,6 +248,19 @@ impl InProcess {
             .sum()
     }
 
+    fn enqueue(&mut self, to: Role, round: Round, len: usize, message: Queued) -> Result<()> {
+        self.check_peer(to)?;
+        self.traffic.entry(round).or_default().sent += len as u64;
+        self.shared
+            .hub()
+            .queues
+            .entry((self.role, to, round))
+            .or_default()
+            .push_back(message);
+        self.shared.arrived.notify_all();
+        Ok(())
+    }
+
     fn check_peer(&self, peer: Role) -> Result<()> {
         if peer == self.role || !self.shared.roles.contains(&peer) {
             return Err(Error::InvalidArgument(format!(
@@ -237,16 +278,11 @@ impl Transport for InProcess {
     }
 
     fn send(&mut self, to: Role, round: Round, bytes: Vec<u8>) -> Result<()> {
-        self.check_peer(to)?;
-        self.traffic.entry(round).or_default().sent += bytes.len() as u64;
-        self.shared
-            .hub()
-            .queues
-            .entry((self.role, to, round))
-            .or_default()
-            .push_back(bytes);
-        self.shared.arrived.notify_all();
-        Ok(())
+        self.enqueue(to, round, bytes.len(), Queued::Public(bytes))
+    }
+
+    fn send_secret(&mut self, to: Role, round: Round, bytes: Zeroizing<Vec<u8>>) -> Result<()> {
+        self.enqueue(to, round, bytes.len(), Queued::Secret(bytes))
     }
 
     fn receive(&mut self, from: Role, round: Round) -> Result<Vec<u8>> {
@@ -263,7 +299,7 @@ impl Transport for InProcess {
                 .get_mut(&(from, self.role, round))
                 .and_then(VecDeque::pop_front)
             {
-                break bytes;
+                break bytes.into_bytes();
             }
             let left = deadline.saturating_duration_since(Instant::now());
             if hub.gone.contains(&from) || left.is_zero() {
@@ -317,6 +353,33 @@ mod tests {
         assert_eq!(server.traffic(Round::Upload).received, 10);
         assert_eq!(server.traffic(Round::Convert).sent, 3);
         assert_eq!(party.traffic(Round::Convert).received, 0);
+    }
+
+    #[test]
+    fn secret_messages_keep_their_place_and_bytes() {
+        let mut ends = InProcess::group(2);
+        let mut second = ends.pop().unwrap();
+        let mut first = ends.pop().unwrap();
+        let dealing = |k: u8| (0..=k).collect::<Vec<u8>>();
+        first.send(Role::Party(1), Round::Keys, dealing(1)).unwrap();
+        for k in [2, 3] {
+            let secret = Zeroizing::new(dealing(k));
+            first
+                .send_secret(Role::Party(1), Round::Keys, secret)
+                .unwrap();
+        }
+        // A secret never received is dropped with the hub (and wiped).
+        let unclaimed = Zeroizing::new(dealing(9));
+        second
+            .send_secret(Role::Party(0), Round::Keys, unclaimed)
+            .unwrap();
+        for k in [1, 2, 3] {
+            let got = Zeroizing::new(second.receive(Role::Party(0), Round::Keys).unwrap());
+            assert_eq!(*got, dealing(k));
+        }
+        assert_eq!(first.traffic(Round::Keys).sent, 2 + 3 + 4);
+        assert_eq!(second.traffic(Round::Keys).received, 2 + 3 + 4);
+        assert_eq!(first.pending(), 1);
     }
 
     #[test]

@@ -9,6 +9,7 @@
 use std::io;
 
 use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt};
+use zeroize::{Zeroize, Zeroizing};
 
 use crate::error::Violation;
 
@@ -22,6 +23,26 @@ const COALESCE: usize = 64 << 10;
 /// The most reserved up front for a payload; beyond it the buffer grows
 /// with the bytes received.
 const INITIAL_RESERVE: u64 = 8 << 20;
+
+/// A message's bytes, and whether they are secret: a secret payload is never
+/// copied, and is wiped when it is dropped (sent or not).
+#[derive(Debug)]
+pub(crate) enum Payload {
+    /// Bytes anyone on the path could see without harm.
+    Public(Vec<u8>),
+    /// Bytes only the recipient may see (a Shamir dealing).
+    Secret(Zeroizing<Vec<u8>>),
+}
+
+impl Payload {
+    /// The bytes.
+    pub(crate) fn bytes(&self) -> &[u8] {
+        match self {
+            Payload::Public(bytes) => bytes,
+            Payload::Secret(bytes) => bytes,
+        }
+    }
+}
 
 /// A frame header: the payload length, then the round tag.
 pub(crate) fn encode_header(round: u8, len: u64) -> [u8; HEADER_LEN] {
@@ -78,12 +99,7 @@ pub(crate) async fn read_frame<R: AsyncRead + Unpin>(
             count: rounds,
         }));
     }
-    let reserve = usize::try_from(len.min(INITIAL_RESERVE)).unwrap_or(0);
-    let mut payload = Vec::with_capacity(reserve);
-    r.take(len)
-        .read_to_end(&mut payload)
-        .await
-        .map_err(ReadError::Io)?;
+    let payload = read_payload(r, len).await.map_err(ReadError::Io)?;
     if payload.len() as u64 != len {
         return Err(ReadError::Io(io::Error::new(
             io::ErrorKind::UnexpectedEof,
@@ -96,6 +112,35 @@ pub(crate) async fn read_frame<R: AsyncRead + Unpin>(
     Ok((round, payload))
 }
 
+/// Reads up to `len` payload bytes (fewer when the stream ends). The buffer
+/// is reserved for [`INITIAL_RESERVE`] bytes at first and, once the peer has
+/// sent that many, for the whole declared length: it moves at most once,
+/// and the outgrown buffer is wiped (a payload may be secret, and the
+/// frame does not say).
+async fn read_payload<R: AsyncRead + Unpin>(r: &mut R, len: u64) -> io::Result<Vec<u8>> {
+    let too_large = || {
+        io::Error::new(
+            io::ErrorKind::OutOfMemory,
+            "a frame beyond the address space",
+        )
+    };
+    let first = usize::try_from(len.min(INITIAL_RESERVE)).map_err(|_| too_large())?;
+    let mut payload = Vec::with_capacity(first);
+    let mut body = r.take(len);
+    while (payload.len() as u64) < len {
+        if payload.len() == payload.capacity() {
+            let mut whole = Vec::with_capacity(usize::try_from(len).map_err(|_| too_large())?);
+            whole.extend_from_slice(&payload);
+            payload.zeroize();
+            payload = whole;
+        }
+        if body.read_buf(&mut payload).await? == 0 {
+            break;
+        }
+    }
+    Ok(payload)
+}
+
 /// Writes one frame (not flushed).
 ///
 /// # Errors
@@ -103,10 +148,13 @@ pub(crate) async fn read_frame<R: AsyncRead + Unpin>(
 pub(crate) async fn write_frame<W: AsyncWrite + Unpin>(
     w: &mut W,
     round: u8,
-    payload: &[u8],
+    payload: &Payload,
 ) -> io::Result<()> {
+    let secret = matches!(payload, Payload::Secret(_));
+    let payload = payload.bytes();
     let header = encode_header(round, payload.len() as u64);
-    if payload.len() <= COALESCE {
+    // A secret payload is not copied beside its header.
+    if payload.len() <= COALESCE && !secret {
         let mut buf = Vec::with_capacity(HEADER_LEN + payload.len());
         buf.extend_from_slice(&header);
         buf.extend_from_slice(payload);
@@ -132,21 +180,62 @@ mod tests {
     fn frames_round_trip_small_and_large() {
         block_on(async {
             let big = vec![0x5a; 3 * COALESCE];
+            let public = |bytes: &[u8]| Payload::Public(bytes.to_vec());
+            let secret = |bytes: &[u8]| Payload::Secret(Zeroizing::new(bytes.to_vec()));
             let mut wire = Vec::new();
-            write_frame(&mut wire, 3, b"hi").await.expect("to a vec");
-            write_frame(&mut wire, 0, &[]).await.expect("to a vec");
-            write_frame(&mut wire, 7, &big).await.expect("to a vec");
-            assert_eq!(wire.len(), 3 * HEADER_LEN + 2 + big.len());
+            for (round, payload) in [
+                (3, public(b"hi")),
+                (0, public(&[])),
+                (7, public(&big)),
+                (2, secret(b"dealing")),
+                (1, secret(&big)),
+            ] {
+                write_frame(&mut wire, round, &payload)
+                    .await
+                    .expect("to a vec");
+            }
+            assert_eq!(wire.len(), 5 * HEADER_LEN + 2 + 2 * big.len() + 7);
             let mut r = &wire[..];
+            let max = 1 << 20;
             assert_eq!(
-                read_frame(&mut r, 1 << 20, 8).await.ok(),
+                read_frame(&mut r, max, 8).await.ok(),
                 Some((3, b"hi".to_vec()))
             );
-            assert_eq!(read_frame(&mut r, 1 << 20, 8).await.ok(), Some((0, vec![])));
-            assert_eq!(read_frame(&mut r, 1 << 20, 8).await.ok(), Some((7, big)));
+            assert_eq!(read_frame(&mut r, max, 8).await.ok(), Some((0, vec![])));
+            assert_eq!(
+                read_frame(&mut r, max, 8).await.ok(),
+                Some((7, big.clone()))
+            );
+            assert_eq!(
+                read_frame(&mut r, max, 8).await.ok(),
+                Some((2, b"dealing".to_vec()))
+            );
+            assert_eq!(read_frame(&mut r, max, 8).await.ok(), Some((1, big)));
             assert!(matches!(
-                read_frame(&mut r, 1 << 20, 8).await,
+                read_frame(&mut r, max, 8).await,
                 Err(ReadError::Closed)
+            ));
+        });
+    }
+
+    #[test]
+    fn a_payload_beyond_the_first_reserve_moves_once_into_its_exact_room() {
+        block_on(async {
+            let len = INITIAL_RESERVE as usize + 77;
+            let payload: Vec<u8> = (0..len).map(|i| (i % 251) as u8).collect();
+            let mut wire = encode_header(4, len as u64).to_vec();
+            wire.extend_from_slice(&payload);
+            let mut r = &wire[..];
+            let (round, read) = read_frame(&mut r, 1 << 30, 8).await.expect("a frame");
+            assert_eq!(round, 4);
+            assert_eq!(read, payload);
+            // One reservation for the whole declared length, not a doubling.
+            assert_eq!(read.capacity(), len);
+            // Cut short past the first reserve, it is an I/O error.
+            let mut r = &wire[..HEADER_LEN + INITIAL_RESERVE as usize + 5];
+            assert!(matches!(
+                read_frame(&mut r, 1 << 30, 8).await,
+                Err(ReadError::Io(_))
             ));
         });
     }

@@ -17,7 +17,7 @@ use tokio::task::JoinHandle;
 
 use crate::counters::RoundCounters;
 use crate::error::Violation;
-use crate::frame::{read_frame, write_frame, ReadError, HEADER_LEN};
+use crate::frame::{read_frame, write_frame, Payload, ReadError, HEADER_LEN};
 use crate::handshake::{Conn, Established};
 use crate::inbox::{Ending, Inbox};
 use crate::peer::PeerId;
@@ -28,7 +28,7 @@ pub(crate) struct Outgoing {
     /// Its round tag.
     pub round: u8,
     /// Its payload.
-    pub payload: Vec<u8>,
+    pub payload: Payload,
 }
 
 /// What the caller keeps of a running connection.

@@ -7,11 +7,12 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use tokio::runtime::{Handle, Runtime};
+use zeroize::Zeroizing;
 
 use crate::config::NetConfig;
 use crate::counters::{RoundCounters, Traffic, WireCounters};
 use crate::error::{Error, Result};
-use crate::frame::HEADER_LEN;
+use crate::frame::{Payload, HEADER_LEN};
 use crate::handshake::Setup;
 use crate::hello::Hello;
 use crate::inbox::{Ending, TakeError};
@@ -174,8 +175,27 @@ impl Network {
     /// [`Error::Protocol`] when the connection to `to` has ended;
     /// [`Error::Closed`] after [`Network::close`].
     pub fn send(&self, to: PeerId, round: u8, bytes: Vec<u8>) -> Result<()> {
+        self.queue(to, round, Payload::Public(bytes))
+    }
+
+    /// As [`Network::send`], for bytes only `to` may see (a Shamir
+    /// dealing): they are written without another copy and wiped once
+    /// written, or when the connection ends before. The receiver should
+    /// wrap what [`Network::receive`] returns in [`Zeroizing`]; its frame
+    /// reader wipes any buffer a payload outgrows. The TLS library's own
+    /// record buffers are beyond this crate's reach: rustls encrypts a
+    /// sent record in place, and overwrites a received one's plaintext
+    /// only as further records arrive.
+    ///
+    /// # Errors
+    /// As [`Network::send`].
+    pub fn send_secret(&self, to: PeerId, round: u8, bytes: Zeroizing<Vec<u8>>) -> Result<()> {
+        self.queue(to, round, Payload::Secret(bytes))
+    }
+
+    fn queue(&self, to: PeerId, round: u8, payload: Payload) -> Result<()> {
         let link = self.link(to, round)?;
-        let len = bytes.len() as u64;
+        let len = payload.bytes().len() as u64;
         if len > self.limits.max_frame {
             return Err(Error::MessageTooLarge {
                 peer: to,
@@ -187,18 +207,13 @@ impl Network {
             return Err(ending_error(to, round, ending));
         }
         let queue = link.outgoing.as_ref().ok_or(Error::Closed)?;
-        queue
-            .send(Outgoing {
-                round,
-                payload: bytes,
-            })
-            .map_err(|_| {
-                let ending = link
-                    .inbox
-                    .ending()
-                    .unwrap_or_else(|| Ending::Disconnected("its writer stopped".to_owned()));
-                ending_error(to, round, ending)
-            })?;
+        queue.send(Outgoing { round, payload }).map_err(|_| {
+            let ending = link
+                .inbox
+                .ending()
+                .unwrap_or_else(|| Ending::Disconnected("its writer stopped".to_owned()));
+            ending_error(to, round, ending)
+        })?;
         self.counters.add_sent(to, round, HEADER_LEN as u64 + len);
         Ok(())
     }

@@ -224,3 +224,41 @@ fn queued_messages_leave_before_close_and_later_calls_fail() {
     });
     assert_eq!(results.len(), 2);
 }
+
+#[test]
+fn secret_messages_arrive_like_public_ones_in_order() {
+    let mut session = Session::new("secret", 1);
+    // Party 0 sends the server a public, a small secret (below the size at
+    // which frames are coalesced with their header), a secret beyond the
+    // reader's first reserve (8 MiB) and a public message, in one round.
+    let lengths = [100, 7_000, (8 << 20) + 3, 50];
+    let results = session.run(session.configs(), move |me, net| {
+        let mut net = net.expect("the mesh connects");
+        if me == PeerId::Party(0) {
+            for (k, &len) in lengths.iter().enumerate() {
+                let bytes = message(me, PeerId::Server, k as u8, len);
+                if k == 0 || k == 3 {
+                    net.send(PeerId::Server, 1, bytes).expect("send");
+                } else {
+                    let secret = zeroize::Zeroizing::new(bytes);
+                    net.send_secret(PeerId::Server, 1, secret).expect("send");
+                }
+            }
+        } else {
+            for (k, &len) in lengths.iter().enumerate() {
+                let got =
+                    zeroize::Zeroizing::new(net.receive(PeerId::Party(0), 1).expect("receive"));
+                assert!(
+                    *got == message(PeerId::Party(0), me, k as u8, len),
+                    "message {k} differs"
+                );
+            }
+        }
+        let traffic = net.traffic(1);
+        net.close().expect("close");
+        traffic
+    });
+    let framed: u64 = lengths.iter().map(|&len| (HEADER_LEN + len) as u64).sum();
+    assert_eq!(results[&PeerId::Party(0)].sent, framed);
+    assert_eq!(results[&PeerId::Server].received, framed);
+}
