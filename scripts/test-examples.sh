@@ -143,8 +143,9 @@ else
 fi
 
 # The distributed quotient's and FFT's reports on 2 ranks: verified, the
-# bytes the cost model predicts (the FFT also against the one-process plan).
-for job in "mpi_quotient --n 8192 --test-parameters" "mpi_fft --n 8192 --test-parameters --inverse --compare"; do
+# bytes the cost model predicts (the FFT also against the one-process plan),
+# the quotient under a per-rank memory limit it keeps.
+for job in "mpi_quotient --n 8192 --test-parameters --memory-limit-mib 1024" "mpi_fft --n 8192 --test-parameters --inverse --compare"; do
     # shellcheck disable=SC2086 # the arguments are meant to split
     "${mpi_run[@]}" "$bin/"$job --json >"$tmp/json"
     if python3 -c 'import json,sys
@@ -152,12 +153,24 @@ d = json.load(open(sys.argv[1]))
 assert d["verified"] is True and d["ranks"] == 2 and d["n"] == 8192
 assert d["bytes_exchanged"] == d["model_bytes_exchanged"] > 0
 assert d["cpu_s"] > 0 and d["peak_memory_bytes"] > 0 and len(d["per_rank"]) == 2
-assert ("--compare" in sys.argv[2]) == ("single_process_cpu_s" in d)' "$tmp/json" "$job"; then
+assert ("--compare" in sys.argv[2]) == ("single_process_cpu_s" in d)
+assert ("--memory-limit-mib 1024" in sys.argv[2]) == (d.get("memory_limit_bytes") == 1 << 30)
+assert d["peak_memory_bytes"] < d.get("memory_limit_bytes", 1 << 62)' "$tmp/json" "$job"; then
         pass=$((pass + 1))
     else
         fail "$job --json: not the documented JSON: $(head -c 400 "$tmp/json")"
     fi
 done
+# Below what a rank needs, the limit ends the job with an error naming a rank.
+set +e
+"${mpi_run[@]}" "$bin/mpi_quotient" --n 8192 --test-parameters --memory-limit-mib 12 >"$tmp/out" 2>"$tmp/err"
+status=$?
+set -e
+if [ "$status" -ne 0 ] && grep -q "rank [01]: error: the engine ran out of memory" "$tmp/err"; then
+    pass=$((pass + 1))
+else
+    fail "mpi_quotient --memory-limit-mib 12: expected a refusal naming a rank, got exit $status: $(head -c 400 "$tmp/err")"
+fi
 # The collaborative proof's report: verified, with every documented field.
 "$bin/cosnark_groth16" --constraints 3 --parties 2 --proofs 2 --json >"$tmp/json"
 if python3 -c 'import json,sys

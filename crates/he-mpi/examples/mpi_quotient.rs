@@ -23,12 +23,15 @@
 //! `ring_degree`, `peak_memory_bytes` (the largest rank's), `cpu_s` (the sum
 //! over ranks), `wall_s` (the slowest rank), `bytes_exchanged` (the sum of
 //! bytes sent), `model_bytes_exchanged`, `single_process_cpu_s` (with
-//! `--compare`) and `per_rank` (each rank's `cpu_s`, `wall_s`,
-//! `bytes_sent`, `bytes_received`, `model_bytes_sent`, `peak_memory_bytes`).
+//! `--compare`), `memory_limit_bytes` (with `--memory-limit-mib`, each
+//! rank's cap on what it allocates) and `per_rank` (each rank's `cpu_s`,
+//! `wall_s`, `bytes_sent`, `bytes_received`, `model_bytes_sent`,
+//! `peak_memory_bytes`).
 //!
 //! ```text
 //! mpirun -np 2 target/release/examples/mpi_quotient --n 1048576 --compare
 //! mpirun -np 4 target/release/examples/mpi_quotient --n 8192 --test-parameters --json
+//! mpirun -np 2 target/release/examples/mpi_quotient --n 8388608 --memory-limit-mib 8192
 //! ```
 //! (As root, Open MPI needs `--allow-run-as-root`.) A failure on any rank
 //! ends the job (MPI_Abort) with a message naming the rank, and status 1.
@@ -145,7 +148,7 @@ fn run(o: &Options, world: he_mpi::mpi::topology::SimpleCommunicator) -> Result<
             model_bytes_sent: &model,
             verified,
             single_process_cpu_s,
-            json: o.job.json,
+            job: &o.job,
         }
         .print();
     }

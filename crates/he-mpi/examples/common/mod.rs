@@ -37,6 +37,26 @@ pub struct JobArgs {
     /// Print one JSON object (rank 0) instead of the report.
     #[arg(long)]
     pub json: bool,
+    /// The most memory each rank may allocate, in MiB: its heap and private
+    /// writable mappings (RLIMIT_DATA), enforced by the kernel from the
+    /// job's start. An allocation beyond it fails and ends the job.
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=1 << 40))]
+    pub memory_limit_mib: Option<u64>,
+}
+
+/// Caps what this process may allocate at `mib` MiB (RLIMIT_DATA).
+fn limit_memory(mib: u64) -> Result<()> {
+    let bytes = mib << 20;
+    let limit = libc::rlimit {
+        rlim_cur: bytes,
+        rlim_max: bytes,
+    };
+    // SAFETY: `limit` is a valid rlimit that the call only reads.
+    if unsafe { libc::setrlimit(libc::RLIMIT_DATA, &limit) } != 0 {
+        let e = std::io::Error::last_os_error();
+        return Err(format!("setting a memory limit of {mib} MiB: {e}").into());
+    }
+    Ok(())
 }
 
 /// BN254's radix-2 domain of size `n`.
@@ -120,6 +140,9 @@ pub fn start(
     job: &JobArgs,
     choose: impl FnOnce() -> Result<(Parameters, u64)>,
 ) -> Result<Start> {
+    if let Some(mib) = job.memory_limit_mib {
+        limit_memory(mib)?;
+    }
     let rank = world.rank() as usize;
     let domain = bn254_domain(n)?;
     let chosen = if rank == 0 { Some(choose()?) } else { None };
@@ -227,7 +250,8 @@ pub struct Report<'a> {
     pub verified: bool,
     /// The one-process computation's CPU time, when it ran.
     pub single_process_cpu_s: Option<f64>,
-    pub json: bool,
+    /// The job's flags (`--json`, `--memory-limit-mib`).
+    pub job: &'a JobArgs,
 }
 
 impl Report<'_> {
@@ -243,7 +267,7 @@ impl Report<'_> {
                 "bytes_received": f.bytes_received, "model_bytes_sent": model,
                 "peak_memory_bytes": f.peak_memory_bytes,
             }));
-            if !self.json {
+            if !self.job.json {
                 say(format_args!(
                     "rank {r}: {} {:.2} s CPU ({:.2} s wall), sent {:.1} MB (model {:.1} MB), \
                      received {:.1} MB, peak memory {:.1} MiB",
@@ -268,7 +292,8 @@ impl Report<'_> {
             .max()
             .unwrap_or(0);
         let ranks = self.figures.len();
-        if self.json {
+        let limit_bytes = self.job.memory_limit_mib.map(|mib| mib << 20);
+        if self.job.json {
             let mut value = json!({
                 "verified": self.verified, "ranks": ranks, "n": self.n,
                 "ring_degree": self.ring_degree, "peak_memory_bytes": peak_max, "cpu_s": cpu_sum,
@@ -277,6 +302,9 @@ impl Report<'_> {
             });
             if let Some(single) = self.single_process_cpu_s {
                 value["single_process_cpu_s"] = json!(single);
+            }
+            if let Some(limit) = limit_bytes {
+                value["memory_limit_bytes"] = json!(limit);
             }
             say(format_args!("{value}"));
             return;
@@ -287,6 +315,13 @@ impl Report<'_> {
             mb(model_sum),
             mib(peak_max)
         ));
+        if let Some(limit) = limit_bytes {
+            say(format_args!(
+                "memory limit per rank: {:.1} MiB (RLIMIT_DATA, enforced by the kernel); the largest peak is {:.0}% of it",
+                mib(limit),
+                100.0 * peak_max as f64 / limit as f64
+            ));
+        }
         if let Some(single) = self.single_process_cpu_s {
             say(format_args!(
                 "one process: {single:.2} s CPU ({:.2}x)",
