@@ -3,8 +3,9 @@
 //!
 //! Frame: a 9-byte header — the payload length as u64 big-endian, then the
 //! round tag (u8) — followed by the payload. A declared length above the
-//! receiver's limit is refused before anything is allocated for it; the
-//! payload buffer then grows with the bytes that actually arrive.
+//! receiver's limit is refused before anything is allocated for it; room
+//! for the rest of a payload beyond [`INITIAL_RESERVE`] is reserved only
+//! once that many bytes have arrived.
 
 use std::io;
 
@@ -20,8 +21,8 @@ pub const HEADER_LEN: usize = 9;
 /// TLS record when they fit; larger ones after it.
 const COALESCE: usize = 64 << 10;
 
-/// The most reserved up front for a payload; beyond it the buffer grows
-/// with the bytes received.
+/// The most reserved up front for a payload; a longer one gets its whole
+/// length reserved once this many of its bytes have arrived.
 const INITIAL_RESERVE: u64 = 8 << 20;
 
 /// A message's bytes, and whether they are secret: a secret payload is never
@@ -118,18 +119,25 @@ pub(crate) async fn read_frame<R: AsyncRead + Unpin>(
 /// and the outgrown buffer is wiped (a payload may be secret, and the
 /// frame does not say).
 async fn read_payload<R: AsyncRead + Unpin>(r: &mut R, len: u64) -> io::Result<Vec<u8>> {
-    let too_large = || {
+    let no_room = |bytes: u64| {
         io::Error::new(
             io::ErrorKind::OutOfMemory,
-            "a frame beyond the address space",
+            format!("no memory for a frame of {bytes} bytes"),
         )
     };
-    let first = usize::try_from(len.min(INITIAL_RESERVE)).map_err(|_| too_large())?;
-    let mut payload = Vec::with_capacity(first);
+    let room = |bytes: u64| -> io::Result<Vec<u8>> {
+        let mut buffer = Vec::new();
+        let wanted = usize::try_from(bytes).map_err(|_| no_room(bytes))?;
+        buffer
+            .try_reserve_exact(wanted)
+            .map_err(|_| no_room(bytes))?;
+        Ok(buffer)
+    };
+    let mut payload = room(len.min(INITIAL_RESERVE))?;
     let mut body = r.take(len);
     while (payload.len() as u64) < len {
         if payload.len() == payload.capacity() {
-            let mut whole = Vec::with_capacity(usize::try_from(len).map_err(|_| too_large())?);
+            let mut whole = room(len)?;
             whole.extend_from_slice(&payload);
             payload.zeroize();
             payload = whole;
@@ -231,6 +239,15 @@ mod tests {
             assert_eq!(read, payload);
             // One reservation for the whole declared length, not a doubling.
             assert_eq!(read.capacity(), len);
+            // A declared length no memory holds is an I/O error once the
+            // first reserve is full, not an abort.
+            let mut huge = encode_header(4, 1 << 62).to_vec();
+            huge.extend_from_slice(&payload[..INITIAL_RESERVE as usize]);
+            let mut r = &huge[..];
+            match read_frame(&mut r, u64::MAX, 8).await {
+                Err(ReadError::Io(e)) => assert_eq!(e.kind(), io::ErrorKind::OutOfMemory, "{e}"),
+                other => panic!("expected an out-of-memory error, got {other:?}"),
+            }
             // Cut short past the first reserve, it is an I/O error.
             let mut r = &wire[..HEADER_LEN + INITIAL_RESERVE as usize + 5];
             assert!(matches!(
