@@ -9,9 +9,9 @@
 //! Integers are little-endian; the server's sender index is `u32::MAX`.
 //!
 //! A section is plain (seal 0) or sealed (seal 1). A sealed section is an
-//! object that ends with the SHA-256 of its own bytes before it (an
-//! he-threshold share message, an engine ciphertext), whose reader checks
-//! that trailer; the frame's checksum covers its seal, its length and its
+//! object that ends with a 32-byte checksum of its own bytes before it (an
+//! he-threshold share message, BLAKE3; an engine ciphertext, SHA-256), whose
+//! reader checks that trailer; the frame's checksum covers its seal, its length and its
 //! 32-byte trailer, not its bytes again. The frame's checksum covers the
 //! whole of a plain section. Every byte is thus hashed once on each side,
 //! and a change anywhere is refused: by the frame (header, seals, lengths,
@@ -33,8 +33,8 @@ const SERVER: u32 = u32::MAX;
 pub(crate) enum Section<'a> {
     /// Bytes the frame's checksum covers.
     Plain(&'a [u8]),
-    /// An object ending with the SHA-256 of its bytes before it, which its
-    /// reader checks (only for such readers: [`he_threshold::ShareMessage`],
+    /// An object ending with a 32-byte checksum of its bytes before it, which
+    /// its reader checks (only for such readers: [`he_threshold::ShareMessage`],
     /// [`helib_rs::Ciphertext`]); the frame covers its trailer.
     Sealed(&'a [u8]),
 }

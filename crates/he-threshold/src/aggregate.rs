@@ -4,10 +4,11 @@
 
 use std::collections::BTreeSet;
 
+use crate::checksum::{append_checksum, CHECKSUM_BYTES};
 use crate::error::{Error, Result};
 use crate::message::{
-    append_checksum, open_frame, polynomials_len, write_binding, write_frame_header,
-    write_polynomials, Binding, ShareMessage, Step, BINDING_BYTES, CHECKSUM_BYTES, FRAME_HEADER,
+    open_frame, polynomials_len, write_binding, write_frame_header, write_polynomials, Binding,
+    ShareMessage, Step, BINDING_BYTES, FRAME_HEADER,
 };
 use crate::relin::{Commitments, Opening};
 use crate::session::Session;
@@ -275,7 +276,8 @@ pub struct Aggregate {
 }
 
 const MAGIC: &[u8; 4] = b"HETA";
-const VERSION: u8 = 1;
+/// Version 2: the checksum is BLAKE3 (version 1 ended with SHA-256).
+const VERSION: u8 = 2;
 /// Fixed bytes before the polynomials: frame header, binding, count.
 const HEADER: usize = FRAME_HEADER + BINDING_BYTES + 4;
 const WHAT: &str = "aggregate";
@@ -295,10 +297,11 @@ impl Aggregate {
     }
 
     /// The wire encoding (public, what a server broadcasts): magic `HETA`,
-    /// version 1, context fingerprint, session id, the binding as in a
+    /// version 2, context fingerprint, session id, the binding as in a
     /// [`ShareMessage`] (run, step, level, subject, active set), the
     /// polynomials (count, then for each its length and residues) and a
-    /// SHA-256 checksum of all of it; integers little-endian.
+    /// checksum of all of it (BLAKE3, [`crate::checksum`]); integers
+    /// little-endian.
     pub fn to_bytes(&self) -> Vec<u8> {
         let mut out = Vec::with_capacity(
             FRAME_HEADER + BINDING_BYTES + polynomials_len(&self.sums) + CHECKSUM_BYTES,

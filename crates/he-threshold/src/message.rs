@@ -2,9 +2,9 @@
 //! context fingerprint, session id, run number and party index that bind it,
 //! and their wire format (checksummed).
 
-use sha2::{Digest, Sha256};
 use zeroize::Zeroizing;
 
+use crate::checksum::{check_version, checked_split, checksum, Hasher, CHECKSUM_BYTES};
 use crate::error::{Error, Result};
 use crate::session::Session;
 
@@ -160,15 +160,17 @@ pub struct ShareMessage {
 }
 
 const MAGIC: &[u8; 4] = b"HETS";
-const VERSION: u8 = 2;
+const WHAT: &str = "share message";
+/// Version 3: the checksum is BLAKE3 (version 2 ended with SHA-256).
+const VERSION: u8 = 3;
 /// Header bytes: frame header, party, binding, polynomial count.
 const HEADER: usize = FRAME_HEADER + 4 + BINDING_BYTES + 4;
 
 impl ShareMessage {
     /// The wire encoding: a header (magic, version, fingerprint, session,
     /// party, run, step, level, subject, active set), the polynomials (count, then for
-    /// each its length and residues, little-endian) and a SHA-256 checksum of
-    /// all of it.
+    /// each its length and residues, little-endian) and a checksum of all of
+    /// it (BLAKE3, [`crate::checksum`]).
     pub fn to_bytes(&self) -> Vec<u8> {
         let mut out = Vec::with_capacity(self.encoded_len());
         self.write_to(&mut out);
@@ -186,7 +188,7 @@ impl ShareMessage {
     pub(crate) fn write_to(&self, out: &mut Vec<u8>) {
         let start = out.len();
         self.write_body(out);
-        let digest = Sha256::digest(&out[start..]);
+        let digest = checksum(&out[start..]);
         out.extend_from_slice(&digest);
     }
 
@@ -206,7 +208,7 @@ impl ShareMessage {
         write_polynomials(out, &self.polynomials);
     }
 
-    /// The SHA-256 checksum [`to_bytes`](Self::to_bytes) ends with, computed
+    /// The checksum [`to_bytes`](Self::to_bytes) ends with, computed
     /// from the fields as they would be encoded, without the encoding: one
     /// pass over the residues.
     pub fn checksum(&self) -> [u8; 32] {
@@ -221,11 +223,13 @@ impl ShareMessage {
         header.extend_from_slice(&self.party.to_le_bytes());
         write_binding(&mut header, &self.binding);
         header.extend_from_slice(&(self.polynomials.len() as u32).to_le_bytes());
-        let mut h = Sha256::new();
+        let mut h = Hasher::new();
         h.update(&header);
         for p in &self.polynomials {
-            h.update((p.len() as u64).to_le_bytes());
-            for_each_le_chunk(p, |bytes| h.update(bytes));
+            h.update(&(p.len() as u64).to_le_bytes());
+            for_each_le_chunk(p, |bytes| {
+                h.update(bytes);
+            });
         }
         h.finalize().into()
     }
@@ -239,22 +243,16 @@ impl ShareMessage {
         Self::from_bytes_with_checksum(bytes).map(|(message, _)| message)
     }
 
-    /// [`from_bytes`](Self::from_bytes), with the checksum it verified (the
-    /// SHA-256 of the message's encoding, computed here over the bytes).
+    /// [`from_bytes`](Self::from_bytes), with the checksum it verified
+    /// (computed here over the bytes).
     pub(crate) fn from_bytes_with_checksum(bytes: &[u8]) -> Result<(Self, [u8; 32])> {
-        let bad = |what: &str| Error::MalformedMessage(what.to_owned());
+        let bad = |what: &str| Error::MalformedMessage(format!("{WHAT}: {what}"));
+        check_version(WHAT, bytes, MAGIC, VERSION)?;
         if bytes.len() < HEADER + CHECKSUM_BYTES {
             return Err(bad("shorter than a message header"));
         }
-        let body = checked_body(bytes)?;
-        let checksum = bytes[body.len()..].try_into().expect("a 32-byte trailer");
-        let mut r = Reader { bytes: body };
-        if r.take(4)? != MAGIC {
-            return Err(bad("not a threshold share message"));
-        }
-        if r.take(1)?[0] != VERSION {
-            return Err(bad("unsupported message version"));
-        }
+        let (body, checksum) = checked_split(WHAT, bytes)?;
+        let mut r = Reader { bytes: &body[5..] };
         let fingerprint = r.array()?;
         let session = r.array()?;
         let party = r.u32()?;
@@ -273,9 +271,6 @@ impl ShareMessage {
         Ok((message, checksum))
     }
 }
-
-/// Bytes of a SHA-256 checksum trailer.
-pub(crate) const CHECKSUM_BYTES: usize = 32;
 
 /// Bytes of an encoded [`Binding`]: run, step (tag and argument), level,
 /// subject and active set.
@@ -307,12 +302,14 @@ pub(crate) fn write_polynomials(out: &mut Vec<u8>, polynomials: &[Vec<u64>]) {
     }
 }
 
-/// Hands `values` to `f` as little-endian bytes, a few KiB at a time: one
-/// call per chunk rather than one per value (hashing and copying megabytes
-/// of residues value by value costs more than the hashing itself). The
+/// Hands `values` to `f` as little-endian bytes, 16 KiB at a time: one call
+/// per chunk rather than one per value (hashing and copying megabytes of
+/// residues value by value costs more than the hashing itself), and enough
+/// bytes per call for the checksum to hash eight of its 1 KiB chunks side by
+/// side. The
 /// staging buffer is wiped afterwards, as the values may be secret.
 pub(crate) fn for_each_le_chunk(values: &[u64], mut f: impl FnMut(&[u8])) {
-    const VALUES: usize = 512;
+    const VALUES: usize = 2048;
     let mut buffer = Zeroizing::new([0u8; 8 * VALUES]);
     for chunk in values.chunks(VALUES) {
         let bytes = &mut buffer[..8 * chunk.len()];
@@ -323,39 +320,15 @@ pub(crate) fn for_each_le_chunk(values: &[u64], mut f: impl FnMut(&[u8])) {
     }
 }
 
-/// Appends the SHA-256 checksum of everything in `out`. Reserve its 32
-/// bytes beforehand for a secret buffer (no reallocation then leaves a copy).
-pub(crate) fn append_checksum(out: &mut Vec<u8>) {
-    let digest = Sha256::digest(&out[..]);
-    out.extend_from_slice(&digest);
-}
-
-/// The body of `bytes` once its SHA-256 trailer matches.
-///
-/// # Errors
-/// [`Error::MalformedMessage`] for fewer than 32 bytes or a wrong checksum.
-pub(crate) fn checked_body(bytes: &[u8]) -> Result<&[u8]> {
-    let split = bytes
-        .len()
-        .checked_sub(CHECKSUM_BYTES)
-        .ok_or_else(|| Error::MalformedMessage("shorter than a checksum".into()))?;
-    let (body, checksum) = bytes.split_at(split);
-    if Sha256::digest(body).as_slice() != checksum {
-        return Err(Error::MalformedMessage(
-            "checksum mismatch (corrupted in transit)".into(),
-        ));
-    }
-    Ok(body)
-}
-
-/// Opens the frame of a stored or broadcast object of `session`: at least
-/// `header` bytes before the checksum trailer, the checksum, `magic`,
-/// `version`, then the context fingerprint and session id it was written
+/// Opens the frame of a stored or broadcast object of `session`: `magic`
+/// and `version` (checked first, so an older build's object is named as
+/// such), at least `header` bytes before the checksum trailer, the
+/// checksum, then the context fingerprint and session id it was written
 /// for. Returns a reader positioned after the session id.
 ///
 /// # Errors
 /// [`Error::MalformedMessage`] naming `what` and the field for a short
-/// input, a wrong checksum, magic or version; [`Error::ForeignSession`] for
+/// input, a wrong magic, version or checksum; [`Error::ForeignSession`] for
 /// another context fingerprint or session id.
 pub(crate) fn open_frame<'a>(
     session: &Session,
@@ -365,21 +338,14 @@ pub(crate) fn open_frame<'a>(
     version: u8,
     header: usize,
 ) -> Result<Reader<'a>> {
-    let bad = |detail: &str| Error::MalformedMessage(format!("{what}: {detail}"));
+    check_version(what, bytes, magic, version)?;
     if bytes.len() < header + CHECKSUM_BYTES {
-        return Err(bad("shorter than its header and checksum"));
-    }
-    let body = checked_body(bytes).map_err(|_| bad("checksum mismatch (corrupted)"))?;
-    let mut r = Reader { bytes: body };
-    if r.take(4)? != magic {
-        return Err(bad("wrong magic (not this kind of object)"));
-    }
-    let got = r.take(1)?[0];
-    if got != version {
-        return Err(bad(&format!(
-            "unsupported version {got} (this build reads {version})"
+        return Err(Error::MalformedMessage(format!(
+            "{what}: shorter than its header and checksum"
         )));
     }
+    let (body, _) = checked_split(what, bytes)?;
+    let mut r = Reader { bytes: &body[5..] };
     if &r.array()? != session.fingerprint() {
         return Err(Error::ForeignSession {
             what,

@@ -8,7 +8,7 @@
 //!
 //! 1. every party computes its round-1 share and sends only a
 //!    [`Commitment`]: SHA-256 of the session, its index, the run, 32 fresh
-//!    random bytes and the share message's own checksum (the SHA-256 of its
+//!    random bytes and the share message's own checksum (the BLAKE3 of its
 //!    whole encoding, every residue included), so the party hashes its
 //!    share once;
 //! 2. once all N commitments are collected ([`CommitmentCollector`] →
@@ -25,18 +25,16 @@
 //!
 //! A party that sends last can no longer steer the sums: its share was fixed
 //! (the commitment is binding: changing any residue changes the share's
-//! checksum, unless SHA-256 collides) before it saw any other. The engine
+//! checksum, unless BLAKE3 collides) before it saw any other. The engine
 //! also refuses round-1 sums that no honest run produces (a digit of `h0` or
 //! `h1` with half its coefficients near zero), a second line behind this one.
 
 use rand::RngCore;
 use sha2::{Digest, Sha256};
 
+use crate::checksum::{append_checksum, check_version, checked_split, Hasher, CHECKSUM_BYTES};
 use crate::error::{Error, Result};
-use crate::message::{
-    append_checksum, open_frame, write_frame_header, Reader, ShareMessage, CHECKSUM_BYTES,
-    FRAME_HEADER,
-};
+use crate::message::{open_frame, write_frame_header, Reader, ShareMessage, FRAME_HEADER};
 use crate::session::Session;
 
 /// One party's commitment to its round-1 share (what it sends first).
@@ -57,40 +55,27 @@ pub struct Commitment {
 
 const COMMITMENT_MAGIC: &[u8; 4] = b"HETC";
 const OPENING_MAGIC: &[u8; 4] = b"HETO";
-/// The version of commitments and openings. Version 2: a commitment covers
-/// the share message's checksum rather than its residues, and the opening
-/// carries the commitment set's digest in its header (with a checksum of
-/// the header and the share's checksum) instead of in the share's binding.
-/// Version 1 is refused: its commitments do not open under version 2.
-const VERSION: u8 = 2;
+/// The version of commitments and openings. Version 3: their checksums,
+/// and the share message checksum a commitment covers, are BLAKE3. Since
+/// version 2 a commitment covers the share message's checksum rather than
+/// its residues, and the opening carries the commitment set's digest in its
+/// header (with a checksum of the header and the share's checksum) instead
+/// of in the share's binding. Earlier versions are refused by name.
+const VERSION: u8 = 3;
 const COMMITMENT_LEN: usize = 4 + 1 + 32 + 32 + 4 + 8 + 32 + 32;
 /// Bytes of an opening before its share message: magic, version, random
 /// bytes, commitment-set digest.
 const OPENING_HEADER: usize = 4 + 1 + 32 + 32;
 const SET_MAGIC: &[u8; 4] = b"HETL";
-const SET_VERSION: u8 = 1;
+/// Version 2: the checksum is BLAKE3 (version 1 ended with SHA-256).
+const SET_VERSION: u8 = 2;
 /// Fixed bytes of a commitment set before its digests: frame header, run, count.
 const SET_HEADER: usize = FRAME_HEADER + 8 + 4;
 const SET_WHAT: &str = "commitment set";
 
-/// Checks the version byte of a commitment or an opening (`what`).
-fn check_version(what: &str, version: u8) -> Result<()> {
-    match version {
-        VERSION => Ok(()),
-        1 => Err(Error::MalformedMessage(format!(
-            "{what}: version 1 is no longer read (its commitments covered the residues, \
-             version {VERSION} commits to the share message's checksum); \
-             every party and the server must run the same version"
-        ))),
-        other => Err(Error::MalformedMessage(format!(
-            "{what}: unsupported version {other} (this build reads {VERSION})"
-        ))),
-    }
-}
-
 impl Commitment {
-    /// The wire encoding: magic `HETC`, version 2, fingerprint, session,
-    /// party, run, digest and a SHA-256 checksum of all of it.
+    /// The wire encoding: magic `HETC`, version 3, fingerprint, session,
+    /// party, run, digest and a checksum of all of it (BLAKE3).
     pub fn to_bytes(&self) -> Vec<u8> {
         let mut out = Vec::with_capacity(COMMITMENT_LEN);
         out.extend_from_slice(COMMITMENT_MAGIC);
@@ -100,8 +85,7 @@ impl Commitment {
         out.extend_from_slice(&self.party.to_le_bytes());
         out.extend_from_slice(&self.run.to_le_bytes());
         out.extend_from_slice(&self.digest);
-        let checksum = Sha256::digest(&out);
-        out.extend_from_slice(&checksum);
+        append_checksum(&mut out);
         out
     }
 
@@ -109,21 +93,14 @@ impl Commitment {
     ///
     /// # Errors
     /// [`Error::MalformedMessage`] for a wrong length, magic or checksum, or
-    /// another version than 2 (version 1 is named as no longer read).
+    /// another version than 3 (earlier ones are named as no longer read).
     pub fn from_bytes(bytes: &[u8]) -> Result<Self> {
-        let bad = |what: &str| Error::MalformedMessage(format!("commitment: {what}"));
+        check_version("commitment", bytes, COMMITMENT_MAGIC, VERSION)?;
         if bytes.len() != COMMITMENT_LEN {
-            return Err(bad("wrong length"));
+            return Err(Error::MalformedMessage("commitment: wrong length".into()));
         }
-        let (body, checksum) = bytes.split_at(bytes.len() - 32);
-        if Sha256::digest(body).as_slice() != checksum {
-            return Err(bad("checksum mismatch (corrupted in transit)"));
-        }
-        let mut r = Reader { bytes: body };
-        if r.take(4)? != COMMITMENT_MAGIC {
-            return Err(bad("not a commitment"));
-        }
-        check_version("commitment", r.take(1)?[0])?;
+        let (body, _) = checked_split("commitment", bytes)?;
+        let mut r = Reader { bytes: &body[5..] };
         Ok(Self {
             fingerprint: r.array()?,
             session: r.array()?,
@@ -227,21 +204,21 @@ impl Opening {
         commitment_digest(&self.share, &self.checksum, &self.nonce)
     }
 
-    /// The header checksum: SHA-256 of the header (magic, version, random
+    /// The header checksum: BLAKE3 of the header (magic, version, random
     /// bytes, set digest) and the share message's checksum.
     fn header_checksum(&self) -> [u8; 32] {
-        let mut h = Sha256::new();
+        let mut h = Hasher::new();
         h.update(OPENING_MAGIC);
-        h.update([VERSION]);
-        h.update(self.nonce);
-        h.update(self.commitments);
-        h.update(self.checksum);
+        h.update(&[VERSION]);
+        h.update(&self.nonce);
+        h.update(&self.commitments);
+        h.update(&self.checksum);
         h.finalize().into()
     }
 
-    /// The wire encoding: magic `HETO`, version 2, the random bytes, the
+    /// The wire encoding: magic `HETO`, version 3, the random bytes, the
     /// commitment set's digest, the share message (its own encoding, ending
-    /// with its checksum), and a SHA-256 checksum of the header and the share
+    /// with its checksum), and a checksum of the header and the share
     /// message's checksum. Every byte is covered (the share's residues
     /// through its checksum), and no residue is hashed again: the share's
     /// checksum was computed when the share was committed to.
@@ -262,19 +239,16 @@ impl Opening {
     /// the residues), then the header's checksum.
     ///
     /// # Errors
-    /// [`Error::MalformedMessage`] for a wrong magic, another version than 2
-    /// (version 1 is named as no longer read), a wrong checksum or a
+    /// [`Error::MalformedMessage`] for a wrong magic, another version than 3
+    /// (earlier ones are named as no longer read), a wrong checksum or a
     /// malformed share message.
     pub fn from_bytes(bytes: &[u8]) -> Result<Self> {
         let bad = |what: &str| Error::MalformedMessage(format!("opening: {what}"));
+        check_version("opening", bytes, OPENING_MAGIC, VERSION)?;
         if bytes.len() < OPENING_HEADER + CHECKSUM_BYTES {
             return Err(bad("shorter than its header and checksum"));
         }
-        let mut r = Reader { bytes };
-        if r.take(4)? != OPENING_MAGIC {
-            return Err(bad("not an opening"));
-        }
-        check_version("opening", r.take(1)?[0])?;
+        let mut r = Reader { bytes: &bytes[5..] };
         let nonce = r.array()?;
         let commitments = r.array()?;
         let (message, trailer) = r.bytes.split_at(r.bytes.len() - CHECKSUM_BYTES);
@@ -400,9 +374,9 @@ impl Commitments {
     }
 
     /// The wire encoding (public, what the server broadcasts before anyone
-    /// opens): magic `HETL`, version 1, context fingerprint, session id, run
+    /// opens): magic `HETL`, version 2, context fingerprint, session id, run
     /// (`u64`), count (`u32`, the number of parties), one 32-byte digest per
-    /// party in index order and a SHA-256 checksum of all of it; integers
+    /// party in index order and a checksum of all of it (BLAKE3); integers
     /// little-endian.
     pub fn to_bytes(&self) -> Vec<u8> {
         let mut out = Vec::with_capacity(SET_HEADER + 32 * self.digests.len() + CHECKSUM_BYTES);

@@ -9,7 +9,7 @@
 //! leaves a copy behind), and import reads straight from the caller's slice
 //! into the engine (the party's key) or into one wiped buffer (the residues
 //! of a re-shared key). Neither format is encrypted or authenticated: the
-//! SHA-256 trailer catches corruption, not forgery. Encrypt the bytes before
+//! checksum trailer catches corruption, not forgery. Encrypt the bytes before
 //! they leave the process or the machine, and wipe them after import.
 //!
 //! Each is bound to its session: import refuses bytes of another context
@@ -20,22 +20,23 @@ use helib_rs::threshold as engine;
 use helib_rs::zeroize::Zeroizing;
 use helib_rs::{ExportSecret, SecretKey};
 
+use crate::checksum::{append_checksum, CHECKSUM_BYTES};
 use crate::error::{Error, Result};
-use crate::message::{
-    append_checksum, open_frame, write_frame_header, Reader, CHECKSUM_BYTES, FRAME_HEADER,
-};
+use crate::message::{open_frame, write_frame_header, Reader, FRAME_HEADER};
 use crate::party::Party;
 use crate::session::Session;
 use crate::shamir::ShamirShare;
 
 const PARTY_MAGIC: &[u8; 4] = b"HETP";
-const PARTY_VERSION: u8 = 1;
+/// Version 2: the checksum is BLAKE3 (version 1 ended with SHA-256).
+const PARTY_VERSION: u8 = 2;
 /// Frame header, parties, security bits, index, key length.
 const PARTY_HEADER: usize = FRAME_HEADER + 4 + 4 + 4 + 8;
 const PARTY_WHAT: &str = "party state";
 
 const SHARE_MAGIC: &[u8; 4] = b"HETR";
-const SHARE_VERSION: u8 = 1;
+/// Version 2: the checksum is BLAKE3 (version 1 ended with SHA-256).
+const SHARE_VERSION: u8 = 2;
 /// Frame header, parties, security bits, index, threshold, residue count.
 const SHARE_HEADER: usize = FRAME_HEADER + 4 + 4 + 4 + 4 + 8;
 const SHARE_WHAT: &str = "re-shared key";
@@ -76,10 +77,10 @@ impl Party {
     /// Exports the party's long-lived state (secret): its index and its
     /// secret share `s_i`, bound to its session. **The bytes are the
     /// party's key share.** Layout (integers little-endian): magic `HETP`,
-    /// version 1, context fingerprint (32 bytes), session id (32), number of
+    /// version 2, context fingerprint (32 bytes), session id (32), number of
     /// parties (`u32`), security bits (`u32`), index (`u32`), the length of
     /// the key (`u64`) and the key in the engine's checked secret-key format
-    /// ([`SecretKey::export_secret`]), then a SHA-256 checksum of all of it.
+    /// ([`SecretKey::export_secret`]), then a checksum of all of it (BLAKE3).
     ///
     /// A party in the middle of a relinearization-key run (committed or
     /// opened, round 2 not made) refuses: the run's ephemeral secret is not
@@ -157,11 +158,11 @@ impl Party {
 impl ShamirShare {
     /// Exports the re-shared key `S_j` (secret): any `threshold` of these
     /// determine the collective secret. Layout (integers little-endian):
-    /// magic `HETR`, version 1, context fingerprint (32 bytes), session id
+    /// magic `HETR`, version 2, context fingerprint (32 bytes), session id
     /// (32), number of parties (`u32`), security bits (`u32`), index
     /// (`u32`), threshold (`u32`), residue count (`u64`) and the residues
     /// (`u64` each: a chain share at the top level, NTT form, standard
-    /// residues, prime-major), then a SHA-256 checksum of all of it.
+    /// residues, prime-major), then a checksum of all of it (BLAKE3).
     ///
     /// # Errors
     /// None at present; `Result` leaves room for a fallible engine export.

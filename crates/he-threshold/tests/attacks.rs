@@ -269,11 +269,10 @@ fn opening_parts(bytes: &[u8]) -> (&[u8], &[u8], &[u8]) {
 fn opening_bytes(header: &[u8], share: &[u8]) -> Vec<u8> {
     let share_checksum = &share[share.len() - 32..];
     let mut out = [header, share].concat();
-    let trailer = Sha256::new()
-        .chain_update(header)
-        .chain_update(share_checksum)
-        .finalize();
-    out.extend_from_slice(&trailer);
+    let mut trailer = blake3::Hasher::new();
+    trailer.update(header);
+    trailer.update(share_checksum);
+    out.extend_from_slice(trailer.finalize().as_bytes());
     out
 }
 

@@ -15,7 +15,6 @@ use he_threshold::{
 };
 use helib_rs::zeroize::{ZeroizeOnDrop, Zeroizing};
 use helib_rs::{Ciphertext, Context, ExportSecret, Plaintext, RelinKey};
-use sha2::{Digest, Sha256};
 
 const CONSENT: ExportSecret = ExportSecret::IUnderstandTheBytesAreTheKey;
 const PARTIES: u32 = 3;
@@ -45,12 +44,12 @@ fn export(party: &Party) -> Zeroizing<Vec<u8>> {
     party.export_secret(CONSENT).unwrap()
 }
 
-/// Replaces the SHA-256 trailer by the checksum of the changed body, as a
+/// Replaces the BLAKE3 trailer by the checksum of the changed body, as a
 /// writer that meant the change would (the checksum is no MAC).
 fn resign(bytes: &mut [u8]) {
     let body = bytes.len() - 32;
-    let digest = Sha256::digest(&bytes[..body]);
-    bytes[body..].copy_from_slice(&digest);
+    let digest = blake3::hash(&bytes[..body]);
+    bytes[body..].copy_from_slice(digest.as_bytes());
 }
 
 /// Writes `v` at `at` and recomputes the checksum.
@@ -466,7 +465,8 @@ fn inconsistent_fields_are_named() {
     let le32 = |v: u32| v.to_le_bytes().to_vec();
     let le64 = |v: u64| v.to_le_bytes().to_vec();
     let party: &[_] = &[
-        (4, vec![2], "version"),
+        (4, vec![3], "unsupported version 3"),
+        (4, vec![1], "version 1 is no longer read"),
         (0, vec![b'X'], "magic"),
         (FRAME + 12, le64(key_length + 1), "key length"),
         (
@@ -567,8 +567,9 @@ mod campaigns {
 
 /// Round-1 commitments and openings of another version are refused with an
 /// error naming it (version 1 committed to the residues and bound the
-/// opening's share to the set: its messages cannot be checked under
-/// version 2); version 2 openings round-trip.
+/// opening's share to the set; version 2 ended with SHA-256 checksums: their
+/// messages cannot be checked under version 3); version 3 openings
+/// round-trip.
 #[test]
 fn round_one_messages_of_another_version_are_refused_by_name() {
     let mut net = Net::new(&test_context(), PARTIES, [21; 32]);
@@ -584,7 +585,7 @@ fn round_one_messages_of_another_version_are_refused_by_name() {
     let opening = net.parties[0].relin_key_open(&set).unwrap();
     let bytes = opening.to_bytes();
     assert_eq!(Opening::from_bytes(&bytes).unwrap(), opening);
-    assert_eq!(bytes[4], 2, "opening version");
+    assert_eq!(bytes[4], 3, "opening version");
     // The checksum an opening carries is its share message's trailer.
     let share = opening.share().to_bytes();
     assert_eq!(opening.share().checksum()[..], share[share.len() - 32..]);
@@ -595,10 +596,11 @@ fn round_one_messages_of_another_version_are_refused_by_name() {
         other => panic!("expected MalformedMessage ({expected}), got {other:?}"),
     };
     let mut commitment = commitments[0].to_bytes();
-    assert_eq!(commitment[4], 2, "commitment version");
+    assert_eq!(commitment[4], 3, "commitment version");
     for (version, expected) in [
         (1, "version 1 is no longer read"),
-        (3, "unsupported version 3"),
+        (2, "version 2 is no longer read"),
+        (4, "unsupported version 4"),
     ] {
         commitment[4] = version;
         resign(&mut commitment);

@@ -2,10 +2,10 @@
 //! and its wire encoding.
 
 use helib_rs::zeroize::{Zeroize, ZeroizeOnDrop, Zeroizing};
-use sha2::{Digest, Sha256};
 
+use crate::checksum::{append_checksum, check_version, checked_split, CHECKSUM_BYTES};
 use crate::error::{Error, Result};
-use crate::message::Reader;
+use crate::message::{for_each_le_chunk, Reader};
 
 /// One Shamir dealing: party `from`'s secret share `s_from` evaluated, per
 /// chain prime and NTT coefficient, at party `to`'s point `to + 1` by a random
@@ -47,16 +47,18 @@ impl std::fmt::Debug for DealingMessage {
 }
 
 const DEALING_MAGIC: &[u8; 4] = b"HETD";
-const DEALING_VERSION: u8 = 1;
+/// Version 2: the checksum is BLAKE3 (version 1 ended with SHA-256).
+const DEALING_VERSION: u8 = 2;
+const DEALING_WHAT: &str = "Shamir dealing";
 const DEALING_HEADER: usize = 4 + 1 + 32 + 32 + 4 + 4 + 4 + 8 + 8;
 
 impl DealingMessage {
     /// The wire encoding: magic, version, fingerprint, session, threshold,
     /// from, to, run, the residue count and the residues (little-endian),
-    /// then a SHA-256 checksum of all of it. Secret, like the dealing.
+    /// then a checksum of all of it (BLAKE3). Secret, like the dealing.
     pub fn to_bytes(&self) -> Zeroizing<Vec<u8>> {
         let mut out = Zeroizing::new(Vec::with_capacity(
-            DEALING_HEADER + 8 * self.residues.len() + 32,
+            DEALING_HEADER + 8 * self.residues.len() + CHECKSUM_BYTES,
         ));
         out.extend_from_slice(DEALING_MAGIC);
         out.push(DEALING_VERSION);
@@ -67,11 +69,8 @@ impl DealingMessage {
         out.extend_from_slice(&self.to.to_le_bytes());
         out.extend_from_slice(&self.run.to_le_bytes());
         out.extend_from_slice(&(self.residues.len() as u64).to_le_bytes());
-        for v in &self.residues {
-            out.extend_from_slice(&v.to_le_bytes());
-        }
-        let digest = Sha256::digest(&out[..]);
-        out.extend_from_slice(&digest);
+        for_each_le_chunk(&self.residues, |bytes| out.extend_from_slice(bytes));
+        append_checksum(&mut out);
         out
     }
 
@@ -81,21 +80,13 @@ impl DealingMessage {
     /// [`Error::MalformedMessage`] for truncated or trailing bytes, a wrong
     /// magic, version or checksum.
     pub fn from_bytes(bytes: &[u8]) -> Result<Self> {
-        let bad = |what: &str| Error::MalformedMessage(what.to_owned());
-        if bytes.len() < DEALING_HEADER + 32 {
+        let bad = |what: &str| Error::MalformedMessage(format!("{DEALING_WHAT}: {what}"));
+        check_version(DEALING_WHAT, bytes, DEALING_MAGIC, DEALING_VERSION)?;
+        if bytes.len() < DEALING_HEADER + CHECKSUM_BYTES {
             return Err(bad("shorter than a dealing header"));
         }
-        let (body, checksum) = bytes.split_at(bytes.len() - 32);
-        if Sha256::digest(body).as_slice() != checksum {
-            return Err(bad("checksum mismatch (corrupted in transit)"));
-        }
-        let mut r = Reader { bytes: body };
-        if r.take(4)? != DEALING_MAGIC {
-            return Err(bad("not a Shamir dealing"));
-        }
-        if r.take(1)?[0] != DEALING_VERSION {
-            return Err(bad("unsupported dealing version"));
-        }
+        let (body, _) = checked_split(DEALING_WHAT, bytes)?;
+        let mut r = Reader { bytes: &body[5..] };
         let fingerprint = r.array()?;
         let session = r.array()?;
         let threshold = r.u32()?;
