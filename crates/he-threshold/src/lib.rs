@@ -198,6 +198,7 @@ mod message;
 mod params;
 mod party;
 mod relin;
+mod residues;
 mod secret_export;
 mod session;
 mod shamir;

@@ -2,10 +2,9 @@
 //! context fingerprint, session id, run number and party index that bind it,
 //! and their wire format (checksummed).
 
-use zeroize::Zeroizing;
-
 use crate::checksum::{check_version, checked_split, checksum, Hasher, CHECKSUM_BYTES};
 use crate::error::{Error, Result};
+use crate::residues::{from_le_bytes, with_le_bytes};
 use crate::session::Session;
 
 /// A protocol step: what a share is a share of.
@@ -227,7 +226,7 @@ impl ShareMessage {
         h.update(&header);
         for p in &self.polynomials {
             h.update(&(p.len() as u64).to_le_bytes());
-            for_each_le_chunk(p, |bytes| {
+            with_le_bytes(p, |bytes| {
                 h.update(bytes);
             });
         }
@@ -298,25 +297,7 @@ pub(crate) fn write_polynomials(out: &mut Vec<u8>, polynomials: &[Vec<u64>]) {
     out.extend_from_slice(&(polynomials.len() as u32).to_le_bytes());
     for p in polynomials {
         out.extend_from_slice(&(p.len() as u64).to_le_bytes());
-        for_each_le_chunk(p, |bytes| out.extend_from_slice(bytes));
-    }
-}
-
-/// Hands `values` to `f` as little-endian bytes, 16 KiB at a time: one call
-/// per chunk rather than one per value (hashing and copying megabytes of
-/// residues value by value costs more than the hashing itself), and enough
-/// bytes per call for the checksum to hash eight of its 1 KiB chunks side by
-/// side. The
-/// staging buffer is wiped afterwards, as the values may be secret.
-pub(crate) fn for_each_le_chunk(values: &[u64], mut f: impl FnMut(&[u8])) {
-    const VALUES: usize = 2048;
-    let mut buffer = Zeroizing::new([0u8; 8 * VALUES]);
-    for chunk in values.chunks(VALUES) {
-        let bytes = &mut buffer[..8 * chunk.len()];
-        for (out, v) in bytes.chunks_exact_mut(8).zip(chunk) {
-            out.copy_from_slice(&v.to_le_bytes());
-        }
-        f(bytes);
+        with_le_bytes(p, |bytes| out.extend_from_slice(bytes));
     }
 }
 
@@ -409,11 +390,7 @@ impl<'a> Reader<'a> {
     /// Reads `count` little-endian `u64`s, allocating only once they are
     /// known to be in the input (never from the count alone).
     pub(crate) fn u64s(&mut self, count: u64) -> Result<Vec<u64>> {
-        Ok(self
-            .u64_bytes(count)?
-            .chunks_exact(8)
-            .map(|c| u64::from_le_bytes(c.try_into().expect("8-byte chunks")))
-            .collect())
+        Ok(from_le_bytes(self.u64_bytes(count)?))
     }
 
     /// The bytes of `count` `u64`s, if the input holds them.

@@ -24,6 +24,7 @@ use crate::checksum::{append_checksum, CHECKSUM_BYTES};
 use crate::error::{Error, Result};
 use crate::message::{open_frame, write_frame_header, Reader, FRAME_HEADER};
 use crate::party::Party;
+use crate::residues::{extend_from_le_bytes, with_le_bytes};
 use crate::session::Session;
 use crate::shamir::ShamirShare;
 
@@ -176,9 +177,7 @@ impl ShamirShare {
         out.extend_from_slice(&self.index().to_le_bytes());
         out.extend_from_slice(&self.threshold().to_le_bytes());
         out.extend_from_slice(&(residues.len() as u64).to_le_bytes());
-        for v in residues {
-            out.extend_from_slice(&v.to_le_bytes());
-        }
+        with_le_bytes(residues, |bytes| out.extend_from_slice(bytes));
         append_checksum(&mut out);
         Ok(out)
     }
@@ -229,11 +228,7 @@ impl ShamirShare {
             )));
         }
         let mut residues = Zeroizing::new(Vec::with_capacity(expected));
-        residues.extend(
-            r.bytes
-                .chunks_exact(8)
-                .map(|c| u64::from_le_bytes(c.try_into().expect("8-byte chunks"))),
-        );
+        extend_from_le_bytes(&mut residues, r.bytes);
         let n = context.ring_degree();
         let primes = &context.chain_primes()[..=context.max_level()];
         for (prime, (block, &q)) in residues.chunks_exact(n).zip(primes).enumerate() {

@@ -5,7 +5,8 @@ use helib_rs::zeroize::{Zeroize, ZeroizeOnDrop, Zeroizing};
 
 use crate::checksum::{append_checksum, check_version, checked_split, CHECKSUM_BYTES};
 use crate::error::{Error, Result};
-use crate::message::{for_each_le_chunk, Reader};
+use crate::message::Reader;
+use crate::residues::{from_le_bytes, with_le_bytes};
 
 /// One Shamir dealing: party `from`'s secret share `s_from` evaluated, per
 /// chain prime and NTT coefficient, at party `to`'s point `to + 1` by a random
@@ -69,7 +70,7 @@ impl DealingMessage {
         out.extend_from_slice(&self.to.to_le_bytes());
         out.extend_from_slice(&self.run.to_le_bytes());
         out.extend_from_slice(&(self.residues.len() as u64).to_le_bytes());
-        for_each_le_chunk(&self.residues, |bytes| out.extend_from_slice(bytes));
+        with_le_bytes(&self.residues, |bytes| out.extend_from_slice(bytes));
         append_checksum(&mut out);
         out
     }
@@ -97,11 +98,7 @@ impl DealingMessage {
         if usize::try_from(len).ok().and_then(|l| l.checked_mul(8)) != Some(r.bytes.len()) {
             return Err(bad("the residue count does not match the message length"));
         }
-        let residues = r
-            .bytes
-            .chunks_exact(8)
-            .map(|c| u64::from_le_bytes(c.try_into().expect("8-byte chunks")))
-            .collect();
+        let residues = from_le_bytes(r.bytes);
         Ok(Self {
             fingerprint,
             session,
