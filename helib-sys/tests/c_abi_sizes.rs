@@ -1333,7 +1333,7 @@ fn threshold_arrays_refuse_edge_counts() {
             sk.0,
             1,
             1,
-            dealing.as_mut_ptr(),
+            [dealing.as_mut_ptr()].as_ptr(),
             dealing.len(),
         ));
         check(helib_shamir_combine(
@@ -1475,13 +1475,18 @@ fn threshold_arrays_refuse_edge_counts() {
             helib_threshold_s2e_assemble(ctx.ptr, seed.as_ptr(), 0, 1, small.as_ptr(), count, dst.0)
         }),
         // SAFETY: see the comment above the table.
-        case("shamir_deal out_len", invalid, |count| unsafe {
-            helib_shamir_deal(sk.0, 1, 1, out_ptr, count)
+        case("shamir_deal each_len", invalid, |count| unsafe {
+            helib_shamir_deal(sk.0, 1, 1, [out_ptr].as_ptr(), count)
         }),
         // SAFETY: see the comment above the table.
         case("shamir_combine len", invalid, |count| unsafe {
             let mut combined = null_mut();
             helib_shamir_combine(ctx.ptr, 1, 1, 1, small.as_ptr(), count, &mut combined)
+        }),
+        // SAFETY: see the comment above the table.
+        case("shamir_share_from_residues len", invalid, |count| unsafe {
+            let mut imported = null_mut();
+            helib_shamir_share_from_residues(ctx.ptr, 1, 1, 1, small.as_ptr(), count, &mut imported)
         }),
         // SAFETY: see the comment above the table.
         case("shamir_activate count", invalid, |count| unsafe {

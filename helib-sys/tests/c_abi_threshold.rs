@@ -704,40 +704,62 @@ fn shamir_bad_arguments_give_status_codes() {
     let ctx = ctx();
     let sk = SecretKey::generate(&ctx);
     let each = chain_len(&ctx, ctx.max_level());
-    let mut dealing = vec![0u64; 3 * each];
+    let mut dealt = vec![vec![0u64; each]; 3];
+    let outs: Vec<*mut u64> = dealt.iter_mut().map(|d| d.as_mut_ptr()).collect();
+    let mut one_null = outs.clone();
+    one_null[1] = null_mut();
 
     // SAFETY: in every call below, handles are live or NULL on purpose, and
     // every buffer holds at least the length passed with it.
     unsafe {
-        let deal = |sk: *const helib_secret_key, t: u32, n: u32, out: &mut [u64], len: usize| {
-            helib_shamir_deal(sk, t, n, out.as_mut_ptr(), len)
+        let deal = |sk: *const helib_secret_key, t: u32, n: u32, outs: &[*mut u64], len: usize| {
+            helib_shamir_deal(sk, t, n, outs.as_ptr(), len)
         };
         expect_status(
-            deal(null(), 2, 3, &mut dealing, 3 * each),
+            deal(null(), 2, 3, &outs, each),
             HELIB_ERR_NULL_POINTER,
             "deal without a key",
         );
         expect_status(
-            deal(sk.0, 0, 3, &mut dealing, 3 * each),
+            deal(sk.0, 0, 3, &outs, each),
             HELIB_ERR_INVALID_ARGUMENT,
             "threshold 0",
         );
         expect_status(
-            deal(sk.0, 4, 3, &mut dealing, 3 * each),
+            deal(sk.0, 4, 3, &outs, each),
             HELIB_ERR_INVALID_ARGUMENT,
             "threshold above N",
         );
         expect_status(
-            deal(sk.0, 2, 3, &mut dealing, 3 * each - 1),
+            deal(sk.0, 2, 3, &outs, each - 1),
             HELIB_ERR_INVALID_ARGUMENT,
             "short dealing",
         );
         expect_status(
-            helib_shamir_deal(sk.0, 2, 3, null_mut(), 3 * each),
+            deal(sk.0, 2, 3, &outs, each + 1),
+            HELIB_ERR_INVALID_ARGUMENT,
+            "long dealing",
+        );
+        expect_status(
+            helib_shamir_deal(sk.0, 2, 3, null(), each),
             HELIB_ERR_NULL_POINTER,
             "deal into NULL",
         );
-        check(deal(sk.0, 2, 3, &mut dealing, 3 * each));
+        expect_status(
+            deal(sk.0, 2, 3, &one_null, each),
+            HELIB_ERR_NULL_POINTER,
+            "deal with one NULL recipient buffer",
+        );
+        assert!(
+            dealt.iter().flatten().all(|&v| v == 0),
+            "nothing dealt on an error"
+        );
+        check(deal(sk.0, 2, 3, &outs, each));
+        assert!(
+            dealt.iter().all(|d| d.iter().any(|&v| v != 0)),
+            "each recipient dealt to"
+        );
+        let dealing: Vec<u64> = dealt.concat();
 
         let mut share = null_mut();
         expect_status(
@@ -789,6 +811,87 @@ fn shamir_bad_arguments_give_status_codes() {
             &mut share,
         ));
         assert!(!share.is_null());
+
+        let mut imported = null_mut();
+        let residues = &dealing[..each];
+        expect_status(
+            helib_shamir_share_from_residues(
+                null(),
+                1,
+                2,
+                3,
+                residues.as_ptr(),
+                each,
+                &mut imported,
+            ),
+            HELIB_ERR_NULL_POINTER,
+            "share from residues without a context",
+        );
+        expect_status(
+            helib_shamir_share_from_residues(ctx.ptr, 1, 2, 3, null(), each, &mut imported),
+            HELIB_ERR_NULL_POINTER,
+            "share from residues without residues",
+        );
+        expect_status(
+            helib_shamir_share_from_residues(ctx.ptr, 1, 2, 3, residues.as_ptr(), each, null_mut()),
+            HELIB_ERR_NULL_POINTER,
+            "share from residues without a place for it",
+        );
+        for (index, t, n) in [(0u32, 2u32, 3u32), (4, 2, 3), (1, 3, 2), (1, 2, 5000)] {
+            expect_status(
+                helib_shamir_share_from_residues(
+                    ctx.ptr,
+                    index,
+                    t,
+                    n,
+                    residues.as_ptr(),
+                    each,
+                    &mut imported,
+                ),
+                HELIB_ERR_INVALID_ARGUMENT,
+                "share from residues: index or sizes out of range",
+            );
+        }
+        expect_status(
+            helib_shamir_share_from_residues(
+                ctx.ptr,
+                1,
+                2,
+                3,
+                residues.as_ptr(),
+                each - 1,
+                &mut imported,
+            ),
+            HELIB_ERR_INVALID_ARGUMENT,
+            "share from residues: wrong length",
+        );
+        let mut unreduced = residues.to_vec();
+        unreduced[7] = u64::MAX;
+        expect_status(
+            helib_shamir_share_from_residues(
+                ctx.ptr,
+                1,
+                2,
+                3,
+                unreduced.as_ptr(),
+                each,
+                &mut imported,
+            ),
+            HELIB_ERR_INVALID_ARGUMENT,
+            "share from residues: an unreduced residue",
+        );
+        assert!(imported.is_null());
+        check(helib_shamir_share_from_residues(
+            ctx.ptr,
+            1,
+            2,
+            3,
+            residues.as_ptr(),
+            each,
+            &mut imported,
+        ));
+        assert!(!imported.is_null());
+        helib_secret_share_free(imported);
 
         let mut active = null_mut();
         let set = [1u32, 3];

@@ -15,6 +15,8 @@ const LAMBDA: u32 = 40;
 
 /// Party j's S_j = f(j) when one dealer (the key `sk` of `keyed`) deals with
 /// `dealt_threshold` and the others deal zero; the shares claim `threshold`.
+/// Odd parties combine the dealings, even ones import f(j) as their summed
+/// residues, so every active set below mixes the two ways to S_j.
 fn single_dealer_shares(
     keyed: &Keyed,
     dealt_threshold: u32,
@@ -24,12 +26,17 @@ fn single_dealer_shares(
     let ctx = &keyed.context;
     let deal = threshold::shamir_deal(&keyed.sk, dealt_threshold, parties).unwrap();
     let each = threshold::chain_share_len(ctx, ctx.max_level());
-    assert_eq!(deal.len(), each * parties as usize);
+    assert_eq!(deal.len(), parties as usize);
+    assert!(deal.iter().all(|dealing| dealing.len() == each));
     (1..=parties)
         .map(|j| {
+            let f_j = &deal[j as usize - 1];
+            if j % 2 == 0 {
+                return threshold::shamir_share_from_residues(ctx, j, threshold, parties, f_j)
+                    .unwrap();
+            }
             let mut dealings = vec![0u64; each * parties as usize];
-            let from = (j as usize - 1) * each;
-            dealings[..each].copy_from_slice(&deal[from..from + each]);
+            dealings[..each].copy_from_slice(f_j);
             threshold::shamir_combine(ctx, j, threshold, parties, &dealings).unwrap()
         })
         .collect()
@@ -161,6 +168,17 @@ fn bad_arguments_are_errors() {
     let mut unreduced = zeros.clone();
     unreduced[each + 5] = u64::MAX;
     assert!(invalid(threshold::shamir_combine(ctx, 1, 2, 3, &unreduced)));
+    // The same checks for a share made from its summed residues.
+    let from_residues = |index, t, residues: &[u64]| {
+        threshold::shamir_share_from_residues(ctx, index, t, 3, residues)
+    };
+    assert!(from_residues(2, 2, &zeros[..each]).is_ok());
+    assert!(invalid(from_residues(0, 2, &zeros[..each])));
+    assert!(invalid(from_residues(4, 2, &zeros[..each])));
+    assert!(invalid(from_residues(1, 4, &zeros[..each])));
+    assert!(invalid(from_residues(1, 2, &zeros[..each - 1])));
+    assert!(invalid(from_residues(1, 2, &zeros[..2 * each])));
+    assert!(invalid(from_residues(1, 2, &unreduced[each..2 * each])));
     // Activation: range, repeats, below the threshold, not a member, twice.
     assert!(invalid(shares[0].activate(&[1, 4])));
     assert!(invalid(shares[0].activate(&[0, 1])));

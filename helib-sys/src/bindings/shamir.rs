@@ -8,13 +8,13 @@ extern "C" {
     pub fn helib_secret_share_free(share: *mut helib_secret_share);
 }
 extern "C" {
-    #[doc = " The dealing of `sk` to `parties` parties (threshold in [1, parties],\n parties in [1, HELIB_MAX_PARTIES]): `parties` chain shares at the top level\n (chain_size * N residues each, NTT form, standard residues), the one for\n party j (1-based) at block j - 1. Secret."]
+    #[doc = " The dealing of `sk` to `parties` parties (threshold in [1, parties],\n parties in [1, HELIB_MAX_PARTIES]): `parties` chain shares at the top level\n (each_len = chain_size * N residues each, NTT form, standard residues), the\n one for party j (1-based) written to outs[j - 1], so each can travel from\n where it was written. `outs` holds `parties` non-NULL buffers that do not\n overlap. Secret."]
     pub fn helib_shamir_deal(
         sk: *const helib_secret_key,
         threshold: u32,
         parties: u32,
-        out: *mut u64,
-        out_len: usize,
+        outs: *const *mut u64,
+        each_len: usize,
     ) -> helib_status;
 }
 extern "C" {
@@ -25,6 +25,18 @@ extern "C" {
         threshold: u32,
         parties: u32,
         dealings: *const u64,
+        len: usize,
+        out: *mut *mut helib_secret_share,
+    ) -> helib_status;
+}
+extern "C" {
+    #[doc = " Party `index`'s re-shared key from its residues S_j (`len` = chain_size * N,\n standard residues, each reduced): the share helib_shamir_combine returns\n for dealings that sum to S_j, for a caller that summed them itself or\n stored S_j (a restored export)."]
+    pub fn helib_shamir_share_from_residues(
+        ctx: *const helib_context,
+        index: u32,
+        threshold: u32,
+        parties: u32,
+        residues: *const u64,
         len: usize,
         out: *mut *mut helib_secret_share,
     ) -> helib_status;

@@ -5,7 +5,7 @@
 use std::collections::BTreeMap;
 
 use helib_rs::threshold::{self as engine, ResidueShare};
-use helib_rs::zeroize::{Zeroize, Zeroizing};
+use helib_rs::zeroize::Zeroizing;
 
 use super::active_party::ActiveParty;
 use super::active_set::{check_threshold, ActiveSet};
@@ -25,19 +25,19 @@ impl Party {
     pub fn shamir_dealings(&self, run: u64, threshold: u32) -> Result<Vec<DealingMessage>> {
         let session = self.session();
         check_threshold(session, threshold)?;
-        let all = engine::shamir_deal(self.secret_share(), threshold, session.parties())?;
-        let each = all.len() / session.parties() as usize;
-        Ok(all
-            .chunks_exact(each)
+        let dealt = engine::shamir_deal(self.secret_share(), threshold, session.parties())?;
+        Ok(dealt
+            .into_iter()
             .enumerate()
-            .map(|(to, residues)| DealingMessage {
+            .map(|(to, mut residues)| DealingMessage {
                 fingerprint: *session.fingerprint(),
                 session: *session.id(),
                 threshold,
                 from: self.index(),
                 to: to as u32,
                 run,
-                residues: residues.to_vec(),
+                // Moved, not copied: the message wipes them when dropped.
+                residues: std::mem::take(&mut *residues),
             })
             .collect())
     }
@@ -118,19 +118,6 @@ impl Party {
     }
 }
 
-/// A buffer whose first `secret` words are wiped when it is dropped.
-struct FirstWordsWiped {
-    words: Vec<u64>,
-    secret: usize,
-}
-
-impl Drop for FirstWordsWiped {
-    fn drop(&mut self) {
-        let end = self.secret.min(self.words.len());
-        self.words[..end].zeroize();
-    }
-}
-
 /// A party's re-shared key `S_j` (t-out-of-N): the sum of the dealings it
 /// received, a Shamir share of the collective secret `s` (any `threshold`
 /// of them determine `s`, fewer reveal nothing). Secret: it keeps `S_j`
@@ -157,33 +144,19 @@ impl std::fmt::Debug for ShamirShare {
 
 impl ShamirShare {
     /// The re-shared key of party `index` with residues `S_j` (checked
-    /// reduced by the engine). The engine builds a residue share only from
-    /// dealings, so it gets `S_j` as the first dealer's and zeros from the
-    /// others: their sum is `S_j`. The buffer of `parties` chain shares this
-    /// takes is as large as the dealings of a re-sharing.
+    /// reduced by the engine, which keeps its own copy in wiped memory).
     pub(crate) fn from_residues(
         session: &Session,
         index: u32,
         threshold: u32,
         residues: Zeroizing<Vec<u64>>,
     ) -> Result<Self> {
-        let each = residues.len();
-        let len = each
-            .checked_mul(session.parties() as usize)
-            .ok_or_else(|| Error::InvalidArgument("the dealing length overflows".into()))?;
-        // The engine sums one dealing per party: S_j, then zeros. Only S_j's
-        // words are secret and wiped; the zeros stay untouched pages.
-        let mut dealings = FirstWordsWiped {
-            words: vec![0u64; len],
-            secret: each,
-        };
-        dealings.words[..each].copy_from_slice(&residues);
-        let share = engine::shamir_combine(
+        let share = engine::shamir_share_from_residues(
             session.context(),
             index + 1,
             threshold,
             session.parties(),
-            &dealings.words,
+            &residues,
         )?;
         Ok(Self {
             session: session.clone(),

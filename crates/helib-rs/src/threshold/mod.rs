@@ -42,7 +42,9 @@ pub use relin_key::{relin_key_assemble, relin_key_round1, relin_key_round2};
 pub use s2e::{s2e_assemble, s2e_share};
 pub use secret::{secret_key_sum, PartySecret};
 pub use seed::{Seed, SEED_BYTES};
-pub use shamir::{shamir_combine, shamir_deal, ResidueShare, ResidueShareInfo};
+pub use shamir::{
+    shamir_combine, shamir_deal, shamir_share_from_residues, ResidueShare, ResidueShareInfo,
+};
 pub use shares::{
     add_chain_shares, add_key_shares, chain_share_len, ciphertext_digest, key_share_len,
     share_is_reduced,

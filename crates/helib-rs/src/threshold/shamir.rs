@@ -116,25 +116,100 @@ impl PartySecret for ResidueShare {
 /// chain prime and coefficient (NTT form), a random polynomial of degree
 /// `threshold − 1` with constant term `s_i`, evaluated at `1..=parties`.
 /// The result holds `parties` chain shares at the top level, the one for
-/// party `j` at block `j − 1` ([`chain_share_len`] residues each). Secret:
-/// each block must reach its recipient over a private channel; the buffer is
-/// wiped when dropped.
+/// party `j` at index `j − 1` ([`chain_share_len`] residues each), each
+/// written by the engine where it stays. Secret: each must reach its
+/// recipient over a private channel; each is wiped when dropped.
 ///
 /// # Errors
 /// [`Error::InvalidArgument`] unless `1 ≤ threshold ≤ parties ≤ 4096`;
 /// [`Error::Randomness`] when the OS random source fails.
-pub fn shamir_deal(sk: &SecretKey, threshold: u32, parties: u32) -> Result<Zeroizing<Vec<u64>>> {
+pub fn shamir_deal(
+    sk: &SecretKey,
+    threshold: u32,
+    parties: u32,
+) -> Result<Vec<Zeroizing<Vec<u64>>>> {
+    // Bounds the buffers made below; the engine checks the sizes in full.
+    if !(1..=sys::HELIB_MAX_PARTIES).contains(&parties) {
+        return Err(Error::InvalidArgument(format!(
+            "the number of parties of a Shamir re-sharing must be in [1, {}], not {parties}",
+            sys::HELIB_MAX_PARTIES
+        )));
+    }
     let context = sk.context();
     let each = chain_share_len(context, context.max_level());
-    let len = each
-        .checked_mul(parties as usize)
-        .ok_or_else(|| Error::InvalidArgument("the dealing length overflows".into()))?;
-    let mut out = Zeroizing::new(vec![0u64; len]);
-    // SAFETY: the key handle is live and `out` holds `out.len()` values.
+    let mut outs: Vec<Zeroizing<Vec<u64>>> = (0..parties)
+        .map(|_| Zeroizing::new(vec![0u64; each]))
+        .collect();
+    let pointers: Vec<*mut u64> = outs.iter_mut().map(|out| out.as_mut_ptr()).collect();
+    // SAFETY: the key handle is live; `pointers` holds `parties` pointers to
+    // distinct live buffers of `each` values, which outlive the call.
     check(unsafe {
-        sys::helib_shamir_deal(sk.as_ptr(), threshold, parties, out.as_mut_ptr(), out.len())
+        sys::helib_shamir_deal(sk.as_ptr(), threshold, parties, pointers.as_ptr(), each)
     })?;
-    Ok(out)
+    Ok(outs)
+}
+
+/// Party `index`'s (1-based) re-shared key from its residues `S_j` (a chain
+/// share at the top level, standard residues): the share
+/// [`shamir_combine`] returns for dealings that sum to `S_j`, for a caller
+/// that summed them itself or kept `S_j` (a restored export).
+///
+/// # Errors
+/// [`Error::InvalidArgument`] for sizes out of range, an index outside
+/// `1..=parties`, a wrong length or an unreduced residue.
+pub fn shamir_share_from_residues(
+    context: &Context,
+    index: u32,
+    threshold: u32,
+    parties: u32,
+    residues: &[u64],
+) -> Result<ResidueShare> {
+    residue_share(
+        sys::helib_shamir_share_from_residues,
+        context,
+        [index, threshold, parties],
+        residues,
+    )
+}
+
+/// An engine entry point that makes a residue share from residues:
+/// context, index, threshold, parties, residues and their count, result.
+type ResidueShareEntry = unsafe extern "C" fn(
+    *const sys::helib_context,
+    u32,
+    u32,
+    u32,
+    *const u64,
+    usize,
+    *mut *mut sys::helib_secret_share,
+) -> sys::helib_status;
+
+/// The residue share `entry` makes of `residues` for
+/// `[index, threshold, parties]`.
+fn residue_share(
+    entry: ResidueShareEntry,
+    context: &Context,
+    [index, threshold, parties]: [u32; 3],
+    residues: &[u64],
+) -> Result<ResidueShare> {
+    let ctx = context.as_ptr();
+    // SAFETY: the context handle is live; `residues` holds `residues.len()`
+    // values; `out` is a valid out-pointer.
+    let raw = Owned::create(|out| unsafe {
+        entry(
+            ctx,
+            index,
+            threshold,
+            parties,
+            residues.as_ptr(),
+            residues.len(),
+            out,
+        )
+    })?;
+    Ok(ResidueShare {
+        raw,
+        context: context.clone(),
+    })
 }
 
 /// Party `index`'s (1-based) re-shared key `S_j` from the dealings it
@@ -150,21 +225,10 @@ pub fn shamir_combine(
     parties: u32,
     dealings: &[u64],
 ) -> Result<ResidueShare> {
-    let ctx = context.as_ptr();
-    // SAFETY: the context handle is live; `dealings` holds `dealings.len()` values; `out` is a valid out-pointer.
-    let raw = Owned::create(|out| unsafe {
-        sys::helib_shamir_combine(
-            ctx,
-            index,
-            threshold,
-            parties,
-            dealings.as_ptr(),
-            dealings.len(),
-            out,
-        )
-    })?;
-    Ok(ResidueShare {
-        raw,
-        context: context.clone(),
-    })
+    residue_share(
+        sys::helib_shamir_combine,
+        context,
+        [index, threshold, parties],
+        dealings,
+    )
 }

@@ -33,17 +33,28 @@ void helib_secret_share_free(helib_secret_share *share);
 /**
  * The dealing of `sk` to `parties` parties (threshold in [1, parties],
  * parties in [1, HELIB_MAX_PARTIES]): `parties` chain shares at the top level
- * (chain_size * N residues each, NTT form, standard residues), the one for
- * party j (1-based) at block j - 1. Secret.
+ * (each_len = chain_size * N residues each, NTT form, standard residues), the
+ * one for party j (1-based) written to outs[j - 1], so each can travel from
+ * where it was written. `outs` holds `parties` non-NULL buffers that do not
+ * overlap. Secret.
  */
-helib_status helib_shamir_deal(const helib_secret_key *sk, uint32_t threshold, uint32_t parties, uint64_t *out,
-                               size_t out_len);
+helib_status helib_shamir_deal(const helib_secret_key *sk, uint32_t threshold, uint32_t parties,
+                               uint64_t *const *outs, size_t each_len);
 /**
  * Party `index`'s re-shared key S_j from the `parties` dealings it received
  * (concatenated, dealer 1 first; every residue reduced).
  */
 helib_status helib_shamir_combine(const helib_context *ctx, uint32_t index, uint32_t threshold, uint32_t parties,
                                   const uint64_t *dealings, size_t len, helib_secret_share **out);
+/**
+ * Party `index`'s re-shared key from its residues S_j (`len` = chain_size * N,
+ * standard residues, each reduced): the share helib_shamir_combine returns
+ * for dealings that sum to S_j, for a caller that summed them itself or
+ * stored S_j (a restored export).
+ */
+helib_status helib_shamir_share_from_residues(const helib_context *ctx, uint32_t index, uint32_t threshold,
+                                              uint32_t parties, const uint64_t *residues, size_t len,
+                                              helib_secret_share **out);
 /**
  * lambda_j(T) S_j for the active set `active` (`count` 1-based indices):
  * HELIB_ERR_INVALID_ARGUMENT for a share already activated, an index outside

@@ -363,18 +363,17 @@ helib_status helib_threshold_key_switch_assemble(const helib_ciphertext *ct, con
 
 void helib_secret_share_free(helib_secret_share *share) { delete share; }
 
-helib_status helib_shamir_deal(const helib_secret_key *sk, uint32_t threshold, uint32_t parties, uint64_t *out,
-                               size_t out_len) {
+helib_status helib_shamir_deal(const helib_secret_key *sk, uint32_t threshold, uint32_t parties,
+                               uint64_t *const *outs, size_t each_len) {
     return guarded([&] {
         const bgv::SecretKey &key = secret(sk, "sk");
         const Context &ctx = *key.context();
         bgv::check_shamir_sizes(threshold, parties);
-        require_out(out, "out");
-        const size_t each = th::share_len(ctx, ctx.chain_size());
-        th::check_len(out_len, bgv::checked_mul(each, parties, bgv::Status::InvalidArgument, "dealing length"), "out");
+        require_out(outs, "outs");
+        for (uint32_t p = 0; p < parties; ++p) require_out(outs[p], "an entry of outs");
+        th::check_len(each_len, th::share_len(ctx, ctx.chain_size()), "each dealing");
         bgv::Prng prng = bgv::Prng::from_os();
-        const std::vector<RnsPoly> dealing = bgv::shamir_deal(key, threshold, parties, prng);
-        for (uint32_t p = 0; p < parties; ++p) th::store(dealing[p], out + p * each);
+        bgv::shamir_deal(key, threshold, parties, prng, outs);
     });
 }
 
@@ -389,6 +388,19 @@ helib_status helib_shamir_combine(const helib_context *ctx, uint32_t index, uint
         th::check_len(len, bgv::checked_mul(each, parties, bgv::Status::InvalidArgument, "dealings length"),
                       "dealings");
         *out = new helib_secret_share{th::shamir_combine(c, index, threshold, parties, dealings)};
+    });
+}
+
+helib_status helib_shamir_share_from_residues(const helib_context *ctx, uint32_t index, uint32_t threshold,
+                                              uint32_t parties, const uint64_t *residues, size_t len,
+                                              helib_secret_share **out) {
+    return guarded([&] {
+        require_out(out, "out");
+        const auto &c = deref(ctx, "ctx").ctx;
+        bgv::check_shamir_sizes(threshold, parties);
+        require_out(residues, "residues");
+        th::check_len(len, th::share_len(*c, c->chain_size()), "residues");
+        *out = new helib_secret_share{th::shamir_share_from_residues(c, index, threshold, parties, residues)};
     });
 }
 

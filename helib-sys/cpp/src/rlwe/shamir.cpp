@@ -59,13 +59,10 @@ std::unique_ptr<ResidueSecret> ResidueSecret::activate(const std::vector<uint32_
     return out;
 }
 
-std::vector<RnsPoly> shamir_deal(const SecretKey &sk, uint32_t threshold, uint32_t parties, Prng &prng) {
+void shamir_deal(const SecretKey &sk, uint32_t threshold, uint32_t parties, Prng &prng, u64 *const *outs) {
     check_shamir_sizes(threshold, parties);
     const Context &ctx = *sk.context();
     const size_t n = ctx.n(), chain = ctx.chain_size();
-    std::vector<RnsPoly> out;
-    out.reserve(parties);
-    for (uint32_t p = 0; p < parties; ++p) out.emplace_back(n, chain, Secrecy::Secret);
     // The random coefficients a_1..a_{threshold-1} of one prime, coefficient-major.
     const size_t degree = threshold - 1;
     WipedVector<u64> coeffs(std::vector<u64>(n * degree, 0));
@@ -75,7 +72,7 @@ std::vector<RnsPoly> shamir_deal(const SecretKey &sk, uint32_t threshold, uint32
         const u64 *s = sk.ntt_montgomery().residues(i);
         for (uint32_t p = 0; p < parties; ++p) {
             const u64 x = q.reduce(p + 1), xs = q.shoup(x);
-            u64 *o = out[p].residues(i);
+            u64 *o = outs[p] + i * n;
             for (size_t j = 0; j < n; ++j) {
                 // Horner: f(x) = s + x (a_1 + x (a_2 + ... )).
                 u64 acc = 0;
@@ -85,7 +82,6 @@ std::vector<RnsPoly> shamir_deal(const SecretKey &sk, uint32_t threshold, uint32
             }
         }
     }
-    return out;
 }
 
 u64 lagrange_at_zero(const Modulus &q, uint32_t index, const std::vector<uint32_t> &active) {

@@ -54,10 +54,11 @@ void check_shamir_sizes(uint32_t threshold, uint32_t parties);
 
 /// The dealing of `sk` for `parties` parties with `threshold`: per chain prime
 /// and coefficient of s (NTT form), a polynomial f of degree threshold - 1
-/// with f(0) = s and the other coefficients uniform from `prng`; the result
-/// holds f(1), ..., f(parties) as `parties` polynomials over the chain (NTT
-/// form, standard residues), secret.
-std::vector<RnsPoly> shamir_deal(const SecretKey &sk, uint32_t threshold, uint32_t parties, Prng &prng);
+/// with f(0) = s and the other coefficients uniform from `prng`. Writes
+/// f(p + 1) to outs[p] for every p in [0, parties): a polynomial over the
+/// chain (NTT form, standard residues, prime-major), secret, straight into
+/// the caller's buffers (chain_size * n residues each, none overlapping).
+void shamir_deal(const SecretKey &sk, uint32_t threshold, uint32_t parties, Prng &prng, u64 *const *outs);
 
 /// lambda_index(T) mod q: prod over k in T, k != index, of k / (k - index).
 /// Throws Status::InvalidArgument when a difference is not invertible mod q.

@@ -440,27 +440,33 @@ std::unique_ptr<SecretKey> secret_key_sum(const std::vector<const SecretKey *> &
     return std::make_unique<SecretKey>(c, std::move(sum));
 }
 
-std::unique_ptr<ResidueSecret> shamir_combine(const std::shared_ptr<const Context> &ctx, uint32_t index,
-                                              uint32_t threshold, uint32_t parties, const u64 *dealings) {
+namespace {
+
+/// The sum of `count` chain shares `each` residues apart (standard residues,
+/// each checked reduced; `name(k)` names share k in the error), as a
+/// residue secret of party `index`.
+template <typename Name>
+std::unique_ptr<ResidueSecret> residue_secret_of_sum(const std::shared_ptr<const Context> &ctx, uint32_t index,
+                                                     uint32_t threshold, uint32_t parties, const u64 *shares,
+                                                     uint32_t count, const Name &name) {
     check_shamir_sizes(threshold, parties);
     require(index >= 1 && index <= parties, Status::InvalidArgument,
             "party index " + std::to_string(index) + " is outside [1, " + std::to_string(parties) + "]");
     const Context &c = *ctx;
     const size_t n = c.n(), chain = c.chain_size(), each = share_len(c, chain);
-    // S_j = sum over the dealers of f_i(j), kept only in wiped memory.
+    // S_j, kept only in wiped memory.
     RnsPoly sum(n, chain, Secrecy::Secret);
     std::fill(sum.data.begin(), sum.data.end(), 0);
-    for (uint32_t p = 0; p < parties; ++p) {
+    for (uint32_t k = 0; k < count; ++k) {
         for (size_t i = 0; i < chain; ++i) {
             const Modulus &q = c.prime(i);
-            const u64 *src = dealings + p * each + i * n;
+            const u64 *src = shares + k * each + i * n;
             u64 *acc = sum.residues(i);
             for (size_t j = 0; j < n; ++j) {
                 // The message is built only on failure (this loop is hot).
                 if (src[j] >= q.value()) {
-                    fail(Status::InvalidArgument, "the dealing of party " + std::to_string(p + 1) + ": residue " +
-                                                      std::to_string(j) + " of prime " + std::to_string(i) +
-                                                      " is not reduced");
+                    fail(Status::InvalidArgument, name(k) + ": residue " + std::to_string(j) + " of prime " +
+                                                      std::to_string(i) + " is not reduced");
                 }
                 acc[j] = q.add(acc[j], src[j]);
             }
@@ -468,6 +474,21 @@ std::unique_ptr<ResidueSecret> shamir_combine(const std::shared_ptr<const Contex
     }
     to_montgomery(c, sum);
     return std::make_unique<ResidueSecret>(ctx, std::move(sum), index, threshold, parties);
+}
+
+}  // namespace
+
+std::unique_ptr<ResidueSecret> shamir_combine(const std::shared_ptr<const Context> &ctx, uint32_t index,
+                                              uint32_t threshold, uint32_t parties, const u64 *dealings) {
+    return residue_secret_of_sum(ctx, index, threshold, parties, dealings, parties,
+                                 [](uint32_t p) { return "the dealing of party " + std::to_string(p + 1); });
+}
+
+std::unique_ptr<ResidueSecret> shamir_share_from_residues(const std::shared_ptr<const Context> &ctx,
+                                                          uint32_t index, uint32_t threshold, uint32_t parties,
+                                                          const u64 *residues) {
+    return residue_secret_of_sum(ctx, index, threshold, parties, residues, 1,
+                                 [](uint32_t) { return std::string("the re-shared key"); });
 }
 
 }  // namespace threshold

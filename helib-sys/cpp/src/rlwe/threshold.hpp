@@ -129,5 +129,12 @@ std::unique_ptr<SecretKey> secret_key_sum(const std::vector<const SecretKey *> &
 std::unique_ptr<ResidueSecret> shamir_combine(const std::shared_ptr<const Context> &ctx, uint32_t index,
                                               uint32_t threshold, uint32_t parties, const u64 *dealings);
 
+/// Party `index`'s re-shared key from its residues S_j, a sum of dealings the
+/// caller made (one chain share: standard residues, each validated): what
+/// shamir_combine returns for dealings summing to S_j, without them.
+std::unique_ptr<ResidueSecret> shamir_share_from_residues(const std::shared_ptr<const Context> &ctx,
+                                                          uint32_t index, uint32_t threshold, uint32_t parties,
+                                                          const u64 *residues);
+
 }  // namespace threshold
 }  // namespace bgv
