@@ -300,8 +300,7 @@ impl Aggregate {
     /// version 2, context fingerprint, session id, the binding as in a
     /// [`ShareMessage`] (run, step, level, subject, active set), the
     /// polynomials (count, then for each its length and residues) and a
-    /// checksum of all of it (BLAKE3, [`crate::checksum`]); integers
-    /// little-endian.
+    /// checksum of all of it (BLAKE3); integers little-endian.
     pub fn to_bytes(&self) -> Vec<u8> {
         let mut out = Vec::with_capacity(
             FRAME_HEADER + BINDING_BYTES + polynomials_len(&self.sums) + CHECKSUM_BYTES,

@@ -169,7 +169,7 @@ impl ShareMessage {
     /// The wire encoding: a header (magic, version, fingerprint, session,
     /// party, run, step, level, subject, active set), the polynomials (count, then for
     /// each its length and residues, little-endian) and a checksum of all of
-    /// it (BLAKE3, [`crate::checksum`]).
+    /// it (BLAKE3).
     pub fn to_bytes(&self) -> Vec<u8> {
         let mut out = Vec::with_capacity(self.encoded_len());
         self.write_to(&mut out);
