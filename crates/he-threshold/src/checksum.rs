@@ -10,20 +10,45 @@
 //! SHA-256 at the versions [`check_version`] names: a reader refuses an
 //! older version by name, before looking at its checksum.
 
+use zeroize::Zeroize;
+
 use crate::error::{Error, Result};
 
 /// Bytes of a checksum trailer.
 pub(crate) const CHECKSUM_BYTES: usize = 32;
 
-/// The incremental form of [`checksum`], for an encoding hashed in pieces;
-/// wiped when dropped.
-pub(crate) type Hasher = blake3::Hasher;
+/// The incremental form of [`checksum`], for an encoding hashed in pieces.
+/// Its state (which holds the last bytes it read, possibly secret) is wiped
+/// when it is dropped.
+pub(crate) struct Hasher(blake3::Hasher);
+
+impl Hasher {
+    /// A hasher that has read nothing.
+    pub(crate) fn new() -> Self {
+        Self(blake3::Hasher::new())
+    }
+
+    /// Reads `bytes`.
+    pub(crate) fn update(&mut self, bytes: &[u8]) -> &mut Self {
+        self.0.update(bytes);
+        self
+    }
+
+    /// The checksum of everything read so far.
+    pub(crate) fn finalize(&self) -> [u8; CHECKSUM_BYTES] {
+        self.0.finalize().into()
+    }
+}
+
+impl Drop for Hasher {
+    fn drop(&mut self) {
+        self.0.zeroize();
+    }
+}
 
 /// The checksum of `bytes`.
 pub(crate) fn checksum(bytes: &[u8]) -> [u8; CHECKSUM_BYTES] {
-    let mut hasher = Hasher::new();
-    hasher.update(bytes);
-    hasher.finalize().into()
+    Hasher::new().update(bytes).finalize()
 }
 
 /// Appends the checksum of everything in `out`. Reserve its 32 bytes
@@ -107,6 +132,9 @@ mod tests {
         let (body, sum) = checked_split("object", &out).unwrap();
         assert_eq!(body, b"some body");
         assert_eq!(sum, checksum(b"some body"));
+        let mut pieces = Hasher::new();
+        pieces.update(b"some ").update(b"body");
+        assert_eq!(pieces.finalize(), sum);
     }
 
     #[test]
