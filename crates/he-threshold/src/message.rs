@@ -230,7 +230,7 @@ impl ShareMessage {
                 h.update(bytes);
             });
         }
-        h.finalize().into()
+        h.finalize()
     }
 
     /// Reads a message written by [`to_bytes`](Self::to_bytes).

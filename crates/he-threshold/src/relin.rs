@@ -213,7 +213,7 @@ impl Opening {
         h.update(&self.nonce);
         h.update(&self.commitments);
         h.update(&self.checksum);
-        h.finalize().into()
+        h.finalize()
     }
 
     /// The wire encoding: magic `HETO`, version 3, the random bytes, the
