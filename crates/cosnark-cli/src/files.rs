@@ -10,7 +10,7 @@ use std::path::Path;
 
 use ark_bn254::{Bn254, Fr};
 use ark_groth16::{Proof, VerifyingKey};
-use he_circom::{snarkjs_json, R1cs, Witness, Zkey};
+use he_circom::{snarkjs_json, R1cs, Witness, Zkey, ZkeyWithoutQueries};
 use zeroize::Zeroizing;
 
 use crate::error::{CliError, CliResult};
@@ -85,6 +85,14 @@ pub fn read_r1cs(path: &Path) -> CliResult<R1cs> {
 /// As [`read_r1cs`].
 pub fn read_zkey(path: &Path) -> CliResult<Zkey> {
     Zkey::read(path).map_err(|e| CliError::circom(path, e))
+}
+
+/// The snarkjs Groth16 proving key `path`, read without its query points.
+///
+/// # Errors
+/// As [`read_r1cs`].
+pub fn read_zkey_without_queries(path: &Path) -> CliResult<ZkeyWithoutQueries> {
+    ZkeyWithoutQueries::read(path).map_err(|e| CliError::circom(path, e))
 }
 
 /// The snarkjs witness `path`.

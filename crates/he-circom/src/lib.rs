@@ -69,7 +69,7 @@ pub use matrices::{AbMatrices, CircuitMatrices, ConstraintMatrices};
 pub use r1cs::{R1cs, R1csHeader};
 pub use reduction::CircomReduction;
 pub use wtns::Witness;
-pub use zkey::{check_matches, Zkey, ZkeyHeader};
+pub use zkey::{check_matches, Zkey, ZkeyHeader, ZkeyWithoutQueries};
 
 /// Reads a whole file (its real length bounds every later allocation).
 pub(crate) fn read_file(kind: FileKind, path: &Path) -> Result<Vec<u8>> {

@@ -113,61 +113,15 @@ impl Zkey {
     /// indices; [`Error::NotCanonical`] values; points off the curve or
     /// outside the subgroup.
     pub fn from_bytes(bytes: &[u8]) -> Result<Self> {
-        let file = BinFile::parse(KIND, bytes, ZKEY_VERSION)?;
-        let mut p = file.reader(PROTOCOL)?;
-        let protocol = p.u32("protocol")?;
-        p.finish("protocol")?;
-        if protocol != 1 {
-            return Err(Error::UnsupportedSection {
-                kind: KIND,
-                section: PROTOCOL,
-                reason: match protocol {
-                    2 => "PLONK keys are not supported (protocol 2; only Groth16, 1)",
-                    10 => "FFLONK keys are not supported (protocol 10; only Groth16, 1)",
-                    _ => "unknown protocol (only Groth16, 1, is supported)",
-                },
-            });
-        }
-        let mut h = file.reader(GROTH16_HEADER)?;
-        let (header, keys) = read_header(&mut h)?;
-        let n_vars = u64::from(header.n_vars);
-        let n_public = u64::from(header.n_public);
-        // Every section's size first: from here on the counts are bounded
-        // by the file's real length.
-        let sizes = [
-            (IC, n_public + 1, G1_BYTES),
-            (POINTS_A, n_vars, G1_BYTES),
-            (POINTS_B1, n_vars, G1_BYTES),
-            (POINTS_B2, n_vars, G2_BYTES),
-            (POINTS_C, n_vars - n_public - 1, G1_BYTES),
-            (POINTS_H, u64::from(header.domain_size), G1_BYTES),
-        ];
-        for (section, count, size) in sizes {
-            let body = file.section(section)?;
-            let expected = count * size as u64;
-            if body.len() as u64 != expected {
-                return Err(Error::invalid(
-                    Location::section(KIND, section, "section size"),
-                    format!(
-                        "{} bytes; the header's counts give {count} points of {size} bytes",
-                        body.len()
-                    ),
-                ));
-            }
-        }
-        let matrices = read_coefficients(&mut file.reader(COEFFICIENTS)?, &header)?;
-        let g1s = |section: u32, field: &str| -> Result<Vec<G1Affine>> {
-            let mut r = file.reader(section)?;
-            let mut points = Vec::with_capacity(r.remaining() / G1_BYTES);
-            for i in 0..(r.remaining() / G1_BYTES) as u64 {
-                r.index = Some(i);
-                points.push(r.g1(field)?);
-            }
-            Ok(points)
-        };
-        let gamma_abc_g1 = g1s(IC, "IC point")?;
-        let a_query = g1s(POINTS_A, "A point")?;
-        let b_g1_query = g1s(POINTS_B1, "B1 point")?;
+        let Public {
+            file,
+            header,
+            keys,
+            matrices,
+            gamma_abc_g1,
+        } = read_public(bytes)?;
+        let a_query = read_g1s(&file, POINTS_A, "A point")?;
+        let b_g1_query = read_g1s(&file, POINTS_B1, "B1 point")?;
         let b_g2_query = {
             let mut r = file.reader(POINTS_B2)?;
             let mut points = Vec::with_capacity(r.remaining() / G2_BYTES);
@@ -177,16 +131,10 @@ impl Zkey {
             }
             points
         };
-        let l_query = g1s(POINTS_C, "C point")?;
-        let h_query = g1s(POINTS_H, "H point")?;
+        let l_query = read_g1s(&file, POINTS_C, "C point")?;
+        let h_query = read_g1s(&file, POINTS_H, "H point")?;
         let proving_key = ProvingKey {
-            vk: VerifyingKey {
-                alpha_g1: keys.alpha_g1,
-                beta_g2: keys.beta_g2,
-                gamma_g2: keys.gamma_g2,
-                delta_g2: keys.delta_g2,
-                gamma_abc_g1,
-            },
+            vk: keys.verifying_key(gamma_abc_g1),
             beta_g1: keys.beta_g1,
             delta_g1: keys.delta_g1,
             a_query,
@@ -245,41 +193,7 @@ impl Zkey {
     /// # Errors
     /// [`Error::ZkeyMismatch`] naming the first difference.
     pub fn check_matches(&self, r1cs: &R1cs) -> Result<()> {
-        let h = r1cs.header();
-        let counts = [
-            ("wires", u64::from(self.header.n_vars), u64::from(h.n_wires)),
-            (
-                "public wires",
-                u64::from(self.header.n_public),
-                h.n_public(),
-            ),
-            (
-                "constraints",
-                self.matrices.num_constraints() as u64,
-                u64::from(h.n_constraints),
-            ),
-        ];
-        for (what, zkey, r1cs) in counts {
-            if zkey != r1cs {
-                return Err(Error::ZkeyMismatch {
-                    what: format!("the zkey has {zkey} {what}, the r1cs {r1cs}"),
-                });
-            }
-        }
-        let theirs = r1cs.matrices();
-        for (name, ours, theirs) in [
-            ("A", self.matrices.a(), theirs.a()),
-            ("B", self.matrices.b(), theirs.b()),
-        ] {
-            for (i, (x, y)) in ours.iter().zip(theirs).enumerate() {
-                if sorted(x) != sorted(y) {
-                    return Err(Error::ZkeyMismatch {
-                        what: format!("constraint {i}: the {name} coefficients differ"),
-                    });
-                }
-            }
-        }
-        Ok(())
+        matches_r1cs(&self.header, &self.matrices, r1cs)
     }
 }
 
@@ -298,6 +212,195 @@ fn sorted(row: &[(Fr, usize)]) -> Vec<(usize, Fr)> {
     out
 }
 
+/// A zkey read without its query points, for a role that makes no
+/// multi-scalar multiplication (a collaborative proof's server, a
+/// verifier): the header's counts, the verifying key, δ in G1 and the A and
+/// B matrices. Everything [`Zkey::from_bytes`] checks is checked, except
+/// that the points of the A, B (G1 and G2), C and H sections are not read:
+/// their sections' sizes still are, but a point there that is off the curve
+/// or outside the subgroup goes unnoticed. Reading them is most of a
+/// zkey's load (the G2 subgroup checks above all).
+#[derive(Clone, Debug, PartialEq)]
+pub struct ZkeyWithoutQueries {
+    header: ZkeyHeader,
+    verifying_key: VerifyingKey<Bn254>,
+    delta_g1: G1Affine,
+    matrices: AbMatrices,
+}
+
+impl ZkeyWithoutQueries {
+    /// Reads and checks the `.zkey` at `path`, skipping its query points.
+    ///
+    /// # Errors
+    /// [`Error::Io`], or as [`from_bytes`](Self::from_bytes).
+    pub fn read(path: impl AsRef<Path>) -> Result<Self> {
+        Self::from_bytes(&crate::read_file(KIND, path.as_ref())?)
+    }
+
+    /// Parses and checks a `.zkey`, skipping its query points.
+    ///
+    /// # Errors
+    /// As [`Zkey::from_bytes`], except for the query points.
+    pub fn from_bytes(bytes: &[u8]) -> Result<Self> {
+        let Public {
+            header,
+            keys,
+            matrices,
+            gamma_abc_g1,
+            ..
+        } = read_public(bytes)?;
+        Ok(Self {
+            header,
+            verifying_key: keys.verifying_key(gamma_abc_g1),
+            delta_g1: keys.delta_g1,
+            matrices,
+        })
+    }
+
+    /// The header's counts.
+    pub fn header(&self) -> &ZkeyHeader {
+        &self.header
+    }
+
+    /// The verifying key.
+    pub fn verifying_key(&self) -> &VerifyingKey<Bn254> {
+        &self.verifying_key
+    }
+
+    /// δ in G1 (the proving key's `delta_g1`).
+    pub fn delta_g1(&self) -> G1Affine {
+        self.delta_g1
+    }
+
+    /// A and B, without snarkjs's public-input rows.
+    pub fn matrices(&self) -> &AbMatrices {
+        &self.matrices
+    }
+
+    /// Refuses this zkey unless it was made for `r1cs`, as
+    /// [`Zkey::check_matches`].
+    ///
+    /// # Errors
+    /// [`Error::ZkeyMismatch`] naming the first difference.
+    pub fn check_matches(&self, r1cs: &R1cs) -> Result<()> {
+        matches_r1cs(&self.header, &self.matrices, r1cs)
+    }
+}
+
+/// What every reader of a zkey checks and keeps: the container, the
+/// protocol, the header and its points, every section's size, the
+/// coefficients and the IC points.
+struct Public<'a> {
+    file: BinFile<'a>,
+    header: ZkeyHeader,
+    keys: HeaderKeys,
+    matrices: AbMatrices,
+    gamma_abc_g1: Vec<G1Affine>,
+}
+
+fn read_public(bytes: &[u8]) -> Result<Public<'_>> {
+    let file = BinFile::parse(KIND, bytes, ZKEY_VERSION)?;
+    let mut p = file.reader(PROTOCOL)?;
+    let protocol = p.u32("protocol")?;
+    p.finish("protocol")?;
+    if protocol != 1 {
+        return Err(Error::UnsupportedSection {
+            kind: KIND,
+            section: PROTOCOL,
+            reason: match protocol {
+                2 => "PLONK keys are not supported (protocol 2; only Groth16, 1)",
+                10 => "FFLONK keys are not supported (protocol 10; only Groth16, 1)",
+                _ => "unknown protocol (only Groth16, 1, is supported)",
+            },
+        });
+    }
+    let mut h = file.reader(GROTH16_HEADER)?;
+    let (header, keys) = read_header(&mut h)?;
+    let n_vars = u64::from(header.n_vars);
+    let n_public = u64::from(header.n_public);
+    // Every section's size first: from here on the counts are bounded by
+    // the file's real length.
+    let sizes = [
+        (IC, n_public + 1, G1_BYTES),
+        (POINTS_A, n_vars, G1_BYTES),
+        (POINTS_B1, n_vars, G1_BYTES),
+        (POINTS_B2, n_vars, G2_BYTES),
+        (POINTS_C, n_vars - n_public - 1, G1_BYTES),
+        (POINTS_H, u64::from(header.domain_size), G1_BYTES),
+    ];
+    for (section, count, size) in sizes {
+        let body = file.section(section)?;
+        let expected = count * size as u64;
+        if body.len() as u64 != expected {
+            return Err(Error::invalid(
+                Location::section(KIND, section, "section size"),
+                format!(
+                    "{} bytes; the header's counts give {count} points of {size} bytes",
+                    body.len()
+                ),
+            ));
+        }
+    }
+    let matrices = read_coefficients(&mut file.reader(COEFFICIENTS)?, &header)?;
+    let gamma_abc_g1 = read_g1s(&file, IC, "IC point")?;
+    Ok(Public {
+        file,
+        header,
+        keys,
+        matrices,
+        gamma_abc_g1,
+    })
+}
+
+/// The G1 points of `section` (its size checked already), each checked on
+/// the curve; `field` names one in an error.
+fn read_g1s(file: &BinFile<'_>, section: u32, field: &str) -> Result<Vec<G1Affine>> {
+    let mut r = file.reader(section)?;
+    let mut points = Vec::with_capacity(r.remaining() / G1_BYTES);
+    for i in 0..(r.remaining() / G1_BYTES) as u64 {
+        r.index = Some(i);
+        points.push(r.g1(field)?);
+    }
+    Ok(points)
+}
+
+/// Refuses a zkey with `header` and `matrices` unless it was made for
+/// `r1cs`: the same wires, public wires and constraints, and the same A and
+/// B coefficients (row by row, as sets of `(wire, coefficient)`).
+fn matches_r1cs(header: &ZkeyHeader, matrices: &AbMatrices, r1cs: &R1cs) -> Result<()> {
+    let h = r1cs.header();
+    let counts = [
+        ("wires", u64::from(header.n_vars), u64::from(h.n_wires)),
+        ("public wires", u64::from(header.n_public), h.n_public()),
+        (
+            "constraints",
+            matrices.num_constraints() as u64,
+            u64::from(h.n_constraints),
+        ),
+    ];
+    for (what, zkey, r1cs) in counts {
+        if zkey != r1cs {
+            return Err(Error::ZkeyMismatch {
+                what: format!("the zkey has {zkey} {what}, the r1cs {r1cs}"),
+            });
+        }
+    }
+    let theirs = r1cs.matrices();
+    for (name, ours, theirs) in [
+        ("A", matrices.a(), theirs.a()),
+        ("B", matrices.b(), theirs.b()),
+    ] {
+        for (i, (x, y)) in ours.iter().zip(theirs).enumerate() {
+            if sorted(x) != sorted(y) {
+                return Err(Error::ZkeyMismatch {
+                    what: format!("constraint {i}: the {name} coefficients differ"),
+                });
+            }
+        }
+    }
+    Ok(())
+}
+
 /// The six points of the Groth16 header.
 struct HeaderKeys {
     alpha_g1: G1Affine,
@@ -306,6 +409,19 @@ struct HeaderKeys {
     gamma_g2: G2Affine,
     delta_g1: G1Affine,
     delta_g2: G2Affine,
+}
+
+impl HeaderKeys {
+    /// The verifying key of these points and the IC points.
+    fn verifying_key(&self, gamma_abc_g1: Vec<G1Affine>) -> VerifyingKey<Bn254> {
+        VerifyingKey {
+            alpha_g1: self.alpha_g1,
+            beta_g2: self.beta_g2,
+            gamma_g2: self.gamma_g2,
+            delta_g2: self.delta_g2,
+            gamma_abc_g1,
+        }
+    }
 }
 
 fn read_prime<F: ark_ff::PrimeField<BigInt = ark_ff::BigInt<4>>>(

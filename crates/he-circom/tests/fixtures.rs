@@ -12,7 +12,7 @@ use ark_ff::Zero;
 use ark_groth16::{prepare_verifying_key, Groth16};
 use ark_std::rand::{rngs::StdRng, SeedableRng};
 use common::{bytes, fixture, prove, scratch, text, CIRCUITS};
-use he_circom::{snarkjs_json, Error, R1cs, Witness, Zkey};
+use he_circom::{snarkjs_json, Error, R1cs, Witness, Zkey, ZkeyWithoutQueries};
 
 /// Each circuit's r1cs, witness and zkey, parsed once for all tests.
 fn load(c: &str) -> &'static (R1cs, Witness, Zkey) {
@@ -118,6 +118,29 @@ fn a_zkey_with_one_coefficient_changed_is_refused() {
     let zkey = Zkey::from_bytes(&z).unwrap();
     let err = zkey.check_matches(&load("chain").0).unwrap_err();
     assert!(err.to_string().contains("constraint 0"), "{err}");
+}
+
+/// Read without its query points, a zkey gives the same header, verifying
+/// key, δ in G1 and matrices as read whole, and is checked against an
+/// r1cs the same way.
+#[test]
+fn a_zkey_without_queries_is_the_zkey_less_its_points() {
+    for c in CIRCUITS {
+        let (r1cs, _, zkey) = load(c);
+        let light = ZkeyWithoutQueries::read(fixture(&format!("{c}.zkey"))).unwrap();
+        assert_eq!(light.header(), zkey.header(), "{c}");
+        assert_eq!(light.verifying_key(), zkey.verifying_key(), "{c}");
+        assert_eq!(light.delta_g1(), zkey.proving_key().delta_g1, "{c}");
+        assert_eq!(light.matrices(), zkey.matrices(), "{c}");
+        light.check_matches(r1cs).unwrap();
+        for other in CIRCUITS.iter().filter(|o| **o != c) {
+            let err = light.check_matches(&load(other).0).unwrap_err();
+            assert!(
+                matches!(err, Error::ZkeyMismatch { .. }),
+                "{c} vs {other}: {err}"
+            );
+        }
+    }
 }
 
 #[test]

@@ -16,7 +16,7 @@ use ark_ff::{Field, One, PrimeField, Zero};
 use common::{body, bytes, put_u32, put_u64, sections, text};
 use he_circom::field::{fr_to_le, g2_to_zkey};
 use he_circom::snarkjs_json::{proof_from_json, public_from_json, verifying_key_from_json};
-use he_circom::{Error, R1cs, Witness, Zkey};
+use he_circom::{Error, R1cs, Witness, Zkey, ZkeyWithoutQueries};
 use proptest::prelude::*;
 
 struct Counting;
@@ -78,6 +78,9 @@ fn wtns(b: &[u8]) -> Result<Witness, Error> {
 fn zkey(b: &[u8]) -> Result<Zkey, Error> {
     bounded(b, Zkey::from_bytes)
 }
+fn zkey_without_queries(b: &[u8]) -> Result<ZkeyWithoutQueries, Error> {
+    bounded(b, ZkeyWithoutQueries::from_bytes)
+}
 
 /// Appends a section to a container (and counts it).
 fn with_section(mut file: Vec<u8>, t: u32, body: &[u8]) -> Vec<u8> {
@@ -109,8 +112,13 @@ fn every_truncation_is_refused() {
     for len in 0..w.len() {
         assert!(wtns(&w[..len]).is_err(), "wtns cut at {len}");
     }
+    assert!(zkey_without_queries(&z).is_ok());
     for len in 0..z.len() {
         assert!(zkey(&z[..len]).is_err(), "zkey cut at {len}");
+        assert!(
+            zkey_without_queries(&z[..len]).is_err(),
+            "zkey cut at {len}, read without queries"
+        );
     }
     for name in [
         "multiplier_verification_key.json",
@@ -383,11 +391,16 @@ fn bad_points_and_coefficients_in_a_zkey() {
             .contains("zkey section 7 (B points in G2), field B2 point #0"),
         "{err}"
     );
-    // The same in the header's β₂ (after 4 + 32 + 4 + 32 + 12 bytes, α₁, β₁).
+    // Read without its queries, the zkey does not look at that point.
+    assert!(zkey_without_queries(&c).is_ok());
+    // The same in the header's β₂ (after 4 + 32 + 4 + 32 + 12 bytes, α₁, β₁),
+    // which both readers check.
     let mut c = z.clone();
     let beta2 = body(&z, 2) + 84 + 128;
     c[beta2..beta2 + 128].copy_from_slice(&g2_to_zkey(&g2_outside_subgroup()));
     let err = zkey(&c).unwrap_err();
+    assert!(err.to_string().contains("field beta2"), "{err}");
+    let err = zkey_without_queries(&c).unwrap_err();
     assert!(err.to_string().contains("field beta2"), "{err}");
     // A coordinate ≥ q in the H points.
     let mut c = z.clone();
@@ -502,7 +515,13 @@ proptest! {
         let w = flipped(&bytes("multiplier.wtns"), &flips);
         let _ = wtns(&w);
         let z = flipped(&bytes("multiplier.zkey"), &flips);
-        let _ = zkey(&z);
+        // What the whole reader takes, the reader without queries takes
+        // alike (it checks a subset).
+        if let Ok(whole) = zkey(&z) {
+            let light = zkey_without_queries(&z).expect("a subset of the checks");
+            prop_assert_eq!(light.verifying_key(), whole.verifying_key());
+            prop_assert_eq!(light.matrices(), whole.matrices());
+        }
         for name in ["multiplier_verification_key.json", "multiplier_proof.json", "multiplier_public.json"] {
             let t = flipped(&bytes(name), &flips);
             if let Ok(t) = std::str::from_utf8(&t) {

@@ -6,7 +6,7 @@ use std::marker::PhantomData;
 
 use ark_ec::pairing::Pairing;
 use ark_ff::{AdditiveGroup, Field, PrimeField};
-use ark_groth16::ProvingKey;
+use ark_groth16::{ProvingKey, VerifyingKey};
 use ark_poly::{EvaluationDomain, GeneralEvaluationDomain};
 use ark_relations::gr1cs::{
     ConstraintSynthesizer, ConstraintSystem, OptimizationGoal, SynthesisMode,
@@ -18,13 +18,53 @@ use crate::error::{Error, Result};
 use crate::matrices::R1csMatrices;
 use crate::reduction::Reduction;
 
-/// A circuit's proving key and matrices, checked against each other.
+/// A circuit's Groth16 key and matrices, checked against each other.
 pub struct Circuit<E: Pairing, R: Reduction> {
-    proving_key: ProvingKey<E>,
+    key: CircuitKey<E>,
+    query_lengths: QueryLengths,
     matrices: R1csMatrices<E::ScalarField>,
     domain: GeneralEvaluationDomain<E::ScalarField>,
     digest: [u8; 32],
     reduction: PhantomData<R>,
+}
+
+/// What a circuit holds of its Groth16 key: the whole proving key (what a
+/// party's multi-scalar multiplications need), or only what a server uses.
+enum CircuitKey<E: Pairing> {
+    Proving(ProvingKey<E>),
+    WithoutQueries {
+        verifying_key: VerifyingKey<E>,
+        delta_g1: E::G1Affine,
+    },
+}
+
+/// The number of points in each query of a proving key: what a circuit's
+/// digest covers of them, and what a key read without them must have had.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct QueryLengths {
+    /// `a_query`.
+    pub a: usize,
+    /// `b_g1_query`.
+    pub b_g1: usize,
+    /// `b_g2_query`.
+    pub b_g2: usize,
+    /// `h_query`.
+    pub h: usize,
+    /// `l_query`.
+    pub l: usize,
+}
+
+impl QueryLengths {
+    /// The lengths of `pk`'s queries.
+    pub fn of<E: Pairing>(pk: &ProvingKey<E>) -> Self {
+        Self {
+            a: pk.a_query.len(),
+            b_g1: pk.b_g1_query.len(),
+            b_g2: pk.b_g2_query.len(),
+            h: pk.h_query.len(),
+            l: pk.l_query.len(),
+        }
+    }
 }
 
 impl<E: Pairing, R: Reduction> Circuit<E, R> {
@@ -34,6 +74,53 @@ impl<E: Pairing, R: Reduction> Circuit<E, R> {
     /// [`Error::InvalidArgument`] when the key's queries do not match the
     /// matrices' variables or domain, or no FFT domain holds the constraints.
     pub fn new(proving_key: ProvingKey<E>, matrices: R1csMatrices<E::ScalarField>) -> Result<Self> {
+        let lengths = QueryLengths::of(&proving_key);
+        Self::with_key(CircuitKey::Proving(proving_key), lengths, matrices)
+    }
+
+    /// The circuit of `matrices` for a role that makes no multi-scalar
+    /// multiplication (a server): its verifying key, δ in G1 and the
+    /// lengths its proving key's queries have, without their points. It has
+    /// the same [`digest`](Self::digest) as the circuit with the whole
+    /// key, but no [`proving_key`](Self::proving_key), so no party can be
+    /// made of it.
+    ///
+    /// # Errors
+    /// As [`new`](Self::new).
+    pub fn without_queries(
+        verifying_key: VerifyingKey<E>,
+        delta_g1: E::G1Affine,
+        query_lengths: QueryLengths,
+        matrices: R1csMatrices<E::ScalarField>,
+    ) -> Result<Self> {
+        let key = CircuitKey::WithoutQueries {
+            verifying_key,
+            delta_g1,
+        };
+        Self::with_key(key, query_lengths, matrices)
+    }
+
+    /// This circuit as a server holds it, [`without_queries`](Self::without_queries):
+    /// the same digest, verifying key, δ in G1 and matrices, no query points.
+    pub fn without_query_points(&self) -> Self {
+        Self {
+            key: CircuitKey::WithoutQueries {
+                verifying_key: self.verifying_key().clone(),
+                delta_g1: self.delta_g1(),
+            },
+            query_lengths: self.query_lengths,
+            matrices: self.matrices.clone(),
+            domain: self.domain,
+            digest: self.digest,
+            reduction: PhantomData,
+        }
+    }
+
+    fn with_key(
+        key: CircuitKey<E>,
+        lengths: QueryLengths,
+        matrices: R1csMatrices<E::ScalarField>,
+    ) -> Result<Self> {
         matrices.check()?;
         let variables = matrices.num_variables();
         let rows = matrices.num_constraints() + matrices.num_instance_variables;
@@ -45,29 +132,33 @@ impl<E: Pairing, R: Reduction> Circuit<E, R> {
                 "the proving key's {what} has {got} elements, the matrices need {expected}"
             )))
         };
-        let pk = &proving_key;
-        if pk.a_query.len() != variables {
-            return invalid("a_query", variables, pk.a_query.len());
+        if lengths.a != variables {
+            return invalid("a_query", variables, lengths.a);
         }
-        if pk.b_g1_query.len() != variables || pk.b_g2_query.len() != variables {
-            return invalid("b_query", variables, pk.b_g2_query.len());
+        if lengths.b_g1 != variables || lengths.b_g2 != variables {
+            return invalid("b_query", variables, lengths.b_g2);
         }
-        if pk.l_query.len() != matrices.num_witness_variables {
-            return invalid("l_query", matrices.num_witness_variables, pk.l_query.len());
+        if lengths.l != matrices.num_witness_variables {
+            return invalid("l_query", matrices.num_witness_variables, lengths.l);
         }
-        if pk.h_query.len() != R::h_query_len(domain.size()) {
-            return invalid("h_query", R::h_query_len(domain.size()), pk.h_query.len());
+        if lengths.h != R::h_query_len(domain.size()) {
+            return invalid("h_query", R::h_query_len(domain.size()), lengths.h);
         }
-        if pk.vk.gamma_abc_g1.len() != matrices.num_instance_variables {
+        let verifying_key = match &key {
+            CircuitKey::Proving(pk) => &pk.vk,
+            CircuitKey::WithoutQueries { verifying_key, .. } => verifying_key,
+        };
+        if verifying_key.gamma_abc_g1.len() != matrices.num_instance_variables {
             return invalid(
                 "gamma_abc_g1",
                 matrices.num_instance_variables,
-                pk.vk.gamma_abc_g1.len(),
+                verifying_key.gamma_abc_g1.len(),
             );
         }
-        let digest = digest::<E>(&proving_key, &matrices, R::NAME);
+        let digest = digest::<E>(verifying_key, &lengths, &matrices, R::NAME);
         Ok(Self {
-            proving_key,
+            key,
+            query_lengths: lengths,
             matrices,
             domain,
             digest,
@@ -93,8 +184,37 @@ impl<E: Pairing, R: Reduction> Circuit<E, R> {
     }
 
     /// The proving key.
-    pub fn proving_key(&self) -> &ProvingKey<E> {
-        &self.proving_key
+    ///
+    /// # Errors
+    /// [`Error::InvalidArgument`] for a circuit made
+    /// [`without_queries`](Self::without_queries).
+    pub fn proving_key(&self) -> Result<&ProvingKey<E>> {
+        match &self.key {
+            CircuitKey::Proving(pk) => Ok(pk),
+            CircuitKey::WithoutQueries { .. } => Err(Error::InvalidArgument(
+                "the circuit was read without its proving key's query points (as a server \
+                 reads it); a party's multi-scalar multiplications need the whole key"
+                    .into(),
+            )),
+        }
+    }
+    /// The verifying key.
+    pub fn verifying_key(&self) -> &VerifyingKey<E> {
+        match &self.key {
+            CircuitKey::Proving(pk) => &pk.vk,
+            CircuitKey::WithoutQueries { verifying_key, .. } => verifying_key,
+        }
+    }
+    /// δ in G1 (the proving key's `delta_g1`).
+    pub fn delta_g1(&self) -> E::G1Affine {
+        match &self.key {
+            CircuitKey::Proving(pk) => pk.delta_g1,
+            CircuitKey::WithoutQueries { delta_g1, .. } => *delta_g1,
+        }
+    }
+    /// The lengths of the proving key's queries.
+    pub fn query_lengths(&self) -> &QueryLengths {
+        &self.query_lengths
     }
     /// The constraint matrices.
     pub fn matrices(&self) -> &R1csMatrices<E::ScalarField> {
@@ -178,21 +298,22 @@ impl<E: Pairing, R: Reduction> Circuit<E, R> {
 }
 
 fn digest<E: Pairing>(
-    pk: &ProvingKey<E>,
+    vk: &VerifyingKey<E>,
+    lengths: &QueryLengths,
     matrices: &R1csMatrices<E::ScalarField>,
     reduction: &str,
 ) -> [u8; 32] {
     let mut hash = Sha256::new();
     hash.update(b"he-cosnark circuit v1");
     hash.update(reduction.as_bytes());
-    let mut vk = Vec::new();
+    let mut encoded = Vec::new();
     // Serializing into a Vec cannot fail.
-    let _ = pk.vk.serialize_compressed(&mut vk);
-    hash.update(&vk);
+    let _ = vk.serialize_compressed(&mut encoded);
+    hash.update(&encoded);
     for size in [
-        pk.a_query.len(),
-        pk.h_query.len(),
-        pk.l_query.len(),
+        lengths.a,
+        lengths.h,
+        lengths.l,
         matrices.num_constraints(),
         matrices.num_instance_variables,
         matrices.num_witness_variables,

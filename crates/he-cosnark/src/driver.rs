@@ -69,7 +69,10 @@ impl<E: Pairing, R: Reduction> InProcessProver<E, R> {
                 })
             })
             .collect::<Result<Vec<_>>>()?;
-        let server = Server::new(session.clone(), keys.relin_key, circuit, plan)?;
+        // The server holds the circuit as a server process reads it: no
+        // query points (it makes no multi-scalar multiplication).
+        let server_circuit = Arc::new(circuit.without_query_points());
+        let server = Server::new(session.clone(), keys.relin_key, server_circuit, plan)?;
         Ok(Self {
             session,
             threshold,

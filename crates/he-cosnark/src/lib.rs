@@ -128,6 +128,7 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
+mod buffered_rng;
 mod circom;
 mod circuit;
 mod driver;
@@ -148,7 +149,7 @@ pub mod transport;
 mod usage;
 mod wire;
 
-pub use circuit::Circuit;
+pub use circuit::{Circuit, QueryLengths};
 pub use driver::InProcessProver;
 pub use error::{Error, Result};
 pub use keys::{party_key_session, server_key_session, KeySession};

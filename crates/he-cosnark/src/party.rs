@@ -70,9 +70,13 @@ impl<E: Pairing, R: Reduction> ComputingParty<E, R> {
     /// Party `party` of the session, for `circuit` with `plan`.
     ///
     /// # Errors
-    /// [`Error::Engine`] when the session's plaintext modulus is not the
-    /// circuit's field.
+    /// [`Error::InvalidArgument`] for a circuit made
+    /// [`without_queries`](Circuit::without_queries); [`Error::Engine`] when
+    /// the session's plaintext modulus is not the circuit's field.
     pub fn new(party: Party, circuit: Arc<Circuit<E, R>>, plan: Arc<ProofPlan>) -> Result<Self> {
+        // Refused here rather than at the first proof: a circuit read
+        // without its query points (a server's) cannot make a party's MSMs.
+        circuit.proving_key()?;
         let encoder = FieldCoefficientEncoder::new(party.session().context())?;
         let split = plan.split()?;
         let mut unit = vec![E::ScalarField::ZERO; plan.components()];
@@ -184,7 +188,7 @@ impl<E: Pairing, R: Reduction> ComputingParty<E, R> {
         let s_share = self.upload_share(&signer, run(1), &s_at)?;
         s_at.zeroize();
 
-        let pk = self.circuit.proving_key();
+        let pk = self.circuit.proving_key()?;
         let (mut a_point, mut b_point, mut b_g1) = (
             E::G1::msm_unchecked(&pk.a_query, &z) + pk.delta_g1 * r,
             E::G2::msm_unchecked(&pk.b_g2_query, &z) + pk.vk.delta_g2 * s,
@@ -339,7 +343,7 @@ impl<E: Pairing, R: Reduction> ComputingParty<E, R> {
             }
         };
         let (h, rs) = self.decode_converted(&state.converted, &state.c, openings.as_deref())?;
-        let pk = self.circuit.proving_key();
+        let pk = self.circuit.proving_key()?;
         let mut scalars = R::quotient_scalars(self.circuit.domain(), h)?;
         let c = E::G1::msm_unchecked(&pk.l_query, &state.witness)
             + E::G1::msm_unchecked(&pk.h_query, &scalars)

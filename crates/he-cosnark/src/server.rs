@@ -53,7 +53,7 @@ impl<E: Pairing, R: Reduction> Server<E, R> {
         plan: Arc<ProofPlan>,
     ) -> Result<Self> {
         let encoder = FieldCoefficientEncoder::new(session.context())?;
-        let verifying_key = ark_groth16::prepare_verifying_key(&circuit.proving_key().vk);
+        let verifying_key = ark_groth16::prepare_verifying_key(circuit.verifying_key());
         Ok(Self {
             session,
             relin_key,
@@ -104,7 +104,7 @@ impl<E: Pairing, R: Reduction> Server<E, R> {
             .map(|(bytes, &i)| {
                 let from = Role::Party(i);
                 let upload = Upload::<E>::decode(bytes, &expect, from, components)?;
-                check_b_consistent(self.circuit.proving_key(), &upload, from)?;
+                check_b_consistent(&self.circuit, &upload, from)?;
                 Ok(upload)
             })
             .collect::<Result<Vec<_>>>()?;
@@ -278,13 +278,13 @@ impl<E: Pairing, R: Reduction> Server<E, R> {
 
 /// A party's B in G1 and in G2 must hold the same scalars (over the setup's
 /// generators, which δ in G1 and G2 share): e(B_G1, δ_G2) = e(δ_G1, B_G2).
-fn check_b_consistent<E: Pairing>(
-    pk: &ark_groth16::ProvingKey<E>,
+fn check_b_consistent<E: Pairing, R: Reduction>(
+    circuit: &Circuit<E, R>,
     upload: &Upload<E>,
     from: Role,
 ) -> Result<()> {
-    let left = E::pairing(upload.b_g1, pk.vk.delta_g2);
-    let right = E::pairing(pk.delta_g1, upload.b_point);
+    let left = E::pairing(upload.b_g1, circuit.verifying_key().delta_g2);
+    let right = E::pairing(circuit.delta_g1(), upload.b_point);
     if left != right {
         return Err(Error::Deviation {
             from,

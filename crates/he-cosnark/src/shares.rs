@@ -4,6 +4,7 @@ use ark_ff::PrimeField;
 use rand::{CryptoRng, RngCore};
 use zeroize::{Zeroize, ZeroizeOnDrop};
 
+use crate::buffered_rng::BufferedRng;
 use crate::error::{Error, Result};
 
 /// A computing party's additive share of the witness (the assignment
@@ -82,6 +83,10 @@ impl<F: PrimeField> WitnessShare<F> {
 /// # Ok::<(), he_cosnark::Error>(())
 /// ```
 ///
+/// `rng` is read 4 KiB at a time (through a buffer wiped afterwards): an
+/// operating-system generator such as `OsRng` pays a system call per read,
+/// and a large witness takes millions of words.
+///
 /// # Errors
 /// [`Error::InvalidArgument`] for no parties.
 pub fn share_witness<F: PrimeField, R: RngCore + CryptoRng>(
@@ -92,10 +97,11 @@ pub fn share_witness<F: PrimeField, R: RngCore + CryptoRng>(
     if parties == 0 {
         return Err(Error::InvalidArgument("no parties to share with".into()));
     }
+    let mut rng = BufferedRng::new(rng);
     let mut last = WitnessShare::new(witness.to_vec());
     let mut shares: Vec<WitnessShare<F>> = (1..parties)
         .map(|_| {
-            let share: Vec<F> = witness.iter().map(|_| F::rand(rng)).collect();
+            let share: Vec<F> = witness.iter().map(|_| F::rand(&mut rng)).collect();
             for (l, s) in last.values.iter_mut().zip(&share) {
                 *l -= s;
             }

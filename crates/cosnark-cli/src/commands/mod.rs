@@ -119,22 +119,45 @@ pub struct CircuitArgs {
     pub zkey: PathBuf,
 }
 
+/// How much of the zkey a role reads.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CircuitRead {
+    /// The whole proving key: a party's multi-scalar multiplications need
+    /// its query points.
+    Whole,
+    /// Without the query points (see [`he_circom::ZkeyWithoutQueries`]):
+    /// the server and the witness splitter need only the verifying key,
+    /// δ in G1 and the circuit's digest, and skip most of the load.
+    WithoutQueries,
+}
+
 impl CircuitArgs {
-    /// The r1cs and the circuit of r1cs and zkey, checked against each other.
+    /// The r1cs and the circuit of r1cs and zkey, checked against each
+    /// other, with as much of the zkey as `read` asks for.
     ///
     /// # Errors
     /// The readers' errors naming the file; a zkey for another circuit
     /// (naming both files).
-    pub fn load(&self) -> CliResult<(R1cs, Arc<Circuit<Bn254, Circom>>)> {
+    pub fn load(&self, read: CircuitRead) -> CliResult<(R1cs, Arc<Circuit<Bn254, Circom>>)> {
         let r1cs = files::read_r1cs(&self.r1cs)?;
-        let zkey = files::read_zkey(&self.zkey)?;
-        zkey.check_matches(&r1cs).map_err(|e| {
+        let mismatch = |e: he_circom::Error| {
             CliError::malformed(
                 &self.zkey,
                 format!("not a proving key of {}: {e}", self.r1cs.display()),
             )
-        })?;
-        let circuit = Circuit::from_circom(&r1cs, zkey)?;
+        };
+        let circuit = match read {
+            CircuitRead::Whole => {
+                let zkey = files::read_zkey(&self.zkey)?;
+                zkey.check_matches(&r1cs).map_err(mismatch)?;
+                Circuit::from_circom(&r1cs, zkey)?
+            }
+            CircuitRead::WithoutQueries => {
+                let zkey = files::read_zkey_without_queries(&self.zkey)?;
+                zkey.check_matches(&r1cs).map_err(mismatch)?;
+                Circuit::from_circom_without_queries(&r1cs, &zkey)?
+            }
+        };
         Ok((r1cs, Arc::new(circuit)))
     }
 }

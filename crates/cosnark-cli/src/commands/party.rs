@@ -12,7 +12,7 @@ use he_net::PeerId;
 use he_threshold::{ActiveSet, Party, ShamirShare};
 
 use super::proving::ProvingArgs;
-use super::{party_key_path, party_reshared_path, verify};
+use super::{party_key_path, party_reshared_path, verify, CircuitRead};
 use crate::error::{CliError, CliResult};
 use crate::files;
 use crate::net::NetTransport;
@@ -40,7 +40,7 @@ pub struct PartyArgs {
 pub fn run(args: &PartyArgs) -> CliResult<ProcessReport> {
     let role_args = &args.proving.role_args;
     let dir = &role_args.dir;
-    let inputs = args.proving.load()?;
+    let inputs = args.proving.load(CircuitRead::Whole)?;
     let (file, session, public) = (&inputs.file, &inputs.session, &inputs.public);
     let circuit = inputs.circuit;
     let share_bytes = files::read_secret(&args.share)?;
@@ -49,7 +49,7 @@ pub fn run(args: &PartyArgs) -> CliResult<ProcessReport> {
     let key_path = party_key_path(dir, args.index);
     let party = Party::import_secret(session, &files::read_secret(&key_path)?)
         .map_err(|e| CliError::malformed(&key_path, e.to_string()))?;
-    let vk = circuit.proving_key().vk.clone();
+    let vk = circuit.verifying_key().clone();
     let mut party = ComputingParty::new(party, circuit, inputs.plan)?;
     let active = match &inputs.members {
         Some(members) => {

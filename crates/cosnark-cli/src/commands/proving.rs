@@ -10,7 +10,7 @@ use he_cosnark::{Circom, Circuit, ProofPlan, RoleReport};
 use he_net::PeerId;
 use he_threshold::Session;
 
-use super::{CircuitArgs, ProofArgs, RoleArgs};
+use super::{CircuitArgs, CircuitRead, ProofArgs, RoleArgs};
 use crate::error::CliResult;
 use crate::files;
 use crate::net::NetTransport;
@@ -48,17 +48,18 @@ pub struct ProvingInputs {
 }
 
 impl ProvingArgs {
-    /// Reads the session, the members, the circuit and the public inputs,
-    /// and plans the circuit's proofs.
+    /// Reads the session, the members, the circuit (as much of its zkey as
+    /// `read` asks for) and the public inputs, and plans the circuit's
+    /// proofs.
     ///
     /// # Errors
     /// The readers' errors, each naming its file; members that the session
     /// does not allow (as [`ProofArgs::members`]).
-    pub fn load(&self) -> CliResult<ProvingInputs> {
+    pub fn load(&self, read: CircuitRead) -> CliResult<ProvingInputs> {
         let file = self.role_args.session_file()?;
         let members = self.proofs.members(&file)?;
         let session = file.session()?;
-        let (_, circuit) = self.circuit.load()?;
+        let (_, circuit) = self.circuit.load(read)?;
         let public = files::read_public_json(&self.public)?;
         let plan = Arc::new(ProofPlan::new(&session, circuit.domain_size())?);
         Ok(ProvingInputs {

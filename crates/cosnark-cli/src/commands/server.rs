@@ -12,7 +12,7 @@ use he_threshold::ActiveSet;
 use helib_rs::RelinKey;
 
 use super::proving::ProvingArgs;
-use super::server_relin_path;
+use super::{server_relin_path, CircuitRead};
 use crate::error::{CliError, CliResult};
 use crate::files;
 use crate::outcome;
@@ -36,7 +36,7 @@ pub struct ServerArgs {
 /// verify ([`he_cosnark::Error::ProofRejected`]).
 pub fn run(args: &ServerArgs) -> CliResult<ProcessReport> {
     let role_args = &args.proving.role_args;
-    let inputs = args.proving.load()?;
+    let inputs = args.proving.load(CircuitRead::WithoutQueries)?;
     let (file, members) = (&inputs.file, &inputs.members);
     let relin_path = server_relin_path(&role_args.dir);
     let relin_key = RelinKey::from_bytes(inputs.session.context(), &files::read(&relin_path)?)

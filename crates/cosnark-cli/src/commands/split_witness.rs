@@ -8,7 +8,7 @@ use clap::Args;
 use he_cosnark::share_witness;
 use zeroize::Zeroize;
 
-use super::CircuitArgs;
+use super::{CircuitArgs, CircuitRead};
 use crate::error::{CliError, CliResult};
 use crate::files;
 
@@ -45,7 +45,7 @@ pub fn share_path(dir: &std::path::Path, party: u32) -> PathBuf {
 /// The readers' errors; a witness that does not satisfy the circuit; file
 /// errors (also for share files that exist already).
 pub fn run(args: &SplitWitnessArgs) -> CliResult<()> {
-    let (r1cs, circuit) = args.circuit.load()?;
+    let (r1cs, circuit) = args.circuit.load(CircuitRead::WithoutQueries)?;
     let mut values = files::read_witness(&args.witness)?.into_values();
     let outcome = (|| -> CliResult<()> {
         r1cs.check_witness(&values).map_err(|e| {

@@ -1,6 +1,9 @@
-//! libFuzzer harness for `he_circom::Zkey::from_bytes`.
+//! libFuzzer harness for `he_circom::Zkey::from_bytes` and
+//! `he_circom::ZkeyWithoutQueries::from_bytes`.
 //!
-//! Any bytes must give `Ok` or `Err`, never a panic. The oracle for
+//! Any bytes must give `Ok` or `Err` from each, never a panic. What the
+//! whole reader accepts, the reader without queries accepts too, with the
+//! same header, verifying key, δ in G1 and matrices. The oracle for
 //! accepted files: the proving key's queries have the lengths the header
 //! implies (A, B: nVars; C: private wires; H: domainSize; IC: nPublic + 1),
 //! the domain is snarkjs's for the matrices, and every point is on the
@@ -12,7 +15,7 @@
 mod seeds;
 
 use he_circom::reduction::domain_size;
-use he_circom::Zkey;
+use he_circom::{Zkey, ZkeyWithoutQueries};
 use libfuzzer_sys::fuzz_target;
 
 const FIXTURE: &[u8] = include_bytes!("../../tests/fixtures/multiplier.zkey");
@@ -22,9 +25,15 @@ fuzz_target!(
         seeds::write_if_asked(&[FIXTURE]);
     },
     |data: &[u8]| {
+        let light = ZkeyWithoutQueries::from_bytes(data);
         let Ok(zkey) = Zkey::from_bytes(data) else {
             return;
         };
+        let light = light.expect("the reader without queries checks a subset");
+        assert_eq!(light.header(), zkey.header());
+        assert_eq!(light.verifying_key(), zkey.verifying_key());
+        assert_eq!(light.delta_g1(), zkey.proving_key().delta_g1);
+        assert_eq!(light.matrices(), zkey.matrices());
         let h = *zkey.header();
         let pk = zkey.proving_key();
         let m = zkey.matrices();
