@@ -5,7 +5,10 @@
 //! - [`Witness`]: snarkjs's `.wtns`;
 //! - [`Zkey`]: snarkjs's Groth16 `.zkey`, as an ark-groth16 0.6
 //!   [`ProvingKey`](ark_groth16::ProvingKey) with the A and B matrices,
-//!   and [`Zkey::check_matches`] against an r1cs;
+//!   and [`Zkey::check_matches`] against an r1cs; [`ZkeyWithoutQueries`]
+//!   reads the same file without its query points (verifying key, δ in G1,
+//!   matrices), for a role that makes no multi-scalar multiplication, at a
+//!   hundredth of the load;
 //! - [`CircomReduction`]: the reduction snarkjs keys are made for, for
 //!   ark-groth16's provers, with its linear pieces in [`reduction`];
 //! - [`snarkjs_json`]: `proof.json`, `public.json`,
