@@ -63,9 +63,6 @@ impl KeySession {
                         let (reshared, mut report) =
                             party_key_session(&mut party, threshold, &mut end)?;
                         report.charge(Round::Keys, u);
-                        if std::env::var("KS_TRACE").is_ok() {
-                            eprintln!("KS step 1 cpu {:.1} ms", u.cpu.as_secs_f64() * 1e3);
-                        }
                         Ok((party, reshared, report))
                     })
                 })
@@ -132,38 +129,22 @@ pub fn party_key_session<T: Transport + ?Sized>(
     let (commitment, u) =
         Usage::measure(|| party.relin_key_commit(RELIN_RUN).map(|c| c.to_bytes()));
     report.charge(Round::Keys, u);
-    if std::env::var("KS_TRACE").is_ok() {
-        eprintln!("KS step 2 cpu {:.1} ms", u.cpu.as_secs_f64() * 1e3);
-    }
     transport.send(Role::Server, Round::Keys, commitment?)?;
 
     let bytes = transport.receive(Role::Server, Round::Keys)?;
     let (opening, u) = Usage::measure(|| -> Result<Vec<u8>> {
         let commitments = Commitments::from_bytes(&session, &bytes).map_err(from_server)?;
-        let (o, a) = Usage::measure(|| party.relin_key_open(&commitments));
-        let (out, b) = Usage::measure(|| o.map(|o| o.to_bytes()));
-        eprintln!("KSO open {:?} bytes {:?}", a.cpu, b.cpu);
-        Ok(out?)
+        Ok(party.relin_key_open(&commitments)?.to_bytes())
     });
     report.charge(Round::Keys, u);
-    if std::env::var("KS_TRACE").is_ok() {
-        eprintln!("KS step 3 cpu {:.1} ms", u.cpu.as_secs_f64() * 1e3);
-    }
     transport.send(Role::Server, Round::Keys, opening?)?;
 
     let bytes = transport.receive(Role::Server, Round::Keys)?;
     let (share, u) = Usage::measure(|| -> Result<Vec<u8>> {
-        let (round1, a) = Usage::measure(|| Aggregate::from_bytes(&session, &bytes));
-        let round1 = round1.map_err(from_server)?;
-        let (m, b) = Usage::measure(|| party.relin_key_round2(&round1));
-        let (out, c) = Usage::measure(|| m.map(|m| m.to_bytes()));
-        eprintln!("KSR parse {:?} round2 {:?} bytes {:?}", a.cpu, b.cpu, c.cpu);
-        Ok(out?)
+        let round1 = Aggregate::from_bytes(&session, &bytes).map_err(from_server)?;
+        Ok(party.relin_key_round2(&round1)?.to_bytes())
     });
     report.charge(Round::Keys, u);
-    if std::env::var("KS_TRACE").is_ok() {
-        eprintln!("KS step 4 cpu {:.1} ms", u.cpu.as_secs_f64() * 1e3);
-    }
     transport.send(Role::Server, Round::Keys, share?)?;
 
     let reshared = if threshold < session.parties() {
@@ -187,10 +168,7 @@ fn reshare<T: Transport + ?Sized>(
     let (dealings, u) = Usage::measure(|| -> Result<_> {
         let mut own = None;
         let mut outgoing = Vec::new();
-        let (all, ud) = Usage::measure(|| party.shamir_dealings(RESHARE_RUN, threshold));
-        let all = all?;
-        eprintln!("KSD deal {:?}", ud.cpu);
-        for dealing in all {
+        for dealing in party.shamir_dealings(RESHARE_RUN, threshold)? {
             if dealing.to == me {
                 own = Some(dealing);
             } else {
@@ -200,9 +178,6 @@ fn reshare<T: Transport + ?Sized>(
         Ok((own, outgoing))
     });
     report.charge(Round::Keys, u);
-    if std::env::var("KS_TRACE").is_ok() {
-        eprintln!("KS step 5 cpu {:.1} ms", u.cpu.as_secs_f64() * 1e3);
-    }
     let (own, outgoing) = dealings?;
     for (to, bytes) in outgoing {
         transport.send_secret(to, Round::Keys, bytes)?;
@@ -214,9 +189,6 @@ fn reshare<T: Transport + ?Sized>(
         let bytes = Zeroizing::new(transport.receive(from, Round::Keys)?);
         let (dealing, u) = Usage::measure(|| DealingMessage::from_bytes(&bytes));
         report.charge(Round::Keys, u);
-        if std::env::var("KS_TRACE").is_ok() {
-            eprintln!("KS step 6 cpu {:.1} ms", u.cpu.as_secs_f64() * 1e3);
-        }
         received.push(dealing.map_err(|e| Error::Malformed {
             from,
             reason: e.to_string(),
@@ -224,9 +196,6 @@ fn reshare<T: Transport + ?Sized>(
     }
     let (share, u) = Usage::measure(|| party.reshare(RESHARE_RUN, threshold, &received));
     report.charge(Round::Keys, u);
-    if std::env::var("KS_TRACE").is_ok() {
-        eprintln!("KS step 7 cpu {:.1} ms", u.cpu.as_secs_f64() * 1e3);
-    }
     Ok(share?)
 }
 
@@ -257,9 +226,6 @@ pub fn server_key_session<T: Transport + ?Sized>(
     })?;
     let (commitments, u) = Usage::measure(|| collector.finish().map(|c| (c.to_bytes(), c)));
     report.charge(Round::Keys, u);
-    if std::env::var("KS_TRACE").is_ok() {
-        eprintln!("KS step 8 cpu {:.1} ms", u.cpu.as_secs_f64() * 1e3);
-    }
     let (commitment_bytes, commitments) = commitments?;
     to_each_party(session, transport, &commitment_bytes)?;
 
@@ -269,9 +235,6 @@ pub fn server_key_session<T: Transport + ?Sized>(
     })?;
     let (round1, u) = Usage::measure(|| aggregator.finish().map(|r| (r.to_bytes(), r)));
     report.charge(Round::Keys, u);
-    if std::env::var("KS_TRACE").is_ok() {
-        eprintln!("KS step 9 cpu {:.1} ms", u.cpu.as_secs_f64() * 1e3);
-    }
     let (round1_bytes, round1) = round1?;
     to_each_party(session, transport, &round1_bytes)?;
 
@@ -282,9 +245,6 @@ pub fn server_key_session<T: Transport + ?Sized>(
     let (relin_key, u) =
         Usage::measure(|| -> Result<_> { Ok(session.relin_key(&round1, &aggregator.finish()?)?) });
     report.charge(Round::Keys, u);
-    if std::env::var("KS_TRACE").is_ok() {
-        eprintln!("KS step 10 cpu {:.1} ms", u.cpu.as_secs_f64() * 1e3);
-    }
     report.finish(&*transport);
     Ok((relin_key?, report))
 }
@@ -301,9 +261,6 @@ fn from_each_party<T: Transport + ?Sized>(
         let bytes = transport.receive(Role::Party(i), Round::Keys)?;
         let (outcome, u) = Usage::measure(|| take(&bytes));
         report.charge(Round::Keys, u);
-        if std::env::var("KS_TRACE").is_ok() {
-            eprintln!("KS step 11 cpu {:.1} ms", u.cpu.as_secs_f64() * 1e3);
-        }
         outcome?;
     }
     Ok(())
