@@ -154,6 +154,9 @@ assert d["verified"] is True and d["ranks"] == 2 and d["n"] == 8192
 assert d["bytes_exchanged"] == d["model_bytes_exchanged"] > 0
 assert d["cpu_s"] > 0 and d["peak_memory_bytes"] > 0 and len(d["per_rank"]) == 2
 assert ("--compare" in sys.argv[2]) == ("single_process_cpu_s" in d)
+if "single_process_cpu_s" in d:
+    assert d["single_process_threads"] == 2
+    assert d["single_process_cpu_s"] > 0 and d["single_process_one_thread_cpu_s"] > 0
 assert ("--memory-limit-mib 1024" in sys.argv[2]) == (d.get("memory_limit_bytes") == 1 << 30)
 assert d["peak_memory_bytes"] < d.get("memory_limit_bytes", 1 << 62)' "$tmp/json" "$job"; then
         pass=$((pass + 1))

@@ -415,6 +415,14 @@ fn array_counts_beyond_any_array_are_refused() {
 // passed are short, so a call that read or wrote as far as the count says
 // would leave them (a crash, or a heap-buffer-overflow under the sanitizer).
 
+/// Row (0, 0) of a ciphertext's residues.
+fn residue_row(ct: *mut helib_ciphertext, n: usize) -> Vec<u64> {
+    let mut row = vec![0u64; n];
+    // SAFETY: a live ciphertext handle; `row` holds N values.
+    check(unsafe { helib_ciphertext_residues(ct, 0, 0, row.as_mut_ptr(), n) });
+    row
+}
+
 /// Counts at the edges of size_t: around 2^61 (2^61 eight-byte entries are
 /// 2^64 bytes, so an end pointer wraps back to the start), 2^62 + 1 (times
 /// 4 or 8 bytes it wraps to 4 or 8), around 2^63 and SIZE_MAX.
@@ -691,6 +699,25 @@ fn input_arrays_refuse_edge_counts() {
             |count| unsafe {
                 let mut out = null_mut();
                 helib_residue_import_finish(import, one.as_ptr(), count, -1e300, -1e300, &mut out)
+            },
+        ),
+        // SAFETY: see the comment above the table.
+        case("ciphertext_zeros factor_nlimbs", invalid, |count| unsafe {
+            helib_ciphertext_zeros(ctx.ptr, level, 2, one.as_ptr(), count, 0.0, dst.0)
+        }),
+        case(
+            "ciphertext_write_residue_columns count",
+            invalid,
+            // SAFETY: see the comment above the table.
+            |count| unsafe {
+                let before = residue_row(ct.0, ctx.n);
+                let s = helib_ciphertext_write_residue_columns(ct.0, 0, 0, 0, one.as_ptr(), count);
+                assert_eq!(
+                    residue_row(ct.0, ctx.n),
+                    before,
+                    "a refused write changed the row"
+                );
+                s
             },
         ),
         // SAFETY: see the comment above the table.
@@ -1057,6 +1084,17 @@ fn output_arrays_refuse_capacities_beyond_any_array() {
             assert_untouched(&out, "ciphertext_residues");
             s
         }),
+        // SAFETY: see the comment above the table.
+        case(
+            "ciphertext_residue_columns count",
+            invalid,
+            |count| unsafe {
+                let mut out = vec![SENTINEL; N];
+                let s = helib_ciphertext_residue_columns(ct.0, 0, 0, 0, out.as_mut_ptr(), count);
+                assert_untouched(&out, "ciphertext_residue_columns");
+                s
+            },
+        ),
         // SAFETY: see the comment above the table.
         case("decrypt out_len", invalid, |count| unsafe {
             let mut out = vec![SENTINEL; N];

@@ -23,8 +23,10 @@
 //! `--json` prints (rank 0) one object: `verified`, `ranks`, `n`,
 //! `ring_degree`, `peak_memory_bytes` (the largest rank's), `cpu_s` (the sum
 //! over ranks), `wall_s` (the slowest rank), `bytes_exchanged` (the sum of
-//! bytes sent), `model_bytes_exchanged`, `single_process_cpu_s` (with
-//! `--compare`), `memory_limit_bytes` (with `--memory-limit-mib`, each
+//! bytes sent), `model_bytes_exchanged`, with `--compare`
+//! `single_process_cpu_s` and `single_process_threads` (the one-process
+//! computation with as many engine threads as the job's ranks have, on the
+//! same cores) and `single_process_one_thread_cpu_s`, `memory_limit_bytes` (with `--memory-limit-mib`, each
 //! rank's cap on what it allocates) and `per_rank` (each rank's `cpu_s`,
 //! `wall_s`, `bytes_sent`, `bytes_received`, `model_bytes_sent`,
 //! `peak_memory_bytes`).
@@ -44,7 +46,7 @@ use ark_bn254::Fr;
 use ark_poly::EvaluationDomain;
 use ark_std::UniformRand;
 use clap::Parser;
-use common::{cpu_seconds, RankFigures, Report, Result, Start};
+use common::{single_process, RankFigures, Report, Result, Start};
 use he_fft::{suggest_plan_parameters, FftPlan, PlanOptions, Strategy};
 use he_mpi::cost::fft_exchange;
 use he_mpi::{Cluster, DistributedFft};
@@ -155,7 +157,7 @@ fn run(o: &Options, world: he_mpi::mpi::topology::SimpleCommunicator) -> Result<
     };
     let gathered = fft.gather(0, &cluster, &outputs)?;
     let mut verified = true;
-    let mut single_process_cpu_s = None;
+    let mut single_process_figures = None;
     if let (Some(outputs), Some(sk)) = (&gathered, &sk) {
         let decrypted = plan.decrypt(sk, outputs)?;
         let expected = if o.inverse {
@@ -165,8 +167,11 @@ fn run(o: &Options, world: he_mpi::mpi::topology::SimpleCommunicator) -> Result<
         };
         verified = decrypted == expected;
         if let Some(all_inputs) = &all_inputs {
-            let (one, cpu) = cpu_seconds(|| Ok(plan.execute(all_inputs, &keys)?))?;
-            single_process_cpu_s = Some(cpu);
+            let cores = o.job.threads * cluster.size() as u32;
+            let (one, figures) = single_process(&context, cores, o.job.threads, || {
+                Ok(plan.execute(all_inputs, &keys)?)
+            })?;
+            single_process_figures = Some(figures);
             verified &= plan.decrypt(sk, &one)? == decrypted;
         }
     }
@@ -181,7 +186,7 @@ fn run(o: &Options, world: he_mpi::mpi::topology::SimpleCommunicator) -> Result<
             figures: &figures,
             model_bytes_sent: &model,
             verified,
-            single_process_cpu_s,
+            single_process: single_process_figures,
             job: &o.job,
         }
         .print();

@@ -227,8 +227,8 @@ impl Cluster {
     pub fn barrier(&self) -> Result<()> {
         let _guard = self.watchdog.guard("a barrier");
         // SAFETY: the communicator is live.
-        check(self.rank, "MPI_Barrier", unsafe {
-            ffi::MPI_Barrier(self.comm.as_raw())
+        self.complete("MPI_Ibarrier", |request| unsafe {
+            ffi::MPI_Ibarrier(self.comm.as_raw(), request)
         })
     }
 
@@ -240,9 +240,10 @@ impl Cluster {
         let _guard = self.watchdog.guard("an all-gather");
         let mut out = vec![0u64; values.len() * self.size];
         // SAFETY: the send buffer holds `values.len()` u64 and the receive
-        // buffer that many for every rank; the communicator is live.
-        check(self.rank, "MPI_Allgather", unsafe {
-            ffi::MPI_Allgather(
+        // buffer that many for every rank, both alive until the call
+        // completes; the communicator is live.
+        self.complete("MPI_Iallgather", |request| unsafe {
+            ffi::MPI_Iallgather(
                 values.as_ptr().cast::<c_void>(),
                 values.len() as c_int,
                 ffi::RSMPI_UINT64_T,
@@ -250,6 +251,7 @@ impl Cluster {
                 values.len() as c_int,
                 ffi::RSMPI_UINT64_T,
                 self.comm.as_raw(),
+                request,
             )
         })?;
         Ok(out)
@@ -397,9 +399,14 @@ impl Cluster {
                 .collect()
         };
         let (send_at, recv_at) = (offsets(send_counts), offsets(recv_counts));
+        // This rank's own part never leaves the process: it is neither
+        // sealed nor verified (its header covers no payload).
         let mut headers = Vec::with_capacity(size * HEADER_WORDS);
         for d in 0..size {
-            let payload = &send[send_at[d]..send_at[d] + send_counts[d]];
+            let payload = match d == rank {
+                true => &[][..],
+                false => &send[send_at[d]..send_at[d] + send_counts[d]],
+            };
             headers.extend_from_slice(&header(rank, d).seal(payload));
         }
         if self.corrupt_next.get() {
@@ -411,10 +418,10 @@ impl Cluster {
         }
         let _guard = self.watchdog.guard("a residue exchange");
         let mut their_headers = vec![0u64; size * HEADER_WORDS];
-        // SAFETY: both buffers hold HEADER_WORDS u64 per rank; the
-        // communicator is live.
-        check(rank, "MPI_Alltoall", unsafe {
-            ffi::MPI_Alltoall(
+        // SAFETY: both buffers hold HEADER_WORDS u64 per rank and live
+        // until the call completes; the communicator is live.
+        self.complete("MPI_Ialltoall", |request| unsafe {
+            ffi::MPI_Ialltoall(
                 headers.as_ptr().cast::<c_void>(),
                 HEADER_WORDS as c_int,
                 ffi::RSMPI_UINT64_T,
@@ -422,6 +429,7 @@ impl Cluster {
                 HEADER_WORDS as c_int,
                 ffi::RSMPI_UINT64_T,
                 self.comm.as_raw(),
+                request,
             )
         })?;
         let ints = |values: &[usize]| -> Result<Vec<c_int>> {
@@ -443,9 +451,11 @@ impl Cluster {
         );
         received.resize(recv_counts.iter().sum(), 0);
         // SAFETY: the counts and displacements describe ranges inside the
-        // two buffers (their lengths are the counts' sums); the communicator is live.
-        check(rank, "MPI_Alltoallv", unsafe {
-            ffi::MPI_Alltoallv(
+        // two buffers (their lengths are the counts' sums); buffers, counts
+        // and displacements live until the call completes; the communicator
+        // is live.
+        self.complete("MPI_Ialltoallv", |request| unsafe {
+            ffi::MPI_Ialltoallv(
                 send.as_ptr().cast::<c_void>(),
                 sc.as_ptr(),
                 sd.as_ptr(),
@@ -455,10 +465,11 @@ impl Cluster {
                 rd.as_ptr(),
                 ffi::RSMPI_UINT64_T,
                 self.comm.as_raw(),
+                request,
             )
         })?;
         let mut outcome = Ok(());
-        for s in 0..size {
+        for s in (0..size).filter(|&s| s != rank) {
             let payload = &received[recv_at[s]..recv_at[s] + recv_counts[s]];
             let words = &their_headers[s * HEADER_WORDS..(s + 1) * HEADER_WORDS];
             if let Err(e) = header(s, rank).verify(words, payload) {
@@ -477,6 +488,50 @@ impl Cluster {
         self.agree(outcome)
     }
 }
+
+impl Cluster {
+    /// Starts a nonblocking collective with `start` and waits for it
+    /// without holding a core: the request is tested back to back for a
+    /// few microseconds, then between sleeps that grow to [`QUIET_WAIT_MAX`].
+    /// MPI's blocking calls poll without pause instead, so a rank that waits
+    /// for a slower one would spend the wait as processor time (and, with
+    /// more ranks than cores, take it from the rank it waits for).
+    ///
+    /// # Errors
+    /// [`Error::Mpi`] naming `call` when starting or testing fails.
+    fn complete(
+        &self,
+        call: &'static str,
+        start: impl FnOnce(*mut ffi::MPI_Request) -> c_int,
+    ) -> Result<()> {
+        // SAFETY: RSMPI_REQUEST_NULL is a constant the MPI library defines.
+        let mut request = unsafe { ffi::RSMPI_REQUEST_NULL };
+        check(self.rank, call, start(&mut request))?;
+        let mut pause = Duration::ZERO;
+        for tests in 0u32.. {
+            let mut done: c_int = 0;
+            // SAFETY: `request` is the live request `start` made; the status
+            // is ignored (MPI's constant says so).
+            check(self.rank, call, unsafe {
+                ffi::MPI_Test(&mut request, &mut done, ffi::RSMPI_STATUS_IGNORE)
+            })?;
+            if done != 0 {
+                break;
+            }
+            if tests >= QUIET_WAIT_SPINS {
+                std::thread::sleep(pause);
+                pause = (pause * 2).clamp(QUIET_WAIT_MIN, QUIET_WAIT_MAX);
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Tests of a request before a waiting rank starts to sleep between them.
+const QUIET_WAIT_SPINS: u32 = 64;
+/// The first and the longest sleep between tests of a request.
+const QUIET_WAIT_MIN: Duration = Duration::from_micros(10);
+const QUIET_WAIT_MAX: Duration = Duration::from_micros(500);
 
 impl Drop for Cluster {
     fn drop(&mut self) {

@@ -129,6 +129,12 @@ impl Ciphertext {
         self.raw.as_ptr()
     }
 
+    /// The engine handle, for a write that keeps the level, size, factor and
+    /// noise estimate (so the cached information stays true).
+    pub(crate) fn as_mut_ptr(&mut self) -> *mut RawCt {
+        self.raw.as_mut_ptr()
+    }
+
     /// `dst = op(self, dst)` into a new ciphertext.
     pub(crate) fn compute(
         &self,

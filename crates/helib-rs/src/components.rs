@@ -75,4 +75,48 @@ impl Ciphertext {
             sys::helib_ciphertext_residues(ct, part, prime, out.as_mut_ptr(), out.len())
         })
     }
+
+    /// Columns `first..first + out.len()` of [`residues`](Self::residues),
+    /// written into `out`: for sending pieces of rows to other processes
+    /// without copying each row whole first.
+    ///
+    /// ```
+    /// use helib_rs::{Context, Parameters, Plaintext, SecretKey};
+    ///
+    /// let context = Context::new(&Parameters::for_tests())?;
+    /// let sk = SecretKey::generate(&context)?;
+    /// let ct = sk.encrypt(&Plaintext::from_u64s(&context, &[1, 2])?)?;
+    /// let mut piece = vec![0u64; 8];
+    /// ct.residue_columns_into(1, 0, 16, &mut piece)?;
+    /// assert_eq!(piece, ct.residues(1, 0)?[16..24]);
+    /// let n = context.ring_degree();
+    /// assert!(ct.residue_columns_into(1, 0, n - 4, &mut piece).is_err()); // past column N
+    /// # Ok::<(), helib_rs::Error>(())
+    /// ```
+    ///
+    /// # Errors
+    /// As for [`residues`](Self::residues), and
+    /// [`Error::InvalidArgument`](crate::Error::InvalidArgument) for columns
+    /// beyond N.
+    pub fn residue_columns_into(
+        &self,
+        part: usize,
+        prime: usize,
+        first: usize,
+        out: &mut [u64],
+    ) -> Result<()> {
+        let ct = self.as_ptr();
+        // SAFETY: the handle is live and only read; `out` holds `out.len()`
+        // values, which the engine checks against the row before writing.
+        crate::ffi::check(unsafe {
+            sys::helib_ciphertext_residue_columns(
+                ct,
+                part,
+                prime,
+                first,
+                out.as_mut_ptr(),
+                out.len(),
+            )
+        })
+    }
 }

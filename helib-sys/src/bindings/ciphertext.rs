@@ -81,6 +81,17 @@ extern "C" {
     ) -> helib_status;
 }
 extern "C" {
+    #[doc = " Columns [first, first + count) of the residues helib_ciphertext_residues\n reads, written to `out` (count values): for copying pieces of many rows\n into one buffer. Columns beyond N are HELIB_ERR_INVALID_ARGUMENT; part and\n prime as for helib_ciphertext_residues."]
+    pub fn helib_ciphertext_residue_columns(
+        ct: *const helib_ciphertext,
+        part: usize,
+        prime: usize,
+        first: usize,
+        out: *mut u64,
+        count: usize,
+    ) -> helib_status;
+}
+extern "C" {
     #[doc = " dst = the ciphertext of `parts` (2 or 3) polynomials at `level` with these\n residues (engine form, part major then prime: parts x (level + 1) x N\n words, as helib_ciphertext_residues reads them), correction factor `factor`\n (factor_nlimbs limbs) and noise estimate `noise_log2`. A residue not below\n its prime, a factor not invertible mod t, a non-finite estimate or a wrong\n length give HELIB_ERR_MALFORMED_INPUT (HELIB_ERR_INVALID_LEVEL for the\n level); an estimate below the floor is raised to it, as on deserialization."]
     pub fn helib_ciphertext_import_residues(
         ctx: *const helib_context,
@@ -92,5 +103,28 @@ extern "C" {
         residues: *const u64,
         residues_len: usize,
         dst: *mut helib_ciphertext,
+    ) -> helib_status;
+}
+extern "C" {
+    #[doc = " dst = helib_ciphertext_import_residues's ciphertext with every residue zero\n (same checks of level, parts, factor and estimate): the frame that\n helib_ciphertext_write_residue_columns fills when the residues arrive in\n pieces, so that they need not be staged whole first."]
+    pub fn helib_ciphertext_zeros(
+        ctx: *const helib_context,
+        level: usize,
+        parts: usize,
+        factor: *const u64,
+        factor_nlimbs: usize,
+        noise_log2: f64,
+        dst: *mut helib_ciphertext,
+    ) -> helib_status;
+}
+extern "C" {
+    #[doc = " Writes `count` residues into columns [first, first + count) of polynomial\n `part` modulo chain prime `prime` of `ct` (the layout\n helib_ciphertext_residue_columns reads). A residue not below the prime is\n HELIB_ERR_MALFORMED_INPUT and nothing is written; part, prime and columns\n as for helib_ciphertext_residue_columns. The ciphertext keeps its factor and\n noise estimate: the caller answers for the residues it writes."]
+    pub fn helib_ciphertext_write_residue_columns(
+        ct: *mut helib_ciphertext,
+        part: usize,
+        prime: usize,
+        first: usize,
+        words: *const u64,
+        count: usize,
     ) -> helib_status;
 }

@@ -248,8 +248,8 @@ pub struct Report<'a> {
     pub figures: &'a [RankFigures],
     pub model_bytes_sent: &'a [u64],
     pub verified: bool,
-    /// The one-process computation's CPU time, when it ran.
-    pub single_process_cpu_s: Option<f64>,
+    /// The one-process computation's CPU times, when it ran.
+    pub single_process: Option<SingleProcess>,
     /// The job's flags (`--json`, `--memory-limit-mib`).
     pub job: &'a JobArgs,
 }
@@ -300,8 +300,10 @@ impl Report<'_> {
                 "wall_s": wall_max, "bytes_exchanged": sent_sum,
                 "model_bytes_exchanged": model_sum, "per_rank": per_rank,
             });
-            if let Some(single) = self.single_process_cpu_s {
-                value["single_process_cpu_s"] = json!(single);
+            if let Some(single) = self.single_process {
+                value["single_process_cpu_s"] = json!(single.cpu_s);
+                value["single_process_threads"] = json!(single.threads);
+                value["single_process_one_thread_cpu_s"] = json!(single.one_thread_cpu_s);
             }
             if let Some(limit) = limit_bytes {
                 value["memory_limit_bytes"] = json!(limit);
@@ -322,14 +324,62 @@ impl Report<'_> {
                 100.0 * peak_max as f64 / limit as f64
             ));
         }
-        if let Some(single) = self.single_process_cpu_s {
+        if let Some(single) = self.single_process {
+            let ratio = |cpu: f64| cpu_sum / cpu.max(1e-9);
             say(format_args!(
-                "one process: {single:.2} s CPU ({:.2}x)",
-                cpu_sum / single.max(1e-9)
+                "one process on the job's cores ({} engine threads): {:.2} s CPU ({:.2}x); \
+                 with one thread: {:.2} s CPU ({:.2}x)",
+                single.threads,
+                single.cpu_s,
+                ratio(single.cpu_s),
+                single.one_thread_cpu_s,
+                ratio(single.one_thread_cpu_s)
             ));
         }
         say(format_args!("verified: {}", self.verified));
     }
+}
+
+/// The one-process computation's CPU time (`--compare`, on rank 0).
+#[derive(Debug, Clone, Copy)]
+pub struct SingleProcess {
+    /// Engine threads of the main run: the job's ranks times each rank's
+    /// threads, so that it runs on as many cores as the ranks did. Ranks
+    /// that run at once on one machine share its caches and memory
+    /// bandwidth, and so do these threads; a one-thread run has them alone.
+    pub threads: u32,
+    /// CPU seconds of the run with `threads` engine threads.
+    pub cpu_s: f64,
+    /// CPU seconds of the same computation with one engine thread.
+    pub one_thread_cpu_s: f64,
+}
+
+/// Runs the one-process `step` on this rank with `threads` engine threads,
+/// then (when `threads` > 1) with one, and leaves the context at `restore`
+/// threads: the first run's output and both CPU times. Both outputs are
+/// alive while the other run allocates, so neither gets the other's freed
+/// pages.
+pub fn single_process<T>(
+    context: &Context,
+    threads: u32,
+    restore: u32,
+    mut step: impl FnMut() -> Result<T>,
+) -> Result<(T, SingleProcess)> {
+    context.set_threads(threads)?;
+    let (out, cpu_s) = cpu_seconds(&mut step)?;
+    let one_thread_cpu_s = if threads > 1 {
+        context.set_threads(1)?;
+        cpu_seconds(&mut step)?.1
+    } else {
+        cpu_s
+    };
+    context.set_threads(restore)?;
+    let figures = SingleProcess {
+        threads,
+        cpu_s,
+        one_thread_cpu_s,
+    };
+    Ok((out, figures))
 }
 
 /// CPU seconds (user + system) `step` takes in this process.

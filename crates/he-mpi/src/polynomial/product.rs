@@ -86,9 +86,14 @@ impl<F: PrimeField> DistributedPolynomial<F> {
         let columns = |r: usize| partition.columns(n, r);
         let width = columns(rank).len();
         let mine = partition.range(outputs.len(), rank);
-        let mut results: Vec<Vec<u64>> = (0..mine.len())
-            .map(|_| vec![0u64; out_parts * primes * n])
-            .collect();
+        // The output blocks, filled column range by column range as the
+        // convolved rows arrive.
+        let mut results = cluster.agree(
+            (0..mine.len())
+                .map(|_| Ciphertext::zeros(context, level, out_parts, &factor, noise))
+                .collect::<helib_rs::Result<Vec<_>>>()
+                .map_err(Error::from),
+        )?;
         let a_counts = |r: usize| partition.range(self.blocks, r).len() * 2;
         let b_counts = |r: usize| partition.range(b_blocks, r).len() * b_parts;
         // Buffers reused from prime to prime: fresh pages cost more than
@@ -131,31 +136,22 @@ impl<F: PrimeField> DistributedPolynomial<F> {
                 .collect();
             let received = &mut buffers.received;
             cluster.exchange(prime, &mut out, &send_counts, &recv_counts, received)?;
+            // `received` holds exactly the counts asked for (checked on arrival).
             let mut at = 0;
-            for s in 0..cluster.size() {
+            let written = (0..cluster.size()).try_for_each(|s| {
                 let cols = columns(s);
                 for result in results.iter_mut() {
                     for part in 0..out_parts {
                         let row = &received[at..at + cols.len()];
-                        let start = (part * primes + prime) * n + cols.start;
-                        result[start..start + cols.len()].copy_from_slice(row);
+                        result.write_residue_columns(part, prime, cols.start, row)?;
                         at += cols.len();
                     }
                 }
-            }
+                Ok::<_, helib_rs::Error>(())
+            });
+            cluster.agree(written.map_err(Error::from))?;
         }
-        drop((a_rows, b_rows, out, buffers));
-        let local = cluster.agree(
-            results
-                .into_iter()
-                .map(|residues| {
-                    Ok(Ciphertext::from_residues(
-                        context, level, out_parts, &factor, noise, &residues,
-                    )?)
-                })
-                .collect::<Result<Vec<_>>>(),
-        )?;
-        Ok(Self::from_parts(local, outputs.len(), layout))
+        Ok(Self::from_parts(results, outputs.len(), layout))
     }
 
     /// The all-to-all that gives this rank, in `rows`, the rows of every
@@ -181,27 +177,29 @@ impl<F: PrimeField> DistributedPolynomial<F> {
         buffers.send.resize(own * n, 0);
         // Destination d's payload starts at own·(first column of d): rows of
         // d's columns, one after the other.
-        let mut put = |row_index: usize, row: &[u64]| {
-            for d in 0..size {
-                let cols = partition.columns(n, d);
-                let at = own * cols.start + row_index * cols.len();
-                buffers.send[at..at + cols.len()].copy_from_slice(&row[cols]);
-            }
+        let send = &mut buffers.send;
+        let piece = |row_index: usize, d: usize| {
+            let cols = partition.columns(n, d);
+            let at = own * cols.start + row_index * cols.len();
+            (cols.clone(), at..at + cols.len())
         };
         let mut index = 0;
-        let mut row = std::mem::take(&mut buffers.row);
-        row.resize(n, 0);
         for block in blocks {
             for part in 0..block.size() {
-                block.residues_into(part, prime, &mut row)?;
-                put(index, &row);
+                for d in 0..size {
+                    let (cols, at) = piece(index, d);
+                    block.residue_columns_into(part, prime, cols.start, &mut send[at])?;
+                }
                 index += 1;
             }
         }
-        buffers.row = row;
         for encoded in plain {
             let (words, _) = encoded.residues()?;
-            put(index, &words[prime * n..(prime + 1) * n]);
+            let row = &words[prime * n..(prime + 1) * n];
+            for d in 0..size {
+                let (cols, at) = piece(index, d);
+                send[at].copy_from_slice(&row[cols]);
+            }
             index += 1;
         }
         let width = partition.columns(n, rank).len();
@@ -215,8 +213,6 @@ impl<F: PrimeField> DistributedPolynomial<F> {
 struct Buffers {
     send: Vec<u64>,
     received: Vec<u64>,
-    /// One operand row, read out of its ciphertext.
-    row: Vec<u64>,
 }
 
 /// The level of a rank's blocks (all share one; the top for none).

@@ -56,7 +56,8 @@ helib_status helib_block_product_noise(const helib_context *ctx, size_t level, d
  * 1). `out` receives out_blocks product blocks from block `first` on, each
  * a_parts + b_parts - 1 rows; width, a_blocks and b_blocks are at most N
  * (HELIB_ERR_INVALID_ARGUMENT otherwise, before any array is read). Residues
- * not below the prime give HELIB_ERR_MALFORMED_INPUT. Columns are
+ * not below the prime give HELIB_ERR_MALFORMED_INPUT (`out` is then left
+ * partly written). Columns are
  * independent, so processes holding different columns of the same blocks
  * together compute a whole block product.
  */

@@ -64,6 +64,15 @@ helib_status helib_ciphertext_residues(const helib_ciphertext *ct, size_t part, 
                                        size_t out_len);
 
 /**
+ * Columns [first, first + count) of the residues helib_ciphertext_residues
+ * reads, written to `out` (count values): for copying pieces of many rows
+ * into one buffer. Columns beyond N are HELIB_ERR_INVALID_ARGUMENT; part and
+ * prime as for helib_ciphertext_residues.
+ */
+helib_status helib_ciphertext_residue_columns(const helib_ciphertext *ct, size_t part, size_t prime, size_t first,
+                                              uint64_t *out, size_t count);
+
+/**
  * dst = the ciphertext of `parts` (2 or 3) polynomials at `level` with these
  * residues (engine form, part major then prime: parts x (level + 1) x N
  * words, as helib_ciphertext_residues reads them), correction factor `factor`
@@ -75,6 +84,26 @@ helib_status helib_ciphertext_residues(const helib_ciphertext *ct, size_t part, 
 helib_status helib_ciphertext_import_residues(const helib_context *ctx, size_t level, size_t parts,
                                               const uint64_t *factor, size_t factor_nlimbs, double noise_log2,
                                               const uint64_t *residues, size_t residues_len, helib_ciphertext *dst);
+
+/**
+ * dst = helib_ciphertext_import_residues's ciphertext with every residue zero
+ * (same checks of level, parts, factor and estimate): the frame that
+ * helib_ciphertext_write_residue_columns fills when the residues arrive in
+ * pieces, so that they need not be staged whole first.
+ */
+helib_status helib_ciphertext_zeros(const helib_context *ctx, size_t level, size_t parts, const uint64_t *factor,
+                                    size_t factor_nlimbs, double noise_log2, helib_ciphertext *dst);
+
+/**
+ * Writes `count` residues into columns [first, first + count) of polynomial
+ * `part` modulo chain prime `prime` of `ct` (the layout
+ * helib_ciphertext_residue_columns reads). A residue not below the prime is
+ * HELIB_ERR_MALFORMED_INPUT and nothing is written; part, prime and columns
+ * as for helib_ciphertext_residue_columns. The ciphertext keeps its factor and
+ * noise estimate: the caller answers for the residues it writes.
+ */
+helib_status helib_ciphertext_write_residue_columns(helib_ciphertext *ct, size_t part, size_t prime, size_t first,
+                                                    const uint64_t *words, size_t count);
 
 #ifdef __cplusplus
 }

@@ -273,16 +273,6 @@ void convolve_rows(const Context &ctx, size_t prime, size_t width, const u64 *a,
             "output blocks [" + std::to_string(first) + ", " + std::to_string(first + out_blocks) +
                 ") are not within the " + std::to_string(total) + " blocks of the product");
     const Modulus &q = ctx.prime(prime);
-    const size_t a_words = a_blocks * a_parts * width, b_words = b_blocks * b_parts * width;
-    for (const auto &[rows, words] : {std::pair{a, a_words}, std::pair{b, b_words}}) {
-        for (size_t w = 0; w < words; ++w) {
-            if (rows[w] >= q.value()) {
-                throw Error(Status::MalformedInput,
-                            "residue " + std::to_string(w) + " of a row operand is not below prime " +
-                                std::to_string(prime));
-            }
-        }
-    }
     const size_t length = transform_length(total);
     const size_t matrices = a_parts + b_parts;
     // Column chunks whose matrices stay in cache, as in convolve.
@@ -301,9 +291,20 @@ void convolve_rows(const Context &ctx, size_t prime, size_t width, const u64 *a,
         u64 *am[2] = {base, base + block};
         u64 *bm[2] = {base + a_parts * block, base + (a_parts + 1) * block};
         u64 *cross = base + matrices * block;
+        // Each row piece is checked below the prime once it is in the
+        // matrix (in cache), not in a pass of its own over the operands.
         const auto load_rows = [&](const u64 *rows, size_t blocks, size_t parts, size_t p, u64 *matrix) {
             for (size_t k = 0; k < blocks; ++k) {
                 std::memcpy(matrix + k * cw, rows + (k * parts + p) * width + j0, cw * sizeof(u64));
+            }
+            const u64 *end = matrix + blocks * cw;
+            const u64 *bad = std::find_if(static_cast<const u64 *>(matrix), end, [&](u64 w) { return w >= q.value(); });
+            if (bad != end) {
+                const size_t at = static_cast<size_t>(bad - matrix);
+                throw Error(Status::MalformedInput, "residue " + std::to_string(j0 + at % cw) + " of row " +
+                                                        std::to_string((at / cw) * parts + p) +
+                                                        " of a row operand is not below prime " +
+                                                        std::to_string(prime));
             }
             std::fill(matrix + blocks * cw, matrix + length * cw, u64{0});
         };

@@ -47,7 +47,7 @@ double block_product_noise(const Context &ctx, size_t level, double noise_a, dou
 /// major, then part; a_parts = 2), `b` b_blocks x b_parts rows (b_parts 2, or
 /// 1 for a plaintext whose residues are in Montgomery form when
 /// `b_montgomery`); every residue is checked to be below the prime
-/// (Status::MalformedInput otherwise). `out` receives the out_blocks
+/// (Status::MalformedInput otherwise, `out` then partly written). `out` receives the out_blocks
 /// product blocks from `first` on, each a_parts + b_parts - 1 rows.
 void convolve_rows(const Context &ctx, size_t prime, size_t width, const u64 *a, size_t a_blocks, size_t a_parts,
                    const u64 *b, size_t b_blocks, size_t b_parts, bool b_montgomery, size_t first, u64 *out,

@@ -39,6 +39,24 @@ struct Ciphertext {
 Ciphertext ciphertext_from_residues(const std::shared_ptr<const Context> &ctx, size_t level, size_t parts,
                                     const mpz_class &factor, double noise_log2, const u64 *residues, size_t len);
 
+/// As ciphertext_from_residues with every residue zero: the frame that
+/// write_residue_columns fills when the residues arrive in pieces (column
+/// ranges from several processes) and staging them whole would cost a copy.
+Ciphertext ciphertext_zeros(const std::shared_ptr<const Context> &ctx, size_t level, size_t parts,
+                            const mpz_class &factor, double noise_log2);
+
+/// Checks that columns [first, first + count) of residue row (part, prime)
+/// exist in `ct`: part below its size (Status::InvalidArgument), prime at
+/// most its level (Status::InvalidLevel), the columns within N
+/// (Status::InvalidArgument).
+void require_residue_columns(const Ciphertext &ct, size_t part, size_t prime, size_t first, size_t count);
+
+/// Writes `count` residues into columns [first, first + count) of row
+/// (part, prime) of `ct`, each checked below the prime
+/// (Status::MalformedInput, nothing written); the row must exist
+/// (require_residue_columns). Clears a c_1 seed, which no longer describes c_1.
+void write_residue_columns(Ciphertext &ct, size_t part, size_t prime, size_t first, const u64 *words, size_t count);
+
 /// A plaintext in RNS + NTT form at `level` (residues in Montgomery form, as
 /// it is mostly a multiplicand), scaled by `factor` mod t, with the norms of
 /// its centred lift (used by the noise estimate). An `extended` encoding also

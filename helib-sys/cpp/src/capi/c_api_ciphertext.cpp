@@ -116,20 +116,26 @@ helib_status helib_ciphertext_residues(const helib_ciphertext *ct, size_t part, 
     return guarded([&] {
         const auto &c = input(ct, "ct");
         require_out(out, "out");
-        bgv::require(part < c.parts.size(), bgv::Status::InvalidArgument,
-                     "part " + std::to_string(part) + " of a ciphertext with " + std::to_string(c.parts.size()) +
-                         " polynomials");
-        if (prime > c.level)
-            bgv::fail_level_out_of_range(prime, c.level,
-                                         "prime " + std::to_string(prime) + " is above the ciphertext's level " +
-                                             std::to_string(c.level));
         const size_t n = c.ctx->n();
+        bgv::require_residue_columns(c, part, prime, 0, n);
         bgv::caller_array_count(out_len, sizeof(uint64_t), "out_len");
         bgv::require(out_len >= n, bgv::Status::BufferTooSmall,
                      "output buffer holds " + std::to_string(out_len) + " values, " + std::to_string(n) +
                          " are needed");
         const uint64_t *residues = c.parts[part].residues(prime);
         std::copy(residues, residues + n, out);
+    });
+}
+
+helib_status helib_ciphertext_residue_columns(const helib_ciphertext *ct, size_t part, size_t prime, size_t first,
+                                              uint64_t *out, size_t count) {
+    return guarded([&] {
+        const auto &c = input(ct, "ct");
+        require_out(out, "out");
+        bgv::caller_array_count(count, sizeof(uint64_t), "count");
+        bgv::require_residue_columns(c, part, prime, first, count);
+        const uint64_t *residues = c.parts[part].residues(prime) + first;
+        std::copy(residues, residues + count, out);
     });
 }
 

@@ -167,6 +167,26 @@ helib_status helib_ciphertext_import_residues(const helib_context *ctx, size_t l
     });
 }
 
+helib_status helib_ciphertext_zeros(const helib_context *ctx, size_t level, size_t parts, const uint64_t *factor,
+                                    size_t factor_nlimbs, double noise_log2, helib_ciphertext *dst) {
+    return guarded([&] {
+        const auto &c = deref(ctx, "ctx").ctx;
+        auto &d = deref_mut(dst, "dst");
+        bgv::require(factor != nullptr && factor_nlimbs >= 1, bgv::Status::InvalidArgument, "factor has no limbs");
+        d.ct = bgv::ciphertext_zeros(c, level, parts, bgv::mpz_from_limbs(factor, factor_nlimbs), noise_log2);
+    });
+}
+
+helib_status helib_ciphertext_write_residue_columns(helib_ciphertext *ct, size_t part, size_t prime, size_t first,
+                                                    const uint64_t *words, size_t count) {
+    return guarded([&] {
+        auto &c = deref_mut(ct, "ct").ct;
+        bgv::check_nonempty(c);
+        bgv::caller_array_count(count, sizeof(uint64_t), "count");
+        bgv::write_residue_columns(c, part, prime, first, words, count);
+    });
+}
+
 helib_status helib_ciphertext_mul_monomial(const helib_ciphertext *a, uint64_t k, helib_ciphertext *dst) {
     return guarded([&] { bgv::eval::mul_monomial(input(a, "a"), k, deref_mut(dst, "dst").ct); });
 }
