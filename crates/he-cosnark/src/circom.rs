@@ -16,7 +16,8 @@ impl Circuit<Bn254, Circom> {
     ///
     /// # Errors
     /// [`Error::Circom`](crate::Error::Circom) when the zkey was made for
-    /// another circuit; as [`Circuit::new`].
+    /// another circuit (the only circom error these constructors return);
+    /// as [`Circuit::new`].
     pub fn from_circom(r1cs: &R1cs, zkey: Zkey) -> Result<Self> {
         zkey.check_matches(r1cs)?;
         let (proving_key, _) = zkey.into_parts();

@@ -140,22 +140,22 @@ impl CircuitArgs {
     /// (naming both files).
     pub fn load(&self, read: CircuitRead) -> CliResult<(R1cs, Arc<Circuit<Bn254, Circom>>)> {
         let r1cs = files::read_r1cs(&self.r1cs)?;
-        let mismatch = |e: he_circom::Error| {
-            CliError::malformed(
+        // The circuit's constructors check the zkey against the r1cs; their
+        // only circom error is that mismatch, named here with both files.
+        let mismatch = |e: he_cosnark::Error| match e {
+            he_cosnark::Error::Circom(e) => CliError::malformed(
                 &self.zkey,
                 format!("not a proving key of {}: {e}", self.r1cs.display()),
-            )
+            ),
+            other => other.into(),
         };
         let circuit = match read {
             CircuitRead::Whole => {
-                let zkey = files::read_zkey(&self.zkey)?;
-                zkey.check_matches(&r1cs).map_err(mismatch)?;
-                Circuit::from_circom(&r1cs, zkey)?
+                Circuit::from_circom(&r1cs, files::read_zkey(&self.zkey)?).map_err(mismatch)?
             }
             CircuitRead::WithoutQueries => {
                 let zkey = files::read_zkey_without_queries(&self.zkey)?;
-                zkey.check_matches(&r1cs).map_err(mismatch)?;
-                Circuit::from_circom_without_queries(&r1cs, &zkey)?
+                Circuit::from_circom_without_queries(&r1cs, &zkey).map_err(mismatch)?
             }
         };
         Ok((r1cs, Arc::new(circuit)))
