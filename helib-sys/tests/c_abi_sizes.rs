@@ -1084,10 +1084,10 @@ fn output_arrays_refuse_capacities_beyond_any_array() {
             assert_untouched(&out, "ciphertext_residues");
             s
         }),
-        // SAFETY: see the comment above the table.
         case(
             "ciphertext_residue_columns count",
             invalid,
+            // SAFETY: see the comment above the table.
             |count| unsafe {
                 let mut out = vec![SENTINEL; N];
                 let s = helib_ciphertext_residue_columns(ct.0, 0, 0, 0, out.as_mut_ptr(), count);

@@ -12,6 +12,17 @@ fn keyed() -> Keyed {
     Keyed::new(1024, &t65537(), 3)
 }
 
+/// A secret-key encryption of 5 switched one level down, with its context.
+fn switched() -> (helib_rs::Context, Ciphertext) {
+    let Keyed { context, sk, .. } = keyed();
+    let ct = sk
+        .encrypt(&Plaintext::from_u64s(&context, &[5]).unwrap())
+        .unwrap()
+        .mod_switch()
+        .unwrap();
+    (context, ct)
+}
+
 #[test]
 fn residues_add_like_the_ciphertexts() {
     let Keyed { context, pk, .. } = keyed();
@@ -55,12 +66,7 @@ fn residues_add_like_the_ciphertexts() {
 
 #[test]
 fn residues_outside_the_ciphertext_are_refused() {
-    let Keyed { context, sk, .. } = keyed();
-    let ct = sk
-        .encrypt(&Plaintext::from_u64s(&context, &[5]).unwrap())
-        .unwrap()
-        .mod_switch()
-        .unwrap();
+    let (context, ct) = switched();
     let level = context.max_level() - 1;
     assert_eq!(ct.level(), level);
     assert!(ct.residues(0, level).is_ok());
@@ -79,12 +85,7 @@ fn residues_outside_the_ciphertext_are_refused() {
 
 #[test]
 fn column_pieces_outside_the_ciphertext_are_refused() {
-    let Keyed { context, sk, .. } = keyed();
-    let ct = sk
-        .encrypt(&Plaintext::from_u64s(&context, &[5]).unwrap())
-        .unwrap()
-        .mod_switch()
-        .unwrap();
+    let (context, ct) = switched();
     let (n, level) = (context.ring_degree(), ct.level());
     let mut piece = vec![0u64; 8];
     let mut zeros = Ciphertext::zeros(
