@@ -3,9 +3,8 @@
 
 use std::cell::Cell;
 use std::os::raw::{c_int, c_void};
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::{Arc, Mutex};
-use std::time::{Duration, Instant};
+use std::sync::Arc;
+use std::time::Duration;
 
 use helib_rs::{Ciphertext, Context};
 use mpi::ffi;
@@ -16,6 +15,7 @@ use mpi::topology::{Communicator, SimpleCommunicator};
 use crate::error::{Error, Result};
 use crate::frame::{Header, HEADER_BYTES, HEADER_WORDS};
 use crate::partition::Partition;
+use crate::watchdog::Watchdog;
 
 /// Bytes this rank has moved in residue exchanges (headers and payloads,
 /// to and from *other* ranks), and the exchanges run.
@@ -403,9 +403,10 @@ impl Cluster {
         // sealed nor verified (its header covers no payload).
         let mut headers = Vec::with_capacity(size * HEADER_WORDS);
         for d in 0..size {
-            let payload = match d == rank {
-                true => &[][..],
-                false => &send[send_at[d]..send_at[d] + send_counts[d]],
+            let payload = if d == rank {
+                &[][..]
+            } else {
+                &send[send_at[d]..send_at[d] + send_counts[d]]
             };
             headers.extend_from_slice(&header(rank, d).seal(payload));
         }
@@ -535,7 +536,7 @@ const QUIET_WAIT_MAX: Duration = Duration::from_micros(500);
 
 impl Drop for Cluster {
     fn drop(&mut self) {
-        self.watchdog.stop.store(true, Ordering::Relaxed);
+        self.watchdog.stop();
     }
 }
 
@@ -553,66 +554,5 @@ fn check(rank: usize, call: &'static str, code: c_int) -> Result<()> {
         Ok(())
     } else {
         Err(Error::Mpi { code, rank, call })
-    }
-}
-
-/// Ends the rank when one collective takes longer than the timeout: a peer
-/// that died or stopped answering cannot make the job hang.
-struct Watchdog {
-    rank: usize,
-    timeout_ms: AtomicU64,
-    waiting: Mutex<Option<(Instant, &'static str)>>,
-    stop: AtomicBool,
-}
-
-impl Watchdog {
-    fn start(rank: usize, timeout: Duration) -> Arc<Self> {
-        let dog = Arc::new(Self {
-            rank,
-            timeout_ms: AtomicU64::new(timeout.as_millis() as u64),
-            waiting: Mutex::new(None),
-            stop: AtomicBool::new(false),
-        });
-        let watcher = Arc::clone(&dog);
-        std::thread::spawn(move || watcher.watch());
-        dog
-    }
-
-    fn set_timeout(&self, timeout: Duration) {
-        self.timeout_ms
-            .store(timeout.as_millis() as u64, Ordering::Relaxed);
-    }
-
-    fn watch(&self) {
-        while !self.stop.load(Ordering::Relaxed) {
-            std::thread::sleep(Duration::from_millis(50));
-            let limit = Duration::from_millis(self.timeout_ms.load(Ordering::Relaxed));
-            let waiting = *self.waiting.lock().unwrap_or_else(|e| e.into_inner());
-            if let Some((since, step)) = waiting {
-                if since.elapsed() > limit {
-                    eprintln!(
-                        "he-mpi: rank {}: {step} did not finish within {:.1} s (a peer rank is lost \
-                         or stuck); ending this rank",
-                        self.rank,
-                        limit.as_secs_f64()
-                    );
-                    std::process::exit(3);
-                }
-            }
-        }
-    }
-
-    fn guard(self: &Arc<Self>, step: &'static str) -> WatchGuard {
-        *self.waiting.lock().unwrap_or_else(|e| e.into_inner()) = Some((Instant::now(), step));
-        WatchGuard(Arc::clone(self))
-    }
-}
-
-/// Clears the watchdog's wait when a collective ends.
-struct WatchGuard(Arc<Watchdog>);
-
-impl Drop for WatchGuard {
-    fn drop(&mut self) {
-        *self.0.waiting.lock().unwrap_or_else(|e| e.into_inner()) = None;
     }
 }

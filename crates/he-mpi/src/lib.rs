@@ -65,6 +65,8 @@ pub mod frame;
 mod partition;
 #[cfg(feature = "mpi")]
 mod polynomial;
+#[cfg(feature = "mpi")]
+mod watchdog;
 
 #[cfg(feature = "mpi")]
 pub use cluster::{Cluster, Traffic, DEFAULT_TIMEOUT};
