@@ -358,6 +358,13 @@ impl Cluster {
     /// and gets the payload from rank s at `recv_counts[..s].sum()`. Each payload travels with a sealed
     /// [`Header`]; every rank agrees on the outcome before returning.
     ///
+    /// This rank's own part is not moved: the `send_counts[rank]` words at
+    /// its offset in `send` are skipped, and the `recv_counts[rank]` words
+    /// at its offset in `received` are left as they are. A caller places
+    /// its own part itself, straight where it is needed, instead of paying
+    /// for a copy into `send` and another out of it (half of all the words
+    /// on 2 ranks); with nothing to place, both counts are 0.
+    ///
     /// # Errors
     /// [`Error::Corrupted`] (on every rank) when a payload or header arrived
     /// damaged; [`Error::Mpi`] for a failed call.
@@ -388,18 +395,8 @@ impl Cluster {
             sequence,
             prime,
         };
-        let offsets = |counts: &[usize]| -> Vec<usize> {
-            counts
-                .iter()
-                .scan(0, |at, &c| {
-                    let start = *at;
-                    *at += c;
-                    Some(start)
-                })
-                .collect()
-        };
-        let (send_at, recv_at) = (offsets(send_counts), offsets(recv_counts));
-        // This rank's own part never leaves the process: it is neither
+        let (send_at, recv_at) = (prefix_sums(send_counts), prefix_sums(recv_counts));
+        // This rank's own part is not moved (see above): it is neither
         // sealed nor verified (its header covers no payload).
         let mut headers = Vec::with_capacity(size * HEADER_WORDS);
         for d in 0..size {
@@ -444,12 +441,13 @@ impl Cluster {
                 })
                 .collect()
         };
-        let (sc, sd, rc, rd) = (
+        let (mut sc, sd, mut rc, rd) = (
             ints(send_counts)?,
             ints(&send_at)?,
             ints(recv_counts)?,
             ints(&recv_at)?,
         );
+        (sc[rank], rc[rank]) = (0, 0);
         received.resize(recv_counts.iter().sum(), 0);
         // SAFETY: the counts and displacements describe ranges inside the
         // two buffers (their lengths are the counts' sums); buffers, counts
@@ -555,4 +553,16 @@ fn check(rank: usize, call: &'static str, code: c_int) -> Result<()> {
     } else {
         Err(Error::Mpi { code, rank, call })
     }
+}
+
+/// The offset of each count's range when the ranges are laid end to end.
+pub(crate) fn prefix_sums(counts: &[usize]) -> Vec<usize> {
+    counts
+        .iter()
+        .scan(0, |at, &c| {
+            let start = *at;
+            *at += c;
+            Some(start)
+        })
+        .collect()
 }

@@ -2,6 +2,7 @@
 //! slot columns, the local convolutions, and the exchange back.
 
 use super::*;
+use crate::cluster::prefix_sums;
 
 impl<F: PrimeField> DistributedPolynomial<F> {
     /// The product blocks `outputs` of `self` and `b`, laid out as `layout`,
@@ -131,8 +132,15 @@ impl<F: PrimeField> DistributedPolynomial<F> {
             let send_counts: Vec<usize> = (0..cluster.size())
                 .map(|d| partition.range(outputs.len(), d).len() * out_parts * width)
                 .collect();
+            // This rank's own rows stay in `out` (the exchange skips them).
             let recv_counts: Vec<usize> = (0..cluster.size())
-                .map(|s| mine.len() * out_parts * columns(s).len())
+                .map(|s| {
+                    if s == rank {
+                        0
+                    } else {
+                        mine.len() * out_parts * columns(s).len()
+                    }
+                })
                 .collect();
             let received = &mut buffers.received;
             cluster.exchange(prime, &mut out, &send_counts, &recv_counts, received)?;
@@ -140,12 +148,20 @@ impl<F: PrimeField> DistributedPolynomial<F> {
             let mut at = 0;
             let written = (0..cluster.size()).try_for_each(|s| {
                 let cols = columns(s);
+                let (rows, mut from) = if s == rank {
+                    (&out, mine.start * out_parts * width)
+                } else {
+                    (&*received, at)
+                };
                 for result in results.iter_mut() {
                     for part in 0..out_parts {
-                        let row = &received[at..at + cols.len()];
+                        let row = &rows[from..from + cols.len()];
                         result.write_residue_columns(part, prime, cols.start, row)?;
-                        at += cols.len();
+                        from += cols.len();
                     }
+                }
+                if s != rank {
+                    at = from;
                 }
                 Ok::<_, helib_rs::Error>(())
             });
@@ -157,6 +173,8 @@ impl<F: PrimeField> DistributedPolynomial<F> {
     /// The all-to-all that gives this rank, in `rows`, the rows of every
     /// block in its column range at `prime`, from this rank's `blocks`
     /// (ciphertexts) and `plain` blocks; `counts(r)` is the rows rank r holds.
+    /// This rank's own columns go straight into `rows`; only the other
+    /// ranks' pieces are staged in `buffers.send`.
     #[allow(clippy::too_many_arguments)]
     fn transpose(
         &self,
@@ -171,24 +189,33 @@ impl<F: PrimeField> DistributedPolynomial<F> {
         let (size, rank, partition) = (cluster.size(), cluster.rank(), cluster.partition());
         let n = cluster.context().ring_degree();
         let own = counts(rank);
+        let width = partition.columns(n, rank).len();
+        let recv_counts: Vec<usize> = (0..size).map(|s| counts(s) * width).collect();
         let send_counts: Vec<usize> = (0..size)
-            .map(|d| own * partition.columns(n, d).len())
+            .map(|d| {
+                if d == rank {
+                    0
+                } else {
+                    own * partition.columns(n, d).len()
+                }
+            })
             .collect();
-        buffers.send.resize(own * n, 0);
-        // Destination d's payload starts at own·(first column of d): rows of
-        // d's columns, one after the other.
-        let send = &mut buffers.send;
-        let piece = |row_index: usize, d: usize| {
-            let cols = partition.columns(n, d);
-            let at = own * cols.start + row_index * cols.len();
-            (cols.clone(), at..at + cols.len())
+        rows.resize(recv_counts.iter().sum(), 0);
+        buffers.send.resize(send_counts.iter().sum(), 0);
+        // Row `index` of destination d: in `rows` for this rank, else in
+        // d's payload of `send`, rows of d's columns one after the other.
+        let pieces = Pieces {
+            rank,
+            own_at: recv_counts[..rank].iter().sum(),
+            send_at: prefix_sums(&send_counts),
         };
         let mut index = 0;
         for block in blocks {
             for part in 0..block.size() {
                 for d in 0..size {
-                    let (cols, at) = piece(index, d);
-                    block.residue_columns_into(part, prime, cols.start, &mut send[at])?;
+                    let cols = partition.columns(n, d);
+                    let piece = pieces.get(rows, &mut buffers.send, d, index, cols.len());
+                    block.residue_columns_into(part, prime, cols.start, piece)?;
                 }
                 index += 1;
             }
@@ -197,14 +224,41 @@ impl<F: PrimeField> DistributedPolynomial<F> {
             let (words, _) = encoded.residues()?;
             let row = &words[prime * n..(prime + 1) * n];
             for d in 0..size {
-                let (cols, at) = piece(index, d);
-                send[at].copy_from_slice(&row[cols]);
+                let cols = partition.columns(n, d);
+                let piece = pieces.get(rows, &mut buffers.send, d, index, cols.len());
+                piece.copy_from_slice(&row[cols]);
             }
             index += 1;
         }
-        let width = partition.columns(n, rank).len();
-        let recv_counts: Vec<usize> = (0..size).map(|s| counts(s) * width).collect();
         cluster.exchange(prime, &mut buffers.send, &send_counts, &recv_counts, rows)
+    }
+}
+
+/// Where [`DistributedPolynomial::transpose`] puts each row piece: this
+/// rank's own in the received rows at `own_at`, the others' in the send
+/// buffer at their payload's offset `send_at[d]`.
+struct Pieces {
+    rank: usize,
+    own_at: usize,
+    send_at: Vec<usize>,
+}
+
+impl Pieces {
+    /// The `len` words of row `index` for rank `d`.
+    fn get<'a>(
+        &self,
+        rows: &'a mut [u64],
+        send: &'a mut [u64],
+        d: usize,
+        index: usize,
+        len: usize,
+    ) -> &'a mut [u64] {
+        let (buffer, at) = if d == self.rank {
+            (rows, self.own_at)
+        } else {
+            (send, self.send_at[d])
+        };
+        &mut buffer[at + index * len..at + (index + 1) * len]
     }
 }
 
