@@ -1,21 +1,30 @@
-//! The negacyclic NTT modulo one prime on every kernel path this CPU runs:
-//! for every length from 2 to 2^16 and primes of 31, 61 and 62 bits, random
-//! inputs anywhere in the accepted lazy ranges ([0, 4q) forward, [0, 2q)
-//! inverse) give outputs below q that equal the portable (scalar) transform
-//! word for word; the inverse undoes the forward transform; pointwise products
-//! of transforms are negacyclic products (so the scalar transform is an NTT
-//! at all); bad arguments are refused.
+//! The negacyclic NTT modulo one prime on every kernel path this CPU runs
+//! (a path it lacks is skipped with a message): for every length from 2 to
+//! 2^16 and primes of 31, 50, 61 and 62 bits, random inputs anywhere in the
+//! accepted lazy ranges ([0, 4q) forward, [0, 2q) inverse), inputs at the top
+//! of those ranges, and (proptest) arbitrary inputs of lengths up to 2^14
+//! give outputs below q that equal the portable (scalar) transform word for
+//! word; the inverse undoes the forward transform; pointwise products of
+//! transforms are negacyclic products (so the scalar transform is an NTT at
+//! all); bad arguments are refused.
 
 use helib_sys::test_api::*;
 use helib_sys::*;
+use proptest::prelude::*;
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 
 const PATHS: [u32; 3] = [HELIB_CPU_SCALAR, HELIB_CPU_AVX2, HELIB_CPU_AVX512];
 
 /// Primes that are 1 mod 2^17 (so every length up to 2^16 has its 2n-th
-/// roots): the largest below 2^31, 2^61 and 2^62.
-const PRIMES: [u64; 3] = [0x7ffe_0001, 0x1fff_ffff_ffe0_0001, 0x3fff_ffff_ffe8_0001];
+/// roots): the largest below 2^31, 2^50, 2^61 and 2^62 (the engine's
+/// largest moduli are below 2^62).
+const PRIMES: [u64; 4] = [
+    0x7ffe_0001,
+    0x3_ffff_ffd2_0001,
+    0x1fff_ffff_ffe0_0001,
+    0x3fff_ffff_ffe8_0001,
+];
 
 fn supported(path: u32) -> bool {
     let mut out = -1;
@@ -23,6 +32,54 @@ fn supported(path: u32) -> bool {
     let status = unsafe { helib_cpu_supports(path, &mut out) };
     assert_eq!(status, HELIB_OK);
     out == 1
+}
+
+fn path_name(path: u32) -> &'static str {
+    match path {
+        HELIB_CPU_SCALAR => "scalar",
+        HELIB_CPU_AVX2 => "avx2",
+        HELIB_CPU_AVX512 => "avx512",
+        _ => "unknown",
+    }
+}
+
+/// The paths this CPU runs; each one it lacks is named on stderr as skipped.
+fn paths_here() -> Vec<u32> {
+    PATHS
+        .into_iter()
+        .filter(|&path| {
+            let here = supported(path);
+            if !here {
+                eprintln!(
+                    "skipping the {} kernels: this CPU lacks them",
+                    path_name(path)
+                );
+            }
+            here
+        })
+        .collect()
+}
+
+/// Checks `transform(path, ..)` against the scalar transform word for word
+/// on every path this CPU runs.
+fn assert_paths_equal_scalar(paths: &[u32], q: u64, inverse: bool, input: &[u64]) {
+    let n = input.len();
+    let reference = transform(HELIB_CPU_SCALAR, q, inverse, input);
+    assert!(
+        reference.iter().all(|&v| v < q),
+        "scalar output not reduced, q {q}, n {n}"
+    );
+    for &path in paths {
+        let out = transform(path, q, inverse, input);
+        if let Some(j) = (0..n).find(|&j| out[j] != reference[j]) {
+            panic!(
+                "{} path, q {q:#x}, n {n}, inverse {inverse}: word {j} is {:#x}, scalar {:#x}",
+                path_name(path),
+                out[j],
+                reference[j]
+            );
+        }
+    }
 }
 
 fn transform(path: u32, prime: u64, inverse: bool, values: &[u64]) -> Vec<u64> {
@@ -69,7 +126,7 @@ fn lazy_inputs(rng: &mut StdRng, n: usize, q: u64, bound: u64) -> Vec<u64> {
 #[test]
 fn every_path_equals_the_scalar_transform() {
     let mut rng = StdRng::seed_from_u64(12);
-    let paths: Vec<u32> = PATHS.into_iter().filter(|&p| supported(p)).collect();
+    let paths = paths_here();
     for q in PRIMES {
         for n in lengths() {
             for inverse in [false, true] {
@@ -78,30 +135,64 @@ fn every_path_equals_the_scalar_transform() {
                     random_below(&mut rng, n, bound),
                     lazy_inputs(&mut rng, n, q, bound),
                 ] {
-                    let reference = transform(HELIB_CPU_SCALAR, q, inverse, &input);
-                    assert!(
-                        reference.iter().all(|&v| v < q),
-                        "scalar output not reduced, q {q}, n {n}"
-                    );
-                    for &path in &paths {
-                        let out = transform(path, q, inverse, &input);
-                        if let Some(j) = (0..n).find(|&j| out[j] != reference[j]) {
-                            panic!(
-                                "path {path}, q {q:#x}, n {n}, inverse {inverse}: word {j} is {:#x}, scalar {:#x}",
-                                out[j], reference[j]
-                            );
-                        }
-                    }
+                    assert_paths_equal_scalar(&paths, q, inverse, &input);
                 }
             }
         }
     }
 }
 
+/// Every input at or just below the top of the lazy range (bound - 1, where
+/// every conditional subtraction is taken and the lazy sums are largest),
+/// alone and alternating with 0 and q - 1.
+#[test]
+fn every_path_equals_the_scalar_transform_at_the_top_of_the_range() {
+    let mut rng = StdRng::seed_from_u64(15);
+    let paths = paths_here();
+    for q in PRIMES {
+        for n in lengths() {
+            for inverse in [false, true] {
+                let bound = if inverse { 2 * q } else { 4 * q };
+                let near_top: Vec<u64> = (0..n).map(|_| bound - 1 - rng.gen_range(0..4)).collect();
+                let alternating: Vec<u64> = (0..n)
+                    .map(|j| [bound - 1, 0, bound - 1, q - 1][j % 4])
+                    .collect();
+                for input in [vec![bound - 1; n], near_top, alternating] {
+                    assert_paths_equal_scalar(&paths, q, inverse, &input);
+                }
+            }
+        }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(48))]
+
+    /// Arbitrary inputs of every length from 2 to 2^14 (each word taken
+    /// below the bound, or at its top when `top` picks it) on every path.
+    #[test]
+    fn every_path_equals_the_scalar_transform_on_arbitrary_inputs(
+        log_n in 1u32..=14,
+        prime in 0..PRIMES.len(),
+        inverse in any::<bool>(),
+        top in any::<u64>(),
+        words in prop::collection::vec(any::<u64>(), 1usize << 14),
+    ) {
+        let q = PRIMES[prime];
+        let bound = if inverse { 2 * q } else { 4 * q };
+        let input: Vec<u64> = words[..1usize << log_n]
+            .iter()
+            .enumerate()
+            .map(|(j, &w)| if (top >> (j % 64)) & 1 == 1 { bound - 1 - w % 4 } else { w % bound })
+            .collect();
+        assert_paths_equal_scalar(&paths_here(), q, inverse, &input);
+    }
+}
+
 #[test]
 fn inverse_undoes_forward_on_every_path() {
     let mut rng = StdRng::seed_from_u64(13);
-    for path in PATHS.into_iter().filter(|&p| supported(p)) {
+    for path in paths_here() {
         for q in PRIMES {
             for n in lengths() {
                 let input = random_below(&mut rng, n, 4 * q);
@@ -138,7 +229,7 @@ fn negacyclic_product(a: &[u64], b: &[u64], q: u64) -> Vec<u64> {
 #[test]
 fn pointwise_products_are_negacyclic_products() {
     let mut rng = StdRng::seed_from_u64(14);
-    for path in PATHS.into_iter().filter(|&p| supported(p)) {
+    for path in paths_here() {
         for q in PRIMES {
             for n in (1..=7).map(|k| 1usize << k) {
                 let a = random_below(&mut rng, n, q);
@@ -161,7 +252,7 @@ fn pointwise_products_are_negacyclic_products() {
 
 #[test]
 fn bad_arguments_are_refused() {
-    let q = PRIMES[1];
+    let q = PRIMES[2];
     let call = |path: u32, prime: u64, inverse: i32, values: &mut [u64], repeats: usize| {
         // SAFETY: `values` holds exactly `values.len()` words.
         unsafe {

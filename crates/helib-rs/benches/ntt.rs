@@ -1,6 +1,7 @@
 //! Criterion benches of the engine's negacyclic NTT modulo one 61-bit prime
 //! (the chain primes' size), forward and inverse, for N = 2^12 .. 2^16, on
-//! the scalar and the AVX-512 kernel paths (the latter when this CPU has it).
+//! the scalar, AVX2 and AVX-512 kernel paths (each vector path when this CPU
+//! has it).
 //! The throughput is in butterflies (N/2 log2 N per transform), so criterion's
 //! "elem/s" figure inverts to the time per butterfly. The engine times the
 //! transforms itself (tables are built once per measurement, outside the
@@ -13,7 +14,7 @@
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use helib_sys::test_api::helib_ntt_transform;
-use helib_sys::{helib_cpu_supports, HELIB_CPU_AVX512, HELIB_CPU_SCALAR, HELIB_OK};
+use helib_sys::{helib_cpu_supports, HELIB_CPU_AVX2, HELIB_CPU_AVX512, HELIB_CPU_SCALAR, HELIB_OK};
 use std::time::Duration;
 
 /// The largest prime below 2^61 that is 1 mod 2^17.
@@ -48,6 +49,9 @@ fn timed(path: u32, inverse: bool, values: &mut [u64], repeats: u64) -> Duration
 
 fn bench_ntt(c: &mut Criterion) {
     let mut paths = vec![("scalar", HELIB_CPU_SCALAR)];
+    if supported(HELIB_CPU_AVX2) {
+        paths.push(("avx2", HELIB_CPU_AVX2));
+    }
     if supported(HELIB_CPU_AVX512) {
         paths.push(("avx512", HELIB_CPU_AVX512));
     }

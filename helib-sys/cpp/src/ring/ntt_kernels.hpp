@@ -6,12 +6,14 @@
 // and compute the high word of a 64x64-bit product from four 32x32-bit ones;
 // they are compiled with a function-level target attribute, so the engine
 // itself needs no -mavx512f, and kernels::X (at the end) calls the version
-// cpu_path() picked (cpu.hpp). The AVX2 path uses the scalar kernels here
-// (AVX2 has no 64-bit multiply or unsigned 64-bit compare; its gain is in
-// ChaCha20, random.cpp). Callers pass whole rows or whole NTT stages, so the
-// choice costs one predictable branch per row, not per element. The whole
-// single-prime NTT on AVX-512 (several stages per pass) is in ntt_avx512.hpp;
-// scalar::ntt_forward / ntt_inverse here are its reference.
+// cpu_path() picked (cpu.hpp). On the AVX2 path, kernels::X runs the scalar
+// kernels here; the NTT's own AVX2 kernels (the whole single-prime transform
+// and the row stages of NttTables::forward_rows / inverse_rows) are in
+// ntt_avx2.hpp, and NttTables calls them itself. Callers pass whole rows or
+// whole NTT stages, so the choice costs one predictable branch per row, not
+// per element. The whole single-prime NTT on AVX-512 (several stages per
+// pass) is in ntt_avx512.hpp; scalar::ntt_forward / ntt_inverse here are the
+// reference of both vector versions.
 #pragma once
 
 #include <algorithm>
@@ -26,7 +28,9 @@
 // _mm512_undefined_epi32() pass-through operands) wherever they are inlined.
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wuninitialized"
+#ifndef __clang__
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#endif
 #include <immintrin.h>
 #pragma GCC diagnostic pop
 #define BGV_AVX512 __attribute__((target("avx512f,avx512dq")))

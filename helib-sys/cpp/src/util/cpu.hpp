@@ -2,9 +2,10 @@
 //
 // The engine is compiled for the baseline of its target (no -march=native
 // unless the `native` cargo feature asks for it); the kernels that profit from
-// wider vectors (NTT butterflies, Montgomery products, ChaCha20) also exist in
-// AVX2 and AVX-512 versions compiled with function-level target attributes,
-// and the first use picks the widest one the CPU and the OS support. The
+// wider vectors also exist in versions compiled with function-level target
+// attributes (AVX-512: NTT butterflies, Montgomery products, base conversion,
+// ChaCha20; AVX2: the NTT, ring/ntt_avx2.hpp, and ChaCha20), and the first
+// use picks the widest path the CPU and the OS support. The
 // environment variable HELIB_CPU=scalar|avx2|avx512 (read once, at the first
 // use) forces a path, so that each one can be tested on a machine that has
 // them all; "auto" or an unset variable means the widest. A value naming a
