@@ -125,6 +125,31 @@ BGV_AVX2 inline void inverse_butterfly_scaled(__m256i &x, __m256i &y, const Twid
     y = reduce_once(mul_shoup_lazy(d, w, c), c.q);
 }
 
+/// The two butterflies as types, for `butterflies` to call inline.
+struct Forward {
+    BGV_AVX2 void operator()(__m256i &x, __m256i &y, const Twiddle &w, const Lanes &c) const {
+        forward_butterfly(x, y, w, c);
+    }
+};
+struct Inverse {
+    BGV_AVX2 void operator()(__m256i &x, __m256i &y, const Twiddle &w, const Lanes &c) const {
+        inverse_butterfly(x, y, w, c);
+    }
+};
+
+/// `butterfly` with twiddle w on x[j], y[j] for j in [0, t), four lanes at
+/// a time (t % 4 == 0).
+template <class Butterfly>
+BGV_AVX2 inline void butterflies(u64 *__restrict x, u64 *__restrict y, size_t t, const Twiddle &w, const Lanes &c,
+                                 Butterfly butterfly) {
+    for (size_t j = 0; j < t; j += 4) {
+        __m256i u = load(x + j), v = load(y + j);
+        butterfly(u, v, w, c);
+        store(x + j, u);
+        store(y + j, v);
+    }
+}
+
 // The two narrowest stages on 8 consecutive words p[0..8): with t = 2 the
 // pairs are (0, 2), (1, 3) (block 2b) and (4, 6), (5, 7) (block 2b + 1); with
 // t = 1 they are (0, 1), (2, 3), (4, 5), (6, 7) (blocks 4b .. 4b + 3). From
@@ -178,28 +203,14 @@ BGV_AVX2 inline void inverse_head(u64 *a, size_t n, const u64 *inv_roots, const 
 BGV_AVX2 inline void forward_block(u64 *__restrict x, u64 *__restrict y, size_t t, u64 w, u64 ws, const Modulus &mod) {
     if (t % 4 != 0) return scalar::forward_block(x, y, t, w, ws, mod);
     using namespace ntt_detail;
-    const Lanes c = lanes(mod);
-    const Twiddle vw = twiddle(w, ws);
-    for (size_t j = 0; j < t; j += 4) {
-        __m256i u = load(x + j), v = load(y + j);
-        forward_butterfly(u, v, vw, c);
-        store(x + j, u);
-        store(y + j, v);
-    }
+    butterflies(x, y, t, twiddle(w, ws), lanes(mod), Forward{});
 }
 
 /// scalar::inverse_block for t % 4 == 0 (other t take the scalar kernel).
 BGV_AVX2 inline void inverse_block(u64 *__restrict x, u64 *__restrict y, size_t t, u64 w, u64 ws, const Modulus &mod) {
     if (t % 4 != 0) return scalar::inverse_block(x, y, t, w, ws, mod);
     using namespace ntt_detail;
-    const Lanes c = lanes(mod);
-    const Twiddle vw = twiddle(w, ws);
-    for (size_t j = 0; j < t; j += 4) {
-        __m256i u = load(x + j), v = load(y + j);
-        inverse_butterfly(u, v, vw, c);
-        store(x + j, u);
-        store(y + j, v);
-    }
+    butterflies(x, y, t, twiddle(w, ws), lanes(mod), Inverse{});
 }
 
 /// scalar::reduce_from_4q: values[j] in [0, 4q) -> values[j] mod q, for n % 4 == 0.
@@ -247,14 +258,8 @@ BGV_AVX2 inline void ntt_forward(u64 *a, size_t n, const u64 *roots, const u64 *
     // The stages with t >= 4 (m = 1, 2, ..., n / 8), one pass each.
     for (size_t m = 1, t = n / 2; t >= 4; m <<= 1, t >>= 1) {
         for (size_t i = 0; i < m; ++i) {
-            const Twiddle w = twiddle(roots[m + i], roots_shoup[m + i]);
-            u64 *x = a + 2 * i * t, *y = x + t;
-            for (size_t j = 0; j < t; j += 4) {
-                __m256i u = load(x + j), v = load(y + j);
-                forward_butterfly(u, v, w, c);
-                store(x + j, u);
-                store(y + j, v);
-            }
+            u64 *x = a + 2 * i * t;
+            butterflies(x, x + t, t, twiddle(roots[m + i], roots_shoup[m + i]), c, Forward{});
         }
     }
     forward_tail(a, n, roots, roots_shoup, c);
@@ -272,14 +277,8 @@ BGV_AVX2 inline void ntt_inverse(u64 *a, size_t n, const u64 *inv_roots, const u
     size_t t = 4;
     for (size_t h = n / 8; h >= 2; h >>= 1, t <<= 1) {
         for (size_t i = 0; i < h; ++i) {
-            const Twiddle w = twiddle(inv_roots[h + i], inv_roots_shoup[h + i]);
-            u64 *x = a + 2 * i * t, *y = x + t;
-            for (size_t j = 0; j < t; j += 4) {
-                __m256i u = load(x + j), v = load(y + j);
-                inverse_butterfly(u, v, w, c);
-                store(x + j, u);
-                store(y + j, v);
-            }
+            u64 *x = a + 2 * i * t;
+            butterflies(x, x + t, t, twiddle(inv_roots[h + i], inv_roots_shoup[h + i]), c, Inverse{});
         }
     }
     // The last stage (t = n / 2: one block, twiddle inv_roots[1]) with the scaling.
