@@ -99,9 +99,9 @@ done
 step "engine tests under AddressSanitizer + UndefinedBehaviorSanitizer"
 # The C++ is built with -fsanitize=address,undefined (feature helib-sys/sanitize);
 # the ASan runtime is preloaded into the test binaries only (not into cargo).
-# In the workspace's target directory: only helib-sys and helib-rs differ
-# from the build `cargo test --workspace` made (their feature), so the ~135
-# crates they depend on are not compiled again.
+# In the workspace's target directory, where most of the ~135 crates they
+# depend on are already built by `cargo test --workspace` (about 20 are
+# built again: their features resolve differently for these two packages).
 asan_runtime=$(${CXX:-g++} -print-file-name=libasan.so)
 CARGO_TARGET_X86_64_UNKNOWN_LINUX_GNU_RUNNER="env LD_PRELOAD=$asan_runtime" \
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
