@@ -26,7 +26,7 @@ pub use bindings::*;
 /// `cpp/src/capi/c_api_test_api.h` (not in the public `helib_c.h`) and
 /// compiled only with the `test-api` feature, which this crate's own tests
 /// enable: direct access to the ring layer, and the ChaCha20 keystream, the
-/// Gaussian sampler and the NTT of each kernel path.
+/// Gaussian sampler, the NTT and the row kernels of each kernel path.
 #[cfg(feature = "test-api")]
 pub mod test_api {
     use super::{helib_context, helib_status};
@@ -104,7 +104,34 @@ pub mod test_api {
             repeats: usize,
             nanoseconds: *mut u64,
         ) -> helib_status;
+        /// One row kernel of `path` (a `HELIB_ROW_*` constant) in place on
+        /// the `n` words of `values` modulo `prime`, with its `constants`
+        /// and `other` operand (see `c_api_test_api.h` for each kernel's
+        /// ranges).
+        #[allow(clippy::too_many_arguments)]
+        pub fn helib_row_kernel(
+            path: u32,
+            kernel: u32,
+            prime: u64,
+            constants: *const u64,
+            constants_len: usize,
+            other: *const u64,
+            other_len: usize,
+            values: *mut u64,
+            n: usize,
+        ) -> helib_status;
     }
+
+    /// `helib_row_kernel`: values * w mod q.
+    pub const HELIB_ROW_SCALE: u32 = 0;
+    /// `helib_row_kernel`: values (below 4q) mod q.
+    pub const HELIB_ROW_REDUCE_FROM_4Q: u32 = 1;
+    /// `helib_row_kernel`: (values - other w) v mod q.
+    pub const HELIB_ROW_SUBTRACT_MULTIPLE_THEN_SCALE: u32 = 2;
+    /// `helib_row_kernel`: (other + values) w mod q.
+    pub const HELIB_ROW_ADD_THEN_SCALE: u32 = 3;
+    /// `helib_row_kernel`: the sum over sources s of other[s n + j] constants[s] mod q.
+    pub const HELIB_ROW_BASE_CONVERT: u32 = 4;
 }
 
 #[cfg(test)]
@@ -259,6 +286,25 @@ mod tests {
                 "{name} is test-only but declared in the public header"
             );
         }
-        assert_eq!(count, 7, "the test-only header declares seven functions");
+        assert_eq!(count, 8, "the test-only header declares eight functions");
+        let mut constants = 0;
+        for line in header.lines() {
+            let Some(rest) = line.strip_prefix("#define HELIB_") else {
+                continue;
+            };
+            let Some((name, value)) = rest.split_once(' ') else {
+                continue;
+            };
+            constants += 1;
+            let value = value.trim().trim_end_matches('u');
+            assert!(
+                module.contains(&format!("pub const HELIB_{name}: u32 = {value};")),
+                "HELIB_{name} = {value} of c_api_test_api.h is not in helib_sys::test_api"
+            );
+        }
+        assert_eq!(
+            constants, 5,
+            "the test-only header defines five kernel constants"
+        );
     }
 }

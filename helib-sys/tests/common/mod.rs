@@ -6,6 +6,8 @@
 //! of it, hence the `dead_code` allowance.
 #![allow(dead_code)]
 
+pub mod kernel_paths;
+
 use std::ffi::CStr;
 use std::ptr;
 

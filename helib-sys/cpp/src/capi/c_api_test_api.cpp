@@ -15,6 +15,7 @@
 #include "capi/c_api_internal.hpp"
 #include "capi/c_api_test_api.h"
 #include "ring/ntt.hpp"
+#include "ring/ntt_kernels.hpp"
 #include "ring/primes.hpp"
 #include "util/checked_size.hpp"
 #include "util/cpu.hpp"
@@ -182,6 +183,65 @@ helib_status helib_ntt_transform(uint32_t path, uint64_t prime, size_t n, int in
         const auto elapsed = std::chrono::steady_clock::now() - start;
         if (nanoseconds != nullptr) {
             *nanoseconds = static_cast<uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(elapsed).count());
+        }
+    });
+}
+
+helib_status helib_row_kernel(uint32_t path, uint32_t kernel, uint64_t prime, const uint64_t *constants,
+                              size_t constants_len, const uint64_t *other, size_t other_len, uint64_t *values,
+                              size_t n) {
+    return guarded([&] {
+        if (n != 0) require_out(values, "values");
+        const bgv::CpuPath p = path_from_c(path);
+        bgv::require(bgv::cpu_supports(p), bgv::Status::InvalidArgument,
+                     std::string("this CPU cannot run the ") + bgv::cpu_path_name(p) + " kernels");
+        bgv::require(prime >= 2 && prime < (uint64_t{1} << 62) && bgv::is_prime(prime), bgv::Status::InvalidArgument,
+                     "prime must be a prime below 2^62");
+        bgv::require(kernel <= HELIB_ROW_BASE_CONVERT, bgv::Status::InvalidArgument, "no such row kernel");
+        const bgv::Modulus q(prime);
+        const size_t wanted_constants = kernel == HELIB_ROW_BASE_CONVERT                 ? constants_len
+                                        : kernel == HELIB_ROW_REDUCE_FROM_4Q             ? 0
+                                        : kernel == HELIB_ROW_SUBTRACT_MULTIPLE_THEN_SCALE ? 2
+                                                                                         : 1;
+        bgv::require(constants_len == wanted_constants, bgv::Status::InvalidArgument,
+                     "wrong number of constants for this kernel");
+        if (constants_len != 0) require_out(constants, "constants");
+        for (size_t k = 0; k < constants_len; ++k) {
+            bgv::require(constants[k] < prime, bgv::Status::InvalidArgument, "constants must be below q");
+        }
+        const bool reads_other = kernel == HELIB_ROW_SUBTRACT_MULTIPLE_THEN_SCALE ||
+                                 kernel == HELIB_ROW_ADD_THEN_SCALE || kernel == HELIB_ROW_BASE_CONVERT;
+        const size_t other_words = !reads_other ? 0 : kernel == HELIB_ROW_BASE_CONVERT ? constants_len * n : n;
+        bgv::require(other_len == other_words, bgv::Status::InvalidArgument, "other has the wrong length");
+        if (other_words != 0) require_out(other, "other");
+        const uint64_t largest = kernel == HELIB_ROW_REDUCE_FROM_4Q ? 4 * prime - 1
+                               : kernel == HELIB_ROW_SCALE || kernel == HELIB_ROW_BASE_CONVERT ? ~uint64_t{0}
+                                                                                               : prime - 1;
+        for (size_t j = 0; j < n; ++j) {
+            bgv::require(values[j] <= largest, bgv::Status::InvalidArgument, "values out of the kernel's range");
+            if (kernel == HELIB_ROW_ADD_THEN_SCALE) {
+                bgv::require(other[j] < prime, bgv::Status::InvalidArgument, "other must be below q");
+            }
+        }
+        std::vector<uint64_t> shoup(constants_len);
+        for (size_t k = 0; k < constants_len; ++k) shoup[k] = q.shoup(constants[k]);
+        switch (kernel) {
+        case HELIB_ROW_SCALE:
+            BGV_KERNEL_ON(p, scale, values, n, constants[0], shoup[0], q);
+            break;
+        case HELIB_ROW_REDUCE_FROM_4Q:
+            BGV_KERNEL_ON(p, reduce_from_4q, values, n, q);
+            break;
+        case HELIB_ROW_SUBTRACT_MULTIPLE_THEN_SCALE:
+            BGV_KERNEL_ON(p, subtract_multiple_then_scale, values, other, constants[0], shoup[0], constants[1],
+                          shoup[1], n, q);
+            break;
+        case HELIB_ROW_ADD_THEN_SCALE:
+            BGV_KERNEL_ON(p, add_then_scale, values, other, constants[0], shoup[0], n, q);
+            break;
+        default:
+            BGV_KERNEL_ON(p, base_convert_row, values, other, constants_len, n, constants, shoup.data(), q);
+            break;
         }
     });
 }

@@ -78,6 +78,32 @@ helib_status helib_gaussian_samples(uint32_t path, const uint8_t *key, uint64_t 
 helib_status helib_ntt_transform(uint32_t path, uint64_t prime, size_t n, int inverse, uint64_t *values,
                                  size_t repeats, uint64_t *nanoseconds);
 
+/* Kernels of helib_row_kernel. */
+#define HELIB_ROW_SCALE 0u
+#define HELIB_ROW_REDUCE_FROM_4Q 1u
+#define HELIB_ROW_SUBTRACT_MULTIPLE_THEN_SCALE 2u
+#define HELIB_ROW_ADD_THEN_SCALE 3u
+#define HELIB_ROW_BASE_CONVERT 4u
+
+/**
+ * One row kernel of `path`, in place on the `n` words of `values`, modulo
+ * `prime` (a prime below 2^62), for checking every path against the scalar
+ * one at any length. With w = constants[0] and v = constants[1]:
+ * - HELIB_ROW_SCALE: values[j] w mod q (any values; one constant);
+ * - HELIB_ROW_REDUCE_FROM_4Q: values[j] mod q (values below 4q; none);
+ * - HELIB_ROW_SUBTRACT_MULTIPLE_THEN_SCALE: (values[j] - other[j] w) v mod q
+ *   (values below q, any other; two constants);
+ * - HELIB_ROW_ADD_THEN_SCALE: (other[j] + values[j]) w mod q (both below q;
+ *   one constant);
+ * - HELIB_ROW_BASE_CONVERT: sum over s of other[s n + j] constants[s] mod q
+ *   (any other, `constants_len` sources of n words each).
+ * Constants are below q. HELIB_ERR_INVALID_ARGUMENT for another kernel, a bad
+ * prime, length or input, or if this CPU cannot run `path`.
+ */
+helib_status helib_row_kernel(uint32_t path, uint32_t kernel, uint64_t prime, const uint64_t *constants,
+                              size_t constants_len, const uint64_t *other, size_t other_len, uint64_t *values,
+                              size_t n);
+
 #ifdef __cplusplus
 }
 #endif

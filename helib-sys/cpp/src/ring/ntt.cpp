@@ -3,7 +3,6 @@
 
 #include <algorithm>
 
-
 #include "util/error.hpp"
 #include "ring/ntt_avx2.hpp"
 #include "ring/ntt_avx512.hpp"
@@ -20,46 +19,6 @@ size_t bit_reverse(size_t x, unsigned bits) {
         x >>= 1;
     }
     return r;
-}
-
-// The row kernels of forward_rows / inverse_rows: kernels::X picks the scalar
-// or AVX-512 ones, the AVX2 ones are in ntt_avx2.hpp.
-bool rows_on_avx2() {
-#ifdef BGV_X86_KERNELS
-    return cpu_path() == CpuPath::Avx2;
-#else
-    return false;
-#endif
-}
-
-void forward_rows_stage(u64 *rows, size_t m, size_t t, size_t width, const u64 *roots, const u64 *roots_shoup,
-                        const Modulus &mod) {
-#ifdef BGV_X86_KERNELS
-    if (rows_on_avx2()) return kernels::avx2::forward_rows_stage(rows, m, t, width, roots, roots_shoup, mod);
-#endif
-    kernels::forward_rows_stage(rows, m, t, width, roots, roots_shoup, mod);
-}
-
-void inverse_rows_stage(u64 *rows, size_t h, size_t t, size_t width, const u64 *inv_roots,
-                        const u64 *inv_roots_shoup, const Modulus &mod) {
-#ifdef BGV_X86_KERNELS
-    if (rows_on_avx2()) return kernels::avx2::inverse_rows_stage(rows, h, t, width, inv_roots, inv_roots_shoup, mod);
-#endif
-    kernels::inverse_rows_stage(rows, h, t, width, inv_roots, inv_roots_shoup, mod);
-}
-
-void reduce_from_4q(u64 *values, size_t n, const Modulus &mod) {
-#ifdef BGV_X86_KERNELS
-    if (rows_on_avx2()) return kernels::avx2::reduce_from_4q(values, n, mod);
-#endif
-    kernels::reduce_from_4q(values, n, mod);
-}
-
-void scale(u64 *values, size_t n, u64 w, u64 ws, const Modulus &mod) {
-#ifdef BGV_X86_KERNELS
-    if (rows_on_avx2()) return kernels::avx2::scale(values, n, w, ws, mod);
-#endif
-    kernels::scale(values, n, w, ws, mod);
 }
 
 }  // namespace
@@ -144,19 +103,20 @@ void NttTables::forward_rows(u64 *rows, size_t width, size_t nonzero_rows) const
     // The butterflies of forward(), each between two rows instead of two words.
     for (; m < n_; m <<= 1) {
         t >>= 1;
-        forward_rows_stage(rows, m, t, width, roots_.data(), roots_shoup_.data(), modulus_);
+        kernels::rows_stage(kernels::forward_block, rows, m, t, width, roots_.data(), roots_shoup_.data(), modulus_);
     }
-    reduce_from_4q(rows, n_ * width, modulus_);
+    kernels::reduce_from_4q(rows, n_ * width, modulus_);
 }
 
 void NttTables::inverse_rows(u64 *rows, size_t width, u64 extra) const {
     size_t t = 1;
     for (size_t m = n_; m > 1; m >>= 1) {
-        inverse_rows_stage(rows, m >> 1, t, width, inv_roots_.data(), inv_roots_shoup_.data(), modulus_);
+        kernels::rows_stage(kernels::inverse_block, rows, m >> 1, t, width, inv_roots_.data(), inv_roots_shoup_.data(),
+                            modulus_);
         t <<= 1;
     }
     const u64 factor = modulus_.mul(n_inv_, modulus_.reduce(extra));
-    scale(rows, n_ * width, factor, modulus_.shoup(factor), modulus_);
+    kernels::scale(rows, n_ * width, factor, modulus_.shoup(factor), modulus_);
 }
 
 }  // namespace bgv

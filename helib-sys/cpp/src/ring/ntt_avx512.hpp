@@ -18,7 +18,7 @@
 
 #include <cstddef>
 
-#include "ring/ntt_kernels.hpp"
+#include "ring/kernels_avx512.hpp"
 #include "util/modarith.hpp"
 
 #ifdef BGV_X86_KERNELS

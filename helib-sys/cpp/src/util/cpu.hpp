@@ -4,7 +4,8 @@
 // unless the `native` cargo feature asks for it); the kernels that profit from
 // wider vectors also exist in versions compiled with function-level target
 // attributes (AVX-512: NTT butterflies, Montgomery products, base conversion,
-// ChaCha20; AVX2: the NTT, ring/ntt_avx2.hpp, and ChaCha20), and the first
+// ChaCha20; AVX2: the NTT, its butterflies, base conversion, the scalings,
+// ChaCha20; see ring/ntt_kernels.hpp), and the first
 // use picks the widest path the CPU and the OS support. The
 // environment variable HELIB_CPU=scalar|avx2|avx512 (read once, at the first
 // use) forces a path, so that each one can be tested on a machine that has

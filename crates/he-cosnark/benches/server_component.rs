@@ -1,0 +1,86 @@
+//! The server's work per component of a proof, on the ring and chain
+//! [`he_cosnark::parameters_for`] gives a 2^20-point domain with 3 parties
+//! (N = 2^16): the product of two fresh ciphertexts at the upload level,
+//! its switch to the conversion level, and its relinearization there —
+//! the three steps of [`he_cosnark::Server::compute`] that run once per
+//! component (16 times per proof at this size).
+//!
+//! ```text
+//! cargo bench -p he-cosnark --bench server_component
+//! ```
+//!
+//! The ciphertexts are encryptions under one party's key, not a session's
+//! shares to encryption: the engine's work per step is the same.
+
+#![allow(missing_docs)] // criterion_group! generates an undocumented public function.
+
+use std::time::Duration;
+
+use ark_bn254::Fr;
+use ark_ff::UniformRand;
+use criterion::{criterion_group, criterion_main, Criterion};
+use he_cosnark::{parameters_for, ProofPlan};
+use helib_rs::{Context, FieldCoefficientEncoder, RelinKey, SecretKey};
+use rand::SeedableRng;
+
+const DOMAIN: usize = 1 << 20;
+const PARTIES: u32 = 3;
+
+fn bench_server_component(c: &mut Criterion) {
+    let (params, _) = parameters_for::<Fr>(DOMAIN, PARTIES).expect("a ring holds 2^20 points");
+    let context = Context::new(&params).expect("context");
+    let session = he_threshold::Session::new(&context, [7; 32], PARTIES).expect("session");
+    let plan = ProofPlan::new(&session, DOMAIN).expect("plan");
+    let n = context.ring_degree();
+    let mut rng = rand::rngs::StdRng::seed_from_u64(3);
+    let encoder = FieldCoefficientEncoder::<Fr>::new(&context).expect("encoder");
+    let sk = SecretKey::generate(&context).expect("secret key");
+    let pk = sk.public_key().expect("public key");
+    let relin_key = RelinKey::generate(&sk).expect("relinearization key");
+    let mut encrypt = || {
+        let values: Vec<Fr> = (0..n).map(|_| Fr::rand(&mut rng)).collect();
+        pk.encrypt(&encoder.encode(&values).expect("encode"))
+            .expect("encrypt")
+    };
+    let (a, b) = (encrypt(), encrypt());
+    let product = a.multiply(&b).expect("product");
+    let mut switched = product.clone();
+    switched
+        .mod_switch_to_assign(plan.convert_level())
+        .expect("switch");
+    println!(
+        "N = {n}, {} primes at the upload level, {} at the conversion level",
+        plan.upload_level() + 1,
+        plan.convert_level() + 1
+    );
+
+    let mut group = c.benchmark_group("server_component");
+    group
+        .sample_size(10)
+        .warm_up_time(Duration::from_millis(500))
+        .measurement_time(Duration::from_secs(3));
+    group.bench_function("multiply", |bench| {
+        bench.iter(|| a.multiply(&b).expect("product"))
+    });
+    group.bench_function("mod_switch", |bench| {
+        bench.iter_batched(
+            || product.clone(),
+            |mut p| {
+                p.mod_switch_to_assign(plan.convert_level())
+                    .expect("switch")
+            },
+            criterion::BatchSize::LargeInput,
+        )
+    });
+    group.bench_function("relinearize", |bench| {
+        bench.iter_batched(
+            || switched.clone(),
+            |mut s| s.relinearize_assign(&relin_key).expect("relinearize"),
+            criterion::BatchSize::LargeInput,
+        )
+    });
+    group.finish();
+}
+
+criterion_group!(benches, bench_server_component);
+criterion_main!(benches);
