@@ -212,6 +212,29 @@ BGV_AVX2 inline void add_then_scale(u64 *r, const u64 *src, u64 w, u64 ws, size_
     scalar::add_then_scale(r + whole, src + whole, w, ws, n - whole, mod);
 }
 
+/// scalar::forward_rows_stage (rows of `width` words; a width that is not a
+/// multiple of 4 takes the scalar blocks).
+BGV_AVX2 inline void forward_rows_stage(u64 *rows, size_t m, size_t t, size_t width, const u64 *roots,
+                                        const u64 *roots_shoup, const Modulus &mod) {
+    for (size_t i = 0; i < m; ++i) {
+        for (size_t j = 0; j < t; ++j) {
+            u64 *x = rows + (2 * i * t + j) * width;
+            forward_block(x, x + t * width, width, roots[m + i], roots_shoup[m + i], mod);
+        }
+    }
+}
+
+/// scalar::inverse_rows_stage (rows of `width` words, as forward_rows_stage).
+BGV_AVX2 inline void inverse_rows_stage(u64 *rows, size_t h, size_t t, size_t width, const u64 *inv_roots,
+                                        const u64 *inv_roots_shoup, const Modulus &mod) {
+    for (size_t i = 0; i < h; ++i) {
+        for (size_t j = 0; j < t; ++j) {
+            u64 *x = rows + (2 * i * t + j) * width;
+            inverse_block(x, x + t * width, width, inv_roots[h + i], inv_roots_shoup[h + i], mod);
+        }
+    }
+}
+
 // No AVX2 versions: 64-bit Montgomery products and their sums need the
 // full 128-bit product, which costs AVX2 more 32x32-bit multiplies than the
 // scalar mulx; the constant-time small-error scaling stays scalar too.

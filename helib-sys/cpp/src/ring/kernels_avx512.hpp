@@ -1,8 +1,11 @@
 // kernels_avx512.hpp -- the element kernels on AVX-512 (8 lanes): the high
 // word of a 64x64-bit product from four 32x32-bit ones, compiled with a
 // function-level target attribute. Same contracts and outputs as
-// kernels_scalar.hpp; lengths that are not a multiple of 8 take the scalar
-// kernels where noted. The whole single-prime NTT is in ntt_avx512.hpp.
+// kernels_scalar.hpp. The kernels that row transforms and block products
+// call on rows of any width (the butterfly blocks, reduce_from_4q, scale,
+// multiply_montgomery) finish a length that is not a multiple
+// of 8 with the scalar kernel; the others take whole ring rows (n % 8 == 0),
+// as each says. The whole single-prime NTT is in ntt_avx512.hpp.
 #pragma once
 
 #include <cstddef>
@@ -226,16 +229,19 @@ BGV_AVX512 inline void add_then_scale(u64 *r, const u64 *src, u64 w, u64 ws, siz
     }
 }
 
-/// out = mont(a, b) (or out + mont(a, b) with `accumulate`), b in Montgomery form; n % 8 == 0.
+/// out = mont(a, b) (or out + mont(a, b) with `accumulate`), b in Montgomery form
+/// (the last n % 8 by the scalar kernel: block products pass any width).
 BGV_AVX512 inline void multiply_montgomery(u64 *out, const u64 *a, const u64 *b, size_t n, const Modulus &mod, bool accumulate) {
     const __m512i q = _mm512_set1_epi64(static_cast<long long>(mod.value()));
     const __m512i q_hi = _mm512_srli_epi64(q, 32);
     const __m512i q_inv = _mm512_set1_epi64(static_cast<long long>(mod.inverse_mod_word()));
-    for (size_t j = 0; j < n; j += 8) {
+    const size_t whole = n - n % 8;
+    for (size_t j = 0; j < whole; j += 8) {
         __m512i v = mul_montgomery_x8(_mm512_loadu_si512(a + j), _mm512_loadu_si512(b + j), q, q_hi, q_inv);
         if (accumulate) v = reduce_once(_mm512_add_epi64(v, _mm512_loadu_si512(out + j)), q);
         _mm512_storeu_si512(out + j, v);
     }
+    scalar::multiply_montgomery(out + whole, a + whole, b + whole, n - whole, mod, accumulate);
 }
 
 BGV_AVX512 inline void key_switch_key_row(u64 *b, u64 *a, const u64 *s, const u64 *g, const uint32_t *perm,
@@ -263,6 +269,28 @@ BGV_AVX512 inline void key_switch_key_row(u64 *b, u64 *a, const u64 *s, const u6
             r = reduce_once(_mm512_add_epi64(r, gv), q);
         }
         _mm512_storeu_si512(b + j, r);
+    }
+}
+
+/// forward_stage on rows of `width` words (NttTables::forward_rows).
+BGV_AVX512 inline void forward_rows_stage(u64 *rows, size_t m, size_t t, size_t width, const u64 *roots,
+                                   const u64 *roots_shoup, const Modulus &mod) {
+    for (size_t i = 0; i < m; ++i) {
+        for (size_t j = 0; j < t; ++j) {
+            u64 *x = rows + (2 * i * t + j) * width;
+            forward_block(x, x + t * width, width, roots[m + i], roots_shoup[m + i], mod);
+        }
+    }
+}
+
+/// inverse_stage on rows of `width` words (NttTables::inverse_rows).
+BGV_AVX512 inline void inverse_rows_stage(u64 *rows, size_t h, size_t t, size_t width, const u64 *inv_roots,
+                                   const u64 *inv_roots_shoup, const Modulus &mod) {
+    for (size_t i = 0; i < h; ++i) {
+        for (size_t j = 0; j < t; ++j) {
+            u64 *x = rows + (2 * i * t + j) * width;
+            inverse_block(x, x + t * width, width, inv_roots[h + i], inv_roots_shoup[h + i], mod);
+        }
     }
 }
 

@@ -162,6 +162,28 @@ inline void inverse_stage(u64 *a, size_t h, size_t t, const u64 *inv_roots, cons
     }
 }
 
+/// forward_stage on rows of `width` words (NttTables::forward_rows).
+inline void forward_rows_stage(u64 *rows, size_t m, size_t t, size_t width, const u64 *roots,
+                                   const u64 *roots_shoup, const Modulus &mod) {
+    for (size_t i = 0; i < m; ++i) {
+        for (size_t j = 0; j < t; ++j) {
+            u64 *x = rows + (2 * i * t + j) * width;
+            forward_block(x, x + t * width, width, roots[m + i], roots_shoup[m + i], mod);
+        }
+    }
+}
+
+/// inverse_stage on rows of `width` words (NttTables::inverse_rows).
+inline void inverse_rows_stage(u64 *rows, size_t h, size_t t, size_t width, const u64 *inv_roots,
+                                   const u64 *inv_roots_shoup, const Modulus &mod) {
+    for (size_t i = 0; i < h; ++i) {
+        for (size_t j = 0; j < t; ++j) {
+            u64 *x = rows + (2 * i * t + j) * width;
+            inverse_block(x, x + t * width, width, inv_roots[h + i], inv_roots_shoup[h + i], mod);
+        }
+    }
+}
+
 /// The whole forward transform of length n (NttTables::forward): stages m = 1,
 /// 2, ..., n / 2 with t = n / (2m), values kept in [0, 4q), the last stage
 /// reducing to [0, q). The reference the vector versions must match.

@@ -103,7 +103,7 @@ void NttTables::forward_rows(u64 *rows, size_t width, size_t nonzero_rows) const
     // The butterflies of forward(), each between two rows instead of two words.
     for (; m < n_; m <<= 1) {
         t >>= 1;
-        kernels::rows_stage(kernels::forward_block, rows, m, t, width, roots_.data(), roots_shoup_.data(), modulus_);
+        kernels::forward_rows_stage(rows, m, t, width, roots_.data(), roots_shoup_.data(), modulus_);
     }
     kernels::reduce_from_4q(rows, n_ * width, modulus_);
 }
@@ -111,8 +111,7 @@ void NttTables::forward_rows(u64 *rows, size_t width, size_t nonzero_rows) const
 void NttTables::inverse_rows(u64 *rows, size_t width, u64 extra) const {
     size_t t = 1;
     for (size_t m = n_; m > 1; m >>= 1) {
-        kernels::rows_stage(kernels::inverse_block, rows, m >> 1, t, width, inv_roots_.data(), inv_roots_shoup_.data(),
-                            modulus_);
+        kernels::inverse_rows_stage(rows, m >> 1, t, width, inv_roots_.data(), inv_roots_shoup_.data(), modulus_);
         t <<= 1;
     }
     const u64 factor = modulus_.mul(n_inv_, modulus_.reduce(extra));

@@ -3,7 +3,8 @@
 // each calling the version of the path cpu_path() picked (util/cpu.hpp):
 // kernels_scalar.hpp (any CPU, and the reference), kernels_avx2.hpp or
 // kernels_avx512.hpp. Every path has every kernel (AVX2 reuses the scalar
-// ones it has no version of), and every version takes any length. Callers
+// ones it has no version of); what each needs of its length is in its
+// header (the AVX2 ones take any length). Callers
 // pass whole rows or whole NTT stages, so the choice costs one predictable
 // branch per row, not per element. The whole single-prime NTTs are in
 // ntt_avx2.hpp and ntt_avx512.hpp, called by NttTables.
@@ -53,8 +54,8 @@ inline bool use_avx512() {
 #define BGV_DISPATCH(name, ...) BGV_KERNEL_ON(cpu_path(), name, __VA_ARGS__)
 
 // The entry points: the same contracts as the versions above.
-inline void forward_block(u64 *__restrict x, u64 *__restrict y, size_t t, u64 w, u64 ws, const Modulus &mod) { BGV_DISPATCH(forward_block, x, y, t, w, ws, mod); }
-inline void inverse_block(u64 *__restrict x, u64 *__restrict y, size_t t, u64 w, u64 ws, const Modulus &mod) { BGV_DISPATCH(inverse_block, x, y, t, w, ws, mod); }
+inline void forward_rows_stage(u64 *rows, size_t m, size_t t, size_t width, const u64 *roots, const u64 *roots_shoup, const Modulus &mod) { BGV_DISPATCH(forward_rows_stage, rows, m, t, width, roots, roots_shoup, mod); }
+inline void inverse_rows_stage(u64 *rows, size_t h, size_t t, size_t width, const u64 *inv_roots, const u64 *inv_roots_shoup, const Modulus &mod) { BGV_DISPATCH(inverse_rows_stage, rows, h, t, width, inv_roots, inv_roots_shoup, mod); }
 inline void reduce_from_4q(u64 *values, size_t n, const Modulus &mod) { BGV_DISPATCH(reduce_from_4q, values, n, mod); }
 inline void scale(u64 *values, size_t n, u64 w, u64 ws, const Modulus &mod) { BGV_DISPATCH(scale, values, n, w, ws, mod); }
 inline void scale_small(const int32_t *e, const u64 *plus, u64 *out, size_t n, u64 w, u64 ws, const Modulus &mod) { BGV_DISPATCH(scale_small, e, plus, out, n, w, ws, mod); }
@@ -69,22 +70,6 @@ inline void key_switch_key_row(u64 *b, u64 *a, const u64 *s, const u64 *g, const
 }
 
 #undef BGV_DISPATCH
-
-/// A kernel applying one twiddle to t butterflies (forward_block, inverse_block).
-using BlockKernel = void (*)(u64 *__restrict, u64 *__restrict, size_t, u64, u64, const Modulus &);
-
-/// One stage of NttTables::forward_rows / inverse_rows: `blocks` blocks of t
-/// butterflies between rows of `width` words, block i with twiddle
-/// tw[blocks + i], applied by `block` to each pair of rows.
-inline void rows_stage(BlockKernel block, u64 *rows, size_t blocks, size_t t, size_t width, const u64 *tw,
-                       const u64 *tw_shoup, const Modulus &mod) {
-    for (size_t i = 0; i < blocks; ++i) {
-        for (size_t j = 0; j < t; ++j) {
-            u64 *x = rows + (2 * i * t + j) * width;
-            block(x, x + t * width, width, tw[blocks + i], tw_shoup[blocks + i], mod);
-        }
-    }
-}
 
 }  // namespace kernels
 }  // namespace bgv
