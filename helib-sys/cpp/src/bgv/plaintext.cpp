@@ -162,7 +162,7 @@ LiftedPlaintext lift_plaintext(const Context &ctx, const u64 *coeffs, size_t len
             }
         }
         u64 *r = poly.residues(r_index);
-        kernels::base_convert_row(r, magnitude, pl, n, power.data(), power_shoup.data(), q);
+        kernels::base_convert_row(r, magnitude, pl, n, n, power.data(), power_shoup.data(), q);
         negate_where(r, negative, n, q);
         if (to_ntt) ctx.ntt(i).forward_length(r, n);
     });

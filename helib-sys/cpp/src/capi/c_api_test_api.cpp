@@ -240,7 +240,7 @@ helib_status helib_row_kernel(uint32_t path, uint32_t kernel, uint64_t prime, co
             BGV_KERNEL_ON(p, add_then_scale, values, other, constants[0], shoup[0], n, q);
             break;
         default:
-            BGV_KERNEL_ON(p, base_convert_row, values, other, constants_len, n, constants, shoup.data(), q);
+            BGV_KERNEL_ON(p, base_convert_row, values, other, constants_len, n, n, constants, shoup.data(), q);
             break;
         }
     });

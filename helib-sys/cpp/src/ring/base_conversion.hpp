@@ -59,7 +59,7 @@ struct BaseConversion {
 
     /// Writes sum_i y_i * (M/m_i) mod target `t` into out.
     void convert(const Context &ctx, const std::vector<u64> &y, size_t n, size_t t, u64 *out) const {
-        kernels::base_convert_row(out, y.data(), from.size(), n, hat_mod_target.data() + t * from.size(),
+        kernels::base_convert_row(out, y.data(), from.size(), n, n, hat_mod_target.data() + t * from.size(),
                                   hat_mod_target_shoup.data() + t * from.size(), ctx.prime(to[t]));
     }
 };

@@ -161,27 +161,23 @@ BGV_AVX2 inline void scale(u64 *values, size_t n, u64 w, u64 ws, const Modulus &
     scalar::scale(values + whole, n - whole, w, ws, mod);
 }
 
-/// scalar::base_convert_row: out[j] = sum_s y[s * n + j] * hat[s] mod p.
+/// scalar::base_convert_row: out[j] = sum_s y[s * stride + j] * hat[s] mod p.
 /// Each term is a lazy product in [0, 2p), the running sum is kept in
 /// [0, 2p) and reduced once at the end.
-BGV_AVX2 inline void base_convert_row(u64 *out, const u64 *y, size_t sources, size_t n, const u64 *hat,
-                                      const u64 *hat_shoup, const Modulus &mod) {
+BGV_AVX2 inline void base_convert_row(u64 *out, const u64 *y, size_t sources, size_t stride, size_t n,
+                                      const u64 *hat, const u64 *hat_shoup, const Modulus &mod) {
     using namespace detail;
     const Lanes c = lanes(mod);
     const size_t whole = n - n % 4;
     for (size_t j = 0; j < whole; j += 4) {
         __m256i acc = _mm256_setzero_si256();
         for (size_t s = 0; s < sources; ++s) {
-            const __m256i term = mul_shoup_lazy(load(y + s * n + j), twiddle(hat[s], hat_shoup[s]), c);
+            const __m256i term = mul_shoup_lazy(load(y + s * stride + j), twiddle(hat[s], hat_shoup[s]), c);
             acc = reduce_once(_mm256_add_epi64(acc, term), c.two_q);
         }
         store(out + j, reduce_once(acc, c.q));
     }
-    for (size_t j = whole; j < n; ++j) {
-        u64 acc = 0;
-        for (size_t s = 0; s < sources; ++s) acc = mod.add(acc, mod.mul_shoup(y[s * n + j], hat[s], hat_shoup[s]));
-        out[j] = acc;
-    }
+    scalar::base_convert_row(out + whole, y + whole, sources, stride, n - whole, hat, hat_shoup, mod);
 }
 
 /// scalar::subtract_multiple_then_scale: r[j] = (r[j] - k[j] w) t mod p (r < p).

@@ -139,16 +139,16 @@ BGV_AVX512 inline __m512i mul_montgomery_x8(__m512i a, __m512i b, __m512i q, __m
     return _mm512_mask_add_epi64(r, _mm512_cmplt_epu64_mask(high, correction), r, q);
 }
 
-/// out[j] = sum_s y[s * n + j] * hat[s] mod p (hat with Shoup factors); n % 8 == 0.
-BGV_AVX512 inline void base_convert_row(u64 *out, const u64 *y, size_t sources, size_t n, const u64 *hat,
-                             const u64 *hat_shoup, const Modulus &mod) {
+/// out[j] = sum_s y[s * stride + j] * hat[s] mod p (hat with Shoup factors); n % 8 == 0.
+BGV_AVX512 inline void base_convert_row(u64 *out, const u64 *y, size_t sources, size_t stride, size_t n,
+                                        const u64 *hat, const u64 *hat_shoup, const Modulus &mod) {
     const __m512i p = _mm512_set1_epi64(static_cast<long long>(mod.value()));
     const __m512i two_p = _mm512_add_epi64(p, p);
     for (size_t j = 0; j < n; j += 8) {
         __m512i acc = _mm512_setzero_si512();
         for (size_t s = 0; s < sources; ++s) {
             const ShoupX8 w = broadcast_shoup(hat[s], hat_shoup[s]);
-            const __m512i v = mul_shoup_lazy_x8(_mm512_loadu_si512(y + s * n + j), w, p);
+            const __m512i v = mul_shoup_lazy_x8(_mm512_loadu_si512(y + s * stride + j), w, p);
             acc = reduce_once(_mm512_add_epi64(acc, v), two_p);
         }
         _mm512_storeu_si512(out + j, reduce_once(acc, p));

@@ -93,11 +93,12 @@ inline void add_then_scale(u64 *r, const u64 *src, u64 w, u64 ws, size_t n, cons
     for (size_t j = 0; j < n; ++j) r[j] = mod.mul_shoup(mod.add(src[j], r[j]), w, ws);
 }
 
-inline void base_convert_row(u64 *out, const u64 *y, size_t sources, size_t n, const u64 *hat,
+/// out[j] = sum_s y[s * stride + j] * hat[s] mod p: source s's row starts at y + s * stride.
+inline void base_convert_row(u64 *out, const u64 *y, size_t sources, size_t stride, size_t n, const u64 *hat,
                              const u64 *hat_shoup, const Modulus &mod) {
     for (size_t j = 0; j < n; ++j) {
         u64 acc = 0;
-        for (size_t s = 0; s < sources; ++s) acc = mod.add(acc, mod.mul_shoup(y[s * n + j], hat[s], hat_shoup[s]));
+        for (size_t s = 0; s < sources; ++s) acc = mod.add(acc, mod.mul_shoup(y[s * stride + j], hat[s], hat_shoup[s]));
         out[j] = acc;
     }
 }

@@ -59,7 +59,7 @@ inline void inverse_rows_stage(u64 *rows, size_t h, size_t t, size_t width, cons
 inline void reduce_from_4q(u64 *values, size_t n, const Modulus &mod) { BGV_DISPATCH(reduce_from_4q, values, n, mod); }
 inline void scale(u64 *values, size_t n, u64 w, u64 ws, const Modulus &mod) { BGV_DISPATCH(scale, values, n, w, ws, mod); }
 inline void scale_small(const int32_t *e, const u64 *plus, u64 *out, size_t n, u64 w, u64 ws, const Modulus &mod) { BGV_DISPATCH(scale_small, e, plus, out, n, w, ws, mod); }
-inline void base_convert_row(u64 *out, const u64 *y, size_t sources, size_t n, const u64 *hat, const u64 *hat_shoup, const Modulus &mod) { BGV_DISPATCH(base_convert_row, out, y, sources, n, hat, hat_shoup, mod); }
+inline void base_convert_row(u64 *out, const u64 *y, size_t sources, size_t stride, size_t n, const u64 *hat, const u64 *hat_shoup, const Modulus &mod) { BGV_DISPATCH(base_convert_row, out, y, sources, stride, n, hat, hat_shoup, mod); }
 inline void dot_product_pair(u64 *out0, u64 *out1, const u64 *const *v, const uint32_t *perm, const u64 *const *x, const u64 *const *y, size_t terms, size_t len, const Modulus &mod) { BGV_DISPATCH(dot_product_pair, out0, out1, v, perm, x, y, terms, len, mod); }
 inline void subtract_multiple_then_scale(u64 *r, const u64 *k, u64 w, u64 ws, u64 t, u64 ts, size_t n, const Modulus &mod) { BGV_DISPATCH(subtract_multiple_then_scale, r, k, w, ws, t, ts, n, mod); }
 inline void add_then_scale(u64 *r, const u64 *src, u64 w, u64 ws, size_t n, const Modulus &mod) { BGV_DISPATCH(add_then_scale, r, src, w, ws, n, mod); }
