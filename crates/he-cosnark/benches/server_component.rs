@@ -3,7 +3,10 @@
 //! (N = 2^16): the product of two fresh ciphertexts at the upload level,
 //! its switch to the conversion level, and its relinearization there —
 //! the three steps of [`he_cosnark::Server::compute`] that run once per
-//! component (16 times per proof at this size).
+//! component (16 times per proof at this size) — and the decryption and
+//! decoding of the result, the engine's share of each component's opening
+//! in [`he_cosnark::Server::open`] (which combines the parties' shares
+//! instead of using a secret key).
 //!
 //! ```text
 //! cargo bench -p he-cosnark --bench server_component
@@ -78,6 +81,17 @@ fn bench_server_component(c: &mut Criterion) {
             |mut s| s.relinearize_assign(&relin_key).expect("relinearize"),
             criterion::BatchSize::LargeInput,
         )
+    });
+    let mut relinearized = switched.clone();
+    relinearized
+        .relinearize_assign(&relin_key)
+        .expect("relinearize");
+    group.bench_function("decrypt_decode", |bench| {
+        bench.iter(|| {
+            encoder
+                .decode(&sk.decrypt(&relinearized).expect("decrypt"))
+                .expect("decode")
+        })
     });
     group.finish();
 }

@@ -70,6 +70,23 @@ struct Decoded {
     double log2_max_noise;
 };
 
+/// Limb k of a reconstructed value is worth 2^(64 k): the residues
+/// 2^(64 k) * scale mod t for k < limbs, pl limbs each (scale = 1 without
+/// one), so that |v| * scale mod t is one sum of limb-by-residue products and
+/// one short division.
+std::vector<mp_limb_t> limb_weights(const Context &ctx, size_t limbs, const std::vector<mp_limb_t> *scale) {
+    const size_t pl = ctx.plain_limbs();
+    mpz_class weight = 1;
+    if (scale != nullptr) mpz_import(weight.get_mpz_t(), pl, -1, sizeof(mp_limb_t), 0, 0, scale->data());
+    std::vector<mp_limb_t> out(limbs * pl);
+    for (size_t k = 0; k < limbs; ++k) {
+        weight %= ctx.t();
+        mpz_to_limbs(weight, reinterpret_cast<u64 *>(out.data() + k * pl), pl);
+        weight <<= 64;
+    }
+    return out;
+}
+
 /// CRT-reconstructs the centred v, measures max |v| and reduces v mod t.
 /// With `scale` (limbs of an integer below t), each message coefficient is
 /// multiplied by it mod t on the way out: decryption folds the inverse of the
@@ -83,13 +100,16 @@ Decoded reconstruct(const Context &ctx, const RnsPoly &v, size_t level, bool wan
     // Q/2 (floor): values above it are negative.
     std::vector<u64> half_q(nl);
     mpn_rshift(reinterpret_cast<mp_limb_t *>(half_q.data()), q_limbs, static_cast<mp_size_t>(nl), 1);
+    const std::vector<mp_limb_t> weights = want_message ? limb_weights(ctx, nl, scale) : std::vector<mp_limb_t>{};
 
     Decoded out{PlainCoeffs(want_message ? n * pl : 0, 0), -1e300};
     const size_t chunks = std::min<size_t>(n, 64);
     std::vector<double> chunk_max(chunks, -1e300);
     ctx.pool().parallel_for(chunks, [&](size_t chunk) {
-        std::array<mp_limb_t, CrtBasis::kMaxLimbs + 1> value{}, quotient{};
-        std::vector<mp_limb_t> remainder(pl), product(2 * pl), product_quotient(pl + 1);
+        std::array<mp_limb_t, CrtBasis::kMaxLimbs + 1> value{};
+        // sum over k of value[k] * weights[k]: below nl 2^64 t, so pl + 2 limbs
+        // (nl < 2^64); the quotient of its division by t has at most 3 limbs.
+        std::vector<mp_limb_t> sum(pl + 2), quotient(3);
         const size_t begin = chunk * n / chunks, end = (chunk + 1) * n / chunks;
         double local_max = -1e300;
         for (size_t j = begin; j < end; ++j) {
@@ -99,29 +119,16 @@ Decoded reconstruct(const Context &ctx, const RnsPoly &v, size_t level, bool wan
             if (negative) mpn_sub_n(value.data(), q_limbs, value.data(), static_cast<mp_size_t>(nl));
             local_max = std::max(local_max, log2_limbs(reinterpret_cast<const u64 *>(value.data()), nl));
             if (!want_message) continue;
-            // |v| mod t
-            mp_size_t size = static_cast<mp_size_t>(nl);
-            while (size > 0 && value[static_cast<size_t>(size) - 1] == 0) --size;
+            // |v| * scale mod t
+            sum_of_scaled(reinterpret_cast<const u64 *>(value.data()), nl,
+                          reinterpret_cast<const u64 *>(weights.data()), pl, reinterpret_cast<u64 *>(sum.data()));
             u64 *m = out.message.data() + j * pl;
-            if (static_cast<size_t>(size) < pl ||
-                (static_cast<size_t>(size) == pl && mpn_cmp(value.data(), t_limbs, size) < 0)) {
-                for (size_t k = 0; k < pl; ++k) m[k] = k < static_cast<size_t>(size) ? value[k] : 0;
-            } else {
-                mpn_tdiv_qr(quotient.data(), remainder.data(), 0, value.data(), size, t_limbs,
-                            static_cast<mp_size_t>(pl));
-                for (size_t k = 0; k < pl; ++k) m[k] = remainder[k];
-            }
+            mpn_tdiv_qr(quotient.data(), reinterpret_cast<mp_limb_t *>(m), 0, sum.data(),
+                        static_cast<mp_size_t>(pl + 2), t_limbs, static_cast<mp_size_t>(pl));
             const bool zero = std::all_of(m, m + pl, [](u64 x) { return x == 0; });
             if (negative && !zero) {
                 mpn_sub_n(reinterpret_cast<mp_limb_t *>(m), t_limbs, reinterpret_cast<const mp_limb_t *>(m),
                           static_cast<mp_size_t>(pl));
-            }
-            if (scale != nullptr) {
-                // m <- m * scale mod t, both below t: a 2pl-limb product, one division.
-                mpn_mul_n(product.data(), reinterpret_cast<const mp_limb_t *>(m), scale->data(),
-                          static_cast<mp_size_t>(pl));
-                mpn_tdiv_qr(product_quotient.data(), reinterpret_cast<mp_limb_t *>(m), 0, product.data(),
-                            static_cast<mp_size_t>(2 * pl), t_limbs, static_cast<mp_size_t>(pl));
             }
         }
         chunk_max[chunk] = local_max;

@@ -19,6 +19,30 @@ RelinKey make_relin_key(const SecretKey &sk) {
     return RelinKey{make_key_switch_key(sk, s2)};
 }
 
+namespace {
+
+/// One prime's row of the tensor product (a0 + a1 s)(b0 + b1 s): x0 = a0 b0,
+/// x1 = a0 b1 + a1 b0, x2 = a1 b1 mod q, all inputs below q. b is taken to
+/// Montgomery form on the fly (a lazy Shoup product by 2^64 mod q, in
+/// [0, 2q)), so each output costs one Montgomery reduction; the cross term's
+/// two products are summed before its one reduction (4q^2 < q 2^64 as
+/// q < 2^62). Three reductions instead of four Barrett ones, about twice as
+/// fast.
+void tensor_row(const u64 *__restrict a0, const u64 *__restrict a1, const u64 *__restrict b0,
+                const u64 *__restrict b1, u64 *__restrict x0, u64 *__restrict x1, u64 *__restrict x2, size_t n,
+                const Modulus &modulus) {
+    const Modulus q = modulus;  // a local copy: the stores below cannot alias it
+    const u64 r = q.to_montgomery(1), r_shoup = q.shoup(r);
+    for (size_t j = 0; j < n; ++j) {
+        const u64 b0_mont = q.mul_shoup_lazy(b0[j], r, r_shoup), b1_mont = q.mul_shoup_lazy(b1[j], r, r_shoup);
+        x0[j] = q.reduce_montgomery(static_cast<u128>(a0[j]) * b0_mont);
+        x1[j] = q.reduce_montgomery(static_cast<u128>(a0[j]) * b1_mont + static_cast<u128>(a1[j]) * b0_mont);
+        x2[j] = q.reduce_montgomery(static_cast<u128>(a1[j]) * b1_mont);
+    }
+}
+
+}  // namespace
+
 namespace eval {
 
 void multiply(const Ciphertext &a, const Ciphertext &b, Ciphertext &dst) {
@@ -38,15 +62,9 @@ void multiply(const Ciphertext &a, const Ciphertext &b, Ciphertext &dst) {
     const size_t count = a.count(), n = ctx.n();
     RnsPoly c0(n, count), c1(n, count), c2(n, count);
     for_each_prime(ctx, count, [&](size_t i) {
-        const Modulus &q = ctx.prime(i);
         const u64 *a0 = a.parts[0].residues(i), *a1 = a.parts[1].residues(i);
         const u64 *b0 = b.parts[0].residues(i), *b1 = b.parts[1].residues(i);
-        u64 *x0 = c0.residues(i), *x1 = c1.residues(i), *x2 = c2.residues(i);
-        for (size_t j = 0; j < n; ++j) {
-            x0[j] = q.mul(a0[j], b0[j]);
-            x1[j] = q.add(q.mul(a0[j], b1[j]), q.mul(a1[j], b0[j]));
-            x2[j] = q.mul(a1[j], b1[j]);
-        }
+        tensor_row(a0, a1, b0, b1, c0.residues(i), c1.residues(i), c2.residues(i), n, ctx.prime(i));
     });
     const mpz_class factor = a.factor * b.factor % ctx.t();
     dst.ctx = a.ctx;

@@ -195,16 +195,18 @@ Digest ciphertext_digest(const Ciphertext &ct) {
     const size_t count = ct.count(), parts = ct.parts.size();
     std::vector<u64> evaluations(parts * count);
     for_each_prime(ctx, count, [&](size_t i) {
-        const Modulus &q = ctx.prime(i);
+        const Modulus q = ctx.prime(i);
         const u64 x = q.reduce(0x9e3779b97f4a7c15ull + i), x4 = q.mul(q.mul(x, x), q.mul(x, x));
+        const u64 x4_shoup = q.shoup(x4);
         for (size_t k = 0; k < parts; ++k) {
             const u64 *r = ct.parts[k].residues(i);
+            // Lazy Shoup steps: each lane stays below 3q (a product in [0, 2q) plus a residue).
             u64 lane[4] = {0, 0, 0, 0};
             for (size_t j = 0; j + 4 <= ctx.n(); j += 4) {
-                for (size_t l = 0; l < 4; ++l) lane[l] = q.add(q.mul(lane[l], x4), r[j + l]);
+                for (size_t l = 0; l < 4; ++l) lane[l] = q.mul_shoup_lazy(lane[l], x4, x4_shoup) + r[j + l];
             }
             u64 h = 0;
-            for (size_t l = 0; l < 4; ++l) h = q.add(q.mul(h, x), lane[l]);
+            for (size_t l = 0; l < 4; ++l) h = q.add(q.mul(h, x), q.reduce(lane[l]));
             evaluations[k * count + i] = h;
         }
     });

@@ -11,7 +11,7 @@ namespace bgv {
 CrtBasis::CrtBasis(const std::vector<Modulus> &primes) : primes_(primes), modulus_(1) {
     for (const auto &q : primes_) modulus_ *= static_cast<unsigned long>(q.value());
     limbs_ = limbs_for(modulus_);
-    ensure(limbs_ <= kMaxLimbs, "modulus fits the CRT buffers");
+    ensure(limbs_ <= kMaxLimbs && primes_.size() <= kMaxLimbs, "modulus fits the CRT buffers");
     q_limbs_.assign(limbs_, 0);
     mpz_to_limbs(modulus_, q_limbs_.data(), limbs_);
     q_hat_limbs_.assign(primes_.size() * limbs_, 0);
@@ -30,16 +30,17 @@ void CrtBasis::compose(const u64 *residues, size_t stride, u64 *out) const {
     // acc = sum_i [r_i * qhat_inv_i]_{q_i} * qhat_i  <  size * Q; k = floor(acc / Q)
     // equals floor(sum_i y_i / q_i), estimated in floating point (off by at most one).
     const size_t n = limbs_;
-    std::array<mp_limb_t, kMaxLimbs + 1> storage{};
-    mp_limb_t *acc = storage.data();
+    std::array<u64, kMaxLimbs> y{};
     double fraction_sum = 0;
     for (size_t i = 0; i < primes_.size(); ++i) {
         const Modulus &q = primes_[i];
-        const u64 y = q.mul_shoup(residues[i * stride], q_hat_inv_[i], q_hat_inv_shoup_[i]);
-        acc[n] += mpn_addmul_1(acc, reinterpret_cast<const mp_limb_t *>(q_hat_limbs_.data() + i * n),
-                               static_cast<mp_size_t>(n), y);
-        fraction_sum += static_cast<double>(y) / static_cast<double>(q.value());
+        y[i] = q.mul_shoup(residues[i * stride], q_hat_inv_[i], q_hat_inv_shoup_[i]);
+        fraction_sum += static_cast<double>(y[i]) / static_cast<double>(q.value());
     }
+    // The sum is below size * Q, so its limb n + 1 is zero.
+    std::array<mp_limb_t, kMaxLimbs + 2> storage;
+    mp_limb_t *acc = storage.data();
+    sum_of_scaled(y.data(), primes_.size(), q_hat_limbs_.data(), n, reinterpret_cast<u64 *>(acc));
     const auto *q_limbs = reinterpret_cast<const mp_limb_t *>(q_limbs_.data());
     const u64 estimate = static_cast<u64>(std::floor(fraction_sum));
     if (estimate > 0) {

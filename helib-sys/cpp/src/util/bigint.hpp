@@ -36,6 +36,25 @@ inline int compare_limbs(const u64 *limbs, size_t count, const u64 *ref, size_t 
     }
     return 0;
 }
+/// out[0 .. limbs + 2) = the sum over i < count of scalars[i] times the
+/// `limbs`-limb integer table[i * limbs ..], column by column with a 192-bit
+/// carry (no call per term: the CRT and the reductions mod t run it once
+/// per coefficient). The sum must fit in limbs + 2 limbs (count < 2^64 does).
+inline void sum_of_scaled(const u64 *scalars, size_t count, const u64 *table, size_t limbs, u64 *out) {
+    u128 low = 0;  // bits 0..127 of the current column's sum
+    for (size_t p = 0; p < limbs; ++p) {
+        u64 high = 0;  // its bits 128..191
+        for (size_t i = 0; i < count; ++i) {
+            const u128 product = static_cast<u128>(scalars[i]) * table[i * limbs + p];
+            low += product;
+            high += low < product ? 1 : 0;
+        }
+        out[p] = static_cast<u64>(low);
+        low = (low >> 64) | (static_cast<u128>(high) << 64);
+    }
+    out[limbs] = static_cast<u64>(low);
+    out[limbs + 1] = static_cast<u64>(low >> 64);
+}
 /// log2 of a nonnegative integer held in limbs (-infinity for zero, as -1e300).
 double log2_limbs(const u64 *limbs, size_t count);
 double log2_mpz(const mpz_class &value);
