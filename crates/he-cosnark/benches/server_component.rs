@@ -3,7 +3,8 @@
 //! (N = 2^16): the product of two fresh ciphertexts at the upload level,
 //! its switch to the conversion level, and its relinearization there —
 //! the three steps of [`he_cosnark::Server::compute`] that run once per
-//! component (16 times per proof at this size) — and the decryption and
+//! component (16 times per proof at this size) — the serialization of the
+//! result for the broadcast and its parsing by a party, and the decryption and
 //! decoding of the result, the engine's share of each component's opening
 //! in [`he_cosnark::Server::open`] (which combines the parties' shares
 //! instead of using a secret key).
@@ -23,7 +24,7 @@ use ark_bn254::Fr;
 use ark_ff::UniformRand;
 use criterion::{criterion_group, criterion_main, Criterion};
 use he_cosnark::{parameters_for, ProofPlan};
-use helib_rs::{Context, FieldCoefficientEncoder, RelinKey, SecretKey};
+use helib_rs::{Ciphertext, Context, FieldCoefficientEncoder, RelinKey, SecretKey};
 use rand::SeedableRng;
 
 const DOMAIN: usize = 1 << 20;
@@ -86,6 +87,14 @@ fn bench_server_component(c: &mut Criterion) {
     relinearized
         .relinearize_assign(&relin_key)
         .expect("relinearize");
+    // The broadcast carries each component serialized; every party reads it.
+    group.bench_function("serialize", |bench| {
+        bench.iter(|| relinearized.to_bytes().expect("serialize"))
+    });
+    let bytes = relinearized.to_bytes().expect("serialize");
+    group.bench_function("deserialize", |bench| {
+        bench.iter(|| Ciphertext::from_bytes(&context, &bytes).expect("deserialize"))
+    });
     group.bench_function("decrypt_decode", |bench| {
         bench.iter(|| {
             encoder

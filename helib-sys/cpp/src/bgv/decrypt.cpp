@@ -5,6 +5,7 @@
 #include <string>
 
 #include "util/error.hpp"
+#include "util/wipe.hpp"
 #include "rlwe/noise.hpp"
 #include "bgv/scheme.hpp"
 
@@ -106,18 +107,23 @@ Decoded reconstruct(const Context &ctx, const RnsPoly &v, size_t level, bool wan
     const size_t chunks = std::min<size_t>(n, 64);
     std::vector<double> chunk_max(chunks, -1e300);
     ctx.pool().parallel_for(chunks, [&](size_t chunk) {
+        // Scratch holding v (message and noise): wiped when the chunk ends.
         std::array<mp_limb_t, CrtBasis::kMaxLimbs + 1> value{};
         // sum over k of value[k] * weights[k]: below nl 2^64 t, so pl + 2 limbs
         // (nl < 2^64); the quotient of its division by t has at most 3 limbs.
-        std::vector<mp_limb_t> sum(pl + 2), quotient(3);
+        WipedVector<mp_limb_t> sum(pl + 2), quotient(3);
+        // The largest |v| of the chunk; its log2 is taken once, at the end.
+        std::array<mp_limb_t, CrtBasis::kMaxLimbs + 1> largest{};
+        const ScopedWipe wipe_value(value.data(), sizeof value), wipe_largest(largest.data(), sizeof largest);
         const size_t begin = chunk * n / chunks, end = (chunk + 1) * n / chunks;
-        double local_max = -1e300;
         for (size_t j = begin; j < end; ++j) {
             crt.compose(v.data.data() + j, n, reinterpret_cast<u64 *>(value.data()));
             const bool negative = mpn_cmp(value.data(), reinterpret_cast<const mp_limb_t *>(half_q.data()),
                                           static_cast<mp_size_t>(nl)) > 0;
             if (negative) mpn_sub_n(value.data(), q_limbs, value.data(), static_cast<mp_size_t>(nl));
-            local_max = std::max(local_max, log2_limbs(reinterpret_cast<const u64 *>(value.data()), nl));
+            if (mpn_cmp(value.data(), largest.data(), static_cast<mp_size_t>(nl)) > 0) {
+                std::copy(value.begin(), value.begin() + static_cast<std::ptrdiff_t>(nl), largest.begin());
+            }
             if (!want_message) continue;
             // |v| * scale mod t
             sum_of_scaled(reinterpret_cast<const u64 *>(value.data()), nl,
@@ -131,7 +137,7 @@ Decoded reconstruct(const Context &ctx, const RnsPoly &v, size_t level, bool wan
                           static_cast<mp_size_t>(pl));
             }
         }
-        chunk_max[chunk] = local_max;
+        chunk_max[chunk] = log2_limbs(reinterpret_cast<const u64 *>(largest.data()), nl);
     });
     out.log2_max_noise = *std::max_element(chunk_max.begin(), chunk_max.end());
     return out;

@@ -54,34 +54,53 @@ unsigned plain_bits(const Context &ctx);
 class BitWriter {
 public:
     explicit BitWriter(uint8_t *out) : out_(out) {}
-    /// Appends the low w bits of v (w <= 64, v < 2^w).
+    /// Appends the low w bits of v (w <= 64, v < 2^w); whole 64-bit words go
+    /// out as soon as they are complete.
     void put(u64 v, unsigned w) {
         acc_ |= static_cast<u128>(v) << bits_;
         bits_ += w;
-        while (bits_ >= 8) {
-            *out_++ = static_cast<uint8_t>(acc_);
-            acc_ >>= 8;
-            bits_ -= 8;
+        if (bits_ >= 64) {
+            store_word(static_cast<u64>(acc_));
+            acc_ >>= 64;
+            bits_ -= 64;
         }
     }
-    /// Pads the last byte with zero bits.
+    /// Writes the bits left, the last byte padded with zero bits.
     void flush() {
-        if (bits_ != 0) *out_++ = static_cast<uint8_t>(acc_);
+        for (; bits_ > 0; bits_ = bits_ > 8 ? bits_ - 8 : 0) {
+            *out_++ = static_cast<uint8_t>(acc_);
+            acc_ >>= 8;
+        }
         acc_ = 0;
-        bits_ = 0;
     }
 
 private:
+    void store_word(u64 word) {
+        for (size_t k = 0; k < 8; ++k) out_[k] = static_cast<uint8_t>(word >> (8 * k));  // one store
+        out_ += 8;
+    }
+
     uint8_t *out_;
     u128 acc_ = 0;
-    unsigned bits_ = 0;
+    unsigned bits_ = 0;  // below 64 between calls
 };
 
+/// Reads the bit stream of [in, end): a word at a time while 8 bytes are
+/// left, then byte by byte, so it never reads past `end` and, once the last
+/// value is read, holds only the padding bits of the last byte.
 class BitReader {
 public:
-    explicit BitReader(const uint8_t *in) : in_(in) {}
-    /// The next w bits (1 <= w <= 64).
+    BitReader(const uint8_t *in, const uint8_t *end) : in_(in), end_(end) {}
+    /// The next w bits (1 <= w <= 64); the caller reads no more bits than
+    /// [in, end) holds.
     u64 get(unsigned w) {
+        if (bits_ < w && end_ - in_ >= 8) {
+            u64 word = 0;
+            for (size_t k = 0; k < 8; ++k) word |= static_cast<u64>(in_[k]) << (8 * k);  // one load
+            acc_ |= static_cast<u128>(word) << bits_;
+            in_ += 8;
+            bits_ += 64;
+        }
         while (bits_ < w) {
             acc_ |= static_cast<u128>(*in_++) << bits_;
             bits_ += 8;
@@ -95,7 +114,7 @@ public:
     bool padding_is_zero() const { return acc_ == 0; }
 
 private:
-    const uint8_t *in_;
+    const uint8_t *in_, *end_;
     u128 acc_ = 0;
     unsigned bits_ = 0;
 };
@@ -218,14 +237,15 @@ public:
     /// Residues modulo primes [0, count), each checked to be below its prime;
     /// to Montgomery form when asked. The size must have been checked.
     RnsPoly poly(const Context &ctx, size_t count, bool montgomery, const char *what) {
-        const uint8_t *in = take(poly_bytes(ctx, count), what);
+        const size_t bytes = poly_bytes(ctx, count);
+        const uint8_t *in = take(bytes, what);
         const std::vector<size_t> offsets = block_offsets(ctx, count);
         RnsPoly p(ctx.n(), count);
         for_each_prime(ctx, count, [&](size_t i) {
             const Modulus &q = ctx.prime(i);
             const unsigned w = bit_width(q.value());
             u64 *r = p.residues(i);
-            BitReader bits(in + offsets[i]);
+            BitReader bits(in + offsets[i], in + (i + 1 < count ? offsets[i + 1] : bytes));
             for (size_t j = 0; j < ctx.n(); ++j) {
                 const u64 v = bits.get(w);
                 if (v >= q.value()) {

@@ -47,7 +47,8 @@ PlainCoeffs decode_plaintext(const Context &ctx, const uint8_t *data, size_t len
     r.expect_remaining(bytes, "the plaintext's coefficients");
     const size_t pl = ctx.plain_limbs();
     PlainCoeffs out(ctx.n() * pl, 0);
-    BitReader unpacker(r.take(bytes, "coefficients"));
+    const uint8_t *packed = r.take(bytes, "coefficients");
+    BitReader unpacker(packed, packed + bytes);
     for (size_t j = 0; j < count; ++j) {
         u64 *c = out.data() + j * pl;
         for (unsigned done = 0, k = 0; done < bits; done += 64, ++k) c[k] = unpacker.get(std::min(64u, bits - done));

@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "util/error.hpp"
+#include "util/wipe.hpp"
 
 namespace bgv {
 
@@ -30,7 +31,11 @@ void CrtBasis::compose(const u64 *residues, size_t stride, u64 *out) const {
     // acc = sum_i [r_i * qhat_inv_i]_{q_i} * qhat_i  <  size * Q; k = floor(acc / Q)
     // equals floor(sum_i y_i / q_i), estimated in floating point (off by at most one).
     const size_t n = limbs_;
+    // The residues may be a decryption's: the scratch is wiped on the way out.
     std::array<u64, kMaxLimbs> y{};
+    std::array<mp_limb_t, kMaxLimbs + 2> storage;
+    const ScopedWipe wipe_y(y.data(), primes_.size() * sizeof(u64));
+    const ScopedWipe wipe_storage(storage.data(), (n + 2) * sizeof(mp_limb_t));
     double fraction_sum = 0;
     for (size_t i = 0; i < primes_.size(); ++i) {
         const Modulus &q = primes_[i];
@@ -38,7 +43,6 @@ void CrtBasis::compose(const u64 *residues, size_t stride, u64 *out) const {
         fraction_sum += static_cast<double>(y[i]) / static_cast<double>(q.value());
     }
     // The sum is below size * Q, so its limb n + 1 is zero.
-    std::array<mp_limb_t, kMaxLimbs + 2> storage;
     mp_limb_t *acc = storage.data();
     sum_of_scaled(y.data(), primes_.size(), q_hat_limbs_.data(), n, reinterpret_cast<u64 *>(acc));
     const auto *q_limbs = reinterpret_cast<const mp_limb_t *>(q_limbs_.data());
