@@ -32,7 +32,7 @@ void CrtBasis::compose(const u64 *residues, size_t stride, u64 *out) const {
     // equals floor(sum_i y_i / q_i), estimated in floating point (off by at most one).
     const size_t n = limbs_;
     // The residues may be a decryption's: the scratch is wiped on the way out.
-    std::array<u64, kMaxLimbs> y{};
+    std::array<u64, kMaxLimbs> y;  // the first size() entries are written below
     std::array<mp_limb_t, kMaxLimbs + 2> storage;
     const ScopedWipe wipe_y(y.data(), primes_.size() * sizeof(u64));
     const ScopedWipe wipe_storage(storage.data(), (n + 2) * sizeof(mp_limb_t));
