@@ -11,10 +11,12 @@
 #
 # The second form is how scripts/test-package.sh runs it: each crate of the
 # chain (helib-sys, helib-rs, he-fft) comes from its unpacked package, and the
-# build shares DIR/doctest-target with the packages' own doctests.
+# build shares the workspace's target directory with the packages' own
+# doctests (the crates.io dependencies built once; the unpacked crates are
+# other packages there, built from their own sources).
 # Offline: other crates come from the local registry cache; the workspace's
 # Cargo.lock pins the same versions. Build products go to
-# target/outside-crate (or DIR/doctest-target) so that reruns are incremental.
+# target/outside-crate (or target/ with --packaged) so that reruns are incremental.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 packaged=""
@@ -39,7 +41,7 @@ if [[ -n "$packaged" ]]; then
     done
     cargo add --quiet --offline "${config[@]}" --path "$packaged/helib-rs-$version"
     cargo add --quiet --offline "${config[@]}" --path "$packaged/he-fft-$version"
-    target="$packaged/doctest-target"
+    target="$root/target"
 else
     cargo add --quiet --offline --path "$root/crates/helib-rs"
     cargo add --quiet --offline --path "$root/crates/he-fft"

@@ -51,6 +51,9 @@ done
 # The README doctests of the unpacked packages, the chain patched to the
 # unpacked siblings (the other doctests ran from the workspace in
 # `cargo test --workspace`; compiling each again would cost about 30 s).
+# In the workspace's target directory: the unpacked crates are other
+# packages there (their own sources, their own build), and the crates.io
+# dependencies the workspace's tests built are reused (159 -> 90 s here).
 patch=()
 for c in "${crates[@]}"; do
     patch+=(--config "patch.crates-io.$c.path=\"$unpacked/$c-$version\"")
@@ -60,7 +63,7 @@ for c in helib-rs he-fft; do
     cp Cargo.lock "$unpacked/$c-$version/Cargo.lock"
     log="$unpacked/$c-readme-doctests.log"
     if (cd "$unpacked/$c-$version" &&
-        CARGO_TARGET_DIR="$unpacked/doctest-target" cargo test --offline --doc "${patch[@]}" -- ReadmeDoctests) |
+        CARGO_TARGET_DIR="$root/target" cargo test --offline --doc "${patch[@]}" -- ReadmeDoctests) |
         tee "$log"; then
         # The filter must have matched: a README without doctests checks nothing.
         grep -Eq 'test result: ok\. [1-9][0-9]* passed' "$log" || fail "$c: no README doctest ran"

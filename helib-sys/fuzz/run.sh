@@ -10,8 +10,8 @@
 # MAC and its fallback, then the verification against the builder's spec;
 # every input must give Ok or Err, a loaded file must be the honest plan, and
 # one accepted on its tag the honest tagged file): crates/he-fft/fuzz. Each is a libFuzzer
-# harness (libfuzzer-sys) built by stable cargo with rustc's SanitizerCoverage
-# pass (-Cpasses=sancov-module), the instrumentation cargo-fuzz uses, so the
+# harness (libfuzzer-sys) built by scripts/build-rust-fuzzers.sh: stable cargo
+# with rustc's SanitizerCoverage pass, so the
 # fuzzing is coverage-guided without a nightly toolchain (no ASan on the Rust
 # side, which needs nightly; the Rust code is safe, so panics and overflows
 # are what there is to find there, and overflow checks are on; the engine's
@@ -75,9 +75,6 @@ while IFS= read -r src; do
 done < <(find "$root/cpp/src" -name '*.cpp' | sort)
 for pid in $(jobs -p); do wait "$pid"; done
 
-# The Rust harness: coverage counters, comparison tracing and the `fuzzing`
-# cfg for the harness and every crate it links, with build scripts and proc
-# macros left alone (hence the explicit --target).
 # The crate of each Rust target's harness.
 rust_harness() {
     case "$1" in
@@ -91,11 +88,7 @@ build_rust() {
     host=$(rustc -vV | sed -n 's/^host: //p')
     crate=$(rust_harness "$1")
     echo "fuzz: building the Rust harness ($crate)" >&2
-    RUSTFLAGS="-Cpasses=sancov-module -Cllvm-args=-sanitizer-coverage-level=4 \
--Cllvm-args=-sanitizer-coverage-inline-8bit-counters -Cllvm-args=-sanitizer-coverage-pc-table \
--Cllvm-args=-sanitizer-coverage-trace-compares --cfg fuzzing" \
-        cargo build --quiet --locked --release --manifest-path "$root/../$crate/Cargo.toml" \
-        --target "$host" --target-dir "$out/rust" >&2
+    "$root/../scripts/build-rust-fuzzers.sh" "$root/../$crate/Cargo.toml" "$out" >&2
     cp "$out/rust/$host/release/fuzz_$1" "$out/bin/fuzz_$1"
 }
 

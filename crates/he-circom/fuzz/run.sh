@@ -2,9 +2,9 @@
 # Builds he-circom's libFuzzer harnesses (one per reader: r1cs, wtns, zkey,
 # ptau, vk_json) and runs each for a bounded time on a seed corpus of the
 # committed fixtures, their prefixes and tweaked copies. As in
-# helib-sys/fuzz/run.sh (which this follows for its Rust targets): stable
-# cargo with rustc's SanitizerCoverage pass (-Cpasses=sancov-module), so
-# the fuzzing is coverage-guided without a nightly toolchain; overflow
+# helib-sys/fuzz/run.sh (which this follows for its Rust targets): built by
+# scripts/build-rust-fuzzers.sh, so the fuzzing is coverage-guided without
+# a nightly toolchain; overflow
 # checks and debug assertions on; every allocation above 512 MB, every
 # panic and every harness oracle failure counts as a finding.
 #
@@ -12,7 +12,8 @@
 #   crates/he-circom/fuzz/run.sh --short      # 15 s per target, for CI
 #   FUZZ_TARGETS="zkey" crates/he-circom/fuzz/run.sh 60
 #
-# Needs a C++ compiler (libfuzzer-sys builds libFuzzer with cc). Output goes
+# Needs clang's libFuzzer or a C++ compiler (libfuzzer-sys then builds its
+# own libFuzzer with cc). Output goes
 # to target/fuzz/ beside helib-sys/fuzz/run.sh's (corpora kept between
 # runs under target/fuzz/corpus/circom_*); crash inputs to
 # target/fuzz/artifacts/circom_*.
@@ -27,11 +28,7 @@ mkdir -p "$out/bin"
 
 host=$(rustc -vV | sed -n 's/^host: //p')
 echo "fuzz: building the he-circom harnesses" >&2
-RUSTFLAGS="-Cpasses=sancov-module -Cllvm-args=-sanitizer-coverage-level=4 \
--Cllvm-args=-sanitizer-coverage-inline-8bit-counters -Cllvm-args=-sanitizer-coverage-pc-table \
--Cllvm-args=-sanitizer-coverage-trace-compares --cfg fuzzing" \
-    cargo build --quiet --locked --release --manifest-path "$here/Cargo.toml" \
-    --target "$host" --target-dir "$out/rust" >&2
+"$root/scripts/build-rust-fuzzers.sh" "$here/Cargo.toml" "$out" >&2
 
 pairs=()
 for target in $targets; do
