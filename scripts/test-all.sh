@@ -36,8 +36,9 @@ print_durations() {
 # SIGBUS on its memory-mapped output), so the free space is printed at the
 # start and the end.
 disk_report() {
-    printf 'disk: %s free; target/ holds %s\n' "$(df -h --output=avail . | tail -1 | tr -d ' ')" \
-        "$(du -sh target 2>/dev/null | cut -f1)"
+    local size
+    size=$(du -sh target 2>/dev/null | cut -f1) || true
+    printf 'disk: %s free; target/ holds %s\n' "$(df -h --output=avail . | tail -1 | tr -d ' ')" "${size:-nothing}"
 }
 trap print_durations EXIT
 

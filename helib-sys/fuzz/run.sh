@@ -11,8 +11,8 @@
 # every input must give Ok or Err, a loaded file must be the honest plan, and
 # one accepted on its tag the honest tagged file): crates/he-fft/fuzz. Each is a libFuzzer
 # harness (libfuzzer-sys) built by scripts/build-rust-fuzzers.sh: stable cargo
-# with rustc's SanitizerCoverage pass, so the
-# fuzzing is coverage-guided without a nightly toolchain (no ASan on the Rust
+# with rustc's SanitizerCoverage pass, so the fuzzing is coverage-guided
+# without a nightly toolchain (no ASan on the Rust
 # side, which needs nightly; the Rust code is safe, so panics and overflows
 # are what there is to find there, and overflow checks are on; the engine's
 # decoder it calls is fuzzed under the sanitizers by the `ciphertext` target).
