@@ -6,7 +6,8 @@
 # fuzzing is coverage-guided without a nightly toolchain; comparison
 # tracing; and `--cfg fuzzing` for the harness and every crate it links,
 # with build scripts and proc macros left alone (hence the explicit
-# --target). The harnesses land in OUT/rust/HOST/release/.
+# --target). The harnesses land in OUT/rust/HOST/release/, the folder the
+# script prints (cargo's own output goes to stderr).
 #
 # libFuzzer itself is clang's prebuilt archive when clang has one (the one
 # the C++ harnesses link through -fsanitize=fuzzer); otherwise libfuzzer-sys
@@ -29,4 +30,5 @@ done
 RUSTFLAGS="-Cpasses=sancov-module -Cllvm-args=-sanitizer-coverage-level=4 \
 -Cllvm-args=-sanitizer-coverage-inline-8bit-counters -Cllvm-args=-sanitizer-coverage-pc-table \
 -Cllvm-args=-sanitizer-coverage-trace-compares --cfg fuzzing" \
-    cargo build --quiet --locked --release --manifest-path "$manifest" --target "$host" --target-dir "$out/rust"
+    cargo build --quiet --locked --release --manifest-path "$manifest" --target "$host" --target-dir "$out/rust" >&2
+echo "$out/rust/$host/release"

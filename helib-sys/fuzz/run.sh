@@ -84,12 +84,11 @@ rust_harness() {
     esac
 }
 build_rust() {
-    local host crate
-    host=$(rustc -vV | sed -n 's/^host: //p')
+    local crate built
     crate=$(rust_harness "$1")
     echo "fuzz: building the Rust harness ($crate)" >&2
-    "$root/../scripts/build-rust-fuzzers.sh" "$root/../$crate/Cargo.toml" "$out" >&2
-    cp "$out/rust/$host/release/fuzz_$1" "$out/bin/fuzz_$1"
+    built=$("$root/../scripts/build-rust-fuzzers.sh" "$root/../$crate/Cargo.toml" "$out")
+    cp "$built/fuzz_$1" "$out/bin/fuzz_$1"
 }
 
 pairs=()

@@ -25,14 +25,13 @@ if [[ "${1:-}" == "--short" ]]; then seconds=15; elif [[ -n "${1:-}" ]]; then se
 targets=${FUZZ_TARGETS:-"r1cs wtns zkey ptau vk_json"}
 mkdir -p "$out/bin"
 
-host=$(rustc -vV | sed -n 's/^host: //p')
 echo "fuzz: building the he-circom harnesses" >&2
-"$root/scripts/build-rust-fuzzers.sh" "$here/Cargo.toml" "$out" >&2
+built=$("$root/scripts/build-rust-fuzzers.sh" "$here/Cargo.toml" "$out")
 
 pairs=()
 for target in $targets; do
     bin="$out/bin/fuzz_circom_$target"
-    cp "$out/rust/$host/release/fuzz_$target" "$bin"
+    cp "$built/fuzz_$target" "$bin"
     pairs+=("circom_$target=$bin")
 done
 "$root/scripts/run-fuzzers.sh" "$seconds" "$out" "${pairs[@]}"
