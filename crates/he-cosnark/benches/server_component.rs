@@ -1,13 +1,14 @@
-//! The server's work per component of a proof, on the ring and chain
+//! The work per component of a proof, on the ring and chain
 //! [`he_cosnark::parameters_for`] gives a 2^20-point domain with 3 parties
-//! (N = 2^16): the product of two fresh ciphertexts at the upload level,
-//! its switch to the conversion level, and its relinearization there —
-//! the three steps of [`he_cosnark::Server::compute`] that run once per
-//! component (16 times per proof at this size) — the serialization of the
-//! result for the broadcast and its parsing by a party, and the decryption and
-//! decoding of the result, the engine's share of each component's opening
-//! in [`he_cosnark::Server::open`] (which combines the parties' shares
-//! instead of using a secret key).
+//! (N = 2^16). The server's, in [`he_cosnark::Server::compute`], once per
+//! component (16 times per proof at this size): the product of two fresh
+//! ciphertexts at the upload level, its switch to the conversion level, and
+//! the serialization of the size-3 result for the broadcast. A party's, in
+//! [`he_cosnark::ComputingParty::convert`]: parsing it, and its
+//! encryption-to-shares share of the product's relinearization, which it
+//! computes itself (`party_convert`, `relinearize` alone for comparison).
+//! The server's in [`he_cosnark::Server::open`]: combining the shares with
+//! the product's `c_0` and decoding (`open`, on one share).
 //!
 //! ```text
 //! cargo bench -p he-cosnark --bench server_component
@@ -24,7 +25,7 @@ use ark_bn254::Fr;
 use ark_ff::UniformRand;
 use criterion::{criterion_group, criterion_main, Criterion};
 use he_cosnark::{parameters_for, ProofPlan};
-use helib_rs::{Ciphertext, Context, FieldCoefficientEncoder, RelinKey, SecretKey};
+use helib_rs::{threshold, Ciphertext, Context, FieldCoefficientEncoder, RelinKey, SecretKey};
 use rand::SeedableRng;
 
 const DOMAIN: usize = 1 << 20;
@@ -76,6 +77,14 @@ fn bench_server_component(c: &mut Criterion) {
             criterion::BatchSize::LargeInput,
         )
     });
+    // The broadcast carries each component serialized; every party reads it.
+    group.bench_function("serialize", |bench| {
+        bench.iter(|| switched.to_bytes().expect("serialize"))
+    });
+    let bytes = switched.to_bytes().expect("serialize");
+    group.bench_function("deserialize", |bench| {
+        bench.iter(|| Ciphertext::from_bytes(&context, &bytes).expect("deserialize"))
+    });
     group.bench_function("relinearize", |bench| {
         bench.iter_batched(
             || switched.clone(),
@@ -83,23 +92,18 @@ fn bench_server_component(c: &mut Criterion) {
             criterion::BatchSize::LargeInput,
         )
     });
-    let mut relinearized = switched.clone();
-    relinearized
-        .relinearize_assign(&relin_key)
-        .expect("relinearize");
-    // The broadcast carries each component serialized; every party reads it.
-    group.bench_function("serialize", |bench| {
-        bench.iter(|| relinearized.to_bytes().expect("serialize"))
-    });
-    let bytes = relinearized.to_bytes().expect("serialize");
-    group.bench_function("deserialize", |bench| {
-        bench.iter(|| Ciphertext::from_bytes(&context, &bytes).expect("deserialize"))
-    });
-    group.bench_function("decrypt_decode", |bench| {
+    let smudging = plan.smudging();
+    let convert = || {
+        threshold::e2s_share_of_product(&sk, &switched, &relin_key, smudging, true).expect("share")
+    };
+    group.bench_function("party_convert", |bench| bench.iter(convert));
+    let (_, share) = convert();
+    group.bench_function("open", |bench| {
         bench.iter(|| {
-            encoder
-                .decode(&sk.decrypt(&relinearized).expect("decrypt"))
-                .expect("decode")
+            let opened =
+                threshold::decrypt_combine_product(&switched, &relin_key, smudging, &share)
+                    .expect("combine");
+            encoder.decode(&opened).expect("decode")
         })
     });
     group.finish();

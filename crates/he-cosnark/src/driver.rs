@@ -57,13 +57,13 @@ impl<E: Pairing, R: Reduction> InProcessProver<E, R> {
         let session = Session::new(context, id, parties)?;
         let plan = Arc::new(ProofPlan::new(&session, circuit.domain_size())?);
         let keys = KeySession::run(&session, threshold)?;
-        let mut reshared = keys.reshared.into_iter();
         let parties = keys
             .parties
             .into_iter()
-            .map(|p| {
-                let party = ComputingParty::new(p, circuit.clone(), plan.clone())?;
-                Ok(match reshared.next() {
+            .zip(keys.party_keys)
+            .map(|(p, keys)| {
+                let party = ComputingParty::new(p, keys.relin_key, circuit.clone(), plan.clone())?;
+                Ok(match keys.reshared {
                     Some(share) => party.with_reshared(share),
                     None => party,
                 })
@@ -72,7 +72,7 @@ impl<E: Pairing, R: Reduction> InProcessProver<E, R> {
         // The server holds the circuit as a server process reads it: no
         // query points (it makes no multi-scalar multiplication).
         let server_circuit = Arc::new(circuit.without_query_points());
-        let server = Server::new(session.clone(), keys.relin_key, server_circuit, plan)?;
+        let server = Server::new(session.clone(), server_circuit, plan)?;
         Ok(Self {
             session,
             threshold,

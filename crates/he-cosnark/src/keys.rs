@@ -1,8 +1,10 @@
 //! The key session, once per session: every computing party makes its
 //! secret share, and the parties and the server make the collective
 //! relinearization key (round 1 commit-then-open, round 2), which the
-//! server keeps; for t-out-of-N, the parties then re-share their secret
-//! shares with Shamir's scheme (each dealing goes to its recipient only).
+//! server assembles and sends to every party (each relinearizes the
+//! products it converts; the server keeps no key); for t-out-of-N, the
+//! parties then re-share their secret shares with Shamir's scheme (each
+//! dealing goes to its recipient only).
 //!
 //! Each role runs its side over its own [`Transport`]:
 //! [`party_key_session`] and [`server_key_session`] (one process per role,
@@ -28,15 +30,22 @@ const RELIN_RUN: u64 = 1;
 /// The run of the Shamir re-sharing.
 const RESHARE_RUN: u64 = 2;
 
-/// The parties and the collective relinearization key of a session, with
-/// what each role spent making them (every role in this process).
+/// What a party takes from the key session besides its secret share.
+pub struct PartyKeys {
+    /// Its copy of the collective relinearization key, read from the
+    /// server's message.
+    pub relin_key: RelinKey,
+    /// Its re-shared key for t-out-of-N (None for N-out-of-N).
+    pub reshared: Option<ShamirShare>,
+}
+
+/// The parties of a session and their keys, with what each role spent
+/// making them (every role in this process).
 pub struct KeySession {
     /// The parties, in index order.
     pub parties: Vec<Party>,
-    /// The collective relinearization key.
-    pub relin_key: RelinKey,
-    /// Each party's re-shared key for t-out-of-N (empty for N-out-of-N).
-    pub reshared: Vec<ShamirShare>,
+    /// What each party took from the session, in index order.
+    pub party_keys: Vec<PartyKeys>,
     /// What each role spent and sent.
     pub reports: BTreeMap<Role, RoleReport>,
 }
@@ -60,10 +69,10 @@ impl KeySession {
                     scope.spawn(move || -> Result<_> {
                         let (party, u) = Usage::measure(|| Party::new(session, i as u32));
                         let mut party = party?;
-                        let (reshared, mut report) =
+                        let (keys, mut report) =
                             party_key_session(&mut party, threshold, &mut end)?;
                         report.charge(Round::Keys, u);
-                        Ok((party, reshared, report))
+                        Ok((party, keys, report))
                     })
                 })
                 .collect();
@@ -77,15 +86,15 @@ impl KeySession {
         let mut errors = Vec::new();
         for party in parties {
             match party {
-                Ok((party, reshared, report)) => {
+                Ok((party, keys, report)) => {
                     reports.insert(Role::Party(party.index()), report);
-                    outcomes.push((party, reshared));
+                    outcomes.push((party, keys));
                 }
                 Err(error) => errors.push(error),
             }
         }
-        let (relin_key, server_report) = match server {
-            Ok(done) => done,
+        let server_report = match server {
+            Ok(report) => report,
             Err(error) => {
                 errors.push(error);
                 return Err(crate::report::root_cause(errors));
@@ -95,21 +104,20 @@ impl KeySession {
             return Err(crate::report::root_cause(errors));
         }
         reports.insert(Role::Server, server_report);
-        let (parties, reshared): (Vec<Party>, Vec<Option<ShamirShare>>) =
-            outcomes.into_iter().unzip();
+        let (parties, party_keys) = outcomes.into_iter().unzip();
         Ok(Self {
             parties,
-            relin_key,
-            reshared: reshared.into_iter().flatten().collect(),
+            party_keys,
             reports,
         })
     }
 }
 
 /// A party's side of the key session over `transport`: round 1 (commit,
-/// then open once every commitment is in), round 2, and for `threshold`
-/// below the number of parties the Shamir re-sharing. Returns the party's
-/// re-shared key (for t-out-of-N) and what it spent.
+/// then open once every commitment is in), round 2, the collective
+/// relinearization key from the server, and for `threshold` below the
+/// number of parties the Shamir re-sharing. Returns the party's keys and
+/// what it spent.
 ///
 /// # Errors
 /// [`Error::Malformed`] naming the sender of a message that does not
@@ -118,7 +126,7 @@ pub fn party_key_session<T: Transport + ?Sized>(
     party: &mut Party,
     threshold: u32,
     transport: &mut T,
-) -> Result<(Option<ShamirShare>, RoleReport)> {
+) -> Result<(PartyKeys, RoleReport)> {
     let mut report = RoleReport::new(&*transport);
     let session = party.session().clone();
     let from_server = |e: he_threshold::Error| Error::Malformed {
@@ -147,13 +155,27 @@ pub fn party_key_session<T: Transport + ?Sized>(
     report.charge(Round::Keys, u);
     transport.send(Role::Server, Round::Keys, share?)?;
 
+    let bytes = transport.receive(Role::Server, Round::Keys)?;
+    let (relin_key, u) = Usage::measure(|| RelinKey::from_bytes(session.context(), &bytes));
+    report.charge(Round::Keys, u);
+    let relin_key = relin_key.map_err(|e| Error::Malformed {
+        from: Role::Server,
+        reason: format!("the relinearization key: {e}"),
+    })?;
+
     let reshared = if threshold < session.parties() {
         Some(reshare(party, threshold, transport, &mut report)?)
     } else {
         None
     };
     report.finish(&*transport);
-    Ok((reshared, report))
+    Ok((
+        PartyKeys {
+            relin_key,
+            reshared,
+        },
+        report,
+    ))
 }
 
 /// The party deals its secret share to every other party (privately), and
@@ -201,8 +223,9 @@ fn reshare<T: Transport + ?Sized>(
 
 /// The server's side of the key session over `transport`: it collects the
 /// commitments and broadcasts the set, checks the openings against it and
-/// broadcasts the round-1 aggregate, and sums round 2 into the collective
-/// relinearization key. The re-sharing does not pass through the server.
+/// broadcasts the round-1 aggregate, sums round 2 into the collective
+/// relinearization key and sends it to every party. The re-sharing does
+/// not pass through the server.
 ///
 /// # Errors
 /// [`Error::Malformed`] naming a party whose message does not decode; the
@@ -212,7 +235,7 @@ pub fn server_key_session<T: Transport + ?Sized>(
     session: &Session,
     threshold: u32,
     transport: &mut T,
-) -> Result<(RelinKey, RoleReport)> {
+) -> Result<RoleReport> {
     let mut report = RoleReport::new(&*transport);
     if !(1..=session.parties()).contains(&threshold) {
         return Err(Error::InvalidArgument(format!(
@@ -242,11 +265,15 @@ pub fn server_key_session<T: Transport + ?Sized>(
     from_each_party(session, transport, &mut report, |bytes| {
         Ok(aggregator.add(&ShareMessage::from_bytes(bytes)?)?)
     })?;
-    let (relin_key, u) =
-        Usage::measure(|| -> Result<_> { Ok(session.relin_key(&round1, &aggregator.finish()?)?) });
+    let (relin_key, u) = Usage::measure(|| -> Result<_> {
+        Ok(session
+            .relin_key(&round1, &aggregator.finish()?)?
+            .to_bytes()?)
+    });
     report.charge(Round::Keys, u);
+    to_each_party(session, transport, &relin_key?)?;
     report.finish(&*transport);
-    Ok((relin_key?, report))
+    Ok(report)
 }
 
 /// The server takes the next key-session message of each party, in index

@@ -37,14 +37,19 @@
 //!    s_i·X^(N−1), and its shares of the proof's A, B and B_G1. The server
 //!    sums them, multiplies the components pairwise and adds R·S (holding
 //!    r·s at X^(N−1)) to the first, switches the products to the plan's
-//!    conversion level, relinearizes them there and broadcasts them with
-//!    the opened A and B_G1 (it first checks each party's B shares in G1
-//!    and G2 against each other). From its shares of the product (and of
+//!    conversion level and broadcasts them, still of size 3, with the
+//!    opened A and B_G1 (it first checks each party's B shares in G1 and G2
+//!    against each other). From its shares of the product (and of
 //!    C when the product wraps) each party later gets its shares of h and
 //!    r·s ([`ProofPlan`] says how).
-//! 2. **Convert**: every party sends its encryption-to-shares share of
-//!    every ciphertext; the server opens the masked values, which go to the
-//!    designated party (party 0).
+//! 2. **Convert**: every party relinearizes every product with its copy of
+//!    the collective relinearization key and sends its encryption-to-shares
+//!    share of the result; the designated party's share also carries the
+//!    relinearization's public part of c0. The server checks and sums the
+//!    shares and sends the sums to the designated party (party 0), which
+//!    opens the masked values with the products' own c0. The server never
+//!    relinearizes or decodes: the work that dominated its CPU moves to the
+//!    parties, which have room for it.
 //! 3. **Combine**: every party sends its share of C; the server sums,
 //!    verifies and outputs the proof.
 //!
@@ -64,7 +69,10 @@
 //!   coalition of fewer than all parties knows; opening them reveals
 //!   nothing the proof does not.
 //! - The **server** learns ciphertexts, the smudged or masked shares, the
-//!   masked openings (uniform in the field), the proof and the public inputs.
+//!   proof and the public inputs. The designated party also learns the
+//!   sums of the shares, which decrypt to the masked openings (uniform in
+//!   the field) plus smudged noise: what a collective decryption reveals to
+//!   whoever combines it.
 //!
 //! # Security model
 //! Passive (honest-but-curious) parties and server, as in `he-threshold`,
@@ -81,7 +89,11 @@
 //!   key. An encryption-to-shares share is masked by a uniform value mod t
 //!   and by smudging, so whatever ciphertext the server sends, the share
 //!   hides the party's secret; the opened value is uniform, and the shares
-//!   only enter C, which the parties' fresh r_i and s_i randomize.
+//!   only enter C, which the parties' fresh r_i and s_i randomize. That
+//!   the party relinearizes a size-3 product first gives the server no
+//!   more choice: it could pick c1 of a size-2 ciphertext freely already,
+//!   and the designated party's extra term is a public function of the
+//!   broadcast.
 //! - A server that computes something else (another h, another r·s) makes a
 //!   proof that does not verify; it learns nothing more than from an honest
 //!   run, but it can make proving fail. Detecting which party or the server
@@ -152,7 +164,7 @@ mod wire;
 pub use circuit::{Circuit, QueryLengths};
 pub use driver::InProcessProver;
 pub use error::{Error, Result};
-pub use keys::{party_key_session, server_key_session, KeySession};
+pub use keys::{party_key_session, server_key_session, KeySession, PartyKeys};
 pub use matrices::R1csMatrices;
 pub use params::{parameters_for, proof_chain_bits, proof_workload};
 pub use party::{ComputingParty, PartyProof};

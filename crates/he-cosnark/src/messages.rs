@@ -5,7 +5,7 @@
 
 use ark_ec::pairing::Pairing;
 use ark_serialize::{CanonicalDeserialize, CanonicalSerialize};
-use he_threshold::ShareMessage;
+use he_threshold::{Aggregate, Session, ShareMessage};
 use helib_rs::{Ciphertext, Context};
 
 use crate::error::{Error, Result};
@@ -263,26 +263,31 @@ pub(crate) fn decode_shares(
         .collect()
 }
 
-/// The masked openings of encryption to shares, for the designated party:
-/// one list of field elements per ciphertext.
-pub(crate) fn encode_openings<F: CanonicalSerialize>(
-    openings: &[Vec<F>],
-    expect: &Expect,
-) -> Vec<u8> {
-    let owned: Vec<Vec<u8>> = openings.iter().map(point_bytes).collect();
-    let sections: Vec<Section<'_>> = owned.iter().map(|o| Section::Plain(o)).collect();
-    wire::encode(&expect.header(Kind::Opening, Role::Server), &sections)
+/// The sums of every participant's encryption-to-shares shares, one per
+/// product, for the designated party to open.
+pub(crate) fn encode_aggregates(aggregates: &[Aggregate], expect: &Expect) -> Vec<u8> {
+    let owned: Vec<Vec<u8>> = aggregates.iter().map(Aggregate::to_bytes).collect();
+    let sections: Vec<Section<'_>> = owned.iter().map(|a| Section::Sealed(a)).collect();
+    wire::encode(&expect.header(Kind::Aggregates, Role::Server), &sections)
 }
 
-pub(crate) fn decode_openings<F: CanonicalDeserialize>(
+pub(crate) fn decode_aggregates(
     bytes: &[u8],
     expect: &Expect,
+    session: &Session,
     count: usize,
-) -> Result<Vec<Vec<F>>> {
+) -> Result<Vec<Aggregate>> {
     let from = Role::Server;
-    exactly(expect.open(bytes, Kind::Opening, from)?, count, from)?
+    exactly(expect.open(bytes, Kind::Aggregates, from)?, count, from)?
         .into_iter()
-        .map(|s| read_point(s, from, "opening"))
+        .map(|s| {
+            Aggregate::from_bytes(session, section_bytes(s, true, from, "aggregate")?).map_err(
+                |e| Error::Malformed {
+                    from,
+                    reason: format!("aggregate: {e}"),
+                },
+            )
+        })
         .collect()
 }
 

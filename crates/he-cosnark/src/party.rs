@@ -8,7 +8,7 @@ use ark_ec::{CurveGroup, VariableBaseMSM};
 use ark_ff::{AdditiveGroup, Field, UniformRand};
 use he_poly::NegacyclicSplit;
 use he_threshold::{ActiveParty, ActiveSet, AdditiveShare, Party, ShamirShare, ShareMessage};
-use helib_rs::{Ciphertext, FieldCoefficientEncoder};
+use helib_rs::{Ciphertext, FieldCoefficientEncoder, RelinKey};
 use rand::{CryptoRng, RngCore};
 use zeroize::Zeroize;
 
@@ -26,6 +26,9 @@ use crate::transport::Role;
 /// the masked openings.
 pub struct ComputingParty<E: Pairing, R: Reduction> {
     party: Party,
+    /// The collective relinearization key: the party relinearizes each
+    /// product it converts.
+    relin_key: RelinKey,
     reshared: Option<ShamirShare>,
     circuit: Arc<Circuit<E, R>>,
     plan: Arc<ProofPlan>,
@@ -47,6 +50,9 @@ pub struct PartyProof<E: Pairing> {
     r: E::ScalarField,
     s: E::ScalarField,
     converted: Vec<AdditiveShare>,
+    /// The broadcast's products, which the designated party opens in
+    /// round 3 (empty at the other parties).
+    products: Vec<Ciphertext>,
     opened: Option<(E::G1Affine, E::G1Affine)>,
 }
 
@@ -67,23 +73,35 @@ impl<E: Pairing> Drop for PartyProof<E> {
 }
 
 impl<E: Pairing, R: Reduction> ComputingParty<E, R> {
-    /// Party `party` of the session, for `circuit` with `plan`.
+    /// Party `party` of the session, with the session's collective
+    /// relinearization key, for `circuit` with `plan`.
     ///
     /// # Errors
     /// [`Error::InvalidArgument`] for a circuit made
     /// [`without_queries`](Circuit::without_queries); [`Error::Engine`] when
-    /// the session's plaintext modulus is not the circuit's field.
-    pub fn new(party: Party, circuit: Arc<Circuit<E, R>>, plan: Arc<ProofPlan>) -> Result<Self> {
+    /// the session's plaintext modulus is not the circuit's field, or the
+    /// key is of another context.
+    pub fn new(
+        party: Party,
+        relin_key: RelinKey,
+        circuit: Arc<Circuit<E, R>>,
+        plan: Arc<ProofPlan>,
+    ) -> Result<Self> {
         // Refused here rather than at the first proof: a circuit read
         // without its query points (a server's) cannot make a party's MSMs.
         circuit.proving_key()?;
-        let encoder = FieldCoefficientEncoder::new(party.session().context())?;
+        let context = party.session().context();
+        if !context.same_as(relin_key.context()) {
+            return Err(helib_rs::Error::ContextMismatch.into());
+        }
+        let encoder = FieldCoefficientEncoder::new(context)?;
         let split = plan.split()?;
         let mut unit = vec![E::ScalarField::ZERO; plan.components()];
         unit[0] = E::ScalarField::ONE;
         let randomness_column = split.merge_column(plan.randomness_product_at(), &unit)?;
         Ok(Self {
             party,
+            relin_key,
             reshared: None,
             circuit,
             plan,
@@ -116,6 +134,14 @@ impl<E: Pairing, R: Reduction> ComputingParty<E, R> {
     pub(crate) fn is_designated(&self, active: Option<&ActiveSet>) -> bool {
         let lowest = active.map_or(Some(&0), |set| set.members().first());
         lowest == Some(&self.party.index())
+    }
+
+    /// Whether this party is the designated one of the proof `signer` signs.
+    fn signs_as_designated(&self, signer: &Signer) -> bool {
+        match signer {
+            Signer::All => self.is_designated(None),
+            Signer::Active(active) => self.is_designated(Some(active.active_set())),
+        }
     }
 
     /// The signer of a proof among all parties (`active` = None) or among
@@ -221,6 +247,7 @@ impl<E: Pairing, R: Reduction> ComputingParty<E, R> {
                 r,
                 s,
                 converted: Vec::new(),
+                products: Vec::new(),
                 opened: None,
             },
             bytes,
@@ -263,11 +290,12 @@ impl<E: Pairing, R: Reduction> ComputingParty<E, R> {
         })
     }
 
-    /// Round 2: checks the server's broadcast (binding, ciphertexts of the
-    /// session's context at the agreed level, opened A and B in G1) and
-    /// returns its encryption-to-shares shares of every ciphertext, keeping
-    /// its additive shares. Only encryption to shares is ever applied to a
-    /// ciphertext the server hands over (no plain decryption share).
+    /// Round 2: checks the server's broadcast (binding, size-3 products of
+    /// the session's context at the agreed level, opened A and B in G1) and
+    /// returns its encryption-to-shares shares of every product's
+    /// relinearization, which it computes itself, keeping its additive
+    /// shares. Only encryption to shares is ever applied to a ciphertext the
+    /// server hands over (no plain decryption share).
     ///
     /// # Errors
     /// [`Error::Malformed`] or [`Error::WrongBinding`] naming the server;
@@ -287,6 +315,9 @@ impl<E: Pairing, R: Reduction> ComputingParty<E, R> {
             messages.push(message);
         }
         state.converted = converted;
+        if self.signs_as_designated(&state.signer) {
+            state.products = broadcast.product;
+        }
         state.opened = Some((broadcast.a, broadcast.b_g1));
         Ok(messages::encode_shares(
             &messages,
@@ -301,48 +332,46 @@ impl<E: Pairing, R: Reduction> ComputingParty<E, R> {
         run: u64,
         ct: &Ciphertext,
     ) -> Result<(AdditiveShare, ShareMessage)> {
-        let smudging = self.plan.smudging();
+        let (smudging, rk) = (self.plan.smudging(), &self.relin_key);
         Ok(match signer {
-            Signer::All => self.party.encryption_to_shares(run, ct, smudging)?,
-            Signer::Active(active) => active.encryption_to_shares(run, ct, smudging)?,
+            Signer::All => self
+                .party
+                .encryption_to_shares_of_product(run, ct, rk, smudging)?,
+            Signer::Active(active) => {
+                active.encryption_to_shares_of_product(run, ct, rk, smudging)?
+            }
         })
     }
 
-    /// Round 3: the designated party first adds the masked openings (from
-    /// the server) to its shares; every party then returns its share of C:
+    /// Round 3: the designated party first opens every product from the
+    /// server's sums of the conversion shares and adds the openings to its
+    /// shares; every party then returns its share of C:
     /// `Σ_witness z_i·l_query + Σ h_i·h_query + s_i·A + r_i·B_G1 − (rs)_i·δ`.
     ///
     /// # Errors
-    /// [`Error::InvalidArgument`] when round 2 did not run, or openings are
+    /// [`Error::InvalidArgument`] when round 2 did not run, or the sums are
     /// passed to (or missing at) the wrong party; message errors naming the
-    /// server.
-    pub fn combine(&self, state: PartyProof<E>, openings: Option<&[u8]>) -> Result<Vec<u8>> {
+    /// server; [`Error::Threshold`] when the sums do not decrypt (a share
+    /// was not computed honestly).
+    pub fn combine(&self, mut state: PartyProof<E>, aggregates: Option<&[u8]>) -> Result<Vec<u8>> {
         let (a, b_g1) = state
             .opened
             .ok_or_else(|| Error::InvalidArgument("round 2 has not run for this proof".into()))?;
-        let designated = match &state.signer {
-            Signer::All => self.is_designated(None),
-            Signer::Active(active) => self.is_designated(Some(active.active_set())),
-        };
-        let openings = match (designated, openings) {
-            (true, Some(bytes)) => Some(messages::decode_openings::<E::ScalarField>(
-                bytes,
-                &state.expect,
-                state.converted.len(),
-            )?),
-            (false, None) => None,
+        match (self.signs_as_designated(&state.signer), aggregates) {
+            (true, Some(bytes)) => self.open(&mut state, bytes)?,
+            (false, None) => {}
             (true, None) => {
                 return Err(Error::InvalidArgument(
-                    "the designated party needs the openings".into(),
+                    "the designated party needs the sums of the conversion shares".into(),
                 ))
             }
             (false, Some(_)) => {
                 return Err(Error::InvalidArgument(
-                    "only the designated party takes the openings".into(),
+                    "only the designated party takes the sums of the conversion shares".into(),
                 ))
             }
-        };
-        let (h, rs) = self.decode_converted(&state.converted, &state.c, openings.as_deref())?;
+        }
+        let (h, rs) = self.decode_converted(&state.converted, &state.c)?;
         let pk = self.circuit.proving_key()?;
         let mut scalars = R::quotient_scalars(self.circuit.domain(), h)?;
         let c = E::G1::msm_unchecked(&pk.l_query, &state.witness)
@@ -359,14 +388,47 @@ impl<E: Pairing, R: Reduction> ComputingParty<E, R> {
         ))
     }
 
+    /// The designated party's opening of every product: the server's sum
+    /// of the conversion shares for it (checked against the product, the
+    /// proof's run and the signer's active set) with the product's `c_0`,
+    /// added to this party's additive share.
+    fn open(&self, state: &mut PartyProof<E>, bytes: &[u8]) -> Result<()> {
+        let session = self.party.session();
+        let products = std::mem::take(&mut state.products);
+        let aggregates =
+            messages::decode_aggregates(bytes, &state.expect, session, products.len())?;
+        let active = match &state.signer {
+            Signer::All => [0u8; 32],
+            Signer::Active(active) => *active.active_set().digest(),
+        };
+        let pairs = products.iter().zip(&aggregates).zip(&mut state.converted);
+        for (index, ((product, aggregate), share)) in pairs.enumerate() {
+            let binding = aggregate.binding();
+            let run = ProofPlan::run(state.expect.proof, RunKind::ConvertProduct, index);
+            if binding.run != run || binding.active != active {
+                return Err(Error::WrongBinding {
+                    from: Role::Server,
+                    expected: format!("run {run} of this proof's signers"),
+                    got: binding.to_string(),
+                });
+            }
+            let opened = session.open_masked_product(
+                product,
+                &self.relin_key,
+                aggregate,
+                self.plan.smudging(),
+            )?;
+            share.absorb_opening(&opened)?;
+        }
+        Ok(())
+    }
+
     /// This party's shares of h's coefficients and of r·s, from its
-    /// additive shares of the product's components, plus the masked
-    /// openings for the designated party (see [`ProofPlan`]).
+    /// additive shares of the product's components (see [`ProofPlan`]).
     fn decode_converted(
         &self,
         converted: &[AdditiveShare],
         c: &[E::ScalarField],
-        openings: Option<&[Vec<E::ScalarField>]>,
     ) -> Result<(Vec<E::ScalarField>, E::ScalarField)> {
         let (n, ring) = (self.plan.domain_size(), self.plan.ring_degree());
         if converted.len() != self.plan.components() {
@@ -375,22 +437,10 @@ impl<E: Pairing, R: Reduction> ComputingParty<E, R> {
             ));
         }
         let mut product = Vec::with_capacity(self.split.len());
-        for (index, share) in converted.iter().enumerate() {
+        for share in converted {
             let start = product.len();
             product.extend(self.encoder.decode(share.plaintext())?);
             product.resize(start + ring, E::ScalarField::ZERO);
-            if let Some(openings) = openings {
-                let opened = openings
-                    .get(index)
-                    .filter(|values| values.len() == ring)
-                    .ok_or_else(|| Error::Malformed {
-                        from: Role::Server,
-                        reason: format!("opening {index} does not have {ring} values"),
-                    })?;
-                for (value, opened) in product[start..].iter_mut().zip(opened) {
-                    *value += opened;
-                }
-            }
         }
         self.split.merge_in_place(&mut product)?;
         let h_len = n - 1;

@@ -9,7 +9,7 @@
 //! A·B mod (X^n' + 1) for n' = max(n, N), split into m = n'/N components
 //! ([`he_poly::NegacyclicSplit`]: the parties split their shares of A and B
 //! before the upload and merge their shares of the result): m ciphertext
-//! products, one relinearization each, nothing across ciphertexts. To the
+//! products (each relinearized by the parties), nothing across ciphertexts. To the
 //! first component it adds R·S, the product of the encryptions of r and of
 //! s·X^(N−1), so that r·s rides on one coefficient no other value needs:
 //! - n < N: A·B has degree 2n − 2 < N − 1, so nothing wraps, h is
@@ -177,8 +177,9 @@ struct Expected {
     /// The relinearized product at the upload level.
     product: f64,
     /// The least noise the product keeps after its modulus switch. It is
-    /// switched before it is relinearized, so its third part's rounding
-    /// meets s²: one bit over the larger of that and a switched sum's floor.
+    /// switched before the parties relinearize it, so its third part's
+    /// rounding meets s²: one bit over the larger of that and a switched
+    /// sum's floor.
     floor: f64,
 }
 

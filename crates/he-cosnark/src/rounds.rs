@@ -5,8 +5,8 @@
 //! | round | party | server |
 //! |---|---|---|
 //! | upload | sends its upload; receives the broadcast | receives every upload; computes; broadcasts |
-//! | convert | sends its encryption-to-shares shares | receives them all |
-//! | open | the designated party receives the masked openings | opens; sends them |
+//! | convert | relinearizes the products; sends its encryption-to-shares shares | receives them all |
+//! | open | the designated party receives the sums of the shares and opens them | sums the shares; sends the sums |
 //! | combine | sends its share of C | receives them all; combines and verifies |
 
 use ark_ec::pairing::Pairing;
@@ -52,12 +52,12 @@ impl<E: Pairing, R: Reduction> ComputingParty<E, R> {
         report.charge(Round::Convert, u);
         transport.send(Role::Server, Round::Convert, out?)?;
 
-        let openings = if self.is_designated(active) {
+        let aggregates = if self.is_designated(active) {
             Some(transport.receive(Role::Server, Round::Open)?)
         } else {
             None
         };
-        let (out, u) = Usage::measure(|| self.combine(state, openings.as_deref()));
+        let (out, u) = Usage::measure(|| self.combine(state, aggregates.as_deref()));
         report.charge(Round::Combine, u);
         transport.send(Role::Server, Round::Combine, out?)?;
         report.finish(&*transport);
@@ -88,17 +88,21 @@ impl<E: Pairing, R: Reduction> Server<E, R> {
         report.charge(Round::Upload, u);
         drop(uploads);
         let (state, broadcast) = out?;
-        for &i in &members {
-            transport.send(Role::Party(i), Round::Upload, broadcast.clone())?;
+        // The last party takes the broadcast itself, the others a copy.
+        if let Some((&last, others)) = members.split_last() {
+            for &i in others {
+                transport.send(Role::Party(i), Round::Upload, broadcast.clone())?;
+            }
+            transport.send(Role::Party(last), Round::Upload, broadcast)?;
         }
 
         let converts = from_each(transport, &members, Round::Convert)?;
         let (out, u) = Usage::measure(|| self.open(&state, &converts));
         report.charge(Round::Open, u);
         drop(converts);
-        let openings = out?;
+        let aggregates = out?;
         if let Some(&designated) = members.first() {
-            transport.send(Role::Party(designated), Round::Open, openings)?;
+            transport.send(Role::Party(designated), Round::Open, aggregates)?;
         }
 
         let c_shares = from_each(transport, &members, Round::Combine)?;

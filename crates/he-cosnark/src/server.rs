@@ -11,7 +11,7 @@ use ark_ec::pairing::Pairing;
 use ark_ec::CurveGroup;
 use ark_groth16::{Groth16, PreparedVerifyingKey, Proof};
 use he_threshold::{ActiveSet, Aggregator, Session, ShareMessage, Step};
-use helib_rs::{Ciphertext, FieldCoefficientEncoder, RelinKey};
+use helib_rs::{Ciphertext, FieldCoefficientEncoder};
 
 use crate::circuit::Circuit;
 use crate::error::{Error, Result};
@@ -20,13 +20,12 @@ use crate::plan::{ProofPlan, RunKind};
 use crate::reduction::Reduction;
 use crate::transport::Role;
 
-/// The server of a session: holds the collective relinearization key.
+/// The server of a session. It holds no key: the parties relinearize the
+/// products and the designated party opens them.
 pub struct Server<E: Pairing, R: Reduction> {
     session: Session,
-    relin_key: RelinKey,
     circuit: Arc<Circuit<E, R>>,
     plan: Arc<ProofPlan>,
-    encoder: FieldCoefficientEncoder<E::ScalarField>,
     verifying_key: PreparedVerifyingKey<E>,
 }
 
@@ -41,25 +40,22 @@ pub struct ServerProof<E: Pairing> {
 }
 
 impl<E: Pairing, R: Reduction> Server<E, R> {
-    /// The server of `session` with its collective relinearization key.
+    /// The server of `session`, for `circuit` with `plan`.
     ///
     /// # Errors
     /// [`Error::Engine`] when the session's plaintext modulus is not the
     /// circuit's field.
     pub fn new(
         session: Session,
-        relin_key: RelinKey,
         circuit: Arc<Circuit<E, R>>,
         plan: Arc<ProofPlan>,
     ) -> Result<Self> {
-        let encoder = FieldCoefficientEncoder::new(session.context())?;
+        FieldCoefficientEncoder::<E::ScalarField>::new(session.context())?;
         let verifying_key = ark_groth16::prepare_verifying_key(circuit.verifying_key());
         Ok(Self {
             session,
-            relin_key,
             circuit,
             plan,
-            encoder,
             verifying_key,
         })
     }
@@ -77,9 +73,10 @@ impl<E: Pairing, R: Reduction> Server<E, R> {
     /// from its k-th member, in increasing order): checks every upload,
     /// sums them into ciphertexts of A's and B's components and of r and
     /// s·X^(N−1), computes the product of every component pair (R·S added
-    /// to the first), switches them to the conversion level and
-    /// relinearizes them there, opens A and B, and returns its state and the broadcast for
-    /// every party (see [`ProofPlan`] for what the product holds).
+    /// to the first) and switches them to the conversion level (of size 3:
+    /// each party relinearizes them itself), opens A and B, and returns its
+    /// state and the broadcast for every party (see [`ProofPlan`] for what
+    /// the product holds).
     ///
     /// # Errors
     /// [`Error::WrongLength`] for another number of uploads than parties or
@@ -127,10 +124,9 @@ impl<E: Pairing, R: Reduction> Server<E, R> {
             if let Some(rs) = randomness.take() {
                 component.add_assign(&rs)?;
             }
-            // Switched first, the product is relinearized over the
-            // conversion level's primes rather than the whole chain's.
+            // The parties relinearize it (each while converting it), so
+            // the server only switches it to the conversion level.
             component.mod_switch_to_assign(level)?;
-            component.relinearize_assign(&self.relin_key)?;
             product.push(component);
         }
 
@@ -200,7 +196,7 @@ impl<E: Pairing, R: Reduction> Server<E, R> {
         run: u64,
         ct: &Ciphertext,
     ) -> Result<Aggregator> {
-        let step = Step::EncryptionToShares;
+        let step = Step::EncryptionToSharesOfProduct;
         Ok(match &state.active {
             Some(set) => self.session.active_aggregator(run, step, ct, set)?,
             None => self.session.ciphertext_aggregator(run, step, ct)?,
@@ -208,12 +204,13 @@ impl<E: Pairing, R: Reduction> Server<E, R> {
     }
 
     /// Round 2: checks every participant's encryption-to-shares shares
-    /// (in the order of round 1) and returns the masked openings of the
-    /// product's components for the designated party.
+    /// (in the order of round 1), naming the party at fault, and returns
+    /// their sums, one per product, for the designated party to open: it
+    /// holds the products too, so the server neither relinearizes nor
+    /// decodes anything.
     ///
     /// # Errors
-    /// As [`compute`](Self::compute); [`Error::Threshold`] when the shares
-    /// do not decrypt (a party computed its share dishonestly).
+    /// As [`compute`](Self::compute) for the messages.
     pub fn open(&self, state: &ServerProof<E>, converts: &[Vec<u8>]) -> Result<Vec<u8>> {
         let members = self.members(state.active.as_ref());
         self.check_count("list of conversion shares", &members, converts.len())?;
@@ -224,19 +221,16 @@ impl<E: Pairing, R: Reduction> Server<E, R> {
             .map(|(bytes, &i)| messages::decode_shares(bytes, &state.expect, Role::Party(i), count))
             .collect::<Result<Vec<_>>>()?;
         let proof = state.expect.proof;
-        let mut openings = Vec::with_capacity(count);
+        let mut aggregates = Vec::with_capacity(count);
         for (index, ct) in state.converted.iter().enumerate() {
             let run = ProofPlan::run(proof, RunKind::ConvertProduct, index);
             let mut aggregator = self.conversion_aggregator(state, run, ct)?;
             for party in &shares {
                 aggregator.add(&party[index])?;
             }
-            let opened =
-                self.session
-                    .open_masked(ct, &aggregator.finish()?, self.plan.smudging())?;
-            openings.push(self.encoder.decode(&opened)?);
+            aggregates.push(aggregator.finish()?);
         }
-        Ok(messages::encode_openings(&openings, &state.expect))
+        Ok(messages::encode_aggregates(&aggregates, &state.expect))
     }
 
     /// Round 3: sums the participants' shares of C (in the order of round 1)

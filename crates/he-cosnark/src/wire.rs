@@ -69,7 +69,7 @@ pub(crate) enum Kind {
     Upload = 1,
     Broadcast = 2,
     Convert = 3,
-    Opening = 4,
+    Aggregates = 4,
     CShare = 5,
 }
 
@@ -79,7 +79,7 @@ impl Kind {
             Kind::Upload,
             Kind::Broadcast,
             Kind::Convert,
-            Kind::Opening,
+            Kind::Aggregates,
             Kind::CShare,
         ]
         .into_iter()

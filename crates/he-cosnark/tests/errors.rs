@@ -131,12 +131,22 @@ fn messages_of_the_wrong_round_are_refused() {
     let e = roles.server.open(&server_state, &replayed).err().unwrap();
     assert!(is_binding_error_from(&e, 0), "{e}");
 
-    let openings = roles.server.open(&server_state, &converts).unwrap();
-    // Openings go to the designated party only, and it needs them.
+    let aggregates = roles.server.open(&server_state, &converts).unwrap();
+    // The designated party opens the sums of the server only.
+    let (mut again, _) = roles.parties[0]
+        .upload(0, None, public, &shares[0], &mut OsRng)
+        .unwrap();
+    roles.parties[0].convert(&mut again, &broadcast).unwrap();
+    let e = roles.parties[0]
+        .combine(again, Some(&converts[1]))
+        .err()
+        .unwrap();
+    assert!(matches!(e, Error::WrongBinding { .. }), "{e}");
+    // The sums go to the designated party only, and it needs them.
     let mut states = states.into_iter();
     let (first, second) = (states.next().unwrap(), states.next().unwrap());
     assert!(matches!(
-        roles.parties[1].combine(second, Some(&openings)),
+        roles.parties[1].combine(second, Some(&aggregates)),
         Err(Error::InvalidArgument(_))
     ));
     assert!(matches!(

@@ -376,7 +376,11 @@ fn binding_shape_problem(binding: &Binding) -> Option<&'static str> {
     }
     let has_subject = matches!(
         step,
-        Step::RelinRound1 | Step::Decrypt | Step::EncryptionToShares | Step::KeySwitch
+        Step::RelinRound1
+            | Step::Decrypt
+            | Step::EncryptionToShares
+            | Step::EncryptionToSharesOfProduct
+            | Step::KeySwitch
     );
     if !has_subject && binding.subject != [0u8; 32] {
         return Some("a subject digest on a step that has none");

@@ -19,7 +19,10 @@
 //! - **encryption to shares**: every party ends with an additive share in
 //!   `Z_t` of every coefficient, nobody learns the value
 //!   ([`Party::encryption_to_shares`], [`Session::open_masked`],
-//!   [`AdditiveShare::absorb_opening`]),
+//!   [`AdditiveShare::absorb_opening`]); also straight from a size-3
+//!   product, which each party relinearizes itself, so that whoever opens
+//!   never relinearizes ([`Party::encryption_to_shares_of_product`],
+//!   [`Session::open_masked_product`]),
 //! - **shares to encryption** ([`Party::shares_to_encryption`], [`Session::shares_to_encryption`]),
 //! - **collective key switching** to another public key ([`Party::key_switch_share`], [`Session::key_switch`]).
 //!

@@ -30,6 +30,10 @@ pub enum Step {
     SharesToEncryption,
     /// Collective key switching of one ciphertext to another public key.
     KeySwitch,
+    /// Encryption to additive shares of the relinearization of one size-3
+    /// product, which every participant computes itself (the shares are
+    /// bound to the product).
+    EncryptionToSharesOfProduct,
 }
 
 impl Step {
@@ -43,6 +47,7 @@ impl Step {
             Step::EncryptionToShares => (6, 0),
             Step::SharesToEncryption => (7, 0),
             Step::KeySwitch => (8, 0),
+            Step::EncryptionToSharesOfProduct => (9, 0),
         }
     }
 
@@ -56,6 +61,7 @@ impl Step {
             6 => Step::EncryptionToShares,
             7 => Step::SharesToEncryption,
             8 => Step::KeySwitch,
+            9 => Step::EncryptionToSharesOfProduct,
             _ => return None,
         };
         (step.tag().1 == arg).then_some(step)

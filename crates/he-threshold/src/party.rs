@@ -2,7 +2,7 @@
 //! sends in each protocol.
 
 use helib_rs::threshold::{self as engine, PartySecret, Smudging};
-use helib_rs::{Ciphertext, Plaintext, PublicKey, SecretKey};
+use helib_rs::{Ciphertext, Plaintext, PublicKey, RelinKey, SecretKey};
 use zeroize::{Zeroize, ZeroizeOnDrop};
 
 use crate::aggregate::Aggregate;
@@ -348,6 +348,17 @@ impl Party {
         /// # Errors
         /// As [`decryption_share`](Self::decryption_share).
         encryption_to_shares;
+        /// [`encryption_to_shares`](Self::encryption_to_shares) of the
+        /// relinearization by `relin_key` of a size-3 `product`, which the
+        /// party computes itself; the lowest participant (party 0) also adds
+        /// the relinearization's public part, so that whoever opens
+        /// ([`Session::open_masked_product`]) never relinearizes. The
+        /// smudging's noise bound applies to the relinearization's estimate.
+        ///
+        /// # Errors
+        /// As [`decryption_share`](Self::decryption_share); [`Error::Engine`]
+        /// for a product not of size 3 or a key of another context.
+        encryption_to_shares_of_product;
         /// The party's share of shares to encryption of its additive share at `level`.
         ///
         /// # Errors
@@ -366,6 +377,7 @@ impl Party {
             index: self.index,
             secret: &self.secret,
             active: &ALL_PARTIES,
+            lowest: self.index == 0,
         }
     }
 }
@@ -398,6 +410,9 @@ pub(crate) struct Sender<'a, K: PartySecret> {
     pub(crate) secret: &'a K,
     /// The digest of the active set (zero for all parties).
     pub(crate) active: &'a [u8; 32],
+    /// Whether the party is the lowest participant (party 0, or the active
+    /// set's first member): it adds the public part of a relinearization.
+    pub(crate) lowest: bool,
 }
 
 impl<K: PartySecret> Sender<'_, K> {
@@ -432,6 +447,20 @@ impl<K: PartySecret> Sender<'_, K> {
         let binding = self.binding(run, Step::EncryptionToShares, ciphertext)?;
         self.session.check_smudging(smudging)?;
         let (mask, h) = engine::e2s_share(self.secret, ciphertext, smudging)?;
+        Ok((AdditiveShare::new(mask), self.message(binding, vec![h])))
+    }
+
+    pub(crate) fn encryption_to_shares_of_product(
+        &self,
+        run: u64,
+        product: &Ciphertext,
+        relin_key: &RelinKey,
+        smudging: &Smudging,
+    ) -> Result<(AdditiveShare, ShareMessage)> {
+        let binding = self.binding(run, Step::EncryptionToSharesOfProduct, product)?;
+        self.session.check_smudging(smudging)?;
+        let (mask, h) =
+            engine::e2s_share_of_product(self.secret, product, relin_key, smudging, self.lowest)?;
         Ok((AdditiveShare::new(mask), self.message(binding, vec![h])))
     }
 

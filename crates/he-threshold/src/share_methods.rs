@@ -12,6 +12,7 @@ macro_rules! share_methods {
     (
         $(#[$decryption:meta])* decryption_share;
         $(#[$to_shares:meta])* encryption_to_shares;
+        $(#[$of_product:meta])* encryption_to_shares_of_product;
         $(#[$to_encryption:meta])* shares_to_encryption;
         $(#[$key_switch:meta])* key_switch_share;
     ) => {
@@ -20,6 +21,9 @@ macro_rules! share_methods {
             -> $crate::message::ShareMessage);
         $crate::share_methods::share_methods!(@delegate $(#[$to_shares])*
             encryption_to_shares(ciphertext: &helib_rs::Ciphertext, smudging: &helib_rs::threshold::Smudging)
+            -> ($crate::party::AdditiveShare, $crate::message::ShareMessage));
+        $crate::share_methods::share_methods!(@delegate $(#[$of_product])*
+            encryption_to_shares_of_product(product: &helib_rs::Ciphertext, relin_key: &helib_rs::RelinKey, smudging: &helib_rs::threshold::Smudging)
             -> ($crate::party::AdditiveShare, $crate::message::ShareMessage));
         $crate::share_methods::share_methods!(@delegate $(#[$to_encryption])*
             shares_to_encryption(level: usize, share: &$crate::party::AdditiveShare)

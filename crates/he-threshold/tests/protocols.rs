@@ -67,6 +67,19 @@ fn every_protocol_matches_single_key(t: &BigUint) {
     assert_eq!(AdditiveShare::reconstruct(&shares).unwrap(), expected);
     assert!(shares.iter().all(|s| *s.plaintext() != expected));
 
+    // The same from the size-3 product, which every party relinearizes
+    // itself (party 0 adding the public part) and the opener never does.
+    let unrelinearized = ca.multiply(&cb).unwrap();
+    let of_product = net.encryption_to_shares_of_product(&unrelinearized, &rk);
+    assert_eq!(AdditiveShare::reconstruct(&of_product).unwrap(), expected);
+    assert!(of_product.iter().all(|s| *s.plaintext() != expected));
+    // A relinearized ciphertext is not a product of this step.
+    let smudging = net.session.smudging(prod.level()).unwrap();
+    let run = net.next_run();
+    assert!(net.parties[0]
+        .encryption_to_shares_of_product(run, &prod, &rk, &smudging)
+        .is_err());
+
     // Shares to encryption: a fresh ciphertext of the sum, which computes on.
     let level = context.max_level();
     let back = net.shares_to_encryption(level, &shares);

@@ -151,6 +151,34 @@ fn threshold_matches_n_of_n(t: &BigUint, parties: u32, threshold: u32) {
     assert_eq!(AdditiveShare::reconstruct(&shares).unwrap(), expected);
     assert!(shares.iter().all(|s| *s.plaintext() != expected));
 
+    // The same from the size-3 product, which each member relinearizes
+    // itself: the set's first member (not party 0 here) adds the public part.
+    let product = pk
+        .encrypt(&a)
+        .unwrap()
+        .multiply(&pk.encrypt(&b).unwrap())
+        .unwrap();
+    let run = net.next_run();
+    let step = Step::EncryptionToSharesOfProduct;
+    let mut agg = net
+        .session
+        .active_aggregator(run, step, &product, &set)
+        .unwrap();
+    let mut of_product = Vec::new();
+    for p in &active {
+        let (share, msg) = p
+            .encryption_to_shares_of_product(run, &product, &rk, &smudging)
+            .unwrap();
+        agg.add(&msg).unwrap();
+        of_product.push(share);
+    }
+    let opening = net
+        .session
+        .open_masked_product(&product, &rk, &agg.finish().unwrap(), &smudging)
+        .unwrap();
+    of_product[0].absorb_opening(&opening).unwrap();
+    assert_eq!(AdditiveShare::reconstruct(&of_product).unwrap(), expected);
+
     // Shares to encryption back among the same members: their additive
     // shares of the product become a fresh encryption of it.
     let level = context.max_level();

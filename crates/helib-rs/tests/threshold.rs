@@ -212,3 +212,53 @@ fn bad_arguments_are_errors() {
         Err(Error::ContextMismatch)
     ));
 }
+
+/// Encryption to shares of a size-3 product that the party relinearizes
+/// itself: the party that adds the public part makes the opening with the
+/// product's own c_0 decode to the relinearized plaintext minus its mask;
+/// without that part the opening fails its noise check, and a relinearized
+/// ciphertext or a key of another context is refused.
+#[test]
+fn shares_of_a_product_open_without_relinearization() {
+    // Three 60-bit primes: room for a product and its smudging at the top.
+    let params = helib_rs::Parameters::builder()
+        .ring_degree(1024)
+        .plaintext_modulus(common::t65537())
+        .chain_bits(&[60, 60, 60])
+        .special_bits(&[60])
+        .allow_insecure()
+        .build()
+        .unwrap();
+    let keyed = &Keyed::from_context(helib_rs::Context::new(&params).unwrap());
+    let rk = helib_rs::RelinKey::generate(&keyed.sk).unwrap();
+    let (a, ca) = encrypted(keyed, 5);
+    let (_, cb) = encrypted(keyed, 6);
+    let product = ca.multiply(&cb).unwrap();
+    let relinearized = product.relinearize(&rk).unwrap();
+    let expected = keyed.sk.decrypt(&relinearized).unwrap();
+    assert_ne!(expected, a);
+    let smudging = Smudging::for_level(&keyed.context, 1, LAMBDA, product.level()).unwrap();
+
+    let (mask, share) =
+        threshold::e2s_share_of_product(&keyed.sk, &product, &rk, &smudging, true).unwrap();
+    let mut opened = threshold::decrypt_combine_product(&product, &rk, &smudging, &share).unwrap();
+    assert_ne!(opened, expected);
+    opened.add_assign_mod_t(&mask).unwrap();
+    assert_eq!(opened, expected);
+
+    let (_, without) =
+        threshold::e2s_share_of_product(&keyed.sk, &product, &rk, &smudging, false).unwrap();
+    assert!(matches!(
+        threshold::decrypt_combine_product(&product, &rk, &smudging, &without),
+        Err(Error::Malformed(_))
+    ));
+    assert!(matches!(
+        threshold::e2s_share_of_product(&keyed.sk, &relinearized, &rk, &smudging, true),
+        Err(Error::InvalidArgument(_))
+    ));
+    let other_rk = helib_rs::RelinKey::generate(&common::bn254_1024().sk).unwrap();
+    assert!(matches!(
+        threshold::e2s_share_of_product(&keyed.sk, &product, &other_rk, &smudging, true),
+        Err(Error::ContextMismatch)
+    ));
+}

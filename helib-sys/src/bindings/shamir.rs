@@ -83,6 +83,20 @@ extern "C" {
     ) -> helib_status;
 }
 extern "C" {
+    #[doc = " helib_threshold_e2s_share_product with an activated residue share in place of s_i."]
+    pub fn helib_threshold_e2s_share_product_residues(
+        share: *const helib_secret_share,
+        product: *const helib_ciphertext,
+        rk: *const helib_relin_key,
+        smudging: *const helib_smudging,
+        adds_public_part: ::std::os::raw::c_int,
+        mask: *mut u64,
+        mask_len: usize,
+        out: *mut u64,
+        out_len: usize,
+    ) -> helib_status;
+}
+extern "C" {
     #[doc = " The collective key switching share with a residue secret share (an\n activated re-shared key, see helib_shamir_activate) in place of s_i."]
     pub fn helib_threshold_key_switch_share_residues(
         share: *const helib_secret_share,

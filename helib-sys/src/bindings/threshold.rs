@@ -173,6 +173,32 @@ extern "C" {
     ) -> helib_status;
 }
 extern "C" {
+    #[doc = " helib_threshold_e2s_share for the relinearization by `rk` of a size-3\n `product`, which the party computes itself; `smudging`'s noise bound\n applies to the relinearization's estimate. Exactly one participant passes\n a non-zero `adds_public_part` and adds the public part k_0 of the\n relinearized c_0 to its share, so that\n helib_threshold_decrypt_combine_product decodes m - sum S_i on the\n product's own c_0: whoever combines never relinearizes."]
+    pub fn helib_threshold_e2s_share_product(
+        sk: *const helib_secret_key,
+        product: *const helib_ciphertext,
+        rk: *const helib_relin_key,
+        smudging: *const helib_smudging,
+        adds_public_part: ::std::os::raw::c_int,
+        mask: *mut u64,
+        mask_len: usize,
+        out: *mut u64,
+        out_len: usize,
+    ) -> helib_status;
+}
+extern "C" {
+    #[doc = " helib_threshold_decrypt_combine for shares of\n helib_threshold_e2s_share_product: decodes c_0 + `sum` with the product's\n c_0, checked as those shares check the product."]
+    pub fn helib_threshold_decrypt_combine_product(
+        product: *const helib_ciphertext,
+        rk: *const helib_relin_key,
+        smudging: *const helib_smudging,
+        sum: *const u64,
+        len: usize,
+        out: *mut u64,
+        out_len: usize,
+    ) -> helib_status;
+}
+extern "C" {
     #[doc = " A shares-to-encryption share of the party's additive share (a plaintext): -a s_i + t e + f S_i."]
     pub fn helib_threshold_s2e_share(
         sk: *const helib_secret_key,

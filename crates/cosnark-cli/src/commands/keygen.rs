@@ -1,7 +1,8 @@
 //! `cosnark keygen`: one role of the key session, once per session. A
 //! party makes its secret share, takes part in the collective
 //! relinearization key and (t-out-of-N) the Shamir re-sharing, and keeps
-//! its keys in secret files; the server keeps the relinearization key.
+//! its keys in secret files and its copy of the relinearization key in a
+//! public one. The server keeps nothing.
 
 use clap::Args;
 use he_cosnark::{party_key_session, server_key_session, RoleReport, Round, Usage};
@@ -9,7 +10,7 @@ use he_net::PeerId;
 use he_threshold::Party;
 use helib_rs::ExportSecret;
 
-use super::{party_key_path, party_reshared_path, server_relin_path, RoleArgs};
+use super::{party_key_path, party_relin_path, party_reshared_path, RoleArgs};
 use crate::error::CliResult;
 use crate::files;
 use crate::report::{ProcessReport, StepClock};
@@ -36,22 +37,19 @@ pub fn run(args: &KeygenArgs) -> CliResult<ProcessReport> {
     let clock = StepClock::start();
     let mut net = args.role_args.connect(&file, args.role, None)?;
     let report: RoleReport = match args.role {
-        PeerId::Server => {
-            let (relin_key, report) = server_key_session(&session, file.threshold, &mut net)?;
-            files::write_public(&server_relin_path(dir), &relin_key.to_bytes()?)?;
-            report
-        }
+        PeerId::Server => server_key_session(&session, file.threshold, &mut net)?,
         PeerId::Party(index) => {
             let (party, usage) = Usage::measure(|| Party::new(&session, index));
             let mut party = party?;
-            let (reshared, mut report) = party_key_session(&mut party, file.threshold, &mut net)?;
+            let (keys, mut report) = party_key_session(&mut party, file.threshold, &mut net)?;
             report.charge(Round::Keys, usage);
+            files::write_public(&party_relin_path(dir, index), &keys.relin_key.to_bytes()?)?;
             let consent = || ExportSecret::IUnderstandTheBytesAreTheKey;
             files::write_secret(
                 &party_key_path(dir, index),
                 &party.export_secret(consent())?,
             )?;
-            if let Some(share) = reshared {
+            if let Some(share) = keys.reshared {
                 files::write_secret(
                     &party_reshared_path(dir, index),
                     &share.export_secret(consent())?,

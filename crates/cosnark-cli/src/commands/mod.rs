@@ -220,7 +220,8 @@ pub fn party_reshared_path(dir: &Path, party: u32) -> PathBuf {
     dir.join(format!("party-{party}.reshared"))
 }
 
-/// The server's relinearization key file.
-pub fn server_relin_path(dir: &Path) -> PathBuf {
-    dir.join("server.relin")
+/// A party's copy of the relinearization key (it relinearizes the
+/// products it converts).
+pub fn party_relin_path(dir: &Path, party: u32) -> PathBuf {
+    dir.join(format!("party-{party}.relin"))
 }

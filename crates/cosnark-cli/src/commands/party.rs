@@ -10,9 +10,10 @@ use clap::Args;
 use he_cosnark::{ComputingParty, WitnessShare};
 use he_net::PeerId;
 use he_threshold::{ActiveSet, Party, ShamirShare};
+use helib_rs::RelinKey;
 
 use super::proving::ProvingArgs;
-use super::{party_key_path, party_reshared_path, verify, CircuitRead};
+use super::{party_key_path, party_relin_path, party_reshared_path, verify, CircuitRead};
 use crate::error::{CliError, CliResult};
 use crate::files;
 use crate::net::NetTransport;
@@ -49,8 +50,11 @@ pub fn run(args: &PartyArgs) -> CliResult<ProcessReport> {
     let key_path = party_key_path(dir, args.index);
     let party = Party::import_secret(session, &files::read_secret(&key_path)?)
         .map_err(|e| CliError::malformed(&key_path, e.to_string()))?;
+    let relin_path = party_relin_path(dir, args.index);
+    let relin_key = RelinKey::from_bytes(session.context(), &files::read(&relin_path)?)
+        .map_err(|e| CliError::malformed(&relin_path, e.to_string()))?;
     let vk = circuit.verifying_key().clone();
-    let mut party = ComputingParty::new(party, circuit, inputs.plan)?;
+    let mut party = ComputingParty::new(party, relin_key, circuit, inputs.plan)?;
     let active = match &inputs.members {
         Some(members) => {
             let path = party_reshared_path(dir, args.index);

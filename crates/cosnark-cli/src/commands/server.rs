@@ -1,7 +1,7 @@
-//! `cosnark server`: the untrusted server. It loads the relinearization
-//! key, connects to every party, and for each proof sums the uploads,
-//! computes the quotient and r·s under encryption, aggregates, combines and
-//! verifies; it writes each verified proof in snarkjs's format.
+//! `cosnark server`: the untrusted server. It holds no key: it connects to
+//! every party, and for each proof sums the uploads, computes the quotient
+//! and r·s under encryption, aggregates, combines and verifies; it writes
+//! each verified proof in snarkjs's format.
 
 use std::path::PathBuf;
 
@@ -9,11 +9,10 @@ use clap::Args;
 use he_cosnark::Server;
 use he_net::PeerId;
 use he_threshold::ActiveSet;
-use helib_rs::RelinKey;
 
 use super::proving::ProvingArgs;
-use super::{server_relin_path, CircuitRead};
-use crate::error::{CliError, CliResult};
+use super::CircuitRead;
+use crate::error::CliResult;
 use crate::files;
 use crate::outcome;
 use crate::report::ProcessReport;
@@ -38,14 +37,11 @@ pub fn run(args: &ServerArgs) -> CliResult<ProcessReport> {
     let role_args = &args.proving.role_args;
     let inputs = args.proving.load(CircuitRead::WithoutQueries)?;
     let (file, members) = (&inputs.file, &inputs.members);
-    let relin_path = server_relin_path(&role_args.dir);
-    let relin_key = RelinKey::from_bytes(inputs.session.context(), &files::read(&relin_path)?)
-        .map_err(|e| CliError::malformed(&relin_path, e.to_string()))?;
     let active = members
         .as_ref()
         .map(|m| ActiveSet::new(&inputs.session, file.threshold, m))
         .transpose()?;
-    let server = Server::new(inputs.session, relin_key, inputs.circuit, inputs.plan)?;
+    let server = Server::new(inputs.session, inputs.circuit, inputs.plan)?;
     let me = PeerId::Server;
     let net = role_args.connect(file, me, members.as_deref())?;
     let parties: Vec<u32> = members

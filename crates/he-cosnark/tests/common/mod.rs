@@ -83,8 +83,12 @@ pub fn roles(
     let parties = keys
         .parties
         .into_iter()
-        .map(|p| he_cosnark::ComputingParty::new(p, circuit.clone(), plan.clone()).unwrap())
+        .zip(keys.party_keys)
+        .map(|(p, keys)| {
+            he_cosnark::ComputingParty::new(p, keys.relin_key, circuit.clone(), plan.clone())
+                .unwrap()
+        })
         .collect();
-    let server = he_cosnark::Server::new(session, keys.relin_key, circuit.clone(), plan).unwrap();
+    let server = he_cosnark::Server::new(session, circuit.clone(), plan).unwrap();
     Roles { parties, server }
 }

@@ -60,7 +60,7 @@ impl Session {
     }
 
     /// An aggregator for `step` of `run` on `ciphertext` (decryption,
-    /// encryption to shares, key switching).
+    /// encryption to shares, of a product too, key switching).
     ///
     /// # Errors
     /// [`Error::InvalidArgument`] when `step` does not work on a ciphertext.
@@ -72,7 +72,10 @@ impl Session {
     ) -> Result<Aggregator> {
         if !matches!(
             step,
-            Step::Decrypt | Step::EncryptionToShares | Step::KeySwitch
+            Step::Decrypt
+                | Step::EncryptionToShares
+                | Step::EncryptionToSharesOfProduct
+                | Step::KeySwitch
         ) {
             return Err(Error::InvalidArgument(format!(
                 "{step:?} does not work on a ciphertext"

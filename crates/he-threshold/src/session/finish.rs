@@ -131,6 +131,29 @@ impl Session {
         self.combine_decryption(ciphertext, aggregate, smudging, Step::EncryptionToShares)
     }
 
+    /// [`open_masked`](Self::open_masked) for encryption to shares of a
+    /// size-3 `product` ([`Party::encryption_to_shares_of_product`](crate::Party::encryption_to_shares_of_product)):
+    /// the lowest participant's share completes the product's `c_0` to the
+    /// relinearized one, so this decodes with the product's own `c_0` and
+    /// never relinearizes. `relin_key` gives the noise estimate the shares
+    /// were checked against.
+    ///
+    /// # Errors
+    /// As [`decrypt`](Self::decrypt); [`Error::Engine`] for a product not of
+    /// size 3 or a key of another context.
+    pub fn open_masked_product(
+        &self,
+        product: &Ciphertext,
+        relin_key: &RelinKey,
+        aggregate: &Aggregate,
+        smudging: &Smudging,
+    ) -> Result<Plaintext> {
+        self.expect_on(aggregate, Step::EncryptionToSharesOfProduct, product)?;
+        self.check_smudging(smudging)?;
+        engine::decrypt_combine_product(product, relin_key, smudging, &aggregate.sums[0])
+            .map_err(Error::from_combine)
+    }
+
     /// `ciphertext`'s phase with the aggregated shares of `step` taken off.
     fn combine_decryption(
         &self,

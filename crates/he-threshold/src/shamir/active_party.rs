@@ -49,6 +49,7 @@ impl ActiveParty {
             index: self.index,
             secret: &self.secret,
             active: self.active.digest(),
+            lowest: self.active.members().first() == Some(&self.index),
         }
     }
 
@@ -64,6 +65,12 @@ impl ActiveParty {
         /// # Errors
         /// As [`Party::decryption_share`].
         encryption_to_shares;
+        /// As [`Party::encryption_to_shares_of_product`], for this active
+        /// set: its first member adds the relinearization's public part.
+        ///
+        /// # Errors
+        /// As [`Party::encryption_to_shares_of_product`].
+        encryption_to_shares_of_product;
         /// As [`Party::shares_to_encryption`], for this active set: the
         /// members' shares sum to a fresh encryption of the sum of their
         /// additive shares under the collective key (aggregate them with

@@ -221,6 +221,44 @@ impl Net {
         shares
     }
 
+    /// Encryption to shares of the relinearization of the size-3 `product`,
+    /// which each party computes with `rk`: the opener never relinearizes.
+    pub fn encryption_to_shares_of_product(
+        &mut self,
+        product: &Ciphertext,
+        rk: &RelinKey,
+    ) -> Vec<AdditiveShare> {
+        let run = self.next_run();
+        let step = Step::EncryptionToSharesOfProduct;
+        let mut agg = self
+            .session
+            .ciphertext_aggregator(run, step, product)
+            .unwrap();
+        let mut shares = Vec::new();
+        let smudging = self.session.smudging(product.level()).unwrap();
+        for p in &self.parties {
+            let (share, msg) = p
+                .encryption_to_shares_of_product(run, product, rk, &smudging)
+                .unwrap();
+            agg.add(&ShareMessage::from_bytes(&msg.to_bytes()).unwrap())
+                .unwrap();
+            shares.push(share);
+        }
+        let aggregate = agg.finish().unwrap();
+        // The aggregate is of its own step: the opening of a relinearized
+        // ciphertext does not take it.
+        assert!(self
+            .session
+            .open_masked(product, &aggregate, &smudging)
+            .is_err());
+        let opening = self
+            .session
+            .open_masked_product(product, rk, &aggregate, &smudging)
+            .unwrap();
+        shares[0].absorb_opening(&opening).unwrap();
+        shares
+    }
+
     pub fn shares_to_encryption(&mut self, level: usize, shares: &[AdditiveShare]) -> Ciphertext {
         let run = self.next_run();
         let mut agg = self

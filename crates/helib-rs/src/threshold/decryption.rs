@@ -11,6 +11,7 @@ use crate::ciphertext::Ciphertext;
 use crate::error::Result;
 use crate::ffi::check;
 use crate::plaintext::Plaintext;
+use crate::relin_key::RelinKey;
 
 #[cfg(doc)]
 use crate::error::Error;
@@ -56,19 +57,53 @@ pub fn decrypt_combine(
     smudging: &Smudging,
     sum: &[u64],
 ) -> Result<Plaintext> {
+    let (ct, raw) = (ciphertext.as_ptr(), smudging.to_raw());
+    combine_with(ciphertext, |out, out_len| {
+        // SAFETY: the ciphertext handle is live; `sum` and `out` hold as many values as their lengths say.
+        unsafe {
+            sys::helib_threshold_decrypt_combine(ct, &raw, sum.as_ptr(), sum.len(), out, out_len)
+        }
+    })
+}
+
+/// [`decrypt_combine`] for the shares of
+/// [`e2s_share_of_product`](super::e2s_share_of_product) on the size-3
+/// `product`: decodes `c_0 + sum` with the product's own `c_0`, which the
+/// participant that added the relinearization's public part completed.
+///
+/// # Errors
+/// As [`decrypt_combine`]; as [`e2s_share_of_product`](super::e2s_share_of_product)
+/// for the product and the key.
+pub fn decrypt_combine_product(
+    product: &Ciphertext,
+    relin_key: &RelinKey,
+    smudging: &Smudging,
+    sum: &[u64],
+) -> Result<Plaintext> {
+    let (ct, rk, raw) = (product.as_ptr(), relin_key.as_ptr(), smudging.to_raw());
+    combine_with(product, |out, out_len| {
+        // SAFETY: the ciphertext and key handles are live; `sum` and `out` hold as many values as their lengths say.
+        unsafe {
+            sys::helib_threshold_decrypt_combine_product(
+                ct,
+                rk,
+                &raw,
+                sum.as_ptr(),
+                sum.len(),
+                out,
+                out_len,
+            )
+        }
+    })
+}
+
+/// The plaintext of `ciphertext`'s context that `call` writes (its pointer and length).
+fn combine_with(
+    ciphertext: &Ciphertext,
+    call: impl FnOnce(*mut u64, usize) -> sys::helib_status,
+) -> Result<Plaintext> {
     let context = ciphertext.context();
     let mut out = vec![0u64; context.ring_degree() * context.plain_limbs()];
-    let raw = smudging.to_raw();
-    // SAFETY: the ciphertext handle is live; `sum` and `out` hold as many values as their lengths say.
-    check(unsafe {
-        sys::helib_threshold_decrypt_combine(
-            ciphertext.as_ptr(),
-            &raw,
-            sum.as_ptr(),
-            sum.len(),
-            out.as_mut_ptr(),
-            out.len(),
-        )
-    })?;
+    check(call(out.as_mut_ptr(), out.len()))?;
     Ok(Plaintext::from_engine_limbs(context, out))
 }

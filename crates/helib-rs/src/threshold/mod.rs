@@ -33,8 +33,8 @@ mod shamir;
 mod shares;
 mod smudging;
 
-pub use decryption::{decrypt_combine, decrypt_share};
-pub use e2s::e2s_share;
+pub use decryption::{decrypt_combine, decrypt_combine_product, decrypt_share};
+pub use e2s::{e2s_share, e2s_share_of_product};
 pub use galois_keys::{galois_key_share, galois_keys_insert};
 pub use key_switch::{key_switch_assemble, key_switch_share};
 pub use public_key::{public_key_assemble, public_key_share};

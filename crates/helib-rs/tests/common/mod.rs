@@ -54,7 +54,11 @@ pub struct Keyed {
 
 impl Keyed {
     pub fn new(ring_degree: usize, t: &BigUint, depth: usize) -> Self {
-        let context = context(ring_degree, t, depth);
+        Self::from_context(context(ring_degree, t, depth))
+    }
+
+    /// Fresh keys for `context`.
+    pub fn from_context(context: Context) -> Self {
         let sk = SecretKey::generate(&context).expect("key generation");
         let pk = sk.public_key().expect("public key");
         Self { context, sk, pk }

@@ -73,6 +73,12 @@ helib_status helib_threshold_decrypt_share_residues(const helib_secret_share *sh
 helib_status helib_threshold_e2s_share_residues(const helib_secret_share *share, const helib_ciphertext *ct,
                                                 const helib_smudging *smudging, uint64_t *mask, size_t mask_len,
                                                 uint64_t *out, size_t out_len);
+/** helib_threshold_e2s_share_product with an activated residue share in place of s_i. */
+helib_status helib_threshold_e2s_share_product_residues(const helib_secret_share *share,
+                                                        const helib_ciphertext *product, const helib_relin_key *rk,
+                                                        const helib_smudging *smudging, int adds_public_part,
+                                                        uint64_t *mask, size_t mask_len, uint64_t *out,
+                                                        size_t out_len);
 /**
  * The collective key switching share with a residue secret share (an
  * activated re-shared key, see helib_shamir_activate) in place of s_i.

@@ -175,6 +175,27 @@ helib_status helib_threshold_e2s_share(const helib_secret_key *sk, const helib_c
  */
 helib_status helib_threshold_decrypt_combine(const helib_ciphertext *ct, const helib_smudging *smudging,
                                              const uint64_t *sum, size_t len, uint64_t *out, size_t out_len);
+/**
+ * helib_threshold_e2s_share for the relinearization by `rk` of a size-3
+ * `product`, which the party computes itself; `smudging`'s noise bound
+ * applies to the relinearization's estimate. Exactly one participant passes
+ * a non-zero `adds_public_part` and adds the public part k_0 of the
+ * relinearized c_0 to its share, so that
+ * helib_threshold_decrypt_combine_product decodes m - sum S_i on the
+ * product's own c_0: whoever combines never relinearizes.
+ */
+helib_status helib_threshold_e2s_share_product(const helib_secret_key *sk, const helib_ciphertext *product,
+                                               const helib_relin_key *rk, const helib_smudging *smudging,
+                                               int adds_public_part, uint64_t *mask, size_t mask_len, uint64_t *out,
+                                               size_t out_len);
+/**
+ * helib_threshold_decrypt_combine for shares of
+ * helib_threshold_e2s_share_product: decodes c_0 + `sum` with the product's
+ * c_0, checked as those shares check the product.
+ */
+helib_status helib_threshold_decrypt_combine_product(const helib_ciphertext *product, const helib_relin_key *rk,
+                                                     const helib_smudging *smudging, const uint64_t *sum, size_t len,
+                                                     uint64_t *out, size_t out_len);
 /** A shares-to-encryption share of the party's additive share (a plaintext): -a s_i + t e + f S_i. */
 helib_status helib_threshold_s2e_share(const helib_secret_key *sk, const uint8_t *seed, size_t level,
                                        const uint64_t *share, size_t n_coeffs, size_t limbs_per_coeff,

@@ -87,7 +87,7 @@ void relinearize(const RelinKey &rk, const Ciphertext &a, Ciphertext &dst) {
         return;
     }
     const Context &ctx = *a.ctx;
-    const double noise = noise::add(a.noise_log2, key_switch_noise_log2(ctx, a.level, rk.key));
+    const double noise = relinearized_noise_log2(rk, a);
     noise::require_budget(ctx, a.level, noise, "relinearization");
     RnsPoly k0, k1;
     key_switch(rk.key, decompose(ctx, a.parts[2], a.level), nullptr, k0, k1);
@@ -100,6 +100,10 @@ void relinearize(const RelinKey &rk, const Ciphertext &a, Ciphertext &dst) {
     poly_add(ctx, a.parts[0], k0, out.parts[0], a.count());
     poly_add(ctx, a.parts[1], k1, out.parts[1], a.count());
     dst = std::move(out);
+}
+
+double relinearized_noise_log2(const RelinKey &rk, const Ciphertext &a) {
+    return noise::add(a.noise_log2, key_switch_noise_log2(*a.ctx, a.level, rk.key));
 }
 
 }  // namespace eval

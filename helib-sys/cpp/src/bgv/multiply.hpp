@@ -20,6 +20,8 @@ namespace eval {
 void multiply(const Ciphertext &a, const Ciphertext &b, Ciphertext &dst);
 /// Size 3 -> size 2 by key switching c_2 from s^2 to s (size 2: a copy).
 void relinearize(const RelinKey &rk, const Ciphertext &a, Ciphertext &dst);
+/// The noise estimate (log2) of `a`'s relinearization by `rk`.
+double relinearized_noise_log2(const RelinKey &rk, const Ciphertext &a);
 }  // namespace eval
 
 }  // namespace bgv

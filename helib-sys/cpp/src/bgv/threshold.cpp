@@ -14,13 +14,14 @@ namespace bgv {
 namespace threshold {
 namespace {
 
-/// A party's smudged share of the step's ciphertext: c1 * s_i + t * E - w
-/// (`minus` is w in coefficient form, or nullptr), in NTT form.
-RnsPoly smudged_secret_share(const SmudgedStep &step, const PartySecret &key, Prng &prng,
+/// A party's smudged share c1 * s_i + t * E - w for the step's ciphertext
+/// whose second part is `c1` (`minus` is w in coefficient form, or
+/// nullptr), in NTT form.
+RnsPoly smudged_secret_share(const SmudgedStep &step, const RnsPoly &c1, const PartySecret &key, Prng &prng,
                              const RnsPoly *minus = nullptr) {
-    const Ciphertext &c = step.ct;
-    RnsPoly d = times_secret(step.ctx, c.parts[1], key.s_ntt, c.count());
-    add_t_smudging(step.ctx, prng, step.width.bits, d, c.count(), minus);
+    const size_t count = step.ct.count();
+    RnsPoly d = times_secret(step.ctx, c1, key.s_ntt, count);
+    add_t_smudging(step.ctx, prng, step.width.bits, d, count, minus);
     return d;
 }
 
@@ -61,29 +62,59 @@ void sample_mod_t(const Context &ctx, Prng &prng, u64 *out) {
     }
 }
 
-}  // namespace
+/// The encryption-to-shares output for the step's ciphertext whose second
+/// part is `c1`: h = c1 s_i + t E - lift(f S_i), so that the combination
+/// decodes to m - sum S_i.
+E2sShare e2s_share_on(const SmudgedStep &step, const RnsPoly &c1, const PartySecret &key) {
+    const Ciphertext &c = step.ct;
+    const Context &ctx = step.ctx;
+    Prng prng = Prng::from_os();
+    E2sShare out{WipedVector<u64>(ctx.n() * ctx.plain_limbs()), RnsPoly(Secrecy::Secret)};
+    sample_mod_t(ctx, prng, out.mask.data());
+    const RnsPoly lifted = lift_scaled(ctx, out.mask.data(), ctx.n(), ctx.plain_limbs(), c.level, c.factor, false);
+    out.share = smudged_secret_share(step, c1, key, prng, &lifted);
+    return out;
+}
 
-SmudgedStep smudged_step(const Ciphertext &ct, const smudging::Spec &spec, const PartySecret *share) {
-    check_nonempty(ct);
+/// The checks every smudged step shares, with `noise_log2` the estimate of
+/// the ciphertext the shares decrypt.
+SmudgedStep checked_step(const Ciphertext &ct, const smudging::Spec &spec, const PartySecret *share,
+                         double noise_log2) {
     if (share != nullptr) same_context(share->ctx, ct.ctx, "secret share and ciphertext");
     const smudging::Width width = smudging::width(*ct.ctx, spec);
-    require(ct.parts.size() == 2, Status::InvalidArgument,
-            "collective decryption and key switching take a size-2 ciphertext (relinearize first)");
     if (ct.level != spec.level) {
         fail_level_mismatch(ct.level, spec.level,
                             "the ciphertext is at level " + std::to_string(ct.level) +
                                 ", the agreed computation ends at level " + std::to_string(spec.level));
     }
-    require(ct.noise_log2 <= spec.noise_bits, Status::NoiseBudgetExhausted,
-            "the ciphertext's noise estimate (" + std::to_string(ct.noise_log2) +
+    require(noise_log2 <= spec.noise_bits, Status::NoiseBudgetExhausted,
+            "the ciphertext's noise estimate (" + std::to_string(noise_log2) +
                 " bits) exceeds the agreed bound (" + std::to_string(spec.noise_bits) +
                 " bits): it is not an output of the agreed computation, and no share is released");
     return SmudgedStep{ct, *ct.ctx, spec, width};
 }
 
+}  // namespace
+
+SmudgedStep smudged_step(const Ciphertext &ct, const smudging::Spec &spec, const PartySecret *share) {
+    check_nonempty(ct);
+    require(ct.parts.size() == 2, Status::InvalidArgument,
+            "collective decryption and key switching take a size-2 ciphertext (relinearize first)");
+    return checked_step(ct, spec, share, ct.noise_log2);
+}
+
+SmudgedStep smudged_product_step(const Ciphertext &product, const RelinKey &rk, const smudging::Spec &spec,
+                                 const PartySecret *share) {
+    check_nonempty(product);
+    same_context(rk.key.ctx, product.ctx, "relinearization key and product");
+    require(product.parts.size() == 3, Status::InvalidArgument,
+            "encryption to shares of a product takes the size-3 product, before relinearization");
+    return checked_step(product, spec, share, eval::relinearized_noise_log2(rk, product));
+}
+
 RnsPoly decrypt_share(const SmudgedStep &step, const PartySecret &key) {
     Prng prng = Prng::from_os();
-    return smudged_secret_share(step, key, prng);
+    return smudged_secret_share(step, step.ct.parts[1], key, prng);
 }
 
 WipedVector<u64> decrypt_combine(const SmudgedStep &step, const RnsPoly &sum) {
@@ -104,14 +135,26 @@ WipedVector<u64> decrypt_combine(const SmudgedStep &step, const RnsPoly &sum) {
 }
 
 E2sShare e2s_share(const SmudgedStep &step, const PartySecret &key) {
-    const Ciphertext &c = step.ct;
+    return e2s_share_on(step, step.ct.parts[1], key);
+}
+
+E2sShare e2s_share_of_product(const SmudgedStep &step, const PartySecret &key, const RelinKey &rk,
+                              bool adds_public_part) {
+    const Ciphertext &product = step.ct;
     const Context &ctx = step.ctx;
-    Prng prng = Prng::from_os();
-    E2sShare out{WipedVector<u64>(ctx.n() * ctx.plain_limbs()), RnsPoly(Secrecy::Secret)};
-    sample_mod_t(ctx, prng, out.mask.data());
-    const RnsPoly lifted = lift_scaled(ctx, out.mask.data(), ctx.n(), ctx.plain_limbs(), c.level, c.factor, false);
-    // h = c1 s_i + t E - lift(f S_i): the combination decodes to m - sum S_i.
-    out.share = smudged_secret_share(step, key, prng, &lifted);
+    const size_t count = product.count();
+    // The relinearization (c0 + k0, c1 + k1) as eval::relinearize forms it;
+    // only the party that adds k0 divides its inner product by P.
+    RnsPoly u0, u1, k1;
+    key_switch_inner_product(rk.key, decompose(ctx, product.parts[2], product.level), nullptr, u0, u1);
+    mod_down(ctx, u1, product.level, k1);
+    poly_add(ctx, product.parts[1], k1, k1, count);
+    E2sShare out = e2s_share_on(step, k1, key);
+    if (adds_public_part) {
+        RnsPoly k0;
+        mod_down(ctx, u0, product.level, k0);
+        poly_add(ctx, out.share, k0, out.share, count);
+    }
     return out;
 }
 

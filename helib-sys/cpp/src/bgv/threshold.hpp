@@ -9,6 +9,7 @@
 #include <memory>
 
 #include "bgv/ciphertext.hpp"
+#include "bgv/multiply.hpp"
 #include "rlwe/smudging.hpp"
 #include "rlwe/threshold.hpp"
 #include "util/sha256.hpp"
@@ -38,6 +39,14 @@ struct SmudgedStep {
 /// a noise estimate above the spec's bound.
 SmudgedStep smudged_step(const Ciphertext &ct, const smudging::Spec &spec, const PartySecret *share);
 
+/// The same checks for a size-3 `product` that each party relinearizes with
+/// `rk` before it makes its share (e2s_share_of_product): the spec's noise
+/// bound applies to the relinearization's estimate. Throws
+/// Status::ContextMismatch for a key of another context and
+/// Status::InvalidArgument for a size other than 3.
+SmudgedStep smudged_product_step(const Ciphertext &product, const RelinKey &rk, const smudging::Spec &spec,
+                                 const PartySecret *share);
+
 /// A party's decryption share c1 s_i + t E over the ciphertext's primes (NTT form).
 RnsPoly decrypt_share(const SmudgedStep &step, const PartySecret &key);
 
@@ -55,6 +64,15 @@ struct E2sShare {
     RnsPoly share;
 };
 E2sShare e2s_share(const SmudgedStep &step, const PartySecret &key);
+
+/// A party's encryption-to-shares output for the relinearization (c0 + k0,
+/// c1 + k1) of the step's size-3 product (a step of smudged_product_step):
+/// the share of e2s_share on it, plus k0 when `adds_public_part`. Exactly one
+/// participant adds k0 (public, so it reveals nothing), and decrypt_combine
+/// on the product's own c0 then decodes m - sum S_i: whoever combines never
+/// relinearizes.
+E2sShare e2s_share_of_product(const SmudgedStep &step, const PartySecret &key, const RelinKey &rk,
+                              bool adds_public_part);
 
 /// h = -a s_i + t e + lift(f S_i): a party's shares-to-encryption share of
 /// its additive share S_i (`n_coeffs` coefficients of `limbs` limbs) at

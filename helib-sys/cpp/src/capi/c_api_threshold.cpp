@@ -119,6 +119,32 @@ void e2s_share_of(const th::PartySecret &key, const helib_ciphertext *ct, const 
     std::copy(share.mask.begin(), share.mask.end(), mask);
 }
 
+void e2s_share_of_product_of(const th::PartySecret &key, const helib_ciphertext *product, const helib_relin_key *rk,
+                             const helib_smudging *smudging, int adds_public_part, uint64_t *mask, size_t mask_len,
+                             uint64_t *out, size_t out_len) {
+    const bgv::RelinKey &relin = deref(rk, "rk").key;
+    const th::SmudgedStep step = th::smudged_product_step(input(product, "product"), relin, load_spec(smudging), &key);
+    const Context &ctx = step.ctx;
+    require_out(mask, "mask");
+    require_out(out, "out");
+    th::check_len(mask_len, bgv::caller_limb_count(ctx.n(), ctx.plain_limbs(), "mask"), "mask");
+    th::check_len(out_len, th::share_len(ctx, step.ct.count()), "out");
+    const th::E2sShare share = th::e2s_share_of_product(step, key, relin, adds_public_part != 0);
+    th::store(share.share, out);
+    std::copy(share.mask.begin(), share.mask.end(), mask);
+}
+
+/// Decodes c_0 + `sum` for a checked step into `out`.
+void combine_of(const th::SmudgedStep &step, const uint64_t *sum, size_t len, uint64_t *out, size_t out_len) {
+    const Context &ctx = step.ctx;
+    th::check_len(len, th::share_len(ctx, step.ct.count()), "sum");
+    require_out(out, "out");
+    th::check_len(out_len, bgv::caller_limb_count(ctx.n(), ctx.plain_limbs(), "out"), "out");
+    const RnsPoly v = load_residues(ctx, sum, step.ct.count(), "sum");
+    const bgv::WipedVector<uint64_t> m = th::decrypt_combine(step, v);
+    std::copy(m.begin(), m.end(), out);
+}
+
 void key_switch_share_of(const th::PartySecret &key, const helib_ciphertext *ct, const helib_public_key *target,
                          const helib_smudging *smudging, uint64_t *h0, uint64_t *h1, size_t len) {
     const th::SmudgedStep step = smudged_step(ct, smudging, &key);
@@ -300,17 +326,28 @@ helib_status helib_threshold_e2s_share(const helib_secret_key *sk, const helib_c
     return guarded([&] { e2s_share_of(party_secret(sk), ct, smudging, mask, mask_len, out, out_len); });
 }
 
+helib_status helib_threshold_e2s_share_product(const helib_secret_key *sk, const helib_ciphertext *product,
+                                               const helib_relin_key *rk, const helib_smudging *smudging,
+                                               int adds_public_part, uint64_t *mask, size_t mask_len, uint64_t *out,
+                                               size_t out_len) {
+    return guarded([&] {
+        e2s_share_of_product_of(party_secret(sk), product, rk, smudging, adds_public_part, mask, mask_len, out,
+                                out_len);
+    });
+}
+
 helib_status helib_threshold_decrypt_combine(const helib_ciphertext *ct, const helib_smudging *smudging,
                                              const uint64_t *sum, size_t len, uint64_t *out, size_t out_len) {
+    return guarded([&] { combine_of(smudged_step(ct, smudging, nullptr), sum, len, out, out_len); });
+}
+
+helib_status helib_threshold_decrypt_combine_product(const helib_ciphertext *product, const helib_relin_key *rk,
+                                                     const helib_smudging *smudging, const uint64_t *sum, size_t len,
+                                                     uint64_t *out, size_t out_len) {
     return guarded([&] {
-        const th::SmudgedStep step = smudged_step(ct, smudging, nullptr);
-        const Context &ctx = step.ctx;
-        th::check_len(len, th::share_len(ctx, step.ct.count()), "sum");
-        require_out(out, "out");
-        th::check_len(out_len, bgv::caller_limb_count(ctx.n(), ctx.plain_limbs(), "out"), "out");
-        const RnsPoly v = load_residues(ctx, sum, step.ct.count(), "sum");
-        const bgv::WipedVector<uint64_t> m = th::decrypt_combine(step, v);
-        std::copy(m.begin(), m.end(), out);
+        const th::SmudgedStep step =
+            th::smudged_product_step(input(product, "product"), deref(rk, "rk").key, load_spec(smudging), nullptr);
+        combine_of(step, sum, len, out, out_len);
     });
 }
 
@@ -429,6 +466,17 @@ helib_status helib_shamir_share_info(const helib_secret_share *share, uint32_t *
         *threshold = s.threshold();
         *parties = s.parties();
         *active_count = s.active().size();
+    });
+}
+
+helib_status helib_threshold_e2s_share_product_residues(const helib_secret_share *share,
+                                                        const helib_ciphertext *product, const helib_relin_key *rk,
+                                                        const helib_smudging *smudging, int adds_public_part,
+                                                        uint64_t *mask, size_t mask_len, uint64_t *out,
+                                                        size_t out_len) {
+    return guarded([&] {
+        e2s_share_of_product_of(party_secret(share), product, rk, smudging, adds_public_part, mask, mask_len, out,
+                                out_len);
     });
 }
 
