@@ -1,10 +1,10 @@
 //! The key session, once per session: every computing party makes its
 //! secret share, and the parties and the server make the collective
-//! relinearization key (round 1 commit-then-open, round 2), which the
-//! server assembles and sends to every party (each relinearizes the
-//! products it converts; the server keeps no key); for t-out-of-N, the
-//! parties then re-share their secret shares with Shamir's scheme (each
-//! dealing goes to its recipient only).
+//! relinearization key (round 1 commit-then-open, round 2), which every
+//! party assembles from the server's sums of both rounds (each
+//! relinearizes the products it converts; the server keeps no key); for
+//! t-out-of-N, the parties then re-share their secret shares with Shamir's
+//! scheme (each dealing goes to its recipient only).
 //!
 //! Each role runs its side over its own [`Transport`]:
 //! [`party_key_session`] and [`server_key_session`] (one process per role,
@@ -32,8 +32,8 @@ const RESHARE_RUN: u64 = 2;
 
 /// What a party takes from the key session besides its secret share.
 pub struct PartyKeys {
-    /// Its copy of the collective relinearization key, read from the
-    /// server's message.
+    /// The collective relinearization key, which it assembled from the
+    /// sums of both rounds.
     pub relin_key: RelinKey,
     /// Its re-shared key for t-out-of-N (None for N-out-of-N).
     pub reshared: Option<ShamirShare>,
@@ -115,7 +115,7 @@ impl KeySession {
 
 /// A party's side of the key session over `transport`: round 1 (commit,
 /// then open once every commitment is in), round 2, the collective
-/// relinearization key from the server, and for `threshold` below the
+/// relinearization key from both rounds' sums, and for `threshold` below the
 /// number of parties the Shamir re-sharing. Returns the party's keys and
 /// what it spent.
 ///
@@ -148,20 +148,23 @@ pub fn party_key_session<T: Transport + ?Sized>(
     transport.send(Role::Server, Round::Keys, opening?)?;
 
     let bytes = transport.receive(Role::Server, Round::Keys)?;
-    let (share, u) = Usage::measure(|| -> Result<Vec<u8>> {
+    let (round2, u) = Usage::measure(|| -> Result<_> {
         let round1 = Aggregate::from_bytes(&session, &bytes).map_err(from_server)?;
-        Ok(party.relin_key_round2(&round1)?.to_bytes())
+        let share = party.relin_key_round2(&round1)?.to_bytes();
+        Ok((round1, share))
     });
     report.charge(Round::Keys, u);
-    transport.send(Role::Server, Round::Keys, share?)?;
+    let (round1, share) = round2?;
+    transport.send(Role::Server, Round::Keys, share)?;
 
+    // Every party assembles the key from the server's sum of round 2.
     let bytes = transport.receive(Role::Server, Round::Keys)?;
-    let (relin_key, u) = Usage::measure(|| RelinKey::from_bytes(session.context(), &bytes));
+    let (relin_key, u) = Usage::measure(|| -> Result<_> {
+        let round2 = Aggregate::from_bytes(&session, &bytes).map_err(from_server)?;
+        Ok(session.relin_key(&round1, &round2)?)
+    });
     report.charge(Round::Keys, u);
-    let relin_key = relin_key.map_err(|e| Error::Malformed {
-        from: Role::Server,
-        reason: format!("the relinearization key: {e}"),
-    })?;
+    let relin_key = relin_key?;
 
     let reshared = if threshold < session.parties() {
         Some(reshare(party, threshold, transport, &mut report)?)
@@ -223,8 +226,8 @@ fn reshare<T: Transport + ?Sized>(
 
 /// The server's side of the key session over `transport`: it collects the
 /// commitments and broadcasts the set, checks the openings against it and
-/// broadcasts the round-1 aggregate, sums round 2 into the collective
-/// relinearization key and sends it to every party. The re-sharing does
+/// broadcasts the round-1 aggregate, and sums round 2 for every party to
+/// assemble the collective relinearization key from. The re-sharing does
 /// not pass through the server.
 ///
 /// # Errors
@@ -256,22 +259,17 @@ pub fn server_key_session<T: Transport + ?Sized>(
     from_each_party(session, transport, &mut report, |bytes| {
         Ok(aggregator.add_opening(&Opening::from_bytes(bytes)?)?)
     })?;
-    let (round1, u) = Usage::measure(|| aggregator.finish().map(|r| (r.to_bytes(), r)));
+    let (round1, u) = Usage::measure(|| aggregator.finish().map(|r| r.to_bytes()));
     report.charge(Round::Keys, u);
-    let (round1_bytes, round1) = round1?;
-    to_each_party(session, transport, &round1_bytes)?;
+    to_each_party(session, transport, &round1?)?;
 
     let mut aggregator = session.key_aggregator(RELIN_RUN, Step::RelinRound2)?;
     from_each_party(session, transport, &mut report, |bytes| {
         Ok(aggregator.add(&ShareMessage::from_bytes(bytes)?)?)
     })?;
-    let (relin_key, u) = Usage::measure(|| -> Result<_> {
-        Ok(session
-            .relin_key(&round1, &aggregator.finish()?)?
-            .to_bytes()?)
-    });
+    let (round2, u) = Usage::measure(|| aggregator.finish().map(|r| r.to_bytes()));
     report.charge(Round::Keys, u);
-    to_each_party(session, transport, &relin_key?)?;
+    to_each_party(session, transport, &round2?)?;
     report.finish(&*transport);
     Ok(report)
 }
