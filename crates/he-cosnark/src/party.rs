@@ -22,8 +22,8 @@ use crate::transport::Role;
 
 /// A computing party of a collaborative proof. The designated party (party
 /// 0, or the lowest member of a t-out-of-N active set) holds the public
-/// inputs and the constant one in its share of the assignment, and absorbs
-/// the masked openings.
+/// inputs and the constant one in its share of the assignment, and opens
+/// the server's sums of the conversion shares into its own.
 pub struct ComputingParty<E: Pairing, R: Reduction> {
     party: Party,
     /// The collective relinearization key: the party relinearizes each
