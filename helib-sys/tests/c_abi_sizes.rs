@@ -1357,6 +1357,11 @@ fn threshold_arrays_refuse_edge_counts() {
     let level = ctx.max_level();
     let ct = encrypt_sk(&sk, &ctx, &[BigUint::from(4u32)], level);
     let dst = Ct::empty(&ctx);
+    // A size-3 product, for the shares that relinearize it first.
+    let rk = RelinKey::generate(&sk);
+    let product = Ct::empty(&ctx);
+    // SAFETY: live handles.
+    unsafe { check(helib_ciphertext_multiply(ct.0, ct.0, product.0)) };
     let seed = [7u8; 32];
     let small = vec![0u64; N];
     let mut out = vec![SENTINEL; N];
@@ -1624,6 +1629,49 @@ fn threshold_arrays_refuse_edge_counts() {
         invalid,
         helib_threshold_decrypt_combine(
             ct.0,
+            spec,
+            small.as_ptr(),
+            @len = (level + 1) * N,
+            out_ptr,
+            @out_len = N
+        )
+    );
+    count_cases!(
+        cases,
+        invalid,
+        helib_threshold_e2s_share_product(
+            sk.0,
+            product.0,
+            rk.0,
+            spec,
+            1,
+            out_ptr,
+            @mask_len = N,
+            out_ptr,
+            @out_len = (level + 1) * N
+        )
+    );
+    count_cases!(
+        cases,
+        invalid,
+        helib_threshold_e2s_share_product_residues(
+            activated,
+            product.0,
+            rk.0,
+            spec,
+            1,
+            out_ptr,
+            @mask_len = N,
+            out_ptr,
+            @out_len = (level + 1) * N
+        )
+    );
+    count_cases!(
+        cases,
+        invalid,
+        helib_threshold_decrypt_combine_product(
+            product.0,
+            rk.0,
             spec,
             small.as_ptr(),
             @len = (level + 1) * N,
