@@ -145,11 +145,11 @@ E2sShare e2s_share_of_product(const SmudgedStep &step, const PartySecret &key, c
     const size_t count = product.count();
     // The relinearization (c0 + k0, c1 + k1) as eval::relinearize forms it;
     // only the party that adds k0 divides its inner product by P.
-    RnsPoly u0, u1, k1;
+    RnsPoly u0, u1, c1;
     key_switch_inner_product(rk.key, decompose(ctx, product.parts[2], product.level), nullptr, u0, u1);
-    mod_down(ctx, u1, product.level, k1);
-    poly_add(ctx, product.parts[1], k1, k1, count);
-    E2sShare out = e2s_share_on(step, k1, key);
+    mod_down(ctx, u1, product.level, c1);  // k1
+    poly_add(ctx, product.parts[1], c1, c1, count);
+    E2sShare out = e2s_share_on(step, c1, key);
     if (adds_public_part) {
         RnsPoly k0;
         mod_down(ctx, u0, product.level, k0);
