@@ -148,13 +148,13 @@ pub fn party_key_session<T: Transport + ?Sized>(
     transport.send(Role::Server, Round::Keys, opening?)?;
 
     let bytes = transport.receive(Role::Server, Round::Keys)?;
-    let (round2, u) = Usage::measure(|| -> Result<_> {
+    let (round1_and_share, u) = Usage::measure(|| -> Result<_> {
         let round1 = Aggregate::from_bytes(&session, &bytes).map_err(from_server)?;
         let share = party.relin_key_round2(&round1)?.to_bytes();
         Ok((round1, share))
     });
     report.charge(Round::Keys, u);
-    let (round1, share) = round2?;
+    let (round1, share) = round1_and_share?;
     transport.send(Role::Server, Round::Keys, share)?;
 
     // Every party assembles the key from the server's sum of round 2.
