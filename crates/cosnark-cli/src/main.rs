@@ -120,6 +120,8 @@ fn run(cli: Cli) -> CliResult<()> {
 }
 
 fn main() -> ExitCode {
+    // Every role may prove many times: later proofs reuse the first's pages.
+    he_cosnark::retain_freed_memory();
     match run(Cli::parse()) {
         Ok(()) => ExitCode::SUCCESS,
         Err(error) => {

@@ -2,13 +2,14 @@
 //! [`he_cosnark::parameters_for`] gives a 2^20-point domain with 3 parties
 //! (N = 2^16). The server's, in [`he_cosnark::Server::compute`], once per
 //! component (16 times per proof at this size): the product of two fresh
-//! ciphertexts at the upload level, its switch to the conversion level, and
-//! the serialization of the size-3 result for the broadcast. A party's, in
-//! [`he_cosnark::ComputingParty::convert`]: parsing it, and its
-//! encryption-to-shares share of the product's relinearization, which it
-//! computes itself (`party_convert`, `relinearize` alone for comparison).
-//! The server's in [`he_cosnark::Server::open`]: combining the shares with
-//! the product's `c_0` and decoding (`open`, on one share).
+//! ciphertexts at the upload level and the serialization of the size-3
+//! result for the broadcast. A party's, in
+//! [`he_cosnark::ComputingParty::convert`]: parsing it, switching it to the
+//! conversion level (`mod_switch`), and its encryption-to-shares share of
+//! the product's relinearization, which it computes itself
+//! (`party_convert`, `relinearize` alone for comparison). The designated
+//! party's, in round 3: combining the server's sum of the shares with the
+//! switched product's `c_0` and decoding (`open`, on one share).
 //!
 //! ```text
 //! cargo bench -p he-cosnark --bench server_component
@@ -77,11 +78,11 @@ fn bench_server_component(c: &mut Criterion) {
             criterion::BatchSize::LargeInput,
         )
     });
-    // The broadcast carries each component serialized; every party reads it.
+    // The broadcast carries each product serialized; every party reads it.
     group.bench_function("serialize", |bench| {
-        bench.iter(|| switched.to_bytes().expect("serialize"))
+        bench.iter(|| product.to_bytes().expect("serialize"))
     });
-    let bytes = switched.to_bytes().expect("serialize");
+    let bytes = product.to_bytes().expect("serialize");
     group.bench_function("deserialize", |bench| {
         bench.iter(|| Ciphertext::from_bytes(&context, &bytes).expect("deserialize"))
     });

@@ -35,19 +35,21 @@
 //!    uniform as long as one party is honest), sends shares to encryption
 //!    of the components of its interpolant shares A_i, B_i, of r_i and of
 //!    s_i·X^(N−1), and its shares of the proof's A, B and B_G1. The server
-//!    sums them, multiplies the components pairwise and adds R·S (holding
-//!    r·s at X^(N−1)) to the first, switches the products to the plan's
-//!    conversion level and broadcasts them, still of size 3, with the
-//!    opened A and B_G1 (it first checks each party's B shares in G1 and G2
-//!    against each other). From its shares of the product (and of
+//!    sums them, multiplies the components pairwise, adds R·S (holding
+//!    r·s at X^(N−1)) to the first and broadcasts the products as they
+//!    are, of size 3 at the upload level, with the opened A and B_G1 (it
+//!    first checks each party's B shares in G1 and G2 against each other). From its shares of the product (and of
 //!    C when the product wraps) each party later gets its shares of h and
 //!    r·s ([`ProofPlan`] says how).
-//! 2. **Convert**: every party relinearizes every product with its copy of
-//!    the collective relinearization key and sends its encryption-to-shares
-//!    share of the result; the designated party's share also carries the
-//!    relinearization's public part of c0. The server checks and sums the
-//!    shares and sends the sums to the designated party (party 0), which
-//!    opens the masked values with the products' own c0. The server never
+//! 2. **Convert**: every party switches every product to the plan's
+//!    conversion level (a deterministic step: every party gets the same
+//!    ciphertext), relinearizes it with its copy of the collective
+//!    relinearization key and sends its encryption-to-shares share of the
+//!    result, bound to the product as the server computed it; the
+//!    designated party's share also carries the relinearization's public
+//!    part of c0. The server checks and sums the shares and sends the sums
+//!    to the designated party (party 0), which opens the masked values with
+//!    the switched products' own c0. The server never switches,
 //!    relinearizes or decodes: the work that dominated its CPU moves to the
 //!    parties, which have room for it.
 //! 3. **Combine**: every party sends its share of C; the server sums,
@@ -90,10 +92,10 @@
 //!   and by smudging, so whatever ciphertext the server sends, the share
 //!   hides the party's secret; the opened value is uniform, and the shares
 //!   only enter C, which the parties' fresh r_i and s_i randomize. That
-//!   the party relinearizes a size-3 product first gives the server no
-//!   more choice: it could pick c1 of a size-2 ciphertext freely already,
-//!   and the designated party's extra term is a public function of the
-//!   broadcast.
+//!   the party switches and relinearizes a size-3 product first gives the
+//!   server no more choice: both are public functions of the broadcast, it
+//!   could pick c1 of a size-2 ciphertext freely already, and the
+//!   designated party's extra term is public too.
 //! - A server that computes something else (another h, another r·s) makes a
 //!   proof that does not verify; it learns nothing more than from an honest
 //!   run, but it can make proving fail. Detecting which party or the server
@@ -147,6 +149,7 @@ mod driver;
 mod error;
 mod keys;
 mod matrices;
+mod memory;
 mod messages;
 mod params;
 mod party;
@@ -166,6 +169,7 @@ pub use driver::InProcessProver;
 pub use error::{Error, Result};
 pub use keys::{party_key_session, server_key_session, KeySession, PartyKeys};
 pub use matrices::R1csMatrices;
+pub use memory::retain_freed_memory;
 pub use params::{parameters_for, proof_chain_bits, proof_workload};
 pub use party::{ComputingParty, PartyProof};
 pub use plan::{ProofPlan, MAX_PROOF_INDEX};

@@ -197,8 +197,8 @@ impl<E: Pairing> Upload<E> {
     }
 }
 
-/// The server's answer to the uploads: the product's components at the
-/// conversion level, and the opened A and B in G1.
+/// The server's answer to the uploads: the product's components (of size 3
+/// at the upload level), and the opened A and B in G1.
 pub(crate) struct Broadcast<E: Pairing> {
     pub product: Vec<Ciphertext>,
     pub a: E::G1Affine,
@@ -219,11 +219,13 @@ impl<E: Pairing> Broadcast<E> {
         ))
     }
 
+    /// A broadcast of `(components, level)`: that many products at that
+    /// level.
     pub(crate) fn decode(
         bytes: &[u8],
         expect: &Expect,
         context: &Context,
-        components: usize,
+        (components, level): (usize, usize),
     ) -> Result<Self> {
         let from = Role::Server;
         let sections = exactly(
@@ -233,7 +235,20 @@ impl<E: Pairing> Broadcast<E> {
         )?;
         let product = sections[..components]
             .iter()
-            .map(|&s| read_ciphertext(context, s, from))
+            .enumerate()
+            .map(|(index, &s)| {
+                let ct = read_ciphertext(context, s, from)?;
+                if ct.level() != level {
+                    return Err(Error::Malformed {
+                        from,
+                        reason: format!(
+                            "product {index} is at level {}, not at the upload level {level}",
+                            ct.level()
+                        ),
+                    });
+                }
+                Ok(ct)
+            })
             .collect::<Result<Vec<_>>>()?;
         Ok(Self {
             product,
@@ -336,6 +351,48 @@ mod tests {
         assert_eq!(
             section_bytes(Section::Sealed(b"x"), true, from, "y").unwrap(),
             b"x"
+        );
+    }
+
+    #[test]
+    fn a_broadcast_of_products_at_another_level_is_refused_naming_the_server() {
+        use ark_bn254::Bn254;
+        use ark_ec::AffineRepr;
+        use helib_rs::{Parameters, Plaintext, SecretKey};
+
+        let context = Context::new(&Parameters::for_tests()).unwrap();
+        let sk = SecretKey::generate(&context).unwrap();
+        let ct = sk
+            .encrypt(&Plaintext::from_u64s(&context, &[5]).unwrap())
+            .unwrap();
+        let product = ct.multiply(&ct).unwrap();
+        let top = product.level();
+        let expect = Expect {
+            circuit: [1; 32],
+            session: [2; 32],
+            proof: 3,
+        };
+        let generator = <Bn254 as Pairing>::G1Affine::generator();
+        let encode = |product: Vec<Ciphertext>| {
+            let broadcast = Broadcast::<Bn254> {
+                product,
+                a: generator,
+                b_g1: generator,
+            };
+            broadcast.encode(&expect).unwrap()
+        };
+        let honest = encode(vec![product.try_clone().unwrap()]);
+        let decoded = Broadcast::<Bn254>::decode(&honest, &expect, &context, (1, top)).unwrap();
+        assert_eq!(decoded.product[0].level(), top);
+
+        let switched = encode(vec![product.mod_switch_to(top - 1).unwrap()]);
+        let err = Broadcast::<Bn254>::decode(&switched, &expect, &context, (1, top))
+            .err()
+            .unwrap();
+        assert!(
+            matches!(&err, Error::Malformed { from: Role::Server, reason }
+                if reason.contains(&format!("product 0 is at level {}", top - 1))),
+            "{err}"
         );
     }
 }

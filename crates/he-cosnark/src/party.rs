@@ -7,8 +7,10 @@ use ark_ec::pairing::Pairing;
 use ark_ec::{CurveGroup, VariableBaseMSM};
 use ark_ff::{AdditiveGroup, Field, UniformRand};
 use he_poly::NegacyclicSplit;
-use he_threshold::{ActiveParty, ActiveSet, AdditiveShare, Party, ShamirShare, ShareMessage};
-use helib_rs::{Ciphertext, FieldCoefficientEncoder, RelinKey};
+use he_threshold::{
+    ActiveParty, ActiveSet, AdditiveShare, Party, ShamirShare, ShareMessage, SwitchedProduct,
+};
+use helib_rs::{FieldCoefficientEncoder, RelinKey};
 use rand::{CryptoRng, RngCore};
 use zeroize::Zeroize;
 
@@ -50,9 +52,9 @@ pub struct PartyProof<E: Pairing> {
     r: E::ScalarField,
     s: E::ScalarField,
     converted: Vec<AdditiveShare>,
-    /// The broadcast's products, which the designated party opens in
-    /// round 3 (empty at the other parties).
-    products: Vec<Ciphertext>,
+    /// The broadcast's products, switched to the conversion level, which
+    /// the designated party opens in round 3 (empty at the other parties).
+    products: Vec<SwitchedProduct>,
     opened: Option<(E::G1Affine, E::G1Affine)>,
 }
 
@@ -291,33 +293,37 @@ impl<E: Pairing, R: Reduction> ComputingParty<E, R> {
     }
 
     /// Round 2: checks the server's broadcast (binding, size-3 products of
-    /// the session's context at the agreed level, opened A and B in G1) and
+    /// the session's context at the upload level, opened A and B in G1) and
     /// returns its encryption-to-shares shares of every product's
-    /// relinearization, which it computes itself, keeping its additive
-    /// shares. Only encryption to shares is ever applied to a ciphertext the
-    /// server hands over (no plain decryption share).
+    /// relinearization at the conversion level, which it computes itself
+    /// (switching each product down first), keeping its additive shares.
+    /// Only encryption to shares is ever applied to a ciphertext the server
+    /// hands over (no plain decryption share).
     ///
     /// # Errors
-    /// [`Error::Malformed`] or [`Error::WrongBinding`] naming the server;
-    /// engine errors for a ciphertext at another level or claiming more
-    /// noise than agreed (nothing is released).
+    /// [`Error::Malformed`] naming the server for a product at another
+    /// level; [`Error::Malformed`] or [`Error::WrongBinding`] naming the
+    /// server for a message it did not make for this proof; engine errors
+    /// for a product claiming more noise than agreed (nothing is released).
     pub fn convert(&self, state: &mut PartyProof<E>, broadcast: &[u8]) -> Result<Vec<u8>> {
         let context = self.party.session().context();
-        let broadcast =
-            Broadcast::<E>::decode(broadcast, &state.expect, context, self.plan.components())?;
+        let shape = (self.plan.components(), self.plan.upload_level());
+        let broadcast = Broadcast::<E>::decode(broadcast, &state.expect, context, shape)?;
         let proof = state.expect.proof;
+        let designated = self.signs_as_designated(&state.signer);
         let mut messages = Vec::with_capacity(broadcast.product.len());
         let mut converted = Vec::with_capacity(messages.capacity());
-        for (index, ct) in broadcast.product.iter().enumerate() {
+        for (index, ct) in broadcast.product.into_iter().enumerate() {
             let run = ProofPlan::run(proof, RunKind::ConvertProduct, index);
-            let (share, message) = self.convert_one(&state.signer, run, ct)?;
+            let product = SwitchedProduct::new(ct, self.plan.convert_level())?;
+            let (share, message) = self.convert_one(&state.signer, run, &product)?;
             converted.push(share);
             messages.push(message);
+            if designated {
+                state.products.push(product);
+            }
         }
         state.converted = converted;
-        if self.signs_as_designated(&state.signer) {
-            state.products = broadcast.product;
-        }
         state.opened = Some((broadcast.a, broadcast.b_g1));
         Ok(messages::encode_shares(
             &messages,
@@ -330,7 +336,7 @@ impl<E: Pairing, R: Reduction> ComputingParty<E, R> {
         &self,
         signer: &Signer,
         run: u64,
-        ct: &Ciphertext,
+        ct: &SwitchedProduct,
     ) -> Result<(AdditiveShare, ShareMessage)> {
         let (smudging, rk) = (self.plan.smudging(), &self.relin_key);
         Ok(match signer {

@@ -1,7 +1,7 @@
 //! What every role derives alike from the session and the domain size,
 //! before any message: how the interpolants are split into ring elements,
-//! where r·s lands, the level the server's results are converted to shares
-//! at, the smudging for that, and the run number of every protocol step.
+//! where r·s lands, the level the parties switch the server's products to
+//! and convert them to shares at, the smudging for that, and the run number of every protocol step.
 //! Nothing here is read from a message.
 //!
 //! # The product the server computes
@@ -137,7 +137,8 @@ impl ProofPlan {
     pub fn upload_level(&self) -> usize {
         self.upload_level
     }
-    /// The level the server's results are converted to shares at.
+    /// The level the parties switch the server's products to and convert
+    /// them to shares at.
     pub fn convert_level(&self) -> usize {
         self.convert_level
     }

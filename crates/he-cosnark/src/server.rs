@@ -10,7 +10,7 @@ use std::sync::Arc;
 use ark_ec::pairing::Pairing;
 use ark_ec::CurveGroup;
 use ark_groth16::{Groth16, PreparedVerifyingKey, Proof};
-use he_threshold::{ActiveSet, Aggregator, Session, ShareMessage, Step};
+use he_threshold::{ActiveSet, Aggregator, Session, ShareMessage};
 use helib_rs::{Ciphertext, FieldCoefficientEncoder};
 
 use crate::circuit::Circuit;
@@ -73,10 +73,10 @@ impl<E: Pairing, R: Reduction> Server<E, R> {
     /// from its k-th member, in increasing order): checks every upload,
     /// sums them into ciphertexts of A's and B's components and of r and
     /// s·X^(N−1), computes the product of every component pair (R·S added
-    /// to the first) and switches them to the conversion level (of size 3:
-    /// each party relinearizes them itself), opens A and B, and returns its
-    /// state and the broadcast for every party (see [`ProofPlan`] for what
-    /// the product holds).
+    /// to the first; of size 3 at the upload level: each party switches it
+    /// to the conversion level and relinearizes it itself), opens A and B,
+    /// and returns its state and the broadcast for every party (see
+    /// [`ProofPlan`] for what the product holds).
     ///
     /// # Errors
     /// [`Error::WrongLength`] for another number of uploads than parties or
@@ -115,7 +115,6 @@ impl<E: Pairing, R: Reduction> Server<E, R> {
         let s = sum(RunKind::UploadRandomness, 1, &|u| &u.s)?;
         let mut randomness = Some(r.multiply(&s)?);
         drop((r, s));
-        let level = self.plan.convert_level();
         let mut product = Vec::with_capacity(components);
         for k in 0..components {
             let a = sum(RunKind::UploadA, k, &|u| &u.a[k])?;
@@ -124,9 +123,8 @@ impl<E: Pairing, R: Reduction> Server<E, R> {
             if let Some(rs) = randomness.take() {
                 component.add_assign(&rs)?;
             }
-            // The parties relinearize it (each while converting it), so
-            // the server only switches it to the conversion level.
-            component.mod_switch_to_assign(level)?;
+            // Each party switches it to the conversion level and
+            // relinearizes it while converting it: the server does neither.
             product.push(component);
         }
 
@@ -196,10 +194,12 @@ impl<E: Pairing, R: Reduction> Server<E, R> {
         run: u64,
         ct: &Ciphertext,
     ) -> Result<Aggregator> {
-        let step = Step::EncryptionToSharesOfProduct;
+        let level = self.plan.convert_level();
         Ok(match &state.active {
-            Some(set) => self.session.active_aggregator(run, step, ct, set)?,
-            None => self.session.ciphertext_aggregator(run, step, ct)?,
+            Some(set) => self
+                .session
+                .active_product_aggregator(run, ct, level, set)?,
+            None => self.session.product_aggregator(run, ct, level)?,
         })
     }
 

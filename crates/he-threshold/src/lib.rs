@@ -20,9 +20,10 @@
 //!   `Z_t` of every coefficient, nobody learns the value
 //!   ([`Party::encryption_to_shares`], [`Session::open_masked`],
 //!   [`AdditiveShare::absorb_opening`]); also straight from a size-3
-//!   product, which each party relinearizes itself, so that whoever opens
-//!   never relinearizes ([`Party::encryption_to_shares_of_product`],
-//!   [`Session::open_masked_product`]),
+//!   product, which each party switches down and relinearizes itself, so
+//!   that whoever computed it never switches it and whoever opens never
+//!   relinearizes ([`SwitchedProduct`], [`Party::encryption_to_shares_of_product`],
+//!   [`Session::product_aggregator`], [`Session::open_masked_product`]),
 //! - **shares to encryption** ([`Party::shares_to_encryption`], [`Session::shares_to_encryption`]),
 //! - **collective key switching** to another public key ([`Party::key_switch_share`], [`Session::key_switch`]).
 //!
@@ -200,6 +201,7 @@ mod error;
 mod message;
 mod params;
 mod party;
+mod product;
 mod relin;
 mod residues;
 mod secret_export;
@@ -212,6 +214,7 @@ pub use error::{Error, Result};
 pub use message::{Binding, ShareMessage, Step};
 pub use params::with_smudging_room;
 pub use party::{AdditiveShare, Party};
+pub use product::SwitchedProduct;
 pub use relin::{Commitment, CommitmentCollector, Commitments, Opening};
 pub use session::{Session, DEFAULT_SECURITY_BITS, MAX_PARTIES};
 pub use shamir::{ActiveParty, ActiveSet, DealingMessage, ShamirShare};

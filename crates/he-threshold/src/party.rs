@@ -8,6 +8,7 @@ use zeroize::{Zeroize, ZeroizeOnDrop};
 use crate::aggregate::Aggregate;
 use crate::error::{Error, Result};
 use crate::message::{Binding, ShareMessage, Step};
+use crate::product::SwitchedProduct;
 use crate::relin::{self, Commitment, Commitments, Opening};
 use crate::session::Session;
 use crate::share_methods::share_methods;
@@ -349,15 +350,17 @@ impl Party {
         /// As [`decryption_share`](Self::decryption_share).
         encryption_to_shares;
         /// [`encryption_to_shares`](Self::encryption_to_shares) of the
-        /// relinearization by `relin_key` of a size-3 `product`, which the
-        /// party computes itself; the lowest participant (party 0) also adds
-        /// the relinearization's public part, so that whoever opens
-        /// ([`Session::open_masked_product`]) never relinearizes. The
-        /// smudging's noise bound applies to the relinearization's estimate.
+        /// relinearization by `relin_key` of a size-3 `product` (switched to
+        /// the smudging's level), which the party computes itself; the lowest
+        /// participant (party 0) also adds the relinearization's public part,
+        /// so that whoever opens ([`Session::open_masked_product`]) never
+        /// relinearizes. The smudging's noise bound applies to the
+        /// relinearization's estimate. The share is bound to the product as
+        /// computed ([`SwitchedProduct`]).
         ///
         /// # Errors
         /// As [`decryption_share`](Self::decryption_share); [`Error::Engine`]
-        /// for a product not of size 3 or a key of another context.
+        /// for a key of another context.
         encryption_to_shares_of_product;
         /// The party's share of shares to encryption of its additive share at `level`.
         ///
@@ -453,14 +456,20 @@ impl<K: PartySecret> Sender<'_, K> {
     pub(crate) fn encryption_to_shares_of_product(
         &self,
         run: u64,
-        product: &Ciphertext,
+        product: &SwitchedProduct,
         relin_key: &RelinKey,
         smudging: &Smudging,
     ) -> Result<(AdditiveShare, ShareMessage)> {
-        let binding = self.binding(run, Step::EncryptionToSharesOfProduct, product)?;
+        let mut binding = product.binding(run);
+        binding.active = *self.active;
         self.session.check_smudging(smudging)?;
-        let (mask, h) =
-            engine::e2s_share_of_product(self.secret, product, relin_key, smudging, self.lowest)?;
+        let (mask, h) = engine::e2s_share_of_product(
+            self.secret,
+            product.ciphertext(),
+            relin_key,
+            smudging,
+            self.lowest,
+        )?;
         Ok((AdditiveShare::new(mask), self.message(binding, vec![h])))
     }
 

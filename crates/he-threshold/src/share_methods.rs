@@ -23,7 +23,7 @@ macro_rules! share_methods {
             encryption_to_shares(ciphertext: &helib_rs::Ciphertext, smudging: &helib_rs::threshold::Smudging)
             -> ($crate::party::AdditiveShare, $crate::message::ShareMessage));
         $crate::share_methods::share_methods!(@delegate $(#[$of_product])*
-            encryption_to_shares_of_product(product: &helib_rs::Ciphertext, relin_key: &helib_rs::RelinKey, smudging: &helib_rs::threshold::Smudging)
+            encryption_to_shares_of_product(product: &$crate::product::SwitchedProduct, relin_key: &helib_rs::RelinKey, smudging: &helib_rs::threshold::Smudging)
             -> ($crate::party::AdditiveShare, $crate::message::ShareMessage));
         $crate::share_methods::share_methods!(@delegate $(#[$to_encryption])*
             shares_to_encryption(level: usize, share: &$crate::party::AdditiveShare)

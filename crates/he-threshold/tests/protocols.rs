@@ -4,7 +4,7 @@
 mod common;
 
 use common::{bn254, context, encrypted_product, key_switch_by, random_plaintext, t65537, Net};
-use he_threshold::{AdditiveShare, Party, Step};
+use he_threshold::{AdditiveShare, Party, Step, SwitchedProduct};
 use helib_rs::{Context, GaloisKeys, PublicKey, RelinKey, SecretKey};
 use num_bigint::BigUint;
 use rand::{rngs::StdRng, Rng, SeedableRng};
@@ -67,17 +67,44 @@ fn every_protocol_matches_single_key(t: &BigUint) {
     assert_eq!(AdditiveShare::reconstruct(&shares).unwrap(), expected);
     assert!(shares.iter().all(|s| *s.plaintext() != expected));
 
-    // The same from the size-3 product, which every party relinearizes
-    // itself (party 0 adding the public part) and the opener never does.
+    // The same from the size-3 product, which every party switches down
+    // and relinearizes itself (party 0 adding the public part) and the
+    // opener never relinearizes; at its own level, and one level down.
     let unrelinearized = ca.multiply(&cb).unwrap();
-    let of_product = net.encryption_to_shares_of_product(&unrelinearized, &rk);
-    assert_eq!(AdditiveShare::reconstruct(&of_product).unwrap(), expected);
-    assert!(of_product.iter().all(|s| *s.plaintext() != expected));
-    // A relinearized ciphertext is not a product of this step.
-    let smudging = net.session.smudging(prod.level()).unwrap();
+    let top = unrelinearized.level();
+    for level in [top, top - 1] {
+        let of_product = net.encryption_to_shares_of_product(&unrelinearized, level, &rk);
+        assert_eq!(AdditiveShare::reconstruct(&of_product).unwrap(), expected);
+        assert!(of_product.iter().all(|s| *s.plaintext() != expected));
+    }
+    // A relinearized ciphertext is not a product of this step, and a
+    // product does not switch up.
+    assert!(SwitchedProduct::new(prod.try_clone().unwrap(), prod.level()).is_err());
+    assert!(SwitchedProduct::new(unrelinearized.try_clone().unwrap(), top + 1).is_err());
+    // Shares are bound to the product as computed: an aggregator on the
+    // switched ciphertext refuses them, and the step has no plain
+    // ciphertext aggregator.
+    let switched = SwitchedProduct::new(unrelinearized.try_clone().unwrap(), top - 1).unwrap();
+    let smudging = net.session.smudging(top - 1).unwrap();
     let run = net.next_run();
-    assert!(net.parties[0]
-        .encryption_to_shares_of_product(run, &prod, &rk, &smudging)
+    let (_, message) = net.parties[0]
+        .encryption_to_shares_of_product(run, &switched, &rk, &smudging)
+        .unwrap();
+    let session = &net.session;
+    let mut on_switched = session
+        .product_aggregator(run, switched.ciphertext(), top - 1)
+        .unwrap();
+    assert!(on_switched.add(&message).is_err());
+    let mut on_computed = session
+        .product_aggregator(run, &unrelinearized, top - 1)
+        .unwrap();
+    on_computed.add(&message).unwrap();
+    let step = Step::EncryptionToSharesOfProduct;
+    assert!(session
+        .ciphertext_aggregator(run, step, &unrelinearized)
+        .is_err());
+    assert!(session
+        .product_aggregator(run, &unrelinearized, top + 1)
         .is_err());
 
     // Shares to encryption: a fresh ciphertext of the sum, which computes on.

@@ -10,6 +10,7 @@ use std::ops::{Deref, DerefMut};
 use common::{bn254, context, encrypted_product, key_switch_by, random_plaintext, t65537, Net};
 use he_threshold::{
     ActiveParty, ActiveSet, AdditiveShare, DealingMessage, Error, ShamirShare, ShareMessage, Step,
+    SwitchedProduct,
 };
 use helib_rs::{Ciphertext, Context, Plaintext, SecretKey};
 use num_bigint::BigUint;
@@ -159,22 +160,22 @@ fn threshold_matches_n_of_n(t: &BigUint, parties: u32, threshold: u32) {
         .multiply(&pk.encrypt(&b).unwrap())
         .unwrap();
     let run = net.next_run();
-    let step = Step::EncryptionToSharesOfProduct;
     let mut agg = net
         .session
-        .active_aggregator(run, step, &product, &set)
+        .active_product_aggregator(run, &product, product.level(), &set)
         .unwrap();
     let mut of_product = Vec::new();
+    let switched = SwitchedProduct::new(product.try_clone().unwrap(), product.level()).unwrap();
     for p in &active {
         let (share, msg) = p
-            .encryption_to_shares_of_product(run, &product, &rk, &smudging)
+            .encryption_to_shares_of_product(run, &switched, &rk, &smudging)
             .unwrap();
         agg.add(&msg).unwrap();
         of_product.push(share);
     }
     let opening = net
         .session
-        .open_masked_product(&product, &rk, &agg.finish().unwrap(), &smudging)
+        .open_masked_product(&switched, &rk, &agg.finish().unwrap(), &smudging)
         .unwrap();
     of_product[0].absorb_opening(&opening).unwrap();
     assert_eq!(AdditiveShare::reconstruct(&of_product).unwrap(), expected);

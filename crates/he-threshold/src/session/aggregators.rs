@@ -7,6 +7,7 @@ use super::Session;
 use crate::aggregate::Aggregator;
 use crate::error::{Error, Result};
 use crate::message::{Binding, Step};
+use crate::product;
 use crate::relin::{CommitmentCollector, Commitments};
 
 impl Session {
@@ -60,7 +61,7 @@ impl Session {
     }
 
     /// An aggregator for `step` of `run` on `ciphertext` (decryption,
-    /// encryption to shares, of a product too, key switching).
+    /// encryption to shares, key switching).
     ///
     /// # Errors
     /// [`Error::InvalidArgument`] when `step` does not work on a ciphertext.
@@ -72,20 +73,52 @@ impl Session {
     ) -> Result<Aggregator> {
         if !matches!(
             step,
-            Step::Decrypt
-                | Step::EncryptionToShares
-                | Step::EncryptionToSharesOfProduct
-                | Step::KeySwitch
+            Step::Decrypt | Step::EncryptionToShares | Step::KeySwitch
         ) {
+            let why = match step {
+                Step::EncryptionToSharesOfProduct => "use product_aggregator",
+                _ => "it does not work on a ciphertext",
+            };
             return Err(Error::InvalidArgument(format!(
-                "{step:?} does not work on a ciphertext"
+                "no ciphertext aggregator for {step:?}: {why}"
             )));
         }
+        self.check_context(ciphertext)?;
+        Aggregator::new(self, self.binding_on(run, step, ciphertext)?)
+    }
+
+    /// An aggregator for encryption to shares of `run` at `level` of the
+    /// size-3 `product` as computed, which each party switches down to
+    /// `level` itself ([`SwitchedProduct`](crate::SwitchedProduct)): the
+    /// aggregator never switches it.
+    ///
+    /// # Errors
+    /// [`Error::InvalidArgument`] for a ciphertext not of size 3 or a level
+    /// above the product's; [`Error::Engine`] for a product of another
+    /// context.
+    pub fn product_aggregator(
+        &self,
+        run: u64,
+        product: &Ciphertext,
+        level: usize,
+    ) -> Result<Aggregator> {
+        self.check_context(product)?;
+        if level > product.level() {
+            return Err(Error::InvalidArgument(format!(
+                "level {level} is above the product's ({})",
+                product.level()
+            )));
+        }
+        let digest = product::product_digest(product)?;
+        Aggregator::new(self, product::product_binding(run, level, digest))
+    }
+
+    fn check_context(&self, ciphertext: &Ciphertext) -> Result<()> {
         self.context
             .same_as(ciphertext.context())
             .then_some(())
             .ok_or(helib_rs::Error::ContextMismatch)?;
-        Aggregator::new(self, self.binding_on(run, step, ciphertext)?)
+        Ok(())
     }
 
     /// An aggregator for shares to encryption of `run` at `level`.

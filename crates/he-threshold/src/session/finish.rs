@@ -8,7 +8,8 @@ use helib_rs::{Ciphertext, GaloisKeys, Plaintext, PublicKey, RelinKey};
 use super::Session;
 use crate::aggregate::Aggregate;
 use crate::error::{Error, Result};
-use crate::message::Step;
+use crate::message::{Binding, Step};
+use crate::product::SwitchedProduct;
 
 impl Session {
     pub(crate) fn expect(&self, aggregate: &Aggregate, step: Step) -> Result<()> {
@@ -30,13 +31,7 @@ impl Session {
         self.expect(aggregate, step)?;
         let mut binding = self.binding_on(aggregate.binding.run, step, ciphertext)?;
         binding.active = aggregate.binding.active;
-        if binding != aggregate.binding {
-            return Err(Error::InvalidArgument(format!(
-                "the aggregate is for {}, not for this ciphertext ({binding})",
-                aggregate.binding
-            )));
-        }
-        Ok(())
+        check_binding(&binding, aggregate)
     }
 
     /// The collective public key.
@@ -133,24 +128,30 @@ impl Session {
 
     /// [`open_masked`](Self::open_masked) for encryption to shares of a
     /// size-3 `product` ([`Party::encryption_to_shares_of_product`](crate::Party::encryption_to_shares_of_product)):
-    /// the lowest participant's share completes the product's `c_0` to the
-    /// relinearized one, so this decodes with the product's own `c_0` and
+    /// the lowest participant's share completes the switched product's
+    /// `c_0` to the relinearized one, so this decodes with that `c_0` and
     /// never relinearizes. `relin_key` gives the noise estimate the shares
     /// were checked against.
     ///
     /// # Errors
-    /// As [`decrypt`](Self::decrypt); [`Error::Engine`] for a product not of
-    /// size 3 or a key of another context.
+    /// As [`decrypt`](Self::decrypt), the aggregate's binding checked
+    /// against the product as computed; [`Error::Engine`] for a key of
+    /// another context.
     pub fn open_masked_product(
         &self,
-        product: &Ciphertext,
+        product: &SwitchedProduct,
         relin_key: &RelinKey,
         aggregate: &Aggregate,
         smudging: &Smudging,
     ) -> Result<Plaintext> {
-        self.expect_on(aggregate, Step::EncryptionToSharesOfProduct, product)?;
+        let step = Step::EncryptionToSharesOfProduct;
+        self.expect(aggregate, step)?;
+        let mut binding = product.binding(aggregate.binding.run);
+        binding.active = aggregate.binding.active;
+        check_binding(&binding, aggregate)?;
         self.check_smudging(smudging)?;
-        engine::decrypt_combine_product(product, relin_key, smudging, &aggregate.sums[0])
+        let ciphertext = product.ciphertext();
+        engine::decrypt_combine_product(ciphertext, relin_key, smudging, &aggregate.sums[0])
             .map_err(Error::from_combine)
     }
 
@@ -205,4 +206,16 @@ impl Session {
             &aggregate.sums[1],
         )?)
     }
+}
+
+/// Refuses an aggregate not bound as `binding` says (its active set
+/// included).
+fn check_binding(binding: &Binding, aggregate: &Aggregate) -> Result<()> {
+    if *binding != aggregate.binding {
+        return Err(Error::InvalidArgument(format!(
+            "the aggregate is for {}, not for this ciphertext ({binding})",
+            aggregate.binding
+        )));
+    }
+    Ok(())
 }

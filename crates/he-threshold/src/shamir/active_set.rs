@@ -118,11 +118,25 @@ impl Session {
         ciphertext: &Ciphertext,
         active: &ActiveSet,
     ) -> Result<Aggregator> {
-        self.check_active_set(active)?;
-        let mut agg = self.ciphertext_aggregator(run, step, ciphertext)?;
-        agg.binding.active = *active.digest();
-        agg.members = Some(active.members().iter().copied().collect());
-        Ok(agg)
+        self.among(self.ciphertext_aggregator(run, step, ciphertext)?, active)
+    }
+
+    /// An aggregator for encryption to shares of `run` at `level` of the
+    /// size-3 `product` as computed, among the members of `active`
+    /// (t-out-of-N): shares of members only, made for this set, one from
+    /// every member.
+    ///
+    /// # Errors
+    /// As [`product_aggregator`](Self::product_aggregator);
+    /// [`Error::InvalidArgument`] for an active set of another session.
+    pub fn active_product_aggregator(
+        &self,
+        run: u64,
+        product: &Ciphertext,
+        level: usize,
+        active: &ActiveSet,
+    ) -> Result<Aggregator> {
+        self.among(self.product_aggregator(run, product, level)?, active)
     }
 
     /// An aggregator for shares to encryption of `run` at `level` among the
@@ -138,11 +152,16 @@ impl Session {
         level: usize,
         active: &ActiveSet,
     ) -> Result<Aggregator> {
+        self.among(self.shares_to_encryption_aggregator(run, level)?, active)
+    }
+
+    /// `aggregator` restricted to the members of `active`, its shares bound
+    /// to the set.
+    fn among(&self, mut aggregator: Aggregator, active: &ActiveSet) -> Result<Aggregator> {
         self.check_active_set(active)?;
-        let mut agg = self.shares_to_encryption_aggregator(run, level)?;
-        agg.binding.active = *active.digest();
-        agg.members = Some(active.members().iter().copied().collect());
-        Ok(agg)
+        aggregator.binding.active = *active.digest();
+        aggregator.members = Some(active.members().iter().copied().collect());
+        Ok(aggregator)
     }
 
     fn check_active_set(&self, active: &ActiveSet) -> Result<()> {

@@ -8,7 +8,7 @@
 use ark_ff::PrimeField;
 use he_threshold::{
     with_smudging_room, AdditiveShare, Aggregate, Aggregator, Commitment, Commitments, Opening,
-    Party, Session, ShareMessage, Step,
+    Party, Session, ShareMessage, Step, SwitchedProduct,
 };
 use helib_rs::threshold::{secret_key_sum, Smudging};
 use helib_rs::{
@@ -221,24 +221,27 @@ impl Net {
         shares
     }
 
-    /// Encryption to shares of the relinearization of the size-3 `product`,
-    /// which each party computes with `rk`: the opener never relinearizes.
+    /// Encryption to shares at `level` of the relinearization of the size-3
+    /// `product`, which each party switches down and relinearizes with `rk`
+    /// itself: the aggregator works on the product as computed, and the
+    /// opener never relinearizes.
     pub fn encryption_to_shares_of_product(
         &mut self,
         product: &Ciphertext,
+        level: usize,
         rk: &RelinKey,
     ) -> Vec<AdditiveShare> {
         let run = self.next_run();
-        let step = Step::EncryptionToSharesOfProduct;
         let mut agg = self
             .session
-            .ciphertext_aggregator(run, step, product)
+            .product_aggregator(run, product, level)
             .unwrap();
         let mut shares = Vec::new();
-        let smudging = self.session.smudging(product.level()).unwrap();
+        let smudging = self.session.smudging(level).unwrap();
+        let switched = || SwitchedProduct::new(product.try_clone().unwrap(), level).unwrap();
         for p in &self.parties {
             let (share, msg) = p
-                .encryption_to_shares_of_product(run, product, rk, &smudging)
+                .encryption_to_shares_of_product(run, &switched(), rk, &smudging)
                 .unwrap();
             agg.add(&ShareMessage::from_bytes(&msg.to_bytes()).unwrap())
                 .unwrap();
@@ -253,7 +256,7 @@ impl Net {
             .is_err());
         let opening = self
             .session
-            .open_masked_product(product, rk, &aggregate, &smudging)
+            .open_masked_product(&switched(), rk, &aggregate, &smudging)
             .unwrap();
         shares[0].absorb_opening(&opening).unwrap();
         shares
