@@ -92,12 +92,11 @@ fn run(cli: Cli) -> CliResult<()> {
             keygen::run(&args)?;
         }
         Command::Party(args) => {
+            // Long-lived roles: their later proofs reuse the first's pages.
+            he_cosnark::retain_freed_memory();
             party::run(&args)?;
         }
         Command::Server(args) => {
-            // The long-lived role: its later proofs reuse the first's pages.
-            // (The parties and `plain` keep the default allocator, so the
-            // plain prover they are measured against is not sped up by it.)
             he_cosnark::retain_freed_memory();
             server::run(&args)?;
         }
@@ -106,6 +105,8 @@ fn run(cli: Cli) -> CliResult<()> {
             println!("OK");
         }
         Command::Plain(args) => {
+            // The same allocator policy as the roles it is compared with.
+            he_cosnark::retain_freed_memory();
             plain::run(&args)?;
         }
         Command::Ptau(args) => {
