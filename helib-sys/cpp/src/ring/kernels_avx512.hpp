@@ -112,13 +112,15 @@ BGV_AVX512 inline void scale(u64 *values, size_t n, u64 w, u64 ws, const Modulus
 }
 
 /// out[j] = e[j] * w (+ plus[j]) mod q in [0, q) for signed e[j] with |e[j]| < q
-/// (w < q with Shoup factor ws; `plus` may be null, else its values are < q); n % 8 == 0.
+/// (w < q with Shoup factor ws; `plus` may be null, else its values are < q); a
+/// length that is not a multiple of 8 takes the scalar kernel.
 /// Constant time in e: the residue of e[j] is e[j] + (q masked by its sign), the
 /// product a lazy Shoup product, and every correction a vector minimum. No branch and
 /// no address depends on e, which holds secret errors in encryption: a table indexed
 /// by e[j] would leak them through the cache.
 BGV_AVX512 inline void scale_small(const int32_t *e, const u64 *plus, u64 *out, size_t n, u64 w, u64 ws, const Modulus &mod) {
     const __m512i q = _mm512_set1_epi64(static_cast<long long>(mod.value()));
+    if (n % 8 != 0) return scalar::scale_small(e, plus, out, n, w, ws, mod);
     const ShoupX8 vw = broadcast_shoup(w, ws);
     for (size_t j = 0; j < n; j += 8) {
         __m512i v = _mm512_cvtepi32_epi64(_mm256_loadu_si256(reinterpret_cast<const __m256i *>(e + j)));
@@ -139,12 +141,14 @@ BGV_AVX512 inline __m512i mul_montgomery_x8(__m512i a, __m512i b, __m512i q, __m
     return _mm512_mask_add_epi64(r, _mm512_cmplt_epu64_mask(high, correction), r, q);
 }
 
-/// out[j] = sum_s y[s * stride + j] * hat[s] mod p (hat with Shoup factors); n % 8 == 0.
+/// out[j] = sum_s y[s * stride + j] * hat[s] mod p (hat with Shoup factors; the
+/// last n % 8 by the scalar kernel).
 BGV_AVX512 inline void base_convert_row(u64 *out, const u64 *y, size_t sources, size_t stride, size_t n,
                                         const u64 *hat, const u64 *hat_shoup, const Modulus &mod) {
     const __m512i p = _mm512_set1_epi64(static_cast<long long>(mod.value()));
     const __m512i two_p = _mm512_add_epi64(p, p);
-    for (size_t j = 0; j < n; j += 8) {
+    const size_t whole = n - n % 8;
+    for (size_t j = 0; j < whole; j += 8) {
         __m512i acc = _mm512_setzero_si512();
         for (size_t s = 0; s < sources; ++s) {
             const ShoupX8 w = broadcast_shoup(hat[s], hat_shoup[s]);
@@ -153,6 +157,7 @@ BGV_AVX512 inline void base_convert_row(u64 *out, const u64 *y, size_t sources, 
         }
         _mm512_storeu_si512(out + j, reduce_once(acc, p));
     }
+    scalar::base_convert_row(out + whole, y + whole, sources, stride, n - whole, hat, hat_shoup, mod);
 }
 
 /// (lo, hi) += a * b as 128-bit lanes.
@@ -175,9 +180,11 @@ BGV_AVX512 inline __m512i reduce_montgomery_x8(__m512i lo, __m512i hi, __m512i q
 /// out0[k] = sum_t v_t[k'] * x_t[k] * 2^-64 mod q and out1[k] the same with
 /// y_t, k' = perm[k] when `perm` is given (else k): Montgomery dot products
 /// (one factor of each product in Montgomery form gives the plain sum) with
-/// one reduction per terms_per_reduction() terms. len % 8 == 0.
+/// one reduction per terms_per_reduction() terms. A length that is not a
+/// multiple of 8 takes the scalar kernel.
 BGV_AVX512 inline void dot_product_pair(u64 *out0, u64 *out1, const u64 *const *v, const uint32_t *perm, const u64 *const *x,
                              const u64 *const *y, size_t terms, size_t len, const Modulus &mod) {
+    if (len % 8 != 0) return scalar::dot_product_pair(out0, out1, v, perm, x, y, terms, len, mod);
     const __m512i q = _mm512_set1_epi64(static_cast<long long>(mod.value()));
     const __m512i q_hi = _mm512_srli_epi64(q, 32);
     const __m512i q_inv = _mm512_set1_epi64(static_cast<long long>(mod.inverse_mod_word()));
@@ -204,29 +211,35 @@ BGV_AVX512 inline void dot_product_pair(u64 *out0, u64 *out1, const u64 *const *
     }
 }
 
-/// r = (r - k * w) * t mod p for small k (the CRT overflow count) per lane.
+/// r = (r - k * w) * t mod p for small k (the CRT overflow count) per lane (the
+/// last n % 8 by the scalar kernel).
 BGV_AVX512 inline void subtract_multiple_then_scale(u64 *r, const u64 *k, u64 w, u64 ws, u64 t, u64 ts, size_t n,
                                          const Modulus &mod) {
     const __m512i p = _mm512_set1_epi64(static_cast<long long>(mod.value()));
     const ShoupX8 vw = broadcast_shoup(w, ws);
     const ShoupX8 vt = broadcast_shoup(t, ts);
-    for (size_t j = 0; j < n; j += 8) {
+    const size_t whole = n - n % 8;
+    for (size_t j = 0; j < whole; j += 8) {
         const __m512i x = _mm512_loadu_si512(r + j);
         const __m512i c = reduce_once(mul_shoup_lazy_x8(_mm512_loadu_si512(k + j), vw, p), p);
         __m512i d = _mm512_sub_epi64(x, c);
         d = _mm512_mask_add_epi64(d, _mm512_cmplt_epu64_mask(x, c), d, p);
         _mm512_storeu_si512(r + j, reduce_once(mul_shoup_lazy_x8(d, vt, p), p));
     }
+    scalar::subtract_multiple_then_scale(r + whole, k + whole, w, ws, t, ts, n - whole, mod);
 }
 
-/// r = (src + r) * w mod p per lane (inputs < p).
+/// r = (src + r) * w mod p per lane (inputs < p; the last n % 8 by the scalar
+/// kernel).
 BGV_AVX512 inline void add_then_scale(u64 *r, const u64 *src, u64 w, u64 ws, size_t n, const Modulus &mod) {
     const __m512i p = _mm512_set1_epi64(static_cast<long long>(mod.value()));
     const ShoupX8 vw = broadcast_shoup(w, ws);
-    for (size_t j = 0; j < n; j += 8) {
+    const size_t whole = n - n % 8;
+    for (size_t j = 0; j < whole; j += 8) {
         const __m512i s = reduce_once(_mm512_add_epi64(_mm512_loadu_si512(src + j), _mm512_loadu_si512(r + j)), p);
         _mm512_storeu_si512(r + j, reduce_once(mul_shoup_lazy_x8(s, vw, p), p));
     }
+    scalar::add_then_scale(r + whole, src + whole, w, ws, n - whole, mod);
 }
 
 /// out = mont(a, b) (or out + mont(a, b) with `accumulate`), b in Montgomery form
