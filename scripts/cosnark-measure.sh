@@ -5,7 +5,7 @@
 # circom reduction (`cosnark plain`, 1 thread). The circuit is a chain of
 # circomlib Poseidon(2) hashes (scripts/circuits/poseidon_chain.circom).
 #
-#   scripts/cosnark-measure.sh [--hashes K] [--parties N] [--proofs P]
+#   scripts/cosnark-measure.sh [--hashes K] [--parties N] [--proofs P] [--rounds R]
 #
 # K = 280 (the default) is 67,200 constraints, a domain of 2^17; it needs a
 # 2^17 powers-of-tau file, made once into target/circom-tools/ptau by
@@ -13,20 +13,24 @@
 # good for measurement and nothing else (whoever kept the secret could forge
 # proofs). The tools come from scripts/circom-fixtures.sh --tools-only
 # (pinned npm packages).
-# Prints per role and proof the process CPU time, its ratio to the plain
-# ark-groth16 prover's (alone on the machine, and run as N processes at once
-# as the parties are), and the bytes sent and received; the results also
-# go to target/cosnark-measure/K/.
+# R rounds (default 3), each the plain prover's runs and then `cosnark
+# prove`. Prints per round, role and proof the process CPU time, its ratio
+# to the same round's plain ark-groth16 prover (alone on the machine, and
+# run as N processes at once as the parties are) and the bytes sent and
+# received; then per role the smallest, median and largest ratio over the
+# rounds, first and later proofs apart. The results also go to
+# target/cosnark-measure/K/.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$(pwd)
 
-hashes=280 parties=3 proofs=2
+hashes=280 parties=3 proofs=2 rounds=3
 while [[ $# -gt 0 ]]; do
     case "$1" in
         --hashes) hashes=$2; shift 2 ;;
         --parties) parties=$2; shift 2 ;;
         --proofs) proofs=$2; shift 2 ;;
+        --rounds) rounds=$2; shift 2 ;;
         *) echo "unknown argument: $1" >&2; exit 2 ;;
     esac
 done
@@ -86,34 +90,72 @@ cpu_of() { # seconds of user + system CPU of a command
 step "snarkjs groth16 prove"
 snarkjs_cpu=$(cpu_of "$snarkjs" groth16 prove "$out/$name.zkey" "$out/$name.wtns" "$out/snarkjs_proof.json" "$out/snarkjs_public.json")
 
-step "ark-groth16, circom reduction, 1 thread (3 proofs)"
-"$cosnark" plain --zkey "$out/$name.zkey" --witness "$out/$name.wtns" --repeat 3 >"$out/plain.jsonl"
-plain_cpu=$(jq -s 'map(.cpu_s) | min' "$out/plain.jsonl")
-
-# The parties share this machine's cores and caches while they prove, and
-# that alone makes a prover's MSMs slower; so the same plain prover also runs
-# as $parties processes at once, the parties' conditions without the protocol.
-step "ark-groth16 again, $parties processes at once (3 proofs each)"
-for i in $(seq 1 "$parties"); do
-    "$cosnark" plain --zkey "$out/$name.zkey" --witness "$out/$name.wtns" --repeat 3 >"$out/plain_shared_$i.jsonl" &
-done
-wait
-shared_cpu=$(cat "$out"/plain_shared_*.jsonl | jq -s 'map(.cpu_s) | sort | .[length / 2 | floor]')
-
-step "cosnark prove: $parties parties, $proofs proofs"
-"$cosnark" prove --r1cs "$out/$name.r1cs" --zkey "$out/$name.zkey" --witness "$out/$name.wtns" \
-    --parties "$parties" --proofs "$proofs" --proof "$out/proof.json" --public "$out/public.json" \
-    --json "$out/cosnark.json"
-"$snarkjs" groth16 verify "$out/verification_key.json" "$out/public.json" "$out/proof.json" | tee "$out/snarkjs_verify.txt" >&2
-grep -q 'OK' "$out/snarkjs_verify.txt"
-
 vectors=$((2 * (1 << power) * 32)) # a party's share of a and b: 2·n field elements
-echo
+: >"$out/ratios.tsv"
+
+# One round: the plain prover alone (3 proofs, the best counts), the plain
+# prover as $parties processes at once (the median counts), then `cosnark
+# prove`. Rounds pair each proof with plain runs made minutes apart at most:
+# this VM's speed drifts by tens of per cent between runs.
+measure_round() {
+    local round=$1 plain_cpu shared_cpu i
+    step "round $round: ark-groth16, circom reduction, 1 thread (3 proofs)"
+    "$cosnark" plain --zkey "$out/$name.zkey" --witness "$out/$name.wtns" --repeat 3 >"$out/plain_$round.jsonl"
+    plain_cpu=$(jq -s 'map(.cpu_s) | min' "$out/plain_$round.jsonl")
+
+    # The parties share this machine's cores and caches while they prove, and
+    # that alone makes a prover's MSMs slower; so the same plain prover also
+    # runs as $parties processes at once, the parties' conditions without the
+    # protocol.
+    step "round $round: ark-groth16 again, $parties processes at once (3 proofs each)"
+    for i in $(seq 1 "$parties"); do
+        "$cosnark" plain --zkey "$out/$name.zkey" --witness "$out/$name.wtns" --repeat 3 \
+            >"$out/plain_shared_${round}_$i.jsonl" &
+    done
+    wait
+    shared_cpu=$(cat "$out"/plain_shared_"$round"_*.jsonl | jq -s 'map(.cpu_s) | sort | .[length / 2 | floor]')
+
+    step "round $round: cosnark prove: $parties parties, $proofs proofs"
+    "$cosnark" prove --r1cs "$out/$name.r1cs" --zkey "$out/$name.zkey" --witness "$out/$name.wtns" \
+        --parties "$parties" --proofs "$proofs" --proof "$out/proof.json" --public "$out/public.json" \
+        --json "$out/cosnark_$round.json"
+    "$snarkjs" groth16 verify "$out/verification_key.json" "$out/public.json" "$out/proof.json" | tee "$out/snarkjs_verify.txt" >&2
+    grep -q 'OK' "$out/snarkjs_verify.txt"
+
+    echo
+    echo "round $round: ark-groth16 ${plain_cpu} s (1 thread, best of 3); as $parties processes at once ${shared_cpu} s (median of $((3 * parties)))"
+    jq -r '
+      .key_session[] | "key session  \(.role): CPU \(.steps[0].cpu_s | . * 100 | round / 100) s, sent \(.steps[0].bytes_sent / 1e6 | . * 10 | round / 10) MB, received \(.steps[0].bytes_received / 1e6 | . * 10 | round / 10) MB"' "$out/cosnark_$round.json"
+    jq -r --argjson plain "$plain_cpu" --argjson shared "$shared_cpu" --argjson vectors "$vectors" '
+      .proving[] | .role as $role | .steps[] |
+      "\($role) \(.step): CPU \(.cpu_s | . * 100 | round / 100) s (\(.cpu_s / $plain | . * 100 | round / 100)x plain, \(.cpu_s / $shared | . * 100 | round / 100)x plain at once), wall \(.wall_s | . * 100 | round / 100) s, bytes \((.bytes_sent + .bytes_received) / 1e6 | . * 10 | round / 10) MB (\((.bytes_sent + .bytes_received) / $vectors | . * 10 | round / 10)x its vectors)"' "$out/cosnark_$round.json"
+    jq -r --argjson plain "$plain_cpu" --argjson shared "$shared_cpu" '
+      .proving[] | .role as $role | .steps[] |
+      [(if $role == "server" then "server" else "party" end),
+       (if .step == "proof 0" then "first" else "later" end),
+       (.cpu_s / $plain), (.cpu_s / $shared)] | @tsv' "$out/cosnark_$round.json" >>"$out/ratios.tsv"
+}
+
 echo "circuit: $hashes Poseidon(2) hashes, $constraints constraints, domain 2^$power; $parties parties"
-echo "plain provers (CPU): snarkjs groth16 prove ${snarkjs_cpu} s (node, all threads); ark-groth16 ${plain_cpu} s (1 thread, best of 3)"
-echo "ark-groth16 as $parties processes at once, as the parties run: ${shared_cpu} s (median of $((3 * parties)))"
-jq -r --argjson plain "$plain_cpu" --argjson vectors "$vectors" '
-  .key_session[] | "key session  \(.role): CPU \(.steps[0].cpu_s | . * 100 | round / 100) s, sent \(.steps[0].bytes_sent / 1e6 | . * 10 | round / 10) MB, received \(.steps[0].bytes_received / 1e6 | . * 10 | round / 10) MB"' "$out/cosnark.json"
-jq -r --argjson plain "$plain_cpu" --argjson shared "$shared_cpu" --argjson vectors "$vectors" '
-  .proving[] | .role as $role | .steps[] |
-  "\($role) \(.step): CPU \(.cpu_s | . * 100 | round / 100) s (\(.cpu_s / $plain | . * 100 | round / 100)x plain, \(.cpu_s / $shared | . * 100 | round / 100)x plain at once), wall \(.wall_s | . * 100 | round / 100) s, bytes \((.bytes_sent + .bytes_received) / 1e6 | . * 10 | round / 10) MB (\((.bytes_sent + .bytes_received) / $vectors | . * 10 | round / 10)x its vectors)"' "$out/cosnark.json"
+echo "snarkjs groth16 prove: ${snarkjs_cpu} s of CPU (node, all threads)"
+for round in $(seq 1 "$rounds"); do
+    measure_round "$round"
+done
+
+echo
+echo "over $rounds rounds, CPU per proof against the same round's plain prover (min-median-max):"
+awk -F'\t' '
+  function spread(key,   n, i, j, t, line) {
+    n = count[key]
+    for (i = 1; i <= n; i++) for (j = i + 1; j <= n; j++)
+      if (v[key, j] < v[key, i]) { t = v[key, i]; v[key, i] = v[key, j]; v[key, j] = t }
+    return sprintf("%.2f-%.2f-%.2fx", v[key, 1], v[key, int((n + 1) / 2)], v[key, n])
+  }
+  { for (k = 3; k <= 4; k++) { key = $1 " " $2 " " k; v[key, ++count[key]] = $k } }
+  END {
+    for (role = 1; role <= 2; role++) for (when = 1; when <= 2; when++) {
+      r = role == 1 ? "party" : "server"; w = when == 1 ? "first" : "later"
+      if ((r " " w " 3") in count)
+        printf "%-6s %s proofs: %s plain alone, %s plain at once\n", r, w, spread(r " " w " 3"), spread(r " " w " 4")
+    }
+  }' "$out/ratios.tsv"
