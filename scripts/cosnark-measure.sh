@@ -145,7 +145,7 @@ done
 echo
 echo "over $rounds rounds, CPU per proof against the same round's plain prover (min-median-max):"
 awk -F'\t' '
-  function spread(key,   n, i, j, t, line) {
+  function spread(key,   n, i, j, t) {
     n = count[key]
     for (i = 1; i <= n; i++) for (j = i + 1; j <= n; j++)
       if (v[key, j] < v[key, i]) { t = v[key, i]; v[key, i] = v[key, j]; v[key, j] = t }

@@ -119,8 +119,8 @@ BGV_AVX512 inline void scale(u64 *values, size_t n, u64 w, u64 ws, const Modulus
 /// no address depends on e, which holds secret errors in encryption: a table indexed
 /// by e[j] would leak them through the cache.
 BGV_AVX512 inline void scale_small(const int32_t *e, const u64 *plus, u64 *out, size_t n, u64 w, u64 ws, const Modulus &mod) {
-    const __m512i q = _mm512_set1_epi64(static_cast<long long>(mod.value()));
     if (n % 8 != 0) return scalar::scale_small(e, plus, out, n, w, ws, mod);
+    const __m512i q = _mm512_set1_epi64(static_cast<long long>(mod.value()));
     const ShoupX8 vw = broadcast_shoup(w, ws);
     for (size_t j = 0; j < n; j += 8) {
         __m512i v = _mm512_cvtepi32_epi64(_mm256_loadu_si256(reinterpret_cast<const __m256i *>(e + j)));
