@@ -2,7 +2,7 @@
 //! its sender and receiver, its place in the job and its contents.
 //!
 //! A header is [`HEADER_WORDS`] little-endian 64-bit words: the magic
-//! `HEMPI\0\0\x01`, the 32-byte context fingerprint (4 words), the sending
+//! `HEMPI\0\0\x02`, the 32-byte context fingerprint (4 words), the sending
 //! rank, the receiving rank, the exchange's sequence number, the chain prime
 //! the residues are modulo, the payload's word count and a checksum of the
 //! payload seeded with all the fields before it. The checksum finds
@@ -18,7 +18,7 @@ pub const HEADER_WORDS: usize = 11;
 /// Bytes in a header.
 pub const HEADER_BYTES: usize = HEADER_WORDS * 8;
 
-const MAGIC: u64 = u64::from_le_bytes(*b"HEMPI\0\0\x01");
+const MAGIC: u64 = u64::from_le_bytes(*b"HEMPI\0\0\x02");
 
 /// What a header announces about one payload.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -97,21 +97,24 @@ impl Header {
     }
 }
 
+/// Independent lanes of [`checksum`]: enough multiplications in flight to
+/// keep the multiplier busy. On this project's Zen 4 VM eight lanes hash
+/// 28 GB/s, four 19 GB/s.
+const LANES: usize = 8;
+
 /// The checksum of `payload` seeded with the header fields `seed`. Word i
-/// of the payload goes to lane i mod 4; each lane, and then the fold of the
-/// lanes, steps through a bijection of its state for a fixed input word, so
-/// any one changed word changes the checksum. Four independent lanes keep
-/// four multiplications in flight: 14 GB/s on this project's 2-core VM,
-/// 3.3 times one chain.
+/// of the payload goes to lane i mod [`LANES`]; each lane, and then the fold
+/// of the lanes, steps through a bijection of its state for a fixed input
+/// word, so any one changed word changes the checksum.
 fn checksum(seed: &[u64], payload: &[u64]) -> u64 {
     const ODD: u64 = 0x9e37_79b9_7f4a_7c15;
     let step = |h: u64, w: u64| (h ^ w).wrapping_mul(ODD).rotate_left(29);
     let start = seed.iter().fold(0x5bd1_e995_u64, |h, &w| step(h, w));
-    let mut lanes = [start, start ^ 1, start ^ 2, start ^ 3];
-    let words = payload.chunks_exact(4);
+    let mut lanes: [u64; LANES] = std::array::from_fn(|i| start ^ i as u64);
+    let words = payload.chunks_exact(LANES);
     let tail = words.remainder();
-    for four in words {
-        for (lane, &w) in lanes.iter_mut().zip(four) {
+    for chunk in words {
+        for (lane, &w) in lanes.iter_mut().zip(chunk) {
             *lane = step(*lane, w);
         }
     }
@@ -175,7 +178,7 @@ mod tests {
 
     #[test]
     fn any_one_changed_word_changes_the_checksum_at_every_length() {
-        for len in 0..12u64 {
+        for len in 0..20u64 {
             let payload: Vec<u64> = (0..len).map(|i| i * 0x1234_5678_9abc).collect();
             let base = checksum(&[1, 2], &payload);
             for at in 0..len as usize {
