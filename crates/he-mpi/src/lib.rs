@@ -18,6 +18,12 @@
 //!    columns ([`helib_rs::Context::convolve_rows`]), with no communication;
 //! 3. a second all-to-all brings the product blocks back, spread over the ranks.
 //!
+//! A rank's own blocks in its own columns never travel: the convolution
+//! reads them in place ([`helib_rs::Ciphertext::residue_row`]) and writes
+//! its own output blocks' columns straight into them
+//! ([`helib_rs::OutputRows::Columns`]), so on one rank the product moves no
+//! more memory than the one-process product.
+//!
 //! The result is bit for bit the ciphertext the one-process product gives
 //! (the convolution is exact mod Q); the noise estimate and correction factor
 //! are the engine's ([`helib_rs::Context::block_product_noise`]). A

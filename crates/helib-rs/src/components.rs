@@ -1,4 +1,4 @@
-//! Read access to a ciphertext's polynomials, residue by residue.
+//! Access to a ciphertext's polynomials, residue by residue.
 
 use helib_sys as sys;
 
@@ -38,6 +38,54 @@ impl Ciphertext {
         let mut out = vec![0u64; self.context().ring_degree()];
         self.residues_into(part, prime, &mut out)?;
         Ok(out)
+    }
+
+    /// [`residues`](Self::residues) in place: the N values in the
+    /// ciphertext's own memory, borrowed rather than copied (for reading
+    /// pieces of many rows, as [`Context::convolve_rows`](crate::Context::convolve_rows)'s
+    /// operands, without staging them).
+    ///
+    /// ```
+    /// use helib_rs::{Context, Parameters, Plaintext, SecretKey};
+    ///
+    /// let context = Context::new(&Parameters::for_tests())?;
+    /// let sk = SecretKey::generate(&context)?;
+    /// let ct = sk.encrypt(&Plaintext::from_u64s(&context, &[1, 2])?)?;
+    /// assert_eq!(ct.residue_row(1, 0)?, &ct.residues(1, 0)?[..]);
+    /// assert!(ct.residue_row(0, ct.level() + 1).is_err());
+    /// # Ok::<(), helib_rs::Error>(())
+    /// ```
+    ///
+    /// # Errors
+    /// As for [`residues`](Self::residues).
+    pub fn residue_row(&self, part: usize, prime: usize) -> Result<&[u64]> {
+        let mut row: *const u64 = std::ptr::null();
+        // SAFETY: the handle is live and only read; `row` is a valid place.
+        crate::ffi::check(unsafe {
+            sys::helib_ciphertext_residue_row(self.as_ptr(), part, prime, &mut row)
+        })?;
+        // SAFETY: the engine checked part and prime and points at that
+        // row's N words, which stay alive and unchanged while `self` is
+        // borrowed (every write to a ciphertext takes `&mut self`).
+        Ok(unsafe { std::slice::from_raw_parts(row, self.context().ring_degree()) })
+    }
+
+    /// The address of [`residues`](Self::residues)' N words in the
+    /// ciphertext's own memory, for the engine to write in place; the
+    /// ciphertext drops any c₁ seed. Whoever writes through it writes only
+    /// residues below the prime.
+    pub(crate) fn residue_row_for_writing(
+        &mut self,
+        part: usize,
+        prime: usize,
+    ) -> Result<*mut u64> {
+        let mut row: *mut u64 = std::ptr::null_mut();
+        // SAFETY: the handle is live and exclusively borrowed; `row` is a
+        // valid place.
+        crate::ffi::check(unsafe {
+            sys::helib_ciphertext_residue_row_mut(self.as_mut_ptr(), part, prime, &mut row)
+        })?;
+        Ok(row)
     }
 
     /// [`residues`](Self::residues) written into `out` (its first N

@@ -181,7 +181,7 @@ pub use params::{
 };
 pub use plaintext::Plaintext;
 pub use relin_key::RelinKey;
-pub use residue_rows::RowOperand;
+pub use residue_rows::{OutputRows, RowOperand};
 pub use rotation::RotationPolicy;
 pub use secret_export::{ExportSecret, SecretKeyExport};
 pub use security::{max_log_qp, SecurityLevel};

@@ -20,11 +20,13 @@ use crate::error::{Error, Result};
 use crate::ffi::check;
 
 /// One operand of [`Context::convolve_rows`]: `blocks` × `parts` rows of
-/// residues (block major, then part), each of the same width.
+/// residues (block major, then part), each of the convolution's width,
+/// wherever each lives: a buffer of rows received from elsewhere, or a
+/// ciphertext's own residues ([`Ciphertext::residue_row`]), read in place.
 #[derive(Debug, Clone, Copy)]
 pub struct RowOperand<'a> {
-    /// The rows, `blocks · parts · width` words.
-    pub rows: &'a [u64],
+    /// The rows, `blocks · parts` of them.
+    pub rows: &'a [&'a [u64]],
     /// How many blocks the rows are of.
     pub blocks: usize,
     /// Polynomials per block: 2 for a size-2 ciphertext, 1 for an encoded plaintext.
@@ -35,7 +37,7 @@ pub struct RowOperand<'a> {
 
 impl<'a> RowOperand<'a> {
     /// Rows of `blocks` size-2 ciphertexts (residues in engine form).
-    pub fn ciphertexts(rows: &'a [u64], blocks: usize) -> Self {
+    pub fn ciphertexts(rows: &'a [&'a [u64]], blocks: usize) -> Self {
         Self {
             rows,
             blocks,
@@ -45,7 +47,7 @@ impl<'a> RowOperand<'a> {
     }
 
     /// Rows of `blocks` encoded plaintexts (one polynomial each, Montgomery form).
-    pub fn encoded_plaintexts(rows: &'a [u64], blocks: usize) -> Self {
+    pub fn encoded_plaintexts(rows: &'a [&'a [u64]], blocks: usize) -> Self {
         Self {
             rows,
             blocks,
@@ -53,47 +55,99 @@ impl<'a> RowOperand<'a> {
             montgomery: true,
         }
     }
+
+    /// Checks the row count and every row's length against the shape.
+    fn check(&self, width: usize, name: &str) -> Result<()> {
+        let expected = self.blocks.checked_mul(self.parts);
+        if expected != Some(self.rows.len()) {
+            return Err(Error::InvalidArgument(format!(
+                "{name} has {} rows, not the {} blocks × {} parts of its shape",
+                self.rows.len(),
+                self.blocks,
+                self.parts
+            )));
+        }
+        match self.rows.iter().position(|row| row.len() != width) {
+            Some(index) => Err(Error::InvalidArgument(format!(
+                "row {index} of {name} holds {} words, not the width {width}",
+                self.rows[index].len()
+            ))),
+            None => Ok(()),
+        }
+    }
+}
+
+/// Where [`Context::convolve_rows`] puts one output block.
+#[derive(Debug)]
+pub enum OutputRows<'a> {
+    /// A buffer of the block's `a.parts + b.parts − 1` rows of the width,
+    /// one after the other (to send elsewhere).
+    Words(&'a mut [u64]),
+    /// Columns `first..first + width` of `block`'s residues at the prime,
+    /// written in place (its polynomials are the block's parts): for a
+    /// block assembled here from pieces ([`Ciphertext::zeros`]).
+    Columns {
+        /// The block, of as many polynomials as the output has parts.
+        block: &'a mut Ciphertext,
+        /// Its first column written.
+        first: usize,
+    },
 }
 
 impl Context {
     /// The block product of `a` and `b` on `width` slot columns at chain
-    /// prime `prime`: `out` receives the output blocks `outputs`, each
-    /// `a.parts + b.parts − 1` rows of `width` words (block major, then
-    /// part) — the residues [`Ciphertext::multiply_blocks`] (or
+    /// prime `prime`: `out` receives the output blocks `outputs`, one
+    /// [`OutputRows`] each, every block `a.parts + b.parts − 1` rows of
+    /// `width` words — the residues [`Ciphertext::multiply_blocks`] (or
     /// [`multiply_plain_blocks`](Ciphertext::multiply_plain_blocks)) gives in
     /// those columns.
     ///
     /// ```
-    /// use helib_rs::{Ciphertext, Context, Parameters, Plaintext, RowOperand, SecretKey};
+    /// use helib_rs::{Ciphertext, Context, OutputRows, Parameters, Plaintext, RowOperand, SecretKey};
     ///
     /// let context = Context::new(&Parameters::for_tests())?;
     /// let sk = SecretKey::generate(&context)?;
     /// let enc = |c: &[i64]| sk.encrypt(&Plaintext::from_i64s(&context, c)?);
     /// let (a, b) = ([enc(&[1])?, enc(&[2])?], [enc(&[3])?, enc(&[1])?]);
     /// let whole = Ciphertext::multiply_blocks(&a, &b, 0..3)?;
-    /// // Columns 8..16 of prime 0, rows of (block, part).
-    /// let rows = |blocks: &[Ciphertext]| -> helib_rs::Result<Vec<u64>> {
+    /// // Columns 8..16 of prime 0, read in place: rows of (block, part).
+    /// fn rows(blocks: &[Ciphertext]) -> helib_rs::Result<Vec<&[u64]>> {
     ///     let mut out = Vec::new();
     ///     for block in blocks {
     ///         for part in 0..block.size() {
-    ///             out.extend_from_slice(&block.residues(part, 0)?[8..16]);
+    ///             out.push(&block.residue_row(part, 0)?[8..16]);
     ///         }
     ///     }
     ///     Ok(out)
-    /// };
-    /// let mut out = vec![0; 3 * 3 * 8];
+    /// }
     /// let (ra, rb) = (rows(&a)?, rows(&b)?);
-    /// context.convolve_rows(0, 8, RowOperand::ciphertexts(&ra, 2), RowOperand::ciphertexts(&rb, 2), 0..3, &mut out)?;
-    /// assert_eq!(out, rows(&whole)?);
+    /// // Output blocks 0 and 1 into a buffer, block 2 into a ciphertext.
+    /// let mut words = vec![0; 2 * 3 * 8];
+    /// let (first, second) = words.split_at_mut(3 * 8);
+    /// let like = &whole[2];
+    /// let mut last = Ciphertext::zeros(
+    ///     &context, like.level(), 3, like.correction_factor(), like.noise_estimate_bits())?;
+    /// let mut out = [
+    ///     OutputRows::Words(first),
+    ///     OutputRows::Words(second),
+    ///     OutputRows::Columns { block: &mut last, first: 8 },
+    /// ];
+    /// let (a_rows, b_rows) = (RowOperand::ciphertexts(&ra, 2), RowOperand::ciphertexts(&rb, 2));
+    /// context.convolve_rows(0, 8, a_rows, b_rows, 0..3, &mut out)?;
+    /// assert_eq!(words.chunks(8).collect::<Vec<_>>(), rows(&whole[..2])?);
+    /// assert_eq!(&last.residue_row(2, 0)?[8..16], &whole[2].residue_row(2, 0)?[8..16]);
     /// # Ok::<(), helib_rs::Error>(())
     /// ```
     ///
     /// # Errors
-    /// [`Error::InvalidArgument`] for row counts that do not match the
-    /// shapes, a prime outside the chain, operands other than size-2
-    /// ciphertexts times size-2 ciphertexts or plaintexts, or outputs
-    /// outside the product's blocks; [`Error::Malformed`] for a residue not
-    /// below the prime.
+    /// [`Error::InvalidArgument`] for rows that do not match the shapes or
+    /// the width, a prime outside the chain (or above a destination block's
+    /// level), operands other than size-2 ciphertexts times size-2
+    /// ciphertexts or plaintexts, outputs outside the product's blocks, or a
+    /// destination block of another size or whose columns end past N;
+    /// [`Error::ContextMismatch`] for a destination block of another
+    /// context; [`Error::Malformed`] for a residue not below the prime (the
+    /// destinations are then partly written).
     pub fn convolve_rows(
         &self,
         prime: usize,
@@ -101,42 +155,81 @@ impl Context {
         a: RowOperand<'_>,
         b: RowOperand<'_>,
         outputs: Range<usize>,
-        out: &mut [u64],
+        out: &mut [OutputRows<'_>],
     ) -> Result<()> {
-        let words = |blocks: usize, parts: usize| {
-            blocks
-                .checked_mul(parts)
-                .and_then(|rows| rows.checked_mul(width))
-        };
+        if width == 0 {
+            return Err(Error::InvalidArgument(
+                "a row convolution needs at least one column".into(),
+            ));
+        }
+        a.check(width, "a")?;
+        b.check(width, "b")?;
+        if out.len() != outputs.len() {
+            return Err(Error::InvalidArgument(format!(
+                "{} destinations for the {} output blocks {outputs:?}",
+                out.len(),
+                outputs.len()
+            )));
+        }
         let out_parts = (a.parts + b.parts).saturating_sub(1);
-        let shapes = [
-            (a.rows.len(), words(a.blocks, a.parts), "a"),
-            (b.rows.len(), words(b.blocks, b.parts), "b"),
-            (out.len(), words(outputs.len(), out_parts), "out"),
-        ];
-        for (len, expected, name) in shapes {
-            if expected != Some(len) {
-                return Err(Error::InvalidArgument(format!(
-                    "the rows of {name} hold {len} words, not the shape's {expected:?}"
-                )));
+        let mut out_rows = Vec::with_capacity(out.len() * out_parts);
+        for destination in out.iter_mut() {
+            match destination {
+                OutputRows::Words(words) => {
+                    if Some(words.len()) != out_parts.checked_mul(width) {
+                        return Err(Error::InvalidArgument(format!(
+                            "an output buffer holds {} words, not {out_parts} rows of {width}",
+                            words.len()
+                        )));
+                    }
+                    out_rows.extend(words.chunks_exact_mut(width).map(<[u64]>::as_mut_ptr));
+                }
+                OutputRows::Columns { block, first } => {
+                    if !self.same_as(block.context()) {
+                        return Err(Error::ContextMismatch);
+                    }
+                    if block.size() != out_parts
+                        || first
+                            .checked_add(width)
+                            .is_none_or(|end| end > self.ring_degree())
+                    {
+                        return Err(Error::InvalidArgument(format!(
+                            "an output block of {} polynomials, columns {first}.. of width {width}: \
+                             not {out_parts} polynomials within the N = {} columns",
+                            block.size(),
+                            self.ring_degree()
+                        )));
+                    }
+                    for part in 0..out_parts {
+                        let row = block.residue_row_for_writing(part, prime)?;
+                        // SAFETY: `first + width` ≤ N, the row's length.
+                        out_rows.push(unsafe { row.add(*first) });
+                    }
+                }
             }
         }
-        // SAFETY: the context handle is live; the three slices hold exactly
-        // the words the shapes name (checked above), and `out` is exclusive.
+        let pointers = |op: &RowOperand<'_>| op.rows.iter().map(|r| r.as_ptr()).collect::<Vec<_>>();
+        let (a_rows, b_rows) = (pointers(&a), pointers(&b));
+        // SAFETY: the context handle is live; every input row holds `width`
+        // words (checked above) and is borrowed for the call; every output
+        // row is `width` words of a distinct exclusive borrow (a buffer's
+        // own chunk, or columns within a block's row, checked above), none
+        // overlapping an input (borrows cannot); the counts are those of
+        // the pointer lists.
         check(unsafe {
             sys::helib_context_convolve_rows(
                 self.as_ptr(),
                 prime,
                 width,
-                a.rows.as_ptr(),
+                a_rows.as_ptr(),
                 a.blocks,
                 a.parts,
-                b.rows.as_ptr(),
+                b_rows.as_ptr(),
                 b.blocks,
                 b.parts,
                 i32::from(b.montgomery),
                 outputs.start,
-                out.as_mut_ptr(),
+                out_rows.as_ptr(),
                 outputs.len(),
             )
         })
@@ -260,7 +353,8 @@ impl Ciphertext {
 
     /// [`from_residues`](Self::from_residues)'s ciphertext with every
     /// residue zero, to be filled piece by piece with
-    /// [`write_residue_columns`](Self::write_residue_columns): for blocks
+    /// [`write_residue_columns`](Self::write_residue_columns) (or in place by
+    /// [`Context::convolve_rows`], [`OutputRows::Columns`]): for blocks
     /// whose residues arrive as column ranges from several processes, which
     /// would otherwise be staged whole and copied again.
     ///
@@ -398,28 +492,63 @@ mod tests {
         );
 
         // Rows: 2 blocks times 1 block on 8 columns.
-        let rows = vec![1u64; 2 * 2 * 8];
+        let words = vec![1u64; 2 * 2 * 8];
+        let rows: Vec<&[u64]> = words.chunks(8).collect();
         let mut out = vec![0u64; 2 * 3 * 8];
         let a = RowOperand::ciphertexts(&rows, 2);
-        let b = RowOperand::ciphertexts(&rows[..2 * 8], 1);
-        context.convolve_rows(0, 8, a, b, 0..2, &mut out).unwrap();
+        let b = RowOperand::ciphertexts(&rows[..2], 1);
+        let convolve = |prime: usize,
+                        a: RowOperand<'_>,
+                        outputs: Range<usize>,
+                        out: &mut [u64],
+                        width: usize| {
+            let mut destinations: Vec<_> = out.chunks_mut(3 * 8).map(OutputRows::Words).collect();
+            context.convolve_rows(prime, width, a, b, outputs, &mut destinations)
+        };
+        convolve(0, a, 0..2, &mut out, 8).unwrap();
         assert!(matches!(
-            context.convolve_rows(0, 8, a, b, 0..3, &mut out),
+            convolve(0, a, 0..3, &mut out, 8),
             Err(Error::InvalidArgument(_))
         ));
-        assert!(context
-            .convolve_rows(0, 8, a, b, 0..2, &mut out[1..])
-            .is_err());
+        assert!(convolve(0, a, 0..2, &mut out[1..], 8).is_err());
+        assert!(convolve(0, a, 0..2, &mut out, 7).is_err());
+        assert!(convolve(0, a, 0..2, &mut out, 0).is_err());
         let primes = context.chain_primes().len();
-        assert!(context
-            .convolve_rows(primes, 8, a, b, 0..2, &mut out)
-            .is_err());
-        let mut bad = rows.clone();
+        assert!(convolve(primes, a, 0..2, &mut out, 8).is_err());
+        assert!(convolve(0, RowOperand::ciphertexts(&rows[..3], 2), 0..2, &mut out, 8).is_err());
+        let mut bad = words.clone();
         bad[3] = context.chain_primes()[0];
-        let a_bad = RowOperand::ciphertexts(&bad, 2);
+        let bad_rows: Vec<&[u64]> = bad.chunks(8).collect();
         assert!(matches!(
-            context.convolve_rows(0, 8, a_bad, b, 0..2, &mut out),
+            convolve(0, RowOperand::ciphertexts(&bad_rows, 2), 0..2, &mut out, 8),
             Err(Error::Malformed(_))
+        ));
+        // A destination block: of the output's size, within N columns, at
+        // or above the prime, of this context.
+        let (level, factor) = (ct.level(), ct.correction_factor());
+        let block = |parts| Ciphertext::zeros(&context, level, parts, factor, 1.0).unwrap();
+        let (mut three, mut two) = (block(3), block(2));
+        let into = |block: &mut Ciphertext, first: usize, prime: usize| {
+            let mut words = vec![0u64; 3 * 8];
+            let mut destinations = [
+                OutputRows::Words(&mut words),
+                OutputRows::Columns { block, first },
+            ];
+            context.convolve_rows(prime, 8, a, b, 0..2, &mut destinations)
+        };
+        into(&mut three, n - 8, 0).unwrap();
+        assert!(three.residue_row(1, 0).unwrap()[n - 8..]
+            .iter()
+            .all(|&r| r == 2));
+        assert!(into(&mut three, n - 7, 0).is_err());
+        assert!(into(&mut three, usize::MAX, 0).is_err());
+        assert!(into(&mut two, 0, 0).is_err());
+        assert!(into(&mut three, 0, level + 1).is_err());
+        let elsewhere = Context::new(&Parameters::for_tests()).unwrap();
+        let mut foreign = Ciphertext::zeros(&elsewhere, level, 3, factor, 1.0).unwrap();
+        assert!(matches!(
+            into(&mut foreign, 0, 0),
+            Err(Error::ContextMismatch)
         ));
         assert!(matches!(
             context.block_product_noise(0, 10_000.0, 10_000.0, 1),
@@ -448,14 +577,18 @@ mod tests {
                     .collect();
                 let total = a_blocks + b_blocks - 1;
                 let mut out = vec![0u64; total * 3 * width];
+                let (a_rows, b_rows): (Vec<_>, Vec<_>) =
+                    (a.chunks(width).collect(), b.chunks(width).collect());
+                let mut destinations: Vec<_> =
+                    out.chunks_mut(3 * width).map(OutputRows::Words).collect();
                 context
                     .convolve_rows(
                         0,
                         width,
-                        RowOperand::ciphertexts(&a, a_blocks),
-                        RowOperand::ciphertexts(&b, b_blocks),
+                        RowOperand::ciphertexts(&a_rows, a_blocks),
+                        RowOperand::ciphertexts(&b_rows, b_blocks),
                         0..total,
-                        &mut out,
+                        &mut destinations,
                     )
                     .unwrap();
                 let mut want = vec![0u64; out.len()];

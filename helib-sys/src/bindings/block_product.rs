@@ -40,20 +40,20 @@ extern "C" {
     ) -> helib_status;
 }
 extern "C" {
-    #[doc = " One chain prime's block convolution on rows of residues (engine form):\n for `width` slot columns of every block, the values\n helib_ciphertext_multiply_blocks computes in those columns modulo prime\n `prime`. `a` holds a_blocks x a_parts rows of `width` words (block major,\n then part; a_parts = 2); `b` b_blocks x b_parts rows (b_parts = 2, or 1 for\n an encoded plaintext's rows, which are in Montgomery form: b_montgomery =\n 1). `out` receives out_blocks product blocks from block `first` on, each\n a_parts + b_parts - 1 rows; width, a_blocks and b_blocks are at most N\n (HELIB_ERR_INVALID_ARGUMENT otherwise, before any array is read). Residues\n not below the prime give HELIB_ERR_MALFORMED_INPUT (`out` is then left\n partly written). Columns are\n independent, so processes holding different columns of the same blocks\n together compute a whole block product."]
+    #[doc = " One chain prime's block convolution on rows of residues (engine form):\n for `width` slot columns of every block, the values\n helib_ciphertext_multiply_blocks computes in those columns modulo prime\n `prime`. Every row is `width` words, wherever it lives (a caller's\n buffer, or a ciphertext's own residues from helib_ciphertext_residue_row):\n `a` points to a_blocks x a_parts rows (block major, then part; a_parts =\n 2), `b` to b_blocks x b_parts rows (b_parts = 2, or 1 for an encoded\n plaintext's rows, which are in Montgomery form: b_montgomery = 1). `out`\n points to the rows of out_blocks product blocks from block `first` on,\n each a_parts + b_parts - 1 rows, none overlapping another row; width,\n a_blocks and b_blocks are at most N (HELIB_ERR_INVALID_ARGUMENT\n otherwise, before any row is read), a NULL row is HELIB_ERR_NULL_POINTER.\n Residues not below the prime give HELIB_ERR_MALFORMED_INPUT (the output\n rows are then left partly written). Columns are independent, so processes\n holding different columns of the same blocks together compute a whole\n block product."]
     pub fn helib_context_convolve_rows(
         ctx: *const helib_context,
         prime: usize,
         width: usize,
-        a: *const u64,
+        a: *const *const u64,
         a_blocks: usize,
         a_parts: usize,
-        b: *const u64,
+        b: *const *const u64,
         b_blocks: usize,
         b_parts: usize,
         b_montgomery: ::std::os::raw::c_int,
         first: usize,
-        out: *mut u64,
+        out: *const *mut u64,
         out_blocks: usize,
     ) -> helib_status;
 }

@@ -92,6 +92,24 @@ extern "C" {
     ) -> helib_status;
 }
 extern "C" {
+    #[doc = " The address, in *row, of the N residues helib_ciphertext_residues copies\n out, in the ciphertext's own memory (no copy): valid until `ct` is next\n written to or freed, and only to be read. Part and prime as for\n helib_ciphertext_residues."]
+    pub fn helib_ciphertext_residue_row(
+        ct: *const helib_ciphertext,
+        part: usize,
+        prime: usize,
+        row: *mut *const u64,
+    ) -> helib_status;
+}
+extern "C" {
+    #[doc = " As helib_ciphertext_residue_row, for writing in place (the output rows of\n helib_context_convolve_rows): the ciphertext drops any c_1 seed, which\n the new residues would no longer match. The caller writes only residues\n below the prime and answers for them, as for\n helib_ciphertext_write_residue_columns."]
+    pub fn helib_ciphertext_residue_row_mut(
+        ct: *mut helib_ciphertext,
+        part: usize,
+        prime: usize,
+        row: *mut *mut u64,
+    ) -> helib_status;
+}
+extern "C" {
     #[doc = " dst = the ciphertext of `parts` (2 or 3) polynomials at `level` with these\n residues (engine form, part major then prime: parts x (level + 1) x N\n words, as helib_ciphertext_residues reads them), correction factor `factor`\n (factor_nlimbs limbs) and noise estimate `noise_log2`. A residue not below\n its prime, a factor not invertible mod t, a non-finite estimate or a wrong\n length give HELIB_ERR_MALFORMED_INPUT (HELIB_ERR_INVALID_LEVEL for the\n level); an estimate below the floor is raised to it, as on deserialization."]
     pub fn helib_ciphertext_import_residues(
         ctx: *const helib_context,

@@ -87,8 +87,9 @@ impl<F: PrimeField> DistributedPolynomial<F> {
         let columns = |r: usize| partition.columns(n, r);
         let width = columns(rank).len();
         let mine = partition.range(outputs.len(), rank);
-        // The output blocks, filled column range by column range as the
-        // convolved rows arrive.
+        // The output blocks: this rank's columns written in place by the
+        // convolution, the others' column range by column range as they
+        // arrive.
         let mut results = cluster.agree(
             (0..mine.len())
                 .map(|_| Ciphertext::zeros(context, level, out_parts, &factor, noise))
@@ -99,40 +100,74 @@ impl<F: PrimeField> DistributedPolynomial<F> {
         let b_counts = |r: usize| partition.range(b_blocks, r).len() * b_parts;
         // Buffers reused from prime to prime: fresh pages cost more than
         // the copies through them.
-        let mut buffers = Buffers::default();
-        let (mut a_rows, mut b_rows, mut out) = (Vec::new(), Vec::new(), Vec::new());
+        let (mut send, mut a_received, mut b_received) = (Vec::new(), Vec::new(), Vec::new());
+        let (mut out, mut received) = (Vec::new(), Vec::new());
         for prime in 0..primes {
-            // Operand rows: this rank's blocks, every column range to its rank.
-            self.transpose(cluster, prime, &a, &[], a_counts, &mut buffers, &mut a_rows)?;
-            self.transpose(
+            // Operand rows: this rank's blocks, every other column range to
+            // its rank; this rank's own columns are read where they are.
+            transpose(
+                cluster,
+                prime,
+                &a,
+                &[],
+                a_counts,
+                &mut send,
+                &mut a_received,
+            )?;
+            transpose(
                 cluster,
                 prime,
                 &b_local,
                 &b_plain,
                 b_counts,
-                &mut buffers,
-                &mut b_rows,
+                &mut send,
+                &mut b_received,
             )?;
+            let a_rows = operand_rows(cluster, prime, &a, &[], a_counts, &a_received)?;
+            let b_rows = operand_rows(cluster, prime, &b_local, &b_plain, b_counts, &b_received)?;
             let b_operand = if b_parts == 2 {
                 RowOperand::ciphertexts(&b_rows, b_blocks)
             } else {
                 RowOperand::encoded_plaintexts(&b_rows, b_blocks)
             };
-            out.resize(outputs.len() * out_parts * width, 0);
+            // The result rows: the other ranks' blocks into `out`, to be sent
+            // back; this rank's straight into its output blocks.
+            let send_counts: Vec<usize> = (0..cluster.size())
+                .map(|d| {
+                    if d == rank {
+                        0
+                    } else {
+                        partition.range(outputs.len(), d).len() * out_parts * width
+                    }
+                })
+                .collect();
+            out.resize(send_counts.iter().sum(), 0);
+            // Output blocks are spread in rank order: the ranks before this
+            // one hold the first `mine.start`.
+            let block_words = out_parts * width;
+            let (before, after) = out.split_at_mut(mine.start * block_words);
+            let first = columns(rank).start;
+            let mut destinations: Vec<_> = before
+                .chunks_exact_mut(block_words)
+                .map(OutputRows::Words)
+                .collect();
+            destinations.extend(
+                results
+                    .iter_mut()
+                    .map(|block| OutputRows::Columns { block, first }),
+            );
+            destinations.extend(after.chunks_exact_mut(block_words).map(OutputRows::Words));
             let convolved = context.convolve_rows(
                 prime,
                 width,
                 RowOperand::ciphertexts(&a_rows, self.blocks),
                 b_operand,
                 outputs.clone(),
-                &mut out,
+                &mut destinations,
             );
+            drop(destinations);
             cluster.agree(convolved.map_err(Error::from))?;
             // The result rows back: rank d gets its run of output blocks.
-            let send_counts: Vec<usize> = (0..cluster.size())
-                .map(|d| partition.range(outputs.len(), d).len() * out_parts * width)
-                .collect();
-            // This rank's own rows stay in `out` (the exchange skips them).
             let recv_counts: Vec<usize> = (0..cluster.size())
                 .map(|s| {
                     if s == rank {
@@ -142,131 +177,115 @@ impl<F: PrimeField> DistributedPolynomial<F> {
                     }
                 })
                 .collect();
-            let received = &mut buffers.received;
-            cluster.exchange(prime, &mut out, &send_counts, &recv_counts, received)?;
+            cluster.exchange(prime, &mut out, &send_counts, &recv_counts, &mut received)?;
             // `received` holds exactly the counts asked for (checked on arrival).
-            let mut at = 0;
-            let written = (0..cluster.size()).try_for_each(|s| {
-                let cols = columns(s);
-                let (rows, mut from) = if s == rank {
-                    (&out, mine.start * out_parts * width)
-                } else {
-                    (&*received, at)
-                };
-                for result in results.iter_mut() {
-                    for part in 0..out_parts {
-                        let row = &rows[from..from + cols.len()];
-                        result.write_residue_columns(part, prime, cols.start, row)?;
-                        from += cols.len();
+            let mut rows = received.as_slice();
+            let written = (0..cluster.size())
+                .filter(|&s| s != rank)
+                .try_for_each(|s| {
+                    let cols = columns(s);
+                    for result in results.iter_mut() {
+                        for part in 0..out_parts {
+                            let (row, tail) = rows.split_at(cols.len());
+                            result.write_residue_columns(part, prime, cols.start, row)?;
+                            rows = tail;
+                        }
                     }
-                }
-                if s != rank {
-                    at = from;
-                }
-                Ok::<_, helib_rs::Error>(())
-            });
+                    Ok::<_, helib_rs::Error>(())
+                });
             cluster.agree(written.map_err(Error::from))?;
         }
         Ok(Self::from_parts(results, outputs.len(), layout))
     }
+}
 
-    /// The all-to-all that gives this rank, in `rows`, the rows of every
-    /// block in its column range at `prime`, from this rank's `blocks`
-    /// (ciphertexts) and `plain` blocks; `counts(r)` is the rows rank r holds.
-    /// This rank's own columns go straight into `rows`; only the other
-    /// ranks' pieces are staged in `buffers.send`.
-    #[allow(clippy::too_many_arguments)]
-    fn transpose(
-        &self,
-        cluster: &Cluster,
-        prime: usize,
-        blocks: &[Ciphertext],
-        plain: &[EncodedPlaintext],
-        counts: impl Fn(usize) -> usize,
-        buffers: &mut Buffers,
-        rows: &mut Vec<u64>,
-    ) -> Result<()> {
-        let (size, rank, partition) = (cluster.size(), cluster.rank(), cluster.partition());
-        let n = cluster.context().ring_degree();
-        let own = counts(rank);
-        let width = partition.columns(n, rank).len();
-        let recv_counts: Vec<usize> = (0..size).map(|s| counts(s) * width).collect();
-        let send_counts: Vec<usize> = (0..size)
-            .map(|d| {
-                if d == rank {
-                    0
-                } else {
-                    own * partition.columns(n, d).len()
-                }
-            })
-            .collect();
-        rows.resize(recv_counts.iter().sum(), 0);
-        buffers.send.resize(send_counts.iter().sum(), 0);
-        // Row `index` of destination d: in `rows` for this rank, else in
-        // d's payload of `send`, rows of d's columns one after the other.
-        let pieces = Pieces {
-            rank,
-            own_at: recv_counts[..rank].iter().sum(),
-            send_at: prefix_sums(&send_counts),
-        };
-        let mut index = 0;
+/// The all-to-all that gives this rank, in `received`, the rows of every
+/// other rank's blocks in its column range at `prime`, from this rank's
+/// `blocks` (ciphertexts) and `plain` blocks; `counts(r)` is the rows rank r
+/// holds. The pieces for the other ranks are staged in `send`; this rank's
+/// own columns stay where they are ([`operand_rows`] reads them).
+fn transpose(
+    cluster: &Cluster,
+    prime: usize,
+    blocks: &[Ciphertext],
+    plain: &[EncodedPlaintext],
+    counts: impl Fn(usize) -> usize,
+    send: &mut Vec<u64>,
+    received: &mut Vec<u64>,
+) -> Result<()> {
+    let (size, rank, partition) = (cluster.size(), cluster.rank(), cluster.partition());
+    let n = cluster.context().ring_degree();
+    let width = partition.columns(n, rank).len();
+    let others = |count: usize, r: usize| if r == rank { 0 } else { count };
+    let recv_counts: Vec<usize> = (0..size).map(|s| others(counts(s) * width, s)).collect();
+    let own = counts(rank);
+    let send_counts: Vec<usize> = (0..size)
+        .map(|d| others(own * partition.columns(n, d).len(), d))
+        .collect();
+    send.resize(send_counts.iter().sum(), 0);
+    // Row `index` of destination d: d's payload of `send`, rows of d's
+    // columns one after the other.
+    let send_at = prefix_sums(&send_counts);
+    let mut index = 0;
+    let piece = |d: usize, index: usize| {
+        let len = partition.columns(n, d).len();
+        let at = send_at[d] + index * len;
+        (partition.columns(n, d).start, at..at + len)
+    };
+    for block in blocks {
+        for part in 0..block.size() {
+            for d in (0..size).filter(|&d| d != rank) {
+                let (first, range) = piece(d, index);
+                block.residue_columns_into(part, prime, first, &mut send[range])?;
+            }
+            index += 1;
+        }
+    }
+    for encoded in plain {
+        let (words, _) = encoded.residues()?;
+        let row = &words[prime * n..(prime + 1) * n];
+        for d in (0..size).filter(|&d| d != rank) {
+            let (first, range) = piece(d, index);
+            let len = range.len();
+            send[range].copy_from_slice(&row[first..first + len]);
+        }
+        index += 1;
+    }
+    cluster.exchange(prime, send, &send_counts, &recv_counts, received)
+}
+
+/// The rows of an operand at `prime` in this rank's column range, block by
+/// block (then part): this rank's own from its `blocks` or `plain` blocks,
+/// read in place, the other ranks' from `received` ([`transpose`]'s).
+fn operand_rows<'a>(
+    cluster: &Cluster,
+    prime: usize,
+    blocks: &'a [Ciphertext],
+    plain: &'a [EncodedPlaintext],
+    counts: impl Fn(usize) -> usize,
+    received: &'a [u64],
+) -> Result<Vec<&'a [u64]>> {
+    let (rank, partition) = (cluster.rank(), cluster.partition());
+    let n = cluster.context().ring_degree();
+    let cols = partition.columns(n, rank);
+    let mut others = received.chunks_exact(cols.len());
+    let mut rows = Vec::new();
+    for s in 0..cluster.size() {
+        if s != rank {
+            rows.extend(others.by_ref().take(counts(s)));
+            continue;
+        }
         for block in blocks {
             for part in 0..block.size() {
-                for d in 0..size {
-                    let cols = partition.columns(n, d);
-                    let piece = pieces.get(rows, &mut buffers.send, d, index, cols.len());
-                    block.residue_columns_into(part, prime, cols.start, piece)?;
-                }
-                index += 1;
+                rows.push(&block.residue_row(part, prime)?[cols.clone()]);
             }
         }
         for encoded in plain {
             let (words, _) = encoded.residues()?;
-            let row = &words[prime * n..(prime + 1) * n];
-            for d in 0..size {
-                let cols = partition.columns(n, d);
-                let piece = pieces.get(rows, &mut buffers.send, d, index, cols.len());
-                piece.copy_from_slice(&row[cols]);
-            }
-            index += 1;
+            rows.push(&words[prime * n + cols.start..prime * n + cols.end]);
         }
-        cluster.exchange(prime, &mut buffers.send, &send_counts, &recv_counts, rows)
     }
-}
-
-/// Where [`DistributedPolynomial::transpose`] puts each row piece: this
-/// rank's own in the received rows at `own_at`, the others' in the send
-/// buffer at their payload's offset `send_at[d]`.
-struct Pieces {
-    rank: usize,
-    own_at: usize,
-    send_at: Vec<usize>,
-}
-
-impl Pieces {
-    /// The `len` words of row `index` for rank `d`.
-    fn get<'a>(
-        &self,
-        rows: &'a mut [u64],
-        send: &'a mut [u64],
-        d: usize,
-        index: usize,
-        len: usize,
-    ) -> &'a mut [u64] {
-        let (buffer, at) = if d == self.rank {
-            (rows, self.own_at)
-        } else {
-            (send, self.send_at[d])
-        };
-        &mut buffer[at + index * len..at + (index + 1) * len]
-    }
-}
-
-/// The exchange buffers of a product, kept from prime to prime.
-#[derive(Default)]
-struct Buffers {
-    send: Vec<u64>,
-    received: Vec<u64>,
+    Ok(rows)
 }
 
 /// The level of a rank's blocks (all share one; the top for none).

@@ -50,21 +50,24 @@ helib_status helib_block_product_noise(const helib_context *ctx, size_t level, d
  * One chain prime's block convolution on rows of residues (engine form):
  * for `width` slot columns of every block, the values
  * helib_ciphertext_multiply_blocks computes in those columns modulo prime
- * `prime`. `a` holds a_blocks x a_parts rows of `width` words (block major,
- * then part; a_parts = 2); `b` b_blocks x b_parts rows (b_parts = 2, or 1 for
- * an encoded plaintext's rows, which are in Montgomery form: b_montgomery =
- * 1). `out` receives out_blocks product blocks from block `first` on, each
- * a_parts + b_parts - 1 rows; width, a_blocks and b_blocks are at most N
- * (HELIB_ERR_INVALID_ARGUMENT otherwise, before any array is read). Residues
- * not below the prime give HELIB_ERR_MALFORMED_INPUT (`out` is then left
- * partly written). Columns are
- * independent, so processes holding different columns of the same blocks
- * together compute a whole block product.
+ * `prime`. Every row is `width` words, wherever it lives (a caller's
+ * buffer, or a ciphertext's own residues from helib_ciphertext_residue_row):
+ * `a` points to a_blocks x a_parts rows (block major, then part; a_parts =
+ * 2), `b` to b_blocks x b_parts rows (b_parts = 2, or 1 for an encoded
+ * plaintext's rows, which are in Montgomery form: b_montgomery = 1). `out`
+ * points to the rows of out_blocks product blocks from block `first` on,
+ * each a_parts + b_parts - 1 rows, none overlapping another row; width,
+ * a_blocks and b_blocks are at most N (HELIB_ERR_INVALID_ARGUMENT
+ * otherwise, before any row is read), a NULL row is HELIB_ERR_NULL_POINTER.
+ * Residues not below the prime give HELIB_ERR_MALFORMED_INPUT (the output
+ * rows are then left partly written). Columns are independent, so processes
+ * holding different columns of the same blocks together compute a whole
+ * block product.
  */
-helib_status helib_context_convolve_rows(const helib_context *ctx, size_t prime, size_t width, const uint64_t *a,
-                                         size_t a_blocks, size_t a_parts, const uint64_t *b, size_t b_blocks,
-                                         size_t b_parts, int b_montgomery, size_t first, uint64_t *out,
-                                         size_t out_blocks);
+helib_status helib_context_convolve_rows(const helib_context *ctx, size_t prime, size_t width,
+                                         const uint64_t *const *a, size_t a_blocks, size_t a_parts,
+                                         const uint64_t *const *b, size_t b_blocks, size_t b_parts, int b_montgomery,
+                                         size_t first, uint64_t *const *out, size_t out_blocks);
 
 #ifdef __cplusplus
 }

@@ -73,6 +73,24 @@ helib_status helib_ciphertext_residue_columns(const helib_ciphertext *ct, size_t
                                               uint64_t *out, size_t count);
 
 /**
+ * The address, in *row, of the N residues helib_ciphertext_residues copies
+ * out, in the ciphertext's own memory (no copy): valid until `ct` is next
+ * written to or freed, and only to be read. Part and prime as for
+ * helib_ciphertext_residues.
+ */
+helib_status helib_ciphertext_residue_row(const helib_ciphertext *ct, size_t part, size_t prime,
+                                         const uint64_t **row);
+
+/**
+ * As helib_ciphertext_residue_row, for writing in place (the output rows of
+ * helib_context_convolve_rows): the ciphertext drops any c_1 seed, which
+ * the new residues would no longer match. The caller writes only residues
+ * below the prime and answers for them, as for
+ * helib_ciphertext_write_residue_columns.
+ */
+helib_status helib_ciphertext_residue_row_mut(helib_ciphertext *ct, size_t part, size_t prime, uint64_t **row);
+
+/**
  * dst = the ciphertext of `parts` (2 or 3) polynomials at `level` with these
  * residues (engine form, part major then prime: parts x (level + 1) x N
  * words, as helib_ciphertext_residues reads them), correction factor `factor`

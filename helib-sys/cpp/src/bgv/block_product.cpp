@@ -250,12 +250,12 @@ double block_product_noise(const Context &ctx, size_t level, double noise_a, dou
     return noise;
 }
 
-void convolve_rows(const Context &ctx, size_t prime, size_t width, const u64 *a, size_t a_blocks, size_t a_parts,
-                   const u64 *b, size_t b_blocks, size_t b_parts, bool b_montgomery, size_t first, u64 *out,
-                   size_t out_blocks) {
+void convolve_rows(const Context &ctx, size_t prime, size_t width, const u64 *const *a, size_t a_blocks,
+                   size_t a_parts, const u64 *const *b, size_t b_blocks, size_t b_parts, bool b_montgomery,
+                   size_t first, u64 *const *out, size_t out_blocks) {
     require(prime < ctx.chain_size(), Status::InvalidArgument,
             "prime " + std::to_string(prime) + " is not a chain prime");
-    require(a != nullptr && b != nullptr && out != nullptr, Status::NullPointer, "a row buffer is NULL");
+    require(a != nullptr && b != nullptr && out != nullptr, Status::NullPointer, "a row list is NULL");
     require(a_parts == 2 && (b_parts == 1 || b_parts == 2), Status::InvalidArgument,
             "rows of size-2 ciphertexts times rows of size-2 ciphertexts or of plaintexts");
     require(!b_montgomery || b_parts == 1, Status::InvalidArgument, "only plaintext rows are in Montgomery form");
@@ -272,6 +272,13 @@ void convolve_rows(const Context &ctx, size_t prime, size_t width, const u64 *a,
     require(out_blocks >= 1 && first < total && out_blocks <= total - first, Status::InvalidArgument,
             "output blocks [" + std::to_string(first) + ", " + std::to_string(first + out_blocks) +
                 ") are not within the " + std::to_string(total) + " blocks of the product");
+    const size_t out_parts = a_parts + b_parts - 1;
+    const auto require_rows = [](auto rows, size_t count) {
+        require(std::find(rows, rows + count, nullptr) == rows + count, Status::NullPointer, "a row is NULL");
+    };
+    require_rows(a, a_blocks * a_parts);
+    require_rows(b, b_blocks * b_parts);
+    require_rows(out, out_blocks * out_parts);
     const Modulus &q = ctx.prime(prime);
     const size_t length = transform_length(total);
     const size_t matrices = a_parts + b_parts;
@@ -282,7 +289,6 @@ void convolve_rows(const Context &ctx, size_t prime, size_t width, const u64 *a,
     std::unique_ptr<NttTables> table;
     if (length > 1) table = std::make_unique<NttTables>(length, q);
     const bool compensate = !b_montgomery;
-    const size_t out_parts = a_parts + b_parts - 1;
     ctx.pool().parallel_for(chunks, [&](size_t item) {
         thread_local Scratch scratch;
         const size_t j0 = item * chunk, cw = std::min(chunk, width - j0);
@@ -293,9 +299,9 @@ void convolve_rows(const Context &ctx, size_t prime, size_t width, const u64 *a,
         u64 *cross = base + matrices * block;
         // Each row piece is checked below the prime once it is in the
         // matrix (in cache), not in a pass of its own over the operands.
-        const auto load_rows = [&](const u64 *rows, size_t blocks, size_t parts, size_t p, u64 *matrix) {
+        const auto load_rows = [&](const u64 *const *rows, size_t blocks, size_t parts, size_t p, u64 *matrix) {
             for (size_t k = 0; k < blocks; ++k) {
-                std::memcpy(matrix + k * cw, rows + (k * parts + p) * width + j0, cw * sizeof(u64));
+                std::memcpy(matrix + k * cw, rows[k * parts + p] + j0, cw * sizeof(u64));
             }
             const u64 *end = matrix + blocks * cw;
             const u64 *bad = std::find_if(static_cast<const u64 *>(matrix), end, [&](u64 w) { return w >= q.value(); });
@@ -324,8 +330,7 @@ void convolve_rows(const Context &ctx, size_t prime, size_t width, const u64 *a,
                 kernels::scale(results[p], cw, extra, q.shoup(extra), q);
             }
             for (size_t k = 0; k < out_blocks; ++k) {
-                std::memcpy(out + (k * out_parts + p) * width + j0, results[p] + (first + k) * cw,
-                            cw * sizeof(u64));
+                std::memcpy(out[k * out_parts + p] + j0, results[p] + (first + k) * cw, cw * sizeof(u64));
             }
         }
     });

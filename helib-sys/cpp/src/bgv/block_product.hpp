@@ -43,15 +43,18 @@ double block_product_noise(const Context &ctx, size_t level, double noise_a, dou
 
 /// One prime's block convolution on rows of residues: for a matrix of `width`
 /// slot columns of every block, the same values multiply_blocks computes in
-/// those columns at prime `prime`. `a` holds a_blocks x a_parts rows (block
-/// major, then part; a_parts = 2), `b` b_blocks x b_parts rows (b_parts 2, or
-/// 1 for a plaintext whose residues are in Montgomery form when
-/// `b_montgomery`); every residue is checked to be below the prime
-/// (Status::MalformedInput otherwise, `out` then partly written). `out` receives the out_blocks
-/// product blocks from `first` on, each a_parts + b_parts - 1 rows.
-void convolve_rows(const Context &ctx, size_t prime, size_t width, const u64 *a, size_t a_blocks, size_t a_parts,
-                   const u64 *b, size_t b_blocks, size_t b_parts, bool b_montgomery, size_t first, u64 *out,
-                   size_t out_blocks);
+/// those columns at prime `prime`. Every row is `width` words wherever it
+/// lives (a caller's buffer, or a ciphertext's own residues): `a` points to
+/// a_blocks x a_parts rows (block major, then part; a_parts = 2), `b` to
+/// b_blocks x b_parts rows (b_parts 2, or 1 for a plaintext whose residues
+/// are in Montgomery form when `b_montgomery`); every residue is checked to
+/// be below the prime (Status::MalformedInput otherwise, the output rows then
+/// partly written). `out` points to the rows of the out_blocks product
+/// blocks from `first` on, each a_parts + b_parts - 1 rows; no output row may
+/// overlap another row.
+void convolve_rows(const Context &ctx, size_t prime, size_t width, const u64 *const *a, size_t a_blocks,
+                   size_t a_parts, const u64 *const *b, size_t b_blocks, size_t b_parts, bool b_montgomery,
+                   size_t first, u64 *const *out, size_t out_blocks);
 
 /// dst = a * X^k for 0 <= k < 2N (X^N = -1): a signed permutation of the
 /// plaintext's coefficients that leaves the noise's norm unchanged.

@@ -139,6 +139,28 @@ helib_status helib_ciphertext_residue_columns(const helib_ciphertext *ct, size_t
     });
 }
 
+helib_status helib_ciphertext_residue_row(const helib_ciphertext *ct, size_t part, size_t prime,
+                                         const uint64_t **row) {
+    return guarded([&] {
+        const auto &c = input(ct, "ct");
+        require_out(row, "row");
+        bgv::require_residue_columns(c, part, prime, 0, c.ctx->n());
+        *row = c.parts[part].residues(prime);
+    });
+}
+
+helib_status helib_ciphertext_residue_row_mut(helib_ciphertext *ct, size_t part, size_t prime, uint64_t **row) {
+    return guarded([&] {
+        auto &c = deref_mut(ct, "ct").ct;
+        bgv::check_nonempty(c);
+        require_out(row, "row");
+        bgv::require_residue_columns(c, part, prime, 0, c.ctx->n());
+        // Residues written in place no longer match a c_1 seed.
+        c.c1_seed.reset();
+        *row = c.parts[part].residues(prime);
+    });
+}
+
 helib_status helib_encrypt_public(const helib_public_key *pk, const uint64_t *coeffs, size_t n_coeffs,
                                   size_t limbs_per_coeff, size_t level, helib_ciphertext *dst) {
     return guarded([&] {

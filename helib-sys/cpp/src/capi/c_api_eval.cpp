@@ -145,10 +145,10 @@ helib_status helib_block_product_noise(const helib_context *ctx, size_t level, d
     });
 }
 
-helib_status helib_context_convolve_rows(const helib_context *ctx, size_t prime, size_t width, const uint64_t *a,
-                                         size_t a_blocks, size_t a_parts, const uint64_t *b, size_t b_blocks,
-                                         size_t b_parts, int b_montgomery, size_t first, uint64_t *out,
-                                         size_t out_blocks) {
+helib_status helib_context_convolve_rows(const helib_context *ctx, size_t prime, size_t width,
+                                         const uint64_t *const *a, size_t a_blocks, size_t a_parts,
+                                         const uint64_t *const *b, size_t b_blocks, size_t b_parts, int b_montgomery,
+                                         size_t first, uint64_t *const *out, size_t out_blocks) {
     return guarded([&] {
         bgv::eval::convolve_rows(*deref(ctx, "ctx").ctx, prime, width, a, a_blocks, a_parts, b, b_blocks, b_parts,
                                  b_montgomery != 0, first, out, out_blocks);
