@@ -17,19 +17,24 @@
 //! Each rank reports the processor time of the transform (user + system,
 //! exchanges included), the bytes it sent and received (headers and
 //! payloads, and what he-mpi's cost model predicts) and its peak memory
-//! (VmHWM, plan and keys included, read before any `--compare` work).
+//! (VmHWM after its runs, plan and keys included, read before any
+//! `--compare` work).
 //! Rank 0 prints every rank's line, the totals and `verified: true`.
 //!
 //! `--json` prints (rank 0) one object: `verified`, `ranks`, `n`,
-//! `ring_degree`, `peak_memory_bytes` (the largest rank's), `cpu_s` (the sum
-//! over ranks), `wall_s` (the slowest rank), `bytes_exchanged` (the sum of
-//! bytes sent), `model_bytes_exchanged`, with `--compare`
-//! `single_process_cpu_s` and `single_process_threads` (the one-process
-//! computation with as many engine threads as the job's ranks have, on the
-//! same cores) and `single_process_one_thread_cpu_s`, `memory_limit_bytes` (with `--memory-limit-mib`, each
-//! rank's cap on what it allocates) and `per_rank` (each rank's `cpu_s`,
+//! `ring_degree`, `runs`, `peak_memory_bytes` (the largest rank's), `cpu_s`
+//! (the sum over ranks, last run) and `first_cpu_s` (the same of the first
+//! run), `wall_s` (the slowest rank), `bytes_exchanged` (the sum of bytes
+//! sent), `model_bytes_exchanged`, with `--compare` `single_process_cpu_s`,
+//! `single_process_first_cpu_s` and `single_process_threads` (the
+//! one-process computation with as many engine threads as the job's ranks
+//! have, on the same cores) and `single_process_one_thread_cpu_s`,
+//! `memory_limit_bytes` (with `--memory-limit-mib`, each rank's cap on what
+//! it allocates) and `per_rank` (each rank's `cpu_s`, `first_cpu_s`,
 //! `wall_s`, `bytes_sent`, `bytes_received`, `model_bytes_sent`,
-//! `peak_memory_bytes`).
+//! `peak_memory_bytes`). `--repeat K` runs each measured computation K times
+//! and reports the last run beside the first: a first run's fresh pages can
+//! cost this VM as much as the computation.
 //!
 //! ```text
 //! mpirun -np 2 target/release/examples/mpi_fft --n 131072 --compare
@@ -132,8 +137,9 @@ fn run(o: &Options, world: he_mpi::mpi::topology::SimpleCommunicator) -> Result<
     let inputs = plan.encrypt_ciphertexts(&pk, &values, fft.local_range())?;
     cluster.barrier()?;
 
-    let (outputs, figures) =
-        RankFigures::measure(&cluster, || Ok(fft.execute(&cluster, &inputs, &keys)?))?;
+    let (outputs, figures) = RankFigures::measure(&cluster, o.job.repeat, || {
+        Ok(fft.execute(&cluster, &inputs, &keys)?)
+    })?;
     let figures = figures.gather(&cluster)?;
     let parts = plan.four_step().ok_or("the plan runs on one ciphertext")?;
     let model: Vec<u64> = (0..cluster.size())
@@ -168,9 +174,10 @@ fn run(o: &Options, world: he_mpi::mpi::topology::SimpleCommunicator) -> Result<
         verified = decrypted == expected;
         if let Some(all_inputs) = &all_inputs {
             let cores = o.job.threads * cluster.size() as u32;
-            let (one, figures) = single_process(&context, cores, o.job.threads, || {
-                Ok(plan.execute(all_inputs, &keys)?)
-            })?;
+            let (one, figures) =
+                single_process(&context, cores, o.job.threads, o.job.repeat, || {
+                    Ok(plan.execute(all_inputs, &keys)?)
+                })?;
             single_process_figures = Some(figures);
             verified &= plan.decrypt(sk, &one)? == decrypted;
         }

@@ -19,22 +19,26 @@
 //! Each rank reports the processor time of the quotient (user + system,
 //! exchanges included), the bytes it sent and received (headers and
 //! payloads, and what he-mpi's cost model predicts) and its peak memory
-//! (VmHWM, read before any `--compare` work). Rank 0 prints every rank's
+//! (VmHWM after its runs, read before any `--compare` work). Rank 0 prints every rank's
 //! line, the totals and `verified: true`.
 //!
 //! `--json` prints (rank 0) one object: `verified`, `ranks`, `n`,
-//! `ring_degree`, `peak_memory_bytes` (the largest rank's), `cpu_s` (the sum
-//! over ranks), `wall_s` (the slowest rank), `bytes_exchanged` (the sum of
-//! bytes sent), `model_bytes_exchanged`, with `--compare`
-//! `single_process_cpu_s` and `single_process_threads` (the one-process
-//! computation with as many engine threads as the job's ranks have, on the
-//! same cores) and `single_process_one_thread_cpu_s`, `memory_limit_bytes` (with `--memory-limit-mib`, each
-//! rank's cap on what it allocates) and `per_rank` (each rank's `cpu_s`,
+//! `ring_degree`, `runs`, `peak_memory_bytes` (the largest rank's), `cpu_s`
+//! (the sum over ranks, last run) and `first_cpu_s` (the same of the first
+//! run), `wall_s` (the slowest rank), `bytes_exchanged` (the sum of bytes
+//! sent), `model_bytes_exchanged`, with `--compare` `single_process_cpu_s`,
+//! `single_process_first_cpu_s` and `single_process_threads` (the
+//! one-process computation with as many engine threads as the job's ranks
+//! have, on the same cores) and `single_process_one_thread_cpu_s`,
+//! `memory_limit_bytes` (with `--memory-limit-mib`, each rank's cap on what
+//! it allocates) and `per_rank` (each rank's `cpu_s`, `first_cpu_s`,
 //! `wall_s`, `bytes_sent`, `bytes_received`, `model_bytes_sent`,
-//! `peak_memory_bytes`).
+//! `peak_memory_bytes`). `--repeat K` runs each measured computation K times
+//! and reports the last run beside the first: a first run's fresh pages can
+//! cost this VM as much as the computation.
 //!
 //! ```text
-//! mpirun -np 2 target/release/examples/mpi_quotient --n 1048576 --compare
+//! mpirun -np 2 target/release/examples/mpi_quotient --n 1048576 --compare --repeat 3
 //! mpirun -np 4 target/release/examples/mpi_quotient --n 8192 --test-parameters --json
 //! mpirun -np 2 target/release/examples/mpi_quotient --n 8388608 --memory-limit-mib 8192
 //! ```
@@ -108,23 +112,27 @@ fn run(o: &Options, world: he_mpi::mpi::topology::SimpleCommunicator) -> Result<
     let eb = DistributedPolynomial::encrypt(&cluster, &pk, &ib, stride)?;
     cluster.barrier()?;
 
-    let (h, figures) = RankFigures::measure(&cluster, || {
+    let (h, figures) = RankFigures::measure(&cluster, o.job.repeat, || {
         Ok(DistributedPolynomial::groth16_quotient(
             &ea, &eb, n, &cluster,
         )?)
     })?;
     // The one-process quotient on rank 0, in the state the ranks' ran in:
-    // their operands still held, so that neither computation gets pages
-    // the other freed (the engine recycles freed buffers, and fresh pages
-    // cost this machine as much as a sixth of the quotient).
+    // their operands and result still held, so that its first run gets no
+    // pages theirs freed (the engine recycles freed buffers, and fresh
+    // pages can cost this VM as much as the quotient).
     let single_process = match &sk {
         Some(_) if o.job.compare => {
             let wa = EncryptedPolynomial::encrypt(&pk, &ia, stride)?;
             let wb = EncryptedPolynomial::encrypt(&pk, &ib, stride)?;
             let cores = o.job.threads * cluster.size() as u32;
-            Some(single_process(&context, cores, o.job.threads, || {
-                Ok(EncryptedPolynomial::groth16_quotient(&wa, &wb, n)?)
-            })?)
+            Some(single_process(
+                &context,
+                cores,
+                o.job.threads,
+                o.job.repeat,
+                || Ok(EncryptedPolynomial::groth16_quotient(&wa, &wb, n)?),
+            )?)
         }
         _ => None,
     };

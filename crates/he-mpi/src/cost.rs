@@ -111,8 +111,11 @@ pub struct RankCost {
     pub pointwise_products: u64,
     /// Bytes of the rank's own operand and result blocks.
     pub block_bytes: u64,
-    /// Bytes of one prime's rows on this rank (operands and result), the
-    /// working set beyond the blocks.
+    /// Bytes of one prime's staged rows on this rank, the working set
+    /// beyond the blocks: the other ranks' rows in its columns (operands
+    /// received, results to send) and its own blocks' rows in the other
+    /// columns (operands to send, results received). Its own rows in its
+    /// own columns are read and written in place.
     pub row_bytes: u64,
 }
 
@@ -159,6 +162,7 @@ pub fn rank_cost(shape: &ProductShape, partition: &Partition, rank: usize) -> Ra
     let w = width(rank);
     let all_rows =
         pa * shape.a_blocks as u64 + pb * shape.b_blocks as u64 + po * shape.outputs as u64;
+    let own_rows = pa * a(rank) + pb * b(rank) + po * o(rank);
     RankCost {
         bytes_sent: sent * primes,
         bytes_received: received * primes,
@@ -166,7 +170,7 @@ pub fn rank_cost(shape: &ProductShape, partition: &Partition, rank: usize) -> Ra
         butterfly_words: primes * w * butterflies * (pa + pb + po),
         pointwise_products: primes * w * length * pa * pb,
         block_bytes: 8 * n as u64 * primes * (pa * a(rank) + pb * b(rank) + po * o(rank)),
-        row_bytes: 8 * w * all_rows,
+        row_bytes: 8 * (w * (all_rows - own_rows) + (n as u64 - w) * own_rows),
     }
 }
 
@@ -235,6 +239,7 @@ mod tests {
         );
         let one = rank_cost(&shape, &Partition::new(1).unwrap(), 0);
         assert_eq!((one.bytes_sent, one.bytes_received), (0, 0));
+        assert_eq!(one.row_bytes, 0, "one rank stages no rows");
         for ranks in [2, 3, 4] {
             let p = Partition::new(ranks).unwrap();
             let costs: Vec<RankCost> = (0..ranks).map(|r| rank_cost(&shape, &p, r)).collect();
@@ -245,6 +250,13 @@ mod tests {
             assert_eq!(work, one.butterfly_words);
             let blocks: u64 = costs.iter().map(|c| c.block_bytes).sum();
             assert_eq!(blocks, one.block_bytes);
+            // The staged rows of a prime are what the rank sends and
+            // receives of it, less the headers.
+            let headers = 2 * 3 * (ranks as u64 - 1) * HEADER_BYTES as u64;
+            for c in &costs {
+                let per_prime = (c.bytes_sent + c.bytes_received) / shape.primes as u64;
+                assert_eq!(c.row_bytes, per_prime - headers);
+            }
         }
     }
 }

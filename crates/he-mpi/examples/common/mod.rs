@@ -42,6 +42,14 @@ pub struct JobArgs {
     /// job's start. An allocation beyond it fails and ends the job.
     #[arg(long, value_parser = clap::value_parser!(u64).range(1..=1 << 40))]
     pub memory_limit_mib: Option<u64>,
+    /// Runs the distributed step, and with `--compare` each one-process
+    /// configuration, this many times, each run's output dropped before the
+    /// next: the figures are the last run's, with the first run's processor
+    /// time beside them. A first run maps fresh pages, which on a VM whose
+    /// host backs memory lazily can cost as much as the computation; later
+    /// runs reuse the engine's recycled buffers, as a long-lived process does.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=100))]
+    pub repeat: u32,
 }
 
 /// Caps what this process may allocate at `mib` MiB (RLIMIT_DATA).
@@ -184,33 +192,51 @@ fn share_parameters(
     Ok(Context::new(&params)?)
 }
 
-/// What one rank spent on the distributed step.
+/// What one rank spent on the distributed step (its last run, see
+/// [`JobArgs::repeat`]).
 #[derive(Debug, Clone, Copy)]
 pub struct RankFigures {
     pub cpu_s: f64,
+    /// Processor time of the first run.
+    pub first_cpu_s: f64,
     pub wall_s: f64,
     pub bytes_sent: u64,
     pub bytes_received: u64,
+    /// VmHWM after the runs, before any comparison.
     pub peak_memory_bytes: u64,
 }
 
 impl RankFigures {
-    /// Runs `step` and measures it: processor time (user + system,
-    /// exchanges included), wall time, the cluster's bytes, and the peak
-    /// memory so far (read right after the step, before any comparison).
-    pub fn measure<T>(cluster: &Cluster, step: impl FnOnce() -> Result<T>) -> Result<(T, Self)> {
-        let traffic = cluster.traffic();
-        let clock = Instant::now();
-        let (out, cpu_s) = cpu_seconds(step)?;
-        let wall_s = clock.elapsed().as_secs_f64();
-        let after = cluster.traffic();
+    /// Runs `step` `repeat` times (see [`JobArgs::repeat`]) and measures
+    /// it: processor time (user + system, exchanges included) of the first
+    /// and the last run, the last run's wall time and bytes, and the peak
+    /// memory over the runs (read before any comparison). The last run's
+    /// output.
+    pub fn measure<T>(
+        cluster: &Cluster,
+        repeat: u32,
+        mut step: impl FnMut() -> Result<T>,
+    ) -> Result<(T, Self)> {
+        let timed = || {
+            let traffic = cluster.traffic();
+            let clock = Instant::now();
+            let out = step()?;
+            let after = cluster.traffic();
+            let bytes = (
+                after.bytes_sent - traffic.bytes_sent,
+                after.bytes_received - traffic.bytes_received,
+            );
+            Ok((out, clock.elapsed().as_secs_f64(), bytes))
+        };
+        let ((out, wall_s, bytes), first_cpu_s, cpu_s) = repeated(repeat, timed)?;
         Ok((
             out,
             Self {
                 cpu_s,
+                first_cpu_s,
                 wall_s,
-                bytes_sent: after.bytes_sent - traffic.bytes_sent,
-                bytes_received: after.bytes_received - traffic.bytes_received,
+                bytes_sent: bytes.0,
+                bytes_received: bytes.1,
                 peak_memory_bytes: example_support::peak_memory_bytes().unwrap_or(0),
             },
         ))
@@ -220,19 +246,21 @@ impl RankFigures {
     pub fn gather(&self, cluster: &Cluster) -> Result<Vec<Self>> {
         let words = cluster.all_gather(&[
             self.cpu_s.to_bits(),
+            self.first_cpu_s.to_bits(),
             self.wall_s.to_bits(),
             self.bytes_sent,
             self.bytes_received,
             self.peak_memory_bytes,
         ])?;
         Ok(words
-            .chunks_exact(5)
+            .chunks_exact(6)
             .map(|w| Self {
                 cpu_s: f64::from_bits(w[0]),
-                wall_s: f64::from_bits(w[1]),
-                bytes_sent: w[2],
-                bytes_received: w[3],
-                peak_memory_bytes: w[4],
+                first_cpu_s: f64::from_bits(w[1]),
+                wall_s: f64::from_bits(w[2]),
+                bytes_sent: w[3],
+                bytes_received: w[4],
+                peak_memory_bytes: w[5],
             })
             .collect())
     }
@@ -263,7 +291,8 @@ impl Report<'_> {
         let mut per_rank = Vec::new();
         for (r, (f, &model)) in self.figures.iter().zip(self.model_bytes_sent).enumerate() {
             per_rank.push(json!({
-                "rank": r, "cpu_s": f.cpu_s, "wall_s": f.wall_s, "bytes_sent": f.bytes_sent,
+                "rank": r, "cpu_s": f.cpu_s, "first_cpu_s": f.first_cpu_s, "wall_s": f.wall_s,
+                "bytes_sent": f.bytes_sent,
                 "bytes_received": f.bytes_received, "model_bytes_sent": model,
                 "peak_memory_bytes": f.peak_memory_bytes,
             }));
@@ -282,6 +311,8 @@ impl Report<'_> {
             }
         }
         let cpu_sum: f64 = self.figures.iter().map(|f| f.cpu_s).sum();
+        let first_sum: f64 = self.figures.iter().map(|f| f.first_cpu_s).sum();
+        let repeat = self.job.repeat;
         let wall_max = self.figures.iter().map(|f| f.wall_s).fold(0.0, f64::max);
         let sent_sum: u64 = self.figures.iter().map(|f| f.bytes_sent).sum();
         let model_sum: u64 = self.model_bytes_sent.iter().sum();
@@ -297,11 +328,12 @@ impl Report<'_> {
             let mut value = json!({
                 "verified": self.verified, "ranks": ranks, "n": self.n,
                 "ring_degree": self.ring_degree, "peak_memory_bytes": peak_max, "cpu_s": cpu_sum,
-                "wall_s": wall_max, "bytes_exchanged": sent_sum,
+                "first_cpu_s": first_sum, "runs": repeat, "wall_s": wall_max, "bytes_exchanged": sent_sum,
                 "model_bytes_exchanged": model_sum, "per_rank": per_rank,
             });
             if let Some(single) = self.single_process {
                 value["single_process_cpu_s"] = json!(single.cpu_s);
+                value["single_process_first_cpu_s"] = json!(single.first_cpu_s);
                 value["single_process_threads"] = json!(single.threads);
                 value["single_process_one_thread_cpu_s"] = json!(single.one_thread_cpu_s);
             }
@@ -317,6 +349,11 @@ impl Report<'_> {
             mb(model_sum),
             mib(peak_max)
         ));
+        if repeat > 1 {
+            say(format_args!(
+                "figures of the last of {repeat} runs; the first run took {first_sum:.2} s CPU over the ranks"
+            ));
+        }
         if let Some(limit) = limit_bytes {
             say(format_args!(
                 "memory limit per rank: {:.1} MiB (RLIMIT_DATA, enforced by the kernel); the largest peak is {:.0}% of it",
@@ -327,11 +364,12 @@ impl Report<'_> {
         if let Some(single) = self.single_process {
             let ratio = |cpu: f64| cpu_sum / cpu.max(1e-9);
             say(format_args!(
-                "one process on the job's cores ({} engine threads): {:.2} s CPU ({:.2}x); \
+                "one process on the job's cores ({} engine threads): {:.2} s CPU ({:.2}x; first run {:.2} s); \
                  with one thread: {:.2} s CPU ({:.2}x)",
                 single.threads,
                 single.cpu_s,
                 ratio(single.cpu_s),
+                single.first_cpu_s,
                 single.one_thread_cpu_s,
                 ratio(single.one_thread_cpu_s)
             ));
@@ -340,7 +378,8 @@ impl Report<'_> {
     }
 }
 
-/// The one-process computation's CPU time (`--compare`, on rank 0).
+/// The one-process computation's CPU time (`--compare`, on rank 0), of
+/// the last of its runs (see [`JobArgs::repeat`]).
 #[derive(Debug, Clone, Copy)]
 pub struct SingleProcess {
     /// Engine threads of the main run: the job's ranks times each rank's
@@ -350,26 +389,31 @@ pub struct SingleProcess {
     pub threads: u32,
     /// CPU seconds of the run with `threads` engine threads.
     pub cpu_s: f64,
+    /// CPU seconds of the first run with `threads` engine threads.
+    pub first_cpu_s: f64,
     /// CPU seconds of the same computation with one engine thread.
     pub one_thread_cpu_s: f64,
 }
 
-/// Runs the one-process `step` on this rank with `threads` engine threads,
-/// then (when `threads` > 1) with one, and leaves the context at `restore`
-/// threads: the first run's output and both CPU times. Both outputs are
-/// alive while the other run allocates, so neither gets the other's freed
+/// Runs the one-process `step` on this rank `repeat` times with `threads`
+/// engine threads, then (when `threads` > 1) `repeat` times with one, and
+/// leaves the context at `restore` threads: the last output with `threads`
+/// and the CPU times. Each run's output is dropped before the next run of
+/// its configuration, and the last one with `threads` stays alive while the
+/// one-thread runs allocate, so each configuration recycles only its own
 /// pages.
 pub fn single_process<T>(
     context: &Context,
     threads: u32,
     restore: u32,
+    repeat: u32,
     mut step: impl FnMut() -> Result<T>,
 ) -> Result<(T, SingleProcess)> {
     context.set_threads(threads)?;
-    let (out, cpu_s) = cpu_seconds(&mut step)?;
+    let (out, first_cpu_s, cpu_s) = repeated(repeat, &mut step)?;
     let one_thread_cpu_s = if threads > 1 {
         context.set_threads(1)?;
-        cpu_seconds(&mut step)?.1
+        repeated(repeat, &mut step)?.2
     } else {
         cpu_s
     };
@@ -377,9 +421,22 @@ pub fn single_process<T>(
     let figures = SingleProcess {
         threads,
         cpu_s,
+        first_cpu_s,
         one_thread_cpu_s,
     };
     Ok((out, figures))
+}
+
+/// Runs `step` `repeat` times (at least once), dropping each output before
+/// the next run: the last output, the first run's CPU seconds and the last's.
+fn repeated<T>(repeat: u32, mut step: impl FnMut() -> Result<T>) -> Result<(T, f64, f64)> {
+    let (mut out, first) = cpu_seconds(&mut step)?;
+    let mut last = first;
+    for _ in 1..repeat {
+        drop(out);
+        (out, last) = cpu_seconds(&mut step)?;
+    }
+    Ok((out, first, last))
 }
 
 /// CPU seconds (user + system) `step` takes in this process.
