@@ -50,7 +50,7 @@ mod common;
 use std::time::Duration;
 
 use ark_bn254::Fr;
-use ark_poly::EvaluationDomain;
+use ark_poly::{EvaluationDomain, Radix2EvaluationDomain};
 use ark_std::UniformRand;
 use clap::Parser;
 use common::{single_process, RankFigures, Report, Result, Start};
@@ -103,13 +103,16 @@ fn run(o: &Options, world: he_mpi::mpi::topology::SimpleCommunicator) -> Result<
     let pk = PublicKey::from_bytes(&context, &Cluster::broadcast_over(&world, 0, pk_bytes)?)?;
     let cluster = Cluster::with_timeout(world, &context, Duration::from_secs(o.job.timeout))?;
 
-    // The same valid witness on every rank: a, b random, c = a ∘ b.
-    let mut rng = rand::rngs::StdRng::seed_from_u64(o.job.seed);
-    let a: Vec<Fr> = (0..n).map(|_| Fr::rand(&mut rng)).collect();
-    let b: Vec<Fr> = (0..n).map(|_| Fr::rand(&mut rng)).collect();
-    let (ia, ib) = (domain.ifft(&a), domain.ifft(&b));
-    let ea = DistributedPolynomial::encrypt(&cluster, &pk, &ia, stride)?;
-    let eb = DistributedPolynomial::encrypt(&cluster, &pk, &ib, stride)?;
+    // Every rank derives the witness, encrypts its blocks and lets the
+    // plaintexts go, so that its peak memory is the quotient's; rank 0
+    // derives them again for the checks.
+    let (ea, eb) = {
+        let w = witness(&domain, o.job.seed);
+        (
+            DistributedPolynomial::encrypt(&cluster, &pk, &w.ia, stride)?,
+            DistributedPolynomial::encrypt(&cluster, &pk, &w.ib, stride)?,
+        )
+    };
     cluster.barrier()?;
 
     let (h, figures) = RankFigures::measure(&cluster, o.job.repeat, || {
@@ -117,14 +120,15 @@ fn run(o: &Options, world: he_mpi::mpi::topology::SimpleCommunicator) -> Result<
             &ea, &eb, n, &cluster,
         )?)
     })?;
+    let evaluations = sk.as_ref().map(|_| witness(&domain, o.job.seed));
     // The one-process quotient on rank 0, in the state the ranks' ran in:
     // their operands and result still held, so that its first run gets no
     // pages theirs freed (the engine recycles freed buffers, and fresh
     // pages can cost this VM as much as the quotient).
-    let single_process = match &sk {
-        Some(_) if o.job.compare => {
-            let wa = EncryptedPolynomial::encrypt(&pk, &ia, stride)?;
-            let wb = EncryptedPolynomial::encrypt(&pk, &ib, stride)?;
+    let single_process = match &evaluations {
+        Some(w) if o.job.compare => {
+            let wa = EncryptedPolynomial::encrypt(&pk, &w.ia, stride)?;
+            let wb = EncryptedPolynomial::encrypt(&pk, &w.ib, stride)?;
             let cores = o.job.threads * cluster.size() as u32;
             Some(single_process(
                 &context,
@@ -146,9 +150,9 @@ fn run(o: &Options, world: he_mpi::mpi::topology::SimpleCommunicator) -> Result<
 
     let values = h.decrypt_at_root(0, sk.as_ref(), &cluster)?;
     let mut verified = true;
-    if let (Some(values), Some(sk)) = (&values, &sk) {
-        let c: Vec<Fr> = a.iter().zip(&b).map(|(x, y)| *x * y).collect();
-        let plain = example_support::plain_groth16_quotient(&domain, &a, &b, &c);
+    if let (Some(values), Some(sk), Some(w)) = (&values, &sk, &evaluations) {
+        let c: Vec<Fr> = w.a.iter().zip(&w.b).map(|(x, y)| *x * y).collect();
+        let plain = example_support::plain_groth16_quotient(&domain, &w.a, &w.b, &c);
         verified =
             plain.len() == n && values[..] == plain[..n - 1] && plain[n - 1] == Fr::from(0u64);
         if let Some((one, _)) = &single_process {
@@ -175,6 +179,24 @@ fn run(o: &Options, world: he_mpi::mpi::topology::SimpleCommunicator) -> Result<
         .print();
     }
     Ok(verified)
+}
+
+/// The same valid witness on every rank, from a seed: the evaluations a, b
+/// (random; c = a ∘ b) and their interpolants.
+struct Witness {
+    a: Vec<Fr>,
+    b: Vec<Fr>,
+    ia: Vec<Fr>,
+    ib: Vec<Fr>,
+}
+
+fn witness(domain: &Radix2EvaluationDomain<Fr>, seed: u64) -> Witness {
+    let mut rng = rand::rngs::StdRng::seed_from_u64(seed);
+    let n = domain.size();
+    let a: Vec<Fr> = (0..n).map(|_| Fr::rand(&mut rng)).collect();
+    let b: Vec<Fr> = (0..n).map(|_| Fr::rand(&mut rng)).collect();
+    let (ia, ib) = (domain.ifft(&a), domain.ifft(&b));
+    Witness { a, b, ia, ib }
 }
 
 /// N = 4096, t = BN254, a chain for one product (insecure: quick checks only).
