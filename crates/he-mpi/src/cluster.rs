@@ -15,6 +15,7 @@ use mpi::topology::{Communicator, SimpleCommunicator};
 use crate::error::{Error, Result};
 use crate::frame::{Header, HEADER_BYTES, HEADER_WORDS};
 use crate::partition::Partition;
+use crate::scratch::Scratch;
 use crate::watchdog::Watchdog;
 
 /// Bytes this rank has moved in residue exchanges (headers and payloads,
@@ -46,6 +47,7 @@ pub struct Cluster {
     sequence: Cell<u64>,
     corrupt_next: Cell<bool>,
     watchdog: Arc<Watchdog>,
+    scratch: Scratch,
 }
 
 impl std::fmt::Debug for Cluster {
@@ -107,6 +109,7 @@ impl Cluster {
             sequence: Cell::new(0),
             corrupt_next: Cell::new(false),
             watchdog: Watchdog::start(rank, timeout),
+            scratch: Scratch::default(),
         };
         let mine: Vec<u64> = fingerprint_words(&cluster.fingerprint).to_vec();
         let all = cluster.all_gather(&mine)?;
@@ -200,6 +203,11 @@ impl Cluster {
     /// The bytes moved so far.
     pub fn traffic(&self) -> Traffic {
         self.traffic.get()
+    }
+
+    /// The staging buffers this rank keeps between computations.
+    pub(crate) fn scratch(&self) -> &Scratch {
+        &self.scratch
     }
 
     /// The communicator.

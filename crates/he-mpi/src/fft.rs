@@ -175,7 +175,8 @@ impl<'a, F: PrimeField + FftField> DistributedFft<'a, F> {
         // received[s][j]: rank s's partial for this rank's j-th output,
         // part major, then prime, N words each (as Ciphertext::from_residues reads it).
         let mut received = vec![vec![vec![0u64; words]; self.range.len()]; cluster.size()];
-        let (mut send, mut arrived) = (Vec::new(), Vec::new());
+        let mut lent = cluster.scratch().lend::<2>();
+        let [send, arrived] = &mut lent.buffers;
         for prime in 0..=level {
             send.clear();
             let theirs = self.ranges.iter().enumerate().filter(|&(d, _)| d != me);
@@ -188,7 +189,7 @@ impl<'a, F: PrimeField + FftField> DistributedFft<'a, F> {
                     }
                 }
             }
-            cluster.exchange(prime, &mut send, &send_counts, &recv_counts, &mut arrived)?;
+            cluster.exchange(prime, send, &send_counts, &recv_counts, arrived)?;
             let mut at = 0;
             for from in (0..cluster.size()).filter(|&s| s != me) {
                 for row in received[from].iter_mut() {

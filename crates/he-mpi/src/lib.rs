@@ -72,6 +72,8 @@ mod partition;
 #[cfg(feature = "mpi")]
 mod polynomial;
 #[cfg(feature = "mpi")]
+mod scratch;
+#[cfg(feature = "mpi")]
 mod watchdog;
 
 #[cfg(feature = "mpi")]

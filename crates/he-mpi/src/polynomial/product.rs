@@ -98,33 +98,19 @@ impl<F: PrimeField> DistributedPolynomial<F> {
         )?;
         let a_counts = |r: usize| partition.range(self.blocks, r).len() * 2;
         let b_counts = |r: usize| partition.range(b_blocks, r).len() * b_parts;
-        // Buffers reused from prime to prime: fresh pages cost more than
-        // the copies through them.
-        let (mut send, mut a_received, mut b_received) = (Vec::new(), Vec::new(), Vec::new());
-        let (mut out, mut received) = (Vec::new(), Vec::new());
+        // Staging reused from prime to prime and product to product: fresh
+        // pages cost more than the copies through them.
+        let mut lent = cluster.scratch().lend::<5>();
+        let [send, a_received, b_received, out, received] = &mut lent.buffers;
         for prime in 0..primes {
             // Operand rows: this rank's blocks, every other column range to
             // its rank; this rank's own columns are read where they are.
+            transpose(cluster, prime, &a, &[], a_counts, send, a_received)?;
             transpose(
-                cluster,
-                prime,
-                &a,
-                &[],
-                a_counts,
-                &mut send,
-                &mut a_received,
+                cluster, prime, &b_local, &b_plain, b_counts, send, b_received,
             )?;
-            transpose(
-                cluster,
-                prime,
-                &b_local,
-                &b_plain,
-                b_counts,
-                &mut send,
-                &mut b_received,
-            )?;
-            let a_rows = operand_rows(cluster, prime, &a, &[], a_counts, &a_received)?;
-            let b_rows = operand_rows(cluster, prime, &b_local, &b_plain, b_counts, &b_received)?;
+            let a_rows = operand_rows(cluster, prime, &a, &[], a_counts, a_received)?;
+            let b_rows = operand_rows(cluster, prime, &b_local, &b_plain, b_counts, b_received)?;
             let b_operand = if b_parts == 2 {
                 RowOperand::ciphertexts(&b_rows, b_blocks)
             } else {
@@ -177,7 +163,7 @@ impl<F: PrimeField> DistributedPolynomial<F> {
                     }
                 })
                 .collect();
-            cluster.exchange(prime, &mut out, &send_counts, &recv_counts, &mut received)?;
+            cluster.exchange(prime, out, &send_counts, &recv_counts, received)?;
             // `received` holds exactly the counts asked for (checked on arrival).
             let mut rows = received.as_slice();
             let written = (0..cluster.size())
