@@ -156,6 +156,7 @@ mod ops;
 mod params;
 mod plaintext;
 mod relin_key;
+mod residue_import;
 mod residue_rows;
 mod rotation;
 pub mod secret_export;
