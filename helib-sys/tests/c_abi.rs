@@ -247,6 +247,54 @@ fn every_function_reports_null_pointers() {
     null_each!(helib_ciphertext_mod_switch_to(@ct1.0, 0, @dst.0));
     null_each!(helib_ciphertext_mod_switch_reduce_noise(@ct.0, @dst.0));
 
+    // residue rows
+    let mut row_out: *const u64 = null();
+    let mut row_mut_out: *mut u64 = null_mut();
+    null_each!(helib_ciphertext_residue_row(@ct.0, 0, 0, @&mut row_out));
+    null_each!(helib_ciphertext_residue_row_mut(@ct.0, 0, 0, @&mut row_mut_out));
+    let row = [0u64; 8];
+    let mut out_words = [0u64; 3 * 8];
+    let rows = [row.as_ptr(); 2];
+    let out_rows: Vec<*mut u64> = out_words.chunks_mut(8).map(<[u64]>::as_mut_ptr).collect();
+    null_each!(helib_context_convolve_rows(
+        @ctx.ptr, 0, 8, @rows.as_ptr(), 1, 2, @rows.as_ptr(), 1, 2, 0, 0, @out_rows.as_ptr(), 1
+    ));
+    for (name, a, out) in [
+        (
+            "a NULL operand row",
+            [row.as_ptr(), null()],
+            out_rows.clone(),
+        ),
+        (
+            "a NULL output row",
+            rows,
+            vec![out_rows[0], null_mut(), out_rows[2]],
+        ),
+    ] {
+        // SAFETY: every list holds the rows its counts name, each of 8
+        // words or NULL; the call refuses a NULL row before reading any.
+        let s = unsafe {
+            helib_context_convolve_rows(
+                ctx.ptr,
+                0,
+                8,
+                a.as_ptr(),
+                1,
+                2,
+                rows.as_ptr(),
+                1,
+                2,
+                0,
+                0,
+                out.as_ptr(),
+                1,
+            )
+        };
+        let msg = expect_status(s, HELIB_ERR_NULL_POINTER, name);
+        assert_mentions(&msg, &["null"]);
+    }
+    assert!(out_words.iter().all(|&w| w == 0), "nothing written");
+
     // ring
     null_each!(helib_ring_to_rns(@ctx.ptr, 0, @ring_in.as_ptr(), 1, @ring_out.as_mut_ptr(), N));
     null_each!(helib_ring_from_rns(@ctx.ptr, 0, @ring_in.as_ptr(), N, @ring_out.as_mut_ptr(), 1));

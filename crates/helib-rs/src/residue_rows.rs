@@ -373,6 +373,54 @@ mod tests {
         assert!(context.block_product_noise(0, 10.0, 10.0, 1).unwrap() > 20.0);
     }
 
+    /// Columns written in place into a seeded fresh encryption (its c₁ kept
+    /// as a seed): the block forgets the seed, so its bytes carry the new
+    /// residues and load back to exactly them.
+    #[test]
+    fn in_place_outputs_survive_serialization_of_a_seeded_block() {
+        let context = Context::new(&Parameters::for_tests()).unwrap();
+        let sk = SecretKey::generate(&context).unwrap();
+        let encrypt = |v| {
+            sk.encrypt(&Plaintext::from_u64s(&context, &[v]).unwrap())
+                .unwrap()
+        };
+        let (source, mut target) = (encrypt(5), encrypt(6));
+        let seeded_len = target.to_bytes().unwrap().len();
+        let rows: Vec<&[u64]> = (0..2)
+            .map(|part| &source.residue_row(part, 0).unwrap()[16..24])
+            .collect();
+        let plain = vec![3u64; 8];
+        let plain_rows = [&plain[..]];
+        let before = target.residue_row(1, 0).unwrap()[16..24].to_vec();
+        let mut out = [OutputRows::Columns {
+            block: &mut target,
+            first: 16,
+        }];
+        context
+            .convolve_rows(
+                0,
+                8,
+                RowOperand::ciphertexts(&rows, 1),
+                RowOperand::encoded_plaintexts(&plain_rows, 1),
+                0..1,
+                &mut out,
+            )
+            .unwrap();
+        assert_ne!(target.residue_row(1, 0).unwrap()[16..24], before[..]);
+        let bytes = target.to_bytes().unwrap();
+        assert!(bytes.len() > seeded_len, "c₁ is written out, not its seed");
+        let back = Ciphertext::from_bytes(&context, &bytes).unwrap();
+        for part in 0..2 {
+            for prime in 0..=target.level() {
+                assert_eq!(
+                    back.residue_row(part, prime).unwrap(),
+                    target.residue_row(part, prime).unwrap(),
+                    "part {part}, prime {prime}"
+                );
+            }
+        }
+    }
+
     /// Every column is an independent convolution of its blocks (the
     /// residues are in evaluation form): the rows of any width — multiples
     /// of the vector kernels' widths or not — equal the products computed
