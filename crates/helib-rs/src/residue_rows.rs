@@ -389,7 +389,7 @@ mod tests {
         let rows: Vec<&[u64]> = (0..2)
             .map(|part| &source.residue_row(part, 0).unwrap()[16..24])
             .collect();
-        let plain = vec![3u64; 8];
+        let plain = [3u64; 8];
         let plain_rows = [&plain[..]];
         let before = target.residue_row(1, 0).unwrap()[16..24].to_vec();
         let mut out = [OutputRows::Columns {
