@@ -297,15 +297,12 @@ impl Context {
 mod tests {
     use super::*;
     use crate::{Parameters, Plaintext, SecretKey};
+    use num_bigint::BigUint;
     use rand::{Rng, SeedableRng};
 
     #[test]
     fn bad_rows_and_destinations_are_refused() {
         let context = Context::new(&Parameters::for_tests()).unwrap();
-        let sk = SecretKey::generate(&context).unwrap();
-        let ct = sk
-            .encrypt(&Plaintext::from_u64s(&context, &[3, 4]).unwrap())
-            .unwrap();
         let n = context.ring_degree();
         // Rows: 2 blocks times 1 block on 8 columns.
         let words = vec![1u64; 2 * 2 * 8];
@@ -341,7 +338,7 @@ mod tests {
         ));
         // A destination block: of the output's size, within N columns, at
         // or above the prime, of this context.
-        let (level, factor) = (ct.level(), ct.correction_factor());
+        let (level, factor) = (context.max_level(), &BigUint::from(1u8));
         let block = |parts| Ciphertext::zeros(&context, level, parts, factor, 1.0).unwrap();
         let (mut three, mut two) = (block(3), block(2));
         let into = |block: &mut Ciphertext, first: usize, prime: usize| {

@@ -102,6 +102,21 @@ impl<F: PrimeField> DistributedPolynomial<F> {
         // pages cost more than the copies through them.
         let mut lent = cluster.scratch().lend::<5>();
         let [send, a_received, b_received, out, received] = &mut lent.buffers;
+        // The result words each rank sends back (the other ranks' output
+        // blocks in this rank's columns) and receives (its own blocks in
+        // theirs), the same at every prime; its own part never moves.
+        let block_words = out_parts * width;
+        let first = columns(rank).start;
+        let (send_counts, recv_counts): (Vec<usize>, Vec<usize>) = (0..cluster.size())
+            .map(|d| {
+                if d == rank {
+                    (0, 0)
+                } else {
+                    let theirs = partition.range(outputs.len(), d).len() * block_words;
+                    (theirs, mine.len() * out_parts * columns(d).len())
+                }
+            })
+            .unzip();
         for prime in 0..primes {
             // Operand rows: this rank's blocks, every other column range to
             // its rank; this rank's own columns are read where they are.
@@ -117,22 +132,11 @@ impl<F: PrimeField> DistributedPolynomial<F> {
                 RowOperand::encoded_plaintexts(&b_rows, b_blocks)
             };
             // The result rows: the other ranks' blocks into `out`, to be sent
-            // back; this rank's straight into its output blocks.
-            let send_counts: Vec<usize> = (0..cluster.size())
-                .map(|d| {
-                    if d == rank {
-                        0
-                    } else {
-                        partition.range(outputs.len(), d).len() * out_parts * width
-                    }
-                })
-                .collect();
+            // back; this rank's straight into its output blocks, which are
+            // spread in rank order (the ranks before this one hold the
+            // first `mine.start`).
             out.resize(send_counts.iter().sum(), 0);
-            // Output blocks are spread in rank order: the ranks before this
-            // one hold the first `mine.start`.
-            let block_words = out_parts * width;
             let (before, after) = out.split_at_mut(mine.start * block_words);
-            let first = columns(rank).start;
             let mut destinations: Vec<_> = before
                 .chunks_exact_mut(block_words)
                 .map(OutputRows::Words)
@@ -154,15 +158,6 @@ impl<F: PrimeField> DistributedPolynomial<F> {
             drop(destinations);
             cluster.agree(convolved.map_err(Error::from))?;
             // The result rows back: rank d gets its run of output blocks.
-            let recv_counts: Vec<usize> = (0..cluster.size())
-                .map(|s| {
-                    if s == rank {
-                        0
-                    } else {
-                        mine.len() * out_parts * columns(s).len()
-                    }
-                })
-                .collect();
             cluster.exchange(prime, out, &send_counts, &recv_counts, received)?;
             // `received` holds exactly the counts asked for (checked on arrival).
             let mut rows = received.as_slice();
