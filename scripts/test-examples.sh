@@ -144,8 +144,9 @@ fi
 
 # The distributed quotient's and FFT's reports on 2 ranks: verified, the
 # bytes the cost model predicts (the FFT also against the one-process plan,
-# twice over), the quotient under a per-rank memory limit it keeps.
-for job in "mpi_quotient --n 8192 --test-parameters --memory-limit-mib 1024" "mpi_fft --n 8192 --test-parameters --inverse --compare --repeat 2"; do
+# twice over, its payloads in messages), the quotient under a per-rank
+# memory limit it keeps (its payloads in shared memory).
+for job in "mpi_quotient --n 8192 --test-parameters --memory-limit-mib 1024" "mpi_fft --n 8192 --test-parameters --inverse --compare --repeat 2 --transport messages"; do
     # shellcheck disable=SC2086 # the arguments are meant to split
     "${mpi_run[@]}" "$bin/"$job --json >"$tmp/json"
     if python3 -c 'import json,sys
@@ -154,6 +155,7 @@ assert d["verified"] is True and d["ranks"] == 2 and d["n"] == 8192
 assert d["bytes_exchanged"] == d["model_bytes_exchanged"] > 0
 assert d["cpu_s"] > 0 and d["first_cpu_s"] > 0 and d["peak_memory_bytes"] > 0 and len(d["per_rank"]) == 2
 assert d["runs"] == (2 if "--repeat 2" in sys.argv[2] else 1)
+assert d["transport"] == ("messages" if "--transport messages" in sys.argv[2] else "shared")
 assert ("--compare" in sys.argv[2]) == ("single_process_cpu_s" in d)
 if "single_process_cpu_s" in d:
     assert d["single_process_threads"] == 2

@@ -45,8 +45,6 @@
 
 mod common;
 
-use std::time::Duration;
-
 use ark_bn254::Fr;
 use ark_poly::EvaluationDomain;
 use ark_std::UniformRand;
@@ -128,7 +126,7 @@ fn run(o: &Options, world: he_mpi::mpi::topology::SimpleCommunicator) -> Result<
     };
     let pk = PublicKey::from_bytes(&context, &Cluster::broadcast_over(&world, 0, pk_bytes)?)?;
     let keys = GaloisKeys::from_bytes(&context, &Cluster::broadcast_over(&world, 0, keys_bytes)?)?;
-    let cluster = Cluster::with_timeout(world, &context, Duration::from_secs(o.job.timeout))?;
+    let cluster = o.job.cluster(world, &context)?;
     let fft = DistributedFft::new(&plan, &cluster)?;
 
     // The same vector on every rank; each encrypts its own ciphertexts.

@@ -47,8 +47,6 @@
 
 mod common;
 
-use std::time::Duration;
-
 use ark_bn254::Fr;
 use ark_poly::{EvaluationDomain, Radix2EvaluationDomain};
 use ark_std::UniformRand;
@@ -101,7 +99,7 @@ fn run(o: &Options, world: he_mpi::mpi::topology::SimpleCommunicator) -> Result<
         None => Vec::new(),
     };
     let pk = PublicKey::from_bytes(&context, &Cluster::broadcast_over(&world, 0, pk_bytes)?)?;
-    let cluster = Cluster::with_timeout(world, &context, Duration::from_secs(o.job.timeout))?;
+    let cluster = o.job.cluster(world, &context)?;
 
     // Every rank derives the witness, encrypts its blocks and lets the
     // plaintexts go, so that its peak memory is the quotient's; rank 0

@@ -13,10 +13,13 @@ use mpi::raw::AsRaw;
 use mpi::topology::{Communicator, SimpleCommunicator};
 
 use crate::error::{Error, Result};
-use crate::frame::{Header, HEADER_BYTES, HEADER_WORDS};
 use crate::partition::Partition;
-use crate::scratch::Scratch;
+use crate::scratch::{Scratch, Staged};
+use crate::shared::{NodeShare, Transport};
 use crate::watchdog::Watchdog;
+
+mod exchange;
+pub(crate) use exchange::Incoming;
 
 /// Bytes this rank has moved in residue exchanges (headers and payloads,
 /// to and from *other* ranks), and the exchanges run.
@@ -48,6 +51,7 @@ pub struct Cluster {
     corrupt_next: Cell<bool>,
     watchdog: Arc<Watchdog>,
     scratch: Scratch,
+    share: Option<NodeShare>,
 }
 
 impl std::fmt::Debug for Cluster {
@@ -87,6 +91,22 @@ impl Cluster {
         context: &Context,
         timeout: Duration,
     ) -> Result<Self> {
+        Self::with_transport(comm, context, timeout, Transport::default())
+    }
+
+    /// As [`with_timeout`](Self::with_timeout), with payloads moving as
+    /// `transport` says. Every rank must pass the same transport.
+    ///
+    /// # Errors
+    /// As for [`new`](Self::new); [`Error::DistributionMismatch`] (on every
+    /// rank) when the ranks chose different transports (or groups of 0
+    /// ranks); [`Error::Mpi`] when the ranks of a node cannot be grouped.
+    pub fn with_transport(
+        comm: SimpleCommunicator,
+        context: &Context,
+        timeout: Duration,
+        transport: Transport,
+    ) -> Result<Self> {
         let rank = comm.rank() as usize;
         let size = comm.size() as usize;
         // SAFETY: the communicator is live; RSMPI_ERRORS_RETURN is a valid
@@ -99,7 +119,7 @@ impl Cluster {
                 call: "MPI_Comm_set_errhandler",
             });
         }
-        let cluster = Self {
+        let mut cluster = Self {
             comm,
             rank,
             size,
@@ -110,13 +130,28 @@ impl Cluster {
             corrupt_next: Cell::new(false),
             watchdog: Watchdog::start(rank, timeout),
             scratch: Scratch::default(),
+            share: None,
         };
-        let mine: Vec<u64> = fingerprint_words(&cluster.fingerprint).to_vec();
+        let mut mine: Vec<u64> = fingerprint_words(&cluster.fingerprint).to_vec();
+        mine.extend(transport.words());
         let all = cluster.all_gather(&mine)?;
-        let first = all.chunks_exact(4).position(|f| f != &all[..4]);
+        let first = all.chunks_exact(6).position(|f| f[..4] != all[..4]);
         if let Some(rank) = first {
             return Err(Error::ParameterMismatch { rank });
         }
+        if let Some(rank) = all.chunks_exact(6).position(|f| f[4..] != all[4..6]) {
+            return Err(Error::DistributionMismatch(format!(
+                "rank {rank} chose another transport than rank 0"
+            )));
+        }
+        // Every rank chose it: every rank refuses it.
+        if transport == Transport::SharedMemoryInGroupsOf(0) {
+            return Err(Error::DistributionMismatch(
+                "shared memory in groups of 0 ranks".into(),
+            ));
+        }
+        let share = NodeShare::new(&cluster.comm, transport, &cluster.watchdog);
+        cluster.share = cluster.agree(share)?;
         Ok(cluster)
     }
 
@@ -208,6 +243,33 @@ impl Cluster {
     /// The staging buffers this rank keeps between computations.
     pub(crate) fn scratch(&self) -> &Scratch {
         &self.scratch
+    }
+
+    /// The other ranks that read this rank's payloads in place from shared
+    /// memory (and whose it reads); payloads to and from the rest travel in
+    /// messages.
+    pub fn shared_memory_peers(&self) -> Vec<usize> {
+        (0..self.size)
+            .filter(|&r| self.share.as_ref().is_some_and(|s| s.shares_with(r)))
+            .collect()
+    }
+
+    /// `K` regions of `sizes[k]` words to stage payloads in for
+    /// [`exchange`](Self::exchange): in this rank's shared segment when it
+    /// shares memory with other ranks (collective over those ranks, which
+    /// must call it at the same point), otherwise kept private buffers.
+    ///
+    /// # Errors
+    /// [`Error::Mpi`] when the shared segment cannot grow.
+    pub(crate) fn staging<const K: usize>(&self, sizes: [usize; K]) -> Result<Staged<'_, K>> {
+        match &self.share {
+            Some(share) => {
+                let total = sizes.iter().sum();
+                let (base, words) = share.reserve(total, &self.watchdog)?;
+                Staged::shared(base, words, sizes)
+            }
+            None => Ok(Staged::private(self.scratch.lend::<K>(), sizes)),
+        }
     }
 
     /// The communicator.
@@ -358,180 +420,53 @@ impl Cluster {
         }
         self.agree(outcome)
     }
-
-    /// The checked all-to-all of residues modulo chain prime `prime`:
-    /// `send` holds the payload for rank d at `send_counts[..d].sum()`
-    /// (`send_counts[d]` words); `received` is resized to the sum of
-    /// `recv_counts` (reusing its memory: no fresh pages for each exchange)
-    /// and gets the payload from rank s at `recv_counts[..s].sum()`. Each payload travels with a sealed
-    /// [`Header`]; every rank agrees on the outcome before returning.
-    ///
-    /// This rank's own part is not moved: the `send_counts[rank]` words at
-    /// its offset in `send` are skipped, and the `recv_counts[rank]` words
-    /// at its offset in `received` are left as they are. A caller places
-    /// its own part itself, straight where it is needed, instead of paying
-    /// for a copy into `send` and another out of it (half of all the words
-    /// on 2 ranks); with nothing to place, both counts are 0.
-    ///
-    /// # Errors
-    /// [`Error::Corrupted`] (on every rank) when a payload or header arrived
-    /// damaged; [`Error::Mpi`] for a failed call.
-    pub fn exchange(
-        &self,
-        prime: usize,
-        send: &mut [u64],
-        send_counts: &[usize],
-        recv_counts: &[usize],
-        received: &mut Vec<u64>,
-    ) -> Result<()> {
-        let (size, rank) = (self.size, self.rank);
-        if send_counts.len() != size
-            || recv_counts.len() != size
-            || send_counts.iter().sum::<usize>() != send.len()
-        {
-            return Err(Error::RankFailed {
-                rank,
-                reason: "an exchange's counts do not match its buffer".into(),
-            });
-        }
-        let sequence = self.sequence.get();
-        self.sequence.set(sequence + 1);
-        let header = |sender: usize, receiver: usize| Header {
-            fingerprint: self.fingerprint,
-            sender,
-            receiver,
-            sequence,
-            prime,
-        };
-        let (send_at, recv_at) = (prefix_sums(send_counts), prefix_sums(recv_counts));
-        // This rank's own part is not moved (see above): it is neither
-        // sealed nor verified (its header covers no payload).
-        let mut headers = Vec::with_capacity(size * HEADER_WORDS);
-        for d in 0..size {
-            let payload = if d == rank {
-                &[][..]
-            } else {
-                &send[send_at[d]..send_at[d] + send_counts[d]]
-            };
-            headers.extend_from_slice(&header(rank, d).seal(payload));
-        }
-        if self.corrupt_next.get() {
-            let target = (rank + 1) % size;
-            if target != rank && send_counts[target] > 0 {
-                send[send_at[target]] ^= 1;
-                self.corrupt_next.set(false);
-            }
-        }
-        let _guard = self.watchdog.guard("a residue exchange");
-        let mut their_headers = vec![0u64; size * HEADER_WORDS];
-        // SAFETY: both buffers hold HEADER_WORDS u64 per rank and live
-        // until the call completes; the communicator is live.
-        self.complete("MPI_Ialltoall", |request| unsafe {
-            ffi::MPI_Ialltoall(
-                headers.as_ptr().cast::<c_void>(),
-                HEADER_WORDS as c_int,
-                ffi::RSMPI_UINT64_T,
-                their_headers.as_mut_ptr().cast::<c_void>(),
-                HEADER_WORDS as c_int,
-                ffi::RSMPI_UINT64_T,
-                self.comm.as_raw(),
-                request,
-            )
-        })?;
-        let ints = |values: &[usize]| -> Result<Vec<c_int>> {
-            values
-                .iter()
-                .map(|&v| {
-                    c_int::try_from(v).map_err(|_| Error::RankFailed {
-                        rank,
-                        reason: format!("{v} words exceed one MPI message"),
-                    })
-                })
-                .collect()
-        };
-        let (mut sc, sd, mut rc, rd) = (
-            ints(send_counts)?,
-            ints(&send_at)?,
-            ints(recv_counts)?,
-            ints(&recv_at)?,
-        );
-        (sc[rank], rc[rank]) = (0, 0);
-        received.resize(recv_counts.iter().sum(), 0);
-        // SAFETY: the counts and displacements describe ranges inside the
-        // two buffers (their lengths are the counts' sums); buffers, counts
-        // and displacements live until the call completes; the communicator
-        // is live.
-        self.complete("MPI_Ialltoallv", |request| unsafe {
-            ffi::MPI_Ialltoallv(
-                send.as_ptr().cast::<c_void>(),
-                sc.as_ptr(),
-                sd.as_ptr(),
-                ffi::RSMPI_UINT64_T,
-                received.as_mut_ptr().cast::<c_void>(),
-                rc.as_ptr(),
-                rd.as_ptr(),
-                ffi::RSMPI_UINT64_T,
-                self.comm.as_raw(),
-                request,
-            )
-        })?;
-        let mut outcome = Ok(());
-        for s in (0..size).filter(|&s| s != rank) {
-            let payload = &received[recv_at[s]..recv_at[s] + recv_counts[s]];
-            let words = &their_headers[s * HEADER_WORDS..(s + 1) * HEADER_WORDS];
-            if let Err(e) = header(s, rank).verify(words, payload) {
-                outcome = Err(e);
-                break;
-            }
-        }
-        let mut traffic = self.traffic.get();
-        for other in (0..size).filter(|&o| o != rank) {
-            traffic.bytes_sent += (HEADER_BYTES + 8 * send_counts[other]) as u64;
-            traffic.bytes_received += (HEADER_BYTES + 8 * recv_counts[other]) as u64;
-        }
-        traffic.exchanges += 1;
-        self.traffic.set(traffic);
-        drop(_guard);
-        self.agree(outcome)
-    }
 }
 
 impl Cluster {
-    /// Starts a nonblocking collective with `start` and waits for it
-    /// without holding a core: the request is tested back to back for a
-    /// few microseconds, then between sleeps that grow to [`QUIET_WAIT_MAX`].
-    /// MPI's blocking calls poll without pause instead, so a rank that waits
-    /// for a slower one would spend the wait as processor time (and, with
-    /// more ranks than cores, take it from the rank it waits for).
-    ///
-    /// # Errors
-    /// [`Error::Mpi`] naming `call` when starting or testing fails.
+    /// [`complete`] on this rank.
     fn complete(
         &self,
         call: &'static str,
         start: impl FnOnce(*mut ffi::MPI_Request) -> c_int,
     ) -> Result<()> {
-        // SAFETY: RSMPI_REQUEST_NULL is a constant the MPI library defines.
-        let mut request = unsafe { ffi::RSMPI_REQUEST_NULL };
-        check(self.rank, call, start(&mut request))?;
-        let mut pause = Duration::ZERO;
-        for tests in 0u32.. {
-            let mut done: c_int = 0;
-            // SAFETY: `request` is the live request `start` made; the status
-            // is ignored (MPI's constant says so).
-            check(self.rank, call, unsafe {
-                ffi::MPI_Test(&mut request, &mut done, ffi::RSMPI_STATUS_IGNORE)
-            })?;
-            if done != 0 {
-                break;
-            }
-            if tests >= QUIET_WAIT_SPINS {
-                std::thread::sleep(pause);
-                pause = (pause * 2).clamp(QUIET_WAIT_MIN, QUIET_WAIT_MAX);
-            }
-        }
-        Ok(())
+        complete(self.rank, call, start)
     }
+}
+
+/// Starts a nonblocking collective with `start` and waits for it without
+/// holding a core: the request is tested back to back for a few
+/// microseconds, then between sleeps that grow to [`QUIET_WAIT_MAX`]. MPI's
+/// blocking calls poll without pause instead, so a rank that waits for a
+/// slower one would spend the wait as processor time (and, with more ranks
+/// than cores, take it from the rank it waits for).
+///
+/// # Errors
+/// [`Error::Mpi`] naming `call` and `rank` when starting or testing fails.
+pub(crate) fn complete(
+    rank: usize,
+    call: &'static str,
+    start: impl FnOnce(*mut ffi::MPI_Request) -> c_int,
+) -> Result<()> {
+    // SAFETY: RSMPI_REQUEST_NULL is a constant the MPI library defines.
+    let mut request = unsafe { ffi::RSMPI_REQUEST_NULL };
+    check(rank, call, start(&mut request))?;
+    let mut pause = Duration::ZERO;
+    for tests in 0u32.. {
+        let mut done: c_int = 0;
+        // SAFETY: `request` is the live request `start` made; the status
+        // is ignored (MPI's constant says so).
+        check(rank, call, unsafe {
+            ffi::MPI_Test(&mut request, &mut done, ffi::RSMPI_STATUS_IGNORE)
+        })?;
+        if done != 0 {
+            break;
+        }
+        if tests >= QUIET_WAIT_SPINS {
+            std::thread::sleep(pause);
+            pause = (pause * 2).clamp(QUIET_WAIT_MIN, QUIET_WAIT_MAX);
+        }
+    }
+    Ok(())
 }
 
 /// Tests of a request before a waiting rank starts to sleep between them.
@@ -542,6 +477,14 @@ const QUIET_WAIT_MAX: Duration = Duration::from_micros(500);
 
 impl Drop for Cluster {
     fn drop(&mut self) {
+        if let Some(share) = &self.share {
+            // Collective over the ranks sharing memory, which drop their
+            // clusters at the same point; the watchdog ends a rank whose
+            // peers never come.
+            let _guard = self.watchdog.guard("freeing shared memory");
+            // A failure leaves the window to MPI_Finalize.
+            let _ = share.release();
+        }
         self.watchdog.stop();
     }
 }
@@ -555,7 +498,7 @@ fn fingerprint_words(fingerprint: &[u8; 32]) -> [u64; 4] {
 }
 
 /// An MPI return code as a result.
-fn check(rank: usize, call: &'static str, code: c_int) -> Result<()> {
+pub(crate) fn check(rank: usize, call: &'static str, code: c_int) -> Result<()> {
     if code == ffi::MPI_SUCCESS as c_int {
         Ok(())
     } else {

@@ -175,28 +175,37 @@ impl<'a, F: PrimeField + FftField> DistributedFft<'a, F> {
         // received[s][j]: rank s's partial for this rank's j-th output,
         // part major, then prime, N words each (as Ciphertext::from_residues reads it).
         let mut received = vec![vec![vec![0u64; words]; self.range.len()]; cluster.size()];
-        let mut lent = cluster.scratch().lend::<2>();
-        let [send, arrived] = &mut lent.buffers;
+        // Two staging regions, one for even primes and one for odd: a rank
+        // copies a prime's partials out of a peer's region after the
+        // exchange's agreement, while the peer may already stage the next
+        // prime's (into the other region; the prime after next waits for this
+        // rank's next exchange).
+        let staged_words = send_counts.iter().sum();
+        let mut staged = cluster.staging([staged_words; 2])?;
+        let mut lent = cluster.scratch().lend::<1>();
+        let [arrived] = &mut lent.buffers;
         for prime in 0..=level {
-            send.clear();
+            let [even, odd] = staged.regions();
+            let send = if prime % 2 == 0 { even } else { odd };
+            let mut at = 0;
             let theirs = self.ranges.iter().enumerate().filter(|&(d, _)| d != me);
             for (_, range) in theirs {
                 for to in range.clone() {
                     for part in 0..2 {
-                        let at = send.len();
-                        send.resize(at + n, 0);
-                        partials[to].residues_into(part, prime, &mut send[at..])?;
+                        partials[to].residues_into(part, prime, &mut send.words[at..at + n])?;
+                        at += n;
                     }
                 }
             }
-            cluster.exchange(prime, send, &send_counts, &recv_counts, arrived)?;
-            let mut at = 0;
+            let incoming = cluster.exchange(prime, send, &send_counts, &recv_counts, arrived)?;
             for from in (0..cluster.size()).filter(|&s| s != me) {
+                let mut rows = incoming.from(from).chunks_exact(n);
                 for row in received[from].iter_mut() {
                     for part in 0..2 {
                         let offset = (part * (level + 1) + prime) * n;
-                        row[offset..offset + n].copy_from_slice(&arrived[at..at + n]);
-                        at += n;
+                        if let Some(words) = rows.next() {
+                            row[offset..offset + n].copy_from_slice(words);
+                        }
                     }
                 }
             }

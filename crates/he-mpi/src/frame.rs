@@ -2,10 +2,12 @@
 //! its sender and receiver, its place in the job and its contents.
 //!
 //! A header is [`HEADER_WORDS`] little-endian 64-bit words: the magic
-//! `HEMPI\0\0\x02`, the 32-byte context fingerprint (4 words), the sending
+//! `HEMPI\0\0\x03`, the 32-byte context fingerprint (4 words), the sending
 //! rank, the receiving rank, the exchange's sequence number, the chain prime
-//! the residues are modulo, the payload's word count and a checksum of the
-//! payload seeded with all the fields before it. The checksum finds
+//! the residues are modulo, the payload's word count, where the payload lies
+//! in the sender's shared-memory segment (`u64::MAX` when it travels in a
+//! message) and a checksum of the payload seeded with all the fields before
+//! it. The checksum finds
 //! accidents (a flipped bit, a truncated or misrouted buffer): every step of
 //! it is a bijection of its state for a fixed input word, so any one changed
 //! word changes it. It is not a MAC against a rank that lies on purpose.
@@ -13,12 +15,15 @@
 use crate::error::{Error, Result};
 
 /// Words in a header.
-pub const HEADER_WORDS: usize = 11;
+pub const HEADER_WORDS: usize = 12;
 
 /// Bytes in a header.
 pub const HEADER_BYTES: usize = HEADER_WORDS * 8;
 
-const MAGIC: u64 = u64::from_le_bytes(*b"HEMPI\0\0\x02");
+const MAGIC: u64 = u64::from_le_bytes(*b"HEMPI\0\0\x03");
+
+/// The offset word of a payload that travels in a message.
+const IN_A_MESSAGE: u64 = u64::MAX;
 
 /// What a header announces about one payload.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -33,6 +38,10 @@ pub struct Header {
     pub sequence: u64,
     /// The chain prime index of the residues.
     pub prime: usize,
+    /// The payload's word offset in the sender's shared-memory segment, where
+    /// a receiver on the same node reads it in place; `None` when it travels
+    /// in a message.
+    pub segment_offset: Option<usize>,
 }
 
 impl Header {
@@ -48,8 +57,19 @@ impl Header {
         words[7] = self.sequence;
         words[8] = self.prime as u64;
         words[9] = payload.len() as u64;
-        words[10] = checksum(&words[..10], payload);
+        words[10] = self.segment_offset.map_or(IN_A_MESSAGE, |at| at as u64);
+        words[11] = checksum(&words[..11], payload);
         words
+    }
+
+    /// Where the header `words` say their payload lies in the sender's
+    /// shared segment (`None`: in a message, or no header at all, which
+    /// [`verify`](Self::verify) reports).
+    pub fn announced_offset(words: &[u64]) -> Option<usize> {
+        match words.get(10) {
+            Some(&IN_A_MESSAGE) | None => None,
+            Some(&at) => usize::try_from(at).ok(),
+        }
     }
 
     /// Checks that `words` is the header of `payload` as `self` expects it:
@@ -78,6 +98,7 @@ impl Header {
             ("sequence number", 7, expected[7]),
             ("prime", 8, expected[8]),
             ("word count", 9, payload.len() as u64),
+            ("segment offset", 10, expected[10]),
         ];
         for (name, index, value) in fields {
             if words[index] != value {
@@ -87,7 +108,7 @@ impl Header {
                 ));
             }
         }
-        if checksum(&words[..10], payload) != words[10] {
+        if checksum(&words[..11], payload) != words[11] {
             return fail(format!(
                 "the checksum of the {} residue words does not match",
                 payload.len()
@@ -135,6 +156,7 @@ mod tests {
             receiver: 2,
             sequence: 9,
             prime: 3,
+            segment_offset: None,
         }
     }
 
@@ -169,6 +191,18 @@ mod tests {
             .unwrap_err()
             .to_string()
             .contains("sequence"));
+        // A payload in a shared segment announces where; a receiver expecting
+        // it in a message (or elsewhere) refuses it.
+        let shared = Header {
+            segment_offset: Some(4096),
+            ..h
+        };
+        let shared_words = shared.seal(&payload);
+        assert_eq!(Header::announced_offset(&shared_words), Some(4096));
+        assert_eq!(Header::announced_offset(&words), None);
+        shared.verify(&shared_words, &payload).unwrap();
+        let err = h.verify(&shared_words, &payload).unwrap_err().to_string();
+        assert!(err.contains("segment offset"), "{err}");
         for index in 0..HEADER_WORDS {
             let mut bad = words;
             bad[index] ^= 4;

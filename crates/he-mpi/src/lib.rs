@@ -47,6 +47,14 @@
 //! collective has not finished within the `Cluster`'s timeout (a lost
 //! peer), with a message naming the rank and the step, so a job never hangs.
 //!
+//! Payloads between ranks on one node do not travel at all by default: the
+//! sender stages them in its segment of an MPI-3 shared-memory window, the
+//! header says where, and the receiver reads them there (`Transport`, in
+//! `shared`'s module docs with the protocol that orders the accesses). Ranks
+//! on other nodes, or every rank with `Transport::Messages`, get them in
+//! MPI messages. The headers, checksums and agreements are the same either
+//! way.
+//!
 //! # Why a cargo feature
 //! The MPI code (`Cluster`, `DistributedPolynomial`, `DistributedFft`) is behind the
 //! feature `mpi` (off by default): rsmpi links the system's MPI and runs
@@ -74,6 +82,8 @@ mod polynomial;
 #[cfg(feature = "mpi")]
 mod scratch;
 #[cfg(feature = "mpi")]
+mod shared;
+#[cfg(feature = "mpi")]
 mod watchdog;
 
 #[cfg(feature = "mpi")]
@@ -87,3 +97,5 @@ pub use mpi;
 pub use partition::Partition;
 #[cfg(feature = "mpi")]
 pub use polynomial::DistributedPolynomial;
+#[cfg(feature = "mpi")]
+pub use shared::Transport;

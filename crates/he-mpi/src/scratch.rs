@@ -1,6 +1,8 @@
-//! Word buffers a cluster keeps between distributed computations.
+//! Word buffers a cluster keeps between distributed computations, and the
+//! regions an exchange's payloads are staged in.
 
 use std::cell::RefCell;
+use std::ops::Range;
 
 /// Buffers of words lent to one distributed computation at a time and kept
 /// between computations. A product's exchanges stage tens of MB a prime;
@@ -41,6 +43,103 @@ impl<const K: usize> Drop for Lent<'_, K> {
     fn drop(&mut self) {
         let returned = self.buffers.iter_mut().rev().map(std::mem::take);
         self.scratch.spare.borrow_mut().extend(returned);
+    }
+}
+
+/// Where one exchange's payloads are staged: the words, and their offset
+/// in this rank's shared segment when they lie in it (the ranks sharing
+/// memory with this one read them there).
+pub(crate) struct Outgoing<'s> {
+    pub(crate) words: &'s mut [u64],
+    pub(crate) segment_offset: Option<usize>,
+}
+
+impl Outgoing<'_> {
+    /// The same region, borrowed again.
+    pub(crate) fn reborrow(&mut self) -> Outgoing<'_> {
+        Outgoing {
+            words: self.words,
+            segment_offset: self.segment_offset,
+        }
+    }
+}
+
+/// `K` staging regions for one computation, from
+/// [`Cluster::staging`](crate::Cluster): carved from this rank's shared
+/// segment, or private buffers lent by the [`Scratch`].
+pub(crate) struct Staged<'a, const K: usize> {
+    place: Place<'a, K>,
+}
+
+enum Place<'a, const K: usize> {
+    Shared {
+        base: *mut u64,
+        ranges: [Range<usize>; K],
+    },
+    Private(Lent<'a, K>),
+}
+
+impl<'a, const K: usize> Staged<'a, K> {
+    /// Regions of `sizes` words, one after the other, in the `words` words
+    /// of this rank's shared segment at `base`.
+    pub(crate) fn shared(base: *mut u64, words: usize, sizes: [usize; K]) -> crate::Result<Self> {
+        let mut at = 0;
+        let ranges = sizes.map(|size| {
+            let range = at..at + size;
+            at += size;
+            range
+        });
+        if at > words || (base.is_null() && at > 0) {
+            return Err(crate::Error::DistributionMismatch(format!(
+                "{at} staging words do not fit a shared segment of {words}"
+            )));
+        }
+        Ok(Self {
+            place: Place::Shared { base, ranges },
+        })
+    }
+
+    /// Private buffers of `sizes` words from `lent`.
+    pub(crate) fn private(mut lent: Lent<'a, K>, sizes: [usize; K]) -> Self {
+        for (buffer, size) in lent.buffers.iter_mut().zip(sizes) {
+            buffer.resize(size, 0);
+        }
+        Self {
+            place: Place::Private(lent),
+        }
+    }
+
+    /// The `K` regions.
+    pub(crate) fn regions(&mut self) -> [Outgoing<'_>; K] {
+        match &mut self.place {
+            Place::Shared { base, ranges } => {
+                let base = *base;
+                ranges.clone().map(|range| {
+                    let words: &mut [u64] = if range.is_empty() {
+                        &mut []
+                    } else {
+                        // SAFETY: the ranges are disjoint and inside this
+                        // rank's segment (checked in `shared`), which
+                        // outlives the borrow of `self`; no other slice of
+                        // this rank writes it.
+                        unsafe {
+                            std::slice::from_raw_parts_mut(base.add(range.start), range.len())
+                        }
+                    };
+                    Outgoing {
+                        words,
+                        segment_offset: Some(range.start),
+                    }
+                })
+            }
+            Place::Private(lent) => {
+                let mut buffers = lent.buffers.iter_mut();
+                std::array::from_fn(|_| Outgoing {
+                    words: buffers.next().map_or(&mut [][..], |b| b.as_mut_slice()),
+                    segment_offset: None,
+                })
+            }
+        }
     }
 }
 

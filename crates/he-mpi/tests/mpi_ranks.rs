@@ -11,8 +11,8 @@ use ark_poly::univariate::DensePolynomial;
 use ark_poly::DenseUVPolynomial;
 use ark_poly::{EvaluationDomain, Radix2EvaluationDomain};
 use he_mpi::cost::{rank_cost, ProductShape};
-use he_mpi::mpi::topology::Communicator;
-use he_mpi::{Cluster, DistributedPolynomial, Error};
+use he_mpi::mpi::topology::{Communicator, SimpleCommunicator};
+use he_mpi::{Cluster, DistributedPolynomial, Error, Transport};
 use he_poly::EncryptedPolynomial;
 use helib_rs::{Ciphertext, Context, Parameters, PublicKey, SecretKey};
 use rand::{rngs::StdRng, SeedableRng};
@@ -24,12 +24,12 @@ mod fft;
 const STRIDE: usize = 2048;
 
 /// A named check run on every rank.
-type Check = (&'static str, fn(&Job));
+type Check = (&'static str, fn(&Job<'_>));
 
-struct Job {
+struct Job<'k> {
     cluster: Cluster,
-    sk: SecretKey,
-    pk: PublicKey,
+    sk: &'k SecretKey,
+    pk: &'k PublicKey,
 }
 
 fn main() {
@@ -94,16 +94,88 @@ fn main() {
         lose_a_rank(world, &context, &pk);
     }
     mismatched_parameters_are_refused(&world, rank, size);
-    fft::checks(world.duplicate());
-    let cluster =
-        Cluster::with_timeout(world, &context, Duration::from_secs(300)).expect("cluster");
-    let job = Job { cluster, sk, pk };
-    for (name, check) in checks {
-        check(&job);
-        job.cluster.barrier().expect("barrier");
-        if rank == 0 {
-            println!("{size} ranks: {name} ... ok");
+    mismatched_transports_are_refused(&world, &context);
+    // Every check under each transport: payloads read in place from shared
+    // memory (all ranks here are on one node), in messages, and both at
+    // once (groups of 2 ranks share memory, the groups exchange messages).
+    for transport in TRANSPORTS {
+        fft::checks(world.duplicate(), transport);
+        let job = Job {
+            cluster: cluster(&world, &context, transport),
+            sk: &sk,
+            pk: &pk,
+        };
+        assert_eq!(
+            job.cluster.shared_memory_peers(),
+            expected_peers(transport, rank, size)
+        );
+        for (name, check) in checks {
+            check(&job);
+            job.cluster.barrier().expect("barrier");
+            if rank == 0 {
+                println!("{size} ranks, {transport:?}: {name} ... ok");
+            }
         }
+    }
+}
+
+const TRANSPORTS: [Transport; 3] = [
+    Transport::SharedMemoryOnNode,
+    Transport::Messages,
+    Transport::SharedMemoryInGroupsOf(2),
+];
+
+fn cluster(world: &SimpleCommunicator, context: &Context, transport: Transport) -> Cluster {
+    Cluster::with_transport(
+        world.duplicate(),
+        context,
+        Duration::from_secs(300),
+        transport,
+    )
+    .expect("cluster")
+}
+
+/// The ranks `rank` shares memory with under `transport` when every rank
+/// runs on this machine.
+fn expected_peers(transport: Transport, rank: usize, size: usize) -> Vec<usize> {
+    let group = match transport {
+        Transport::Messages => return Vec::new(),
+        Transport::SharedMemoryOnNode => size,
+        Transport::SharedMemoryInGroupsOf(k) => k,
+    };
+    let first = rank / group * group;
+    (first..(first + group).min(size))
+        .filter(|&r| r != rank)
+        .collect()
+}
+
+/// Rank 1 asks for messages where the others share memory: every rank's
+/// cluster refuses, naming rank 1.
+fn mismatched_transports_are_refused(world: &SimpleCommunicator, context: &Context) {
+    if world.size() < 2 {
+        return;
+    }
+    let transport = if world.rank() == 1 {
+        Transport::Messages
+    } else {
+        Transport::SharedMemoryOnNode
+    };
+    let err = Cluster::with_transport(
+        world.duplicate(),
+        context,
+        Duration::from_secs(300),
+        transport,
+    )
+    .unwrap_err();
+    assert!(
+        err.to_string().contains("rank 1 chose another transport"),
+        "{err}"
+    );
+    if world.rank() == 0 {
+        println!(
+            "{} ranks: mismatched transports are refused, naming the rank ... ok",
+            world.size()
+        );
     }
 }
 
@@ -125,7 +197,7 @@ fn test_parameters() -> Parameters {
 /// Polynomials every rank knows: rank 0 encrypts them, every rank loads the bytes.
 fn shared(job: &Job, coefficients: &[Fr]) -> EncryptedPolynomial<Fr> {
     let bytes = if job.cluster.rank() == 0 {
-        EncryptedPolynomial::encrypt(&job.pk, coefficients, STRIDE)
+        EncryptedPolynomial::encrypt(job.pk, coefficients, STRIDE)
             .unwrap()
             .to_bytes()
             .unwrap()
@@ -168,15 +240,15 @@ fn same_as_one_process(
             assert_eq!((x.level(), x.size()), (y.level(), y.size()));
         }
         assert_eq!(
-            gathered.decrypt(&job.sk).unwrap(),
-            one.decrypt(&job.sk).unwrap()
+            gathered.decrypt(job.sk).unwrap(),
+            one.decrypt(job.sk).unwrap()
         );
     }
     let decrypted = distributed
-        .decrypt_at_root(0, Some(&job.sk), &job.cluster)
+        .decrypt_at_root(0, Some(job.sk), &job.cluster)
         .unwrap();
     if let Some(decrypted) = decrypted {
-        assert_eq!(decrypted, one.decrypt(&job.sk).unwrap());
+        assert_eq!(decrypted, one.decrypt(job.sk).unwrap());
     }
 }
 
@@ -204,11 +276,11 @@ fn products_equal_one_process(job: &Job) {
         &wa.mul_plain(&p).unwrap(),
     );
     // Encrypted on each rank: decrypts to the plain product.
-    let ea = DistributedPolynomial::encrypt(c, &job.pk, &a, STRIDE).unwrap();
+    let ea = DistributedPolynomial::encrypt(c, job.pk, &a, STRIDE).unwrap();
     let product = ea
         .mul_plain(&p, c)
         .unwrap()
-        .decrypt_at_root(0, Some(&job.sk), c)
+        .decrypt_at_root(0, Some(job.sk), c)
         .unwrap();
     if let Some(product) = product {
         let poly = DensePolynomial::from_coefficients_slice;
@@ -236,7 +308,7 @@ fn quotient_equals_one_process(job: &Job) {
     let h = DistributedPolynomial::groth16_quotient(&da, &db, n, c).unwrap();
     same_as_one_process(job, &h, &one);
     // And h is the quotient in the clear (ark-poly's, by FFTs).
-    if let Some(h) = h.decrypt_at_root(0, Some(&job.sk), c).unwrap() {
+    if let Some(h) = h.decrypt_at_root(0, Some(job.sk), c).unwrap() {
         let domain = Radix2EvaluationDomain::<Fr>::new(n).unwrap();
         let evaluations = [&ia, &ib, &ic].map(|v| domain.fft(v));
         let plain = example_support::plain_groth16_quotient(
@@ -253,8 +325,8 @@ fn bytes_match_the_model(job: &Job) {
     let c = &job.cluster;
     let n = 1 << 13;
     let (ia, ib, _) = interpolants(9, n);
-    let da = DistributedPolynomial::encrypt(c, &job.pk, &ia, STRIDE).unwrap();
-    let db = DistributedPolynomial::encrypt(c, &job.pk, &ib, STRIDE).unwrap();
+    let da = DistributedPolynomial::encrypt(c, job.pk, &ia, STRIDE).unwrap();
+    let db = DistributedPolynomial::encrypt(c, job.pk, &ib, STRIDE).unwrap();
     let before = c.traffic();
     DistributedPolynomial::groth16_quotient(&da, &db, n, c).unwrap();
     let after = c.traffic();
@@ -297,8 +369,8 @@ fn corruption_is_named(job: &Job) {
         return;
     }
     let (a, b) = (random(21, 4 * STRIDE), random(22, 4 * STRIDE));
-    let da = DistributedPolynomial::encrypt(c, &job.pk, &a, STRIDE).unwrap();
-    let db = DistributedPolynomial::encrypt(c, &job.pk, &b, STRIDE).unwrap();
+    let da = DistributedPolynomial::encrypt(c, job.pk, &a, STRIDE).unwrap();
+    let db = DistributedPolynomial::encrypt(c, job.pk, &b, STRIDE).unwrap();
     if c.rank() == 0 {
         c.corrupt_next_exchange();
     }
@@ -324,7 +396,7 @@ fn too_few_blocks_are_refused(job: &Job) {
         return;
     }
     let short = random(31, STRIDE); // one block
-    let err = DistributedPolynomial::encrypt(c, &job.pk, &short, STRIDE).unwrap_err();
+    let err = DistributedPolynomial::encrypt(c, job.pk, &short, STRIDE).unwrap_err();
     assert!(matches!(err, Error::RankCount { .. }), "{err}");
     assert!(err.to_string().contains("fewer than the ranks"), "{err}");
 }

@@ -50,6 +50,28 @@ pub struct JobArgs {
     /// runs reuse the engine's recycled buffers, as a long-lived process does.
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=100))]
     pub repeat: u32,
+    /// How payloads move between ranks: `shared` (ranks on one node read
+    /// each other's from MPI shared memory, others get messages) or
+    /// `messages` (every payload in an MPI message).
+    #[arg(long, default_value = "shared", value_parser = ["shared", "messages"])]
+    pub transport: String,
+}
+
+impl JobArgs {
+    /// The cluster of `world`'s ranks for this job's options.
+    pub fn cluster(
+        &self,
+        world: he_mpi::mpi::topology::SimpleCommunicator,
+        context: &helib_rs::Context,
+    ) -> he_mpi::Result<he_mpi::Cluster> {
+        let transport = if self.transport == "messages" {
+            he_mpi::Transport::Messages
+        } else {
+            he_mpi::Transport::SharedMemoryOnNode
+        };
+        let timeout = std::time::Duration::from_secs(self.timeout);
+        he_mpi::Cluster::with_transport(world, context, timeout, transport)
+    }
 }
 
 /// Caps what this process may allocate at `mib` MiB (RLIMIT_DATA).
@@ -329,7 +351,8 @@ impl Report<'_> {
                 "verified": self.verified, "ranks": ranks, "n": self.n,
                 "ring_degree": self.ring_degree, "peak_memory_bytes": peak_max, "cpu_s": cpu_sum,
                 "first_cpu_s": first_sum, "runs": repeat, "wall_s": wall_max, "bytes_exchanged": sent_sum,
-                "model_bytes_exchanged": model_sum, "per_rank": per_rank,
+                "model_bytes_exchanged": model_sum, "transport": self.job.transport,
+                "per_rank": per_rank,
             });
             if let Some(single) = self.single_process {
                 value["single_process_cpu_s"] = json!(single.cpu_s);
@@ -344,9 +367,11 @@ impl Report<'_> {
             return;
         }
         say(format_args!(
-            "total over {ranks} ranks: {cpu_sum:.2} s CPU, {:.1} MB exchanged (model {:.1} MB), largest peak {:.1} MiB",
+            "total over {ranks} ranks: {cpu_sum:.2} s CPU, {:.1} MB exchanged (model {:.1} MB, transport: {}), \
+             largest peak {:.1} MiB",
             mb(sent_sum),
             mb(model_sum),
+            self.job.transport,
             mib(peak_max)
         ));
         if repeat > 1 {

@@ -2,7 +2,8 @@
 //! slot columns, the local convolutions, and the exchange back.
 
 use super::*;
-use crate::cluster::prefix_sums;
+use crate::cluster::{prefix_sums, Incoming};
+use crate::scratch::Outgoing;
 
 impl<F: PrimeField> DistributedPolynomial<F> {
     /// The product blocks `outputs` of `self` and `b`, laid out as `layout`,
@@ -98,10 +99,6 @@ impl<F: PrimeField> DistributedPolynomial<F> {
         )?;
         let a_counts = |r: usize| partition.range(self.blocks, r).len() * 2;
         let b_counts = |r: usize| partition.range(b_blocks, r).len() * b_parts;
-        // Staging reused from prime to prime and product to product: fresh
-        // pages cost more than the copies through them.
-        let mut lent = cluster.scratch().lend::<5>();
-        let [send, a_received, b_received, out, received] = &mut lent.buffers;
         // The result words each rank sends back (the other ranks' output
         // blocks in this rank's columns) and receives (its own blocks in
         // theirs), the same at every prime; its own part never moves.
@@ -117,15 +114,28 @@ impl<F: PrimeField> DistributedPolynomial<F> {
                 }
             })
             .unzip();
+        // Staging for the pieces of a and b this rank sends (its rows in the
+        // other ranks' columns) and the result rows it sends back, reused from
+        // prime to prime; the received rows in buffers kept between products
+        // (fresh pages cost more than the copies through them).
+        let elsewhere = n - width;
+        let mut staged = cluster.staging([
+            a_counts(rank) * elsewhere,
+            b_counts(rank) * elsewhere,
+            send_counts.iter().sum(),
+        ])?;
+        let mut lent = cluster.scratch().lend::<3>();
+        let [a_received, b_received, received] = &mut lent.buffers;
         for prime in 0..primes {
+            let [a_send, b_send, mut out] = staged.regions();
             // Operand rows: this rank's blocks, every other column range to
             // its rank; this rank's own columns are read where they are.
-            transpose(cluster, prime, &a, &[], a_counts, send, a_received)?;
-            transpose(
-                cluster, prime, &b_local, &b_plain, b_counts, send, b_received,
+            let a_in = transpose(cluster, prime, &a, &[], a_counts, a_send, a_received)?;
+            let b_in = transpose(
+                cluster, prime, &b_local, &b_plain, b_counts, b_send, b_received,
             )?;
-            let a_rows = operand_rows(cluster, prime, &a, &[], a_counts, a_received)?;
-            let b_rows = operand_rows(cluster, prime, &b_local, &b_plain, b_counts, b_received)?;
+            let a_rows = operand_rows(cluster, prime, &a, &[], a_counts, &a_in)?;
+            let b_rows = operand_rows(cluster, prime, &b_local, &b_plain, b_counts, &b_in)?;
             let b_operand = if b_parts == 2 {
                 RowOperand::ciphertexts(&b_rows, b_blocks)
             } else {
@@ -135,8 +145,7 @@ impl<F: PrimeField> DistributedPolynomial<F> {
             // back; this rank's straight into its output blocks, which are
             // spread in rank order (the ranks before this one hold the
             // first `mine.start`).
-            out.resize(send_counts.iter().sum(), 0);
-            let (before, after) = out.split_at_mut(mine.start * block_words);
+            let (before, after) = out.words.split_at_mut(mine.start * block_words);
             let mut destinations: Vec<_> = before
                 .chunks_exact_mut(block_words)
                 .map(OutputRows::Words)
@@ -156,15 +165,18 @@ impl<F: PrimeField> DistributedPolynomial<F> {
                 &mut destinations,
             );
             drop(destinations);
+            // After this agreement no rank reads the operand pieces of this
+            // prime any more (their senders may stage the next prime's).
             cluster.agree(convolved.map_err(Error::from))?;
             // The result rows back: rank d gets its run of output blocks.
-            cluster.exchange(prime, out, &send_counts, &recv_counts, received)?;
-            // `received` holds exactly the counts asked for (checked on arrival).
-            let mut rows = received.as_slice();
+            let back =
+                cluster.exchange(prime, out.reborrow(), &send_counts, &recv_counts, received)?;
             let written = (0..cluster.size())
                 .filter(|&s| s != rank)
                 .try_for_each(|s| {
                     let cols = columns(s);
+                    // Exactly the counts asked for (checked on arrival).
+                    let mut rows = back.from(s);
                     for result in results.iter_mut() {
                         for part in 0..out_parts {
                             let (row, tail) = rows.split_at(cols.len());
@@ -174,26 +186,27 @@ impl<F: PrimeField> DistributedPolynomial<F> {
                     }
                     Ok::<_, helib_rs::Error>(())
                 });
+            // After this agreement no rank reads the result rows of this prime.
             cluster.agree(written.map_err(Error::from))?;
         }
         Ok(Self::from_parts(results, outputs.len(), layout))
     }
 }
 
-/// The all-to-all that gives this rank, in `received`, the rows of every
-/// other rank's blocks in its column range at `prime`, from this rank's
-/// `blocks` (ciphertexts) and `plain` blocks; `counts(r)` is the rows rank r
-/// holds. The pieces for the other ranks are staged in `send`; this rank's
-/// own columns stay where they are ([`operand_rows`] reads them).
-fn transpose(
-    cluster: &Cluster,
+/// The all-to-all that gives this rank the rows of every other rank's
+/// blocks in its column range at `prime`, from this rank's `blocks`
+/// (ciphertexts) and `plain` blocks; `counts(r)` is the rows rank r holds.
+/// The pieces for the other ranks are staged in `send`; this rank's own
+/// columns stay where they are ([`operand_rows`] reads them).
+fn transpose<'a>(
+    cluster: &'a Cluster,
     prime: usize,
     blocks: &[Ciphertext],
     plain: &[EncodedPlaintext],
     counts: impl Fn(usize) -> usize,
-    send: &mut Vec<u64>,
-    received: &mut Vec<u64>,
-) -> Result<()> {
+    send: Outgoing<'_>,
+    received: &'a mut Vec<u64>,
+) -> Result<Incoming<'a>> {
     let (size, rank, partition) = (cluster.size(), cluster.rank(), cluster.partition());
     let n = cluster.context().ring_degree();
     let width = partition.columns(n, rank).len();
@@ -203,7 +216,6 @@ fn transpose(
     let send_counts: Vec<usize> = (0..size)
         .map(|d| others(own * partition.columns(n, d).len(), d))
         .collect();
-    send.resize(send_counts.iter().sum(), 0);
     // Row `index` of destination d: d's payload of `send`, rows of d's
     // columns one after the other.
     let send_at = prefix_sums(&send_counts);
@@ -217,7 +229,7 @@ fn transpose(
         for part in 0..block.size() {
             for d in (0..size).filter(|&d| d != rank) {
                 let (first, range) = piece(d, index);
-                block.residue_columns_into(part, prime, first, &mut send[range])?;
+                block.residue_columns_into(part, prime, first, &mut send.words[range])?;
             }
             index += 1;
         }
@@ -228,7 +240,7 @@ fn transpose(
         for d in (0..size).filter(|&d| d != rank) {
             let (first, range) = piece(d, index);
             let len = range.len();
-            send[range].copy_from_slice(&row[first..first + len]);
+            send.words[range].copy_from_slice(&row[first..first + len]);
         }
         index += 1;
     }
@@ -237,23 +249,22 @@ fn transpose(
 
 /// The rows of an operand at `prime` in this rank's column range, block by
 /// block (then part): this rank's own from its `blocks` or `plain` blocks,
-/// read in place, the other ranks' from `received` ([`transpose`]'s).
+/// read in place, the other ranks' from what [`transpose`] brought.
 fn operand_rows<'a>(
     cluster: &Cluster,
     prime: usize,
     blocks: &'a [Ciphertext],
     plain: &'a [EncodedPlaintext],
     counts: impl Fn(usize) -> usize,
-    received: &'a [u64],
+    incoming: &Incoming<'a>,
 ) -> Result<Vec<&'a [u64]>> {
     let (rank, partition) = (cluster.rank(), cluster.partition());
     let n = cluster.context().ring_degree();
     let cols = partition.columns(n, rank);
-    let mut others = received.chunks_exact(cols.len());
     let mut rows = Vec::new();
     for s in 0..cluster.size() {
         if s != rank {
-            rows.extend(others.by_ref().take(counts(s)));
+            rows.extend(incoming.from(s).chunks_exact(cols.len()).take(counts(s)));
             continue;
         }
         for block in blocks {

@@ -9,15 +9,15 @@ use ark_poly::{EvaluationDomain, Radix2EvaluationDomain};
 use he_fft::{FftPlan, Strategy};
 use he_mpi::cost::fft_exchange;
 use he_mpi::mpi::topology::SimpleCommunicator;
-use he_mpi::{Cluster, DistributedFft, Error};
+use he_mpi::{Cluster, DistributedFft, Error, Transport};
 use helib_rs::{Ciphertext, Context, Parameters, SecretKey};
 
 /// Four ciphertexts of N = 1024 slots.
 const N: usize = 1024;
 const CIPHERTEXTS: usize = 4;
 
-/// Runs the FFT checks on a cluster of `comm`'s ranks.
-pub fn checks(comm: SimpleCommunicator) {
+/// Runs the FFT checks on a cluster of `comm`'s ranks moving payloads by `transport`.
+pub fn checks(comm: SimpleCommunicator, transport: Transport) {
     let params = Parameters::builder()
         .ring_degree(N)
         .plaintext_modulus_from_field::<Fr>()
@@ -26,7 +26,8 @@ pub fn checks(comm: SimpleCommunicator) {
         .build()
         .expect("FFT test parameters");
     let context = Context::new(&params).expect("FFT test context");
-    let cluster = Cluster::with_timeout(comm, &context, Duration::from_secs(300)).expect("cluster");
+    let cluster = Cluster::with_transport(comm, &context, Duration::from_secs(300), transport)
+        .expect("cluster");
     let secret = if cluster.rank() == 0 {
         SecretKey::generate(&context)
             .and_then(|sk| sk.export_secret(helib_rs::ExportSecret::IUnderstandTheBytesAreTheKey))
@@ -42,12 +43,12 @@ pub fn checks(comm: SimpleCommunicator) {
         equals_one_process(&cluster, &sk, inverse);
         if cluster.rank() == 0 {
             let which = if inverse { "inverse" } else { "forward" };
-            println!("{size} ranks: the {which} FFT over {CIPHERTEXTS} ciphertexts equals the one-process plan and ark-poly, bytes as modelled ... ok");
+            println!("{size} ranks, {transport:?}: the {which} FFT over {CIPHERTEXTS} ciphertexts equals the one-process plan and ark-poly, bytes as modelled ... ok");
         }
     }
     refusals(&cluster, &sk);
     if cluster.rank() == 0 {
-        println!("{size} ranks: one-ciphertext plans and wrong input counts are refused on every rank ... ok");
+        println!("{size} ranks, {transport:?}: one-ciphertext plans and wrong input counts are refused on every rank ... ok");
     }
 }
 
