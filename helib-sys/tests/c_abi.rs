@@ -252,6 +252,9 @@ fn every_function_reports_null_pointers() {
     let mut row_mut_out: *mut u64 = null_mut();
     null_each!(helib_ciphertext_residue_row(@ct.0, 0, 0, @&mut row_out));
     null_each!(helib_ciphertext_residue_row_mut(@ct.0, 0, 0, @&mut row_mut_out));
+    let one = [1u64];
+    null_each!(helib_ciphertext_zeros(@ctx.ptr, 0, 2, @one.as_ptr(), 1, 0.0, @dst.0));
+    null_each!(helib_ciphertext_unwritten(@ctx.ptr, 0, 2, @one.as_ptr(), 1, 0.0, @dst.0));
     let row = [0u64; 8];
     let mut out_words = [0u64; 3 * 8];
     let rows = [row.as_ptr(); 2];

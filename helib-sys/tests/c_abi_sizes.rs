@@ -706,6 +706,14 @@ fn input_arrays_refuse_edge_counts() {
             helib_ciphertext_zeros(ctx.ptr, level, 2, one.as_ptr(), count, 0.0, dst.0)
         }),
         case(
+            "ciphertext_unwritten factor_nlimbs",
+            invalid,
+            // SAFETY: see the comment above the table.
+            |count| unsafe {
+                helib_ciphertext_unwritten(ctx.ptr, level, 2, one.as_ptr(), count, 0.0, dst.0)
+            },
+        ),
+        case(
             "ciphertext_write_residue_columns count",
             invalid,
             // SAFETY: see the comment above the table.

@@ -14,7 +14,7 @@ use mpi::topology::{Communicator, SimpleCommunicator};
 
 use crate::error::{Error, Result};
 use crate::partition::Partition;
-use crate::scratch::{Scratch, Staged};
+use crate::scratch::{Scratch, Staged, ALIGNMENT_SLACK};
 use crate::shared::{NodeShare, Transport};
 use crate::watchdog::Watchdog;
 
@@ -264,7 +264,7 @@ impl Cluster {
     pub(crate) fn staging<const K: usize>(&self, sizes: [usize; K]) -> Result<Staged<'_, K>> {
         match &self.share {
             Some(share) => {
-                let total = sizes.iter().sum();
+                let total = sizes.iter().sum::<usize>() + K * ALIGNMENT_SLACK;
                 let (base, words) = share.reserve(total, &self.watchdog)?;
                 Staged::shared(base, words, sizes)
             }

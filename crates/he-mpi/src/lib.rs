@@ -69,6 +69,7 @@
 //! one-process results.
 #![deny(missing_docs)]
 
+mod checksum;
 #[cfg(feature = "mpi")]
 mod cluster;
 pub mod cost;

@@ -4,6 +4,8 @@
 use std::cell::RefCell;
 use std::ops::Range;
 
+use crate::checksum::PayloadSum;
+
 /// Buffers of words lent to one distributed computation at a time and kept
 /// between computations. A product's exchanges stage tens of MB a prime;
 /// buffers allocated afresh for every product had their pages faulted in
@@ -46,12 +48,23 @@ impl<const K: usize> Drop for Lent<'_, K> {
     }
 }
 
+/// Words in a cache line.
+const LINE_WORDS: usize = 8;
+
+/// The most words [`Staged::shared`] needs beyond its regions' sizes, per
+/// region, to start each on a cache line.
+pub(crate) const ALIGNMENT_SLACK: usize = LINE_WORDS;
+
 /// Where one exchange's payloads are staged: the words, and their offset
 /// in this rank's shared segment when they lie in it (the ranks sharing
 /// memory with this one read them there).
 pub(crate) struct Outgoing<'s> {
     pub(crate) words: &'s mut [u64],
     pub(crate) segment_offset: Option<usize>,
+    /// Each destination's payload sum, when the stager summed the payloads
+    /// as it wrote them ([`PayloadSum::copy_absorb`]); otherwise the
+    /// exchange sums them.
+    pub(crate) sums: Option<Vec<PayloadSum>>,
 }
 
 impl Outgoing<'_> {
@@ -60,6 +73,7 @@ impl Outgoing<'_> {
         Outgoing {
             words: self.words,
             segment_offset: self.segment_offset,
+            sums: self.sums.take(),
         }
     }
 }
@@ -81,17 +95,23 @@ enum Place<'a, const K: usize> {
 
 impl<'a, const K: usize> Staged<'a, K> {
     /// Regions of `sizes` words, one after the other, in the `words` words
-    /// of this rank's shared segment at `base`.
+    /// of this rank's shared segment at `base`, each starting on a cache
+    /// line (64 bytes: the staging copy streams whole lines) — so they need
+    /// up to [`ALIGNMENT_SLACK`] words more than their sizes.
     pub(crate) fn shared(base: *mut u64, words: usize, sizes: [usize; K]) -> crate::Result<Self> {
-        let mut at = 0;
+        // The first word on a line, and the next such word from `at` on.
+        let skew = base.align_offset(LINE_WORDS * 8).min(LINE_WORDS);
+        let line = |at: usize| skew + (at - skew).next_multiple_of(LINE_WORDS);
+        let mut at = skew;
         let ranges = sizes.map(|size| {
             let range = at..at + size;
-            at += size;
+            at = line(at + size);
             range
         });
-        if at > words || (base.is_null() && at > 0) {
+        let end = ranges.last().map_or(0, |r| r.end);
+        if end > words || (base.is_null() && end > 0) {
             return Err(crate::Error::DistributionMismatch(format!(
-                "{at} staging words do not fit a shared segment of {words}"
+                "{end} staging words do not fit a shared segment of {words}"
             )));
         }
         Ok(Self {
@@ -129,6 +149,7 @@ impl<'a, const K: usize> Staged<'a, K> {
                     Outgoing {
                         words,
                         segment_offset: Some(range.start),
+                        sums: None,
                     }
                 })
             }
@@ -137,6 +158,7 @@ impl<'a, const K: usize> Staged<'a, K> {
                 std::array::from_fn(|_| Outgoing {
                     words: buffers.next().map_or(&mut [][..], |b| b.as_mut_slice()),
                     segment_offset: None,
+                    sums: None,
                 })
             }
         }
@@ -146,6 +168,28 @@ impl<'a, const K: usize> Staged<'a, K> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn shared_regions_start_on_cache_lines_and_fit_with_the_slack() {
+        let mut segment = vec![0u64; 200];
+        for skew in 0..8 {
+            let sizes = [5, 0, 24];
+            let words = sizes.iter().sum::<usize>() + sizes.len() * ALIGNMENT_SLACK;
+            let base = segment[skew..].as_mut_ptr();
+            let mut staged = Staged::shared(base, words, sizes).unwrap();
+            let mut end = 0;
+            for (region, size) in staged.regions().iter().zip(sizes) {
+                assert_eq!(region.words.len(), size);
+                if size > 0 {
+                    assert_eq!(region.words.as_ptr().align_offset(64), 0, "skew {skew}");
+                }
+                let at = region.segment_offset.unwrap();
+                assert!(at >= end && at + size <= words, "skew {skew}");
+                end = at + size;
+            }
+        }
+        assert!(Staged::shared(segment.as_mut_ptr(), 10, [8, 8]).is_err());
+    }
 
     #[test]
     fn buffers_come_back_to_the_same_places_with_their_capacity() {

@@ -134,6 +134,7 @@
 
 pub mod advice;
 mod align;
+mod assembly;
 mod batch;
 mod block_product;
 mod ciphertext;
@@ -165,6 +166,7 @@ mod serialize;
 pub mod threshold;
 
 pub use advice::{Advice, Advisor, Workload};
+pub use assembly::CiphertextAssembly;
 pub use ciphertext::Ciphertext;
 pub use context::{buffer_pool_limit_bytes, Context};
 pub use encoded::EncodedPlaintext;

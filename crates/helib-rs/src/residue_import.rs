@@ -1,6 +1,7 @@
 //! Ciphertexts assembled from residues computed elsewhere: whole
 //! ([`Ciphertext::from_residues`]) or column range by column range
-//! ([`Ciphertext::zeros`], [`Ciphertext::write_residue_columns`]), for
+//! ([`Ciphertext::zeros`], [`Ciphertext::write_residue_columns`]; without
+//! the zeroing, [`CiphertextAssembly`](crate::CiphertextAssembly)), for
 //! block products spread over processes ([`Context::convolve_rows`]).
 
 use helib_sys as sys;
@@ -109,12 +110,31 @@ impl Ciphertext {
         factor: &BigUint,
         noise_bits: f64,
     ) -> Result<Ciphertext> {
+        Self::frame(context, level, parts, factor, noise_bits, true)
+    }
+
+    /// The frame of [`zeros`](Self::zeros), zeroed or with its residues
+    /// left unwritten (for [`CiphertextAssembly`](crate::CiphertextAssembly),
+    /// which hands it out only once every residue is written).
+    pub(crate) fn frame(
+        context: &Context,
+        level: usize,
+        parts: usize,
+        factor: &BigUint,
+        noise_bits: f64,
+        zeroed: bool,
+    ) -> Result<Ciphertext> {
         let limbs = factor_limbs(context, factor)?;
+        let make = if zeroed {
+            sys::helib_ciphertext_zeros
+        } else {
+            sys::helib_ciphertext_unwritten
+        };
         Ciphertext::produce(context, |dst| {
             // SAFETY: the context handle is live, the factor slice holds the
             // length passed, `dst` is a new handle.
             unsafe {
-                sys::helib_ciphertext_zeros(
+                make(
                     context.as_ptr(),
                     level,
                     parts,

@@ -14,6 +14,7 @@ use std::ops::Range;
 
 use helib_sys as sys;
 
+use crate::assembly::CiphertextAssembly;
 use crate::ciphertext::Ciphertext;
 use crate::context::Context;
 use crate::error::{Error, Result};
@@ -89,6 +90,14 @@ pub enum OutputRows<'a> {
     Columns {
         /// The block, of as many polynomials as the output has parts.
         block: &'a mut Ciphertext,
+        /// Its first column written.
+        first: usize,
+    },
+    /// As [`Columns`](Self::Columns), into a block under construction,
+    /// which records the columns once the convolution succeeded.
+    Assembly {
+        /// The block, of as many polynomials as the output has parts.
+        block: &'a mut CiphertextAssembly,
         /// Its first column written.
         first: usize,
     },
@@ -185,26 +194,12 @@ impl Context {
                     out_rows.extend(words.chunks_exact_mut(width).map(<[u64]>::as_mut_ptr));
                 }
                 OutputRows::Columns { block, first } => {
-                    if !self.same_as(block.context()) {
-                        return Err(Error::ContextMismatch);
-                    }
-                    if block.size() != out_parts
-                        || first
-                            .checked_add(width)
-                            .is_none_or(|end| end > self.ring_degree())
-                    {
-                        return Err(Error::InvalidArgument(format!(
-                            "an output block of {} polynomials, columns {first}.. of width {width}: \
-                             not {out_parts} polynomials within the N = {} columns",
-                            block.size(),
-                            self.ring_degree()
-                        )));
-                    }
-                    for part in 0..out_parts {
-                        let row = block.residue_row_for_writing(part, prime)?;
-                        // SAFETY: `first + width` ≤ N, the row's length.
-                        out_rows.push(unsafe { row.add(*first) });
-                    }
+                    out_rows.extend(self.output_columns(block, *first, width, out_parts, prime)?);
+                }
+                OutputRows::Assembly { block, first } => {
+                    let rows =
+                        self.output_columns(block.block_mut(), *first, width, out_parts, prime)?;
+                    out_rows.extend(rows);
                 }
             }
         }
@@ -232,7 +227,50 @@ impl Context {
                 out_rows.as_ptr(),
                 outputs.len(),
             )
-        })
+        })?;
+        for destination in out.iter_mut() {
+            if let OutputRows::Assembly { block, first } = destination {
+                for part in 0..out_parts {
+                    block.record(part, prime, *first..*first + width);
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// The row pointers at `prime` of columns `first..first + width` of
+    /// `block`'s `parts` polynomials, checked: the block of this context,
+    /// of `parts` polynomials, the columns within N.
+    fn output_columns(
+        &self,
+        block: &mut Ciphertext,
+        first: usize,
+        width: usize,
+        parts: usize,
+        prime: usize,
+    ) -> Result<Vec<*mut u64>> {
+        if !self.same_as(block.context()) {
+            return Err(Error::ContextMismatch);
+        }
+        if block.size() != parts
+            || first
+                .checked_add(width)
+                .is_none_or(|end| end > self.ring_degree())
+        {
+            return Err(Error::InvalidArgument(format!(
+                "an output block of {} polynomials, columns {first}.. of width {width}: \
+                 not {parts} polynomials within the N = {} columns",
+                block.size(),
+                self.ring_degree()
+            )));
+        }
+        (0..parts)
+            .map(|part| {
+                let row = block.residue_row_for_writing(part, prime)?;
+                // SAFETY: `first + width` ≤ N, the row's length.
+                Ok(unsafe { row.add(first) })
+            })
+            .collect()
     }
 
     /// The noise estimate (log2) of the outputs of a block product of
@@ -368,6 +406,58 @@ mod tests {
             Err(Error::NoiseBudgetExhausted)
         ));
         assert!(context.block_product_noise(0, 10.0, 10.0, 1).unwrap() > 20.0);
+    }
+
+    /// A block under construction records the columns a convolution wrote
+    /// only when it succeeded, and is finished only once every column is
+    /// written; what it holds then is what a buffer of rows gets.
+    #[test]
+    fn convolutions_into_an_assembly_count_only_when_they_succeed() {
+        let context = Context::new(&Parameters::for_tests()).unwrap();
+        let n = context.ring_degree();
+        let good = vec![1u64; 2 * 2 * 8];
+        let mut bad = good.clone();
+        bad[3] = context.chain_primes()[0];
+        let (good_rows, bad_rows): (Vec<&[u64]>, Vec<&[u64]>) =
+            (good.chunks(8).collect(), bad.chunks(8).collect());
+        let b = RowOperand::ciphertexts(&good_rows[..2], 1);
+        let one = BigUint::from(1u8);
+        let mut expected = vec![0u64; 3 * 8];
+        let mut assembly = CiphertextAssembly::new(&context, 0, 3, &one, 1.0).unwrap();
+        let mut convolve = |rows: &[&[u64]], assembly: &mut CiphertextAssembly| {
+            let mut destinations = [
+                OutputRows::Words(&mut expected),
+                OutputRows::Assembly {
+                    block: assembly,
+                    first: 0,
+                },
+            ];
+            let a = RowOperand::ciphertexts(rows, 2);
+            context.convolve_rows(0, 8, a, b, 0..2, &mut destinations)
+        };
+        assert!(convolve(&bad_rows, &mut assembly).is_err());
+        for part in 0..3 {
+            assembly
+                .write_residue_columns(part, 0, 8, &vec![part as u64; n - 8])
+                .unwrap();
+        }
+        // The failed convolution wrote nothing that counts.
+        let mut unfinished = CiphertextAssembly::new(&context, 0, 3, &one, 1.0).unwrap();
+        for part in 0..3 {
+            unfinished
+                .write_residue_columns(part, 0, 8, &vec![0; n - 8])
+                .unwrap();
+        }
+        assert!(convolve(&bad_rows, &mut unfinished).is_err());
+        let err = unfinished.finish().unwrap_err().to_string();
+        assert!(err.contains("columns 0..8"), "{err}");
+        convolve(&good_rows, &mut assembly).unwrap();
+        let block = assembly.finish().unwrap();
+        for part in 0..3 {
+            let row = block.residue_row(part, 0).unwrap();
+            assert_eq!(row[..8], expected[part * 8..(part + 1) * 8]);
+            assert!(row[8..].iter().all(|&w| w == part as u64));
+        }
     }
 
     /// Columns written in place into a seeded fresh encryption (its c₁ kept

@@ -136,6 +136,18 @@ extern "C" {
     ) -> helib_status;
 }
 extern "C" {
+    #[doc = " As helib_ciphertext_zeros, but the residues are left unwritten (not even\n zeroed): for a caller that writes every residue before anything reads one\n (helib-rs's CiphertextAssembly tracks which columns are written and hands\n the ciphertext out only when all are). Until then the residues are\n indeterminate; every other call on the ciphertext is the caller's error."]
+    pub fn helib_ciphertext_unwritten(
+        ctx: *const helib_context,
+        level: usize,
+        parts: usize,
+        factor: *const u64,
+        factor_nlimbs: usize,
+        noise_log2: f64,
+        dst: *mut helib_ciphertext,
+    ) -> helib_status;
+}
+extern "C" {
     #[doc = " Writes `count` residues into columns [first, first + count) of polynomial\n `part` modulo chain prime `prime` of `ct` (the layout\n helib_ciphertext_residue_columns reads). A residue not below the prime is\n HELIB_ERR_MALFORMED_INPUT and nothing is written; part, prime and columns\n as for helib_ciphertext_residue_columns. The ciphertext keeps its factor and\n noise estimate: the caller answers for the residues it writes."]
     pub fn helib_ciphertext_write_residue_columns(
         ct: *mut helib_ciphertext,

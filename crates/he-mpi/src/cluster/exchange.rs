@@ -79,7 +79,12 @@ impl Cluster {
                     .map(|o| o + send_at[d]);
                 (&send.words[send_at[d]..send_at[d] + send_counts[d]], at)
             };
-            headers.extend_from_slice(&header(rank, d, at).seal(payload));
+            let summed = send.sums.as_ref().map(|sums| sums[d]);
+            let words = match summed {
+                Some(sum) if sum.len() == payload.len() => header(rank, d, at).seal_summed(&sum),
+                _ => header(rank, d, at).seal(payload),
+            };
+            headers.extend_from_slice(&words);
         }
         if self.corrupt_next.get() {
             let target = (rank + 1) % size;

@@ -7,8 +7,8 @@ use std::ops::Range;
 use ark_ff::PrimeField;
 use he_poly::{BlockLayout, EncryptedPolynomial};
 use helib_rs::{
-    Ciphertext, EncodedPlaintext, FieldCoefficientEncoder, OutputRows, PublicKey, RowOperand,
-    SecretKey,
+    Ciphertext, CiphertextAssembly, EncodedPlaintext, FieldCoefficientEncoder, OutputRows,
+    PublicKey, RowOperand, SecretKey,
 };
 use num_bigint::BigUint;
 

@@ -2,6 +2,7 @@
 //! slot columns, the local convolutions, and the exchange back.
 
 use super::*;
+use crate::checksum::PayloadSum;
 use crate::cluster::{prefix_sums, Incoming};
 use crate::scratch::Outgoing;
 
@@ -88,12 +89,12 @@ impl<F: PrimeField> DistributedPolynomial<F> {
         let columns = |r: usize| partition.columns(n, r);
         let width = columns(rank).len();
         let mine = partition.range(outputs.len(), rank);
-        // The output blocks: this rank's columns written in place by the
-        // convolution, the others' column range by column range as they
-        // arrive.
+        // The output blocks, not zeroed first: this rank's columns written
+        // in place by the convolution, the others' column range by column
+        // range as they arrive; each handed out once all are written.
         let mut results = cluster.agree(
             (0..mine.len())
-                .map(|_| Ciphertext::zeros(context, level, out_parts, &factor, noise))
+                .map(|_| CiphertextAssembly::new(context, level, out_parts, &factor, noise))
                 .collect::<helib_rs::Result<Vec<_>>>()
                 .map_err(Error::from),
         )?;
@@ -153,7 +154,7 @@ impl<F: PrimeField> DistributedPolynomial<F> {
             destinations.extend(
                 results
                     .iter_mut()
-                    .map(|block| OutputRows::Columns { block, first }),
+                    .map(|block| OutputRows::Assembly { block, first }),
             );
             destinations.extend(after.chunks_exact_mut(block_words).map(OutputRows::Words));
             let convolved = context.convolve_rows(
@@ -189,7 +190,16 @@ impl<F: PrimeField> DistributedPolynomial<F> {
             // After this agreement no rank reads the result rows of this prime.
             cluster.agree(written.map_err(Error::from))?;
         }
-        Ok(Self::from_parts(results, outputs.len(), layout))
+        // Every column of every block is written by now (this rank's by
+        // the convolutions, the others' from the exchanges back).
+        let blocks = cluster.agree(
+            results
+                .into_iter()
+                .map(CiphertextAssembly::finish)
+                .collect::<helib_rs::Result<Vec<_>>>()
+                .map_err(Error::from),
+        )?;
+        Ok(Self::from_parts(blocks, outputs.len(), layout))
     }
 }
 
@@ -217,19 +227,21 @@ fn transpose<'a>(
         .map(|d| others(own * partition.columns(n, d).len(), d))
         .collect();
     // Row `index` of destination d: d's payload of `send`, rows of d's
-    // columns one after the other.
+    // columns one after the other, summed for its header as it is written.
     let send_at = prefix_sums(&send_counts);
-    let mut index = 0;
-    let piece = |d: usize, index: usize| {
-        let len = partition.columns(n, d).len();
-        let at = send_at[d] + index * len;
-        (partition.columns(n, d).start, at..at + len)
+    let mut sums = vec![PayloadSum::default(); size];
+    let mut send = send;
+    let mut stage = |d: usize, index: usize, row: &[u64]| {
+        let cols = partition.columns(n, d);
+        let at = send_at[d] + index * cols.len();
+        sums[d].copy_absorb(&mut send.words[at..at + cols.len()], &row[cols]);
     };
+    let mut index = 0;
     for block in blocks {
         for part in 0..block.size() {
+            let row = block.residue_row(part, prime)?;
             for d in (0..size).filter(|&d| d != rank) {
-                let (first, range) = piece(d, index);
-                block.residue_columns_into(part, prime, first, &mut send.words[range])?;
+                stage(d, index, row);
             }
             index += 1;
         }
@@ -238,12 +250,11 @@ fn transpose<'a>(
         let (words, _) = encoded.residues()?;
         let row = &words[prime * n..(prime + 1) * n];
         for d in (0..size).filter(|&d| d != rank) {
-            let (first, range) = piece(d, index);
-            let len = range.len();
-            send.words[range].copy_from_slice(&row[first..first + len]);
+            stage(d, index, row);
         }
         index += 1;
     }
+    send.sums = Some(sums);
     cluster.exchange(prime, send, &send_counts, &recv_counts, received)
 }
 

@@ -113,6 +113,17 @@ helib_status helib_ciphertext_zeros(const helib_context *ctx, size_t level, size
                                     size_t factor_nlimbs, double noise_log2, helib_ciphertext *dst);
 
 /**
+ * As helib_ciphertext_zeros, but the residues are left unwritten (not even
+ * zeroed): for a caller that writes every residue before anything reads one
+ * (helib-rs's CiphertextAssembly tracks which columns are written and hands
+ * the ciphertext out only when all are). Until then the residues are
+ * indeterminate; every other call on the ciphertext is the caller's error.
+ */
+helib_status helib_ciphertext_unwritten(const helib_context *ctx, size_t level, size_t parts,
+                                        const uint64_t *factor, size_t factor_nlimbs, double noise_log2,
+                                        helib_ciphertext *dst);
+
+/**
  * Writes `count` residues into columns [first, first + count) of polynomial
  * `part` modulo chain prime `prime` of `ct` (the layout
  * helib_ciphertext_residue_columns reads). A residue not below the prime is

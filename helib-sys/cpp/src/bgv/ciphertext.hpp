@@ -45,6 +45,12 @@ Ciphertext ciphertext_from_residues(const std::shared_ptr<const Context> &ctx, s
 Ciphertext ciphertext_zeros(const std::shared_ptr<const Context> &ctx, size_t level, size_t parts,
                             const mpz_class &factor, double noise_log2);
 
+/// As ciphertext_zeros with the residues left unwritten (indeterminate): for
+/// a caller that writes every residue (write_residue_columns, the row
+/// convolution) before anything reads one.
+Ciphertext ciphertext_unwritten(const std::shared_ptr<const Context> &ctx, size_t level, size_t parts,
+                                const mpz_class &factor, double noise_log2);
+
 /// Checks that columns [first, first + count) of residue row (part, prime)
 /// exist in `ct`: part below its size (Status::InvalidArgument), prime at
 /// most its level (Status::InvalidLevel), the columns within N

@@ -73,6 +73,11 @@ Ciphertext ciphertext_zeros(const std::shared_ptr<const Context> &ctx, size_t le
     return ct;
 }
 
+Ciphertext ciphertext_unwritten(const std::shared_ptr<const Context> &ctx, size_t level, size_t parts,
+                                const mpz_class &factor, double noise_log2) {
+    return ciphertext_shell(ctx, level, parts, factor, noise_log2);
+}
+
 void require_residue_columns(const Ciphertext &ct, size_t part, size_t prime, size_t first, size_t count) {
     require(part < ct.parts.size(), Status::InvalidArgument,
             "part " + std::to_string(part) + " of a ciphertext with " + std::to_string(ct.parts.size()) +

@@ -167,14 +167,33 @@ helib_status helib_ciphertext_import_residues(const helib_context *ctx, size_t l
     });
 }
 
-helib_status helib_ciphertext_zeros(const helib_context *ctx, size_t level, size_t parts, const uint64_t *factor,
-                                    size_t factor_nlimbs, double noise_log2, helib_ciphertext *dst) {
+namespace {
+
+/// A ciphertext frame from the C arguments: zeroed, or left unwritten.
+helib_status ciphertext_frame(const helib_context *ctx, size_t level, size_t parts, const uint64_t *factor,
+                              size_t factor_nlimbs, double noise_log2, bool zeroed, helib_ciphertext *dst) {
     return guarded([&] {
         const auto &c = deref(ctx, "ctx").ctx;
         auto &d = deref_mut(dst, "dst");
-        bgv::require(factor != nullptr && factor_nlimbs >= 1, bgv::Status::InvalidArgument, "factor has no limbs");
-        d.ct = bgv::ciphertext_zeros(c, level, parts, bgv::mpz_from_limbs(factor, factor_nlimbs), noise_log2);
+        bgv::require(factor != nullptr, bgv::Status::NullPointer, "factor is NULL");
+        bgv::require(factor_nlimbs >= 1, bgv::Status::InvalidArgument, "factor has no limbs");
+        const mpz_class f = bgv::mpz_from_limbs(factor, factor_nlimbs);
+        d.ct = zeroed ? bgv::ciphertext_zeros(c, level, parts, f, noise_log2)
+                      : bgv::ciphertext_unwritten(c, level, parts, f, noise_log2);
     });
+}
+
+}  // namespace
+
+helib_status helib_ciphertext_zeros(const helib_context *ctx, size_t level, size_t parts, const uint64_t *factor,
+                                    size_t factor_nlimbs, double noise_log2, helib_ciphertext *dst) {
+    return ciphertext_frame(ctx, level, parts, factor, factor_nlimbs, noise_log2, true, dst);
+}
+
+helib_status helib_ciphertext_unwritten(const helib_context *ctx, size_t level, size_t parts,
+                                        const uint64_t *factor, size_t factor_nlimbs, double noise_log2,
+                                        helib_ciphertext *dst) {
+    return ciphertext_frame(ctx, level, parts, factor, factor_nlimbs, noise_log2, false, dst);
 }
 
 helib_status helib_ciphertext_write_residue_columns(helib_ciphertext *ct, size_t part, size_t prime, size_t first,
