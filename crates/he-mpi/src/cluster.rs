@@ -19,7 +19,7 @@ use crate::shared::{NodeShare, Transport};
 use crate::watchdog::Watchdog;
 
 mod exchange;
-pub(crate) use exchange::Incoming;
+pub(crate) use exchange::{Checking, Incoming, PayloadCheck};
 
 /// Bytes this rank has moved in residue exchanges (headers and payloads,
 /// to and from *other* ranks), and the exchanges run.
@@ -48,7 +48,8 @@ pub struct Cluster {
     fingerprint: [u8; 32],
     traffic: Cell<Traffic>,
     sequence: Cell<u64>,
-    corrupt_next: Cell<bool>,
+    /// The fault drill's countdown: exchanges to let pass before one is corrupted.
+    corrupt_after: Cell<Option<u64>>,
     watchdog: Arc<Watchdog>,
     scratch: Scratch,
     share: Option<NodeShare>,
@@ -127,7 +128,7 @@ impl Cluster {
             fingerprint: context.fingerprint()?,
             traffic: Cell::new(Traffic::default()),
             sequence: Cell::new(0),
-            corrupt_next: Cell::new(false),
+            corrupt_after: Cell::new(None),
             watchdog: Watchdog::start(rank, timeout),
             scratch: Scratch::default(),
             share: None,
@@ -281,7 +282,14 @@ impl Cluster {
     /// another rank, after its checksum is sealed, so that the receiver
     /// finds it and every rank fails with [`Error::Corrupted`].
     pub fn corrupt_next_exchange(&self) {
-        self.corrupt_next.set(true);
+        self.corrupt_exchange(0);
+    }
+
+    /// As [`corrupt_next_exchange`](Self::corrupt_next_exchange), after
+    /// letting `skip` exchanges pass (a product runs three per prime: its
+    /// operands a and b, then its result rows).
+    pub fn corrupt_exchange(&self, skip: u64) {
+        self.corrupt_after.set(Some(skip));
     }
 
     /// Ends the whole job with exit status `code` (MPI_Abort): for a rank

@@ -26,7 +26,7 @@ use he_fft::{FftPlan, FourStep};
 use helib_rs::{Ciphertext, Context, GaloisKeys};
 use num_bigint::BigUint;
 
-use crate::cluster::Cluster;
+use crate::cluster::{Checking, Cluster};
 use crate::error::{Error, Result};
 
 /// An [`FftPlan`] over several ciphertexts, run by every rank of a
@@ -197,7 +197,14 @@ impl<'a, F: PrimeField + FftField> DistributedFft<'a, F> {
                     }
                 }
             }
-            let incoming = cluster.exchange(prime, send, &send_counts, &recv_counts, arrived)?;
+            let incoming = cluster.exchange(
+                prime,
+                send,
+                &send_counts,
+                &recv_counts,
+                arrived,
+                Checking::OnArrival,
+            )?;
             for from in (0..cluster.size()).filter(|&s| s != me) {
                 let mut rows = incoming.from(from).chunks_exact(n);
                 for row in received[from].iter_mut() {

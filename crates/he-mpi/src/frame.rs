@@ -85,43 +85,69 @@ impl Header {
     /// # Errors
     /// [`Error::Corrupted`] saying which field is wrong.
     pub fn verify(&self, words: &[u64], payload: &[u64]) -> Result<()> {
-        let fail = |reason: String| {
-            Err(Error::Corrupted {
-                sender: self.sender,
-                receiver: self.receiver,
-                reason,
-            })
-        };
+        self.verify_fields(words, payload.len())?;
+        self.verify_sum(words, &PayloadSum::of(payload))
+    }
+
+    /// Checks every field of `words` against `self` and a payload of `len`
+    /// words, but not the checksum (for a receiver that sums the payload
+    /// piece by piece as it uses it, then calls
+    /// [`verify_sum`](Self::verify_sum)).
+    ///
+    /// # Errors
+    /// [`Error::Corrupted`] saying which field is wrong.
+    pub fn verify_fields(&self, words: &[u64], len: usize) -> Result<()> {
         if words.len() != HEADER_WORDS || words[0] != MAGIC {
-            return fail("no header (wrong magic or length)".into());
+            return Err(self.corrupted("no header (wrong magic or length)".into()));
         }
         let expected = self.seal_summed(&PayloadSum::default());
         if words[1..5] != expected[1..5] {
-            return fail("the residues belong to another context (fingerprints differ)".into());
+            return Err(self
+                .corrupted("the residues belong to another context (fingerprints differ)".into()));
         }
         let fields = [
             ("sender", 5, expected[5]),
             ("receiver", 6, expected[6]),
             ("sequence number", 7, expected[7]),
             ("prime", 8, expected[8]),
-            ("word count", 9, payload.len() as u64),
+            ("word count", 9, len as u64),
             ("segment offset", 10, expected[10]),
         ];
         for (name, index, value) in fields {
             if words[index] != value {
-                return fail(format!(
+                return Err(self.corrupted(format!(
                     "the header's {name} is {}, expected {value}",
                     words[index]
-                ));
+                )));
             }
         }
-        if PayloadSum::of(payload).seal(&words[..11]) != words[11] {
-            return fail(format!(
-                "the checksum of the {} residue words does not match",
-                payload.len()
-            ));
-        }
         Ok(())
+    }
+
+    /// Checks the word count and checksum of header `words` (whose fields
+    /// [`verify_fields`](Self::verify_fields) passed) against the payload's
+    /// `sum`.
+    ///
+    /// # Errors
+    /// [`Error::Corrupted`] when they differ.
+    pub fn verify_sum(&self, words: &[u64], sum: &PayloadSum) -> Result<()> {
+        match words.get(..HEADER_WORDS) {
+            Some(words) if words[9] == sum.len() as u64 && sum.seal(&words[..11]) == words[11] => {
+                Ok(())
+            }
+            _ => Err(self.corrupted(format!(
+                "the checksum of the {} residue words does not match",
+                sum.len()
+            ))),
+        }
+    }
+
+    fn corrupted(&self, reason: String) -> Error {
+        Error::Corrupted {
+            sender: self.sender,
+            receiver: self.receiver,
+            reason,
+        }
     }
 }
 

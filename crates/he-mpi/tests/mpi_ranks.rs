@@ -371,21 +371,25 @@ fn corruption_is_named(job: &Job) {
     let (a, b) = (random(21, 4 * STRIDE), random(22, 4 * STRIDE));
     let da = DistributedPolynomial::encrypt(c, job.pk, &a, STRIDE).unwrap();
     let db = DistributedPolynomial::encrypt(c, job.pk, &b, STRIDE).unwrap();
-    if c.rank() == 0 {
-        c.corrupt_next_exchange();
+    // The operands a and b, checked on arrival, and the result rows,
+    // checked as they are written into the blocks.
+    for skip in 0..3 {
+        if c.rank() == 0 {
+            c.corrupt_exchange(skip);
+        }
+        let err = da.mul(&db, c).unwrap_err();
+        match &err {
+            Error::Corrupted {
+                sender, receiver, ..
+            } => assert_eq!((*sender, *receiver), (0, 1), "exchange {skip}"),
+            other => panic!("expected a corruption error in exchange {skip}, got {other}"),
+        }
+        let text = err.to_string();
+        assert!(
+            text.contains("rank 1 received corrupted residues from rank 0"),
+            "{text}"
+        );
     }
-    let err = da.mul(&db, c).unwrap_err();
-    match &err {
-        Error::Corrupted {
-            sender, receiver, ..
-        } => assert_eq!((*sender, *receiver), (0, 1)),
-        other => panic!("expected a corruption error, got {other}"),
-    }
-    let text = err.to_string();
-    assert!(
-        text.contains("rank 1 received corrupted residues from rank 0"),
-        "{text}"
-    );
     // The job goes on: the next product is fine.
     da.mul(&db, c).unwrap();
 }

@@ -8,6 +8,7 @@ use mpi::ffi;
 use mpi::raw::AsRaw;
 
 use super::{prefix_sums, Cluster};
+use crate::checksum::PayloadSum;
 use crate::error::{Error, Result};
 use crate::frame::{Header, HEADER_BYTES, HEADER_WORDS};
 use crate::scratch::Outgoing;
@@ -42,6 +43,7 @@ impl Cluster {
         send_counts: &[usize],
         recv_counts: &[usize],
         received: &'a mut Vec<u64>,
+        checking: Checking,
     ) -> Result<Incoming<'a>> {
         let (size, rank) = (self.size, self.rank);
         let shared = |r: usize| self.share.as_ref().is_some_and(|s| s.shares_with(r));
@@ -86,12 +88,16 @@ impl Cluster {
             };
             headers.extend_from_slice(&words);
         }
-        if self.corrupt_next.get() {
-            let target = (rank + 1) % size;
-            if target != rank && send_counts[target] > 0 {
-                send.words[send_at[target]] ^= 1;
-                self.corrupt_next.set(false);
+        match self.corrupt_after.get() {
+            Some(0) => {
+                let target = (rank + 1) % size;
+                if target != rank && send_counts[target] > 0 {
+                    send.words[send_at[target]] ^= 1;
+                    self.corrupt_after.set(None);
+                }
             }
+            Some(skip) => self.corrupt_after.set(Some(skip - 1)),
+            None => {}
         }
         let _guard = self.watchdog.guard("a residue exchange");
         if let Some(share) = &self.share {
@@ -177,6 +183,7 @@ impl Cluster {
         })?;
         let received: &'a [u64] = received;
         let mut payloads = vec![&[][..]; size];
+        let mut pending = vec![None; size];
         let mut outcome = Ok(());
         for s in (0..size).filter(|&s| s != rank) {
             let words = &their_headers[s * HEADER_WORDS..(s + 1) * HEADER_WORDS];
@@ -187,7 +194,16 @@ impl Cluster {
                 Ok((&received[recv_at[s]..recv_at[s] + count], None))
             };
             let checked = located.and_then(|(payload, at)| {
-                header(s, rank, at).verify(words, payload)?;
+                let expected = header(s, rank, at);
+                match checking {
+                    Checking::OnArrival => expected.verify(words, payload)?,
+                    Checking::ByReader => {
+                        expected.verify_fields(words, payload.len())?;
+                        let mut sealed = [0u64; HEADER_WORDS];
+                        sealed.copy_from_slice(words);
+                        pending[s] = Some((expected, sealed));
+                    }
+                }
                 Ok(payload)
             });
             match checked {
@@ -207,7 +223,7 @@ impl Cluster {
         self.traffic.set(traffic);
         drop(_guard);
         self.agree(outcome)?;
-        Ok(Incoming { payloads })
+        Ok(Incoming { payloads, pending })
     }
 
     /// The `count` words rank `sender`'s header `words` place in its shared
@@ -243,11 +259,59 @@ impl Cluster {
 /// The payloads one exchange brought to this rank, by sender.
 pub(crate) struct Incoming<'a> {
     payloads: Vec<&'a [u64]>,
+    /// Under [`Checking::ByReader`], each sender's header, its checksum not
+    /// yet checked.
+    pending: Vec<Option<(Header, [u64; HEADER_WORDS])>>,
 }
 
 impl<'a> Incoming<'a> {
     /// The payload from rank `sender` (empty from this rank itself).
     pub(crate) fn from(&self, sender: usize) -> &'a [u64] {
         self.payloads[sender]
+    }
+
+    /// The check of `sender`'s payload that a reader under
+    /// [`Checking::ByReader`] feeds as it reads (none for this rank itself
+    /// or a payload checked on arrival).
+    pub(crate) fn check(&self, sender: usize) -> Option<PayloadCheck> {
+        self.pending[sender].map(|(header, words)| PayloadCheck {
+            header,
+            words,
+            sum: PayloadSum::default(),
+        })
+    }
+}
+
+/// When an exchange checks the payloads' checksums.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Checking {
+    /// Before the exchange returns (and agrees on the outcome).
+    OnArrival,
+    /// As the reader goes through each payload once, in order
+    /// ([`Incoming::check`]): the words are read from memory once instead
+    /// of twice. The reader must agree on the outcome itself, and must not
+    /// let anything computed from a payload out before its check passed.
+    ByReader,
+}
+
+/// A payload's checksum, checked as its reader goes through it.
+pub(crate) struct PayloadCheck {
+    header: Header,
+    words: [u64; HEADER_WORDS],
+    sum: PayloadSum,
+}
+
+impl PayloadCheck {
+    /// The payload's next words, as they are read.
+    pub(crate) fn absorb(&mut self, words: &[u64]) {
+        self.sum.absorb(words);
+    }
+
+    /// Whether the words absorbed are the payload the header sealed.
+    ///
+    /// # Errors
+    /// [`Error::Corrupted`] naming the sender and this rank when they are not.
+    pub(crate) fn finish(self) -> Result<()> {
+        self.header.verify_sum(&self.words, &self.sum)
     }
 }

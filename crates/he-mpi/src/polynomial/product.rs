@@ -3,7 +3,7 @@
 
 use super::*;
 use crate::checksum::PayloadSum;
-use crate::cluster::{prefix_sums, Incoming};
+use crate::cluster::{prefix_sums, Checking, Incoming, PayloadCheck};
 use crate::scratch::Outgoing;
 
 impl<F: PrimeField> DistributedPolynomial<F> {
@@ -170,25 +170,37 @@ impl<F: PrimeField> DistributedPolynomial<F> {
             // prime any more (their senders may stage the next prime's).
             cluster.agree(convolved.map_err(Error::from))?;
             // The result rows back: rank d gets its run of output blocks.
-            let back =
-                cluster.exchange(prime, out.reborrow(), &send_counts, &recv_counts, received)?;
+            // Each payload is checked as it is written into the blocks, so
+            // its words are read once; the agreement below covers the checks.
+            let back = cluster.exchange(
+                prime,
+                out.reborrow(),
+                &send_counts,
+                &recv_counts,
+                received,
+                Checking::ByReader,
+            )?;
             let written = (0..cluster.size())
                 .filter(|&s| s != rank)
                 .try_for_each(|s| {
                     let cols = columns(s);
                     // Exactly the counts asked for (checked on arrival).
                     let mut rows = back.from(s);
+                    let mut check = back.check(s);
                     for result in results.iter_mut() {
                         for part in 0..out_parts {
                             let (row, tail) = rows.split_at(cols.len());
+                            if let Some(check) = check.as_mut() {
+                                check.absorb(row);
+                            }
                             result.write_residue_columns(part, prime, cols.start, row)?;
                             rows = tail;
                         }
                     }
-                    Ok::<_, helib_rs::Error>(())
+                    check.map_or(Ok(()), PayloadCheck::finish)
                 });
             // After this agreement no rank reads the result rows of this prime.
-            cluster.agree(written.map_err(Error::from))?;
+            cluster.agree(written)?;
         }
         // Every column of every block is written by now (this rank's by
         // the convolutions, the others' from the exchanges back).
@@ -255,7 +267,14 @@ fn transpose<'a>(
         index += 1;
     }
     send.sums = Some(sums);
-    cluster.exchange(prime, send, &send_counts, &recv_counts, received)
+    cluster.exchange(
+        prime,
+        send,
+        &send_counts,
+        &recv_counts,
+        received,
+        Checking::OnArrival,
+    )
 }
 
 /// The rows of an operand at `prime` in this rank's column range, block by
