@@ -21,8 +21,9 @@
 //! A rank's own blocks in its own columns never travel: the convolution
 //! reads them in place ([`helib_rs::Ciphertext::residue_row`]) and writes
 //! its own output blocks' columns straight into them
-//! ([`helib_rs::OutputRows::Columns`]), so on one rank the product moves no
-//! more memory than the one-process product.
+//! ([`helib_rs::OutputRows::Assembly`]: blocks not zeroed first, handed out
+//! once every column is written), so on one rank the product moves no more
+//! memory than the one-process product.
 //!
 //! The result is bit for bit the ciphertext the one-process product gives
 //! (the convolution is exact mod Q); the noise estimate and correction factor

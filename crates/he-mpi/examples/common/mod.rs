@@ -434,8 +434,13 @@ pub fn single_process<T>(
     repeat: u32,
     mut step: impl FnMut() -> Result<T>,
 ) -> Result<(T, SingleProcess)> {
+    // mpirun binds each rank to one core; the engine threads this run
+    // starts get every core, as the ranks had together (the other ranks
+    // sleep meanwhile), and the one-thread run is bound again.
+    let unbound = (threads > 1).then(Unbound::new).flatten();
     context.set_threads(threads)?;
     let (out, first_cpu_s, cpu_s) = repeated(repeat, &mut step)?;
+    drop(unbound);
     let one_thread_cpu_s = if threads > 1 {
         context.set_threads(1)?;
         repeated(repeat, &mut step)?.2
@@ -450,6 +455,40 @@ pub fn single_process<T>(
         one_thread_cpu_s,
     };
     Ok((out, figures))
+}
+
+/// This thread let run on every online core (threads it starts inherit
+/// that) until dropped, when its own mask comes back.
+struct Unbound {
+    bound: libc::cpu_set_t,
+}
+
+impl Unbound {
+    /// `None` where the masks cannot be read or set (the run stays bound).
+    fn new() -> Option<Self> {
+        let size = std::mem::size_of::<libc::cpu_set_t>();
+        // SAFETY: cpu_set_t is plain data, all-zero is an empty set; the
+        // calls read and write one set of `size` bytes for this thread (0).
+        unsafe {
+            let mut bound: libc::cpu_set_t = std::mem::zeroed();
+            if libc::sched_getaffinity(0, size, &mut bound) != 0 {
+                return None;
+            }
+            let mut every: libc::cpu_set_t = std::mem::zeroed();
+            let online = libc::sysconf(libc::_SC_NPROCESSORS_ONLN).max(1) as usize;
+            for cpu in 0..online.min(libc::CPU_SETSIZE as usize) {
+                libc::CPU_SET(cpu, &mut every);
+            }
+            (libc::sched_setaffinity(0, size, &every) == 0).then_some(Self { bound })
+        }
+    }
+}
+
+impl Drop for Unbound {
+    fn drop(&mut self) {
+        // SAFETY: as in `new`, with the mask read there.
+        unsafe { libc::sched_setaffinity(0, std::mem::size_of::<libc::cpu_set_t>(), &self.bound) };
+    }
 }
 
 /// Runs `step` `repeat` times (at least once), dropping each output before
