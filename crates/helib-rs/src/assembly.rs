@@ -148,15 +148,12 @@ impl CiphertextAssembly {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{Parameters, Plaintext, SecretKey};
+    use crate::residue_import::encrypted_for_tests;
+    use crate::Parameters;
 
     #[test]
     fn columns_in_any_order_and_overlap_make_the_ciphertext_only_when_complete() {
-        let context = Context::new(&Parameters::for_tests()).unwrap();
-        let sk = SecretKey::generate(&context).unwrap();
-        let ct = sk
-            .encrypt(&Plaintext::from_u64s(&context, &[5, 6, 7]).unwrap())
-            .unwrap();
+        let (context, sk, ct) = encrypted_for_tests(&[5, 6, 7]);
         let n = context.ring_degree();
         // Every row written in these column ranges, in this order.
         let assemble = |ranges: &[Range<usize>]| {

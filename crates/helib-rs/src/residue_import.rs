@@ -190,18 +190,24 @@ fn factor_limbs(context: &Context, factor: &BigUint) -> Result<Vec<u64>> {
     Ok(context.reduced_limbs(factor))
 }
 
+/// A test context, a key and an encryption of `values` under it: the
+/// blocks the import and assembly tests take apart.
+#[cfg(test)]
+pub(crate) fn encrypted_for_tests(values: &[u64]) -> (Context, crate::SecretKey, Ciphertext) {
+    let context = Context::new(&crate::Parameters::for_tests()).unwrap();
+    let sk = crate::SecretKey::generate(&context).unwrap();
+    let plaintext = crate::Plaintext::from_u64s(&context, values).unwrap();
+    let ct = sk.encrypt(&plaintext).unwrap();
+    (context, sk, ct)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{Parameters, Plaintext, SecretKey};
 
     #[test]
     fn bad_residues_are_refused() {
-        let context = Context::new(&Parameters::for_tests()).unwrap();
-        let sk = SecretKey::generate(&context).unwrap();
-        let ct = sk
-            .encrypt(&Plaintext::from_u64s(&context, &[3, 4]).unwrap())
-            .unwrap();
+        let (context, _, ct) = encrypted_for_tests(&[3, 4]);
         let n = context.ring_degree();
         let mut residues = Vec::new();
         for part in 0..2 {
