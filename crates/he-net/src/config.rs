@@ -67,7 +67,10 @@ pub struct NetConfig {
     /// How long [`crate::Network::connect`] waits for the whole mesh
     /// (dial retries included). Default 60 s.
     pub connect_timeout: Duration,
-    /// How long one TLS handshake plus hello may take. Default 10 s.
+    /// How long one TLS handshake plus hello may take. Default 10 s. A
+    /// dialer whose handshake runs past it dials again (a peer too busy to
+    /// answer in time) until the connect timeout; a refused handshake is
+    /// not retried.
     pub handshake_timeout: Duration,
     /// How long [`crate::Network::receive`] waits for a message. Default
     /// 120 s.

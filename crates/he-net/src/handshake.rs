@@ -60,13 +60,14 @@ const FIRST_BACKOFF: Duration = Duration::from_millis(20);
 const MAX_BACKOFF: Duration = Duration::from_millis(500);
 
 impl Setup {
-    /// Dials `peer` at `addr`, retrying while nothing listens there until
-    /// `deadline`, then authenticates it.
+    /// Dials `peer` at `addr`, retrying while nothing listens there, or the
+    /// handshake does not finish within the handshake timeout (a peer too
+    /// busy to answer), until `deadline`; then authenticates it.
     ///
     /// # Errors
     /// [`Error::Connect`] naming the peer, its address and why: unreachable
-    /// until the deadline, or refused in the TLS handshake or the hello
-    /// (these are not retried).
+    /// or silent until the deadline, or refused in the TLS handshake or the
+    /// hello (these are not retried).
     pub async fn dial(
         &self,
         peer: PeerId,
@@ -79,43 +80,67 @@ impl Setup {
             reason,
         };
         let mut backoff = FIRST_BACKOFF;
-        let tcp = loop {
-            let attempt = timeout_at(deadline, TcpStream::connect(addr.as_str())).await;
-            match attempt {
-                Ok(Ok(tcp)) => break tcp,
-                Ok(Err(e)) if Instant::now() + backoff < deadline => {
-                    tracing::debug!(%peer, %addr, error = %e, "dial failed, retrying");
-                    sleep(backoff).await;
-                    backoff = (backoff * 2).min(MAX_BACKOFF);
-                }
-                Ok(Err(e)) => return Err(fail(format!("unreachable until the deadline: {e}"))),
-                Err(_) => return Err(fail("unreachable until the deadline".to_owned())),
-            }
-        };
-        let remote = tcp.peer_addr().map_err(|e| fail(e.to_string()))?;
-        // Frames are written whole and flushed; small ones must not wait.
-        tcp.set_nodelay(true).map_err(|e| fail(e.to_string()))?;
-        let name = server_name(peer).map_err(&fail)?;
-        let connector = TlsConnector::from(self.tls.client.clone());
-        let handshake = async {
-            let mut tls = connector
-                .connect(name, socket(tcp, self.wire.clone()))
+        loop {
+            let tcp = self
+                .reach(peer, &addr, deadline, &mut backoff)
                 .await
-                .map_err(|e| format!("TLS handshake: {e}"))?;
-            dialer_exchange(&mut tls, self.hello, peer).await?;
-            Ok::<_, String>(tls)
-        };
-        match timeout(self.handshake_timeout, handshake).await {
-            Ok(Ok(tls)) => Ok(Established {
-                peer,
-                addr: remote,
-                stream: TlsStream::Client(tls),
-            }),
-            Ok(Err(reason)) => Err(fail(reason)),
-            Err(_) => Err(fail(format!(
-                "no handshake and hello within {:?}",
-                self.handshake_timeout
-            ))),
+                .map_err(&fail)?;
+            let remote = tcp.peer_addr().map_err(|e| fail(e.to_string()))?;
+            // Frames are written whole and flushed; small ones must not wait.
+            tcp.set_nodelay(true).map_err(|e| fail(e.to_string()))?;
+            let name = server_name(peer).map_err(&fail)?;
+            let connector = TlsConnector::from(self.tls.client.clone());
+            let handshake = async {
+                let mut tls = connector
+                    .connect(name, socket(tcp, self.wire.clone()))
+                    .await
+                    .map_err(|e| format!("TLS handshake: {e}"))?;
+                dialer_exchange(&mut tls, self.hello, peer).await?;
+                Ok::<_, String>(tls)
+            };
+            match timeout(self.handshake_timeout, handshake).await {
+                Ok(Ok(tls)) => {
+                    return Ok(Established {
+                        peer,
+                        addr: remote,
+                        stream: TlsStream::Client(tls),
+                    })
+                }
+                Ok(Err(reason)) => return Err(fail(reason)),
+                Err(_) if Instant::now() + backoff < deadline => {
+                    tracing::debug!(%peer, %addr, "no handshake in time, dialing again");
+                    sleep(backoff).await;
+                }
+                Err(_) => {
+                    return Err(fail(format!(
+                        "no handshake and hello within {:?} until the deadline",
+                        self.handshake_timeout
+                    )))
+                }
+            }
+        }
+    }
+
+    /// A TCP connection to `addr`, dialed again (after `backoff`, which
+    /// grows) while nothing listens there, until `deadline`.
+    async fn reach(
+        &self,
+        peer: PeerId,
+        addr: &str,
+        deadline: Instant,
+        backoff: &mut Duration,
+    ) -> Result<TcpStream, String> {
+        loop {
+            match timeout_at(deadline, TcpStream::connect(addr)).await {
+                Ok(Ok(tcp)) => return Ok(tcp),
+                Ok(Err(e)) if Instant::now() + *backoff < deadline => {
+                    tracing::debug!(%peer, %addr, error = %e, "dial failed, retrying");
+                    sleep(*backoff).await;
+                    *backoff = (*backoff * 2).min(MAX_BACKOFF);
+                }
+                Ok(Err(e)) => return Err(format!("unreachable until the deadline: {e}")),
+                Err(_) => return Err("unreachable until the deadline".to_owned()),
+            }
         }
     }
 

@@ -78,15 +78,7 @@ impl Fixture {
             let got = net.receive(PeerId::Party(0), 1);
             Ok::<_, Error>((got, started.elapsed()))
         });
-        let setup = Setup {
-            tls: TlsContext::load(&self.party).expect("credentials"),
-            hello: Hello {
-                session: SESSION,
-                role: PeerId::Party(0),
-            },
-            handshake_timeout: Duration::from_secs(3),
-            wire: Arc::new(WireCounters::default()),
-        };
+        let setup = self.party_setup(Duration::from_secs(3));
         let runtime = tokio::runtime::Builder::new_current_thread()
             .enable_all()
             .build()
@@ -102,6 +94,21 @@ impl Fixture {
         let outcome = server.join().expect("the server thread");
         let (got, waited) = outcome.expect("the server connects");
         (got, waited)
+    }
+}
+
+impl Fixture {
+    /// Party 0's side of the handshake, by hand.
+    fn party_setup(&self, handshake_timeout: Duration) -> Setup {
+        Setup {
+            tls: TlsContext::load(&self.party).expect("credentials"),
+            hello: Hello {
+                session: SESSION,
+                role: PeerId::Party(0),
+            },
+            handshake_timeout,
+            wire: Arc::new(WireCounters::default()),
+        }
     }
 }
 
@@ -261,4 +268,99 @@ fn junk_in_place_of_the_hello_is_refused_with_its_reason() {
         }
         other => panic!("expected SetupTimeout, got {other:?}"),
     }
+}
+
+/// A peer too busy to answer the first connection within the handshake
+/// timeout is dialed again: the first connection to a relay in front of the
+/// server is held silent, the second is passed through, and the dial
+/// succeeds before its deadline.
+#[test]
+fn a_peer_silent_past_the_handshake_timeout_is_dialed_again() {
+    let fixture = Fixture::new("silentfirst");
+    let listener = TcpListener::bind("127.0.0.1:0").expect("a port");
+    let server_addr = listener.local_addr().expect("an address").to_string();
+    let config = fixture.server_config(&server_addr);
+    let server =
+        std::thread::spawn(move || Network::connect_with_listener(config, listener).map(drop));
+    let relay = TcpListener::bind("127.0.0.1:0").expect("a port");
+    let relay_addr = relay.local_addr().expect("an address").to_string();
+    let relaying = std::thread::spawn(move || {
+        let (silent, _) = relay.accept().expect("the first connection");
+        let (passed, _) = relay.accept().expect("the second connection");
+        drop(silent);
+        let upstream = std::net::TcpStream::connect(server_addr).expect("the server");
+        let pipe = |mut from: std::net::TcpStream, mut to: std::net::TcpStream| {
+            std::thread::spawn(move || {
+                let _ = std::io::copy(&mut from, &mut to);
+                let _ = to.shutdown(std::net::Shutdown::Write);
+            })
+        };
+        let down = pipe(
+            upstream.try_clone().expect("a clone"),
+            passed.try_clone().expect("a clone"),
+        );
+        let up = pipe(passed, upstream);
+        let _ = (down.join(), up.join());
+    });
+    let setup = fixture.party_setup(Duration::from_millis(700));
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .expect("a runtime");
+    let dialed = runtime.block_on(async {
+        let deadline = tokio::time::Instant::now() + Duration::from_secs(4);
+        setup
+            .dial(PeerId::Server, relay_addr, deadline)
+            .await
+            .map(drop)
+    });
+    dialed.expect("the second dial gets through");
+    server
+        .join()
+        .expect("the server thread")
+        .expect("the server connects");
+    relaying.join().expect("the relay");
+}
+
+/// A peer that never answers makes the dial fail at its deadline, dialed
+/// again after each handshake timeout until then.
+#[test]
+fn a_peer_that_never_answers_fails_the_dial_at_the_deadline() {
+    let fixture = Fixture::new("silent");
+    let listener = TcpListener::bind("127.0.0.1:0").expect("a port");
+    let addr = listener.local_addr().expect("an address").to_string();
+    let holding = std::thread::spawn(move || {
+        let mut held = Vec::new();
+        listener.set_nonblocking(true).expect("nonblocking");
+        let until = Instant::now() + Duration::from_secs(3);
+        while Instant::now() < until {
+            if let Ok((conn, _)) = listener.accept() {
+                held.push(conn);
+            }
+            std::thread::sleep(Duration::from_millis(10));
+        }
+        held.len()
+    });
+    let setup = fixture.party_setup(Duration::from_millis(500));
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .expect("a runtime");
+    let started = Instant::now();
+    let outcome = runtime.block_on(async {
+        let deadline = tokio::time::Instant::now() + Duration::from_secs(2);
+        setup.dial(PeerId::Server, addr, deadline).await.map(drop)
+    });
+    match outcome {
+        Err(Error::Connect { reason, .. }) => {
+            assert!(reason.contains("until the deadline"), "{reason}")
+        }
+        other => panic!("expected a Connect error, got {other:?}"),
+    }
+    assert!(
+        started.elapsed() < Duration::from_secs(3),
+        "{:?}",
+        started.elapsed()
+    );
+    assert!(holding.join().expect("the holder") >= 2, "dialed once only");
 }

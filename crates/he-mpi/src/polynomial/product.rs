@@ -187,17 +187,25 @@ impl<F: PrimeField> DistributedPolynomial<F> {
                     // Exactly the counts asked for (checked on arrival).
                     let mut rows = back.from(s);
                     let mut check = back.check(s);
+                    let mut outcome = Ok(());
                     for result in results.iter_mut() {
                         for part in 0..out_parts {
                             let (row, tail) = rows.split_at(cols.len());
                             if let Some(check) = check.as_mut() {
                                 check.absorb(row);
                             }
-                            result.write_residue_columns(part, prime, cols.start, row)?;
+                            if outcome.is_ok() {
+                                outcome =
+                                    result.write_residue_columns(part, prime, cols.start, row);
+                            }
                             rows = tail;
                         }
                     }
-                    check.map_or(Ok(()), PayloadCheck::finish)
+                    // A damaged payload explains a refused residue: its
+                    // check speaks first, naming the sender.
+                    check
+                        .map_or(Ok(()), PayloadCheck::finish)
+                        .and(outcome.map_err(Error::from))
                 });
             // After this agreement no rank reads the result rows of this prime.
             cluster.agree(written)?;
