@@ -60,16 +60,14 @@ impl PayloadSum {
         self.absorb_with(words, None);
     }
 
-    /// Copies `src` into `dst` (of the same length) and absorbs it, reading
-    /// each word once: for staging a payload and summing it in one pass.
-    /// With AVX-512 the copy bypasses the caches (the receiver is another
-    /// core, or another process).
-    ///
-    /// # Panics
-    /// When the lengths differ (a caller's bug).
-    pub fn copy_absorb(&mut self, dst: &mut [u64], src: &[u64]) {
-        assert_eq!(dst.len(), src.len(), "copy_absorb needs equal lengths");
-        self.absorb_with(src, Some(dst));
+    /// Copies `src` into `dst` and absorbs it, reading each word once: for
+    /// staging a payload and summing it in one pass. With AVX-512 the copy
+    /// bypasses the caches (the receiver is another core, or another
+    /// process). Only the words both slices have are copied and absorbed
+    /// (the stagers here pass equal lengths).
+    pub(crate) fn copy_absorb(&mut self, dst: &mut [u64], src: &[u64]) {
+        let len = dst.len().min(src.len());
+        self.absorb_with(&src[..len], Some(&mut dst[..len]));
     }
 
     fn absorb_with(&mut self, mut words: &[u64], mut dst: Option<&mut [u64]>) {

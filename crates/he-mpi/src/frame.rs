@@ -52,7 +52,7 @@ impl Header {
     }
 
     /// The header words for the payload whose sum is `sum` (summed while it
-    /// was staged, [`PayloadSum::copy_absorb`]).
+    /// was staged, as he-mpi's staging does).
     pub fn seal_summed(&self, sum: &PayloadSum) -> [u64; HEADER_WORDS] {
         let mut words = [0u64; HEADER_WORDS];
         words[0] = MAGIC;

@@ -50,11 +50,10 @@
 //!
 //! Payloads between ranks on one node do not travel at all by default: the
 //! sender stages them in its segment of an MPI-3 shared-memory window, the
-//! header says where, and the receiver reads them there (`Transport`, in
-//! `shared`'s module docs with the protocol that orders the accesses). Ranks
-//! on other nodes, or every rank with `Transport::Messages`, get them in
-//! MPI messages. The headers, checksums and agreements are the same either
-//! way.
+//! header says where, and the receiver reads them there ([`Transport`]).
+//! Ranks on other nodes, or every rank with `Transport::Messages`, get them
+//! in MPI messages. The headers, checksums and agreements are the same
+//! either way.
 //!
 //! # Why a cargo feature
 //! The MPI code (`Cluster`, `DistributedPolynomial`, `DistributedFft`) is behind the

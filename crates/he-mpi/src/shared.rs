@@ -31,6 +31,20 @@ use crate::error::{Error, Result};
 use crate::watchdog::Watchdog;
 
 /// How payloads travel between the ranks of a job.
+///
+/// With shared memory, each rank stages its payloads in its own segment of
+/// an MPI-3 shared-memory window over the ranks of its node
+/// (`MPI_Win_allocate_shared`), and the receivers read them there: no copy
+/// by the kernel into a receive buffer, no pinning of the sender's pages.
+/// A rank writes its segment only between two collectives in which no
+/// other rank reads it (the staging precedes the exchange's header
+/// all-to-all; every step that reads a peer's payloads ends with the
+/// agreement on its outcome), and `MPI_Win_sync` orders the stores around
+/// those collectives. The segments hold only residues of ciphertexts
+/// (public), grow for every rank of the node at once when a product needs
+/// more, and live as long as the [`Cluster`](crate::Cluster). A node whose
+/// shared memory (`/dev/shm`) cannot hold them fails the product with an
+/// error that names [`Messages`](Self::Messages).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum Transport {
     /// Ranks on one node read each other's payloads from MPI shared memory;
