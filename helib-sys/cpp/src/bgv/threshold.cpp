@@ -162,12 +162,22 @@ RnsPoly s2e_share(const PartySecret &key, const Seed &seed, size_t level, const 
                   size_t limbs) {
     const Context &ctx = *key.ctx;
     ctx.check_level(level);
-    const RnsPoly lifted = lift_scaled(ctx, coeffs, n_coeffs, limbs, level, ctx.level(level).canonical_factor, true);
-    const RnsPoly a = uniform_from_seed(ctx, derive_seed(seed, "s2e", level, 0), level + 1);
-    RnsPoly h = times_secret(ctx, a, key.s_ntt, level + 1);
-    poly_sub(ctx, lifted, h, h, level + 1);
+    const size_t count = level + 1;
+    // The lift and t e meet in coefficient form, so that one forward
+    // transform per prime serves both; a s_i is subtracted in the same pass.
+    RnsPoly h = lift_scaled(ctx, coeffs, n_coeffs, limbs, level, ctx.level(level).canonical_factor, false);
+    const RnsPoly a = uniform_from_seed(ctx, derive_seed(seed, "s2e", level, 0), count);
     Prng prng = Prng::from_os();
-    add_t_gaussian(ctx, prng, h, level + 1);
+    const WipedVector<int32_t> e = sample_gaussian(prng, ctx.n());
+    for_each_prime(ctx, count, [&](size_t i) {
+        const Modulus &q = ctx.prime(i);
+        const u64 t = ctx.t_mod(i), ts = q.shoup(t);
+        u64 *x = h.residues(i);
+        for (size_t j = 0; j < ctx.n(); ++j) x[j] = q.add(x[j], q.mul_shoup(q.from_small(e[j]), t, ts));
+        ctx.ntt(i).forward(x);
+        const u64 *ai = a.residues(i), *s = key.s_ntt.residues(i);
+        for (size_t j = 0; j < ctx.n(); ++j) x[j] = q.sub(x[j], q.mul_montgomery(ai[j], s[j]));
+    });
     return h;
 }
 
