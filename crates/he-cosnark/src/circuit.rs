@@ -286,14 +286,19 @@ impl<E: Pairing, R: Reduction> Circuit<E, R> {
         Ok(z)
     }
 
-    /// The coefficients of A, B and C for a share of the assignment.
-    pub(crate) fn interpolant_shares(&self, z: &[E::ScalarField]) -> [Vec<E::ScalarField>; 3] {
+    /// The coefficients of A and B for a share of the assignment.
+    pub(crate) fn interpolant_shares(&self, z: &[E::ScalarField]) -> [Vec<E::ScalarField>; 2] {
         R::interpolant_shares(
             &self.matrices,
             self.matrices.num_instance_variables,
             &self.domain,
             z,
         )
+    }
+
+    /// The coefficients of C for a share of the assignment.
+    pub(crate) fn c_interpolant_share(&self, z: &[E::ScalarField]) -> Vec<E::ScalarField> {
+        R::c_interpolant_share(&self.matrices, &self.domain, z)
     }
 }
 

@@ -200,11 +200,13 @@ impl<E: Pairing, R: Reduction> ComputingParty<E, R> {
             .assignment_share(designated, public_inputs, witness.values())?;
         let r = E::ScalarField::rand(rng);
         let s = E::ScalarField::rand(rng);
-        let [mut a, mut b, mut c] = self.circuit.interpolant_shares(&z);
-        if !self.plan.wraps() {
-            c.zeroize();
-            c = Vec::new();
-        }
+        let [mut a, mut b] = self.circuit.interpolant_shares(&z);
+        // Only a product that wraps needs C (to tell h from it).
+        let c = if self.plan.wraps() {
+            self.circuit.c_interpolant_share(&z)
+        } else {
+            Vec::new()
+        };
         let a_shares = self.upload_components(&signer, proof, RunKind::UploadA, &mut a)?;
         let b_shares = self.upload_components(&signer, proof, RunKind::UploadB, &mut b)?;
         a.zeroize();

@@ -14,10 +14,9 @@ pub trait Reduction: Send + Sync + 'static {
     /// The name in reports.
     const NAME: &'static str;
 
-    /// The coefficients of the interpolants A, B and C (degree below the
+    /// The coefficients of the interpolants A and B (degree below the
     /// domain's size, n each) for a share `z` of the full assignment (the
-    /// constant one, the public inputs, the witness): for a valid witness
-    /// A·B − C vanishes on the domain.
+    /// constant one, the public inputs, the witness).
     ///
     /// The evaluations libsnark and snarkjs both use, unless a reduction
     /// says otherwise: the constraint rows followed by the public inputs in
@@ -28,13 +27,22 @@ pub trait Reduction: Send + Sync + 'static {
         num_instance: usize,
         domain: &GeneralEvaluationDomain<F>,
         z: &[F],
-    ) -> [Vec<F>; 3] {
-        let row = |r: &Vec<(F, usize)>| r.iter().map(|(c, i)| *c * z[*i]).sum::<F>();
-        let mut a: Vec<F> = matrices.a.iter().map(row).collect();
-        let b: Vec<F> = matrices.b.iter().map(row).collect();
-        let c: Vec<F> = matrices.c.iter().map(row).collect();
+    ) -> [Vec<F>; 2] {
+        let mut a = evaluate_rows(&matrices.a, z);
         a.extend_from_slice(&z[..num_instance]);
-        [domain.ifft(&a), domain.ifft(&b), domain.ifft(&c)]
+        [domain.ifft(&a), domain.ifft(&evaluate_rows(&matrices.b, z))]
+    }
+
+    /// The coefficients of the interpolant C of the third matrix's rows for
+    /// the share `z` (zero on the public-input rows): for a valid witness
+    /// A·B − C vanishes on the domain. Only a product that wraps around
+    /// the ring needs it (see [`ProofPlan`](crate::ProofPlan)).
+    fn c_interpolant_share<F: PrimeField>(
+        matrices: &R1csMatrices<F>,
+        domain: &GeneralEvaluationDomain<F>,
+        z: &[F],
+    ) -> Vec<F> {
+        domain.ifft(&evaluate_rows(&matrices.c, z))
     }
 
     /// The number of points of the proving key's `h_query` on a domain of
@@ -52,6 +60,14 @@ pub trait Reduction: Send + Sync + 'static {
         domain: &GeneralEvaluationDomain<F>,
         h_coefficients: Vec<F>,
     ) -> Result<Vec<F>>;
+}
+
+/// The rows of `matrix` evaluated at `z`.
+fn evaluate_rows<F: PrimeField>(matrix: &[Vec<(F, usize)>], z: &[F]) -> Vec<F> {
+    matrix
+        .iter()
+        .map(|row| row.iter().map(|(c, i)| *c * z[*i]).sum::<F>())
+        .collect()
 }
 
 /// ark-groth16's `LibsnarkReduction`: the evaluations are the default ones
