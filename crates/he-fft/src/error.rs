@@ -96,6 +96,44 @@ pub enum Error {
         /// The plan's ciphertexts.
         ciphertexts: usize,
     },
+    /// [`FftPlanBuilder::only_groups`](crate::FftPlanBuilder::only_groups)
+    /// with a range that is empty or runs past the plan's ciphertexts.
+    #[error(
+        "groups {start}..{end} are not a non-empty range of the plan's {ciphertexts} ciphertexts"
+    )]
+    InvalidGroups {
+        /// The range's first group.
+        start: usize,
+        /// One past its last group.
+        end: usize,
+        /// The plan's ciphertexts.
+        ciphertexts: usize,
+    },
+    /// A group whose own level a plan built with
+    /// [`FftPlanBuilder::only_groups`](crate::FftPlanBuilder::only_groups)
+    /// does not hold.
+    #[error("group {index} is not among the groups {start}..{end} this plan holds")]
+    GroupNotHeld {
+        /// The group asked for.
+        index: usize,
+        /// The first group the plan holds.
+        start: usize,
+        /// One past the last.
+        end: usize,
+    },
+    /// A whole-plan operation (one-process execution, saving) on a plan that
+    /// holds only some groups' own levels.
+    #[error("{operation} needs every group's level; this plan holds groups {start}..{end} of {ciphertexts}")]
+    PartialPlan {
+        /// What was refused.
+        operation: &'static str,
+        /// The first group the plan holds.
+        start: usize,
+        /// One past the last.
+        end: usize,
+        /// The plan's ciphertexts.
+        ciphertexts: usize,
+    },
     /// A ciphertext or key belongs to another context than the plan.
     #[error("a ciphertext or key belongs to a different context than the plan")]
     ContextMismatch,

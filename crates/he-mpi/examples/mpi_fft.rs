@@ -6,8 +6,9 @@
 //! plan, `suggest_plan_parameters`, which puts n over several ciphertexts
 //! when it exceeds the ring's slots) and the keys, and broadcasts the
 //! parameters, the public key and the Galois keys once. Every rank builds
-//! the same plan, derives the same random vector from `--seed` and encrypts
-//! only its own ciphertexts. The transform then runs across the ranks
+//! the plan's shared levels and the own levels of its groups only
+//! (`DistributedFft::build_plan`), derives the same random vector from
+//! `--seed` and encrypts only its own ciphertexts. The transform then runs across the ranks
 //! (he-mpi's `DistributedFft`: each rank's groups locally, the sums across
 //! ciphertexts as one checked reduce-scatter of residues per chain prime).
 //! Rank 0 gathers the outputs, decrypts them and checks them against
@@ -52,7 +53,7 @@ use clap::Parser;
 use common::{single_process, RankFigures, Report, Result, Start};
 use he_fft::{suggest_plan_parameters, FftPlan, PlanOptions, Strategy};
 use he_mpi::cost::fft_exchange;
-use he_mpi::{Cluster, DistributedFft};
+use he_mpi::DistributedFft;
 use helib_rs::{GaloisKeys, Parameters, PublicKey, SecretKey};
 use rand::SeedableRng;
 
@@ -103,15 +104,19 @@ fn run(o: &Options, world: he_mpi::mpi::topology::SimpleCommunicator) -> Result<
     })?;
     context.set_threads(o.job.threads)?;
     let levels = levels as usize;
-    let builder = FftPlan::<Fr>::builder(&context, n).strategy(Strategy::Factored {
-        levels: Some(levels),
-    });
-    let plan = if o.inverse {
-        builder.inverse()
-    } else {
-        builder
-    }
-    .build()?;
+    let builder = || {
+        let builder = FftPlan::<Fr>::builder(&context, n).strategy(Strategy::Factored {
+            levels: Some(levels),
+        });
+        if o.inverse {
+            builder.inverse()
+        } else {
+            builder
+        }
+    };
+    let cluster = o.job.cluster(world, &context)?;
+    // Each rank builds the shared levels and its own groups' levels only.
+    let plan = DistributedFft::build_plan(builder(), &cluster)?;
 
     // Keys: made on rank 0; the public and Galois keys broadcast once.
     let sk = (rank == 0)
@@ -124,9 +129,8 @@ fn run(o: &Options, world: he_mpi::mpi::topology::SimpleCommunicator) -> Result<
         ),
         None => (Vec::new(), Vec::new()),
     };
-    let pk = PublicKey::from_bytes(&context, &Cluster::broadcast_over(&world, 0, pk_bytes)?)?;
-    let keys = GaloisKeys::from_bytes(&context, &Cluster::broadcast_over(&world, 0, keys_bytes)?)?;
-    let cluster = o.job.cluster(world, &context)?;
+    let pk = PublicKey::from_bytes(&context, &cluster.broadcast(0, pk_bytes)?)?;
+    let keys = GaloisKeys::from_bytes(&context, &cluster.broadcast(0, keys_bytes)?)?;
     let fft = DistributedFft::new(&plan, &cluster)?;
 
     // The same vector on every rank; each encrypts its own ciphertexts.
@@ -171,10 +175,13 @@ fn run(o: &Options, world: he_mpi::mpi::topology::SimpleCommunicator) -> Result<
         };
         verified = decrypted == expected;
         if let Some(all_inputs) = &all_inputs {
+            // The one-process run needs every group's level: the whole plan,
+            // built after the ranks' figures were taken.
+            let whole = builder().build()?;
             let cores = o.job.threads * cluster.size() as u32;
             let (one, figures) =
                 single_process(&context, cores, o.job.threads, o.job.repeat, || {
-                    Ok(plan.execute(all_inputs, &keys)?)
+                    Ok(whole.execute(all_inputs, &keys)?)
                 })?;
             single_process_figures = Some(figures);
             verified &= plan.decrypt(sk, &one)? == decrypted;

@@ -6,7 +6,8 @@
 //! outputs are sums of scalar multiples of every input
 //! ([`he_fft::FourStep`]). Rank r holds the inputs and outputs
 //! [`Partition::range`](crate::Partition::range)`(C, r)`. The groups run
-//! where their ciphertexts are; the DFT across is a reduce-scatter: each
+//! where their ciphertexts are, so a rank needs only their own levels of the
+//! plan ([`DistributedFft::build_plan`]); the DFT across is a reduce-scatter: each
 //! rank forms, from its own ciphertexts, its partial sum for every output,
 //! sends each other rank the partials of the outputs that rank holds (per
 //! chain prime, one checked exchange of residues), and adds up the partials
@@ -22,7 +23,7 @@
 use std::ops::Range;
 
 use ark_ff::{FftField, PrimeField};
-use he_fft::{FftPlan, FourStep};
+use he_fft::{FftPlan, FftPlanBuilder, FourStep};
 use helib_rs::{Ciphertext, Context, GaloisKeys};
 use num_bigint::BigUint;
 
@@ -32,8 +33,10 @@ use crate::error::{Error, Result};
 /// An [`FftPlan`] over several ciphertexts, run by every rank of a
 /// [`Cluster`] on the ciphertexts it holds.
 ///
-/// Every rank builds (or loads) the same plan and holds the Galois keys;
-/// [`execute`](Self::execute) is collective.
+/// Every rank holds the plan's shared levels and the Galois keys, and the
+/// own levels of the groups it runs: [`build_plan`](Self::build_plan) builds
+/// just those (a whole plan serves too); [`execute`](Self::execute) is
+/// collective.
 pub struct DistributedFft<'a, F: PrimeField + FftField> {
     parts: FourStep<'a, F>,
     context: &'a Context,
@@ -44,6 +47,33 @@ pub struct DistributedFft<'a, F: PrimeField + FftField> {
 }
 
 impl<'a, F: PrimeField + FftField> DistributedFft<'a, F> {
+    /// The part of `builder`'s plan this rank runs: only the own levels
+    /// (those absorbing the twiddles) of the groups of its ciphertexts
+    /// ([`FftPlanBuilder::only_groups`]), so that a plan's memory per rank
+    /// falls with the ranks; the shared levels are built whole. Collective:
+    /// a rank whose build fails (its memory limit) fails every rank.
+    ///
+    /// # Errors
+    /// The same on every rank: [`Error::RankCount`] for a plan over fewer
+    /// ciphertexts than ranks (or one); the builder's checks as
+    /// [`Error::Fft`]. Then a failed build as [`Error::Fft`] on its rank and
+    /// [`Error::RankFailed`] naming it elsewhere.
+    pub fn build_plan(builder: FftPlanBuilder<F>, cluster: &Cluster) -> Result<FftPlan<F>> {
+        // The same on every rank: the same builder.
+        let count = builder.ciphertexts()?;
+        let ranks = cluster.size();
+        if count < ranks || count == 1 {
+            return Err(Error::RankCount {
+                ranks,
+                reason: format!(
+                    "the plan runs on {count} ciphertexts; spreading it needs several and at least one per rank"
+                ),
+            });
+        }
+        let groups = cluster.partition().range(count, cluster.rank());
+        cluster.agree(builder.only_groups(groups).build().map_err(Error::from))
+    }
+
     /// The plan `plan` spread over `cluster`'s ranks.
     ///
     /// # Errors
@@ -90,7 +120,8 @@ impl<'a, F: PrimeField + FftField> DistributedFft<'a, F> {
     ///
     /// # Errors
     /// On every rank, naming the first failing one: [`Error::DistributionMismatch`]
-    /// for another number of inputs than the rank holds; the plan's checks
+    /// for another number of inputs than the rank holds, or a plan without
+    /// the own levels of the rank's groups; the plan's checks
     /// ([`FftPlan::execute`]'s, as [`Error::Fft`]); [`Error::Corrupted`]
     /// when residues arrive damaged; [`Error::Mpi`].
     pub fn execute(
@@ -99,15 +130,23 @@ impl<'a, F: PrimeField + FftField> DistributedFft<'a, F> {
         inputs: &[Ciphertext],
         keys: &GaloisKeys,
     ) -> Result<Vec<Ciphertext>> {
-        let admitted = if inputs.len() == self.range.len() {
-            self.parts.admit(inputs, keys).map_err(Error::from)
-        } else {
+        let held = self.parts.held_groups();
+        let admitted = if inputs.len() != self.range.len() {
             Err(Error::DistributionMismatch(format!(
                 "rank {} holds ciphertexts {:?} of the plan, got {} inputs",
                 cluster.rank(),
                 self.range,
                 inputs.len()
             )))
+        } else if held.start > self.range.start || held.end < self.range.end {
+            Err(Error::DistributionMismatch(format!(
+                "rank {} runs groups {:?}, its plan holds {:?} (build it with DistributedFft::build_plan)",
+                cluster.rank(),
+                self.range,
+                held
+            )))
+        } else {
+            self.parts.admit(inputs, keys).map_err(Error::from)
         };
         cluster.agree(admitted)?;
         let run_groups = |cts: &[Ciphertext]| -> Result<Vec<Ciphertext>> {

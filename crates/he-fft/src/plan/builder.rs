@@ -15,6 +15,7 @@ use crate::stages::{bit_reversal, Order};
 use ark_ff::{FftField, PrimeField};
 use helib_rs::lintrans::{KeyMode, KeyPolicy, SlotTransform};
 use helib_rs::BatchEncoder;
+use std::ops::Range;
 
 /// A builder's checked settings: what its plan's pipeline, memory estimate,
 /// loading and verification are made from.
@@ -24,6 +25,9 @@ pub(super) struct Settings<F: PrimeField + FftField> {
     pub(super) geometry: PlanGeometry,
     /// The root of unity of order n (its inverse going back).
     pub(super) omega: F,
+    /// The groups whose own levels the plan holds (all of its ciphertexts
+    /// unless [`FftPlanBuilder::only_groups`] chose some).
+    pub(super) held: Range<usize>,
 }
 
 impl<F: PrimeField + FftField> Settings<F> {
@@ -86,6 +90,28 @@ impl<F: PrimeField + FftField> FftPlanBuilder<F> {
         /// level per thread alive). No effect for n ≤ N.
     }
 
+    /// For n > N, hold the own level (the one absorbing its twiddles) of the
+    /// groups `groups` only, for a process that runs those ciphertexts'
+    /// transforms while others run the rest (he-mpi spreads a plan's groups
+    /// so): the shared levels are held whole, and the memory estimate counts
+    /// only these groups' levels. Such a plan runs
+    /// [`FourStep::run_group`](crate::FourStep::run_group) for its groups and
+    /// names every Galois key the whole plan needs; one-process execution and
+    /// saving refuse it ([`Error::PartialPlan`]). A load keeps these groups'
+    /// levels of a whole plan's file.
+    pub fn only_groups(mut self, groups: Range<usize>) -> Self {
+        self.only_groups = Some(groups);
+        self
+    }
+
+    /// The ciphertexts one input vector of the plan spans (n/N for n > N, else 1).
+    ///
+    /// # Errors
+    /// As for [`build`](Self::build), before the memory check.
+    pub fn ciphertexts(&self) -> Result<usize> {
+        Ok(self.settings()?.geometry.ciphertexts())
+    }
+
     /// What the plan computes: size, direction, coset, strategy and orders.
     pub fn spec(&self) -> &PlanSpec<F> {
         &self.spec
@@ -117,8 +143,10 @@ impl<F: PrimeField + FftField> FftPlanBuilder<F> {
     /// strategy cannot take; [`Error::He`] when t is not F's modulus (or there
     /// is no batching); [`Error::InsufficientBudget`] when the input level
     /// leaves too little noise budget for the plan's depth;
-    /// [`Error::InsufficientMemory`] when the estimated peak memory exceeds
-    /// the limit.
+    /// [`Error::Unsupported`] for [`only_groups`](Self::only_groups) on a
+    /// plan over one ciphertext, [`Error::InvalidGroups`] for a range that is
+    /// empty or past its ciphertexts; [`Error::InsufficientMemory`] when the
+    /// estimated peak memory exceeds the limit.
     pub fn build(self) -> Result<FftPlan<F>> {
         let _span = tracing::info_span!("he_fft.plan_build", n = self.spec.n).entered();
         let (settings, memory) = self.checked()?;
@@ -181,11 +209,29 @@ impl<F: PrimeField + FftField> FftPlanBuilder<F> {
                 available: affordable,
             });
         }
+        let ciphertexts = geometry.ciphertexts();
+        let held = match self.only_groups.clone() {
+            None => 0..ciphertexts,
+            Some(_) if !geometry.split() => {
+                return Err(Error::Unsupported(
+                    "only_groups needs a plan over several ciphertexts (n > N)",
+                ))
+            }
+            Some(groups) if groups.is_empty() || groups.end > ciphertexts => {
+                return Err(Error::InvalidGroups {
+                    start: groups.start,
+                    end: groups.end,
+                    ciphertexts,
+                })
+            }
+            Some(groups) => groups,
+        };
         Ok(Settings {
             encoder,
             prep,
             geometry,
             omega,
+            held,
         })
     }
 
@@ -229,6 +275,7 @@ impl<F: PrimeField + FftField> FftPlanBuilder<F> {
                 &settings.encoder,
                 &self.spec,
                 geometry,
+                settings.held.clone(),
                 settings.schedule_policy(),
                 settings.prep,
             )?)

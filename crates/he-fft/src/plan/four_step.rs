@@ -67,6 +67,12 @@ impl<F: PrimeField + FftField> FourStep<'_, F> {
         self.split.groups
     }
 
+    /// The groups whose own levels the plan holds
+    /// ([`FftPlan::held_groups`]).
+    pub fn held_groups(&self) -> std::ops::Range<usize> {
+        self.split.held.clone()
+    }
+
     /// Whether the sums across ciphertexts come first (a forward plan) or
     /// last (an inverse one).
     pub fn across_first(&self) -> bool {
@@ -124,8 +130,10 @@ impl<F: PrimeField + FftField> FourStep<'_, F> {
     /// its twiddles) of `ct`.
     ///
     /// # Errors
-    /// [`Error::GroupOutOfRange`] for a group of no ciphertext; the
-    /// engine's errors.
+    /// [`Error::GroupOutOfRange`] for a group of no ciphertext;
+    /// [`Error::GroupNotHeld`] for one whose level a plan built with
+    /// [`FftPlanBuilder::only_groups`](crate::FftPlanBuilder::only_groups)
+    /// does not hold; the engine's errors.
     pub fn run_group(&self, k: usize, ct: &Ciphertext, keys: &GaloisKeys) -> Result<Ciphertext> {
         if k >= self.split.groups {
             return Err(Error::GroupOutOfRange {

@@ -17,6 +17,7 @@ use crate::stages::{dense_shape, strided_bit_reversed, unstride_bit_reversed, Or
 use ark_ff::{FftField, PrimeField};
 use helib_rs::lintrans::{EncodedTransform, KeyPolicy, PlainTransform, Schedule};
 use helib_rs::{BatchEncoder, Ciphertext, Context, GaloisKeys, PublicKey, SecretKey};
+use std::ops::Range;
 
 mod auth;
 mod builder;
@@ -89,12 +90,16 @@ impl<F: PrimeField + FftField> DenseRun<F> {
 /// Only one level of the size-N transform depends on the group (the first
 /// going forward, the last going back: the one absorbing the twiddles); the
 /// others are encoded once and shared, so the plan holds C copies of one
-/// level and one copy of the rest.
+/// level and one copy of the rest (or the copies of the groups it was built
+/// for, [`FftPlanBuilder::only_groups`]).
 struct SplitRun {
     groups: usize,
     across_first: bool,
     across_scalars: Vec<Vec<num_bigint::BigUint>>,
-    /// Per group, the level absorbing its twiddles.
+    /// The groups whose own levels the plan holds (all, unless built with
+    /// [`FftPlanBuilder::only_groups`]).
+    held: Range<usize>,
+    /// Per held group, in order, the level absorbing its twiddles.
     twiddled: Twiddled,
     /// The levels every group shares, in order.
     shared: Vec<EncodedTransform>,
@@ -110,16 +115,51 @@ enum Twiddled {
 }
 
 impl SplitRun {
-    /// Group k's own level: its schedule and plaintext products.
-    fn own(&self, k: usize) -> (&Schedule, usize) {
+    /// The held groups' own levels, in order: their schedules and plaintext
+    /// products.
+    fn own_levels(&self) -> Vec<(&Schedule, usize)> {
         match &self.twiddled {
-            Twiddled::Encoded(t) => (t[k].schedule(), t[k].multiplications()),
-            Twiddled::Plain(t) => (t[k].schedule(), t[k].multiplications()),
+            Twiddled::Encoded(t) => t
+                .iter()
+                .map(|l| (l.schedule(), l.multiplications()))
+                .collect(),
+            Twiddled::Plain(t) => t
+                .iter()
+                .map(|l| (l.schedule(), l.multiplications()))
+                .collect(),
+        }
+    }
+
+    /// Where group k's own level sits among the held ones.
+    fn held_index(&self, k: usize) -> Result<usize> {
+        if self.held.contains(&k) {
+            Ok(k - self.held.start)
+        } else {
+            Err(Error::GroupNotHeld {
+                index: k,
+                start: self.held.start,
+                end: self.held.end,
+            })
+        }
+    }
+
+    /// Refuses `operation` unless the plan holds every group's level.
+    fn require_whole(&self, operation: &'static str) -> Result<()> {
+        if self.held == (0..self.groups) {
+            Ok(())
+        } else {
+            Err(Error::PartialPlan {
+                operation,
+                start: self.held.start,
+                end: self.held.end,
+                ciphertexts: self.groups,
+            })
         }
     }
 
     /// Group k's size-N transform on `x`.
     fn run_group(&self, k: usize, x: &Ciphertext, keys: &GaloisKeys) -> Result<Ciphertext> {
+        let k = self.held_index(k)?;
         let own = |x: &Ciphertext| match &self.twiddled {
             Twiddled::Encoded(t) => run_levels([&t[k]], x, keys),
             Twiddled::Plain(t) => {
@@ -160,6 +200,7 @@ pub struct FftPlanBuilder<F: PrimeField + FftField> {
     context: Context,
     spec: PlanSpec<F>,
     options: BuildOptions,
+    only_groups: Option<Range<usize>>,
 }
 
 impl<F: PrimeField + FftField> FftPlan<F> {
@@ -171,6 +212,7 @@ impl<F: PrimeField + FftField> FftPlan<F> {
             context: context.clone(),
             spec: PlanSpec::new(n),
             options: BuildOptions::default(),
+            only_groups: None,
         }
     }
 
@@ -199,13 +241,24 @@ impl<F: PrimeField + FftField> FftPlan<F> {
         self.geometry.ciphertexts()
     }
 
+    /// The groups (ciphertexts of a four-step plan) whose own levels the plan
+    /// holds: every one (`0..ciphertexts()`) unless it was built with
+    /// [`FftPlanBuilder::only_groups`].
+    pub fn held_groups(&self) -> Range<usize> {
+        match &self.pipeline {
+            Pipeline::Split(split) => split.held.clone(),
+            _ => 0..self.ciphertexts(),
+        }
+    }
+
     /// Multiplication levels the plan consumes.
     pub fn depth(&self) -> usize {
         self.geometry.depth()
     }
 
     /// Key switches and plaintext products one execution performs (the dense
-    /// strategy's are counted from its schedule).
+    /// strategy's are counted from its schedule); for a plan built with
+    /// [`FftPlanBuilder::only_groups`], those of its groups' transforms.
     pub fn cost(&self) -> PlanCost {
         let of = |l: &EncodedTransform| PlanCost {
             rotations: l.schedule().baby_rotations() + l.schedule().giant_rotations(),
@@ -222,19 +275,20 @@ impl<F: PrimeField + FftField> FftPlan<F> {
         match &self.pipeline {
             Pipeline::Levels(levels) => sum(&mut levels.iter().map(of)),
             Pipeline::Split(split) => {
-                let own = (0..split.groups).map(|k| {
-                    let (schedule, multiplications) = split.own(k);
-                    PlanCost {
+                let own = split
+                    .own_levels()
+                    .into_iter()
+                    .map(|(schedule, multiplications)| PlanCost {
                         rotations: schedule.baby_rotations() + schedule.giant_rotations(),
                         key_switches: schedule.key_switches(),
                         multiplications,
-                    }
-                });
+                    });
                 let once = sum(&mut split.shared.iter().map(of));
+                let held = split.held.len();
                 let all_shared = PlanCost {
-                    rotations: once.rotations * split.groups,
-                    key_switches: once.key_switches * split.groups,
-                    multiplications: once.multiplications * split.groups,
+                    rotations: once.rotations * held,
+                    key_switches: once.key_switches * held,
+                    multiplications: once.multiplications * held,
                 };
                 sum(&mut own.chain(std::iter::once(all_shared)))
             }
@@ -300,8 +354,12 @@ impl<F: PrimeField + FftField> FftPlan<F> {
             Pipeline::Dense(run) => run
                 .schedule(self.prep.keys)
                 .required_galois_elements(&self.context),
-            Pipeline::Split(split) => (0..split.groups)
-                .map(|k| split.own(k).0)
+            // Every group's own level has the same diagonals (its twiddles
+            // scale them), so the held groups name every group's keys.
+            Pipeline::Split(split) => split
+                .own_levels()
+                .into_iter()
+                .map(|(schedule, _)| schedule)
                 .chain(split.shared.iter().map(|l| l.schedule()))
                 .flat_map(|s| s.required_galois_elements(&self.context))
                 .collect(),
@@ -390,8 +448,14 @@ impl<F: PrimeField + FftField> FftPlan<F> {
     /// [`Error::InputNotRelinearized`] for an input of more than two parts;
     /// [`Error::WrongInputLevel`] for inputs not at the plan's input level;
     /// [`Error::MissingGaloisKey`]; [`Error::InsufficientBudget`] when the
-    /// inputs' estimated noise budget is too small for the plan's depth.
+    /// inputs' estimated noise budget is too small for the plan's depth;
+    /// first of all, [`Error::PartialPlan`] for a plan built with
+    /// [`FftPlanBuilder::only_groups`] (its groups run through
+    /// [`four_step`](Self::four_step)).
     pub fn execute(&self, inputs: &[Ciphertext], keys: &GaloisKeys) -> Result<Vec<Ciphertext>> {
+        if let Pipeline::Split(split) = &self.pipeline {
+            split.require_whole("a one-process execution")?;
+        }
         if inputs.len() != self.ciphertexts() {
             return Err(Error::WrongInputCount {
                 expected: self.ciphertexts(),

@@ -114,7 +114,7 @@ impl<F: PrimeField + FftField> FftPlanBuilder<F> {
         // The twiddle-absorbing level is encoded once per ciphertext, and
         // its twiddles make its diagonals not repeat.
         let own = if forward { 0 } else { levels.len() - 1 };
-        levels[own].copies = groups;
+        levels[own].copies = settings.held.len();
         levels[own].plain = settings.prep.per_execution;
         levels[own].period = 2 * row;
         let field_diagonals = field_diagonals(&stages, &levels);

@@ -13,6 +13,7 @@ use crate::stages::{
 use ark_ff::{FftField, PrimeField};
 use helib_rs::lintrans::{EncodedTransform, KeyPolicy, PlainTransform, SlotTransform};
 use helib_rs::{BatchEncoder, Context};
+use std::ops::Range;
 
 /// The four-step plan for n = C·N over C ciphertexts, its levels encoded
 /// under `policy` from `prep`'s input level.
@@ -23,10 +24,12 @@ use helib_rs::{BatchEncoder, Context};
 /// `X[k + C·bitrev(q)]`. Inverse: exactly that layout in → per group k a
 /// size-N DIT whose last stage absorbs `ω^(-pk) g^(-p) / n` → across
 /// `x_c = Σ_k ω_C^(-ck) g^(-cN) v_k`: natural chunks out.
+/// Only the groups of `held` get their own level.
 pub(super) fn split_run<F: PrimeField + FftField>(
     encoder: &BatchEncoder<F>,
     spec: &PlanSpec<F>,
     geometry: &PlanGeometry,
+    held: Range<usize>,
     policy: KeyPolicy,
     prep: Preparation,
 ) -> Result<SplitRun> {
@@ -43,18 +46,18 @@ pub(super) fn split_run<F: PrimeField + FftField>(
     // of a single group are alive at once.
     let twiddled = if prep.per_execution {
         Twiddled::Plain(
-            (0..parts.groups)
+            held.clone()
                 .map(|k| PlainTransform::new(&parts.own(k), policy, encoder, own_level))
                 .collect::<helib_rs::Result<Vec<_>>>()?,
         )
     } else {
         Twiddled::Encoded(
-            (0..parts.groups)
+            held.clone()
                 .map(|k| EncodedTransform::new(&parts.own(k), policy, encoder, own_level))
                 .collect::<helib_rs::Result<Vec<_>>>()?,
         )
     };
-    SplitRun::assemble(spec, geometry, twiddled, shared)
+    SplitRun::assemble(spec, geometry, held, twiddled, shared)
 }
 
 impl SplitRun {
@@ -63,6 +66,7 @@ impl SplitRun {
     pub(super) fn assemble<F: PrimeField + FftField>(
         spec: &PlanSpec<F>,
         geometry: &PlanGeometry,
+        held: Range<usize>,
         twiddled: Twiddled,
         shared: Vec<EncodedTransform>,
     ) -> Result<Self> {
@@ -73,6 +77,7 @@ impl SplitRun {
             groups,
             across_first: forward,
             across_scalars: across_scalars(omega, g, groups, 2 * geometry.row(), forward),
+            held,
             twiddled,
             shared,
         })

@@ -236,3 +236,139 @@ fn the_geometry_is_what_the_pipeline_runs() {
         }
     }
 }
+
+/// A plan built for some groups holds only their own levels (and the
+/// estimate says so), names every key the whole plan needs, runs its groups
+/// exactly as the whole plan does, refuses the rest, one-process execution
+/// and saving, and keeps its groups of a whole plan's file.
+#[test]
+fn a_plan_of_some_groups_holds_and_runs_only_those() {
+    use crate::Error;
+    use helib_rs::SecretKey;
+    let context = bn254_context(19);
+    let sk = SecretKey::generate(&context).unwrap();
+    let pk = sk.public_key().unwrap();
+    let held = 1..3;
+    for (direction, per_execution) in [
+        (Direction::Forward, false),
+        (Direction::Inverse, false),
+        (Direction::Forward, true),
+    ] {
+        let builder = || {
+            let b = FftPlan::<Fr>::builder(&context, 4 << 10)
+                .direction(direction)
+                .strategy(Strategy::Factored { levels: Some(2) });
+            if per_execution {
+                b.encode_per_execution()
+            } else {
+                b
+            }
+        };
+        let whole = builder().build().unwrap();
+        let what = format!("{} (some groups)", whole.describe());
+        let partial_builder = builder().only_groups(held.clone());
+        let estimate = partial_builder.memory_estimate().unwrap();
+        let partial = partial_builder.build().unwrap();
+        assert_eq!(partial.held_groups(), held, "{what}");
+        assert_eq!(whole.held_groups(), 0..4, "{what}");
+        assert_eq!(estimate.plan_bytes, held_bytes(&partial), "{what}");
+        assert!(held_bytes(&partial) < held_bytes(&whole), "{what}");
+        assert_eq!(
+            partial.required_galois_elements(),
+            whole.required_galois_elements(),
+            "{what}"
+        );
+
+        let keys = whole.generate_galois_keys(&sk).unwrap();
+        let values: Vec<Fr> = (0..whole.len() as u64)
+            .map(|i| Fr::from(i * i + 7))
+            .collect();
+        let inputs = whole.encrypt(&pk, &values).unwrap();
+        let (mine, all) = (partial.four_step().unwrap(), whole.four_step().unwrap());
+        // Each group's transform input, as a one-process run forms it.
+        let group_input = |k: usize| {
+            if !all.across_first() {
+                return inputs[k].clone();
+            }
+            let mut sum = all.across_term(k, 0, &inputs[0]).unwrap();
+            for (c, input) in inputs.iter().enumerate().skip(1) {
+                sum.add_assign(&all.across_term(k, c, input).unwrap())
+                    .unwrap();
+            }
+            sum
+        };
+        for k in held.clone() {
+            let x = group_input(k);
+            let ours = mine.run_group(k, &x, &keys).unwrap();
+            let theirs = all.run_group(k, &x, &keys).unwrap();
+            assert_eq!(
+                sk.decrypt(&ours).unwrap(),
+                sk.decrypt(&theirs).unwrap(),
+                "{what}: group {k}"
+            );
+        }
+        for k in [0, 3] {
+            assert!(
+                matches!(
+                    mine.run_group(k, &inputs[k], &keys),
+                    Err(Error::GroupNotHeld { index, start: 1, end: 3 }) if index == k
+                ),
+                "{what}: group {k}"
+            );
+        }
+        assert!(matches!(
+            partial.execute(&inputs, &keys),
+            Err(Error::PartialPlan {
+                start: 1,
+                end: 3,
+                ciphertexts: 4,
+                ..
+            })
+        ));
+        let mut bytes = Vec::new();
+        assert!(matches!(
+            partial.write_to(&mut bytes),
+            Err(Error::PartialPlan { .. })
+        ));
+        assert!(bytes.is_empty(), "{what}: nothing written");
+
+        // Loading a whole plan's file keeps the groups asked for.
+        whole.write_to(&mut bytes).unwrap();
+        let loaded = builder()
+            .only_groups(held.clone())
+            .load_from(&mut bytes.as_slice())
+            .unwrap();
+        assert_eq!(loaded.held_groups(), held, "{what}");
+        assert_eq!(held_bytes(&loaded), held_bytes(&partial), "{what}");
+        let x = group_input(2);
+        assert_eq!(
+            sk.decrypt(&loaded.four_step().unwrap().run_group(2, &x, &keys).unwrap())
+                .unwrap(),
+            sk.decrypt(&all.run_group(2, &x, &keys).unwrap()).unwrap(),
+            "{what}: loaded"
+        );
+    }
+}
+
+/// Group ranges a plan cannot hold are refused when it is built.
+#[test]
+fn group_ranges_a_plan_cannot_hold_are_refused() {
+    use crate::Error;
+    let context = bn254_context(19);
+    let four = || FftPlan::<Fr>::builder(&context, 4 << 10);
+    for (start, end) in [(2, 2), (3, 5), (4, 5)] {
+        assert!(
+            matches!(
+                four().only_groups(start..end).build(),
+                Err(Error::InvalidGroups { ciphertexts: 4, .. })
+            ),
+            "{start}..{end}"
+        );
+    }
+    assert!(matches!(
+        FftPlan::<Fr>::builder(&context, 1 << 10)
+            .only_groups(0..1)
+            .build(),
+        Err(Error::Unsupported(_))
+    ));
+}

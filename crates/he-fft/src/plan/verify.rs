@@ -160,11 +160,11 @@ impl<F: PrimeField + FftField> FftPlanBuilder<F> {
         }
         drop(shared);
         let level = parts.own_level(settings.prep.level);
-        for k in 0..parts.groups {
+        for (i, k) in split.held.clone().enumerate() {
             let transform = parts.own(k);
             let checked = match &split.twiddled {
-                Twiddled::Encoded(t) => t[k].verify(&transform, policy, level, &challenge),
-                Twiddled::Plain(t) => t[k].verify(&transform, policy, level, &challenge),
+                Twiddled::Encoded(t) => t[i].verify(&transform, policy, level, &challenge),
+                Twiddled::Plain(t) => t[i].verify(&transform, policy, level, &challenge),
             };
             checked.map_err(|e| refused(format!("the twiddled level of ciphertext {k}"), e))?;
         }

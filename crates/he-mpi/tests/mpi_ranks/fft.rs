@@ -6,7 +6,7 @@ use std::time::Duration;
 
 use ark_bn254::Fr;
 use ark_poly::{EvaluationDomain, Radix2EvaluationDomain};
-use he_fft::{FftPlan, Strategy};
+use he_fft::{FftPlan, FftPlanBuilder, Strategy};
 use he_mpi::cost::fft_exchange;
 use he_mpi::mpi::topology::SimpleCommunicator;
 use he_mpi::{Cluster, DistributedFft, Error, Transport};
@@ -48,26 +48,43 @@ pub fn checks(comm: SimpleCommunicator, transport: Transport) {
     }
     refusals(&cluster, &sk);
     if cluster.rank() == 0 {
-        println!("{size} ranks, {transport:?}: one-ciphertext plans and wrong input counts are refused on every rank ... ok");
+        println!("{size} ranks, {transport:?}: one-ciphertext plans, wrong input counts and plans without a rank's groups are refused on every rank ... ok");
     }
 }
 
-/// The plan over four ciphertexts, forward or inverse.
-fn plan(context: &Context, inverse: bool) -> FftPlan<Fr> {
+/// The builder of the plan over four ciphertexts, forward or inverse.
+fn builder(context: &Context, inverse: bool) -> FftPlanBuilder<Fr> {
     let builder = FftPlan::<Fr>::builder(context, CIPHERTEXTS * N)
         .strategy(Strategy::Factored { levels: Some(2) });
-    let builder = if inverse { builder.inverse() } else { builder };
-    builder.build().expect("a four-step plan")
+    if inverse {
+        builder.inverse()
+    } else {
+        builder
+    }
+}
+
+/// The whole plan over four ciphertexts, forward or inverse.
+fn plan(context: &Context, inverse: bool) -> FftPlan<Fr> {
+    builder(context, inverse).build().expect("a four-step plan")
 }
 
 fn equals_one_process(cluster: &Cluster, sk: &SecretKey, inverse: bool) {
     let context = cluster.context();
     let plan = plan(context, inverse);
-    let keys = plan.generate_galois_keys(sk).expect("Galois keys");
+    // Each rank runs with only its groups' own levels, and the keys that
+    // part names are the whole plan's.
+    let mine = DistributedFft::build_plan(builder(context, inverse), cluster).expect("my part");
+    assert_eq!(
+        mine.held_groups(),
+        cluster.partition().range(CIPHERTEXTS, cluster.rank())
+    );
+    let (ours, whole) = (mine.memory_estimate(), plan.memory_estimate());
+    assert_eq!(ours.plan_bytes < whole.plan_bytes, cluster.size() > 1);
+    let keys = mine.generate_galois_keys(sk).expect("Galois keys");
     let values = super::random(if inverse { 52 } else { 51 }, plan.len());
     // Rank 0 encrypts; every rank loads the same input ciphertexts.
     let inputs = shared_inputs(cluster, &plan, sk, &values);
-    let fft = DistributedFft::new(&plan, cluster).expect("spread");
+    let fft = DistributedFft::new(&mine, cluster).expect("spread");
     let local = &inputs[fft.local_range()];
     let before = cluster.traffic();
     let outputs = fft.execute(cluster, local, &keys).expect("execute");
@@ -137,6 +154,10 @@ fn refusals(cluster: &Cluster, sk: &SecretKey) {
         panic!("a one-ciphertext plan was spread");
     };
     assert!(matches!(err, Error::RankCount { .. }), "{err}");
+    let Err(err) = DistributedFft::build_plan(FftPlan::<Fr>::builder(context, N), cluster) else {
+        panic!("a one-ciphertext plan was split");
+    };
+    assert!(matches!(err, Error::RankCount { .. }), "{err}");
 
     let plan = plan(context, false);
     let keys = plan.generate_galois_keys(sk).expect("Galois keys");
@@ -156,6 +177,30 @@ fn refusals(cluster: &Cluster, sk: &SecretKey) {
     let Err(err) = fft.execute(cluster, local, &keys) else {
         panic!("a wrong number of inputs was accepted");
     };
+    refused_by_rank_0(cluster, &err);
+
+    // Rank 0's plan holds another rank's groups (or too few of its own).
+    let range = fft.local_range();
+    let groups = if cluster.rank() != 0 {
+        range.clone()
+    } else if range.end < CIPHERTEXTS {
+        range.end..range.end + 1
+    } else {
+        range.start..range.start + 1
+    };
+    let partial = builder(context, false)
+        .only_groups(groups)
+        .build()
+        .expect("a plan of some groups");
+    let fft = DistributedFft::new(&partial, cluster).expect("spread");
+    let Err(err) = fft.execute(cluster, &inputs[range], &keys) else {
+        panic!("a plan without the rank's groups ran");
+    };
+    refused_by_rank_0(cluster, &err);
+}
+
+/// `err` names rank 0's mismatch there and rank 0 elsewhere.
+fn refused_by_rank_0(cluster: &Cluster, err: &Error) {
     if cluster.rank() == 0 {
         assert!(matches!(err, Error::DistributionMismatch(_)), "{err}");
     } else {

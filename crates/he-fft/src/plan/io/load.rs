@@ -219,22 +219,28 @@ impl<F: PrimeField + FftField> FftPlanBuilder<F> {
                     "the twiddled levels' form does not match the plan's parameters",
                 ));
             }
+            // Every group's level is read and checked; only the held ones
+            // are kept (one at a time in memory otherwise).
+            let held = &settings.held;
             let twiddled = if plain {
-                Twiddled::Plain(
-                    (0..groups)
-                        .map(|_| {
-                            let t = PlainTransform::read_from(context, r).map_err(from_he)?;
-                            check(own, t.level(), t.schedule(), t.multiplications())?;
-                            Ok(t)
-                        })
-                        .collect::<Result<_>>()?,
-                )
+                let mut kept = Vec::with_capacity(held.len());
+                for k in 0..groups {
+                    let t = PlainTransform::read_from(context, r).map_err(from_he)?;
+                    check(own, t.level(), t.schedule(), t.multiplications())?;
+                    if held.contains(&k) {
+                        kept.push(t);
+                    }
+                }
+                Twiddled::Plain(kept)
             } else {
-                Twiddled::Encoded(
-                    (0..groups)
-                        .map(|_| encoded(r, own))
-                        .collect::<Result<_>>()?,
-                )
+                let mut kept = Vec::with_capacity(held.len());
+                for k in 0..groups {
+                    let t = encoded(r, own)?;
+                    if held.contains(&k) {
+                        kept.push(t);
+                    }
+                }
+                Twiddled::Encoded(kept)
             };
             if r.word().map_err(from_he)? != (levels.len() - 1) as u64 {
                 return Err(format(
@@ -246,7 +252,11 @@ impl<F: PrimeField + FftField> FftPlanBuilder<F> {
                 .map(|i| encoded(r, i))
                 .collect::<Result<_>>()?;
             Ok(Pipeline::Split(SplitRun::assemble(
-                &self.spec, geometry, twiddled, shared,
+                &self.spec,
+                geometry,
+                held.clone(),
+                twiddled,
+                shared,
             )?))
         } else if geometry.dense() {
             if tag != DENSE {

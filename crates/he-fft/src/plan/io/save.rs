@@ -16,7 +16,9 @@ impl<F: PrimeField + FftField> FftPlan<F> {
     /// buffer without a copy, so pass the file itself.
     ///
     /// # Errors
-    /// [`Error::Io`] when writing fails; [`Error::He`] when the engine fails.
+    /// [`Error::PartialPlan`] (before anything is written) for a plan built
+    /// with [`FftPlanBuilder::only_groups`]; [`Error::Io`] when writing
+    /// fails; [`Error::He`] when the engine fails.
     pub fn write_to<W: Write>(&self, out: &mut W) -> Result<()> {
         self.write(out, None)
     }
@@ -40,6 +42,9 @@ impl<F: PrimeField + FftField> FftPlan<F> {
     /// [`write_to`](Self::write_to), tagged under `key` when there is one.
     fn write<W: Write>(&self, out: &mut W, key: Option<&PlanKey>) -> Result<()> {
         let _span = tracing::info_span!("he_fft.plan_save", n = self.spec.n).entered();
+        if let Pipeline::Split(split) = &self.pipeline {
+            split.require_whole("saving")?;
+        }
         let nonce = key.map(|_| fresh_nonce()).transpose()?;
         let running: Running = RefCell::new(key.map(Gmac::new));
         let mut writer = MacWriter {
