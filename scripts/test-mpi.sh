@@ -2,9 +2,10 @@
 # he-mpi over Open MPI on this machine: the multi-rank tests
 # (crates/he-mpi/tests/mpi_ranks.rs) under `mpirun --oversubscribe` with 1,
 # 2 and 4 ranks on 127.0.0.1 (ring N = 4096), each result equal to the
-# one-process one; then a lost-rank drill: rank 1 dies in the middle of a
-# product, and the job must end with a non-zero status, naming the rank,
-# well before the timeout. Installs Open MPI and libclang if missing.
+# one-process one, and the FFT checks with a rank per ciphertext (8); then a
+# lost-rank drill: rank 1 dies in the middle of a product, and the job must
+# end with a non-zero status, naming the rank, well before the timeout.
+# Installs Open MPI and libclang if missing.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh --mpi
@@ -31,6 +32,8 @@ for ranks in 1 2 4; do
     echo "mpirun -np $ranks mpi_ranks"
     run "$ranks"
 done
+echo "mpirun -np 8 mpi_ranks --fft-only (a rank per ciphertext)"
+run 8 --fft-only
 echo "mpirun -np 2 mpi_ranks --lose-rank (rank 1 exits during a product)"
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT

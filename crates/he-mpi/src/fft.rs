@@ -208,9 +208,10 @@ impl<'a, F: PrimeField + FftField> DistributedFft<'a, F> {
         let recv_counts: Vec<usize> = (0..cluster.size())
             .map(|s| others(s) * self.range.len() * 2 * n)
             .collect();
-        // What each rank's partials carry besides residues: their noise
-        // estimate and correction factor (the same for every output of a rank).
-        let descriptions = cluster.all_gather(&self.describe(&partials[0]))?;
+        // What each rank's partials carry besides residues: per output, its
+        // noise estimate (which depends on that output's scalars) and its
+        // correction factor.
+        let descriptions = cluster.all_gather(&self.describe(&partials))?;
         // received[s][j]: rank s's partial for this rank's j-th output,
         // part major, then prime, N words each (as Ciphertext::from_residues reads it).
         let mut received = vec![vec![vec![0u64; words]; self.range.len()]; cluster.size()];
@@ -263,7 +264,7 @@ impl<'a, F: PrimeField + FftField> DistributedFft<'a, F> {
             .map(|(j, to)| {
                 let mut sum = partials[to].clone();
                 for from in (0..cluster.size()).filter(|&s| s != me) {
-                    let (noise, factor) = self.described(&descriptions, from);
+                    let (noise, factor) = self.described(&descriptions, from, to);
                     let term = Ciphertext::from_residues(
                         self.context,
                         level,
@@ -297,21 +298,26 @@ impl<'a, F: PrimeField + FftField> DistributedFft<'a, F> {
             .collect()
     }
 
-    /// Words describing a partial for the other ranks: its noise estimate
-    /// (f64 bits) and its correction factor, in as many words as t has.
-    fn describe(&self, partial: &Ciphertext) -> Vec<u64> {
-        let mut words = vec![partial.noise_estimate_bits().to_bits()];
-        let mut limbs = partial.correction_factor().to_u64_digits();
-        limbs.resize(self.factor_words(), 0);
-        words.extend(limbs);
+    /// Words describing the partials (one per output, in order) for the
+    /// other ranks: each one's noise estimate (f64 bits) and correction
+    /// factor, in as many words as t has.
+    fn describe(&self, partials: &[Ciphertext]) -> Vec<u64> {
+        let mut words = Vec::with_capacity(partials.len() * (1 + self.factor_words()));
+        for partial in partials {
+            words.push(partial.noise_estimate_bits().to_bits());
+            let mut limbs = partial.correction_factor().to_u64_digits();
+            limbs.resize(self.factor_words(), 0);
+            words.extend(limbs);
+        }
         words
     }
 
-    /// Rank `rank`'s noise estimate and correction factor from the gathered
-    /// [`describe`](Self::describe) words.
-    fn described(&self, all: &[u64], rank: usize) -> (f64, BigUint) {
+    /// The noise estimate and correction factor of rank `rank`'s partial for
+    /// output `to`, from the gathered [`describe`](Self::describe) words.
+    fn described(&self, all: &[u64], rank: usize, to: usize) -> (f64, BigUint) {
         let width = 1 + self.factor_words();
-        let words = &all[rank * width..(rank + 1) * width];
+        let at = (rank * self.parts.ciphertexts() + to) * width;
+        let words = &all[at..at + width];
         let limbs: Vec<u32> = words[1..]
             .iter()
             .flat_map(|&w| [w as u32, (w >> 32) as u32])

@@ -93,6 +93,12 @@ fn main() {
     if std::env::args().any(|a| a == "--lose-rank") {
         lose_a_rank(world, &context, &pk);
     }
+    // One rank per ciphertext of the FFT (8), where some rank's own terms of
+    // an output are ±1 and a peer's are not.
+    if std::env::args().any(|a| a == "--fft-only") {
+        fft::checks(world.duplicate(), Transport::SharedMemoryOnNode);
+        return;
+    }
     mismatched_parameters_are_refused(&world, rank, size);
     mismatched_transports_are_refused(&world, &context);
     // Every check under each transport: payloads read in place from shared
