@@ -2,7 +2,7 @@
 # he-mpi over Open MPI on this machine: the multi-rank tests
 # (crates/he-mpi/tests/mpi_ranks.rs) under `mpirun --oversubscribe` with 1,
 # 2 and 4 ranks on 127.0.0.1 (ring N = 4096), each result equal to the
-# one-process one, and the FFT checks with a rank per ciphertext (8); then a
+# one-process one, and the FFT checks at 8 and 3 ranks; then a
 # lost-rank drill: rank 1 dies in the middle of a product, and the job must
 # end with a non-zero status, naming the rank, well before the timeout.
 # Installs Open MPI and libclang if missing.
@@ -32,8 +32,12 @@ for ranks in 1 2 4; do
     echo "mpirun -np $ranks mpi_ranks"
     run "$ranks"
 done
-echo "mpirun -np 8 mpi_ranks --fft-only (a rank per ciphertext)"
-run 8 --fft-only
+# The FFT over 8 ciphertexts with a rank per ciphertext, and with ranks
+# holding unequal numbers of them (3, 3 and 2).
+for ranks in 8 3; do
+    echo "mpirun -np $ranks mpi_ranks --fft-only"
+    run "$ranks" --fft-only
+done
 echo "mpirun -np 2 mpi_ranks --lose-rank (rank 1 exits during a product)"
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT

@@ -182,25 +182,30 @@ pub struct FftExchange {
     pub bytes_sent: u64,
     /// Bytes of headers and payloads received from other ranks.
     pub bytes_received: u64,
-    /// Exchanges: one per chain prime of the ciphertexts summed across.
+    /// Exchanges: one per round, as many as the most ciphertexts a rank holds.
     pub exchanges: u64,
 }
 
 /// The bytes `rank` of `partition` exchanges running an FFT over
 /// `ciphertexts` ciphertexts of a ring of degree `ring_degree`, summed across
-/// at `primes` chain primes (`FourStep::across_level` + 1): per prime, it
-/// sends every other rank d a header and its partial sums of d's outputs
-/// (two polynomials of N words each), and receives a header and one partial
-/// of each of its own outputs from every other rank.
+/// at `primes` chain primes (`FourStep::across_level` + 1): in round j (as
+/// many rounds as the most ciphertexts a rank holds) it sends every other
+/// rank d a header and, when d holds a j-th output, its partial sum of that
+/// output (two polynomials of `primes`·N words); it receives a header from
+/// every other rank and, when it holds a j-th output itself, their partials
+/// of it.
 ///
 /// ```
 /// use he_mpi::{cost::fft_exchange, Partition};
 ///
 /// let p = Partition::new(2)?;
 /// let rank0 = fft_exchange(1 << 12, 3, 4, &p, 0);
-/// // Two outputs of rank 1, two polynomials, 3 primes, 4096 words each:
-/// assert_eq!(rank0.bytes_sent, 3 * (he_mpi::frame::HEADER_BYTES as u64 + 8 * 2 * 2 * 4096));
+/// // Two rounds: one partial of each of rank 1's two outputs, two
+/// // polynomials, 3 primes, 4096 words each.
+/// let header = he_mpi::frame::HEADER_BYTES as u64;
+/// assert_eq!(rank0.bytes_sent, 2 * header + 2 * (8 * 2 * 3 * 4096));
 /// assert_eq!(rank0.bytes_sent, rank0.bytes_received);
+/// assert_eq!(rank0.exchanges, 2);
 /// # Ok::<(), he_mpi::Error>(())
 /// ```
 pub fn fft_exchange(
@@ -211,18 +216,19 @@ pub fn fft_exchange(
     rank: usize,
 ) -> FftExchange {
     let held = |r: usize| partition.range(ciphertexts, r).len() as u64;
-    let polynomial = 8 * 2 * ring_degree as u64;
+    let partial = 8 * 2 * (primes * ring_degree) as u64;
     let header = HEADER_BYTES as u64;
+    let rounds = (0..partition.ranks()).map(held).max().unwrap_or(0);
+    let others = (0..partition.ranks()).filter(|&d| d != rank);
     let (mut sent, mut received) = (0, 0);
-    for other in (0..partition.ranks()).filter(|&d| d != rank) {
-        sent += header + held(other) * polynomial;
-        received += header + held(rank) * polynomial;
+    for other in others {
+        sent += rounds * header + held(other) * partial;
+        received += rounds * header + held(rank) * partial;
     }
-    let primes = primes as u64;
     FftExchange {
-        bytes_sent: sent * primes,
-        bytes_received: received * primes,
-        exchanges: primes,
+        bytes_sent: sent,
+        bytes_received: received,
+        exchanges: rounds,
     }
 }
 

@@ -7,17 +7,19 @@
 //! ([`he_fft::FourStep`]). Rank r holds the inputs and outputs
 //! [`Partition::range`](crate::Partition::range)`(C, r)`. The groups run
 //! where their ciphertexts are, so a rank needs only their own levels of the
-//! plan ([`DistributedFft::build_plan`]); the DFT across is a reduce-scatter: each
-//! rank forms, from its own ciphertexts, its partial sum for every output,
-//! sends each other rank the partials of the outputs that rank holds (per
-//! chain prime, one checked exchange of residues), and adds up the partials
-//! it receives for its own. Forward plans sum first and then run the
-//! groups; inverse plans the other way round. The sums are exact modulo Q,
-//! so every output is the ciphertext the one-process plan gives, up to the
-//! order of its additions: it decrypts to the same values.
+//! plan ([`DistributedFft::build_plan`]); the DFT across is a reduce-scatter
+//! in rounds: in round j each rank forms, from its own ciphertexts, its
+//! partial sum for every other rank's j-th output, sends it there (all
+//! primes of the round in one checked exchange of residues, each partial
+//! with its noise estimate and factor), and adds up the partials it
+//! receives for its own j-th output. So a rank holds its outputs and one
+//! round's partials, not a partial of every output. Forward plans sum first
+//! and then run the groups; inverse plans the other way round. The sums are
+//! exact modulo Q, so every output is the ciphertext the one-process plan
+//! gives, up to the order of its additions: it decrypts to the same values.
 //!
 //! Each rank sends `(C − C_r) · 2 · (ℓ + 1) · N` words for its C_r
-//! ciphertexts at level ℓ (plus a header per rank and prime), which
+//! ciphertexts at level ℓ (plus a header per rank and round), which
 //! [`cost::fft_exchange`](crate::cost::fft_exchange) predicts.
 
 use std::ops::Range;
@@ -189,140 +191,146 @@ impl<'a, F: PrimeField + FftField> DistributedFft<'a, F> {
     }
 
     /// The sums across ciphertexts: from this rank's `local` terms (the
-    /// ciphertexts of its range) to the sums of its range, the partials of
-    /// every other rank received through one exchange per chain prime.
+    /// ciphertexts of its range) to the sums of its range. Round j sends
+    /// every other rank this rank's partial for that rank's j-th output (all
+    /// primes in one checked exchange) and adds the partials received for
+    /// this rank's own j-th output, so a rank holds only the partials of one
+    /// round besides its own outputs' sums.
     fn across(&self, cluster: &Cluster, local: &[Ciphertext]) -> Result<Vec<Ciphertext>> {
-        let count = self.parts.ciphertexts();
-        let partials = cluster.agree(self.partials(local, count))?;
-        let level = partials[0].level();
-        let n = self.context.ring_degree();
-        let words = 2 * (level + 1) * n;
-        let me = cluster.rank();
-        let others = |r: usize| if r == me { 0 } else { 1 };
-        let send_counts: Vec<usize> = self
-            .ranges
-            .iter()
-            .enumerate()
-            .map(|(d, range)| others(d) * range.len() * 2 * n)
-            .collect();
-        let recv_counts: Vec<usize> = (0..cluster.size())
-            .map(|s| others(s) * self.range.len() * 2 * n)
-            .collect();
-        // What each rank's partials carry besides residues: per output, its
-        // noise estimate (which depends on that output's scalars) and its
-        // correction factor.
-        let descriptions = cluster.all_gather(&self.describe(&partials))?;
-        // received[s][j]: rank s's partial for this rank's j-th output,
-        // part major, then prime, N words each (as Ciphertext::from_residues reads it).
-        let mut received = vec![vec![vec![0u64; words]; self.range.len()]; cluster.size()];
-        // Two staging regions, one for even primes and one for odd: a rank
-        // copies a prime's partials out of a peer's region after the
-        // exchange's agreement, while the peer may already stage the next
-        // prime's (into the other region; the prime after next waits for this
-        // rank's next exchange).
-        let staged_words = send_counts.iter().sum();
-        let mut staged = cluster.staging([staged_words; 2])?;
+        let mut sums = cluster.agree(
+            self.range
+                .clone()
+                .map(|to| self.partial(local, to))
+                .collect::<Result<Vec<_>>>(),
+        )?;
+        let level = sums.first().map_or(0, Ciphertext::level);
+        let words = 2 * (level + 1) * self.context.ring_degree();
+        let (me, size) = (cluster.rank(), cluster.size());
+        let rounds = self.ranges.iter().map(Range::len).max().unwrap_or(0);
+        // Two staging regions, for even and odd rounds: a rank reads a
+        // round's partials in a peer's region before the exchange's
+        // agreement ends, while the peer may already stage the next round's
+        // (into the other region; the round after next waits for this
+        // rank's next exchange). Round 0 sends the most.
+        let most = words * (0..size).filter(|&d| d != me).count();
+        let mut staged = cluster.staging([most; 2])?;
         let mut lent = cluster.scratch().lend::<1>();
         let [arrived] = &mut lent.buffers;
-        for prime in 0..=level {
-            let [even, odd] = staged.regions();
-            let send = if prime % 2 == 0 { even } else { odd };
-            let mut at = 0;
-            let theirs = self.ranges.iter().enumerate().filter(|&(d, _)| d != me);
-            for (_, range) in theirs {
-                for to in range.clone() {
-                    for part in 0..2 {
-                        partials[to].residues_into(part, prime, &mut send.words[at..at + n])?;
-                        at += n;
+        for round in 0..rounds {
+            // The output of each rank in this round (None: it has no more).
+            let output = |r: usize| self.ranges[r].clone().nth(round);
+            let send_counts: Vec<usize> = (0..size)
+                .map(|d| {
+                    if d != me && output(d).is_some() {
+                        words
+                    } else {
+                        0
                     }
+                })
+                .collect();
+            let mine = output(me);
+            let recv_counts: Vec<usize> = (0..size)
+                .map(|s| if s != me && mine.is_some() { words } else { 0 })
+                .collect();
+            let [even, odd] = staged.regions();
+            let mut send = if round % 2 == 0 { even } else { odd };
+            let total = send_counts.iter().sum();
+            send.words = &mut std::mem::take(&mut send.words)[..total];
+            // Each partial's residues (part major, then prime, as
+            // Ciphertext::from_residues reads them), and what they carry
+            // besides: its noise estimate (which depends on the output's
+            // scalars) and correction factor, in the description for d.
+            let width = self.description_words();
+            let staged_round = (|| -> Result<Vec<u64>> {
+                let mut descriptions = vec![0u64; size * width];
+                let mut at = 0;
+                for d in (0..size).filter(|&d| d != me) {
+                    let Some(to) = output(d) else { continue };
+                    let partial = self.partial(local, to)?;
+                    for part in 0..2 {
+                        for prime in 0..=level {
+                            let row = &mut send.words[at..at + self.context.ring_degree()];
+                            partial.residues_into(part, prime, row)?;
+                            at += row.len();
+                        }
+                    }
+                    descriptions[d * width..(d + 1) * width]
+                        .copy_from_slice(&self.describe(&partial));
                 }
-            }
+                Ok(descriptions)
+            })();
+            let descriptions = cluster.agree(staged_round)?;
+            let described = cluster.all_gather(&descriptions)?;
             let incoming = cluster.exchange(
-                prime,
+                round,
                 send,
                 &send_counts,
                 &recv_counts,
                 arrived,
                 Checking::OnArrival,
             )?;
-            for from in (0..cluster.size()).filter(|&s| s != me) {
-                let mut rows = incoming.from(from).chunks_exact(n);
-                for row in received[from].iter_mut() {
-                    for part in 0..2 {
-                        let offset = (part * (level + 1) + prime) * n;
-                        if let Some(words) = rows.next() {
-                            row[offset..offset + n].copy_from_slice(words);
-                        }
-                    }
-                }
-            }
-        }
-        let sums = self
-            .range
-            .clone()
-            .enumerate()
-            .map(|(j, to)| {
-                let mut sum = partials[to].clone();
-                for from in (0..cluster.size()).filter(|&s| s != me) {
-                    let (noise, factor) = self.described(&descriptions, from, to);
+            let added = match mine {
+                None => Ok(()),
+                Some(to) => (0..size).filter(|&s| s != me).try_for_each(|from| {
+                    let (noise, factor) = self.described(&described, from, me);
                     let term = Ciphertext::from_residues(
                         self.context,
                         level,
                         2,
                         &factor,
                         noise,
-                        &received[from][j],
+                        incoming.from(from),
                     )?;
-                    sum.add_assign(&term)?;
-                }
-                Ok(sum)
-            })
-            .collect();
-        cluster.agree(sums)
-    }
-
-    /// This rank's partial sum of every output from its `local` ciphertexts.
-    fn partials(&self, local: &[Ciphertext], count: usize) -> Result<Vec<Ciphertext>> {
-        (0..count)
-            .map(|to| {
-                let mut terms = local.iter().zip(self.range.clone());
-                let (first, from) = terms.next().ok_or_else(|| {
-                    Error::DistributionMismatch("a rank without ciphertexts".into())
-                })?;
-                let mut sum = self.parts.across_term(to, from, first)?;
-                for (ct, from) in terms {
-                    sum.add_assign(&self.parts.across_term(to, from, ct)?)?;
-                }
-                Ok(sum)
-            })
-            .collect()
-    }
-
-    /// Words describing the partials (one per output, in order) for the
-    /// other ranks: each one's noise estimate (f64 bits) and correction
-    /// factor, in as many words as t has.
-    fn describe(&self, partials: &[Ciphertext]) -> Vec<u64> {
-        let mut words = Vec::with_capacity(partials.len() * (1 + self.factor_words()));
-        for partial in partials {
-            words.push(partial.noise_estimate_bits().to_bits());
-            let mut limbs = partial.correction_factor().to_u64_digits();
-            limbs.resize(self.factor_words(), 0);
-            words.extend(limbs);
+                    Ok(sums[to - self.range.start].add_assign(&term)?)
+                }),
+            };
+            // After this agreement no rank reads this round's partials.
+            cluster.agree(added)?;
         }
+        Ok(sums)
+    }
+
+    /// This rank's partial sum of output `to` from its `local` ciphertexts.
+    fn partial(&self, local: &[Ciphertext], to: usize) -> Result<Ciphertext> {
+        let mut terms = local.iter().zip(self.range.clone());
+        let (first, from) = terms
+            .next()
+            .ok_or_else(|| Error::DistributionMismatch("a rank without ciphertexts".into()))?;
+        let mut sum = self.parts.across_term(to, from, first)?;
+        for (ct, from) in terms {
+            sum.add_assign(&self.parts.across_term(to, from, ct)?)?;
+        }
+        Ok(sum)
+    }
+
+    /// Words describing a partial for the rank it goes to: its noise
+    /// estimate (f64 bits) and its correction factor, in as many words as t
+    /// has.
+    fn describe(&self, partial: &Ciphertext) -> Vec<u64> {
+        let mut words = vec![partial.noise_estimate_bits().to_bits()];
+        let mut limbs = partial.correction_factor().to_u64_digits();
+        limbs.resize(self.factor_words(), 0);
+        words.extend(limbs);
         words
     }
 
-    /// The noise estimate and correction factor of rank `rank`'s partial for
-    /// output `to`, from the gathered [`describe`](Self::describe) words.
-    fn described(&self, all: &[u64], rank: usize, to: usize) -> (f64, BigUint) {
-        let width = 1 + self.factor_words();
-        let at = (rank * self.parts.ciphertexts() + to) * width;
+    /// The noise estimate and correction factor of rank `rank`'s partial
+    /// for rank `to_rank`, from every rank's gathered descriptions (one
+    /// [`describe`](Self::describe) per destination rank).
+    fn described(&self, all: &[u64], rank: usize, to_rank: usize) -> (f64, BigUint) {
+        let width = self.description_words();
+        let at = (rank * self.ranges.len() + to_rank) * width;
         let words = &all[at..at + width];
         let limbs: Vec<u32> = words[1..]
             .iter()
             .flat_map(|&w| [w as u32, (w >> 32) as u32])
             .collect();
         (f64::from_bits(words[0]), BigUint::new(limbs))
+    }
+
+    /// Words of one [`describe`](Self::describe).
+    fn description_words(&self) -> usize {
+        1 + self.factor_words()
     }
 
     /// Words of a value below t.

@@ -3,8 +3,9 @@
 //!
 //! A header is [`HEADER_WORDS`] little-endian 64-bit words: the magic
 //! `HEMPI\0\0\x03`, the 32-byte context fingerprint (4 words), the sending
-//! rank, the receiving rank, the exchange's sequence number, the chain prime
-//! the residues are modulo, the payload's word count, where the payload lies
+//! rank, the receiving rank, the exchange's sequence number, its step
+//! within its operation (the chain prime of a product's residues, the round
+//! of an FFT's sums), the payload's word count, where the payload lies
 //! in the sender's shared-memory segment (`u64::MAX` when it travels in a
 //! message) and a checksum of all the fields before it and the payload
 //! ([`PayloadSum`]). The checksum finds accidents (a flipped bit, a
@@ -37,8 +38,9 @@ pub struct Header {
     pub receiver: usize,
     /// The exchange's sequence number in the job (every rank counts alike).
     pub sequence: u64,
-    /// The chain prime index of the residues.
-    pub prime: usize,
+    /// The exchange's step within its operation: the chain prime index of a
+    /// product's residues, the round of an FFT's sums across ciphertexts.
+    pub step: usize,
     /// The payload's word offset in the sender's shared-memory segment, where
     /// a receiver on the same node reads it in place; `None` when it travels
     /// in a message.
@@ -62,7 +64,7 @@ impl Header {
         words[5] = self.sender as u64;
         words[6] = self.receiver as u64;
         words[7] = self.sequence;
-        words[8] = self.prime as u64;
+        words[8] = self.step as u64;
         words[9] = sum.len() as u64;
         words[10] = self.segment_offset.map_or(IN_A_MESSAGE, |at| at as u64);
         words[11] = sum.seal(&words[..11]);
@@ -109,7 +111,7 @@ impl Header {
             ("sender", 5, expected[5]),
             ("receiver", 6, expected[6]),
             ("sequence number", 7, expected[7]),
-            ("prime", 8, expected[8]),
+            ("step", 8, expected[8]),
             ("word count", 9, len as u64),
             ("segment offset", 10, expected[10]),
         ];
@@ -161,7 +163,7 @@ mod tests {
             sender: 1,
             receiver: 2,
             sequence: 9,
-            prime: 3,
+            step: 3,
             segment_offset: None,
         }
     }

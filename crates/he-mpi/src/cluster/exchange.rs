@@ -14,7 +14,8 @@ use crate::frame::{Header, HEADER_BYTES, HEADER_WORDS};
 use crate::scratch::Outgoing;
 
 impl Cluster {
-    /// The checked all-to-all of residues modulo chain prime `prime`:
+    /// The checked all-to-all of step `step` of an operation (the chain
+    /// prime of a product's residues, the round of an FFT's sums):
     /// `send` (a region from [`staging`](Self::staging)) holds the payload
     /// for rank d at `send_counts[..d].sum()` (`send_counts[d]` words); the
     /// payload from rank s (`recv_counts[s]` words) is
@@ -38,7 +39,7 @@ impl Cluster {
     /// failed call.
     pub(crate) fn exchange<'a>(
         &'a self,
-        prime: usize,
+        step: usize,
         send: Outgoing<'_>,
         send_counts: &[usize],
         recv_counts: &[usize],
@@ -64,7 +65,7 @@ impl Cluster {
             sender,
             receiver,
             sequence,
-            prime,
+            step,
             segment_offset,
         };
         let send_at = prefix_sums(send_counts);
