@@ -207,13 +207,11 @@ impl<'a, F: PrimeField + FftField> DistributedFft<'a, F> {
         let words = 2 * (level + 1) * self.context.ring_degree();
         let (me, size) = (cluster.rank(), cluster.size());
         let rounds = self.ranges.iter().map(Range::len).max().unwrap_or(0);
-        // Two staging regions, for even and odd rounds: a rank reads a
-        // round's partials in a peer's region before the exchange's
-        // agreement ends, while the peer may already stage the next round's
-        // (into the other region; the round after next waits for this
-        // rank's next exchange). Round 0 sends the most.
+        // One staging region: each round ends with an agreement after which
+        // no rank reads its partials, so the next round stages over them.
+        // Round 0 sends the most.
         let most = words * (0..size).filter(|&d| d != me).count();
-        let mut staged = cluster.staging([most; 2])?;
+        let mut staged = cluster.staging([most])?;
         let mut lent = cluster.scratch().lend::<1>();
         let [arrived] = &mut lent.buffers;
         for round in 0..rounds {
@@ -232,8 +230,7 @@ impl<'a, F: PrimeField + FftField> DistributedFft<'a, F> {
             let recv_counts: Vec<usize> = (0..size)
                 .map(|s| if s != me && mine.is_some() { words } else { 0 })
                 .collect();
-            let [even, odd] = staged.regions();
-            let mut send = if round % 2 == 0 { even } else { odd };
+            let [mut send] = staged.regions();
             let total = send_counts.iter().sum();
             send.words = &mut std::mem::take(&mut send.words)[..total];
             // Each partial's residues (part major, then prime, as
