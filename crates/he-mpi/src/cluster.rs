@@ -6,9 +6,8 @@ use std::os::raw::{c_int, c_void};
 use std::sync::Arc;
 use std::time::Duration;
 
-use helib_rs::{Ciphertext, Context};
+use helib_rs::Context;
 use mpi::ffi;
-use mpi::point_to_point::{Destination, Source};
 use mpi::raw::AsRaw;
 use mpi::topology::{Communicator, SimpleCommunicator};
 
@@ -19,6 +18,7 @@ use crate::shared::{NodeShare, Transport};
 use crate::watchdog::Watchdog;
 
 mod exchange;
+mod root;
 pub(crate) use exchange::{Checking, Incoming, PayloadCheck};
 
 /// Bytes this rank has moved in residue exchanges (headers and payloads,
@@ -374,59 +374,6 @@ impl Cluster {
                 reason: "see that rank's output".into(),
             }),
         }
-    }
-
-    /// Sends every rank's `local` ciphertexts (items
-    /// [`partition`](Self::partition)`().range(count, rank)` of `count`) to
-    /// `root`, one at a time in item order, where `visit` gets each with its
-    /// index (other ranks visit nothing): for gathering or decrypting
-    /// without holding all of them at once.
-    ///
-    /// # Errors
-    /// [`Error::Corrupted`] naming the sender when a ciphertext does not
-    /// load (it arrives as checked engine bytes); `visit`'s errors (agreed
-    /// over the ranks).
-    pub fn visit_at_root(
-        &self,
-        root: usize,
-        count: usize,
-        local: &[Ciphertext],
-        mut visit: impl FnMut(usize, Ciphertext) -> Result<()>,
-    ) -> Result<()> {
-        let partition = self.partition();
-        let mut outcome = Ok(());
-        if self.rank == root {
-            for source in 0..self.size {
-                for (k, index) in partition.range(count, source).enumerate() {
-                    let item = if source == root {
-                        local[k].clone()
-                    } else {
-                        let (bytes, _) =
-                            self.comm.process_at_rank(source as i32).receive_vec::<u8>();
-                        match Ciphertext::from_bytes(&self.context, &bytes) {
-                            Ok(item) => item,
-                            Err(e) => {
-                                outcome = Err(Error::Corrupted {
-                                    sender: source,
-                                    receiver: root,
-                                    reason: format!("ciphertext {index}: {e}"),
-                                });
-                                continue;
-                            }
-                        }
-                    };
-                    if outcome.is_ok() {
-                        outcome = visit(index, item);
-                    }
-                }
-            }
-        } else {
-            for item in local {
-                let bytes = item.to_bytes()?;
-                self.comm.process_at_rank(root as i32).send(&bytes[..]);
-            }
-        }
-        self.agree(outcome)
     }
 }
 

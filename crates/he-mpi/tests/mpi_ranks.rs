@@ -46,7 +46,7 @@ fn main() {
     let world = universe.world();
     let rank = world.rank() as usize;
     let size = world.size() as usize;
-    let checks: [Check; 6] = [
+    let checks: [Check; 7] = [
         (
             "products equal the one-process ciphertexts",
             products_equal_one_process,
@@ -67,6 +67,10 @@ fn main() {
         (
             "a layout with fewer blocks than ranks is refused",
             too_few_blocks_are_refused,
+        ),
+        (
+            "a polynomial scattered from one rank is the one spread from every rank's copy",
+            scatter_spreads_the_roots_polynomial,
         ),
     ];
     // Keys once per job: made on rank 0, the secret key exported to all
@@ -409,6 +413,49 @@ fn too_few_blocks_are_refused(job: &Job) {
     let err = DistributedPolynomial::encrypt(c, job.pk, &short, STRIDE).unwrap_err();
     assert!(matches!(err, Error::RankCount { .. }), "{err}");
     assert!(err.to_string().contains("fewer than the ranks"), "{err}");
+}
+
+fn scatter_spreads_the_roots_polynomial(job: &Job) {
+    let c = &job.cluster;
+    let root = c.size() - 1;
+    let whole = shared(job, &random(41, 4 * STRIDE - 5));
+    let mine = (c.rank() == root).then_some(&whole);
+    let scattered = DistributedPolynomial::scatter(root, mine, c).unwrap();
+    let spread = DistributedPolynomial::from_whole(c, &whole).unwrap();
+    assert_eq!(scattered.layout(), spread.layout());
+    assert_eq!(scattered.block_count(), spread.block_count());
+    assert_eq!(
+        residues(scattered.local_blocks()),
+        residues(spread.local_blocks())
+    );
+    for (x, y) in scattered.local_blocks().iter().zip(spread.local_blocks()) {
+        assert_eq!(x.correction_factor(), y.correction_factor());
+        assert_eq!(x.noise_estimate_bits(), y.noise_estimate_bits());
+    }
+    // The root passes nothing, or another rank passes its copy too: every
+    // rank fails, naming the one at fault.
+    let faulty = 0;
+    let cases: [(Option<&EncryptedPolynomial<Fr>>, usize); 2] = [
+        (None, root),
+        (
+            (c.rank() == faulty || c.rank() == root).then_some(&whole),
+            faulty,
+        ),
+    ];
+    for (passed, at_fault) in cases {
+        if at_fault == root && passed.is_some() {
+            continue; // one rank: the second case is the valid call
+        }
+        let err = DistributedPolynomial::scatter(root, passed, c).unwrap_err();
+        if c.rank() == at_fault {
+            assert!(matches!(err, Error::Poly(_)), "{err}");
+        } else {
+            assert!(
+                matches!(err, Error::RankFailed { rank, .. } if rank == at_fault),
+                "{err}"
+            );
+        }
+    }
 }
 
 /// The drill of scripts/test-mpi.sh: rank 1 exits without a word just

@@ -101,6 +101,79 @@ impl<F: PrimeField> DistributedPolynomial<F> {
         ))
     }
 
+    /// The polynomial `whole` of rank `root` (`None` on every other rank)
+    /// spread over the ranks: its layout broadcast, and each block sent to
+    /// the rank that holds it as checked engine bytes (the root's own run
+    /// stays).
+    ///
+    /// # Errors
+    /// On every rank, naming the first failing one: he-poly's
+    /// [`InvalidArgument`](he_poly::Error::InvalidArgument) when `root` is
+    /// not a rank, passes no polynomial, or another rank passes one;
+    /// [`ContextMismatch`](helib_rs::Error::ContextMismatch) for blocks of
+    /// another context than the cluster's; [`Error::RankCount`] for fewer
+    /// blocks than ranks; [`Error::Corrupted`] for a block that does not
+    /// load where it arrives.
+    pub fn scatter(
+        root: usize,
+        whole: Option<&EncryptedPolynomial<F>>,
+        cluster: &Cluster,
+    ) -> Result<Self> {
+        let invalid = |what: String| Err(he_poly::Error::InvalidArgument(what).into());
+        let checked = match (cluster.rank() == root, whole) {
+            _ if root >= cluster.size() => invalid(format!(
+                "the root {root} is not a rank of {}",
+                cluster.size()
+            )),
+            (true, None) => invalid("the root passes no polynomial to scatter".into()),
+            (false, Some(_)) => invalid(format!(
+                "rank {} passes a polynomial; only the root {root} does",
+                cluster.rank()
+            )),
+            (true, Some(p))
+                if p.blocks()
+                    .iter()
+                    .any(|block| !cluster.context().same_as(block.context())) =>
+            {
+                Err(helib_rs::Error::ContextMismatch.into())
+            }
+            _ => Ok(()),
+        };
+        cluster.agree(checked)?;
+        // The layout and block count, as the root has them.
+        let words: Vec<u64> = whole.map_or_else(Vec::new, |p| {
+            let l = p.layout();
+            let blocks = p.blocks().len();
+            [l.stride, l.width, l.origin as usize, l.len, blocks]
+                .map(|w| w as u64)
+                .to_vec()
+        });
+        let bytes = words.iter().flat_map(|w| w.to_le_bytes()).collect();
+        let bytes = cluster.broadcast(root, bytes)?;
+        let word = |k: usize| {
+            let at = 8 * k;
+            bytes
+                .get(at..at + 8)
+                .and_then(|b| b.try_into().ok())
+                .map_or(0, u64::from_le_bytes) as usize
+        };
+        let layout = BlockLayout {
+            stride: word(0),
+            width: word(1),
+            origin: word(2) as i64,
+            len: word(3),
+        };
+        let blocks = word(4);
+        cluster.partition().ensure_usable(
+            blocks,
+            cluster.context().ring_degree(),
+            "the polynomial",
+        )?;
+        let items = whole.map_or(&[][..], EncryptedPolynomial::blocks);
+        let local = cluster.scatter_from_root(root, blocks, items)?;
+        Ok(Self::from_parts(local, blocks, layout))
+    }
+
     fn from_parts(local: Vec<Ciphertext>, blocks: usize, layout: BlockLayout) -> Self {
         Self {
             local,
