@@ -80,7 +80,7 @@ step "cosnark prove by processes, checked by snarkjs groth16 verify (scripts/tes
 COSNARK_BIN=$(scripts/workspace-test-build.sh | awk '$1 == "he-cosnark-cli" && $2 == "cosnark" && $3 == "bin" { print $5 }') \
     scripts/test-cosnark.sh
 
-step "he-mpi over Open MPI: tests with 1, 2 and 4 ranks, a lost rank (scripts/test-mpi.sh)"
+step "he-mpi over Open MPI: tests with 1, 2 and 4 ranks, the FFT at 3 and 8, a lost rank (scripts/test-mpi.sh)"
 scripts/test-mpi.sh
 
 step "examples: --help, unknown flags, piped runs, JSON, scripts/demo.sh"
