@@ -287,7 +287,10 @@ impl<E: Pairing, R: Reduction> Circuit<E, R> {
     }
 
     /// The coefficients of A and B for a share of the assignment.
-    pub(crate) fn interpolant_shares(&self, z: &[E::ScalarField]) -> [Vec<E::ScalarField>; 2] {
+    pub(crate) fn interpolant_shares(
+        &self,
+        z: &[E::ScalarField],
+    ) -> Result<[Vec<E::ScalarField>; 2]> {
         R::interpolant_shares(
             &self.matrices,
             self.matrices.num_instance_variables,
@@ -297,7 +300,7 @@ impl<E: Pairing, R: Reduction> Circuit<E, R> {
     }
 
     /// The coefficients of C for a share of the assignment.
-    pub(crate) fn c_interpolant_share(&self, z: &[E::ScalarField]) -> Vec<E::ScalarField> {
+    pub(crate) fn c_interpolant_share(&self, z: &[E::ScalarField]) -> Result<Vec<E::ScalarField>> {
         R::c_interpolant_share(&self.matrices, &self.domain, z)
     }
 }

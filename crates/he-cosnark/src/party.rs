@@ -200,10 +200,10 @@ impl<E: Pairing, R: Reduction> ComputingParty<E, R> {
             .assignment_share(designated, public_inputs, witness.values())?;
         let r = E::ScalarField::rand(rng);
         let s = E::ScalarField::rand(rng);
-        let [mut a, mut b] = self.circuit.interpolant_shares(&z);
+        let [mut a, mut b] = self.circuit.interpolant_shares(&z)?;
         // Only a product that wraps needs C (to tell h from it).
         let c = if self.plan.wraps() {
-            self.circuit.c_interpolant_share(&z)
+            self.circuit.c_interpolant_share(&z)?
         } else {
             Vec::new()
         };

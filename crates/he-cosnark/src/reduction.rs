@@ -8,6 +8,7 @@ use ark_poly::{EvaluationDomain, GeneralEvaluationDomain};
 
 use crate::error::{Error, Result};
 use crate::matrices::R1csMatrices;
+use he_circom::matrices::evaluate_rows;
 
 /// A reduction from R1CS to the QAP a Groth16 proving key was made for.
 pub trait Reduction: Send + Sync + 'static {
@@ -22,27 +23,36 @@ pub trait Reduction: Send + Sync + 'static {
     /// says otherwise: the constraint rows followed by the public inputs in
     /// A (with zeros in B and C, which makes the instance part of the QAP
     /// independent).
+    ///
+    /// # Errors
+    /// [`Error::Circom`] when a row names a wire past `z`.
     fn interpolant_shares<F: PrimeField>(
         matrices: &R1csMatrices<F>,
         num_instance: usize,
         domain: &GeneralEvaluationDomain<F>,
         z: &[F],
-    ) -> [Vec<F>; 2] {
-        let mut a = evaluate_rows(&matrices.a, z);
+    ) -> Result<[Vec<F>; 2]> {
+        let mut a = evaluate_rows(&matrices.a, z)?;
         a.extend_from_slice(&z[..num_instance]);
-        [domain.ifft(&a), domain.ifft(&evaluate_rows(&matrices.b, z))]
+        Ok([
+            domain.ifft(&a),
+            domain.ifft(&evaluate_rows(&matrices.b, z)?),
+        ])
     }
 
     /// The coefficients of the interpolant C of the third matrix's rows for
     /// the share `z` (zero on the public-input rows): for a valid witness
     /// A·B − C vanishes on the domain. Only a product that wraps around
     /// the ring needs it (see [`ProofPlan`](crate::ProofPlan)).
+    ///
+    /// # Errors
+    /// As for [`interpolant_shares`](Self::interpolant_shares).
     fn c_interpolant_share<F: PrimeField>(
         matrices: &R1csMatrices<F>,
         domain: &GeneralEvaluationDomain<F>,
         z: &[F],
-    ) -> Vec<F> {
-        domain.ifft(&evaluate_rows(&matrices.c, z))
+    ) -> Result<Vec<F>> {
+        Ok(domain.ifft(&evaluate_rows(&matrices.c, z)?))
     }
 
     /// The number of points of the proving key's `h_query` on a domain of
@@ -60,14 +70,6 @@ pub trait Reduction: Send + Sync + 'static {
         domain: &GeneralEvaluationDomain<F>,
         h_coefficients: Vec<F>,
     ) -> Result<Vec<F>>;
-}
-
-/// The rows of `matrix` evaluated at `z`.
-fn evaluate_rows<F: PrimeField>(matrix: &[Vec<(F, usize)>], z: &[F]) -> Vec<F> {
-    matrix
-        .iter()
-        .map(|row| row.iter().map(|(c, i)| *c * z[*i]).sum::<F>())
-        .collect()
 }
 
 /// ark-groth16's `LibsnarkReduction`: the evaluations are the default ones

@@ -204,7 +204,9 @@ impl<'a, F: PrimeField + FftField> DistributedFft<'a, F> {
                 .collect::<Result<Vec<_>>>(),
         )?;
         let level = sums.first().map_or(0, Ciphertext::level);
-        let words = 2 * (level + 1) * self.context.ring_degree();
+        let n = self.context.ring_degree();
+        let words = 2 * (level + 1) * n;
+        let width = self.description_words();
         let (me, size) = (cluster.rank(), cluster.size());
         let rounds = self.ranges.iter().map(Range::len).max().unwrap_or(0);
         // One staging region: each round ends with an agreement after which
@@ -237,7 +239,6 @@ impl<'a, F: PrimeField + FftField> DistributedFft<'a, F> {
             // Ciphertext::from_residues reads them), and what they carry
             // besides: its noise estimate (which depends on the output's
             // scalars) and correction factor, in the description for d.
-            let width = self.description_words();
             let staged_round = (|| -> Result<Vec<u64>> {
                 let mut descriptions = vec![0u64; size * width];
                 let mut at = 0;
@@ -246,9 +247,8 @@ impl<'a, F: PrimeField + FftField> DistributedFft<'a, F> {
                     let partial = self.partial(local, to)?;
                     for part in 0..2 {
                         for prime in 0..=level {
-                            let row = &mut send.words[at..at + self.context.ring_degree()];
-                            partial.residues_into(part, prime, row)?;
-                            at += row.len();
+                            partial.residues_into(part, prime, &mut send.words[at..at + n])?;
+                            at += n;
                         }
                     }
                     descriptions[d * width..(d + 1) * width]
