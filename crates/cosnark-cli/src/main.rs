@@ -17,6 +17,7 @@
 //! powers-of-tau file for `snarkjs groth16 setup` from one local secret,
 //! for tests and measurements (not a ceremony).
 
+mod allocator;
 mod children;
 mod commands;
 mod error;
@@ -120,10 +121,10 @@ fn run(cli: Cli) -> CliResult<()> {
 }
 
 fn main() -> ExitCode {
-    // One allocator policy for every command: the long-lived roles' later
-    // proofs reuse the first proof's pages, and `plain`, which they are
-    // measured against, runs under the same policy (it does not gain by it).
-    he_cosnark::retain_freed_memory();
+    // Every command runs on the same allocator, which keeps the pages it is
+    // given (see `allocator`): the long-lived roles' later proofs reuse the
+    // first proof's pages, and `plain`, which they are measured against,
+    // runs under the same policy.
     match run(Cli::parse()) {
         Ok(()) => ExitCode::SUCCESS,
         Err(error) => {
