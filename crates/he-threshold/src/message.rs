@@ -183,14 +183,14 @@ impl ShareMessage {
     }
 
     /// The length of [`to_bytes`](Self::to_bytes)'s encoding.
-    pub(crate) fn encoded_len(&self) -> usize {
+    pub fn encoded_len(&self) -> usize {
         FRAME_HEADER + 4 + BINDING_BYTES + polynomials_len(&self.polynomials) + CHECKSUM_BYTES
     }
 
     /// Appends [`to_bytes`](Self::to_bytes)'s encoding to `out` (its checksum
     /// covers only what this call appends), for a message carried inside
     /// another one without a copy.
-    pub(crate) fn write_to(&self, out: &mut Vec<u8>) {
+    pub fn write_to(&self, out: &mut Vec<u8>) {
         let start = out.len();
         self.write_body(out);
         let digest = checksum(&out[start..]);

@@ -68,18 +68,36 @@ use crate::relin_key::RelinKey;
 pub const FINGERPRINT_BYTES: usize = 32;
 
 /// Runs an engine serializer with the two-call protocol.
-fn two_call(mut call: impl FnMut(*mut u8, *mut usize) -> sys::helib_status) -> Result<Vec<u8>> {
-    let mut len = 0usize;
-    check(call(std::ptr::null_mut(), &mut len))?;
-    let mut buf = vec![0u8; len];
-    check(call(buf.as_mut_ptr(), &mut len))?;
-    if len != buf.len() {
+fn two_call(call: impl FnMut(*mut u8, *mut usize) -> sys::helib_status) -> Result<Vec<u8>> {
+    let mut out = Vec::new();
+    two_call_into(&mut out, call)?;
+    Ok(out)
+}
+
+/// Runs an engine serializer with the two-call protocol, appending its bytes
+/// to `out` (left as it was on error). The engine writes into `out`'s spare
+/// capacity directly: nothing is zeroed first or copied after.
+fn two_call_into(
+    out: &mut Vec<u8>,
+    mut call: impl FnMut(*mut u8, *mut usize) -> sys::helib_status,
+) -> Result<()> {
+    let mut announced = 0usize;
+    check(call(std::ptr::null_mut(), &mut announced))?;
+    out.reserve(announced);
+    let mut len = announced;
+    // `reserve` left at least `announced` bytes of spare capacity, where the
+    // engine writes.
+    check(call(out.spare_capacity_mut().as_mut_ptr().cast(), &mut len))?;
+    if len != announced {
         return Err(Error::Engine {
             status: Status::Internal,
-            message: format!("the engine announced {} bytes and wrote {len}", buf.len()),
+            message: format!("the engine announced {announced} bytes and wrote {len}"),
         });
     }
-    Ok(buf)
+    // SAFETY: the engine wrote (initialized) exactly `announced` bytes from
+    // the old end, within the capacity reserved above.
+    unsafe { out.set_len(out.len() + announced) };
+    Ok(())
 }
 
 impl Context {
@@ -260,9 +278,49 @@ impl Ciphertext {
     /// # Errors
     /// Only if the engine fails internally.
     pub fn to_bytes(&self) -> Result<Vec<u8>> {
+        let mut out = Vec::new();
+        self.write_bytes(&mut out)?;
+        Ok(out)
+    }
+
+    /// The length of [`to_bytes`](Self::to_bytes)'s encoding, without
+    /// making it.
+    ///
+    /// # Errors
+    /// Only if the engine fails internally.
+    pub fn serialized_len(&self) -> Result<usize> {
+        let mut len = 0usize;
+        // SAFETY: the ciphertext handle is live; a NULL buffer asks only for
+        // the length, written to `len`.
+        check(unsafe {
+            sys::helib_ciphertext_serialize(self.as_ptr(), std::ptr::null_mut(), &mut len)
+        })?;
+        Ok(len)
+    }
+
+    /// Appends [`to_bytes`](Self::to_bytes)'s encoding to `out`, for a
+    /// ciphertext carried inside a larger message without a copy of it.
+    ///
+    /// ```
+    /// # use helib_rs::{Ciphertext, Context, Parameters, Plaintext, SecretKey};
+    /// # let context = Context::new(&Parameters::for_tests())?;
+    /// # let sk = SecretKey::generate(&context)?;
+    /// let ct = sk.encrypt(&Plaintext::from_u64s(&context, &[7])?)?;
+    /// let mut message = b"header".to_vec();
+    /// ct.write_bytes(&mut message)?;
+    /// assert_eq!(&message[6..], &ct.to_bytes()?[..]);
+    /// # Ok::<(), helib_rs::Error>(())
+    /// ```
+    ///
+    /// # Errors
+    /// Only if the engine fails internally (`out` is then unchanged).
+    pub fn write_bytes(&self, out: &mut Vec<u8>) -> Result<()> {
         let ct = self.as_ptr();
-        // SAFETY: the ciphertext handle is live; `buf`/`len` come from `two_call`.
-        two_call(|buf, len| unsafe { sys::helib_ciphertext_serialize(ct, buf, len) })
+        // SAFETY: the ciphertext handle is live; `buf`/`len` come from
+        // `two_call_into` and describe its spare capacity (or NULL).
+        two_call_into(out, |buf, len| unsafe {
+            sys::helib_ciphertext_serialize(ct, buf, len)
+        })
     }
 
     /// Loads a ciphertext of `context` serialized by [`to_bytes`](Self::to_bytes).
