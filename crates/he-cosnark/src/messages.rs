@@ -150,50 +150,95 @@ pub(crate) struct Upload<E: Pairing> {
 
 impl<E: Pairing> Upload<E> {
     pub(crate) fn encode(&self, expect: &Expect, sender: Role) -> Vec<u8> {
-        let shares: Vec<Vec<u8>> = (self.a.iter().chain(&self.b).chain([&self.r, &self.s]))
-            .map(ShareMessage::to_bytes)
-            .collect();
+        let shares = || self.a.iter().chain(&self.b).chain([&self.r, &self.s]);
         let points = [
             point_bytes(&self.a_point),
             point_bytes(&self.b_point),
             point_bytes(&self.b_g1),
         ];
-        let sections: Vec<Section<'_>> = (shares.iter().map(|s| Section::Sealed(s)))
-            .chain(points.iter().map(|p| Section::Plain(p)))
-            .collect();
-        wire::encode(&expect.header(Kind::Upload, sender), &sections)
+        let body = (shares().map(ShareMessage::encoded_len))
+            .chain(points.iter().map(Vec::len))
+            .map(|len| len + wire::SECTION_HEADER)
+            .sum();
+        let mut message = wire::Writer::new(&expect.header(Kind::Upload, sender), body);
+        for share in shares() {
+            message.sealed(|out| share.write_to(out));
+        }
+        for point in &points {
+            message.plain(point);
+        }
+        message.finish()
     }
 
-    /// An upload of `components` components per interpolant.
-    pub(crate) fn decode(
-        bytes: &[u8],
+    /// The upload of `components` components per interpolant in `bytes`,
+    /// its frame and points checked and its shares left unread: the
+    /// server reads each when it sums it ([`UploadView::share`]), so no
+    /// copy of the whole upload is ever made.
+    pub(crate) fn view<'a>(
+        bytes: &'a [u8],
         expect: &Expect,
         from: Role,
         components: usize,
-    ) -> Result<Self> {
+    ) -> Result<UploadView<'a, E>> {
         let shares = 2 * components + 2;
-        let sections = exactly(expect.open(bytes, Kind::Upload, from)?, shares + 3, from)?;
-        let mut read = sections[..shares].iter().map(|&s| read_share(s, from));
-        let a = read.by_ref().take(components).collect::<Result<Vec<_>>>()?;
-        let b = read.by_ref().take(components).collect::<Result<Vec<_>>>()?;
-        let mut next = || {
-            read.next().unwrap_or_else(|| {
-                Err(Error::Malformed {
-                    from,
-                    reason: "no randomness share".into(),
-                })
-            })
-        };
-        let (r, s) = (next()?, next()?);
-        Ok(Self {
-            a,
-            b,
-            r,
-            s,
-            a_point: read_point(sections[shares], from, "A")?,
-            b_point: read_point(sections[shares + 1], from, "B")?,
-            b_g1: read_point(sections[shares + 2], from, "B in G1")?,
+        let mut sections = exactly(expect.open(bytes, Kind::Upload, from)?, shares + 3, from)?;
+        let points = sections.split_off(shares);
+        Ok(UploadView {
+            from,
+            components,
+            shares: sections,
+            a_point: read_point(points[0], from, "A")?,
+            b_point: read_point(points[1], from, "B")?,
+            b_g1: read_point(points[2], from, "B in G1")?,
         })
+    }
+}
+
+/// Which share of an upload.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum UploadShare {
+    /// Of A's component k.
+    A(usize),
+    /// Of B's component k.
+    B(usize),
+    /// Of r.
+    R,
+    /// Of s·X^(N−1).
+    S,
+}
+
+/// A checked upload frame whose shares are read one at a time
+/// ([`Upload::view`]).
+pub(crate) struct UploadView<'a, E: Pairing> {
+    from: Role,
+    components: usize,
+    shares: Vec<Section<'a>>,
+    pub a_point: E::G1Affine,
+    pub b_point: E::G2Affine,
+    pub b_g1: E::G1Affine,
+}
+
+impl<E: Pairing> UploadView<'_, E> {
+    /// The share `which`, read (and its checksum checked) now.
+    ///
+    /// # Errors
+    /// [`Error::Malformed`] naming the sender for a share that does not
+    /// parse or a component past the upload's.
+    pub(crate) fn share(&self, which: UploadShare) -> Result<ShareMessage> {
+        let c = self.components;
+        let index = match which {
+            UploadShare::A(k) if k < c => k,
+            UploadShare::B(k) if k < c => c + k,
+            UploadShare::R => 2 * c,
+            UploadShare::S => 2 * c + 1,
+            UploadShare::A(k) | UploadShare::B(k) => {
+                return Err(Error::Malformed {
+                    from: self.from,
+                    reason: format!("no component {k} in an upload of {c}"),
+                })
+            }
+        };
+        read_share(self.shares[index], self.from)
     }
 }
 
@@ -207,16 +252,19 @@ pub(crate) struct Broadcast<E: Pairing> {
 
 impl<E: Pairing> Broadcast<E> {
     pub(crate) fn encode(&self, expect: &Expect) -> Result<Vec<u8>> {
-        let product = (self.product.iter().map(Ciphertext::to_bytes))
-            .collect::<helib_rs::Result<Vec<_>>>()?;
         let points = [point_bytes(&self.a), point_bytes(&self.b_g1)];
-        let sections: Vec<Section<'_>> = (product.iter().map(|c| Section::Sealed(c)))
-            .chain(points.iter().map(|p| Section::Plain(p)))
-            .collect();
-        Ok(wire::encode(
-            &expect.header(Kind::Broadcast, Role::Server),
-            &sections,
-        ))
+        let mut body = points.iter().map(|p| p.len() + wire::SECTION_HEADER).sum();
+        for ct in &self.product {
+            body += ct.serialized_len()? + wire::SECTION_HEADER;
+        }
+        let mut message = wire::Writer::new(&expect.header(Kind::Broadcast, Role::Server), body);
+        for ct in &self.product {
+            message.sealed(|out| ct.write_bytes(out))?;
+        }
+        for point in &points {
+            message.plain(point);
+        }
+        Ok(message.finish())
     }
 
     /// A broadcast of `(components, level)`: that many products at that
@@ -261,9 +309,14 @@ impl<E: Pairing> Broadcast<E> {
 /// A list of he-threshold share messages (encryption to shares of every
 /// ciphertext of the broadcast, in its order).
 pub(crate) fn encode_shares(shares: &[ShareMessage], expect: &Expect, sender: Role) -> Vec<u8> {
-    let owned: Vec<Vec<u8>> = shares.iter().map(ShareMessage::to_bytes).collect();
-    let sections: Vec<Section<'_>> = owned.iter().map(|s| Section::Sealed(s)).collect();
-    wire::encode(&expect.header(Kind::Convert, sender), &sections)
+    let body = (shares.iter())
+        .map(|s| s.encoded_len() + wire::SECTION_HEADER)
+        .sum();
+    let mut message = wire::Writer::new(&expect.header(Kind::Convert, sender), body);
+    for share in shares {
+        message.sealed(|out| share.write_to(out));
+    }
+    message.finish()
 }
 
 pub(crate) fn decode_shares(

@@ -15,7 +15,7 @@ use helib_rs::{Ciphertext, FieldCoefficientEncoder};
 
 use crate::circuit::Circuit;
 use crate::error::{Error, Result};
-use crate::messages::{self, Broadcast, Expect, Upload};
+use crate::messages::{self, Broadcast, Expect, Upload, UploadShare, UploadView};
 use crate::plan::{ProofPlan, RunKind};
 use crate::reduction::Reduction;
 use crate::transport::Role;
@@ -100,25 +100,29 @@ impl<E: Pairing, R: Reduction> Server<E, R> {
             .zip(&members)
             .map(|(bytes, &i)| {
                 let from = Role::Party(i);
-                let upload = Upload::<E>::decode(bytes, &expect, from, components)?;
+                let upload = Upload::<E>::view(bytes, &expect, from, components)?;
                 check_b_consistent(&self.circuit, &upload, from)?;
                 Ok(upload)
             })
             .collect::<Result<Vec<_>>>()?;
 
-        let sum = |kind: RunKind, index: usize, pick: &dyn Fn(&Upload<E>) -> &ShareMessage| {
+        // Each party's share is read from its upload just before it is
+        // summed and dropped after: one share's copy at a time, instead of
+        // every upload's (113 MB at the server for 2^17 constraints and 3
+        // parties, pages that the first proof faulted in afresh).
+        let sum = |kind: RunKind, index: usize, which: UploadShare| {
             self.shares_to_encryption(active, ProofPlan::run(proof, kind, index), |k| {
-                pick(&uploads[k])
+                uploads[k].share(which)
             })
         };
-        let r = sum(RunKind::UploadRandomness, 0, &|u| &u.r)?;
-        let s = sum(RunKind::UploadRandomness, 1, &|u| &u.s)?;
+        let r = sum(RunKind::UploadRandomness, 0, UploadShare::R)?;
+        let s = sum(RunKind::UploadRandomness, 1, UploadShare::S)?;
         let mut randomness = Some(r.multiply(&s)?);
         drop((r, s));
         let mut product = Vec::with_capacity(components);
         for k in 0..components {
-            let a = sum(RunKind::UploadA, k, &|u| &u.a[k])?;
-            let b = sum(RunKind::UploadB, k, &|u| &u.b[k])?;
+            let a = sum(RunKind::UploadA, k, UploadShare::A(k))?;
+            let b = sum(RunKind::UploadB, k, UploadShare::B(k))?;
             let mut component = a.multiply(&b)?;
             if let Some(rs) = randomness.take() {
                 component.add_assign(&rs)?;
@@ -128,7 +132,7 @@ impl<E: Pairing, R: Reduction> Server<E, R> {
             product.push(component);
         }
 
-        let sum_g1 = |pick: &dyn Fn(&Upload<E>) -> E::G1Affine| {
+        let sum_g1 = |pick: &dyn Fn(&UploadView<'_, E>) -> E::G1Affine| {
             uploads
                 .iter()
                 .map(pick)
@@ -169,11 +173,11 @@ impl<E: Pairing, R: Reduction> Server<E, R> {
         }
     }
 
-    fn shares_to_encryption<'a>(
+    fn shares_to_encryption(
         &self,
         active: Option<&ActiveSet>,
         run: u64,
-        share_of: impl Fn(usize) -> &'a ShareMessage,
+        share_of: impl Fn(usize) -> Result<ShareMessage>,
     ) -> Result<Ciphertext> {
         let level = self.plan.upload_level();
         let mut aggregator = match active {
@@ -183,7 +187,7 @@ impl<E: Pairing, R: Reduction> Server<E, R> {
             None => self.session.shares_to_encryption_aggregator(run, level)?,
         };
         for k in 0..self.members(active).len() {
-            aggregator.add(share_of(k))?;
+            aggregator.add(&share_of(k)?)?;
         }
         Ok(self.session.shares_to_encryption(&aggregator.finish()?)?)
     }
@@ -274,7 +278,7 @@ impl<E: Pairing, R: Reduction> Server<E, R> {
 /// generators, which δ in G1 and G2 share): e(B_G1, δ_G2) = e(δ_G1, B_G2).
 fn check_b_consistent<E: Pairing, R: Reduction>(
     circuit: &Circuit<E, R>,
-    upload: &Upload<E>,
+    upload: &UploadView<'_, E>,
     from: Role,
 ) -> Result<()> {
     let left = E::pairing(upload.b_g1, circuit.verifying_key().delta_g2);

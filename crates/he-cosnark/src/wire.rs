@@ -26,6 +26,8 @@ const MAGIC: &[u8; 4] = b"HECO";
 const VERSION: u8 = 2;
 const HEADER: usize = 4 + 1 + 1 + 32 + 32 + 8 + 4 + 4;
 const CHECKSUM: usize = 32;
+/// Bytes before a section's own: its seal and length.
+pub(crate) const SECTION_HEADER: usize = 9;
 const SERVER: u32 = u32::MAX;
 
 /// A section of a message.
@@ -40,13 +42,6 @@ pub(crate) enum Section<'a> {
 }
 
 impl<'a> Section<'a> {
-    fn seal(&self) -> u8 {
-        match self {
-            Section::Plain(_) => 0,
-            Section::Sealed(_) => 1,
-        }
-    }
-
     fn bytes(&self) -> &'a [u8] {
         match *self {
             Section::Plain(bytes) | Section::Sealed(bytes) => bytes,
@@ -119,32 +114,97 @@ fn hex8(bytes: &[u8; 32]) -> String {
 /// A message: its header and its sections (a sealed section must hold at
 /// least its 32-byte trailer).
 pub(crate) fn encode(header: &Header, sections: &[Section<'_>]) -> Vec<u8> {
-    let body: usize = sections.iter().map(|s| 9 + s.bytes().len()).sum();
-    let mut out = Vec::with_capacity(HEADER + body + CHECKSUM);
-    out.extend_from_slice(MAGIC);
-    out.push(VERSION);
-    out.push(header.kind as u8);
-    out.extend_from_slice(&header.circuit);
-    out.extend_from_slice(&header.session);
-    out.extend_from_slice(&header.proof.to_le_bytes());
-    let sender = match header.sender {
-        Role::Party(i) => i,
-        Role::Server => SERVER,
-    };
-    out.extend_from_slice(&sender.to_le_bytes());
-    out.extend_from_slice(&(sections.len() as u32).to_le_bytes());
-    let mut sum = Sha256::new();
-    sum.update(&out);
+    let body = (sections.iter())
+        .map(|s| SECTION_HEADER + s.bytes().len())
+        .sum();
+    let mut writer = Writer::new(header, body);
     for section in sections {
-        let start = out.len();
-        out.push(section.seal());
-        out.extend_from_slice(&(section.bytes().len() as u64).to_le_bytes());
-        sum.update(&out[start..]);
-        sum.update(section.covered());
-        out.extend_from_slice(section.bytes());
+        match *section {
+            Section::Plain(bytes) => writer.plain(bytes),
+            Section::Sealed(bytes) => writer.sealed(|out| out.extend_from_slice(bytes)),
+        }
     }
-    out.extend_from_slice(&sum.finalize());
-    out
+    writer.finish()
+}
+
+/// Writes a message section by section straight into its buffer: a sealed
+/// object writes its own encoding there, so no copy of it is made. The
+/// checksum is taken when the message is finished, over the same bytes
+/// [`encode`] covers.
+pub(crate) struct Writer {
+    out: Vec<u8>,
+    /// The ranges of `out` the checksum covers after the header, in order.
+    covered: Vec<std::ops::Range<usize>>,
+    sections: u32,
+}
+
+impl Writer {
+    /// A message with `header`, room reserved for `body` bytes of sections.
+    pub(crate) fn new(header: &Header, body: usize) -> Self {
+        let mut out = Vec::with_capacity(HEADER + body + CHECKSUM);
+        out.extend_from_slice(MAGIC);
+        out.push(VERSION);
+        out.push(header.kind as u8);
+        out.extend_from_slice(&header.circuit);
+        out.extend_from_slice(&header.session);
+        out.extend_from_slice(&header.proof.to_le_bytes());
+        let sender = match header.sender {
+            Role::Party(i) => i,
+            Role::Server => SERVER,
+        };
+        out.extend_from_slice(&sender.to_le_bytes());
+        // The section count, set by `finish`.
+        out.extend_from_slice(&0u32.to_le_bytes());
+        Self {
+            out,
+            covered: Vec::new(),
+            sections: 0,
+        }
+    }
+
+    /// Appends a plain section.
+    pub(crate) fn plain(&mut self, bytes: &[u8]) {
+        let start = self.section_start(0, bytes.len());
+        self.out.extend_from_slice(bytes);
+        self.covered.push(start..self.out.len());
+    }
+
+    /// Appends a sealed section that `write` appends to the buffer (an
+    /// object ending with a 32-byte checksum of its bytes before it), and
+    /// returns what `write` returned.
+    pub(crate) fn sealed<T>(&mut self, write: impl FnOnce(&mut Vec<u8>) -> T) -> T {
+        let start = self.section_start(1, 0);
+        let object = self.out.len();
+        let written = write(&mut self.out);
+        let end = self.out.len();
+        self.out[start + 1..object].copy_from_slice(&((end - object) as u64).to_le_bytes());
+        self.covered.push(start..object);
+        self.covered
+            .push(end.saturating_sub(CHECKSUM).max(object)..end);
+        written
+    }
+
+    /// Writes a section's seal and length; where the section starts.
+    fn section_start(&mut self, seal: u8, length: usize) -> usize {
+        let start = self.out.len();
+        self.out.push(seal);
+        self.out.extend_from_slice(&(length as u64).to_le_bytes());
+        self.sections += 1;
+        start
+    }
+
+    /// The message, its section count and checksum set.
+    pub(crate) fn finish(mut self) -> Vec<u8> {
+        self.out[HEADER - 4..HEADER].copy_from_slice(&self.sections.to_le_bytes());
+        let mut sum = Sha256::new();
+        sum.update(&self.out[..HEADER]);
+        for range in &self.covered {
+            sum.update(&self.out[range.clone()]);
+        }
+        let digest = sum.finalize();
+        self.out.extend_from_slice(&digest);
+        self.out
+    }
 }
 
 /// The header and sections of `bytes`, or what is wrong with them. The
