@@ -18,7 +18,10 @@
 # to the same round's plain ark-groth16 prover (alone on the machine, and
 # run as N processes at once as the parties are) and the bytes sent and
 # received; then per role the smallest, median and largest ratio over the
-# rounds, first and later proofs apart. The results also go to
+# rounds, first and later proofs apart. Like with like: a role's first
+# proof, the first computation of its process, is set against the plain
+# prover's first proof in its process; the later proofs against the plain
+# prover's later ones. The results also go to
 # target/cosnark-measure/K/.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -93,15 +96,17 @@ snarkjs_cpu=$(cpu_of "$snarkjs" groth16 prove "$out/$name.zkey" "$out/$name.wtns
 vectors=$((2 * (1 << power) * 32)) # a party's share of a and b: 2·n field elements
 : >"$out/ratios.tsv"
 
-# One round: the plain prover alone (3 proofs, the best counts), the plain
-# prover as $parties processes at once (the median counts), then `cosnark
-# prove`. Rounds pair each proof with plain runs made minutes apart at most:
+# One round: the plain prover alone (3 proofs in one process: the first,
+# and the best of the later two), the plain prover as $parties processes at
+# once (the medians of the first proofs and of the later ones), then
+# `cosnark prove`. Rounds pair each proof with plain runs made minutes apart at most:
 # this VM's speed drifts by tens of per cent between runs.
 measure_round() {
-    local round=$1 plain_cpu shared_cpu i
+    local round=$1 plain_first plain_later shared_first shared_later i
     step "round $round: ark-groth16, circom reduction, 1 thread (3 proofs)"
     "$cosnark" plain --zkey "$out/$name.zkey" --witness "$out/$name.wtns" --repeat 3 >"$out/plain_$round.jsonl"
-    plain_cpu=$(jq -s 'map(.cpu_s) | min' "$out/plain_$round.jsonl")
+    plain_first=$(jq -s '.[0].cpu_s' "$out/plain_$round.jsonl")
+    plain_later=$(jq -s '.[1:] | map(.cpu_s) | min' "$out/plain_$round.jsonl")
 
     # The parties share this machine's cores and caches while they prove, and
     # that alone makes a prover's MSMs slower; so the same plain prover also
@@ -113,7 +118,10 @@ measure_round() {
             >"$out/plain_shared_${round}_$i.jsonl" &
     done
     wait
-    shared_cpu=$(cat "$out"/plain_shared_"$round"_*.jsonl | jq -s 'map(.cpu_s) | sort | .[length / 2 | floor]')
+    # Each process's first proof, then its later ones: the median of each.
+    local median='map(.cpu_s) | sort | .[length / 2 | floor]'
+    shared_first=$(for f in "$out"/plain_shared_"$round"_*.jsonl; do jq -c -s '.[0]' "$f"; done | jq -s "$median")
+    shared_later=$(for f in "$out"/plain_shared_"$round"_*.jsonl; do jq -c -s '.[1:][]' "$f"; done | jq -s "$median")
 
     step "round $round: cosnark prove: $parties parties, $proofs proofs"
     "$cosnark" prove --r1cs "$out/$name.r1cs" --zkey "$out/$name.zkey" --witness "$out/$name.wtns" \
@@ -123,14 +131,19 @@ measure_round() {
     grep -q 'OK' "$out/snarkjs_verify.txt"
 
     echo
-    echo "round $round: ark-groth16 ${plain_cpu} s (1 thread, best of 3); as $parties processes at once ${shared_cpu} s (median of $((3 * parties)))"
+    echo "round $round: ark-groth16 (1 thread) first proof ${plain_first} s, later ${plain_later} s (best of 2);" \
+        "as $parties processes at once: first ${shared_first} s, later ${shared_later} s (medians)"
     jq -r '
       .key_session[] | "key session  \(.role): CPU \(.steps[0].cpu_s | . * 100 | round / 100) s, sent \(.steps[0].bytes_sent / 1e6 | . * 10 | round / 10) MB, received \(.steps[0].bytes_received / 1e6 | . * 10 | round / 10) MB"' "$out/cosnark_$round.json"
-    jq -r --argjson plain "$plain_cpu" --argjson shared "$shared_cpu" --argjson vectors "$vectors" '
-      .proving[] | .role as $role | .steps[] |
+    local pick='(if .step == "proof 0" then 0 else 1 end) as $later
+      | [$plain_first, $plain_later][$later] as $plain | [$shared_first, $shared_later][$later] as $shared'
+    local plain_args=(--argjson plain_first "$plain_first" --argjson plain_later "$plain_later"
+        --argjson shared_first "$shared_first" --argjson shared_later "$shared_later")
+    jq -r "${plain_args[@]}" --argjson vectors "$vectors" '
+      .proving[] | .role as $role | .steps[] | '"$pick"' |
       "\($role) \(.step): CPU \(.cpu_s | . * 100 | round / 100) s (\(.cpu_s / $plain | . * 100 | round / 100)x plain, \(.cpu_s / $shared | . * 100 | round / 100)x plain at once), wall \(.wall_s | . * 100 | round / 100) s, bytes \((.bytes_sent + .bytes_received) / 1e6 | . * 10 | round / 10) MB (\((.bytes_sent + .bytes_received) / $vectors | . * 10 | round / 10)x its vectors)"' "$out/cosnark_$round.json"
-    jq -r --argjson plain "$plain_cpu" --argjson shared "$shared_cpu" '
-      .proving[] | .role as $role | .steps[] |
+    jq -r "${plain_args[@]}" '
+      .proving[] | .role as $role | .steps[] | '"$pick"' |
       [(if $role == "server" then "server" else "party" end),
        (if .step == "proof 0" then "first" else "later" end),
        (.cpu_s / $plain), (.cpu_s / $shared)] | @tsv' "$out/cosnark_$round.json" >>"$out/ratios.tsv"
