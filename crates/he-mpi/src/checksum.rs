@@ -65,6 +65,7 @@ impl PayloadSum {
     /// bypasses the caches (the receiver is another core, or another
     /// process). Only the words both slices have are copied and absorbed
     /// (the stagers here pass equal lengths).
+    #[cfg(any(feature = "mpi", test))]
     pub(crate) fn copy_absorb(&mut self, dst: &mut [u64], src: &[u64]) {
         let len = dst.len().min(src.len());
         self.absorb_with(&src[..len], Some(&mut dst[..len]));

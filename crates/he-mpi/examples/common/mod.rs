@@ -14,6 +14,8 @@ use he_mpi::Cluster;
 use helib_rs::{Context, Parameters};
 use serde_json::json;
 
+mod memory_limit;
+
 pub type Result<T> = std::result::Result<T, Box<dyn std::error::Error>>;
 
 /// The flags every MPI example takes.
@@ -39,7 +41,9 @@ pub struct JobArgs {
     pub json: bool,
     /// The most memory each rank may allocate, in MiB: its heap and private
     /// writable mappings (RLIMIT_DATA), enforced by the kernel from the
-    /// job's start. An allocation beyond it fails and ends the job.
+    /// job's start. An allocation beyond it fails and ends the job with an
+    /// error naming the rank: the engine's is refused cleanly, any other
+    /// aborts the rank after that line.
     #[arg(long, value_parser = clap::value_parser!(u64).range(1..=1 << 40))]
     pub memory_limit_mib: Option<u64>,
     /// Runs the distributed step, and with `--compare` each one-process
@@ -72,21 +76,6 @@ impl JobArgs {
         let timeout = std::time::Duration::from_secs(self.timeout);
         he_mpi::Cluster::with_transport(world, context, timeout, transport)
     }
-}
-
-/// Caps what this process may allocate at `mib` MiB (RLIMIT_DATA).
-fn limit_memory(mib: u64) -> Result<()> {
-    let bytes = mib << 20;
-    let limit = libc::rlimit {
-        rlim_cur: bytes,
-        rlim_max: bytes,
-    };
-    // SAFETY: `limit` is a valid rlimit that the call only reads.
-    if unsafe { libc::setrlimit(libc::RLIMIT_DATA, &limit) } != 0 {
-        let e = std::io::Error::last_os_error();
-        return Err(format!("setting a memory limit of {mib} MiB: {e}").into());
-    }
-    Ok(())
 }
 
 /// BN254's radix-2 domain of size `n`.
@@ -170,10 +159,10 @@ pub fn start(
     job: &JobArgs,
     choose: impl FnOnce() -> Result<(Parameters, u64)>,
 ) -> Result<Start> {
-    if let Some(mib) = job.memory_limit_mib {
-        limit_memory(mib)?;
-    }
     let rank = world.rank() as usize;
+    if let Some(mib) = job.memory_limit_mib {
+        memory_limit::limit_memory(rank, mib)?;
+    }
     let domain = bn254_domain(n)?;
     let chosen = if rank == 0 { Some(choose()?) } else { None };
     let context = share_parameters(world, chosen.as_ref().map(|(p, _)| p), job.test_parameters)?;
