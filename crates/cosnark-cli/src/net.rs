@@ -140,6 +140,13 @@ impl Transport for NetTransport {
             .map_err(|e| transport_error(e, Some(round)))
     }
 
+    fn send_to_each(&mut self, to: &[Role], round: Round, bytes: Vec<u8>) -> Result<()> {
+        let peers: Vec<PeerId> = to.iter().map(|&role| peer_of(role)).collect();
+        self.network
+            .send_to_each(&peers, tag(round), bytes)
+            .map_err(|e| transport_error(e, Some(round)))
+    }
+
     fn send_secret(&mut self, to: Role, round: Round, bytes: Zeroizing<Vec<u8>>) -> Result<()> {
         self.network
             .send_secret(peer_of(to), tag(round), bytes)

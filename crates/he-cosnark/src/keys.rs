@@ -253,7 +253,7 @@ pub fn server_key_session<T: Transport + ?Sized>(
     let (commitments, u) = Usage::measure(|| collector.finish().map(|c| (c.to_bytes(), c)));
     report.charge(Round::Keys, u);
     let (commitment_bytes, commitments) = commitments?;
-    to_each_party(session, transport, &commitment_bytes)?;
+    to_each_party(session, transport, commitment_bytes)?;
 
     let mut aggregator = session.relin_round1_aggregator(&commitments)?;
     from_each_party(session, transport, &mut report, |bytes| {
@@ -261,7 +261,7 @@ pub fn server_key_session<T: Transport + ?Sized>(
     })?;
     let (round1, u) = Usage::measure(|| aggregator.finish().map(|r| r.to_bytes()));
     report.charge(Round::Keys, u);
-    to_each_party(session, transport, &round1?)?;
+    to_each_party(session, transport, round1?)?;
 
     let mut aggregator = session.key_aggregator(RELIN_RUN, Step::RelinRound2)?;
     from_each_party(session, transport, &mut report, |bytes| {
@@ -269,7 +269,7 @@ pub fn server_key_session<T: Transport + ?Sized>(
     })?;
     let (round2, u) = Usage::measure(|| aggregator.finish().map(|r| r.to_bytes()));
     report.charge(Round::Keys, u);
-    to_each_party(session, transport, &round2?)?;
+    to_each_party(session, transport, round2?)?;
     report.finish(&*transport);
     Ok(report)
 }
@@ -295,10 +295,8 @@ fn from_each_party<T: Transport + ?Sized>(
 fn to_each_party<T: Transport + ?Sized>(
     session: &Session,
     transport: &mut T,
-    bytes: &[u8],
+    bytes: Vec<u8>,
 ) -> Result<()> {
-    for i in 0..session.parties() {
-        transport.send(Role::Party(i), Round::Keys, bytes.to_vec())?;
-    }
-    Ok(())
+    let parties: Vec<Role> = (0..session.parties()).map(Role::Party).collect();
+    transport.send_to_each(&parties, Round::Keys, bytes)
 }

@@ -88,13 +88,8 @@ impl<E: Pairing, R: Reduction> Server<E, R> {
         report.charge(Round::Upload, u);
         drop(uploads);
         let (state, broadcast) = out?;
-        // The last party takes the broadcast itself, the others a copy.
-        if let Some((&last, others)) = members.split_last() {
-            for &i in others {
-                transport.send(Role::Party(i), Round::Upload, broadcast.clone())?;
-            }
-            transport.send(Role::Party(last), Round::Upload, broadcast)?;
-        }
+        let parties: Vec<Role> = members.iter().map(|&i| Role::Party(i)).collect();
+        transport.send_to_each(&parties, Round::Upload, broadcast)?;
 
         let converts = from_each(transport, &members, Round::Convert)?;
         let (out, u) = Usage::measure(|| self.open(&state, &converts));

@@ -102,6 +102,23 @@ pub trait Transport {
     /// As [`send`](Self::send).
     fn send_secret(&mut self, to: Role, round: Round, bytes: Zeroizing<Vec<u8>>) -> Result<()>;
 
+    /// Sends the same `bytes` to each of `to` in `round`, in that order.
+    /// This default sends a copy to all but the last; a transport whose
+    /// connections can share one buffer sends it without copies.
+    ///
+    /// # Errors
+    /// As [`send`](Self::send), for the first role refused (the roles
+    /// before it have been sent the bytes).
+    fn send_to_each(&mut self, to: &[Role], round: Round, bytes: Vec<u8>) -> Result<()> {
+        if let Some((&last, others)) = to.split_last() {
+            for &role in others {
+                self.send(role, round, bytes.clone())?;
+            }
+            self.send(last, round, bytes)?;
+        }
+        Ok(())
+    }
+
     /// The next message from `from` in `round`.
     ///
     /// # Errors
@@ -353,6 +370,35 @@ mod tests {
         assert_eq!(server.traffic(Round::Upload).received, 10);
         assert_eq!(server.traffic(Round::Convert).sent, 3);
         assert_eq!(party.traffic(Round::Convert).received, 0);
+    }
+
+    #[test]
+    fn one_message_to_each_reaches_every_role_until_one_is_refused() {
+        let mut ends = InProcess::group(2);
+        let mut second = ends.pop().unwrap();
+        let mut first = ends.pop().unwrap();
+        let mut server = ends.pop().unwrap();
+        let parties = [Role::Party(0), Role::Party(1)];
+        server
+            .send_to_each(&parties, Round::Open, vec![5; 4])
+            .unwrap();
+        let stranger = [Role::Party(1), Role::Party(9), Role::Party(0)];
+        assert!(matches!(
+            server.send_to_each(&stranger, Round::Open, vec![6]),
+            Err(Error::InvalidArgument(_))
+        ));
+        assert_eq!(
+            first.receive(Role::Server, Round::Open).unwrap(),
+            vec![5; 4]
+        );
+        assert_eq!(
+            second.receive(Role::Server, Round::Open).unwrap(),
+            vec![5; 4]
+        );
+        // The role before the stranger got its message, the one after not.
+        assert_eq!(second.receive(Role::Server, Round::Open).unwrap(), vec![6]);
+        assert_eq!((first.pending(), second.pending()), (0, 0));
+        assert_eq!(server.traffic(Round::Open).sent, 2 * 4 + 1);
     }
 
     #[test]

@@ -8,6 +8,7 @@
 //! once that many bytes have arrived.
 
 use std::io;
+use std::sync::Arc;
 
 use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt};
 use zeroize::{Zeroize, Zeroizing};
@@ -29,8 +30,9 @@ const INITIAL_RESERVE: u64 = 8 << 20;
 /// copied, and is wiped when it is dropped (sent or not).
 #[derive(Debug)]
 pub(crate) enum Payload {
-    /// Bytes anyone on the path could see without harm.
-    Public(Vec<u8>),
+    /// Bytes anyone on the path could see without harm; the same buffer
+    /// may be queued to several peers (freed after the last has sent it).
+    Public(Arc<Vec<u8>>),
     /// Bytes only the recipient may see (a Shamir dealing).
     Secret(Zeroizing<Vec<u8>>),
 }
@@ -188,7 +190,7 @@ mod tests {
     fn frames_round_trip_small_and_large() {
         block_on(async {
             let big = vec![0x5a; 3 * COALESCE];
-            let public = |bytes: &[u8]| Payload::Public(bytes.to_vec());
+            let public = |bytes: &[u8]| Payload::Public(Arc::new(bytes.to_vec()));
             let secret = |bytes: &[u8]| Payload::Secret(Zeroizing::new(bytes.to_vec()));
             let mut wire = Vec::new();
             for (round, payload) in [

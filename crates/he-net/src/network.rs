@@ -175,7 +175,20 @@ impl Network {
     /// [`Error::Protocol`] when the connection to `to` has ended;
     /// [`Error::Closed`] after [`Network::close`].
     pub fn send(&self, to: PeerId, round: u8, bytes: Vec<u8>) -> Result<()> {
-        self.queue(to, round, Payload::Public(bytes))
+        self.queue(to, round, Payload::Public(Arc::new(bytes)))
+    }
+
+    /// As [`Network::send`] to each peer of `to` in turn, from one buffer:
+    /// no copy is made, and the bytes are freed once the last peer's
+    /// writer has sent them. Stops at the first peer refused, after
+    /// queueing to those before it.
+    ///
+    /// # Errors
+    /// As [`Network::send`], for the first peer refused.
+    pub fn send_to_each(&self, to: &[PeerId], round: u8, bytes: Vec<u8>) -> Result<()> {
+        let bytes = Arc::new(bytes);
+        to.iter()
+            .try_for_each(|&peer| self.queue(peer, round, Payload::Public(Arc::clone(&bytes))))
     }
 
     /// As [`Network::send`], for bytes only `to` may see (a Shamir

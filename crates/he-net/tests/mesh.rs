@@ -1,6 +1,6 @@
 //! A whole session on 127.0.0.1: rounds of messages between the server and
 //! three parties (party to party too), large messages both ways at once,
-//! byte counts, start order and closing.
+//! one buffer sent to every party, byte counts, start order and closing.
 
 mod common;
 
@@ -261,4 +261,41 @@ fn secret_messages_arrive_like_public_ones_in_order() {
     let framed: u64 = lengths.iter().map(|&len| (HEADER_LEN + len) as u64).sum();
     assert_eq!(results[&PeerId::Party(0)].sent, framed);
     assert_eq!(results[&PeerId::Server].received, framed);
+}
+
+#[test]
+fn one_buffer_sent_to_each_party_arrives_whole_at_each() {
+    let mut session = Session::new("to-each", PARTIES);
+    // Beyond the reader's first reserve (8 MiB), so that every writer sends
+    // from the shared buffer in many records.
+    const LEN: usize = (8 << 20) + 5;
+    let parties: Vec<PeerId> = (0..PARTIES).map(PeerId::Party).collect();
+    let results = session.run(session.configs(), move |me, net| {
+        let mut net = net.expect("the mesh connects");
+        if me == PeerId::Server {
+            let bytes = message(me, me, 4, LEN);
+            // An unknown peer is refused after the ones before it are queued.
+            let with_stranger = [PeerId::Party(0), PeerId::Party(PARTIES)];
+            assert!(matches!(
+                net.send_to_each(&with_stranger, 1, bytes.clone()),
+                Err(Error::UnknownPeer(PeerId::Party(p))) if p == PARTIES
+            ));
+            net.send_to_each(&parties, 1, bytes).expect("send to each");
+        } else {
+            let expected = message(PeerId::Server, PeerId::Server, 4, LEN);
+            // Party 0 got the copy queued before the stranger was refused.
+            let copies = if me == PeerId::Party(0) { 2 } else { 1 };
+            for _ in 0..copies {
+                let got = net.receive(PeerId::Server, 1).expect("receive");
+                assert!(got == expected, "{me} got other bytes");
+            }
+        }
+        let traffic = net.traffic(1);
+        net.close().expect("close");
+        traffic
+    });
+    let framed = (HEADER_LEN + LEN) as u64;
+    assert_eq!(results[&PeerId::Server].sent, (PARTIES as u64 + 1) * framed);
+    assert_eq!(results[&PeerId::Party(0)].received, 2 * framed);
+    assert_eq!(results[&PeerId::Party(1)].received, framed);
 }
