@@ -19,6 +19,7 @@ use ark_ff::{BigInt, PrimeField, Zero};
 
 use crate::binfile::Reader;
 use crate::error::{Error, Result};
+use crate::g2_subgroup;
 
 /// Bytes of an encoded BN254 field element (both fields).
 pub const FIELD_BYTES: usize = 32;
@@ -146,7 +147,7 @@ pub(crate) fn check_g2(
     if !point.is_on_curve() {
         return Err(Error::NotOnCurve { at: at() });
     }
-    if !point.is_in_correct_subgroup_assuming_on_curve() {
+    if !g2_subgroup::contains(&point) {
         return Err(Error::NotInSubgroup { at: at() });
     }
     Ok(point)

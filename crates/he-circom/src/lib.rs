@@ -55,6 +55,7 @@ pub mod atomic_file;
 pub mod binfile;
 mod error;
 pub mod field;
+mod g2_subgroup;
 mod json_points;
 pub mod matrices;
 pub mod ptau;

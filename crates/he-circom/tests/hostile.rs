@@ -393,6 +393,13 @@ fn bad_points_and_coefficients_in_a_zkey() {
     );
     // Read without its queries, the zkey does not look at that point.
     assert!(zkey_without_queries(&c).is_ok());
+    // The first point outside the subgroup is named.
+    let mut c = z.clone();
+    for at in [2, 3] {
+        c[b2 + 128 * at..b2 + 128 * (at + 1)].copy_from_slice(&g2_to_zkey(&g2_outside_subgroup()));
+    }
+    let err = zkey(&c).unwrap_err();
+    assert!(err.to_string().contains("field B2 point #2"), "{err}");
     // The same in the header's β₂ (after 4 + 32 + 4 + 32 + 12 bytes, α₁, β₁),
     // which both readers check.
     let mut c = z.clone();

@@ -174,7 +174,7 @@ fn prove_in(args: &ProveArgs, work: &Path) -> CliResult<ProveReport> {
     children::run_all(proving, limit)?;
 
     // Check the server's proof before handing it out.
-    let zkey = files::read_zkey(&args.circuit.zkey)?;
+    let zkey = files::read_zkey_without_queries(&args.circuit.zkey)?;
     let public = files::read_public_json(&work.join("public.json"))?;
     let proof = files::read_proof_json(&proof_out)?;
     verify::check(zkey.verifying_key(), &public, &proof)?;

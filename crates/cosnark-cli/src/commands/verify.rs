@@ -36,7 +36,9 @@ pub fn verifying_key(
     vk: Option<&PathBuf>,
 ) -> CliResult<VerifyingKey<Bn254>> {
     match (zkey, vk) {
-        (Some(path), _) => Ok(files::read_zkey(path)?.verifying_key().clone()),
+        (Some(path), _) => Ok(files::read_zkey_without_queries(path)?
+            .verifying_key()
+            .clone()),
         (None, Some(path)) => files::read_vk_json(path),
         (None, None) => Err(CliError::Usage("give --zkey or --vk".into())),
     }
