@@ -16,6 +16,7 @@ use rand_chacha::ChaCha20Rng;
 use crate::circuit::Circuit;
 use crate::error::{Error, Result};
 use crate::keys::KeySession;
+use crate::msm::BatchedMsm;
 use crate::party::ComputingParty;
 use crate::plan::ProofPlan;
 use crate::reduction::Reduction;
@@ -33,7 +34,11 @@ pub struct InProcessProver<E: Pairing, R: Reduction> {
     key_session: BTreeMap<Role, RoleReport>,
 }
 
-impl<E: Pairing, R: Reduction> InProcessProver<E, R> {
+impl<E: Pairing, R: Reduction> InProcessProver<E, R>
+where
+    E::G1: BatchedMsm,
+    E::G2: BatchedMsm,
+{
     /// Makes the session's keys (`parties` parties, session id `id`; with
     /// `threshold` below `parties`, the Shamir re-sharing too, so that any
     /// `threshold` of them can prove) and the roles for proofs of `circuit`.

@@ -151,6 +151,7 @@ mod keys;
 mod matrices;
 mod memory;
 mod messages;
+pub mod msm;
 mod params;
 mod party;
 mod plan;

@@ -4,7 +4,7 @@
 use std::sync::Arc;
 
 use ark_ec::pairing::Pairing;
-use ark_ec::{CurveGroup, VariableBaseMSM};
+use ark_ec::CurveGroup;
 use ark_ff::{AdditiveGroup, Field, UniformRand};
 use he_poly::NegacyclicSplit;
 use he_threshold::{
@@ -17,6 +17,7 @@ use zeroize::Zeroize;
 use crate::circuit::Circuit;
 use crate::error::{Error, Result};
 use crate::messages::{self, Broadcast, Expect, Upload};
+use crate::msm::BatchedMsm;
 use crate::plan::{ProofPlan, RunKind};
 use crate::reduction::Reduction;
 use crate::shares::WitnessShare;
@@ -74,7 +75,11 @@ impl<E: Pairing> Drop for PartyProof<E> {
     }
 }
 
-impl<E: Pairing, R: Reduction> ComputingParty<E, R> {
+impl<E: Pairing, R: Reduction> ComputingParty<E, R>
+where
+    E::G1: BatchedMsm,
+    E::G2: BatchedMsm,
+{
     /// Party `party` of the session, with the session's collective
     /// relinearization key, for `circuit` with `plan`.
     ///
@@ -220,9 +225,9 @@ impl<E: Pairing, R: Reduction> ComputingParty<E, R> {
 
         let pk = self.circuit.proving_key()?;
         let (mut a_point, mut b_point, mut b_g1) = (
-            E::G1::msm_unchecked(&pk.a_query, &z) + pk.delta_g1 * r,
-            E::G2::msm_unchecked(&pk.b_g2_query, &z) + pk.vk.delta_g2 * s,
-            E::G1::msm_unchecked(&pk.b_g1_query, &z) + pk.delta_g1 * s,
+            E::G1::batched_msm(&pk.a_query, &z) + pk.delta_g1 * r,
+            E::G2::batched_msm(&pk.b_g2_query, &z) + pk.vk.delta_g2 * s,
+            E::G1::batched_msm(&pk.b_g1_query, &z) + pk.delta_g1 * s,
         );
         if designated {
             a_point += pk.vk.alpha_g1;
@@ -382,8 +387,8 @@ impl<E: Pairing, R: Reduction> ComputingParty<E, R> {
         let (h, rs) = self.decode_converted(&state.converted, &state.c)?;
         let pk = self.circuit.proving_key()?;
         let mut scalars = R::quotient_scalars(self.circuit.domain(), h)?;
-        let c = E::G1::msm_unchecked(&pk.l_query, &state.witness)
-            + E::G1::msm_unchecked(&pk.h_query, &scalars)
+        let c = E::G1::batched_msm(&pk.l_query, &state.witness)
+            + E::G1::batched_msm(&pk.h_query, &scalars)
             + a * state.s
             + b_g1 * state.r
             - pk.delta_g1 * rs;

@@ -15,6 +15,7 @@ use he_threshold::ActiveSet;
 use rand::{CryptoRng, RngCore};
 
 use crate::error::Result;
+use crate::msm::BatchedMsm;
 use crate::party::ComputingParty;
 use crate::reduction::Reduction;
 use crate::report::RoleReport;
@@ -23,7 +24,11 @@ use crate::shares::WitnessShare;
 use crate::transport::{Role, Round, Transport};
 use crate::usage::Usage;
 
-impl<E: Pairing, R: Reduction> ComputingParty<E, R> {
+impl<E: Pairing, R: Reduction> ComputingParty<E, R>
+where
+    E::G1: BatchedMsm,
+    E::G2: BatchedMsm,
+{
     /// This party's side of proof `proof` of `public_inputs` among all
     /// parties (`active` = None) or the members of `active`, over
     /// `transport`, with its share `witness`. Returns what it spent.
