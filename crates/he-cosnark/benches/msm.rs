@@ -16,6 +16,7 @@ use ark_bn254::{G1Projective, G2Projective};
 use ark_ec::{CurveGroup, VariableBaseMSM};
 use ark_ff::UniformRand;
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
+use he_cosnark::msm::BatchedMsm;
 use rand::SeedableRng;
 
 /// `n` random points (doubled from a few, which is cheap to make and as
@@ -34,12 +35,7 @@ fn inputs<G: CurveGroup>(n: usize) -> (Vec<G::Affine>, Vec<G::ScalarField>) {
     (G::normalize_batch(&points), scalars)
 }
 
-fn group<G: CurveGroup + VariableBaseMSM>(
-    c: &mut Criterion,
-    name: &str,
-    sizes: &[usize],
-    batched: fn(&[G::Affine], &[G::ScalarField]) -> G,
-) {
+fn group<G: BatchedMsm + VariableBaseMSM>(c: &mut Criterion, name: &str, sizes: &[usize]) {
     let mut group = c.benchmark_group(name);
     group
         .sample_size(10)
@@ -50,15 +46,15 @@ fn group<G: CurveGroup + VariableBaseMSM>(
             b.iter(|| G::msm_unchecked(&bases, &scalars))
         });
         group.bench_with_input(BenchmarkId::new("batched affine", n), &n, |b, _| {
-            b.iter(|| batched(&bases, &scalars))
+            b.iter(|| G::batched_msm(&bases, &scalars))
         });
     }
     group.finish();
 }
 
 fn msm(c: &mut Criterion) {
-    group::<G1Projective>(c, "msm G1", &[1 << 16, 1 << 17], he_cosnark::msm::msm);
-    group::<G2Projective>(c, "msm G2", &[1 << 16], he_cosnark::msm::msm);
+    group::<G1Projective>(c, "msm G1", &[1 << 16, 1 << 17]);
+    group::<G2Projective>(c, "msm G2", &[1 << 16]);
 }
 
 criterion_group!(benches, msm);
