@@ -16,7 +16,9 @@
 //!   [`ProofPlan`]), uploads them as shares to encryption (one ring
 //!   element each), takes part in encryption to shares of the server's
 //!   results, and computes its shares of A, B and C by multi-scalar
-//!   multiplications on its own shares.
+//!   multiplications on its own shares ([`msm`]: its shares are uniformly
+//!   random, full-size scalars, on which batched affine additions beat
+//!   ark-ec's MSM).
 //! - The **server** ([`Server`]) sums the uploads into ciphertexts under
 //!   the collective key, computes A·B modulo X^n + 1 (one ciphertext
 //!   product per component, the product of the proof's two random scalars

@@ -12,6 +12,10 @@
 //! settles less than half of what it was given (a few buckets take most
 //! points: the top window, or small scalars), the rest is added in Jacobian
 //! coordinates.
+//!
+//! Like ark-ec's, it is variable-time: the buckets a scalar's digits pick,
+//! hence the memory touched and the additions deferred, depend on the
+//! scalar (see SECURITY.md on side channels).
 
 use ark_ec::short_weierstrass::{Affine, Projective, SWCurveConfig};
 use ark_ec::{AdditiveGroup, AffineRepr, CurveGroup};
@@ -45,12 +49,15 @@ impl<P: SWCurveConfig> BatchedMsm for Projective<P> {
 /// assert_eq!(sum, g * Fr::from(13u64));
 /// ```
 pub fn msm<P: SWCurveConfig>(bases: &[Affine<P>], scalars: &[P::ScalarField]) -> Projective<P> {
-    let terms: Vec<(Affine<P>, <P::ScalarField as PrimeField>::BigInt)> = bases
-        .iter()
-        .zip(scalars)
-        .filter(|(base, scalar)| !base.is_zero() && !scalar.is_zero())
-        .map(|(base, scalar)| (*base, scalar.into_bigint()))
-        .collect();
+    // Reserved whole: growing it would copy it into fresh pages.
+    let mut terms = Vec::with_capacity(bases.len().min(scalars.len()));
+    terms.extend(
+        bases
+            .iter()
+            .zip(scalars)
+            .filter(|(base, scalar)| !base.is_zero() && !scalar.is_zero())
+            .map(|(base, scalar)| (*base, scalar.into_bigint())),
+    );
     if terms.is_empty() {
         return Projective::zero();
     }
@@ -80,25 +87,26 @@ fn window_bits(n: usize) -> usize {
 /// `window`, window-major: digit w of term i at `w·n + i`. Enough windows
 /// that the last carry is zero: they cover one bit more than the modulus.
 fn signed_digits<B: BigInteger, A>(terms: &[(A, B)], window: usize, windows: usize) -> Vec<i32> {
-    let n = terms.len();
     let radix = 1i64 << window;
     let half = radix / 2;
-    let mut digits = vec![0i32; windows * n];
-    for (i, (_, scalar)) in terms.iter().enumerate() {
-        let limbs = scalar.as_ref();
-        let mut carry = 0i64;
-        for w in 0..windows {
-            let raw = bits_at(limbs, w * window, window) as i64 + carry;
+    // Filled by pushing, window after window: a zeroed allocation
+    // (`vec![0; len]`) of a freed block makes jemalloc (the `cosnark`
+    // binary's) hand back fresh pages, each faulted in again.
+    let mut digits = Vec::with_capacity(windows * terms.len());
+    let mut carries = vec![0u8; terms.len()];
+    for w in 0..windows {
+        for ((_, scalar), carry) in terms.iter().zip(&mut carries) {
+            let raw = bits_at(scalar.as_ref(), w * window, window) as i64 + i64::from(*carry);
             let (digit, next) = if raw > half {
                 (raw - radix, 1)
             } else {
                 (raw, 0)
             };
-            digits[w * n + i] = digit as i32;
-            carry = next;
+            digits.push(digit as i32);
+            *carry = next;
         }
-        debug_assert_eq!(carry, 0);
     }
+    debug_assert!(carries.iter().all(|&carry| carry == 0));
     digits
 }
 
