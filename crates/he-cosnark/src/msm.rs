@@ -1,7 +1,6 @@
 //! Multi-scalar multiplication with batched affine additions, for the
-//! parties' MSMs: their scalars are shares of the witness, uniformly
-//! random and full-size, where a plain prover's are often small (bits,
-//! bytes), which ark-ec's MSM handles apart.
+//! parties' MSMs, whose scalars are shares of the witness: uniformly
+//! random and full-size.
 //!
 //! Pippenger's bucket method with signed window digits, as ark-ec's, but
 //! the points go into their buckets in affine coordinates, a batch of
