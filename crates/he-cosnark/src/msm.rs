@@ -36,7 +36,7 @@ impl<P: SWCurveConfig> BatchedMsm for Projective<P> {
     }
 }
 
-/// Σ scalars[i]·bases[i] over the pairs both slices have.
+/// `Σ scalars[i]·bases[i]` over the pairs both slices have.
 ///
 /// ```
 /// use ark_bn254::{Fr, G1Affine, G1Projective};
