@@ -60,8 +60,10 @@ pub fn msm<P: SWCurveConfig>(bases: &[Affine<P>], scalars: &[P::ScalarField]) ->
     if terms.is_empty() {
         return Projective::zero();
     }
-    let window = window_bits(terms.len());
-    let windows = (P::ScalarField::MODULUS_BIT_SIZE as usize + 1).div_ceil(window);
+    // One bit more than the modulus, so that the last carry is zero.
+    let bits = P::ScalarField::MODULUS_BIT_SIZE as usize + 1;
+    let window = window_bits(terms.len(), bits);
+    let windows = bits.div_ceil(window);
     let digits = signed_digits(&terms, window, windows);
     let mut total = Projective::<P>::zero();
     for w in (0..windows).rev() {
@@ -74,17 +76,18 @@ pub fn msm<P: SWCurveConfig>(bases: &[Affine<P>], scalars: &[P::ScalarField]) ->
     total
 }
 
-/// The window width that minimizes the work for `n` terms: per window, n
-/// affine additions (about 6 multiplications) and, per bucket, two
-/// Jacobian additions of the running sums (about 27).
-fn window_bits(n: usize) -> usize {
-    let cost = |c: usize| (256usize).div_ceil(c) * (6 * n + 27 * (1 << (c - 1)));
+/// The window width that minimizes the work for `n` terms of `bits`-bit
+/// scalars: per window, n affine additions (about 6 multiplications) and,
+/// per bucket, two Jacobian additions of the running sums (about 27).
+fn window_bits(n: usize, bits: usize) -> usize {
+    let cost = |c: usize| bits.div_ceil(c) * (6 * n + 27 * (1 << (c - 1)));
     (2..=20).min_by_key(|&c| cost(c)).unwrap_or(8)
 }
 
 /// Every term's scalar as `windows` digits in (−2^(c−1), 2^(c−1)], c =
-/// `window`, window-major: digit w of term i at `w·n + i`. Enough windows
-/// that the last carry is zero: they cover one bit more than the modulus.
+/// `window`, window-major: digit w of term i at `w·n + i`. The windows
+/// must cover one bit more than the scalars, so that the last carry is
+/// zero.
 fn signed_digits<B: BigInteger, A>(terms: &[(A, B)], window: usize, windows: usize) -> Vec<i32> {
     let radix = 1i64 << window;
     let half = radix / 2;
