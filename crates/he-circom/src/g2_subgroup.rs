@@ -2,7 +2,7 @@
 //! usual test, for a zkey's tens of thousands of G2 points.
 //!
 //! BN254's twist E'(Fp2) has r·h points, where h = 10069 · 5864401 ·
-//! 1875725156269 · h₄ (h₄ a 180-bit prime) is squarefree and prime to r:
+//! 1875725156269 · h₄ (h₄ a 178-bit prime) is squarefree and prime to r:
 //! the group is the direct sum of cyclic parts of prime order. ψ, the
 //! untwist-Frobenius-twist endomorphism, acts on G2 as multiplication by
 //! p ≡ 6x² (mod r), x the curve's seed. The homomorphism
